@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tracker",
+    products: [
+        .executable(name: "tracker", targets: ["tracker"]),
+        .executable(name: "fake-airtable", targets: ["fake-airtable"]),
+    ],
+    targets: [
+        .executableTarget(name: "tracker", dependencies: ["TrackerKit"]),
+        .target(name: "TrackerKit"),
+        // A loopback stand-in for Airtable's Web API, used by the end-to-end tests and the benchmark.
+        .target(name: "FakeAirtable"),
+        .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
+        .testTarget(name: "TrackerKitTests", dependencies: ["TrackerKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "TrackerKit"]),
+    ]
+)
