@@ -1,0 +1,102 @@
+import Foundation
+
+/// One page of `GET /v0/{base}/{table}`: up to 100 records and, when more remain, the cursor to the next page.
+struct RecordPage: Decodable {
+    var records: [Project]
+    var offset: String?
+}
+
+/// Airtable's error body, in either of its two shapes: `{"error": {"type", "message"}}` or `{"error": "NOT_FOUND"}`.
+struct ErrorEnvelope: Decodable {
+    var error: AirtableErrorBody
+
+    private enum Keys: String, CodingKey { case error }
+    private enum DetailKeys: String, CodingKey { case type, message }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        if let type = try? container.decode(String.self, forKey: .error) {
+            error = AirtableErrorBody(type: type, message: nil)
+            return
+        }
+        let detail = try container.nestedContainer(keyedBy: DetailKeys.self, forKey: .error)
+        error = AirtableErrorBody(
+            type: try? detail.decodeIfPresent(String.self, forKey: .type),
+            message: try? detail.decodeIfPresent(String.self, forKey: .message))
+    }
+
+    /// The error in `data`, or nil when `data` is not an Airtable error body.
+    static func parse(_ data: Data) -> AirtableErrorBody? {
+        try? JSONDecoder().decode(ErrorEnvelope.self, from: data).error
+    }
+}
+
+extension Project: Decodable {
+    private enum RecordKeys: String, CodingKey { case id, createdTime, fields }
+
+    private struct FieldKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes an Airtable record; empty cells are absent from `fields`, so every field is optional.
+    public init(from decoder: any Decoder) throws {
+        let record = try decoder.container(keyedBy: RecordKeys.self)
+        let fields = try record.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
+        func value<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
+            try fields.decodeIfPresent(type, forKey: FieldKey(name))
+        }
+        func date(_ name: String) throws -> CalendarDate? {
+            guard let text = try value(String.self, name) else { return nil }
+            guard let date = CalendarDate(text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: FieldKey(name), in: fields, debugDescription: "\"\(text)\" is not a YYYY-MM-DD date")
+            }
+            return date
+        }
+        self.init(
+            id: try record.decode(String.self, forKey: .id),
+            createdTime: try record.decodeIfPresent(String.self, forKey: .createdTime) ?? "",
+            name: try value(String.self, ProjectField.name),
+            category: try value(String.self, ProjectField.category),
+            isComplete: try value(Bool.self, ProjectField.complete) ?? false,
+            kickoff: try date(ProjectField.kickoff),
+            due: try date(ProjectField.due),
+            lead: try value(Collaborator.self, ProjectField.lead),
+            team: try value([Collaborator].self, ProjectField.team) ?? [],
+            clients: try value([String].self, ProjectField.client) ?? [],
+            notes: try value(String.self, ProjectField.notes))
+    }
+}
+
+extension DecodingError {
+    /// A one-line account of what did not match, naming the JSON path.
+    var summary: String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.isEmpty ? "the body" : String(text.drop(while: { $0 == "." }))
+        }
+        switch self {
+        case .typeMismatch(let type, let context): return "\(path(context.codingPath)) is not \(Self.noun(type))"
+        case .valueNotFound(let type, let context): return "\(path(context.codingPath)) is null, expected \(Self.noun(type))"
+        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "the body is not JSON" }
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "the body has an unexpected shape"
+        }
+    }
+
+    private static func noun(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Double.Type, is Int.Type: "a number"
+        case is [Any].Type: "an array"
+        default: "of the expected shape"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The command-line front end: parse, execute, report; returns the exit code instead of exiting.
+public enum CLI {
+    /// Runs tracker in the real process: real streams, clock, network and signal handling.
+    public static func run(arguments: [String], environment: [String: String]) async -> ExitCode {
+        // Ctrl-C ends at once with 130; nothing buffered is worth printing after it.
+        signal(SIGINT) { _ in _exit(ExitCode.interrupted.rawValue) }
+        return await run(arguments: arguments, context: .live(environment: environment))
+    }
+
+    /// Runs tracker with injected surroundings; the only place errors are turned into text.
+    public static func run(arguments: [String], context: Context) async -> ExitCode {
+        let invocation: Invocation
+        switch Invocation.parse(arguments) {
+        case .success(let parsed): invocation = parsed
+        case .failure(let error): return report(error, to: context.output)
+        }
+        do {
+            try await Runner(invocation: invocation, context: context).execute()
+            return .success
+        } catch is OutputClosed {
+            return .success
+        } catch let error as AppError {
+            return report(error, to: context.output)
+        } catch {
+            return report(.output("\(error)"), to: context.output)
+        }
+    }
+
+    /// Prints `tracker: <message>` and the hint on stderr, and returns the error's exit code.
+    static func report(_ error: AppError, to output: Output) -> ExitCode {
+        var text = "tracker: \(error.message)\n"
+        if let hint = error.hint { text += hint + "\n" }
+        output.standardError(text)
+        return error.exitCode
+    }
+}

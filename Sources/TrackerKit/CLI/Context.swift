@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Everything a command touches outside its own arguments, injected so tests are fast and deterministic.
+public struct Context: Sendable {
+    public var environment: [String: String]
+    public var output: Output
+    public var currentDirectory: String
+    /// The wall clock, for "today" and for creation times.
+    public var now: @Sendable () -> Date
+    public var timeZone: TimeZone
+    public var makeSession: @Sendable (_ timeoutSeconds: Int) -> URLSession
+    public var makePacer: @Sendable (Configuration) -> any RequestPacer
+    /// Clock, sleep and randomness for retries.
+    public var network: NetworkHelper.Environment
+    public var readStandardInput: @Sendable () -> Data
+
+    public init(
+        environment: [String: String], output: Output, currentDirectory: String,
+        now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current,
+        makeSession: @escaping @Sendable (Int) -> URLSession = NetworkHelper.makeSession(timeoutSeconds:),
+        makePacer: @escaping @Sendable (Configuration) -> any RequestPacer = Context.filePacer(environment: [:]),
+        network: NetworkHelper.Environment = NetworkHelper.Environment(),
+        readStandardInput: @escaping @Sendable () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
+    ) {
+        self.environment = environment
+        self.output = output
+        self.currentDirectory = currentDirectory
+        self.now = now
+        self.timeZone = timeZone
+        self.makeSession = makeSession
+        self.makePacer = makePacer
+        self.network = network
+        self.readStandardInput = readStandardInput
+    }
+
+    /// The real process: its streams, working directory, clock and a machine-wide pacer.
+    public static func live(environment: [String: String]) -> Context {
+        Context(
+            environment: environment, output: .standard(environment: environment),
+            currentDirectory: FileManager.default.currentDirectoryPath,
+            makePacer: filePacer(environment: environment))
+    }
+
+    /// Paces through a slot file shared by every tracker process using the same base.
+    public static func filePacer(environment: [String: String]) -> @Sendable (Configuration) -> any RequestPacer {
+        { configuration in
+            let key = "\(configuration.endpoint.host ?? "")-\(configuration.endpoint.port ?? 0)-\(configuration.baseID)"
+            return FileRequestPacer(
+                path: FileRequestPacer.defaultPath(key: key, environment: environment),
+                requestsPerSecond: configuration.requestsPerSecond, sleep: NetworkHelper.sleep)
+        }
+    }
+}

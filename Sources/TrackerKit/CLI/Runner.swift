@@ -1,0 +1,138 @@
+import Foundation
+
+/// Executes one parsed invocation against Airtable.
+struct Runner {
+    var invocation: Invocation
+    var context: Context
+
+    private var output: Output { context.output }
+    private var today: CalendarDate { CalendarDate(context.now(), in: context.timeZone) }
+    private var style: Style {
+        Style(isEnabled: invocation.globals.color.isEnabled(isTerminal: output.isStdoutTerminal, environment: context.environment))
+    }
+
+    func execute() async throws {
+        switch invocation.command {
+        case .help(let topic): try output.standardOutput(Help.page(for: topic))
+        case .version: try output.standardOutput("tracker \(Version.current)\n")
+        case .list(let options): try await list(options)
+        case .add(let options): try await add(options)
+        case .show(let options): try await show(options)
+        }
+    }
+
+    // MARK: - Commands
+
+    private func list(_ options: ListOptions) async throws {
+        let client = try makeClient()
+        let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
+        var renderer = makeRenderer(format, today: today, style: style, width: output.terminalWidth ?? 80)
+        var tally: [ProjectStatus: Int] = [:]
+        try await client.listProjects(ListQuery()) { page in
+            for project in page { tally[project.status(today: today), default: 0] += 1 }
+            let text = renderer.render(page: page)
+            if !text.isEmpty { try output.standardOutput(text) }
+        }.get()
+        let closing = renderer.finish()
+        if !closing.isEmpty { try output.standardOutput(closing) }
+        if format == .table { output.standardError(Self.summary(tally)) }
+    }
+
+    static func summary(_ tally: [ProjectStatus: Int]) -> String {
+        let total = tally.values.reduce(0, +)
+        guard total > 0 else { return "No projects.\n" }
+        let parts = ProjectStatus.allCases.compactMap { status in tally[status].map { "\($0) \(status.rawValue)" } }
+        return "\(total) project\(total == 1 ? "" : "s"): \(parts.joined(separator: ", "))\n"
+    }
+
+    private func add(_ options: AddOptions) async throws {
+        var draft = options.draft
+        draft.notes = try readNotes(options.notesSource)
+        if options.dryRun {
+            try output.standardOutput(ProjectAPIClient.createBody(draft).serialized() + "\n")
+            return
+        }
+        let client = try makeClient()
+        if options.ifAbsent, let existing = try await client.projects(named: draft.name).get().first {
+            if output.isStdoutTerminal {
+                output.standardError("Project \"\(draft.name)\" already exists (\(existing.id)); nothing to do.\n")
+            }
+            try printAdded(existing, options)
+            return
+        }
+        let project = try await client.createProject(draft).get()
+        if output.isStdoutTerminal && !options.quiet {
+            output.standardError("Created \"\(draft.name)\", due \(draft.due) (\(draft.due.relative(to: today))).\n")
+        }
+        try printAdded(project, options)
+    }
+
+    private func printAdded(_ project: Project, _ options: AddOptions) throws {
+        if options.quiet { return }
+        try output.standardOutput(options.json ? project.json(today: today).serialized() + "\n" : project.id + "\n")
+    }
+
+    private func readNotes(_ source: NotesSource?) throws -> String? {
+        switch source {
+        case nil: return nil
+        case .text(let text): return text
+        case .standardInput: return String(decoding: context.readStandardInput(), as: UTF8.self)
+        case .file(let path):
+            let resolved = path.hasPrefix("/") ? path : context.currentDirectory + "/" + path
+            guard let data = FileManager.default.contents(atPath: resolved) else {
+                let reason = FileManager.default.fileExists(atPath: resolved) ? "cannot be read" : "does not exist"
+                throw AppError.file("--notes-file \(path) \(reason)")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw AppError.usage("--notes-file \(path) is not UTF-8 text", command: "add")
+            }
+            return text
+        }
+    }
+
+    private func show(_ options: ShowOptions) async throws {
+        let client = try makeClient()
+        let project: Project
+        if options.isRecordID {
+            project = try await client.project(id: options.target).get()
+        } else {
+            let matches = try await client.projects(named: options.target).get()
+            guard let first = matches.first else {
+                throw AppError.notFound(
+                    "no project is named \"\(options.target)\"", hint: "Run 'tracker list' to see names and ids.")
+            }
+            guard matches.count == 1 else {
+                throw AppError.ambiguous(
+                    name: options.target, candidates: matches.map { "\($0.id) (due \($0.due?.description ?? "none"))" })
+            }
+            project = first
+        }
+        if options.json {
+            try output.standardOutput(project.json(today: today).serialized() + "\n")
+        } else {
+            try output.standardOutput(ProjectView(today: today, style: style).render(project))
+        }
+    }
+
+    // MARK: - Wiring
+
+    private func makeClient() throws -> ProjectAPIClient {
+        let configuration = try ConfigurationLoader.load(
+            secretsFlag: invocation.globals.secretsPath, environment: context.environment,
+            currentDirectory: context.currentDirectory, warn: { output.standardError("tracker: \($0)\n") }
+        ).get()
+        let timeout = invocation.globals.timeoutSeconds ?? configuration.timeoutSeconds
+        var environment = context.network
+        if invocation.globals.isVerbose {
+            environment.log = { [output] line in output.standardError("tracker: \(line)\n") }
+        }
+        if output.isStderrTerminal {
+            environment.notify = { [output] line in output.standardError("tracker: \(line)\n") }
+        }
+        let network = NetworkHelper(
+            session: context.makeSession(timeout), timeoutSeconds: timeout,
+            policy: RetryPolicy(budgetSeconds: Double(configuration.retryBudgetSeconds)),
+            pacer: context.makePacer(configuration), environment: environment)
+        return ProjectAPIClient(configuration: configuration, network: network, now: context.now)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Everything tracker needs to reach one Airtable table, resolved from the secrets file and the environment.
+public struct Configuration: Equatable, Sendable {
+    public var token: String
+    public var baseID: String
+    public var table: String
+    public var endpoint: URL
+    public var requestsPerSecond: Double
+    public var timeoutSeconds: Int
+    public var retryBudgetSeconds: Int
+    /// The secrets file that was read, if any.
+    public var secretsPath: String?
+    /// Which keys came from environment variables, for `doctor` and hints.
+    public var environmentKeys: [String]
+
+    public static let defaultEndpoint = URL(string: "https://api.airtable.com")!
+
+    /// The token as it may be shown: `pat…1234`.
+    public var maskedToken: String { Self.mask(token) }
+
+    /// Shows only a token's first three and last four characters.
+    public static func mask(_ token: String) -> String {
+        token.count < 12 ? "…" : "\(token.prefix(3))…\(token.suffix(4))"
+    }
+}
+
+/// The keys a secrets file may hold; any other key is a typo and an error.
+enum SecretsKey: String, CaseIterable {
+    case token, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds
+
+    /// The environment variable that overrides this key, if any.
+    var environmentVariable: String? {
+        switch self {
+        case .token: "AIRTABLE_TOKEN"
+        case .baseId: "AIRTABLE_BASE_ID"
+        case .table: "AIRTABLE_TABLE"
+        case .endpoint: "AIRTABLE_ENDPOINT_URL"
+        default: nil
+        }
+    }
+}

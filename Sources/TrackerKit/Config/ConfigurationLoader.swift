@@ -1,0 +1,134 @@
+import Foundation
+
+/// Builds a `Configuration` from the secrets file and environment overrides, checking every value once.
+public enum ConfigurationLoader {
+    /// Resolves the configuration; `warn` receives one-line warnings such as a file readable by others.
+    public static func load(
+        secretsFlag: String?, environment: [String: String], currentDirectory: String,
+        warn: (String) -> Void
+    ) -> Result<Configuration, AppError> {
+        let file: SecretsFile?
+        switch SecretsFile.locate(flag: secretsFlag, environment: environment, currentDirectory: currentDirectory) {
+        case .success(let found): file = found
+        case .failure(let error): return .failure(error)
+        }
+        if let file, file.isReadableByOthers {
+            warn("warning: \(file.path) is readable by other users; run: chmod 600 '\(file.path)'")
+        }
+        return Resolver(file: file, environment: environment).resolve()
+    }
+}
+
+private struct Resolver {
+    var file: SecretsFile?
+    var environment: [String: String]
+
+    var origin: String { file?.path ?? "the environment" }
+
+    func resolve() -> Result<Configuration, AppError> {
+        Result {
+            var usedEnvironment: [String] = []
+            func string(_ key: SecretsKey) throws -> String? {
+                if let variable = key.environmentVariable, let value = environment[variable], !value.isEmpty {
+                    usedEnvironment.append(variable)
+                    return value
+                }
+                switch file?.values[key] {
+                case nil: return nil
+                case .string(let value): return value
+                default: throw AppError.configuration("\"\(key.rawValue)\" in \(origin) must be a string", hint: nil)
+                }
+            }
+            func required(_ key: SecretsKey) throws -> String {
+                guard let value = try string(key), !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw missing(key)
+                }
+                return value
+            }
+            let token = try required(.token)
+            let baseID = try required(.baseId)
+            let table = try required(.table)
+            try check(token: token, baseID: baseID)
+            return Configuration(
+                token: token, baseID: baseID, table: table,
+                endpoint: try endpoint(try string(.endpoint)),
+                requestsPerSecond: try number(.requestsPerSecond, default: 5, range: 0.1...50),
+                timeoutSeconds: Int(try number(.timeoutSeconds, default: 30, range: 1...3600, whole: true)),
+                retryBudgetSeconds: Int(try number(.retryBudgetSeconds, default: 120, range: 0...86400, whole: true)),
+                secretsPath: file?.path, environmentKeys: usedEnvironment)
+        }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
+    }
+
+    private func missing(_ key: SecretsKey) -> AppError {
+        guard let file else {
+            return .configuration(
+                "no secrets found: no Secrets.json here or in ~/.config/tracker, and \(key.environmentVariable ?? key.rawValue) is not set",
+                hint:
+                    "Copy Secrets.example.json to Secrets.json and fill it in, or set AIRTABLE_TOKEN, AIRTABLE_BASE_ID and AIRTABLE_TABLE."
+            )
+        }
+        let variable = key.environmentVariable.map { ", or set \($0)" } ?? ""
+        return .configuration("\(file.path) has no \"\(key.rawValue)\"", hint: "Add it as in Secrets.example.json\(variable).")
+    }
+
+    private func check(token: String, baseID: String) throws {
+        if token.contains("XXXXXXXXXXXXXX") || token.hasSuffix(String(repeating: "0", count: 64)) {
+            throw AppError.configuration(
+                "the token in \(origin) is still the placeholder from Secrets.example.json",
+                hint: "Create a personal access token at https://airtable.com/create/tokens and paste it in.")
+        }
+        if token.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw AppError.configuration("the token in \(origin) contains spaces or line breaks", hint: nil)
+        }
+        let isBaseID =
+            baseID.count == 17 && baseID.hasPrefix("app")
+            && baseID.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII }
+        guard isBaseID, !baseID.contains("XXXXXXXXXXXXXX") else {
+            throw AppError.configuration(
+                "baseId \"\(baseID)\" is not an Airtable base id (app followed by 14 letters and digits)",
+                hint: "Copy it from the base's URL: https://airtable.com/appXXXXXXXXXXXXXX/…")
+        }
+    }
+
+    private func endpoint(_ text: String?) throws -> URL {
+        guard var text else { return Configuration.defaultEndpoint }
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+            scheme == "https" || scheme == "http"
+        else {
+            throw AppError.configuration("endpoint \"\(text)\" is not an http(s) URL", hint: nil)
+        }
+        if scheme == "http" && !Self.isLoopback(host) {
+            throw AppError.configuration(
+                "refusing plain http:// endpoint \(host): the token would travel unencrypted",
+                hint: "Use https://, or http:// only with localhost or 127.0.0.1.")
+        }
+        return url
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    private func number(_ key: SecretsKey, default value: Double, range: ClosedRange<Double>, whole: Bool = false)
+        throws -> Double
+    {
+        switch file?.values[key] {
+        case nil: return value
+        case .number(let number) where range.contains(number) && (!whole || number == number.rounded()):
+            return number
+        default:
+            let kind = whole ? "a whole number" : "a number"
+            throw AppError.configuration(
+                "\"\(key.rawValue)\" in \(origin) must be \(kind) from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))",
+                hint: nil)
+        }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

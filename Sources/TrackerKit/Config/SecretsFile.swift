@@ -1,0 +1,92 @@
+import Foundation
+
+/// A value in the secrets file, kept with its JSON type so errors can say what was wrong.
+enum SecretsValue: Decodable, Equatable {
+    case string(String)
+    case number(Double)
+    case other
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if (try? container.decode(Bool.self)) != nil {
+            self = .other
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .other
+        }
+    }
+}
+
+/// Finds the secrets file the way cli-spec.md orders it and reads its keys.
+struct SecretsFile {
+    var path: String
+    var values: [SecretsKey: SecretsValue]
+    /// Set when group or others may read the file.
+    var isReadableByOthers: Bool
+
+    /// The candidate paths in lookup order, each with whether it was named explicitly (a missing explicit file is an error).
+    static func candidates(flag: String?, environment: [String: String], currentDirectory: String) -> [(
+        path: String, origin: String?
+    )] {
+        if let flag { return [(flag, "--secrets")] }
+        if let path = environment["TRACKER_SECRETS"], !path.isEmpty { return [(path, "TRACKER_SECRETS")] }
+        var paths = [(currentDirectory + "/Secrets.json", String?.none)]
+        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty {
+            paths.append((config + "/tracker/Secrets.json", nil))
+        } else if let home = environment["HOME"], !home.isEmpty {
+            paths.append((home + "/.config/tracker/Secrets.json", nil))
+        }
+        return paths
+    }
+
+    /// Reads the first candidate that exists, or nil when none does.
+    static func locate(flag: String?, environment: [String: String], currentDirectory: String) -> Result<
+        SecretsFile?, AppError
+    > {
+        for (path, origin) in candidates(flag: flag, environment: environment, currentDirectory: currentDirectory) {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                if let origin {
+                    return .failure(
+                        .configuration(
+                            "\(origin) names \(path), which does not exist",
+                            hint: "Copy Secrets.example.json there and fill it in."))
+                }
+                continue
+            }
+            return read(path: path, mode: info.st_mode).map { $0 }
+        }
+        return .success(nil)
+    }
+
+    private static func read(path: String, mode: mode_t) -> Result<SecretsFile, AppError> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(.configuration("cannot read \(path): \(String(cString: strerror(EACCES)))", hint: nil))
+        }
+        let raw: [String: SecretsValue]
+        do {
+            raw = try JSONDecoder().decode([String: SecretsValue].self, from: data)
+        } catch {
+            return .failure(
+                .configuration(
+                    "\(path) is not a JSON object of settings",
+                    hint: "Compare it with Secrets.example.json; keys and strings need double quotes."))
+        }
+        var values: [SecretsKey: SecretsValue] = [:]
+        for (name, value) in raw {
+            guard let key = SecretsKey(rawValue: name) else {
+                let known = SecretsKey.allCases.map(\.rawValue)
+                let suggestion = Suggestion.closest(to: name, in: known).map { " Did you mean \"\($0)\"?" } ?? ""
+                return .failure(
+                    .configuration(
+                        "unknown key \"\(name)\" in \(path).\(suggestion)",
+                        hint: "Known keys: \(known.joined(separator: ", "))."))
+            }
+            values[key] = value
+        }
+        return .success(SecretsFile(path: path, values: values, isReadableByOthers: mode & 0o044 != 0))
+    }
+}

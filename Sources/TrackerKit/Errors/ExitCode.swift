@@ -1,0 +1,13 @@
+/// The process exit statuses of cli-spec.md; scripts depend on them, so only add, never renumber.
+public enum ExitCode: Int32, Sendable, CaseIterable {
+    case success = 0
+    case failure = 1
+    case usage = 64
+    case dataRejected = 65
+    case notFound = 66
+    case unavailable = 69
+    case temporaryFailure = 75
+    case permissionDenied = 77
+    case configuration = 78
+    case interrupted = 130
+}

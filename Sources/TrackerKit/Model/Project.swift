@@ -1,0 +1,60 @@
+/// A person in a collaborator field.
+public struct Collaborator: Equatable, Sendable, Decodable {
+    public var id: String?
+    public var name: String?
+    public var email: String?
+
+    public init(id: String? = nil, name: String? = nil, email: String? = nil) {
+        self.id = id
+        self.name = name
+        self.email = email
+    }
+
+    /// The best single word for the person: the name, else the email.
+    public var displayName: String { name ?? email ?? id ?? "" }
+}
+
+/// Where a project stands on a given day.
+public enum ProjectStatus: String, Sendable, CaseIterable {
+    case done, overdue, open
+}
+
+/// One row of the "Design projects" table, with the fields tracker reads.
+public struct Project: Equatable, Sendable {
+    public var id: String
+    public var createdTime: String
+    public var name: String?
+    public var category: String?
+    public var isComplete: Bool
+    public var kickoff: CalendarDate?
+    public var due: CalendarDate?
+    public var lead: Collaborator?
+    public var team: [Collaborator]
+    public var clients: [String]
+    public var notes: String?
+
+    public init(
+        id: String, createdTime: String, name: String? = nil, category: String? = nil, isComplete: Bool = false,
+        kickoff: CalendarDate? = nil, due: CalendarDate? = nil, lead: Collaborator? = nil, team: [Collaborator] = [],
+        clients: [String] = [], notes: String? = nil
+    ) {
+        self.id = id
+        self.createdTime = createdTime
+        self.name = name
+        self.category = category
+        self.isComplete = isComplete
+        self.kickoff = kickoff
+        self.due = due
+        self.lead = lead
+        self.team = team
+        self.clients = clients
+        self.notes = notes
+    }
+
+    /// `done` when complete, `overdue` when due before `today`, else `open`.
+    public func status(today: CalendarDate) -> ProjectStatus {
+        if isComplete { return .done }
+        if let due, due < today { return .overdue }
+        return .open
+    }
+}

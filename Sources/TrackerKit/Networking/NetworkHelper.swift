@@ -1,0 +1,263 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Whether a request may be sent again when its answer is lost.
+public enum RequestKind: Sendable {
+    /// Reads, and anything else Airtable applies at most once however often it arrives.
+    case idempotent
+    /// Creates: a lost answer leaves the outcome unknown, so it is never re-sent blindly.
+    case notIdempotent
+}
+
+/// Sends HTTP requests: paces them, applies the timeout, retries what is safe, and maps failures to `AppError`.
+public final class NetworkHelper: Sendable {
+    /// What the helper needs from the outside world, injected so tests run without sleeping.
+    public struct Environment: Sendable {
+        public var now: @Sendable () -> Double
+        public var sleep: @Sendable (Double) async -> Void
+        public var random: @Sendable () -> Double
+        /// Receives one line per request when --verbose is on.
+        public var log: (@Sendable (String) -> Void)?
+        /// Receives the one-time "waiting" notice, when stderr is a terminal.
+        public var notify: (@Sendable (String) -> Void)?
+
+        public init(
+            now: @escaping @Sendable () -> Double = MonotonicClock.now,
+            sleep: @escaping @Sendable (Double) async -> Void = NetworkHelper.sleep,
+            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+            log: (@Sendable (String) -> Void)? = nil, notify: (@Sendable (String) -> Void)? = nil
+        ) {
+            self.now = now
+            self.sleep = sleep
+            self.random = random
+            self.log = log
+            self.notify = notify
+        }
+    }
+
+    private let session: URLSession
+    private let timeoutSeconds: Int
+    private let policy: RetryPolicy
+    private let pacer: any RequestPacer
+    private let environment: Environment
+    private let hasNotified = Locked(false)
+
+    public init(
+        session: URLSession, timeoutSeconds: Int, policy: RetryPolicy, pacer: any RequestPacer,
+        environment: Environment = Environment()
+    ) {
+        self.session = session
+        self.timeoutSeconds = timeoutSeconds
+        self.policy = policy
+        self.pacer = pacer
+        self.environment = environment
+    }
+
+    /// An ephemeral session with no cache or cookies (answers may hold private data) and the per-request timeout.
+    public static func makeSession(timeoutSeconds: Int) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // Linux truncates this to whole seconds, and treats it as an idle timeout; `send` adds a hard deadline.
+        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
+        return URLSession(configuration: configuration)
+    }
+
+    /// Sleeps for `seconds`, returning early if the task is cancelled.
+    @Sendable public static func sleep(_ seconds: Double) async {
+        try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+    }
+
+    /// Sends `request`, retrying within the policy, and returns the body of a 2xx answer.
+    public func send(_ request: URLRequest, kind: RequestKind) async -> Result<Data, AppError> {
+        let started = environment.now()
+        var transientRetries = 0
+        var rateLimitRetries = 0
+        var rateLimitWaited = 0.0
+        while true {
+            await pacer.waitForTurn()
+            let outcome = await attempt(request)
+            if Task.isCancelled { return .failure(.interrupted) }
+            let decision = classify(outcome, kind: kind, host: request.url?.host ?? "Airtable")
+            let delay: Double
+            switch decision {
+            case .done(let result):
+                return result
+            case .rateLimited(let retryAfter, let error):
+                delay = policy.rateLimitDelay(
+                    attempt: rateLimitRetries, retryAfter: retryAfter, random: environment.random())
+                guard environment.now() - started + delay <= policy.budgetSeconds else {
+                    return .failure(rateLimitWaited > 0 ? .rateLimited(waitedSeconds: Int(rateLimitWaited)) : error)
+                }
+                pacer.holdOff(seconds: delay)
+                rateLimitRetries += 1
+                rateLimitWaited += delay
+                notifyOnce("Airtable is rate limiting this base; waiting \(Int(delay.rounded(.up)))s before retrying…")
+            case .transient(let retryAfter, let error):
+                delay = retryAfter ?? policy.transientDelay(attempt: transientRetries, random: environment.random())
+                guard transientRetries < policy.maxTransientRetries,
+                    environment.now() - started + delay <= policy.budgetSeconds
+                else { return .failure(error) }
+                transientRetries += 1
+                notifyOnce("\(error.message); retrying…")
+            }
+            await environment.sleep(delay)
+            if Task.isCancelled { return .failure(.interrupted) }
+        }
+    }
+
+    private func notifyOnce(_ text: String) {
+        let isFirst = hasNotified.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if isFirst { environment.notify?(text) }
+    }
+
+    // MARK: - One attempt
+
+    private enum Outcome {
+        case answered(HTTPURLResponse, Data)
+        case failed(URLError.Code)
+        case deadlineExceeded
+    }
+
+    private func attempt(_ request: URLRequest) async -> Outcome {
+        let start = environment.now()
+        let outcome = await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask { [session] in
+                do {
+                    let (data, response) = try await session.data(for: request)
+                    guard let http = response as? HTTPURLResponse else { return .failed(.badServerResponse) }
+                    return .answered(http, data)
+                } catch let error as URLError {
+                    return .failed(error.code)
+                } catch {
+                    return .failed(.unknown)
+                }
+            }
+            group.addTask { [timeoutSeconds, environment] in
+                await environment.sleep(Double(timeoutSeconds) + 0.5)
+                return Task.isCancelled ? nil : .deadlineExceeded
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .deadlineExceeded
+        }
+        if let log = environment.log {
+            let status: String
+            switch outcome {
+            case .answered(let response, _): status = String(response.statusCode)
+            case .failed(let code): status = Self.describe(code)
+            case .deadlineExceeded: status = "timed out"
+            }
+            let path = request.url.map { $0.path + ($0.query.map { "?" + $0 } ?? "") } ?? ""
+            let milliseconds = Int((environment.now() - start) * 1000)
+            log("\(request.httpMethod ?? "GET") \(path) \(status) \(milliseconds)ms")
+        }
+        return outcome
+    }
+
+    // MARK: - Classifying answers
+
+    private enum Decision {
+        case done(Result<Data, AppError>)
+        case rateLimited(retryAfter: Double?, AppError)
+        case transient(retryAfter: Double?, AppError)
+    }
+
+    private func classify(_ outcome: Outcome, kind: RequestKind, host: String) -> Decision {
+        switch outcome {
+        case .answered(let response, let data):
+            return classify(response, data: data, kind: kind, host: host)
+        case .deadlineExceeded:
+            return failure(.timedOut(seconds: timeoutSeconds), kind: kind)
+        case .failed(let code):
+            return failure(code, kind: kind, host: host)
+        }
+    }
+
+    private func classify(_ response: HTTPURLResponse, data: Data, kind: RequestKind, host: String) -> Decision {
+        let status = response.statusCode
+        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap(Self.parseRetryAfter)
+        if (200..<300).contains(status) {
+            if let declared = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
+                declared != data.count
+            {
+                return failure(.network("the answer from \(host) was cut off"), kind: kind)
+            }
+            return .done(.success(data))
+        }
+        let body = ErrorEnvelope.parse(data) ?? AirtableErrorBody(type: nil, message: nil)
+        let error = AppError.http(status: status, body)
+        switch status {
+        case 429 where body.type == "PUBLIC_API_BILLING_LIMIT_EXCEEDED":
+            return .done(.failure(error))
+        case 429:
+            return .rateLimited(retryAfter: retryAfter, error)
+        case 503:
+            // Airtable documents 503 as "safe to retry", even for writes.
+            return .transient(retryAfter: retryAfter, error)
+        case 500...599:
+            guard kind == .idempotent else { return .done(.failure(.requestOutcomeUnknown(error.message))) }
+            return .transient(retryAfter: retryAfter, error)
+        default:
+            return .done(.failure(error))
+        }
+    }
+
+    private func failure(_ code: URLError.Code, kind: RequestKind, host: String) -> Decision {
+        switch code {
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+            // Nothing reached the server, so even a create may be sent again.
+            return .transient(retryAfter: nil, .network("cannot reach \(host): \(Self.describe(code))"))
+        case .timedOut:
+            return failure(.timedOut(seconds: timeoutSeconds), kind: kind)
+        case .cancelled:
+            return .done(.failure(.interrupted))
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            return .done(.failure(.network("secure connection to \(host) failed: \(Self.describe(code))")))
+        default:
+            return failure(.network("the connection to \(host) failed: \(Self.describe(code))"), kind: kind)
+        }
+    }
+
+    /// A failure after the request may have reached the server: retried for reads, reported as unknown for writes.
+    private func failure(_ error: AppError, kind: RequestKind) -> Decision {
+        kind == .idempotent ? .transient(retryAfter: nil, error) : .done(.failure(.requestOutcomeUnknown(error.message)))
+    }
+
+    static func parseRetryAfter(_ value: String) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite { return min(seconds, 3600) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return min(max(0, date.timeIntervalSinceNow), 3600)
+    }
+
+    /// Human words for a URL error code: never "NSURLErrorDomain error -1001".
+    static func describe(_ code: URLError.Code) -> String {
+        switch code {
+        case .cannotConnectToHost: "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: "host name not found"
+        case .notConnectedToInternet: "no network connection"
+        case .timedOut: "timed out"
+        case .networkConnectionLost: "connection reset"
+        case .badServerResponse: "connection closed without an answer"
+        case .cancelled: "cancelled"
+        case .secureConnectionFailed: "TLS handshake failed"
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: "certificate not trusted"
+        case .serverCertificateHasBadDate, .serverCertificateNotYetValid: "certificate expired or not yet valid"
+        case .unknown: "transfer interrupted"
+        default: "network error \(code.rawValue)"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// The output formats of `tracker list`.
+public enum ListFormat: String, Sendable, CaseIterable {
+    case table, tsv, csv, json, ndjson
+}
+
+/// Turns pages of projects into text as they arrive, so a listing never waits for (or holds) the whole table.
+protocol ListRenderer {
+    /// Text for one page; the first call may carry a header.
+    mutating func render(page: [Project]) -> String
+    /// Text that closes the listing, after the last page.
+    mutating func finish() -> String
+}
+
+/// Makes the renderer for a format.
+func makeRenderer(_ format: ListFormat, today: CalendarDate, style: Style, width: Int) -> any ListRenderer {
+    switch format {
+    case .tsv: DelimitedRenderer(today: today, isCSV: false)
+    case .csv: DelimitedRenderer(today: today, isCSV: true)
+    case .json: JSONArrayRenderer(today: today)
+    case .ndjson: NDJSONRenderer(today: today)
+    case .table: TableRenderer(today: today, style: style, width: width)
+    }
+}
+
+/// The columns of TSV and CSV: `id name due status category lead-name` (stable).
+private func columns(_ project: Project, today: CalendarDate) -> [String] {
+    [
+        project.id, project.name ?? "", project.due?.description ?? "", project.status(today: today).rawValue,
+        project.category ?? "", project.lead?.displayName ?? "",
+    ]
+}
+
+struct DelimitedRenderer: ListRenderer {
+    var today: CalendarDate
+    var isCSV: Bool
+    private var hasHeader = false
+
+    init(today: CalendarDate, isCSV: Bool) {
+        self.today = today
+        self.isCSV = isCSV
+    }
+
+    mutating func render(page: [Project]) -> String {
+        var text = ""
+        if isCSV && !hasHeader {
+            text += "id,name,due,status,category,lead\r\n"
+            hasHeader = true
+        }
+        for project in page {
+            let cells = columns(project, today: today)
+            if isCSV {
+                text += cells.map(Self.csvField).joined(separator: ",") + "\r\n"
+            } else {
+                text += cells.map(TextCells.folded).joined(separator: "\t") + "\n"
+            }
+        }
+        return text
+    }
+
+    mutating func finish() -> String { isCSV && !hasHeader ? "id,name,due,status,category,lead\r\n" : "" }
+
+    /// RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes.
+    static func csvField(_ value: String) -> String {
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+struct JSONArrayRenderer: ListRenderer {
+    var today: CalendarDate
+    private var count = 0
+
+    init(today: CalendarDate) { self.today = today }
+
+    mutating func render(page: [Project]) -> String {
+        var text = ""
+        for project in page {
+            text += count == 0 ? "[\n" : ",\n"
+            project.json(today: today).write(to: &text)
+            count += 1
+        }
+        return text
+    }
+
+    mutating func finish() -> String { count == 0 ? "[]\n" : "\n]\n" }
+}
+
+struct NDJSONRenderer: ListRenderer {
+    var today: CalendarDate
+
+    mutating func render(page: [Project]) -> String {
+        var text = ""
+        for project in page {
+            project.json(today: today).write(to: &text)
+            text += "\n"
+        }
+        return text
+    }
+
+    mutating func finish() -> String { "" }
+}

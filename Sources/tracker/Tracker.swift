@@ -1,0 +1,13 @@
+import Foundation
+import TrackerKit
+
+@main
+enum Tracker {
+    static func main() async {
+        // A closed pipe must surface as EPIPE on write, not kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        let code = await CLI.run(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        exit(code.rawValue)
+    }
+}
