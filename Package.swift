@@ -11,7 +11,7 @@ let package = Package(
         .executableTarget(name: "tracker", dependencies: ["TrackerKit"]),
         .target(name: "TrackerKit"),
         // A loopback stand-in for Airtable's Web API, used by the end-to-end tests and the benchmark.
-        .target(name: "FakeAirtable"),
+        .target(name: "FakeAirtable", resources: [.copy("Resources/design-projects.json")]),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
         .testTarget(name: "TrackerKitTests", dependencies: ["TrackerKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "TrackerKit"]),

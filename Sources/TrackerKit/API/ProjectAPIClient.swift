@@ -23,10 +23,9 @@ public struct ProjectAPIClient: Sendable {
 
     /// Streams every project matching `query`, one page at a time, restarting if Airtable expires the page cursor.
     ///
-    /// `onPage` sees each page once as it arrives; no project is passed twice, even across a restart.
-    public func listProjects(
-        _ query: ListQuery, onPage: ([Project]) throws -> Void
-    ) async -> Result<Void, AppError> {
+    /// `onPage` sees each page once as it arrives; no project is passed twice, even across a restart. Failures are
+    /// thrown as `AppError`; whatever `onPage` throws passes through unchanged.
+    public func listProjects(_ query: ListQuery, onPage: ([Project]) throws -> Void) async throws {
         var seen = Set<Int>()
         var offset: String?
         var restarts = 0
@@ -35,17 +34,15 @@ public struct ProjectAPIClient: Sendable {
             case .success(let page):
                 let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains($0.id.hashValue) }
                 for project in page.records { seen.insert(project.id.hashValue) }
-                do { try onPage(fresh) } catch let error as AppError { return .failure(error) } catch {
-                    return .failure(.output("\(error)"))
-                }
-                guard let next = page.offset else { return .success(()) }
+                try onPage(fresh)
+                guard let next = page.offset else { return }
                 offset = next
             case .failure(.http(422, let body)) where body.type == "LIST_RECORDS_ITERATOR_NOT_AVAILABLE" && offset != nil:
-                guard restarts < 3 else { return .failure(.http(status: 422, body)) }
+                guard restarts < 3 else { throw AppError.http(status: 422, body) }
                 restarts += 1
                 offset = nil
             case .failure(let error):
-                return .failure(error)
+                throw error
             }
         }
     }
@@ -66,9 +63,14 @@ public struct ProjectAPIClient: Sendable {
     /// Every project whose name is exactly `name`, oldest first.
     public func projects(named name: String) async -> Result<[Project], AppError> {
         var found: [Project] = []
-        let query = ListQuery(filterByFormula: Formula.nameEquals(name))
-        return await listProjects(query) { page in found += page.filter { $0.name == name } }
-            .map { found.sorted { $0.createdTime < $1.createdTime } }
+        do {
+            try await listProjects(ListQuery(filterByFormula: Formula.nameEquals(name))) { page in
+                found += page.filter { $0.name == name }
+            }
+        } catch {
+            return .failure(error as? AppError ?? .badResponse("\(error)"))
+        }
+        return .success(found.sorted { $0.createdTime < $1.createdTime })
     }
 
     private func page(_ query: ListQuery, offset: String?) async -> Result<RecordPage, AppError> {

@@ -32,7 +32,7 @@ struct Runner {
             for project in page { tally[project.status(today: today), default: 0] += 1 }
             let text = renderer.render(page: page)
             if !text.isEmpty { try output.standardOutput(text) }
-        }.get()
+        }
         let closing = renderer.finish()
         if !closing.isEmpty { try output.standardOutput(closing) }
         if format == .table { output.standardError(Self.summary(tally)) }

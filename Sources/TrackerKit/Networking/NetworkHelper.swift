@@ -155,7 +155,7 @@ public final class NetworkHelper: Sendable {
             case .failed(let code): status = Self.describe(code)
             case .deadlineExceeded: status = "timed out"
             }
-            let path = request.url.map { $0.path + ($0.query.map { "?" + $0 } ?? "") } ?? ""
+            let path = request.url.map(Self.loggablePath) ?? ""
             let milliseconds = Int((environment.now() - start) * 1000)
             log("\(request.httpMethod ?? "GET") \(path) \(status) \(milliseconds)ms")
         }
@@ -230,6 +230,13 @@ public final class NetworkHelper: Sendable {
     /// A failure after the request may have reached the server: retried for reads, reported as unknown for writes.
     private func failure(_ error: AppError, kind: RequestKind) -> Decision {
         kind == .idempotent ? .transient(retryAfter: nil, error) : .done(.failure(.requestOutcomeUnknown(error.message)))
+    }
+
+    /// The path and query as sent, less the long and constant `fields[]` list.
+    static func loggablePath(_ url: URL) -> String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let query = (components?.percentEncodedQuery ?? "").split(separator: "&").filter { !$0.hasPrefix("fields%5B%5D=") }
+        return (components?.percentEncodedPath ?? url.path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
     static func parseRetryAfter(_ value: String) -> Double? {
