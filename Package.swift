@@ -13,7 +13,7 @@ let package = Package(
         // A loopback stand-in for Airtable's Web API, used by the end-to-end tests and the benchmark.
         .target(name: "FakeAirtable", resources: [.copy("Resources/design-projects.json")]),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
-        .testTarget(name: "TrackerKitTests", dependencies: ["TrackerKit"]),
+        .testTarget(name: "TrackerKitTests", dependencies: ["TrackerKit", "FakeAirtable"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "TrackerKit"]),
     ]
 )

@@ -140,8 +140,9 @@ public final class NetworkHelper: Sendable {
                     return .failed(.unknown)
                 }
             }
-            group.addTask { [timeoutSeconds, environment] in
-                await environment.sleep(Double(timeoutSeconds) + 0.5)
+            group.addTask { [timeoutSeconds] in
+                // Real time on purpose: this guards against a server that trickles bytes past the idle timeout.
+                await Self.sleep(Double(timeoutSeconds) + 0.5)
                 return Task.isCancelled ? nil : .deadlineExceeded
             }
             let first = await group.next() ?? nil

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@testable import TrackerKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+struct NetworkHelperTests {
+    func send(
+        _ answers: [StubAnswer], method: String = "GET", kind: RequestKind = .idempotent, budget: Double = 120,
+        clock: TestClock = TestClock(), notices: Recorder? = nil
+    ) async -> (Result<Data, AppError>, StubURLProtocol.Host) {
+        let host = StubURLProtocol.host(answers)
+        let helper = Fixture.network(session: StubURLProtocol.session(), clock: clock, budget: budget, notices: notices)
+        var request = URLRequest(url: URL(string: "https://\(host.name)/v0/app/table")!)
+        request.httpMethod = method
+        return (await helper.send(request, kind: kind), host)
+    }
+
+    @Test func returnsTheBodyOfA2xx() async throws {
+        let (result, host) = await send([.http(200, body: #"{"ok":true}"#)])
+        #expect(String(decoding: try result.get(), as: UTF8.self) == #"{"ok":true}"#)
+        #expect(host.requests.count == 1)
+    }
+
+    @Test(arguments: [
+        (401, #"{"error":{"type":"AUTHENTICATION_REQUIRED","message":"Authentication required"}}"#, ExitCode.permissionDenied, "Airtable did not accept the token (HTTP 401 AUTHENTICATION_REQUIRED: Authentication required)"),
+        (403, #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND","message":"Invalid permissions"}}"#, .permissionDenied, "Airtable denied access (HTTP 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND: Invalid permissions)"),
+        (404, #"{"error":"NOT_FOUND"}"#, .notFound, "Airtable could not find it (HTTP 404 NOT_FOUND)"),
+        (422, #"{"error":{"type":"INVALID_VALUE_FOR_COLUMN","message":"Field \"Due date\" cannot accept the provided value"}}"#, .dataRejected, "Airtable rejected the request (HTTP 422 INVALID_VALUE_FOR_COLUMN: Field \"Due date\" cannot accept the provided value)"),
+        (413, "", .failure, "Airtable answered with an error (HTTP 413)"),
+    ])
+    func mapsErrorStatusesWithAirtablesTypeAndMessage(status: Int, body: String, code: ExitCode, message: String) async throws {
+        let (result, host) = await send([.http(status, body: body)])
+        let error = try #require(result.failure)
+        #expect(error.exitCode == code)
+        #expect(error.message == message)
+        #expect(host.requests.count == 1)
+    }
+
+    @Test func retriesServerErrorsOnReadsWithGrowingJitteredBackoff() async throws {
+        let clock = TestClock()
+        let notices = Recorder()
+        let (result, host) = await send(
+            [.http(500, body: ""), .http(502, body: ""), .http(503, body: ""), .http(200, body: "{}")], clock: clock, notices: notices)
+        #expect(try result.get() == Data("{}".utf8))
+        #expect(host.requests.count == 4)
+        #expect(clock.sleeps == [0.375, 0.75, 1.5])
+        #expect(notices.text == "Airtable is failing (HTTP 500); retrying…")
+    }
+
+    @Test func givesUpOnAServiceThatKeepsFailingWith69() async throws {
+        let clock = TestClock()
+        let (result, host) = await send([], clock: clock)
+        let error = try #require(result.failure)
+        #expect(error.exitCode == .unavailable)
+        #expect(host.requests.count == 6)
+        #expect(clock.sleeps.count == 5)
+    }
+
+    @Test func honoursRetryAfterOn429AndSaysSoOnce() async throws {
+        let clock = TestClock()
+        let notices = Recorder()
+        let limited = StubAnswer.http(429, body: #"{"error":{"type":"RATE_LIMIT_REACHED"}}"#, headers: ["Retry-After": "7"])
+        let (result, _) = await send([limited, limited, .http(200, body: "{}")], method: "POST", kind: .notIdempotent, clock: clock, notices: notices)
+        #expect(try result.get() == Data("{}".utf8))
+        #expect(clock.sleeps == [7.125, 7.125])
+        #expect(notices.text == "Airtable is rate limiting this base; waiting 8s before retrying…")
+    }
+
+    @Test func without429RetryAfterWaitsOutAirtablesThirtySecondLockout() async throws {
+        let clock = TestClock()
+        let limited = StubAnswer.http(429, body: "")
+        let (result, _) = await send([limited, limited, .http(200, body: "{}")], clock: clock)
+        #expect(throws: Never.self) { try result.get() }
+        #expect(clock.sleeps == [31.5, 63])
+    }
+
+    @Test func stopsWaitingFor429WhenTheBudgetIsSpentWith75() async throws {
+        let clock = TestClock()
+        let limitedHost = StubURLProtocol.host([], fallback: .http(429, body: ""))
+        let helper = Fixture.network(session: StubURLProtocol.session(), clock: clock, budget: 100)
+        let outcome = await helper.send(URLRequest(url: URL(string: "https://\(limitedHost.name)/")!), kind: .idempotent)
+        let error = try #require(outcome.failure)
+        #expect(error == .rateLimited(waitedSeconds: 94))
+        #expect(error.exitCode == .temporaryFailure)
+        #expect(limitedHost.requests.count == 3)
+    }
+
+    @Test func aMonthlyQuotaErrorIsNotWaitedOn() async throws {
+        let (result, host) = await send([.http(429, body: #"{"error":{"type":"PUBLIC_API_BILLING_LIMIT_EXCEEDED"}}"#)])
+        #expect(try #require(result.failure).exitCode == .temporaryFailure)
+        #expect(host.requests.count == 1)
+    }
+
+    @Test func neverResendsAWriteWhoseOutcomeIsUnknown() async throws {
+        for answer in [StubAnswer.http(500, body: ""), .http(502, body: ""), .failure(.networkConnectionLost), .failure(.timedOut), .failure(.unknown)] {
+            let (result, host) = await send([answer], method: "POST", kind: .notIdempotent)
+            guard case .requestOutcomeUnknown? = result.failure else {
+                Issue.record("\(answer) gave \(result)")
+                continue
+            }
+            #expect(host.requests.count == 1)
+        }
+    }
+
+    @Test func resendsAWriteThatNeverReachedTheServer() async throws {
+        let (result, host) = await send([.failure(.cannotConnectToHost), .http(503, body: ""), .http(200, body: "{}")], method: "POST", kind: .notIdempotent)
+        #expect(throws: Never.self) { try result.get() }
+        #expect(host.requests.count == 3)
+    }
+
+    @Test(arguments: [
+        (URLError.Code.cannotConnectToHost, "connection refused", ExitCode.unavailable),
+        (.cannotFindHost, "host name not found", .unavailable),
+        (.networkConnectionLost, "connection reset", .unavailable),
+        (.timedOut, "did not answer within 30s", .temporaryFailure),
+        (.serverCertificateUntrusted, "certificate not trusted", .unavailable),
+    ])
+    func describesNetworkFailuresInWords(code: URLError.Code, fragment: String, exit: ExitCode) async throws {
+        let host = StubURLProtocol.host([], fallback: .failure(code))
+        let helper = Fixture.network(session: StubURLProtocol.session(), clock: TestClock())
+        let error = try #require(await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
+        #expect(error.message.contains(fragment), "\(error.message)")
+        #expect(!error.message.contains("NSURLErrorDomain") && !error.message.contains("-10"))
+        #expect(error.exitCode == exit)
+    }
+
+    @Test func readsRetryAfterAsSecondsOrAnHTTPDate() {
+        #expect(NetworkHelper.parseRetryAfter("12") == 12)
+        #expect(NetworkHelper.parseRetryAfter("soon") == nil)
+        let date = NetworkHelper.parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT")
+        #expect(date == 0)
+    }
+
+    @Test func backoffIsCappedAndJittered() {
+        let policy = RetryPolicy(budgetSeconds: 120)
+        #expect(policy.transientDelay(attempt: 0, random: 0) == 0.25)
+        #expect(policy.transientDelay(attempt: 0, random: 1) == 0.5)
+        #expect(policy.transientDelay(attempt: 10, random: 1) == 8)
+        #expect(policy.rateLimitDelay(attempt: 0, retryAfter: nil, random: 0) == 30)
+        #expect(policy.rateLimitDelay(attempt: 5, retryAfter: nil, random: 0) == 120)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+@testable import TrackerKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A clock that moves only when slept on, so retry tests take no time and can assert the waits.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var time = 1000.0
+    private var waits: [Double] = []
+
+    var now: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return time
+    }
+
+    /// Every sleep requested, in order.
+    var sleeps: [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        return waits
+    }
+
+    func sleep(_ seconds: Double) {
+        lock.lock()
+        time += seconds
+        waits.append(seconds)
+        lock.unlock()
+    }
+
+    /// Network surroundings on this clock with a fixed random draw; `notices` collects the terminal notices.
+    func environment(random: Double = 0.5, notices: Recorder? = nil) -> NetworkHelper.Environment {
+        var environment = NetworkHelper.Environment(now: { self.now }, sleep: { self.sleep($0) }, random: { random })
+        if let notices { environment.notify = { notices.append($0) } }
+        return environment
+    }
+}
+
+/// Collects text written to it, from any thread.
+final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parts: [String] = []
+
+    func append(_ text: String) {
+        lock.lock()
+        parts.append(text)
+        lock.unlock()
+    }
+
+    var text: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return parts.joined()
+    }
+
+    var lines: [String] { text.split(separator: "\n").map(String.init) }
+}
+
+enum Fixture {
+    static let token = "patTESTtest000000.0000000000000000000000000000000000000000000000000000000000001234"
+
+    static func configuration(host: String, budget: Int = 120) -> Configuration {
+        Configuration(
+            token: token, baseID: "appTESTbase000001", table: "Design projects", endpoint: URL(string: "https://\(host)")!,
+            requestsPerSecond: 5, timeoutSeconds: 30, retryBudgetSeconds: budget, secretsPath: nil, environmentKeys: [])
+    }
+
+    static func network(session: URLSession, clock: TestClock, budget: Double = 120, notices: Recorder? = nil) -> NetworkHelper {
+        NetworkHelper(
+            session: session, timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: budget), pacer: UnlimitedPacer(),
+            environment: clock.environment(notices: notices))
+    }
+
+    static func client(_ host: StubURLProtocol.Host, clock: TestClock = TestClock(), budget: Double = 120) -> ProjectAPIClient {
+        ProjectAPIClient(
+            configuration: configuration(host: host.name),
+            network: network(session: StubURLProtocol.session(), clock: clock, budget: budget),
+            now: { Date(timeIntervalSince1970: 1_795_000_000) })
+    }
+
+    /// A page of records in Airtable's shape, with ids numbered from `first`.
+    static func page(_ names: [String], first: Int = 0, offset: String? = nil) -> String {
+        let records = names.enumerated().map { index, name in
+            record(id: "rec" + String(format: "%014d", first + index), name: name)
+        }
+        return #"{"records":[\#(records.joined(separator: ","))]\#(offset.map { #","offset":"\#($0)""# } ?? "")}"#
+    }
+
+    /// A record with the given id and name, as Airtable returns one.
+    static func record(id: String, name: String, due: String = "2026-12-01", created: String = "2026-11-21T10:00:00.000Z") -> String {
+        #"{"id":"\#(id)","createdTime":"\#(created)","fields":{"Name":"\#(name)","Due date":"\#(due)"}}"#
+    }
+}
