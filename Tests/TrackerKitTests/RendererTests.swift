@@ -1,0 +1,102 @@
+import Testing
+
+@testable import TrackerKit
+
+struct RendererTests {
+    static let today = CalendarDate("2026-11-21")!
+    static let awkward = Project(
+        id: "recAAAAAAAAAAAAAA", createdTime: "2026-01-01T00:00:00.000Z", name: "Tab\there,\n\"quoted\"",
+        category: "Brand identity", due: CalendarDate("2026-11-20"), lead: Collaborator(name: "Gal Samari", email: "g@example.com"))
+    static let bare = Project(id: "recBBBBBBBBBBBBBB", createdTime: "2026-01-01T00:00:00.000Z", name: "Bare")
+
+    func render(_ format: ListFormat, _ pages: [[Project]], width: Int = 80, color: Bool = false) -> String {
+        var renderer = makeRenderer(format, today: Self.today, style: Style(isEnabled: color), width: width)
+        return pages.map { renderer.render(page: $0) }.joined() + renderer.finish()
+    }
+
+    @Test func tsvHasSixColumnsAndFoldsTabsAndNewlines() {
+        #expect(
+            render(.tsv, [[Self.awkward], [Self.bare]])
+                == "recAAAAAAAAAAAAAA\tTab here, \"quoted\"\t2026-11-20\toverdue\tBrand identity\tGal Samari\nrecBBBBBBBBBBBBBB\tBare\t\topen\t\t\n")
+    }
+
+    @Test func csvFollowsRFC4180WithAHeader() {
+        #expect(
+            render(.csv, [[Self.awkward, Self.bare]])
+                == "id,name,due,status,category,lead\r\nrecAAAAAAAAAAAAAA,\"Tab\there,\n\"\"quoted\"\"\",2026-11-20,overdue,Brand identity,Gal Samari\r\nrecBBBBBBBBBBBBBB,Bare,,open,,\r\n")
+        #expect(render(.csv, []) == "id,name,due,status,category,lead\r\n")
+    }
+
+    @Test func jsonIsOneArrayAcrossPagesAndEmptyIsBrackets() {
+        let text = render(.json, [[Self.awkward], [], [Self.bare]])
+        #expect(text.hasPrefix("[\n{\"id\":\"recAAAAAAAAAAAAAA\",\"name\":\"Tab\\there,\\n\\\"quoted\\\"\""))
+        #expect(text.hasSuffix("\"createdTime\":\"2026-01-01T00:00:00.000Z\"}\n]\n"))
+        #expect(render(.json, [[]]) == "[]\n")
+        #expect(render(.ndjson, [[]]) == "")
+    }
+
+    @Test func theProjectObjectHasEveryKeyInOrder() {
+        #expect(
+            Self.bare.json(today: Self.today).serialized()
+                == #"{"id":"recBBBBBBBBBBBBBB","name":"Bare","category":null,"complete":false,"kickoff":null,"due":null,"status":"open","lead":null,"team":[],"clients":[],"notes":null,"createdTime":"2026-01-01T00:00:00.000Z"}"#)
+    }
+
+    @Test func ndjsonIsOneObjectALine() {
+        let lines = render(.ndjson, [[Self.awkward, Self.bare]]).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"id\":\"rec") && $0.hasSuffix("}") })
+    }
+
+    @Test(arguments: [80, 120, 50])
+    func theTableFitsTheWidthAndCutsLongNames(width: Int) {
+        let long = Project(id: "recCCCCCCCCCCCCCC", createdTime: "", name: String(repeating: "Very long name ", count: 10), due: CalendarDate("2026-11-24"))
+        let lines = render(.table, [[Self.awkward, long], [Self.bare]], width: width).split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines[0].hasPrefix("ID                 NAME"))
+        for line in lines { #expect(TextCells.width(String(line)) <= width, "\(line)") }
+        #expect(lines[2].contains("…"))
+        #expect(lines[2].contains("in 3 days"))
+        #expect(lines[1].contains("overdue"))
+    }
+
+    @Test func colourNeverCarriesMeaningAlone() {
+        let colored = render(.table, [[Self.awkward]], color: true)
+        #expect(colored.contains("\u{1B}[31moverdue"))
+        #expect(!render(.table, [[Self.awkward]]).contains("\u{1B}"))
+    }
+
+    @Test(arguments: [
+        (ColorChoice.auto, true, [String: String](), true), (.auto, false, [:], false), (.auto, true, ["NO_COLOR": "1"], false),
+        (.auto, true, ["TERM": "dumb"], false), (.never, true, [:], false), (.always, false, ["NO_COLOR": "1"], true),
+        (.auto, true, ["NO_COLOR": ""], true),
+    ])
+    func colourRules(choice: ColorChoice, terminal: Bool, environment: [String: String], expected: Bool) {
+        #expect(choice.isEnabled(isTerminal: terminal, environment: environment) == expected)
+    }
+
+    @Test func showPrintsEveryFieldTheRecordHas() {
+        let project = Project(
+            id: "recAAAAAAAAAAAAAA", createdTime: "2015-02-10T20:57:11.000Z", name: "CMCA brand identity", category: "Brand identity",
+            kickoff: CalendarDate("2026-11-18"), due: CalendarDate("2026-11-24"),
+            lead: Collaborator(name: "Gal Samari", email: "gal@example.com"),
+            team: [Collaborator(name: "Sam Epps", email: "sam@example.com"), Collaborator(name: "Skyler Xu")],
+            clients: ["rectEfoe4zYOn8xDM"], notes: "First line\nsecond line")
+        #expect(
+            ProjectView(today: Self.today, style: Style(isEnabled: false)).render(project) == """
+                CMCA brand identity
+                  ID        recAAAAAAAAAAAAAA
+                  Status    open
+                  Due       2026-11-24 (in 3 days)
+                  Kickoff   2026-11-18 (3 days ago)
+                  Category  Brand identity
+                  Lead      Gal Samari <gal@example.com>
+                  Team      Sam Epps <sam@example.com>, Skyler Xu
+                  Clients   rectEfoe4zYOn8xDM
+                  Created   2015-02-10T20:57:11.000Z
+
+                  First line
+                  second line
+
+                """)
+    }
+}
