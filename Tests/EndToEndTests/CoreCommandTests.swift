@@ -1,0 +1,180 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// The built binary against the loopback fake: listing, add then show, and every exit code of the core commands.
+final class CoreCommandTests: FakeAirtableTestCase {
+    func testListReadsEveryPageOf250Projects() throws {
+        try startFake(records: FakeAirtable.generatedProjects(count: 250))
+        let tsv = try tracker().run(["list"])
+        XCTAssertEqual(tsv.status, 0, tsv.stderr)
+        XCTAssertEqual(tsv.lines.count, 250)
+        XCTAssertEqual(tsv.stderr, "")
+        XCTAssertTrue(tsv.lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 6 })
+
+        let json = try tracker().run(["list", "--json"])
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(Set(array.compactMap { $0["id"] as? String }).count, 250)
+        XCTAssertEqual(fake.log.filter { $0.method == "GET" }.count, 6, "3 pages for each listing")
+    }
+
+    func testTheRecordedProjectsListWithEveryKey() throws {
+        try startFake()
+        let result = try tracker().run(["list", "--format", "ndjson"])
+        XCTAssertEqual(result.lines.count, 16)
+        let first = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.lines[0].utf8)) as? [String: Any])
+        XCTAssertEqual(
+            Set(first.keys),
+            ["id", "name", "category", "complete", "kickoff", "due", "status", "lead", "team", "clients", "notes", "createdTime"])
+        XCTAssertEqual(first["name"] as? String, "CMCA brand identity")
+        XCTAssertEqual(first["status"] as? String, "overdue")
+    }
+
+    func testAddThenShowByIDAndByName() throws {
+        try startFake()
+        let lead = "katherineduh+collab10@demo.htable.com"
+        let added = try tracker().run([
+            "add", "--name", "Spring campaign", "--due", "2026-12-01", "--kickoff", "2026-11-02", "--category", "Brand identity",
+            "--lead", lead, "--team", "katherineduh+collab35@demo.htable.com", "--notes-file", "-", "--client", "Acme",
+        ], stdin: "Notes from stdin\nsecond line")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual(added.stderr, "")
+        let id = added.stdout.trimmingCharacters(in: .newlines)
+        XCTAssertTrue(id.hasPrefix("rec") && id.count == 17 && added.stdout == id + "\n", added.stdout)
+
+        let shown = try tracker().run(["show", id, "--json"])
+        let project = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(project["name"] as? String, "Spring campaign")
+        XCTAssertEqual(project["due"] as? String, "2026-12-01")
+        XCTAssertEqual(project["kickoff"] as? String, "2026-11-02")
+        XCTAssertEqual((project["lead"] as? [String: Any])?["name"] as? String, "Gal Samari")
+        XCTAssertEqual((project["team"] as? [[String: Any]])?.first?["name"] as? String, "Sam Epps")
+        XCTAssertEqual(project["notes"] as? String, "Notes from stdin\nsecond line")
+        XCTAssertEqual((project["clients"] as? [String])?.count, 1)
+
+        let human = try tracker().run(["show", "Spring campaign"])
+        XCTAssertEqual(human.status, 0)
+        XCTAssertTrue(human.stdout.hasPrefix("Spring campaign\n  ID        \(id)\n"), human.stdout)
+        XCTAssertTrue(human.stdout.contains("  Lead      Gal Samari <\(lead)>"))
+        XCTAssertTrue(human.stdout.contains("  Notes from stdin\n  second line\n"))
+        XCTAssertEqual(fake.records.count, 17)
+    }
+
+    func testAddQuietJSONDryRunAndIfAbsent() throws {
+        try startFake()
+        XCTAssertEqual(try tracker().run(["add", "-q", "--name", "Quiet", "--due", "2026-12-01"]).stdout, "")
+        let json = try tracker().run(["add", "--json", "--name", "Loud", "--due", "2026-12-01", "--complete"])
+        XCTAssertTrue(json.stdout.hasPrefix("{\"id\":\"rec") && json.stdout.contains("\"status\":\"done\""), json.stdout)
+        let dry = try tracker().run(["add", "--dry-run", "--name", "Dry", "--due", "2026-12-01"])
+        XCTAssertEqual(dry.stdout, #"{"fields":{"Name":"Dry","Due date":"2026-12-01"},"typecast":true}"# + "\n")
+        let first = try tracker().run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-11-27"])
+        let second = try tracker().run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-11-27"])
+        XCTAssertEqual(first.stdout, second.stdout)
+        XCTAssertEqual(fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Weekly review" }.count, 1)
+        XCTAssertEqual(fake.records.count, 16 + 3)
+    }
+
+    // MARK: - Exit codes
+
+    func testUsageErrorsExit64BeforeAnyRequest() throws {
+        try startFake()
+        for arguments in [
+            ["add", "--name", "", "--due", "2026-12-01"], ["add", "--name", "X", "--due", "2026-02-30"], ["lst"],
+            ["list", "--bogus"], ["show"],
+        ] {
+            let result = try tracker().run(arguments)
+            assertFailure(result, status: 64, "")
+            XCTAssertTrue(result.stderr.hasSuffix("for usage.\n"), result.stderr)
+        }
+        let bad = try tracker().run(["add", "--name", "X", "--due", "2026-02-30"])
+        XCTAssertEqual(bad.stderr, "tracker: --due '2026-02-30' is not a real date; expected YYYY-MM-DD\nRun 'tracker help add' for usage.\n")
+        XCTAssertTrue(fake.log.isEmpty)
+    }
+
+    func testRejectedDataExits65WithAirtablesMessage() throws {
+        try startFake()
+        let result = try tracker().run(["add", "--name", "X", "--due", "2026-12-01", "--lead", "nobody@example.com"])
+        assertFailure(result, status: 65, "Airtable rejected the request (HTTP 422 INVALID_VALUE_FOR_COLUMN: Field \"Project lead\" cannot accept the provided value)")
+        XCTAssertEqual(fake.records.count, 16)
+    }
+
+    func testUnknownIDOrNameExits66() throws {
+        try startFake()
+        assertFailure(try tracker().run(["show", "recAAAAAAAAAAAAAA"]), status: 66, "no project has id recAAAAAAAAAAAAAA")
+        assertFailure(try tracker().run(["show", "No such project"]), status: 66, "no project is named \"No such project\"")
+        assertFailure(try tracker().run(["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "/nonexistent/notes"]), status: 66, "--notes-file /nonexistent/notes does not exist")
+    }
+
+    func testBadTokenOrBaseExits77() throws {
+        try startFake()
+        let wrongToken = try tracker(["AIRTABLE_TOKEN": "patWRONGwrong0000.0123"]).run(["list"])
+        assertFailure(wrongToken, status: 77, "Airtable did not accept the token (HTTP 401 AUTHENTICATION_REQUIRED: Authentication required)")
+        XCTAssertFalse(wrongToken.stderr.contains("patWRONGwrong0000.0123"))
+        let wrongBase = try tracker(["AIRTABLE_BASE_ID": "appWRONGwrong0000"]).run(["show", "recAAAAAAAAAAAAAA"])
+        assertFailure(wrongBase, status: 77, "Airtable denied access (HTTP 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND")
+    }
+
+    func testConfigurationProblemsExit78() throws {
+        try startFake()
+        let none = TrackerProcess(fake: nil)
+        assertFailure(try none.run(["list"]), status: 78, "no secrets found")
+
+        let directory = none.runtimeDirectory
+        try #"{"token": "patABCDEFGHIJKLMN.1", "baseId": "appABCDEFGHIJKLMN", "tabel": "x"}"#.write(toFile: directory + "/Secrets.json", atomically: false, encoding: .utf8)
+        assertFailure(try none.run(["list"], directory: directory), status: 78, "unknown key \"tabel\"")
+        try "{ not json".write(toFile: directory + "/Secrets.json", atomically: false, encoding: .utf8)
+        assertFailure(try none.run(["list"], directory: directory), status: 78, "is not a JSON object of settings")
+        let http = try tracker(["AIRTABLE_ENDPOINT_URL": "http://example.com"]).run(["list"])
+        assertFailure(http, status: 78, "refusing plain http:// endpoint example.com")
+    }
+
+    func testASecretsFileOthersCanReadWorksWithAWarning() throws {
+        try startFake()
+        let process = TrackerProcess(fake: nil, extra: ["AIRTABLE_ENDPOINT_URL": fake.endpoint])
+        let path = process.runtimeDirectory + "/Secrets.json"
+        let contents = #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "Design projects"}"#
+        try contents.write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o644)
+        let result = try process.run(["list"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.lines.count, 16)
+        XCTAssertEqual(result.stderr, "tracker: warning: \(path) is readable by other users; run: chmod 600 '\(path)'\n")
+        chmod(path, 0o600)
+        XCTAssertEqual(try process.run(["list"]).stderr, "")
+    }
+
+    func testTheTokenNeverAppearsAnywhere() throws {
+        try startFake()
+        let token = fake.options.token
+        for arguments in [["--verbose", "list"], ["--verbose", "show", "recAAAAAAAAAAAAAA"], ["--verbose", "add", "--name", "T", "--due", "2026-12-01"]] {
+            let result = try tracker().run(arguments)
+            XCTAssertFalse(result.stdout.contains(token) || result.stderr.contains(token), arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.contains("tracker: GET ") || result.stderr.contains("tracker: POST "), result.stderr)
+        }
+        XCTAssertTrue(fake.log.allSatisfy { !$0.query.contains(token) && !$0.path.contains(token) })
+    }
+
+    func testAClosedPipeEndsQuietly() throws {
+        try startFake(records: FakeAirtable.generatedProjects(count: 300))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "'\(TrackerProcess.binary.path)' list | head -1; echo \"status=${PIPESTATUS:-}\""]
+        process.environment = tracker().environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").count, 2)
+        XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+    }
+
+    func testHelpAndVersion() throws {
+        let process = TrackerProcess(fake: nil)
+        let version = try process.run(["--version"])
+        XCTAssertEqual(version.stdout, "tracker 0.1.0\n")
+        for command in ["list", "add", "show"] {
+            XCTAssertEqual(try process.run(["help", command]).stdout, try process.run([command, "--help"]).stdout)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// What one run of the built `tracker` binary did.
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var seconds: Double
+
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+/// Runs the built `tracker` binary against a fake, with a private runtime directory so pacing state is per test.
+struct TrackerProcess {
+    static var binary: URL {
+        // SwiftPM puts the test bundle and the products side by side.
+        Bundle.main.bundleURL.appendingPathComponent("tracker")
+    }
+
+    var environment: [String: String]
+    let runtimeDirectory: String
+
+    init(fake: FakeAirtable?, extra: [String: String] = [:]) {
+        runtimeDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-e2e-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true)
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "XDG_RUNTIME_DIR": runtimeDirectory]
+        if let fake {
+            environment["AIRTABLE_ENDPOINT_URL"] = fake.endpoint
+            environment["AIRTABLE_TOKEN"] = fake.options.token
+            environment["AIRTABLE_BASE_ID"] = fake.options.baseID
+            environment["AIRTABLE_TABLE"] = fake.options.table
+        }
+        environment.merge(extra) { $1 }
+        self.environment = environment
+    }
+
+    /// Runs `tracker arguments…` and waits for it, killing it after `limit` seconds.
+    func run(_ arguments: [String], stdin: String? = nil, directory: String? = nil, limit: Double = 60) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? runtimeDirectory)
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        let started = Date()
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        let collected = Collected()
+        let group = DispatchGroup()
+        for (handle, isOut) in [(out.fileHandleForReading, true), (err.fileHandleForReading, false)] {
+            group.enter()
+            DispatchQueue.global().async {
+                let data = handle.readDataToEndOfFile()
+                collected.set(data, isOut: isOut)
+                group.leave()
+            }
+        }
+        if group.wait(timeout: .now() + limit) == .timedOut {
+            process.terminate()
+            XCTFail("tracker \(arguments.joined(separator: " ")) did not finish within \(limit)s")
+            group.wait()
+        }
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus, stdout: collected.text(isOut: true), stderr: collected.text(isOut: false),
+            seconds: Date().timeIntervalSince(started))
+    }
+
+    /// Starts `tracker` without waiting, for tests that run several at once or signal it.
+    func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: runtimeDirectory)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, out, err)
+    }
+}
+
+private final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var out = Data(), err = Data()
+
+    func set(_ data: Data, isOut: Bool) {
+        lock.lock()
+        if isOut { out = data } else { err = data }
+        lock.unlock()
+    }
+
+    func text(isOut: Bool) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: isOut ? out : err, as: UTF8.self)
+    }
+}
+
+/// A test case with a fresh fake per test.
+class FakeAirtableTestCase: XCTestCase {
+    var fake: FakeAirtable!
+
+    func startFake(records: [[String: Any]] = FakeAirtable.recordedProjects, options: FakeAirtable.Options = .init()) throws {
+        fake = FakeAirtable(options: options, records: records)
+        try fake.start()
+    }
+
+    override func tearDown() {
+        fake?.stop()
+        super.tearDown()
+    }
+
+    func tracker(_ extra: [String: String] = [:]) -> TrackerProcess { TrackerProcess(fake: fake, extra: extra) }
+
+    /// Asserts a failure: the exit status, a `tracker: ` first line containing `fragment`, nothing on stdout, no token.
+    func assertFailure(
+        _ result: ProcessResult, status: Int32, _ fragment: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertEqual(result.status, status, result.stderr, file: file, line: line)
+        XCTAssertTrue(result.stderr.hasPrefix("tracker: "), result.stderr, file: file, line: line)
+        XCTAssertTrue(fragment.isEmpty || result.stderr.split(separator: "\n").first?.contains(fragment) == true, result.stderr, file: file, line: line)
+        XCTAssertEqual(result.stdout, "", file: file, line: line)
+        if let token = fake?.options.token { XCTAssertFalse(result.stderr.contains(token), file: file, line: line) }
+        XCTAssertFalse(result.stderr.contains("NSURLErrorDomain"), file: file, line: line)
+        XCTAssertFalse(result.stderr.contains("Fatal error"), file: file, line: line)
+    }
+}
