@@ -1,0 +1,222 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// Each fault airtable-api.md describes, injected into the fake on the n-th request: the exit code, the message,
+/// and the fake's records afterwards.
+final class FaultInjectionTests: FakeAirtableTestCase {
+    private func names() -> [String] {
+        fake.records.compactMap { ($0["fields"] as? [String: Any])?["Name"] as? String }
+    }
+
+    /// A tracker whose secrets file sets a short timeout and retry budget, so giving up is quick.
+    private func impatientTracker(timeout: Int = 1, budget: Int = 3) throws -> TrackerProcess {
+        let process = TrackerProcess(fake: nil, extra: ["AIRTABLE_ENDPOINT_URL": fake.endpoint])
+        let secrets = #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "Design projects", "timeoutSeconds": \#(timeout), "retryBudgetSeconds": \#(budget)}"#
+        try secrets.write(toFile: process.runtimeDirectory + "/Secrets.json", atomically: false, encoding: .utf8)
+        chmod(process.runtimeDirectory + "/Secrets.json", 0o600)
+        return process
+    }
+
+    // MARK: - Rate limit
+
+    func testA429BurstIsWaitedOutWithRetryAfter() throws {
+        try startFake()
+        let limited = FakeAirtable.Fault.status(429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1")
+        fake.inject(limited, onRequest: 1)
+        fake.inject(limited, onRequest: 2)
+        let result = try tracker().run(["list"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.count, 16)
+        XCTAssertEqual(result.stderr, "", "no terminal, so no waiting notice")
+        XCTAssertEqual(fake.log.map(\.status), [429, 429, 200])
+        let gaps = zip(fake.log.dropFirst(), fake.log).map { $0.time - $1.time }
+        XCTAssertTrue(gaps.allSatisfy { $0 >= 1.0 }, "\(gaps)")
+    }
+
+    func testRateLimitedPastTheBudgetExits75() throws {
+        try startFake()
+        fake.injectOnEveryRequest(.status(429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1"))
+        let result = try impatientTracker(budget: 3).run(["list"])
+        assertFailure(result, status: 75, "Airtable is still rate limiting after")
+        XCTAssertLessThan(result.seconds, 6)
+    }
+
+    func testAnEnforcingFakeSeesNo429FromThreeListingsStartedTogether() throws {
+        var options = FakeAirtable.Options()
+        options.requestsPerSecond = 5
+        options.lockoutSeconds = 30
+        try startFake(records: FakeAirtable.generatedProjects(count: 600), options: options)
+        let shared = tracker()
+        let runs = try (0..<3).map { _ in try shared.start(["list"]) }
+        var outputs: [String] = []
+        for (process, out, _) in runs {
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+            outputs.append(String(decoding: data, as: UTF8.self))
+        }
+        XCTAssertEqual(outputs.map { $0.split(separator: "\n").count }, [600, 600, 600])
+        XCTAssertEqual(fake.log.count, 18)
+        XCTAssertFalse(fake.log.contains { $0.status == 429 }, "\(fake.log.map(\.status))")
+        // No one-second window holds more than five requests.
+        let times = fake.log.map(\.time).sorted()
+        for (index, time) in times.enumerated() {
+            XCTAssertLessThanOrEqual(times[index...].prefix { $0 < time + 1 }.count, 5)
+        }
+    }
+
+    // MARK: - Server errors and broken connections
+
+    func testServerErrorsOnReadsAreRetried() throws {
+        try startFake(records: FakeAirtable.generatedProjects(count: 250))
+        fake.inject(.status(500, type: nil), onRequest: 1)
+        fake.inject(.status(502, type: nil), onRequest: 3)
+        fake.inject(.status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error while processing your request, and it is safe to retry the request", retryAfter: "1"), onRequest: 5)
+        let result = try tracker().run(["list"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(Set(result.lines).count, 250)
+        XCTAssertEqual(fake.log.map(\.status), [500, 200, 502, 200, 503, 200])
+    }
+
+    func testAServiceThatKeepsFailingExits69() throws {
+        try startFake()
+        fake.injectOnEveryRequest(.status(502, type: nil))
+        let result = try impatientTracker(budget: 20).run(["list"])
+        assertFailure(result, status: 69, "Airtable is failing (HTTP 502)")
+        XCTAssertEqual(fake.log.count, 6, "one try and five retries")
+    }
+
+    func testResetsAndTruncatedBodiesOnReadsAreRetriedWithoutDuplicates() throws {
+        try startFake(records: FakeAirtable.generatedProjects(count: 300))
+        fake.inject(.reset, onRequest: 1)
+        fake.inject(.truncatedBody, onRequest: 3)
+        fake.inject(.applyThenDrop, onRequest: 5)
+        let result = try tracker().run(["list", "--format", "ndjson"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.count, 300)
+        XCTAssertEqual(Set(result.lines).count, 300)
+    }
+
+    func testConnectionRefusedExits69InWords() throws {
+        try startFake()
+        fake.stop()
+        let result = try impatientTracker(budget: 2).run(["list"])
+        assertFailure(result, status: 69, "cannot reach 127.0.0.1: connection refused")
+    }
+
+    func testAServerThatNeverAnswersEndsIn75WithinTheTimeoutAndBudget() throws {
+        try startFake()
+        fake.injectOnEveryRequest(.stall(seconds: 30))
+        let result = try impatientTracker(timeout: 1, budget: 2).run(["list"])
+        assertFailure(result, status: 75, "Airtable did not answer within 1s, even after retrying")
+        XCTAssertLessThan(result.seconds, 5)
+    }
+
+    func testABodySlowerThanTheTimeoutIsRetried() throws {
+        try startFake()
+        fake.inject(.slowBody(seconds: 5), onRequest: 1)
+        let result = try impatientTracker(timeout: 1, budget: 10).run(["list"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.count, 16)
+    }
+
+    // MARK: - Writes whose answer is lost
+
+    func testACreateAppliedThenLostIsReportedOnce() throws {
+        try startFake()
+        fake.inject(.applyThenDrop, onRequest: 1)
+        let result = try tracker().run(["add", "--name", "Lost answer", "--due", "2026-12-01"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(names().filter { $0 == "Lost answer" }.count, 1)
+        let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Lost answer" }
+        XCTAssertEqual(result.stdout, (created?["id"] as? String ?? "?") + "\n")
+        XCTAssertEqual(fake.log.map(\.method), ["POST", "GET"])
+    }
+
+    func testACreateResetBeforeItWasAppliedIsCreatedOnce() throws {
+        try startFake()
+        fake.inject(.reset, onRequest: 1)
+        let result = try tracker().run(["add", "--name", "Reset", "--due", "2026-12-01"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(names().filter { $0 == "Reset" }.count, 1)
+        XCTAssertEqual(fake.log.map(\.method), ["POST", "GET", "POST"])
+    }
+
+    func testACreateWithATruncatedAnswerIsNotDuplicated() throws {
+        try startFake()
+        fake.inject(.truncatedBody, onRequest: 1)
+        let result = try tracker().run(["add", "--name", "Truncated", "--due", "2026-12-01"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(names().filter { $0 == "Truncated" }.count, 1)
+    }
+
+    func testACreateThatTimesOutIsNotDuplicated() throws {
+        try startFake()
+        fake.inject(.stall(seconds: 5), onRequest: 1)
+        let result = try impatientTracker(timeout: 1, budget: 10).run(["add", "--name", "Slow", "--due", "2026-12-01"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(names().filter { $0 == "Slow" }.count, 1)
+    }
+
+    func testACreateAnswered500IsCheckedNotResent() throws {
+        try startFake()
+        fake.inject(.status(500, type: nil), onRequest: 1)
+        let result = try tracker().run(["add", "--name", "Five hundred", "--due", "2026-12-01"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(names().filter { $0 == "Five hundred" }.count, 1)
+        XCTAssertEqual(fake.log.map(\.method), ["POST", "GET", "POST"])
+    }
+
+    func testACreateWhoseOutcomeCannotBeLearnedExits75() throws {
+        try startFake()
+        fake.inject(.applyThenDrop, onRequest: 1)
+        for number in 2...12 { fake.inject(.status(502, type: nil), onRequest: number) }
+        let result = try impatientTracker(budget: 2).run(["add", "--name", "Unknown", "--due", "2026-12-01"])
+        assertFailure(result, status: 75, "the answer to creating \"Unknown\" was lost")
+        XCTAssertTrue(result.stderr.contains("tracker show \"Unknown\""), result.stderr)
+        XCTAssertEqual(names().filter { $0 == "Unknown" }.count, 1)
+        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
+    }
+
+    // MARK: - Listing faults
+
+    func testAnExpiredCursorRestartsTheListingAndPrintsNoProjectTwice() throws {
+        try startFake(records: FakeAirtable.generatedProjects(count: 250))
+        fake.inject(.expireIterator, onRequest: 3)
+        let result = try tracker().run(["list"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.count, 250)
+        XCTAssertEqual(Set(result.lines).count, 250)
+        XCTAssertEqual(fake.log.map(\.status), [200, 200, 422, 200, 200, 200])
+    }
+
+    func testBodiesThatAreNotAPageExit69() throws {
+        for (fault, message) in [
+            (FakeAirtable.Fault.htmlPage, "got an HTML page instead of JSON"), (.emptyBody, "the body is empty"),
+            (.wrongShape, "records is missing"),
+        ] {
+            try startFake(records: FakeAirtable.generatedProjects(count: 150))
+            fake.inject(fault, onRequest: 2)
+            let result = try tracker().run(["list"])
+            XCTAssertEqual(result.status, 69)
+            XCTAssertEqual(result.stderr, "tracker: unexpected answer from Airtable: \(message)\nAirtable may be having problems; try again later.\n")
+            XCTAssertEqual(result.lines.count, 100, "the first page was already streamed, but the exit status says failure")
+            fake.stop()
+        }
+    }
+
+    // MARK: - Signals
+
+    func testCtrlCExits130Quietly() throws {
+        try startFake()
+        fake.injectOnEveryRequest(.stall(seconds: 20))
+        let (process, out, err) = try tracker().start(["list"])
+        Thread.sleep(forTimeInterval: 0.5)
+        process.interrupt()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        XCTAssertEqual(out.fileHandleForReading.readDataToEndOfFile(), Data())
+        XCTAssertEqual(err.fileHandleForReading.readDataToEndOfFile(), Data())
+    }
+}
