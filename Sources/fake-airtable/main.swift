@@ -3,6 +3,27 @@ import Foundation
 
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
 //   fake-airtable [--port N] [--projects N | --recorded] [--rate N] [--lockout S] [--retry-after]
+//                 [--fault N:KIND]... [--always KIND]
+// KIND: 429 500 502 503 reset drop truncate stall slow expire html empty shape
+func fault(_ kind: String) -> FakeAirtable.Fault? {
+    switch kind {
+    case "429": .status(429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "2")
+    case "500", "502": .status(Int(kind)!, type: nil)
+    case "503": .status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error while processing your request, and it is safe to retry the request")
+    case "reset": .reset
+    case "drop": .applyThenDrop
+    case "truncate": .truncatedBody
+    case "stall": .stall(seconds: 120)
+    case "slow": .slowBody(seconds: 120)
+    case "expire": .expireIterator
+    case "html": .htmlPage
+    case "empty": .emptyBody
+    case "shape": .wrongShape
+    default: nil
+    }
+}
+var faults: [(Int, FakeAirtable.Fault)] = []
+var standing: FakeAirtable.Fault?
 var options = FakeAirtable.Options()
 var port = 0
 var projects: [[String: Any]] = FakeAirtable.recordedProjects
@@ -15,12 +36,22 @@ while let flag = arguments.popFirst() {
     case "--rate": options.requestsPerSecond = Int(arguments.popFirst() ?? "")
     case "--lockout": options.lockoutSeconds = Double(arguments.popFirst() ?? "") ?? 30
     case "--retry-after": options.sendsRetryAfter = true
+    case "--fault":
+        let parts = (arguments.popFirst() ?? "").split(separator: ":").map(String.init)
+        guard parts.count == 2, let number = Int(parts[0]), let kind = fault(parts[1]) else {
+            FileHandle.standardError.write(Data("fake-airtable: --fault takes N:KIND\n".utf8))
+            exit(64)
+        }
+        faults.append((number, kind))
+    case "--always": standing = fault(arguments.popFirst() ?? "")
     default:
         FileHandle.standardError.write(Data("fake-airtable: unknown flag \(flag)\n".utf8))
         exit(64)
     }
 }
 let fake = FakeAirtable(options: options, records: projects)
+for (number, kind) in faults { fake.inject(kind, onRequest: number) }
+fake.injectOnEveryRequest(standing)
 let bound = try fake.start(port: port)
 // The first line tells a script where to point tracker.
 print("http://127.0.0.1:\(bound) \(options.baseID) \(options.token)")

@@ -74,6 +74,20 @@ final class CoreCommandTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.records.count, 16 + 3)
     }
 
+    func testConcurrentIfAbsentRunsLeaveOneProject() throws {
+        try startFake()
+        let shared = tracker()
+        let runs = try (0..<4).map { _ in try shared.start(["add", "--if-absent", "--name", "Daily digest", "--due", "2026-12-01"]) }
+        var ids: Set<String> = []
+        for (process, out, _) in runs {
+            ids.insert(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+        XCTAssertEqual(ids.count, 1, "\(ids)")
+        XCTAssertEqual(fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Daily digest" }.count, 1)
+    }
+
     // MARK: - Exit codes
 
     func testUsageErrorsExit64BeforeAnyRequest() throws {

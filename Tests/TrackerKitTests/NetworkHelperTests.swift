@@ -67,7 +67,7 @@ struct NetworkHelperTests {
         let (result, _) = await send([limited, limited, .http(200, body: "{}")], method: "POST", kind: .notIdempotent, clock: clock, notices: notices)
         #expect(try result.get() == Data("{}".utf8))
         #expect(clock.sleeps == [7.125, 7.125])
-        #expect(notices.text == "Airtable is rate limiting this base; waiting 8s before retrying…")
+        #expect(notices.text == "Airtable is rate limiting this base; waiting 7s before retrying…")
     }
 
     @Test func without429RetryAfterWaitsOutAirtablesThirtySecondLockout() async throws {

@@ -53,6 +53,9 @@ struct Runner {
             return
         }
         let client = try makeClient()
+        // Two runs of the same cron line must not both find the name absent and both create it.
+        let lock = options.ifAbsent ? FileLock(name: FileLock.name(prefix: "add", [draft.name]), environment: context.environment) : nil
+        defer { withExtendedLifetime(lock) {} }
         if options.ifAbsent, let existing = try await client.projects(named: draft.name).get().first {
             if output.isStdoutTerminal {
                 output.standardError("Project \"\(draft.name)\" already exists (\(existing.id)); nothing to do.\n")

@@ -96,14 +96,14 @@ public final class NetworkHelper: Sendable {
                 pacer.holdOff(seconds: delay)
                 rateLimitRetries += 1
                 rateLimitWaited += delay
-                notifyOnce("Airtable is rate limiting this base; waiting \(Int(delay.rounded(.up)))s before retrying…")
+                notifyOnce("Airtable is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…")
             case .transient(let retryAfter, let error):
                 delay = retryAfter ?? policy.transientDelay(attempt: transientRetries, random: environment.random())
                 guard transientRetries < policy.maxTransientRetries,
                     environment.now() - started + delay <= policy.budgetSeconds
                 else { return .failure(error) }
                 transientRetries += 1
-                notifyOnce("\(error.message); retrying…")
+                notifyOnce("\(Self.describeTransient(error)); retrying…")
             }
             await environment.sleep(delay)
             if Task.isCancelled { return .failure(.interrupted) }
@@ -231,6 +231,12 @@ public final class NetworkHelper: Sendable {
     /// A failure after the request may have reached the server: retried for reads, reported as unknown for writes.
     private func failure(_ error: AppError, kind: RequestKind) -> Decision {
         kind == .idempotent ? .transient(retryAfter: nil, error) : .done(.failure(.requestOutcomeUnknown(error.message)))
+    }
+
+    /// A failure as it stands before any retry, for the "retrying" notice.
+    static func describeTransient(_ error: AppError) -> String {
+        if case .timedOut(let seconds) = error { return "Airtable did not answer within \(seconds)s" }
+        return error.message
     }
 
     /// The path and query as sent, less the long and constant `fields[]` list.

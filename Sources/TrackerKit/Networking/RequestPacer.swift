@@ -35,14 +35,8 @@ public final class FileRequestPacer: RequestPacer {
 
     /// Where the slot file for `key` lives: the runtime directory if there is one, else the temp directory.
     public static func defaultPath(key: String, environment: [String: String]) -> String {
-        let base: String
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            base = runtime + "/tracker"
-        } else {
-            base = (environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/tracker-\(getuid())"
-        }
         let safeKey = String(key.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
-        return base + "/pace-" + safeKey
+        return FileLock.runtimeDirectory(environment: environment) + "/pace-" + safeKey
     }
 
     public func waitForTurn() async {
@@ -88,9 +82,5 @@ public final class FileRequestPacer: RequestPacer {
 
     private let fallback = Locked(0.0)
 
-    private func openSlotFile() -> Int32 {
-        let directory = (path as NSString).deletingLastPathComponent
-        mkdir(directory, 0o700)
-        return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    }
+    private func openSlotFile() -> Int32 { FileLock.open(path) }
 }

@@ -56,7 +56,9 @@ struct TableRenderer: ListRenderer {
     private func due(_ project: Project, withDate: Bool) -> String {
         guard let due = project.due else { return "" }
         let relative = due.relative(to: today)
-        return withDate ? "\(due) (\(relative))" : relative
+        if withDate { return "\(due) (\(relative))" }
+        // Far from today, the date itself says more than "6 years ago".
+        return abs(today.days(until: due)) < 60 ? relative : due.description
     }
 
     /// Chooses columns and widths: ID, NAME, DUE and STATUS always; CATEGORY and LEAD when they fit.
