@@ -100,3 +100,11 @@ struct RendererTests {
                 """)
     }
 }
+
+struct WrapTests {
+    @Test func wrapsNotesAtSpacesWithinTheWidth() {
+        #expect(ProjectView.wrap("one two three four", to: 9) == ["one two", "three", "four"])
+        #expect(ProjectView.wrap("", to: 9) == [""])
+        #expect(ProjectView.wrap("unbreakablewordhere ok", to: 9) == ["unbreakablewordhere", "ok"])
+    }
+}

@@ -113,7 +113,8 @@ struct Runner {
         if options.json {
             try output.standardOutput(project.json(today: today).serialized() + "\n")
         } else {
-            try output.standardOutput(ProjectView(today: today, style: style).render(project))
+            let width = output.isStdoutTerminal ? output.terminalWidth : nil
+            try output.standardOutput(ProjectView(today: today, style: style, width: width).render(project))
         }
     }
 

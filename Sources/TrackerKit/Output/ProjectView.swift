@@ -2,6 +2,8 @@
 struct ProjectView {
     var today: CalendarDate
     var style: Style
+    /// The terminal width to wrap notes to; nil leaves their lines as they are.
+    var width: Int? = nil
 
     func render(_ project: Project) -> String {
         let status = project.status(today: today)
@@ -25,9 +27,26 @@ struct ProjectView {
             text += "  " + style.dim(TextCells.fit(label, 9)) + " " + value + "\n"
         }
         if let notes = project.notes, !notes.isEmpty {
-            text += "\n" + notes.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
-                .joined(separator: "\n") + "\n"
+            let lines = notes.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+                width.map { Self.wrap(String(line), to: max(20, $0 - 2)) } ?? [String(line)]
+            }
+            text += "\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n"
         }
         return text
+    }
+
+    /// Breaks `line` at spaces so no piece is wider than `width` (a longer word stands alone).
+    static func wrap(_ line: String, to width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+            if !current.isEmpty && TextCells.width(current) + 1 + TextCells.width(String(word)) > width {
+                lines.append(current)
+                current = String(word)
+            } else {
+                current += (current.isEmpty ? "" : " ") + word
+            }
+        }
+        return lines + [current]
     }
 }

@@ -77,10 +77,11 @@ struct TableRenderer: ListRenderer {
             Column(title: "LEAD", width: widest("LEAD", leadCell, cap: 18), cell: leadCell),
         ]
         let idWidth = 17
-        let minimumName = 16
+        let widestName = widest("NAME", { $0.name ?? "" }, cap: 60)
+        let minimumName = min(16, widestName)
         func nameRoom() -> Int { width - idWidth - fixed.reduce(0) { $0 + $1.width + 2 } - 2 }
         while nameRoom() < minimumName, fixed.count > 2 { fixed.removeLast() }
-        let nameWidth = min(max(nameRoom(), 8), widest("NAME", { $0.name ?? "" }, cap: 60))
+        let nameWidth = min(max(nameRoom(), 8), widestName)
         let id = Column(title: "ID", width: idWidth, cell: { $0.id })
         let name = Column(title: "NAME", width: nameWidth, cell: { $0.name ?? "" })
         return [id, name] + fixed
