@@ -4,7 +4,8 @@ extension FakeAirtable {
     /// `POST /v0/{base}/{table}`: the single-record form or up to ten `records`, checked field by field.
     func create(_ body: Data) -> HTTPAction {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            return reject("INVALID_REQUEST_UNKNOWN", "Invalid request: parameter validation failed. Check your request data.")
+            return reject(
+                "INVALID_REQUEST_UNKNOWN", "Invalid request: parameter validation failed. Check your request data.")
         }
         let typecast = object["typecast"] as? Bool ?? false
         let batch = object["records"] as? [[String: Any]]
@@ -36,7 +37,8 @@ extension FakeAirtable {
                 case .failure(let failure): return .failure(failure)
                 }
             }
-            created.append(StoredRecord(id: RecordStore.makeID(prefix: "rec"), createdTime: Self.timestamp(), fields: fields))
+            created.append(
+                StoredRecord(id: RecordStore.makeID(prefix: "rec"), createdTime: Self.timestamp(), fields: fields))
         }
         created.forEach { store.insert($0) }
         return .success(created)
@@ -53,7 +55,8 @@ extension FakeAirtable {
 
     /// The stored form of one written cell, nil for an empty one; called with the lock held.
     private func cell(_ name: String, _ value: Any, typecast: Bool) -> Result<Any?, CellError> {
-        let cannot = CellError(type: "INVALID_VALUE_FOR_COLUMN", message: "Field \"\(name)\" cannot accept the provided value")
+        let cannot = CellError(
+            type: "INVALID_VALUE_FOR_COLUMN", message: "Field \"\(name)\" cannot accept the provided value")
         if value is NSNull { return .success(nil) }
         switch name {
         case "Name", "Notes":
@@ -63,7 +66,8 @@ extension FakeAirtable {
             guard let flag = value as? Bool else { return .failure(cannot) }
             return .success(flag ? true : nil)
         case "Kickoff date", "Due date":
-            guard let text = value as? String, text.count == 10, FakeDates.dayNumber(text).map({ FakeDates.string(dayNumber: $0) }) == text
+            guard let text = value as? String, text.count == 10,
+                FakeDates.dayNumber(text).map({ FakeDates.string(dayNumber: $0) }) == text
             else { return .failure(cannot) }
             return .success(text)
         case "Category":
@@ -88,7 +92,9 @@ extension FakeAirtable {
             return .success(people.isEmpty ? nil : people.compactMap { $0 })
         case "Client":
             guard let list = value as? [String] else { return .failure(cannot) }
-            let ids = list.map { $0.hasPrefix("rec") && $0.count == 17 ? $0 : (typecast ? Self.linkID(forName: $0) : "") }
+            let ids = list.map {
+                $0.hasPrefix("rec") && $0.count == 17 ? $0 : (typecast ? Self.linkID(forName: $0) : "")
+            }
             guard !ids.contains("") else { return .failure(cannot) }
             return .success(ids.isEmpty ? nil : ids)
         default:

@@ -12,7 +12,8 @@ extension FakeAirtable {
         guard parts.first == "v0" else { return notFoundRoute() }
         parts.removeFirst()
         if parts.first == "meta" { return meta(Array(parts.dropFirst()), request) }
-        guard parts.count >= 2, parts[0] == options.baseID, parts[1] == options.table || parts[1] == options.tableID else {
+        guard parts.count >= 2, parts[0] == options.baseID, parts[1] == options.table || parts[1] == options.tableID
+        else {
             return error(
                 403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND",
                 "Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct."
@@ -22,7 +23,9 @@ extension FakeAirtable {
         case ("GET", nil): return list(parameters: Self.queryParameters(request.query), expireIterator: expireIterator)
         case ("POST", "listRecords"?):
             guard let body = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
-                return error(422, "INVALID_REQUEST_UNKNOWN", "Invalid request: parameter validation failed. Check your request data.")
+                return error(
+                    422, "INVALID_REQUEST_UNKNOWN",
+                    "Invalid request: parameter validation failed. Check your request data.")
             }
             return list(parameters: Self.bodyParameters(body), expireIterator: expireIterator)
         case ("GET", let id?): return get(id)
@@ -61,7 +64,10 @@ extension FakeAirtable {
         }
         return ok([
             "tables": [
-                ["id": options.tableID, "name": options.table, "primaryFieldId": "fldFAKEfield00000", "fields": fields, "views": []]
+                [
+                    "id": options.tableID, "name": options.table, "primaryFieldId": "fldFAKEfield00000",
+                    "fields": fields, "views": [],
+                ]
             ]
         ])
     }
@@ -121,7 +127,9 @@ extension FakeAirtable {
 
     private func list(parameters: ListParameters, expireIterator: Bool) -> HTTPAction {
         guard (1...100).contains(parameters.pageSize) else {
-            return error(422, "INVALID_REQUEST_UNKNOWN", "Invalid request: parameter validation failed. Check your request data.")
+            return error(
+                422, "INVALID_REQUEST_UNKNOWN", "Invalid request: parameter validation failed. Check your request data."
+            )
         }
         let named: [String] = (parameters.fields ?? []) + parameters.sort.map { $0.field }
         if let unknown = named.first(where: { !RecordStore.fieldNames.contains($0) }) {
@@ -138,14 +146,16 @@ extension FakeAirtable {
                 if expired || expireIterator {
                     store.cursors[offset] = nil
                     return .respond(
-                        status: 422, headers: [:], body: Data(#"{"error":{"type":"LIST_RECORDS_ITERATOR_NOT_AVAILABLE"}}"#.utf8))
+                        status: 422, headers: [:],
+                        body: Data(#"{"error":{"type":"LIST_RECORDS_ITERATOR_NOT_AVAILABLE"}}"#.utf8))
                 }
                 (ids, position) = (cursor.ids, cursor.position)
             } else {
                 do {
                     ids = try matchingIDs(parameters)
                 } catch {
-                    return self.error(422, "INVALID_FILTER_BY_FORMULA", "The formula for filtering records is invalid: \(error)")
+                    return self.error(
+                        422, "INVALID_FILTER_BY_FORMULA", "The formula for filtering records is invalid: \(error)")
                 }
                 position = 0
             }
@@ -168,7 +178,8 @@ extension FakeAirtable {
         if let formula = parameters.formula, !formula.isEmpty {
             let evaluator = try FormulaEvaluator(formula, knownFields: RecordStore.fieldNames)
             let today = FakeDates.today()
-            matches = try matches.filter { record in try evaluator.evaluate(record.formulaValue, today: today).isTruthy }
+            matches = try matches.filter { record in try evaluator.evaluate(record.formulaValue, today: today).isTruthy
+            }
         }
         if !parameters.sort.isEmpty {
             matches.sort { a, b in
@@ -187,7 +198,9 @@ extension FakeAirtable {
     }
 
     private func get(_ id: String) -> HTTPAction {
-        guard let record = locked({ store.record(id: id) }) else { return error(404, "MODEL_ID_NOT_FOUND", "Record not found") }
+        guard let record = locked({ store.record(id: id) }) else {
+            return error(404, "MODEL_ID_NOT_FOUND", "Record not found")
+        }
         return ok(record.json(fields: nil))
     }
 }

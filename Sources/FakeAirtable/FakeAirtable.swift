@@ -129,7 +129,8 @@ public final class FakeAirtable: @unchecked Sendable {
         case .respond(let code, _, _), .truncate(let code, _), .stallBody(_, let code, _): status = code
         default: status = nil
         }
-        let entry = LogEntry(time: now, method: request.method, path: request.path, query: request.query, status: status)
+        let entry = LogEntry(
+            time: now, method: request.method, path: request.path, query: request.query, status: status)
         locked { entries.append(entry) }
         _ = number
         return action
@@ -174,7 +175,8 @@ public final class FakeAirtable: @unchecked Sendable {
                 if options.sendsRetryAfter { headers["Retry-After"] = String(Int((lockedUntil - time).rounded(.up))) }
                 return .respond(
                     status: 429, headers: headers,
-                    body: Self.errorBody(type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later"))
+                    body: Self.errorBody(
+                        type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later"))
             }
             recentRequests.append(time)
             return nil

@@ -58,7 +58,9 @@ struct FormulaEvaluator {
         var parser = Parser(scalars: Array(text.unicodeScalars), knownFields: knownFields)
         root = try parser.parseExpression()
         parser.skipSpace()
-        guard parser.index == parser.scalars.count else { throw FormulaError(description: "Invalid formula. Please check your formula text.") }
+        guard parser.index == parser.scalars.count else {
+            throw FormulaError(description: "Invalid formula. Please check your formula text.")
+        }
     }
 
     /// Evaluates the formula against a record's cells, `today` standing in for TODAY().
@@ -107,7 +109,9 @@ struct FormulaEvaluator {
 
     private static func call(_ name: String, _ args: [FormulaValue], today: String) throws -> FormulaValue {
         func arg(_ index: Int) throws -> FormulaValue {
-            guard index < args.count else { throw FormulaError(description: "Invalid formula. \(name) needs more arguments.") }
+            guard index < args.count else {
+                throw FormulaError(description: "Invalid formula. \(name) needs more arguments.")
+            }
             return args[index]
         }
         func day(_ value: FormulaValue) -> Int? { FakeDates.dayNumber(value.text) }

@@ -118,7 +118,9 @@ final class HTTPServer: @unchecked Sendable {
             let keepAlive = request.header("connection")?.lowercased() != "close"
             switch handler(request) {
             case .respond(let status, let headers, let body):
-                guard send(connection, head(status, headers, length: body.count, keepAlive: keepAlive) + body) else { return }
+                guard send(connection, head(status, headers, length: body.count, keepAlive: keepAlive) + body) else {
+                    return
+                }
                 if !keepAlive { return }
             case .close:
                 return
@@ -127,7 +129,8 @@ final class HTTPServer: @unchecked Sendable {
                 setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
                 return
             case .truncate(let status, let body):
-                _ = send(connection, head(status, [:], length: body.count, keepAlive: true) + body.prefix(body.count / 2))
+                _ = send(
+                    connection, head(status, [:], length: body.count, keepAlive: true) + body.prefix(body.count / 2))
                 return
             case .stall(let seconds):
                 pause(seconds)
@@ -159,7 +162,8 @@ final class HTTPServer: @unchecked Sendable {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                let written = Foundation.send(
+                    connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
                 if written <= 0 { return false }
                 offset += written
             }
@@ -205,7 +209,8 @@ private struct SocketReader {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         if headers["expect"]?.lowercased() == "100-continue" {

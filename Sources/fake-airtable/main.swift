@@ -7,9 +7,14 @@ import Foundation
 // KIND: 429 500 502 503 reset drop truncate stall slow expire html empty shape
 func fault(_ kind: String) -> FakeAirtable.Fault? {
     switch kind {
-    case "429": .status(429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "2")
+    case "429":
+        .status(
+            429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "2")
     case "500", "502": .status(Int(kind)!, type: nil)
-    case "503": .status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error while processing your request, and it is safe to retry the request")
+    case "503":
+        .status(
+            503, type: "RETRIABLE_ERROR",
+            message: "Server encountered an error while processing your request, and it is safe to retry the request")
     case "reset": .reset
     case "drop": .applyThenDrop
     case "truncate": .truncatedBody

@@ -25,7 +25,10 @@ final class CoreCommandTests: FakeAirtableTestCase {
         let first = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.lines[0].utf8)) as? [String: Any])
         XCTAssertEqual(
             Set(first.keys),
-            ["id", "name", "category", "complete", "kickoff", "due", "status", "lead", "team", "clients", "notes", "createdTime"])
+            [
+                "id", "name", "category", "complete", "kickoff", "due", "status", "lead", "team", "clients", "notes",
+                "createdTime",
+            ])
         XCTAssertEqual(first["name"] as? String, "CMCA brand identity")
         XCTAssertEqual(first["status"] as? String, "overdue")
     }
@@ -33,10 +36,13 @@ final class CoreCommandTests: FakeAirtableTestCase {
     func testAddThenShowByIDAndByName() throws {
         try startFake()
         let lead = "katherineduh+collab10@demo.htable.com"
-        let added = try tracker().run([
-            "add", "--name", "Spring campaign", "--due", "2026-12-01", "--kickoff", "2026-11-02", "--category", "Brand identity",
-            "--lead", lead, "--team", "katherineduh+collab35@demo.htable.com", "--notes-file", "-", "--client", "Acme",
-        ], stdin: "Notes from stdin\nsecond line")
+        let added = try tracker().run(
+            [
+                "add", "--name", "Spring campaign", "--due", "2026-12-01", "--kickoff", "2026-11-02", "--category",
+                "Brand identity",
+                "--lead", lead, "--team", "katherineduh+collab35@demo.htable.com", "--notes-file", "-", "--client",
+                "Acme",
+            ], stdin: "Notes from stdin\nsecond line")
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertEqual(added.stderr, "")
         let id = added.stdout.trimmingCharacters(in: .newlines)
@@ -64,20 +70,24 @@ final class CoreCommandTests: FakeAirtableTestCase {
         try startFake()
         XCTAssertEqual(try tracker().run(["add", "-q", "--name", "Quiet", "--due", "2026-12-01"]).stdout, "")
         let json = try tracker().run(["add", "--json", "--name", "Loud", "--due", "2026-12-01", "--complete"])
-        XCTAssertTrue(json.stdout.hasPrefix("{\"id\":\"rec") && json.stdout.contains("\"status\":\"done\""), json.stdout)
+        XCTAssertTrue(
+            json.stdout.hasPrefix("{\"id\":\"rec") && json.stdout.contains("\"status\":\"done\""), json.stdout)
         let dry = try tracker().run(["add", "--dry-run", "--name", "Dry", "--due", "2026-12-01"])
         XCTAssertEqual(dry.stdout, #"{"fields":{"Name":"Dry","Due date":"2026-12-01"},"typecast":true}"# + "\n")
         let first = try tracker().run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-11-27"])
         let second = try tracker().run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-11-27"])
         XCTAssertEqual(first.stdout, second.stdout)
-        XCTAssertEqual(fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Weekly review" }.count, 1)
+        XCTAssertEqual(
+            fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Weekly review" }.count, 1)
         XCTAssertEqual(fake.records.count, 16 + 3)
     }
 
     func testConcurrentIfAbsentRunsLeaveOneProject() throws {
         try startFake()
         let shared = tracker()
-        let runs = try (0..<4).map { _ in try shared.start(["add", "--if-absent", "--name", "Daily digest", "--due", "2026-12-01"]) }
+        let runs = try (0..<4).map { _ in
+            try shared.start(["add", "--if-absent", "--name", "Daily digest", "--due", "2026-12-01"])
+        }
         var ids: Set<String> = []
         for (process, out, _) in runs {
             ids.insert(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
@@ -85,7 +95,8 @@ final class CoreCommandTests: FakeAirtableTestCase {
             XCTAssertEqual(process.terminationStatus, 0)
         }
         XCTAssertEqual(ids.count, 1, "\(ids)")
-        XCTAssertEqual(fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Daily digest" }.count, 1)
+        XCTAssertEqual(
+            fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Daily digest" }.count, 1)
     }
 
     // MARK: - Exit codes
@@ -101,28 +112,39 @@ final class CoreCommandTests: FakeAirtableTestCase {
             XCTAssertTrue(result.stderr.hasSuffix("for usage.\n"), result.stderr)
         }
         let bad = try tracker().run(["add", "--name", "X", "--due", "2026-02-30"])
-        XCTAssertEqual(bad.stderr, "tracker: --due '2026-02-30' is not a real date; expected YYYY-MM-DD\nRun 'tracker help add' for usage.\n")
+        XCTAssertEqual(
+            bad.stderr,
+            "tracker: --due '2026-02-30' is not a real date; expected YYYY-MM-DD\nRun 'tracker help add' for usage.\n")
         XCTAssertTrue(fake.log.isEmpty)
     }
 
     func testRejectedDataExits65WithAirtablesMessage() throws {
         try startFake()
         let result = try tracker().run(["add", "--name", "X", "--due", "2026-12-01", "--lead", "nobody@example.com"])
-        assertFailure(result, status: 65, "Airtable rejected the request (HTTP 422 INVALID_VALUE_FOR_COLUMN: Field \"Project lead\" cannot accept the provided value)")
+        assertFailure(
+            result, status: 65,
+            "Airtable rejected the request (HTTP 422 INVALID_VALUE_FOR_COLUMN: Field \"Project lead\" cannot accept the provided value)"
+        )
         XCTAssertEqual(fake.records.count, 16)
     }
 
     func testUnknownIDOrNameExits66() throws {
         try startFake()
-        assertFailure(try tracker().run(["show", "recAAAAAAAAAAAAAA"]), status: 66, "no project has id recAAAAAAAAAAAAAA")
-        assertFailure(try tracker().run(["show", "No such project"]), status: 66, "no project is named \"No such project\"")
-        assertFailure(try tracker().run(["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "/nonexistent/notes"]), status: 66, "--notes-file /nonexistent/notes does not exist")
+        assertFailure(
+            try tracker().run(["show", "recAAAAAAAAAAAAAA"]), status: 66, "no project has id recAAAAAAAAAAAAAA")
+        assertFailure(
+            try tracker().run(["show", "No such project"]), status: 66, "no project is named \"No such project\"")
+        assertFailure(
+            try tracker().run(["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "/nonexistent/notes"]),
+            status: 66, "--notes-file /nonexistent/notes does not exist")
     }
 
     func testBadTokenOrBaseExits77() throws {
         try startFake()
         let wrongToken = try tracker(["AIRTABLE_TOKEN": "patWRONGwrong0000.0123"]).run(["list"])
-        assertFailure(wrongToken, status: 77, "Airtable did not accept the token (HTTP 401 AUTHENTICATION_REQUIRED: Authentication required)")
+        assertFailure(
+            wrongToken, status: 77,
+            "Airtable did not accept the token (HTTP 401 AUTHENTICATION_REQUIRED: Authentication required)")
         XCTAssertFalse(wrongToken.stderr.contains("patWRONGwrong0000.0123"))
         let wrongBase = try tracker(["AIRTABLE_BASE_ID": "appWRONGwrong0000"]).run(["show", "recAAAAAAAAAAAAAA"])
         assertFailure(wrongBase, status: 77, "Airtable denied access (HTTP 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND")
@@ -134,7 +156,8 @@ final class CoreCommandTests: FakeAirtableTestCase {
         assertFailure(try none.run(["list"]), status: 78, "no secrets found")
 
         let directory = none.runtimeDirectory
-        try #"{"token": "patABCDEFGHIJKLMN.1", "baseId": "appABCDEFGHIJKLMN", "tabel": "x"}"#.write(toFile: directory + "/Secrets.json", atomically: false, encoding: .utf8)
+        try #"{"token": "patABCDEFGHIJKLMN.1", "baseId": "appABCDEFGHIJKLMN", "tabel": "x"}"#.write(
+            toFile: directory + "/Secrets.json", atomically: false, encoding: .utf8)
         assertFailure(try none.run(["list"], directory: directory), status: 78, "unknown key \"tabel\"")
         try "{ not json".write(toFile: directory + "/Secrets.json", atomically: false, encoding: .utf8)
         assertFailure(try none.run(["list"], directory: directory), status: 78, "is not a JSON object of settings")
@@ -146,13 +169,15 @@ final class CoreCommandTests: FakeAirtableTestCase {
         try startFake()
         let process = TrackerProcess(fake: nil, extra: ["AIRTABLE_ENDPOINT_URL": fake.endpoint])
         let path = process.runtimeDirectory + "/Secrets.json"
-        let contents = #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "Design projects"}"#
+        let contents =
+            #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "Design projects"}"#
         try contents.write(toFile: path, atomically: false, encoding: .utf8)
         chmod(path, 0o644)
         let result = try process.run(["list"])
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.lines.count, 16)
-        XCTAssertEqual(result.stderr, "tracker: warning: \(path) is readable by other users; run: chmod 600 '\(path)'\n")
+        XCTAssertEqual(
+            result.stderr, "tracker: warning: \(path) is readable by other users; run: chmod 600 '\(path)'\n")
         chmod(path, 0o600)
         XCTAssertEqual(try process.run(["list"]).stderr, "")
     }
@@ -160,10 +185,15 @@ final class CoreCommandTests: FakeAirtableTestCase {
     func testTheTokenNeverAppearsAnywhere() throws {
         try startFake()
         let token = fake.options.token
-        for arguments in [["--verbose", "list"], ["--verbose", "show", "recAAAAAAAAAAAAAA"], ["--verbose", "add", "--name", "T", "--due", "2026-12-01"]] {
+        for arguments in [
+            ["--verbose", "list"], ["--verbose", "show", "recAAAAAAAAAAAAAA"],
+            ["--verbose", "add", "--name", "T", "--due", "2026-12-01"],
+        ] {
             let result = try tracker().run(arguments)
-            XCTAssertFalse(result.stdout.contains(token) || result.stderr.contains(token), arguments.joined(separator: " "))
-            XCTAssertTrue(result.stderr.contains("tracker: GET ") || result.stderr.contains("tracker: POST "), result.stderr)
+            XCTAssertFalse(
+                result.stdout.contains(token) || result.stderr.contains(token), arguments.joined(separator: " "))
+            XCTAssertTrue(
+                result.stderr.contains("tracker: GET ") || result.stderr.contains("tracker: POST "), result.stderr)
         }
         XCTAssertTrue(fake.log.allSatisfy { !$0.query.contains(token) && !$0.path.contains(token) })
     }
@@ -179,7 +209,9 @@ final class CoreCommandTests: FakeAirtableTestCase {
         process.standardError = err
         try process.run()
         process.waitUntilExit()
-        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").count, 2)
+        XCTAssertEqual(
+            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+                .count, 2)
         XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
     }
 

@@ -12,7 +12,8 @@ final class FaultInjectionTests: FakeAirtableTestCase {
     /// A tracker whose secrets file sets a short timeout and retry budget, so giving up is quick.
     private func impatientTracker(timeout: Int = 1, budget: Int = 3) throws -> TrackerProcess {
         let process = TrackerProcess(fake: nil, extra: ["AIRTABLE_ENDPOINT_URL": fake.endpoint])
-        let secrets = #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "Design projects", "timeoutSeconds": \#(timeout), "retryBudgetSeconds": \#(budget)}"#
+        let secrets =
+            #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "Design projects", "timeoutSeconds": \#(timeout), "retryBudgetSeconds": \#(budget)}"#
         try secrets.write(toFile: process.runtimeDirectory + "/Secrets.json", atomically: false, encoding: .utf8)
         chmod(process.runtimeDirectory + "/Secrets.json", 0o600)
         return process
@@ -22,7 +23,8 @@ final class FaultInjectionTests: FakeAirtableTestCase {
 
     func testA429BurstIsWaitedOutWithRetryAfter() throws {
         try startFake()
-        let limited = FakeAirtable.Fault.status(429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1")
+        let limited = FakeAirtable.Fault.status(
+            429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1")
         fake.inject(limited, onRequest: 1)
         fake.inject(limited, onRequest: 2)
         let result = try tracker().run(["list"])
@@ -36,7 +38,10 @@ final class FaultInjectionTests: FakeAirtableTestCase {
 
     func testRateLimitedPastTheBudgetExits75() throws {
         try startFake()
-        fake.injectOnEveryRequest(.status(429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1"))
+        fake.injectOnEveryRequest(
+            .status(
+                429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1"
+            ))
         let result = try impatientTracker(budget: 3).run(["list"])
         assertFailure(result, status: 75, "Airtable is still rate limiting after")
         XCTAssertLessThan(result.seconds, 6)
@@ -72,7 +77,12 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         try startFake(records: FakeAirtable.generatedProjects(count: 250))
         fake.inject(.status(500, type: nil), onRequest: 1)
         fake.inject(.status(502, type: nil), onRequest: 3)
-        fake.inject(.status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error while processing your request, and it is safe to retry the request", retryAfter: "1"), onRequest: 5)
+        fake.inject(
+            .status(
+                503, type: "RETRIABLE_ERROR",
+                message:
+                    "Server encountered an error while processing your request, and it is safe to retry the request",
+                retryAfter: "1"), onRequest: 5)
         let result = try tracker().run(["list"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(Set(result.lines).count, 250)
@@ -200,8 +210,12 @@ final class FaultInjectionTests: FakeAirtableTestCase {
             fake.inject(fault, onRequest: 2)
             let result = try tracker().run(["list"])
             XCTAssertEqual(result.status, 69)
-            XCTAssertEqual(result.stderr, "tracker: unexpected answer from Airtable: \(message)\nAirtable may be having problems; try again later.\n")
-            XCTAssertEqual(result.lines.count, 100, "the first page was already streamed, but the exit status says failure")
+            XCTAssertEqual(
+                result.stderr,
+                "tracker: unexpected answer from Airtable: \(message)\nAirtable may be having problems; try again later.\n"
+            )
+            XCTAssertEqual(
+                result.lines.count, 100, "the first page was already streamed, but the exit status says failure")
             fake.stop()
         }
     }

@@ -23,7 +23,8 @@ struct TrackerProcess {
     let runtimeDirectory: String
 
     init(fake: FakeAirtable?, extra: [String: String] = [:]) {
-        runtimeDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-e2e-\(UUID().uuidString)").path
+        runtimeDirectory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("tracker-e2e-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true)
         var environment = ["PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "XDG_RUNTIME_DIR": runtimeDirectory]
         if let fake {
@@ -37,7 +38,9 @@ struct TrackerProcess {
     }
 
     /// Runs `tracker arguments…` and waits for it, killing it after `limit` seconds.
-    func run(_ arguments: [String], stdin: String? = nil, directory: String? = nil, limit: Double = 60) throws -> ProcessResult {
+    func run(_ arguments: [String], stdin: String? = nil, directory: String? = nil, limit: Double = 60) throws
+        -> ProcessResult
+    {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
@@ -68,7 +71,8 @@ struct TrackerProcess {
         }
         process.waitUntilExit()
         return ProcessResult(
-            status: process.terminationStatus, stdout: collected.text(isOut: true), stderr: collected.text(isOut: false),
+            status: process.terminationStatus, stdout: collected.text(isOut: true),
+            stderr: collected.text(isOut: false),
             seconds: Date().timeIntervalSince(started))
     }
 
@@ -109,7 +113,9 @@ private final class Collected: @unchecked Sendable {
 class FakeAirtableTestCase: XCTestCase {
     var fake: FakeAirtable!
 
-    func startFake(records: [[String: Any]] = FakeAirtable.recordedProjects, options: FakeAirtable.Options = .init()) throws {
+    func startFake(records: [[String: Any]] = FakeAirtable.recordedProjects, options: FakeAirtable.Options = .init())
+        throws
+    {
         fake = FakeAirtable(options: options, records: records)
         try fake.start()
     }
@@ -127,7 +133,9 @@ class FakeAirtableTestCase: XCTestCase {
     ) {
         XCTAssertEqual(result.status, status, result.stderr, file: file, line: line)
         XCTAssertTrue(result.stderr.hasPrefix("tracker: "), result.stderr, file: file, line: line)
-        XCTAssertTrue(fragment.isEmpty || result.stderr.split(separator: "\n").first?.contains(fragment) == true, result.stderr, file: file, line: line)
+        XCTAssertTrue(
+            fragment.isEmpty || result.stderr.split(separator: "\n").first?.contains(fragment) == true, result.stderr,
+            file: file, line: line)
         XCTAssertEqual(result.stdout, "", file: file, line: line)
         if let token = fake?.options.token { XCTAssertFalse(result.stderr.contains(token), file: file, line: line) }
         XCTAssertFalse(result.stderr.contains("NSURLErrorDomain"), file: file, line: line)

@@ -16,67 +16,97 @@ struct CLITests {
         var host: StubURLProtocol.Host
     }
 
-    func run(_ arguments: [String], _ answers: [StubAnswer] = [], terminal: Bool = false, stdin: String = "") async -> Run {
+    func run(_ arguments: [String], _ answers: [StubAnswer] = [], terminal: Bool = false, stdin: String = "") async
+        -> Run
+    {
         let host = StubURLProtocol.host(answers)
         let out = Recorder(), err = Recorder()
         let clock = TestClock()
         let context = Context(
             environment: [
-                "AIRTABLE_TOKEN": Fixture.token, "AIRTABLE_BASE_ID": "appTESTbase000001", "AIRTABLE_TABLE": "Design projects",
+                "AIRTABLE_TOKEN": Fixture.token, "AIRTABLE_BASE_ID": "appTESTbase000001",
+                "AIRTABLE_TABLE": "Design projects",
                 "AIRTABLE_ENDPOINT_URL": "https://\(host.name)", "HOME": "/nonexistent",
             ],
             output: Output(
-                standardOutput: out.append, standardError: err.append, isStdoutTerminal: terminal, isStderrTerminal: terminal,
+                standardOutput: out.append, standardError: err.append, isStdoutTerminal: terminal,
+                isStderrTerminal: terminal,
                 terminalWidth: 100),
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
-            timeZone: TimeZone(identifier: "UTC")!, makeSession: { _ in StubURLProtocol.session() }, makePacer: { _ in UnlimitedPacer() },
+            timeZone: TimeZone(identifier: "UTC")!, makeSession: { _ in StubURLProtocol.session() },
+            makePacer: { _ in UnlimitedPacer() },
             network: clock.environment(), readStandardInput: { Data(stdin.utf8) })
         let code = await CLI.run(arguments: arguments, context: context)
         return Run(code: code, stdout: out.text, stderr: err.text, host: host)
     }
 
     @Test func listPipedIsTSVAndSilentOnStderr() async {
-        let result = await run(["list"], [.http(200, body: Fixture.page(["a", "b"], offset: "o1")), .http(200, body: Fixture.page(["c"], first: 2))])
+        let result = await run(
+            ["list"],
+            [
+                .http(200, body: Fixture.page(["a", "b"], offset: "o1")),
+                .http(200, body: Fixture.page(["c"], first: 2)),
+            ])
         #expect(result.code == .success)
-        #expect(result.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false)[1] } == ["a", "b", "c"])
+        #expect(
+            result.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false)[1] }
+                == ["a", "b", "c"])
         #expect(result.stderr.isEmpty)
     }
 
     @Test func listOnATerminalIsATableWithACountOnStderr() async {
-        let result = await run(["list", "--color", "never"], [.http(200, body: Fixture.page(["a", "b"]))], terminal: true)
+        let result = await run(
+            ["list", "--color", "never"], [.http(200, body: Fixture.page(["a", "b"]))], terminal: true)
         #expect(result.stdout.hasPrefix("ID                 NAME"))
         #expect(result.stderr == "2 projects: 2 open\n")
     }
 
     @Test func addPrintsTheNewIDAndNothingElse() async {
-        let result = await run(["add", "--name", "X", "--due", "2026-12-01"], [.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))])
+        let result = await run(
+            ["add", "--name", "X", "--due", "2026-12-01"],
+            [.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))])
         #expect(result.code == .success)
         #expect(result.stdout == "recNEWNEWNEWNEW01\n")
         #expect(result.stderr.isEmpty)
-        #expect(await run(["add", "-q", "--name", "X", "--due", "2026-12-01"], [.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))]).stdout.isEmpty)
+        #expect(
+            await run(
+                ["add", "-q", "--name", "X", "--due", "2026-12-01"],
+                [.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))]
+            ).stdout.isEmpty)
     }
 
     @Test func addDryRunPrintsTheBodyAndSendsNothing() async {
-        let result = await run(["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run"], stdin: "from stdin\n")
-        #expect(result.stdout == #"{"fields":{"Name":"X","Due date":"2026-12-01","Notes":"from stdin\n"},"typecast":true}"# + "\n")
+        let result = await run(
+            ["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run"], stdin: "from stdin\n")
+        #expect(
+            result.stdout == #"{"fields":{"Name":"X","Due date":"2026-12-01","Notes":"from stdin\n"},"typecast":true}"#
+                + "\n")
         #expect(result.host.requests.isEmpty)
     }
 
     @Test func addIfAbsentReusesAnExistingProject() async {
-        let result = await run(["add", "--if-absent", "--name", "a", "--due", "2026-12-01"], [.http(200, body: Fixture.page(["a"]))])
+        let result = await run(
+            ["add", "--if-absent", "--name", "a", "--due", "2026-12-01"], [.http(200, body: Fixture.page(["a"]))])
         #expect(result.stdout == "rec00000000000000\n")
         #expect(result.host.requests.map(\.httpMethod) == ["GET"])
     }
 
     @Test func showByNameListsAmbiguousMatches() async {
-        let both = #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Twin")),\#(Fixture.record(id: "recBBBBBBBBBBBBBB", name: "Twin", due: "2027-01-01"))]}"#
+        let both =
+            #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Twin")),\#(Fixture.record(id: "recBBBBBBBBBBBBBB", name: "Twin", due: "2027-01-01"))]}"#
         let result = await run(["show", "Twin"], [.http(200, body: both)])
         #expect(result.code == .usage)
-        #expect(result.stderr == "tracker: 2 projects are named \"Twin\": recAAAAAAAAAAAAAA (due 2026-12-01), recBBBBBBBBBBBBBB (due 2027-01-01)\nPass one of the ids instead.\n")
+        #expect(
+            result.stderr
+                == "tracker: 2 projects are named \"Twin\": recAAAAAAAAAAAAAA (due 2026-12-01), recBBBBBBBBBBBBBB (due 2027-01-01)\nPass one of the ids instead.\n"
+        )
     }
 
     @Test(arguments: [
-        (401, #"{"error":{"type":"AUTHENTICATION_REQUIRED","message":"Authentication required"}}"#, ExitCode.permissionDenied),
+        (
+            401, #"{"error":{"type":"AUTHENTICATION_REQUIRED","message":"Authentication required"}}"#,
+            ExitCode.permissionDenied
+        ),
         (403, #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}"#, .permissionDenied),
         (404, #"{"error":{"type":"MODEL_ID_NOT_FOUND","message":"Record not found"}}"#, .notFound),
         (422, #"{"error":{"type":"INVALID_VALUE_FOR_COLUMN","message":"bad"}}"#, .dataRejected),

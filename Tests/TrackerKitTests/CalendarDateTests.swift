@@ -19,7 +19,8 @@ struct CalendarDateTests {
 
     @Test(arguments: [
         ("2026-11-21", "today"), ("2026-11-22", "tomorrow"), ("2026-11-20", "yesterday"), ("2026-11-24", "in 3 days"),
-        ("2026-11-19", "2 days ago"), ("2026-12-05", "in 2 weeks"), ("2027-02-21", "in 3 months"), ("2020-11-07", "6 years ago"),
+        ("2026-11-19", "2 days ago"), ("2026-12-05", "in 2 weeks"), ("2027-02-21", "in 3 months"),
+        ("2020-11-07", "6 years ago"),
     ])
     func describesDistanceFromToday(text: String, expected: String) {
         #expect(CalendarDate(text)!.relative(to: CalendarDate("2026-11-21")!) == expected)
@@ -33,7 +34,9 @@ struct CalendarDateTests {
 
     @Test func statusFollowsCompletionThenDueDate() {
         let today = CalendarDate("2026-11-21")!
-        #expect(Project(id: "r", createdTime: "", isComplete: true, due: CalendarDate("2020-01-01")).status(today: today) == .done)
+        #expect(
+            Project(id: "r", createdTime: "", isComplete: true, due: CalendarDate("2020-01-01")).status(today: today)
+                == .done)
         #expect(Project(id: "r", createdTime: "", due: CalendarDate("2026-11-20")).status(today: today) == .overdue)
         #expect(Project(id: "r", createdTime: "", due: today).status(today: today) == .open)
         #expect(Project(id: "r", createdTime: "").status(today: today) == .open)

@@ -23,9 +23,15 @@ struct CommandParsingTests {
                 globals: GlobalOptions(secretsPath: "/tmp/s.json", timeoutSeconds: 5, isVerbose: true, color: .never))
         ),
         (["show", "rec3g0Xxmw2rw3scs"], Invocation(command: .show(ShowOptions(target: "rec3g0Xxmw2rw3scs")))),
-        (["show", "--json", "CMCA brand identity"], Invocation(command: .show(ShowOptions(target: "CMCA brand identity", json: true)))),
+        (
+            ["show", "--json", "CMCA brand identity"],
+            Invocation(command: .show(ShowOptions(target: "CMCA brand identity", json: true)))
+        ),
         (["show", "--", "--odd name"], Invocation(command: .show(ShowOptions(target: "--odd name")))),
-        (["add", "--name", "X", "--due", "2026-12-01"], Invocation(command: .add(AddOptions(draft: ProjectDraft(name: "X", due: due))))),
+        (
+            ["add", "--name", "X", "--due", "2026-12-01"],
+            Invocation(command: .add(AddOptions(draft: ProjectDraft(name: "X", due: due))))
+        ),
         (
             [
                 "add", "--name=Logo", "--due", "2026-12-01", "--kickoff", "2026-11-02", "--category", "Brand identity",
@@ -43,7 +49,11 @@ struct CommandParsingTests {
         ),
         (
             ["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run", "--json"],
-            Invocation(command: .add(AddOptions(draft: ProjectDraft(name: "X", due: due), notesSource: .standardInput, dryRun: true, json: true)))
+            Invocation(
+                command: .add(
+                    AddOptions(
+                        draft: ProjectDraft(name: "X", due: due), notesSource: .standardInput, dryRun: true, json: true)
+                ))
         ),
     ])
     func parsesValidCommandLines(arguments: [String], expected: Invocation) {
@@ -61,13 +71,22 @@ struct CommandParsingTests {
         (["add", "--name", "  ", "--due", "2026-12-01"], "--name must not be empty"),
         (["add", "--name", "X", "--due", "2026-02-30"], "--due '2026-02-30' is not a real date; expected YYYY-MM-DD"),
         (["add", "--name", "X", "--due", "12/01/2026"], "--due '12/01/2026' is not a real date; expected YYYY-MM-DD"),
-        (["add", "--name", "X", "--due", "2026-12-01", "--kickoff", "2025-13-01"], "--kickoff '2025-13-01' is not a real date; expected YYYY-MM-DD"),
+        (
+            ["add", "--name", "X", "--due", "2026-12-01", "--kickoff", "2025-13-01"],
+            "--kickoff '2025-13-01' is not a real date; expected YYYY-MM-DD"
+        ),
         (["add", "--name", "X", "--due"], "--due needs a value (YYYY-MM-DD)"),
         (["add", "--name", "--due", "2026-12-01"], "--name needs a value (NAME)"),
         (["add", "--name", "X", "--name", "Y", "--due", "2026-12-01"], "--name was given more than once"),
-        (["add", "--name", "Kitchen", "renovation", "--due", "2026-12-01"], "unexpected argument 'renovation'; quote values that contain spaces"),
+        (
+            ["add", "--name", "Kitchen", "renovation", "--due", "2026-12-01"],
+            "unexpected argument 'renovation'; quote values that contain spaces"
+        ),
         (["add", "--name", "X", "--due", "2026-12-01", "--lead", "ana"], "--lead 'ana' is not an email address"),
-        (["add", "--name", "X", "--due", "2026-12-01", "--notes", "a", "--notes-file", "f"], "--notes and --notes-file cannot be used together"),
+        (
+            ["add", "--name", "X", "--due", "2026-12-01", "--notes", "a", "--notes-file", "f"],
+            "--notes and --notes-file cannot be used together"
+        ),
         (["add", "--name", "X", "--due", "2026-12-01", "--json", "-q"], "--json and --quiet cannot be used together"),
         (["add", "--name", "X", "--due", "2026-12-01", "--complete=yes"], "--complete does not take a value"),
         (["show"], "show needs a project id or name"),
@@ -93,7 +112,9 @@ struct CommandParsingTests {
     @Test func helpForACommandMatchesItsFlagHelp() {
         for spec in CommandSpec.all where spec.name != "help" {
             let page = Help.page(for: spec.name)
-            for section in ["USAGE", "FLAGS", "EXAMPLES"] { #expect(page.contains("\n\(section)\n"), "\(spec.name) lacks \(section)") }
+            for section in ["USAGE", "FLAGS", "EXAMPLES"] {
+                #expect(page.contains("\n\(section)\n"), "\(spec.name) lacks \(section)")
+            }
             for flag in spec.flags { #expect(page.contains(flag.name)) }
         }
     }

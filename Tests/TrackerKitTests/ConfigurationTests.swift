@@ -9,10 +9,12 @@ struct ConfigurationTests {
 
     /// A fresh directory holding `files` (path → contents), removed by the caller.
     func directory(_ files: [String: String], mode: mode_t = 0o600) throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-config-\(UUID().uuidString)").path
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-config-\(UUID().uuidString)")
+            .path
         for (path, contents) in files {
             let full = root + "/" + path
-            try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try contents.write(toFile: full, atomically: false, encoding: .utf8)
             chmod(full, mode)
         }
@@ -25,7 +27,8 @@ struct ConfigurationTests {
     {
         var env = ["HOME": root + "/home"]
         env.merge(environment) { $1 }
-        return ConfigurationLoader.load(secretsFlag: flag, environment: env, currentDirectory: root + "/work", warn: warnings.append)
+        return ConfigurationLoader.load(
+            secretsFlag: flag, environment: env, currentDirectory: root + "/work", warn: warnings.append)
     }
 
     @Test func readsSecretsJSONInTheWorkingDirectoryWithDefaults() throws {
@@ -47,10 +50,13 @@ struct ConfigurationTests {
         let xdg = Self.valid.replacingOccurrences(of: "Design projects", with: "XDG")
         let home = Self.valid.replacingOccurrences(of: "Design projects", with: "Home")
         let root = try directory([
-            "flag.json": other, "env.json": xdg.replacingOccurrences(of: "XDG", with: "Env"), "work/Secrets.json": Self.valid,
+            "flag.json": other, "env.json": xdg.replacingOccurrences(of: "XDG", with: "Env"),
+            "work/Secrets.json": Self.valid,
             "xdg/tracker/Secrets.json": xdg, "home/.config/tracker/Secrets.json": home,
         ])
-        #expect(try load(root, flag: root + "/flag.json", environment: ["TRACKER_SECRETS": root + "/env.json"]).get().table == "Other")
+        #expect(
+            try load(root, flag: root + "/flag.json", environment: ["TRACKER_SECRETS": root + "/env.json"]).get().table
+                == "Other")
         #expect(try load(root, environment: ["TRACKER_SECRETS": root + "/env.json"]).get().table == "Env")
         #expect(try load(root).get().table == "Design projects")
         try FileManager.default.removeItem(atPath: root + "/work/Secrets.json")
@@ -79,10 +85,22 @@ struct ConfigurationTests {
         (#"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN"}"#, "has no \"table\""),
         (#"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": 3}"#, "\"table\" in"),
         (#"{"token": "\#(token)", "baseId": "app123", "table": "T"}"#, "is not an Airtable base id"),
-        (#"{"token": "patXXXXXXXXXXXXXX.0000000000000000000000000000000000000000000000000000000000000000", "baseId": "appABCDEFGHIJKLMN", "table": "T"}"#, "still the placeholder"),
-        (#"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "T", "endpoint": "http://example.com"}"#, "refusing plain http:// endpoint"),
-        (#"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "T", "timeoutSeconds": 2.5}"#, "\"timeoutSeconds\" in"),
-        (#"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "T", "requestsPerSecond": 0}"#, "\"requestsPerSecond\" in"),
+        (
+            #"{"token": "patXXXXXXXXXXXXXX.0000000000000000000000000000000000000000000000000000000000000000", "baseId": "appABCDEFGHIJKLMN", "table": "T"}"#,
+            "still the placeholder"
+        ),
+        (
+            #"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "T", "endpoint": "http://example.com"}"#,
+            "refusing plain http:// endpoint"
+        ),
+        (
+            #"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "T", "timeoutSeconds": 2.5}"#,
+            "\"timeoutSeconds\" in"
+        ),
+        (
+            #"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "T", "requestsPerSecond": 0}"#,
+            "\"requestsPerSecond\" in"
+        ),
         (#"{"token": \#(token), "baseId": "appABCDEFGHIJKLMN"}"#, "is not a JSON object"),
         (#"["token"]"#, "is not a JSON object"),
     ])
@@ -116,23 +134,37 @@ struct ConfigurationTests {
         let warnings = Recorder()
         let root = try directory(["work/Secrets.json": Self.valid], mode: 0o644)
         _ = try load(root, warnings: warnings).get()
-        #expect(warnings.text == "warning: \(root)/work/Secrets.json is readable by other users; run: chmod 600 '\(root)/work/Secrets.json'")
+        #expect(
+            warnings.text
+                == "warning: \(root)/work/Secrets.json is readable by other users; run: chmod 600 '\(root)/work/Secrets.json'"
+        )
         let quiet = Recorder()
         _ = try load(try directory(["work/Secrets.json": Self.valid]), warnings: quiet).get()
         #expect(quiet.text.isEmpty)
     }
 
-    @Test(arguments: ["http://localhost:9", "http://127.0.0.1", "http://127.1.2.3:80", "http://[::1]:8080", "https://api.airtable.com"])
+    @Test(arguments: [
+        "http://localhost:9", "http://127.0.0.1", "http://127.1.2.3:80", "http://[::1]:8080",
+        "https://api.airtable.com",
+    ])
     func allowsHTTPOnlyOnLoopback(endpoint: String) throws {
         let root = try directory([:])
-        let environment = ["AIRTABLE_TOKEN": Self.token, "AIRTABLE_BASE_ID": "appABCDEFGHIJKLMN", "AIRTABLE_TABLE": "T", "AIRTABLE_ENDPOINT_URL": endpoint]
+        let environment = [
+            "AIRTABLE_TOKEN": Self.token, "AIRTABLE_BASE_ID": "appABCDEFGHIJKLMN", "AIRTABLE_TABLE": "T",
+            "AIRTABLE_ENDPOINT_URL": endpoint,
+        ]
         #expect(throws: Never.self) { try load(root, environment: environment).get() }
     }
 
-    @Test(arguments: ["http://128.0.0.1", "http://localhost.example.com", "http://10.0.0.1", "ftp://127.0.0.1", "not a url"])
+    @Test(arguments: [
+        "http://128.0.0.1", "http://localhost.example.com", "http://10.0.0.1", "ftp://127.0.0.1", "not a url",
+    ])
     func refusesOtherEndpoints(endpoint: String) throws {
         let root = try directory([:])
-        let environment = ["AIRTABLE_TOKEN": Self.token, "AIRTABLE_BASE_ID": "appABCDEFGHIJKLMN", "AIRTABLE_TABLE": "T", "AIRTABLE_ENDPOINT_URL": endpoint]
+        let environment = [
+            "AIRTABLE_TOKEN": Self.token, "AIRTABLE_BASE_ID": "appABCDEFGHIJKLMN", "AIRTABLE_TABLE": "T",
+            "AIRTABLE_ENDPOINT_URL": endpoint,
+        ]
         #expect(try #require(load(root, environment: environment).failure).exitCode == .configuration)
     }
 }

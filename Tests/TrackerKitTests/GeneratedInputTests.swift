@@ -18,12 +18,18 @@ struct SplitMix64: RandomNumberGenerator {
 
 struct GeneratedInputTests {
     static let words = [
-        "list", "add", "show", "help", "lst", "--name", "--due", "--kickoff", "--category", "--lead", "--team", "--client",
-        "--notes", "--notes-file", "--complete", "--if-absent", "--dry-run", "--json", "-q", "--quiet", "--format", "--secrets",
-        "--timeout", "--verbose", "--color", "-h", "--help", "--version", "--", "-", "", " ", "=", "--name=", "--due=2026-12-01",
-        "2026-12-01", "2026-02-30", "2024-02-29", "0000-00-00", "9999-12-31", "json", "csv", "tsv", "ndjson", "table", "xml",
-        "always", "never", "auto", "0", "-1", "3600", "99999999999999999999", "a@b.co", "not-an-email", "rec3g0Xxmw2rw3scs",
-        "x'), TRUE(), ('", "\"", "\\", "\n", "\t", "ünïcödé", "🙂", String(repeating: "x", count: 5000), "--=", "---", "-qh",
+        "list", "add", "show", "help", "lst", "--name", "--due", "--kickoff", "--category", "--lead", "--team",
+        "--client",
+        "--notes", "--notes-file", "--complete", "--if-absent", "--dry-run", "--json", "-q", "--quiet", "--format",
+        "--secrets",
+        "--timeout", "--verbose", "--color", "-h", "--help", "--version", "--", "-", "", " ", "=", "--name=",
+        "--due=2026-12-01",
+        "2026-12-01", "2026-02-30", "2024-02-29", "0000-00-00", "9999-12-31", "json", "csv", "tsv", "ndjson", "table",
+        "xml",
+        "always", "never", "auto", "0", "-1", "3600", "99999999999999999999", "a@b.co", "not-an-email",
+        "rec3g0Xxmw2rw3scs",
+        "x'), TRUE(), ('", "\"", "\\", "\n", "\t", "ünïcödé", "🙂", String(repeating: "x", count: 5000), "--=", "---",
+        "-qh",
     ]
 
     @Test func thousandsOfArgumentVectorsParseOrFailAsUsage() {
@@ -46,7 +52,8 @@ struct GeneratedInputTests {
         let real = FakeAirtable.recordedResponse
         let fragments = [
             "null", "true", "[]", "{}", "\"x\"", "1e999", "-0", "{\"records\":null}", "{\"records\":[{}]}",
-            "{\"records\":[{\"id\":1}]}", "{\"records\":[{\"id\":\"r\",\"fields\":[]}]}", "{\"records\":[],\"offset\":7}",
+            "{\"records\":[{\"id\":1}]}", "{\"records\":[{\"id\":\"r\",\"fields\":[]}]}",
+            "{\"records\":[],\"offset\":7}",
             "{\"records\":[{\"id\":\"r\",\"fields\":{\"Project team\":{\"name\":1}}}]}", "\u{FEFF}{}", "<html>", "\0",
         ].map { Data($0.utf8) }
         return (0..<count).map { _ in
@@ -80,7 +87,9 @@ struct GeneratedInputTests {
     @Test func mangledAnswersThroughTheClientAreErrorsNotCrashes() async throws {
         for (index, body) in Self.bodies(count: 1000, seed: 11).enumerated() {
             let status = [200, 200, 200, 401, 404, 422, 429, 500][index % 8]
-            let host = StubURLProtocol.host([.http(status, body: String(decoding: body, as: UTF8.self))], fallback: .http(200, body: #"{"records":[]}"#))
+            let host = StubURLProtocol.host(
+                [.http(status, body: String(decoding: body, as: UTF8.self))],
+                fallback: .http(200, body: #"{"records":[]}"#))
             do {
                 try await Fixture.client(host, budget: 0).listProjects(ListQuery()) { _ in }
             } catch let error as AppError {

@@ -26,13 +26,28 @@ struct NetworkHelperTests {
     }
 
     @Test(arguments: [
-        (401, #"{"error":{"type":"AUTHENTICATION_REQUIRED","message":"Authentication required"}}"#, ExitCode.permissionDenied, "Airtable did not accept the token (HTTP 401 AUTHENTICATION_REQUIRED: Authentication required)"),
-        (403, #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND","message":"Invalid permissions"}}"#, .permissionDenied, "Airtable denied access (HTTP 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND: Invalid permissions)"),
+        (
+            401, #"{"error":{"type":"AUTHENTICATION_REQUIRED","message":"Authentication required"}}"#,
+            ExitCode.permissionDenied,
+            "Airtable did not accept the token (HTTP 401 AUTHENTICATION_REQUIRED: Authentication required)"
+        ),
+        (
+            403, #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND","message":"Invalid permissions"}}"#,
+            .permissionDenied,
+            "Airtable denied access (HTTP 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND: Invalid permissions)"
+        ),
         (404, #"{"error":"NOT_FOUND"}"#, .notFound, "Airtable could not find it (HTTP 404 NOT_FOUND)"),
-        (422, #"{"error":{"type":"INVALID_VALUE_FOR_COLUMN","message":"Field \"Due date\" cannot accept the provided value"}}"#, .dataRejected, "Airtable rejected the request (HTTP 422 INVALID_VALUE_FOR_COLUMN: Field \"Due date\" cannot accept the provided value)"),
+        (
+            422,
+            #"{"error":{"type":"INVALID_VALUE_FOR_COLUMN","message":"Field \"Due date\" cannot accept the provided value"}}"#,
+            .dataRejected,
+            "Airtable rejected the request (HTTP 422 INVALID_VALUE_FOR_COLUMN: Field \"Due date\" cannot accept the provided value)"
+        ),
         (413, "", .failure, "Airtable answered with an error (HTTP 413)"),
     ])
-    func mapsErrorStatusesWithAirtablesTypeAndMessage(status: Int, body: String, code: ExitCode, message: String) async throws {
+    func mapsErrorStatusesWithAirtablesTypeAndMessage(status: Int, body: String, code: ExitCode, message: String)
+        async throws
+    {
         let (result, host) = await send([.http(status, body: body)])
         let error = try #require(result.failure)
         #expect(error.exitCode == code)
@@ -44,7 +59,8 @@ struct NetworkHelperTests {
         let clock = TestClock()
         let notices = Recorder()
         let (result, host) = await send(
-            [.http(500, body: ""), .http(502, body: ""), .http(503, body: ""), .http(200, body: "{}")], clock: clock, notices: notices)
+            [.http(500, body: ""), .http(502, body: ""), .http(503, body: ""), .http(200, body: "{}")], clock: clock,
+            notices: notices)
         #expect(try result.get() == Data("{}".utf8))
         #expect(host.requests.count == 4)
         #expect(clock.sleeps == [0.375, 0.75, 1.5])
@@ -63,8 +79,11 @@ struct NetworkHelperTests {
     @Test func honoursRetryAfterOn429AndSaysSoOnce() async throws {
         let clock = TestClock()
         let notices = Recorder()
-        let limited = StubAnswer.http(429, body: #"{"error":{"type":"RATE_LIMIT_REACHED"}}"#, headers: ["Retry-After": "7"])
-        let (result, _) = await send([limited, limited, .http(200, body: "{}")], method: "POST", kind: .notIdempotent, clock: clock, notices: notices)
+        let limited = StubAnswer.http(
+            429, body: #"{"error":{"type":"RATE_LIMIT_REACHED"}}"#, headers: ["Retry-After": "7"])
+        let (result, _) = await send(
+            [limited, limited, .http(200, body: "{}")], method: "POST", kind: .notIdempotent, clock: clock,
+            notices: notices)
         #expect(try result.get() == Data("{}".utf8))
         #expect(clock.sleeps == [7.125, 7.125])
         #expect(notices.text == "Airtable is rate limiting this base; waiting 7s before retrying…")
@@ -82,7 +101,8 @@ struct NetworkHelperTests {
         let clock = TestClock()
         let limitedHost = StubURLProtocol.host([], fallback: .http(429, body: ""))
         let helper = Fixture.network(session: StubURLProtocol.session(), clock: clock, budget: 100)
-        let outcome = await helper.send(URLRequest(url: URL(string: "https://\(limitedHost.name)/")!), kind: .idempotent)
+        let outcome = await helper.send(
+            URLRequest(url: URL(string: "https://\(limitedHost.name)/")!), kind: .idempotent)
         let error = try #require(outcome.failure)
         #expect(error == .rateLimited(waitedSeconds: 94))
         #expect(error.exitCode == .temporaryFailure)
@@ -96,7 +116,10 @@ struct NetworkHelperTests {
     }
 
     @Test func neverResendsAWriteWhoseOutcomeIsUnknown() async throws {
-        for answer in [StubAnswer.http(500, body: ""), .http(502, body: ""), .failure(.networkConnectionLost), .failure(.timedOut), .failure(.unknown)] {
+        for answer in [
+            StubAnswer.http(500, body: ""), .http(502, body: ""), .failure(.networkConnectionLost), .failure(.timedOut),
+            .failure(.unknown),
+        ] {
             let (result, host) = await send([answer], method: "POST", kind: .notIdempotent)
             guard case .requestOutcomeUnknown? = result.failure else {
                 Issue.record("\(answer) gave \(result)")
@@ -107,7 +130,9 @@ struct NetworkHelperTests {
     }
 
     @Test func resendsAWriteThatNeverReachedTheServer() async throws {
-        let (result, host) = await send([.failure(.cannotConnectToHost), .http(503, body: ""), .http(200, body: "{}")], method: "POST", kind: .notIdempotent)
+        let (result, host) = await send(
+            [.failure(.cannotConnectToHost), .http(503, body: ""), .http(200, body: "{}")], method: "POST",
+            kind: .notIdempotent)
         #expect(throws: Never.self) { try result.get() }
         #expect(host.requests.count == 3)
     }
@@ -122,7 +147,8 @@ struct NetworkHelperTests {
     func describesNetworkFailuresInWords(code: URLError.Code, fragment: String, exit: ExitCode) async throws {
         let host = StubURLProtocol.host([], fallback: .failure(code))
         let helper = Fixture.network(session: StubURLProtocol.session(), clock: TestClock())
-        let error = try #require(await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
+        let error = try #require(
+            await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
         #expect(error.message.contains(fragment), "\(error.message)")
         #expect(!error.message.contains("NSURLErrorDomain") && !error.message.contains("-10"))
         #expect(error.exitCode == exit)

@@ -14,7 +14,8 @@ struct ProjectAPIClientTests {
         let page = try JSONDecoder().decode(RecordPage.self, from: data)
         #expect(page.records.count == 16)
         #expect(page.offset == nil)
-        let raw = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])["records"] as! [[String: Any]]
+        let raw =
+            try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])["records"] as! [[String: Any]]
         for (project, record) in zip(page.records, raw) {
             let fields = record["fields"] as! [String: Any]
             #expect(project.id == record["id"] as? String)
@@ -28,16 +29,22 @@ struct ProjectAPIClientTests {
             #expect(project.clients == (fields["Client"] as? [String] ?? []))
             let lead = fields["Project lead"] as? [String: String]
             #expect(project.lead == lead.map { Collaborator(id: $0["id"], name: $0["name"], email: $0["email"]) })
-            let team = (fields["Project team"] as? [[String: String]] ?? []).map { Collaborator(id: $0["id"], name: $0["name"], email: $0["email"]) }
+            let team = (fields["Project team"] as? [[String: String]] ?? []).map {
+                Collaborator(id: $0["id"], name: $0["name"], email: $0["email"])
+            }
             #expect(project.team == team)
         }
         // Two notes carry mojibake ("â€”" for an em dash) and one has line breaks: both must survive untouched.
         #expect(page.records.filter { $0.notes?.contains("â€”") == true }.count == 2)
-        #expect(page.records.first { $0.name == "EngineerU brand identity" }?.notes?.components(separatedBy: "\n").count == 4)
+        #expect(
+            page.records.first { $0.name == "EngineerU brand identity" }?.notes?.components(separatedBy: "\n").count
+                == 4)
     }
 
     @Test func aRecordWithOnlyANameDecodes() throws {
-        let project = try JSONDecoder().decode(Project.self, from: Data(#"{"id":"recA","createdTime":"2026-01-01T00:00:00.000Z","fields":{"Name":"Bare"}}"#.utf8))
+        let project = try JSONDecoder().decode(
+            Project.self,
+            from: Data(#"{"id":"recA","createdTime":"2026-01-01T00:00:00.000Z","fields":{"Name":"Bare"}}"#.utf8))
         #expect(project == Project(id: "recA", createdTime: "2026-01-01T00:00:00.000Z", name: "Bare"))
         let empty = try JSONDecoder().decode(Project.self, from: Data(#"{"id":"recB","fields":{}}"#.utf8))
         #expect(empty.name == nil && empty.team.isEmpty && !empty.isComplete)
@@ -53,7 +60,10 @@ struct ProjectAPIClientTests {
         try await Fixture.client(host).listProjects(ListQuery()) { pages.append($0.compactMap(\.name)) }
         #expect(pages == [["a", "b"], ["c"], ["d"]])
         let urls = host.requests.map { $0.url!.absoluteString }
-        #expect(urls[0].hasSuffix("/v0/appTESTbase000001/Design%20projects?pageSize=100&fields%5B%5D=Name&fields%5B%5D=Category&fields%5B%5D=Complete&fields%5B%5D=Kickoff%20date&fields%5B%5D=Due%20date&fields%5B%5D=Project%20lead&fields%5B%5D=Project%20team&fields%5B%5D=Client&fields%5B%5D=Notes"))
+        #expect(
+            urls[0].hasSuffix(
+                "/v0/appTESTbase000001/Design%20projects?pageSize=100&fields%5B%5D=Name&fields%5B%5D=Category&fields%5B%5D=Complete&fields%5B%5D=Kickoff%20date&fields%5B%5D=Due%20date&fields%5B%5D=Project%20lead&fields%5B%5D=Project%20team&fields%5B%5D=Client&fields%5B%5D=Notes"
+            ))
         #expect(urls[1].hasSuffix("&offset=itrX%2Frec2"))
         #expect(urls[2].hasSuffix("&offset=itrY%2Frec3"))
         for request in host.requests {
@@ -78,12 +88,21 @@ struct ProjectAPIClientTests {
     }
 
     @Test(arguments: [
-        ("<html><body>502 Bad Gateway</body></html>", "unexpected answer from Airtable: got an HTML page instead of JSON"),
+        (
+            "<html><body>502 Bad Gateway</body></html>",
+            "unexpected answer from Airtable: got an HTML page instead of JSON"
+        ),
         ("", "unexpected answer from Airtable: the body is empty"),
         ("not json", "unexpected answer from Airtable: the body is not JSON"),
         (#"{"data":[]}"#, "unexpected answer from Airtable: records is missing"),
-        (#"{"records":[{"id":"recA","fields":{"Due date":"soon"}}]}"#, "unexpected answer from Airtable: records[0].fields.Due date: \"soon\" is not a YYYY-MM-DD date"),
-        (#"{"records":[{"id":"recA","fields":{"Complete":"yes"}}]}"#, "unexpected answer from Airtable: records[0].fields.Complete is not true or false"),
+        (
+            #"{"records":[{"id":"recA","fields":{"Due date":"soon"}}]}"#,
+            "unexpected answer from Airtable: records[0].fields.Due date: \"soon\" is not a YYYY-MM-DD date"
+        ),
+        (
+            #"{"records":[{"id":"recA","fields":{"Complete":"yes"}}]}"#,
+            "unexpected answer from Airtable: records[0].fields.Complete is not true or false"
+        ),
     ])
     func aBodyThatIsNotAPageIsAClearError(body: String, message: String) async throws {
         let host = StubURLProtocol.host([.http(200, body: body)])
@@ -109,7 +128,9 @@ struct ProjectAPIClientTests {
     }
 
     @Test func anUnknownRecordIs66() async throws {
-        let host = StubURLProtocol.host([.http(404, body: #"{"error":{"type":"MODEL_ID_NOT_FOUND","message":"Record not found"}}"#)])
+        let host = StubURLProtocol.host([
+            .http(404, body: #"{"error":{"type":"MODEL_ID_NOT_FOUND","message":"Record not found"}}"#)
+        ])
         let error = try #require(await Fixture.client(host).project(id: "recAAAAAAAAAAAAAA").failure)
         #expect(error.exitCode == .notFound)
         #expect(error.message == "no project has id recAAAAAAAAAAAAAA")
@@ -118,12 +139,16 @@ struct ProjectAPIClientTests {
     @Test func createSendsFieldsWithTypecast() async throws {
         let host = StubURLProtocol.host([.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))])
         let draft = ProjectDraft(
-            name: "X", due: CalendarDate("2026-12-01")!, kickoff: CalendarDate("2026-11-01"), category: "Brand identity",
+            name: "X", due: CalendarDate("2026-12-01")!, kickoff: CalendarDate("2026-11-01"),
+            category: "Brand identity",
             leadEmail: "a@example.com", teamEmails: ["b@example.com"], clients: ["Acme"], notes: "n", isComplete: true)
         let project = try await Fixture.client(host).createProject(draft).get()
         #expect(project.id == "recNEWNEWNEWNEW01")
         let body = String(decoding: host.requests[0].httpBody!, as: UTF8.self)
-        #expect(body == #"{"fields":{"Name":"X","Due date":"2026-12-01","Kickoff date":"2026-11-01","Category":"Brand identity","Project lead":{"email":"a@example.com"},"Project team":[{"email":"b@example.com"}],"Client":["Acme"],"Notes":"n","Complete":true},"typecast":true}"#)
+        #expect(
+            body
+                == #"{"fields":{"Name":"X","Due date":"2026-12-01","Kickoff date":"2026-11-01","Category":"Brand identity","Project lead":{"email":"a@example.com"},"Project team":[{"email":"b@example.com"}],"Client":["Acme"],"Notes":"n","Complete":true},"typecast":true}"#
+        )
         #expect(host.requests[0].value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
@@ -135,7 +160,9 @@ struct ProjectAPIClientTests {
             .failure(.networkConnectionLost),
             .http(200, body: #"{"records":[\#(older),\#(created)]}"#),
         ])
-        let project = try await Fixture.client(host).createProject(ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)).get()
+        let project = try await Fixture.client(host).createProject(
+            ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
+        ).get()
         #expect(project.id == "recCREATED0000001")
         #expect(host.requests.map(\.httpMethod) == ["POST", "GET"])
         #expect(host.requests[1].url!.query!.contains("filterByFormula=%7BName%7D%20%3D%20%27X%27"))
@@ -148,14 +175,17 @@ struct ProjectAPIClientTests {
             .http(200, body: #"{"records":[\#(older)]}"#),
             .http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X")),
         ])
-        let project = try await Fixture.client(host).createProject(ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)).get()
+        let project = try await Fixture.client(host).createProject(
+            ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
+        ).get()
         #expect(project.id == "recNEWNEWNEWNEW01")
         #expect(host.requests.map(\.httpMethod) == ["POST", "GET", "POST"])
     }
 
     @Test func whenTheLookupFailsTooTheOutcomeIsReportedUnknown() async throws {
         let host = StubURLProtocol.host([.failure(.networkConnectionLost)], fallback: .failure(.cannotConnectToHost))
-        let error = try #require(await Fixture.client(host).createProject(ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)).failure)
+        let error = try #require(
+            await Fixture.client(host).createProject(ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)).failure)
         #expect(error == .outcomeUnknown(name: "X"))
         #expect(error.exitCode == .temporaryFailure)
         #expect(host.requests.filter { $0.httpMethod == "POST" }.count == 1)

@@ -6,7 +6,8 @@ struct RendererTests {
     static let today = CalendarDate("2026-11-21")!
     static let awkward = Project(
         id: "recAAAAAAAAAAAAAA", createdTime: "2026-01-01T00:00:00.000Z", name: "Tab\there,\n\"quoted\"",
-        category: "Brand identity", due: CalendarDate("2026-11-20"), lead: Collaborator(name: "Gal Samari", email: "g@example.com"))
+        category: "Brand identity", due: CalendarDate("2026-11-20"),
+        lead: Collaborator(name: "Gal Samari", email: "g@example.com"))
     static let bare = Project(id: "recBBBBBBBBBBBBBB", createdTime: "2026-01-01T00:00:00.000Z", name: "Bare")
 
     func render(_ format: ListFormat, _ pages: [[Project]], width: Int = 80, color: Bool = false) -> String {
@@ -17,13 +18,15 @@ struct RendererTests {
     @Test func tsvHasSixColumnsAndFoldsTabsAndNewlines() {
         #expect(
             render(.tsv, [[Self.awkward], [Self.bare]])
-                == "recAAAAAAAAAAAAAA\tTab here, \"quoted\"\t2026-11-20\toverdue\tBrand identity\tGal Samari\nrecBBBBBBBBBBBBBB\tBare\t\topen\t\t\n")
+                == "recAAAAAAAAAAAAAA\tTab here, \"quoted\"\t2026-11-20\toverdue\tBrand identity\tGal Samari\nrecBBBBBBBBBBBBBB\tBare\t\topen\t\t\n"
+        )
     }
 
     @Test func csvFollowsRFC4180WithAHeader() {
         #expect(
             render(.csv, [[Self.awkward, Self.bare]])
-                == "id,name,due,status,category,lead\r\nrecAAAAAAAAAAAAAA,\"Tab\there,\n\"\"quoted\"\"\",2026-11-20,overdue,Brand identity,Gal Samari\r\nrecBBBBBBBBBBBBBB,Bare,,open,,\r\n")
+                == "id,name,due,status,category,lead\r\nrecAAAAAAAAAAAAAA,\"Tab\there,\n\"\"quoted\"\"\",2026-11-20,overdue,Brand identity,Gal Samari\r\nrecBBBBBBBBBBBBBB,Bare,,open,,\r\n"
+        )
         #expect(render(.csv, []) == "id,name,due,status,category,lead\r\n")
     }
 
@@ -38,7 +41,8 @@ struct RendererTests {
     @Test func theProjectObjectHasEveryKeyInOrder() {
         #expect(
             Self.bare.json(today: Self.today).serialized()
-                == #"{"id":"recBBBBBBBBBBBBBB","name":"Bare","category":null,"complete":false,"kickoff":null,"due":null,"status":"open","lead":null,"team":[],"clients":[],"notes":null,"createdTime":"2026-01-01T00:00:00.000Z"}"#)
+                == #"{"id":"recBBBBBBBBBBBBBB","name":"Bare","category":null,"complete":false,"kickoff":null,"due":null,"status":"open","lead":null,"team":[],"clients":[],"notes":null,"createdTime":"2026-01-01T00:00:00.000Z"}"#
+        )
     }
 
     @Test func ndjsonIsOneObjectALine() {
@@ -49,7 +53,9 @@ struct RendererTests {
 
     @Test(arguments: [80, 120, 50])
     func theTableFitsTheWidthAndCutsLongNames(width: Int) {
-        let long = Project(id: "recCCCCCCCCCCCCCC", createdTime: "", name: String(repeating: "Very long name ", count: 10), due: CalendarDate("2026-11-24"))
+        let long = Project(
+            id: "recCCCCCCCCCCCCCC", createdTime: "", name: String(repeating: "Very long name ", count: 10),
+            due: CalendarDate("2026-11-24"))
         let lines = render(.table, [[Self.awkward, long], [Self.bare]], width: width).split(separator: "\n")
         #expect(lines.count == 4)
         #expect(lines[0].hasPrefix("ID                 NAME"))
@@ -66,7 +72,8 @@ struct RendererTests {
     }
 
     @Test(arguments: [
-        (ColorChoice.auto, true, [String: String](), true), (.auto, false, [:], false), (.auto, true, ["NO_COLOR": "1"], false),
+        (ColorChoice.auto, true, [String: String](), true), (.auto, false, [:], false),
+        (.auto, true, ["NO_COLOR": "1"], false),
         (.auto, true, ["TERM": "dumb"], false), (.never, true, [:], false), (.always, false, ["NO_COLOR": "1"], true),
         (.auto, true, ["NO_COLOR": ""], true),
     ])
@@ -76,7 +83,8 @@ struct RendererTests {
 
     @Test func showPrintsEveryFieldTheRecordHas() {
         let project = Project(
-            id: "recAAAAAAAAAAAAAA", createdTime: "2015-02-10T20:57:11.000Z", name: "CMCA brand identity", category: "Brand identity",
+            id: "recAAAAAAAAAAAAAA", createdTime: "2015-02-10T20:57:11.000Z", name: "CMCA brand identity",
+            category: "Brand identity",
             kickoff: CalendarDate("2026-11-18"), due: CalendarDate("2026-11-24"),
             lead: Collaborator(name: "Gal Samari", email: "gal@example.com"),
             team: [Collaborator(name: "Sam Epps", email: "sam@example.com"), Collaborator(name: "Skyler Xu")],

@@ -81,7 +81,8 @@ extension DecodingError {
         }
         switch self {
         case .typeMismatch(let type, let context): return "\(path(context.codingPath)) is not \(Self.noun(type))"
-        case .valueNotFound(let type, let context): return "\(path(context.codingPath)) is null, expected \(Self.noun(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)) is null, expected \(Self.noun(type))"
         case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty { return "the body is not JSON" }

@@ -43,7 +43,13 @@ public struct ListQuery: Equatable, Sendable {
         if let filterByFormula { members.append(("filterByFormula", .string(filterByFormula))) }
         if !sort.isEmpty {
             members.append(
-                ("sort", .array(sort.map { .object([("field", .string($0.field)), ("direction", .string($0.direction.rawValue))]) }))
+                (
+                    "sort",
+                    .array(
+                        sort.map {
+                            .object([("field", .string($0.field)), ("direction", .string($0.direction.rawValue))])
+                        })
+                )
             )
         }
         members.append(("fields", .array(ProjectField.all.map(JSONValue.string))))

@@ -37,7 +37,8 @@ public struct ProjectAPIClient: Sendable {
                 try onPage(fresh)
                 guard let next = page.offset else { return }
                 offset = next
-            case .failure(.http(422, let body)) where body.type == "LIST_RECORDS_ITERATOR_NOT_AVAILABLE" && offset != nil:
+            case .failure(.http(422, let body))
+            where body.type == "LIST_RECORDS_ITERATOR_NOT_AVAILABLE" && offset != nil:
                 guard restarts < 3 else { throw AppError.http(status: 422, body) }
                 restarts += 1
                 offset = nil
@@ -80,7 +81,8 @@ public struct ProjectAPIClient: Sendable {
             url.absoluteString.count <= Self.maximumURLLength
             ? self.request(url, method: "GET")
             : self.request(
-                URL(string: tableURL.absoluteString + "/listRecords")!, method: "POST", body: query.body(offset: offset))
+                URL(string: tableURL.absoluteString + "/listRecords")!, method: "POST", body: query.body(offset: offset)
+            )
         return await network.send(request, kind: .idempotent).flatMap { decode(RecordPage.self, from: $0) }
     }
 
@@ -135,8 +137,9 @@ public struct ProjectAPIClient: Sendable {
     // MARK: - Requests
 
     private var tableURL: URL {
-        URL(string: configuration.endpoint.absoluteString + "/v0/" + Self.escape(configuration.baseID) + "/"
-            + Self.escape(configuration.table))!
+        URL(
+            string: configuration.endpoint.absoluteString + "/v0/" + Self.escape(configuration.baseID) + "/"
+                + Self.escape(configuration.table))!
     }
 
     private func request(_ url: URL, method: String, body: JSONValue? = nil) -> URLRequest {

@@ -41,12 +41,15 @@ extension Invocation {
         if let commandIndex {
             let word = arguments[commandIndex]
             guard let spec = CommandSpec.named(word) else {
-                let suggestion = Suggestion.closest(to: word, in: CommandSpec.all.map(\.name)).map { " Did you mean '\($0)'?" }
+                let suggestion = Suggestion.closest(to: word, in: CommandSpec.all.map(\.name)).map {
+                    " Did you mean '\($0)'?"
+                }
                 throw AppError.usage("unknown command '\(word)'.\(suggestion ?? "")", command: nil)
             }
             scanned.command = spec
         }
-        let flags = (scanned.command?.flags ?? []) + CommandSpec.globalFlags
+        let flags =
+            (scanned.command?.flags ?? []) + CommandSpec.globalFlags
             + [FlagSpec(name: "--version", help: "")]
         let context = scanned.command?.name
         var index = 0
@@ -89,7 +92,8 @@ extension Invocation {
             }
             if !flag.choices.isEmpty && flag.name != "--category" && !flag.choices.contains(value) {
                 throw AppError.usage(
-                    "\(flag.name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'", command: context)
+                    "\(flag.name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'",
+                    command: context)
             }
             scanned.values[flag.name, default: []].append(value)
         }
@@ -128,7 +132,8 @@ extension Invocation {
         globals.secretsPath = scanned.last("--secrets")
         if let text = scanned.last("--timeout") {
             guard let seconds = Int(text), (1...3600).contains(seconds) else {
-                throw AppError.usage("--timeout must be a whole number of seconds from 1 to 3600, not '\(text)'", command: context)
+                throw AppError.usage(
+                    "--timeout must be a whole number of seconds from 1 to 3600, not '\(text)'", command: context)
             }
             globals.timeoutSeconds = seconds
         }
@@ -227,7 +232,9 @@ extension Invocation {
         try rejectPositionals(scanned, allowed: 1)
         guard let topic = scanned.positionals.first else { return nil }
         guard CommandSpec.named(topic) != nil else {
-            let suggestion = Suggestion.closest(to: topic, in: CommandSpec.all.map(\.name)).map { " Did you mean '\($0)'?" }
+            let suggestion = Suggestion.closest(to: topic, in: CommandSpec.all.map(\.name)).map {
+                " Did you mean '\($0)'?"
+            }
             throw AppError.usage("no help for unknown command '\(topic)'.\(suggestion ?? "")", command: nil)
         }
         return topic

@@ -5,7 +5,9 @@ public struct GlobalOptions: Equatable, Sendable {
     public var isVerbose = false
     public var color = ColorChoice.auto
 
-    public init(secretsPath: String? = nil, timeoutSeconds: Int? = nil, isVerbose: Bool = false, color: ColorChoice = .auto) {
+    public init(
+        secretsPath: String? = nil, timeoutSeconds: Int? = nil, isVerbose: Bool = false, color: ColorChoice = .auto
+    ) {
         self.secretsPath = secretsPath
         self.timeoutSeconds = timeoutSeconds
         self.isVerbose = isVerbose
@@ -62,7 +64,10 @@ public struct ShowOptions: Equatable, Sendable {
 
     /// Whether the target is a record id (`rec` and 14 letters or digits) rather than a name.
     public var isRecordID: Bool {
-        target.count == 17 && target.hasPrefix("rec") && target.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        target.count == 17 && target.hasPrefix("rec")
+            && target.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }
     }
 }
 

@@ -47,7 +47,8 @@ extension CommandSpec {
             FlagSpec(name: "--json", help: "the same as --format json: one JSON array of project objects"),
         ],
         examples: [
-            "tracker list", "tracker list | cut -f1,2", "tracker list --json | jq '.[] | select(.status == \"overdue\")'",
+            "tracker list", "tracker list | cut -f1,2",
+            "tracker list --json | jq '.[] | select(.status == \"overdue\")'",
         ],
         notes: [
             "Piped output is tab-separated, one project a line, no header:",
@@ -71,11 +72,15 @@ extension CommandSpec {
                 help: "the category, e.g. \"Brand identity\""),
             FlagSpec(name: "--lead", value: "EMAIL", help: "the project lead, by the email of a base collaborator"),
             FlagSpec(name: "--team", value: "EMAIL", repeatable: true, help: "a team member's email (repeat for more)"),
-            FlagSpec(name: "--client", value: "NAME|ID", repeatable: true, help: "a client, by record id or name (repeatable)"),
+            FlagSpec(
+                name: "--client", value: "NAME|ID", repeatable: true,
+                help: "a client, by record id or name (repeatable)"),
             FlagSpec(name: "--notes", value: "TEXT", help: "notes for the project"),
             FlagSpec(name: "--notes-file", value: "PATH", help: "read the notes from a file, or from stdin with -"),
             FlagSpec(name: "--complete", help: "mark the project complete"),
-            FlagSpec(name: "--if-absent", help: "if a project with exactly this name exists, print its id and create nothing"),
+            FlagSpec(
+                name: "--if-absent", help: "if a project with exactly this name exists, print its id and create nothing"
+            ),
             FlagSpec(name: "--dry-run", help: "print the JSON request body and send nothing"),
             FlagSpec(name: "--json", help: "print the whole new project as JSON instead of its id"),
             FlagSpec(name: "--quiet", short: "-q", help: "print nothing on success"),
@@ -91,7 +96,9 @@ extension CommandSpec {
         name: "show", summary: "Show every field of one project, by id or exact name.",
         usage: ["tracker show ID|NAME [--json]"], positional: "ID|NAME",
         flags: [FlagSpec(name: "--json", help: "print the project object as JSON")],
-        examples: ["tracker show rec3g0Xxmw2rw3scs", "tracker show \"CMCA brand identity\"", "tracker show \"$id\" --json"])
+        examples: [
+            "tracker show rec3g0Xxmw2rw3scs", "tracker show \"CMCA brand identity\"", "tracker show \"$id\" --json",
+        ])
 
     static let help = CommandSpec(
         name: "help", summary: "Show help for tracker or one of its commands.", usage: ["tracker help [COMMAND]"],

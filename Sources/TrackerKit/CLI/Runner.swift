@@ -8,7 +8,9 @@ struct Runner {
     private var output: Output { context.output }
     private var today: CalendarDate { CalendarDate(context.now(), in: context.timeZone) }
     private var style: Style {
-        Style(isEnabled: invocation.globals.color.isEnabled(isTerminal: output.isStdoutTerminal, environment: context.environment))
+        Style(
+            isEnabled: invocation.globals.color.isEnabled(
+                isTerminal: output.isStdoutTerminal, environment: context.environment))
     }
 
     func execute() async throws {
@@ -54,7 +56,9 @@ struct Runner {
         }
         let client = try makeClient()
         // Two runs of the same cron line must not both find the name absent and both create it.
-        let lock = options.ifAbsent ? FileLock(name: FileLock.name(prefix: "add", [draft.name]), environment: context.environment) : nil
+        let lock =
+            options.ifAbsent
+            ? FileLock(name: FileLock.name(prefix: "add", [draft.name]), environment: context.environment) : nil
         defer { withExtendedLifetime(lock) {} }
         if options.ifAbsent, let existing = try await client.projects(named: draft.name).get().first {
             if output.isStdoutTerminal {

@@ -68,7 +68,8 @@ private struct Resolver {
             )
         }
         let variable = key.environmentVariable.map { ", or set \($0)" } ?? ""
-        return .configuration("\(file.path) has no \"\(key.rawValue)\"", hint: "Add it as in Secrets.example.json\(variable).")
+        return .configuration(
+            "\(file.path) has no \"\(key.rawValue)\"", hint: "Add it as in Secrets.example.json\(variable).")
     }
 
     private func check(token: String, baseID: String) throws {

@@ -96,7 +96,8 @@ public final class NetworkHelper: Sendable {
                 pacer.holdOff(seconds: delay)
                 rateLimitRetries += 1
                 rateLimitWaited += delay
-                notifyOnce("Airtable is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…")
+                notifyOnce(
+                    "Airtable is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…")
             case .transient(let retryAfter, let error):
                 delay = retryAfter ?? policy.transientDelay(attempt: transientRetries, random: environment.random())
                 guard transientRetries < policy.maxTransientRetries,
@@ -230,7 +231,8 @@ public final class NetworkHelper: Sendable {
 
     /// A failure after the request may have reached the server: retried for reads, reported as unknown for writes.
     private func failure(_ error: AppError, kind: RequestKind) -> Decision {
-        kind == .idempotent ? .transient(retryAfter: nil, error) : .done(.failure(.requestOutcomeUnknown(error.message)))
+        kind == .idempotent
+            ? .transient(retryAfter: nil, error) : .done(.failure(.requestOutcomeUnknown(error.message)))
     }
 
     /// A failure as it stands before any retry, for the "retrying" notice.
@@ -242,7 +244,9 @@ public final class NetworkHelper: Sendable {
     /// The path and query as sent, less the long and constant `fields[]` list.
     static func loggablePath(_ url: URL) -> String {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let query = (components?.percentEncodedQuery ?? "").split(separator: "&").filter { !$0.hasPrefix("fields%5B%5D=") }
+        let query = (components?.percentEncodedQuery ?? "").split(separator: "&").filter {
+            !$0.hasPrefix("fields%5B%5D=")
+        }
         return (components?.percentEncodedPath ?? url.path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 

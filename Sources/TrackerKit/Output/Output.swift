@@ -15,7 +15,8 @@ public struct Output: Sendable {
     public var terminalWidth: Int?
 
     public init(
-        standardOutput: @escaping @Sendable (String) throws -> Void, standardError: @escaping @Sendable (String) -> Void,
+        standardOutput: @escaping @Sendable (String) throws -> Void,
+        standardError: @escaping @Sendable (String) -> Void,
         isStdoutTerminal: Bool = false, isStderrTerminal: Bool = false, terminalWidth: Int? = nil
     ) {
         self.standardOutput = standardOutput

@@ -65,7 +65,10 @@ struct TableRenderer: ListRenderer {
     private func layout(for page: [Project]) -> [Column] {
         let wide = width >= 110
         func widest(_ title: String, _ cell: (Project) -> String, cap: Int) -> Int {
-            min(cap, page.map { TextCells.width(TextCells.folded(cell($0))) }.max().map { max($0, title.count) } ?? title.count)
+            min(
+                cap,
+                page.map { TextCells.width(TextCells.folded(cell($0))) }.max().map { max($0, title.count) }
+                    ?? title.count)
         }
         let dueCell: (Project) -> String = { [self] in due($0, withDate: wide) }
         let leadCell: (Project) -> String = { $0.lead?.displayName ?? "" }

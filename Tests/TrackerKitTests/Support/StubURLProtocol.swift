@@ -75,7 +75,8 @@ final class StubURLProtocol: URLProtocol, @unchecked Sendable {
         }
         switch host?.answer(recorded) ?? .failure(.cannotFindHost) {
         case .http(let status, let body, let headers):
-            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+            let response = HTTPURLResponse(
+                url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
             client?.urlProtocol(self, didLoad: Data(body.utf8))
             client?.urlProtocolDidFinishLoading(self)

@@ -64,17 +64,22 @@ enum Fixture {
 
     static func configuration(host: String, budget: Int = 120) -> Configuration {
         Configuration(
-            token: token, baseID: "appTESTbase000001", table: "Design projects", endpoint: URL(string: "https://\(host)")!,
+            token: token, baseID: "appTESTbase000001", table: "Design projects",
+            endpoint: URL(string: "https://\(host)")!,
             requestsPerSecond: 5, timeoutSeconds: 30, retryBudgetSeconds: budget, secretsPath: nil, environmentKeys: [])
     }
 
-    static func network(session: URLSession, clock: TestClock, budget: Double = 120, notices: Recorder? = nil) -> NetworkHelper {
+    static func network(session: URLSession, clock: TestClock, budget: Double = 120, notices: Recorder? = nil)
+        -> NetworkHelper
+    {
         NetworkHelper(
             session: session, timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: budget), pacer: UnlimitedPacer(),
             environment: clock.environment(notices: notices))
     }
 
-    static func client(_ host: StubURLProtocol.Host, clock: TestClock = TestClock(), budget: Double = 120) -> ProjectAPIClient {
+    static func client(_ host: StubURLProtocol.Host, clock: TestClock = TestClock(), budget: Double = 120)
+        -> ProjectAPIClient
+    {
         ProjectAPIClient(
             configuration: configuration(host: host.name),
             network: network(session: StubURLProtocol.session(), clock: clock, budget: budget),
@@ -90,7 +95,9 @@ enum Fixture {
     }
 
     /// A record with the given id and name, as Airtable returns one.
-    static func record(id: String, name: String, due: String = "2026-12-01", created: String = "2026-11-21T10:00:00.000Z") -> String {
+    static func record(
+        id: String, name: String, due: String = "2026-12-01", created: String = "2026-11-21T10:00:00.000Z"
+    ) -> String {
         #"{"id":"\#(id)","createdTime":"\#(created)","fields":{"Name":"\#(name)","Due date":"\#(due)"}}"#
     }
 }
