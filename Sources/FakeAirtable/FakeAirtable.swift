@@ -6,7 +6,7 @@ import Foundation
 public final class FakeAirtable: @unchecked Sendable {
     /// How the fake is set up; the defaults match the real service except for the lockout length.
     public struct Options: Sendable {
-        public var token = "patFAKEfake000000.0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+        public var token = "patFAKEfake000000.00000000000000000000000000000000000000000000000000000000000fa4e1"
         public var baseID = "appFAKEbase000001"
         public var table = "Design projects"
         public var tableID = "tblFAKEdesign0001"

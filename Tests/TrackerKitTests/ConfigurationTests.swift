@@ -4,7 +4,7 @@ import Testing
 @testable import TrackerKit
 
 struct ConfigurationTests {
-    static let token = "patABCDEFGHIJKLMN.1111111111111111111111111111111111111111111111111111111111119876"
+    static let token = "patABCDEFGHIJKLMN.0000000000000000000000000000000000000000000000000000000000009876"
     static let valid = #"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "Design projects"}"#
 
     /// A fresh directory holding `files` (path → contents), removed by the caller.
