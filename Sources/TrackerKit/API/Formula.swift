@@ -19,4 +19,44 @@ public enum Formula {
 
     /// `{Name} = 'value'`.
     public static func nameEquals(_ name: String) -> String { "\(field(ProjectField.name)) = \(literal(name))" }
+
+    /// The one formula for `filters`, with every user value a string literal; nil when nothing is filtered.
+    public static func matching(_ filters: ProjectFilters, today: CalendarDate) -> String? {
+        let due = field(ProjectField.due)
+        let complete = field(ProjectField.complete)
+        var terms: [String] = []
+        if filters.overdue {
+            terms.append("NOT(\(complete))")
+            terms.append("IS_BEFORE(\(due), \(literal(today.description)))")
+        }
+        if let date = filters.dueBefore { terms.append("IS_BEFORE(\(due), \(literal(date.description)))") }
+        if let days = filters.dueWithinDays {
+            let last = CalendarDate(dayNumber: today.dayNumber + days)
+            terms.append("NOT(IS_BEFORE(\(due), \(literal(today.description))))")
+            terms.append("NOT(IS_AFTER(\(due), \(literal(last.description))))")
+        }
+        if filters.dueBefore != nil || filters.dueWithinDays != nil || filters.overdue { terms.insert(due, at: 0) }
+        switch filters.complete {
+        case true?: terms.append(complete)
+        case false?: terms.append("NOT(\(complete))")
+        case nil: break
+        }
+        if let category = filters.category { terms.append("\(field(ProjectField.category)) = \(literal(category))") }
+        if let lead = filters.lead, filters.leadEmail == nil {
+            terms.append("LOWER(\(field(ProjectField.lead))) = LOWER(\(literal(lead)))")
+        }
+        if let search = filters.search {
+            let needle = "LOWER(\(literal(search)))"
+            terms.append(
+                "OR(FIND(\(needle), LOWER(\(field(ProjectField.name)))), FIND(\(needle), LOWER(\(field(ProjectField.notes)))))"
+            )
+        }
+        var unique: [String] = []
+        for term in terms where !unique.contains(term) { unique.append(term) }
+        switch unique.count {
+        case 0: return nil
+        case 1: return unique[0]
+        default: return "AND(" + unique.joined(separator: ", ") + ")"
+        }
+    }
 }

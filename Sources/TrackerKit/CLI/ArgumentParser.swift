@@ -152,6 +152,46 @@ extension Invocation {
     private static func listOptions(_ scanned: ScannedArguments) throws -> ListOptions {
         try rejectPositionals(scanned)
         var options = ListOptions()
+        func conflict(_ a: String, _ b: String) throws {
+            if scanned.has(a) && scanned.has(b) {
+                throw AppError.usage("\(a) and \(b) cannot be used together", command: "list")
+            }
+        }
+        func text(_ flag: String) throws -> String? {
+            guard let value = scanned.last(flag) else { return nil }
+            guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw AppError.usage("\(flag) must not be empty", command: "list")
+            }
+            return value
+        }
+        func count(_ flag: String, minimum: Int) throws -> Int? {
+            guard let value = scanned.last(flag) else { return nil }
+            guard let number = Int(value), number >= minimum, number <= 1_000_000 else {
+                throw AppError.usage(
+                    "\(flag) must be a whole number of at least \(minimum), not '\(value)'", command: "list")
+            }
+            return number
+        }
+        try conflict("--complete", "--incomplete")
+        try conflict("--overdue", "--complete")
+        if scanned.has("--desc") && !scanned.has("--sort") {
+            throw AppError.usage("--desc needs --sort FIELD", command: "list")
+        }
+        if let text = scanned.last("--due-before") {
+            guard let date = CalendarDate(text) else {
+                throw AppError.usage("--due-before '\(text)' is not a real date; expected YYYY-MM-DD", command: "list")
+            }
+            options.filters.dueBefore = date
+        }
+        options.filters.overdue = scanned.has("--overdue")
+        options.filters.dueWithinDays = try count("--due-within", minimum: 0)
+        options.filters.complete = scanned.has("--complete") ? true : scanned.has("--incomplete") ? false : nil
+        options.filters.category = try text("--category")
+        options.filters.lead = try text("--lead")
+        options.filters.search = try text("--search")
+        options.sort = scanned.last("--sort").flatMap(SortField.init(rawValue:))
+        options.descending = scanned.has("--desc")
+        options.limit = try count("--limit", minimum: 1)
         if scanned.has("--json") {
             if let format = scanned.last("--format"), format != "json" {
                 throw AppError.usage("--json and --format \(format) cannot be used together", command: "list")

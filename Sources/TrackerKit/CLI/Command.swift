@@ -19,8 +19,21 @@ public struct GlobalOptions: Equatable, Sendable {
 public struct ListOptions: Equatable, Sendable {
     /// The explicit format; nil picks a table on a terminal and TSV otherwise.
     public var format: ListFormat?
+    public var filters: ProjectFilters
+    public var sort: SortField?
+    public var descending: Bool
+    public var limit: Int?
 
-    public init(format: ListFormat? = nil) { self.format = format }
+    public init(
+        format: ListFormat? = nil, filters: ProjectFilters = ProjectFilters(), sort: SortField? = nil,
+        descending: Bool = false, limit: Int? = nil
+    ) {
+        self.format = format
+        self.filters = filters
+        self.sort = sort
+        self.descending = descending
+        self.limit = limit
+    }
 }
 
 /// Where `add` takes its notes from.

@@ -39,18 +39,41 @@ extension CommandSpec {
 
     static let list = CommandSpec(
         name: "list", summary: "List projects: what is due, overdue and done.",
-        usage: ["tracker list [--format table|tsv|csv|json|ndjson] [--json]"],
+        usage: [
+            "tracker list [--overdue] [--due-before DATE] [--due-within DAYS] [--complete | --incomplete]",
+            "             [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--sort FIELD [--desc]] [--limit N]",
+            "             [--format table|tsv|csv|json|ndjson] [--json]",
+        ],
         flags: [
+            FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
+            FlagSpec(name: "--due-before", value: "YYYY-MM-DD", help: "only projects due before this date"),
+            FlagSpec(name: "--due-within", value: "DAYS", help: "only projects due from today to DAYS days from now"),
+            FlagSpec(name: "--complete", help: "only complete projects"),
+            FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
+            FlagSpec(
+                name: "--category", value: "NAME",
+                choices: ["Brand identity", "Industrial design", "Healthcare design", "Technology design"],
+                help: "only this category, e.g. \"Brand identity\""),
+            FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads"),
+            FlagSpec(
+                name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
+            FlagSpec(
+                name: "--sort", value: "FIELD", choices: SortField.allCases.map(\.rawValue),
+                help: "order by due, name, kickoff or category (done by Airtable)"),
+            FlagSpec(name: "--desc", help: "with --sort: largest first"),
+            FlagSpec(name: "--limit", value: "N", help: "at most N projects"),
             FlagSpec(
                 name: "--format", value: "FORMAT", choices: ListFormat.allCases.map(\.rawValue),
                 help: "table on a terminal, tsv when piped; or csv, json, ndjson"),
             FlagSpec(name: "--json", help: "the same as --format json: one JSON array of project objects"),
         ],
         examples: [
-            "tracker list", "tracker list | cut -f1,2",
-            "tracker list --json | jq '.[] | select(.status == \"overdue\")'",
+            "tracker list", "tracker list --overdue", "tracker list --due-within 7 --incomplete --sort due",
+            "tracker list --search logo --category \"Brand identity\" --format csv > logos.csv",
+            "tracker list --json | jq '.[] | select(.status == \"overdue\") | .name'",
         ],
         notes: [
+            "Filters combine with AND and run on Airtable, so only matching projects are sent.",
             "Piped output is tab-separated, one project a line, no header:",
             "  id  name  due  status  category  lead-name",
         ])

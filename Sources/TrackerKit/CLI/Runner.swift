@@ -30,15 +30,32 @@ struct Runner {
         let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
         var renderer = makeRenderer(format, today: today, style: style, width: output.terminalWidth ?? 80)
         var tally: [ProjectStatus: Int] = [:]
-        try await client.listProjects(ListQuery()) { page in
-            for project in page { tally[project.status(today: today), default: 0] += 1 }
-            let text = renderer.render(page: page)
-            if !text.isEmpty { try output.standardOutput(text) }
-        }
+        let email = options.filters.leadEmail
+        let query = ListQuery(
+            filterByFormula: Formula.matching(options.filters, today: today),
+            sort: options.sort.map { [($0.fieldName, options.descending ? .desc : .asc)] } ?? [],
+            // A lead's email is matched here, not by Airtable, so the cap is applied here too.
+            maxRecords: email == nil ? options.limit : nil)
+        var remaining = options.limit ?? Int.max
+        do {
+            try await client.listProjects(query) { page in
+                var page = page
+                if let email { page = page.filter { $0.lead?.email?.lowercased() == email } }
+                page = Array(page.prefix(remaining))
+                remaining -= page.count
+                for project in page { tally[project.status(today: today), default: 0] += 1 }
+                let text = renderer.render(page: page)
+                if !text.isEmpty { try output.standardOutput(text) }
+                if remaining == 0 { throw ListingComplete() }
+            }
+        } catch is ListingComplete {}
         let closing = renderer.finish()
         if !closing.isEmpty { try output.standardOutput(closing) }
         if format == .table { output.standardError(Self.summary(tally)) }
     }
+
+    /// Stops a listing early once `--limit` projects were shown.
+    private struct ListingComplete: Error {}
 
     static func summary(_ tally: [ProjectStatus: Int]) -> String {
         let total = tally.values.reduce(0, +)
@@ -105,8 +122,12 @@ struct Runner {
         } else {
             let matches = try await client.projects(named: options.target).get()
             guard let first = matches.first else {
-                throw AppError.notFound(
-                    "no project is named \"\(options.target)\"", hint: "Run 'tracker list' to see names and ids.")
+                let close = try await closeNames(to: options.target, client: client)
+                let hint =
+                    close.isEmpty
+                    ? "Run 'tracker list' to see names and ids."
+                    : "Did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+                throw AppError.notFound("no project is named \"\(options.target)\"", hint: hint)
             }
             guard matches.count == 1 else {
                 throw AppError.ambiguous(
@@ -120,6 +141,24 @@ struct Runner {
             let width = output.isStdoutTerminal ? output.terminalWidth : nil
             try output.standardOutput(ProjectView(today: today, style: style, width: width).render(project))
         }
+    }
+
+    /// Up to three project names near `name`: same words in another case, a containing name, or a small typo.
+    private func closeNames(to name: String, client: ProjectAPIClient) async throws -> [String] {
+        let wanted = name.lowercased()
+        var scored: [(String, Int)] = []
+        try await client.listProjects(ListQuery()) { page in
+            for candidate in page.compactMap(\.name) {
+                let lowered = candidate.lowercased()
+                let distance = Suggestion.distance(wanted, lowered)
+                if lowered == wanted || lowered.contains(wanted) || wanted.contains(lowered) {
+                    scored.append((candidate, 0))
+                } else if distance <= max(2, wanted.count / 4) {
+                    scored.append((candidate, distance))
+                }
+            }
+        }
+        return scored.sorted { $0.1 < $1.1 }.prefix(3).map(\.0)
     }
 
     // MARK: - Wiring

@@ -48,6 +48,20 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
             + (d.count < 2 ? "0" : "") + d
     }
 
+    /// The date `dayNumber` days after 1970-01-01.
+    public init(dayNumber: Int) {
+        // Howard Hinnant's civil_from_days.
+        let z = dayNumber + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let dayOfEra = z - era * 146097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
     /// Days since 1970-01-01, for differences between dates.
     public var dayNumber: Int {
         // Howard Hinnant's days_from_civil.
