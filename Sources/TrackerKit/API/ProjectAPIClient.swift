@@ -86,6 +86,58 @@ public struct ProjectAPIClient: Sendable {
         return await network.send(request, kind: .idempotent).flatMap { decode(RecordPage.self, from: $0) }
     }
 
+    // MARK: - Checks for doctor
+
+    /// The id of the user the token belongs to (`GET /v0/meta/whoami`, which needs no scope).
+    public func whoami() async -> Result<String, AppError> {
+        let url = URL(string: configuration.endpoint.absoluteString + "/v0/meta/whoami")!
+        return await network.send(request(url, method: "GET"), kind: .idempotent).flatMap { data in
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let id = object["id"] as? String
+            else { return .failure(.badResponse("whoami has no user id")) }
+            return .success(id)
+        }
+    }
+
+    /// Reads at most one record, to prove the base and table are reachable with this token.
+    public func probeTable() async -> Result<Void, AppError> {
+        do {
+            try await listProjects(ListQuery(maxRecords: 1, pageSize: 1)) { _ in }
+            return .success(())
+        } catch {
+            return .failure(error as? AppError ?? .badResponse("\(error)"))
+        }
+    }
+
+    /// The table's field names and types from the schema API, or nil when the token lacks `schema.bases:read`.
+    public func fieldTypes() async -> Result<[String: String]?, AppError> {
+        let url = URL(
+            string: configuration.endpoint.absoluteString + "/v0/meta/bases/" + Self.escape(configuration.baseID)
+                + "/tables")!
+        switch await network.send(request(url, method: "GET"), kind: .idempotent) {
+        case .failure(.http(403, _)), .failure(.http(404, _)): return .success(nil)
+        case .failure(let error): return .failure(error)
+        case .success(let data):
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let tables = object?["tables"] as? [[String: Any]] ?? []
+            guard
+                let table = tables.first(where: {
+                    $0["name"] as? String == configuration.table || $0["id"] as? String == configuration.table
+                })
+            else {
+                return .failure(
+                    .notFound(
+                        "the base has no table \"\(configuration.table)\"",
+                        hint: "Check \"table\" in your secrets file or AIRTABLE_TABLE."))
+            }
+            var types: [String: String] = [:]
+            for field in table["fields"] as? [[String: Any]] ?? [] {
+                if let name = field["name"] as? String { types[name] = field["type"] as? String ?? "" }
+            }
+            return .success(types)
+        }
+    }
+
     // MARK: - Writing
 
     /// Creates one project and returns it as Airtable stored it; never creates it twice.

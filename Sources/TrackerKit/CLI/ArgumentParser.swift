@@ -27,6 +27,10 @@ extension Invocation {
             case "list": command = .list(try listOptions(scanned))
             case "add": command = .add(try addOptions(scanned))
             case "show": command = .show(try showOptions(scanned))
+            case "doctor":
+                try rejectPositionals(scanned)
+                command = .doctor
+            case "completion": command = .completion(try shell(scanned))
             default: command = .help(topic: try helpTopic(scanned))
             }
             return Invocation(command: command, globals: globals)
@@ -266,6 +270,18 @@ extension Invocation {
             throw AppError.usage("show needs a project id or name, not an empty string", command: "show")
         }
         return ShowOptions(target: target, json: scanned.has("--json"))
+    }
+
+    private static func shell(_ scanned: ScannedArguments) throws -> Shell {
+        try rejectPositionals(scanned, allowed: 1)
+        let names = Shell.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let name = scanned.positionals.first else {
+            throw AppError.usage("completion needs a shell: \(names)", command: "completion")
+        }
+        guard let shell = Shell(rawValue: name) else {
+            throw AppError.usage("unsupported shell '\(name)'; expected one of: \(names)", command: "completion")
+        }
+        return shell
     }
 
     private static func helpTopic(_ scanned: ScannedArguments) throws -> String? {

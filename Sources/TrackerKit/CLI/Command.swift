@@ -89,6 +89,8 @@ public enum Command: Equatable, Sendable {
     case list(ListOptions)
     case add(AddOptions)
     case show(ShowOptions)
+    case doctor
+    case completion(Shell)
     case help(topic: String?)
     case version
 }

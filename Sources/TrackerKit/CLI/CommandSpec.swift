@@ -123,12 +123,27 @@ extension CommandSpec {
             "tracker show rec3g0Xxmw2rw3scs", "tracker show \"CMCA brand identity\"", "tracker show \"$id\" --json",
         ])
 
+    static let doctor = CommandSpec(
+        name: "doctor", summary: "Check the configuration, the token, and the table's fields.",
+        usage: ["tracker doctor"], flags: [],
+        examples: ["tracker doctor", "AIRTABLE_TOKEN=pat… tracker doctor"],
+        notes: ["Exits with the code of the first failing check, as any command would."])
+
+    static let completion = CommandSpec(
+        name: "completion", summary: "Print a shell completion script (bash, zsh or fish).",
+        usage: ["tracker completion bash|zsh|fish"], positional: "SHELL", flags: [],
+        examples: [
+            "eval \"$(tracker completion bash)\"                       # in ~/.bashrc",
+            "tracker completion zsh > \"${fpath[1]}/_tracker\"          # then: autoload -U compinit && compinit",
+            "tracker completion fish > ~/.config/fish/completions/tracker.fish",
+        ])
+
     static let help = CommandSpec(
         name: "help", summary: "Show help for tracker or one of its commands.", usage: ["tracker help [COMMAND]"],
         positional: "COMMAND", flags: [], examples: ["tracker help add"])
 
     /// The subcommands, in the order help lists them.
-    static let all: [CommandSpec] = [list, add, show, help]
+    static let all: [CommandSpec] = [list, add, show, doctor, completion, help]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 }

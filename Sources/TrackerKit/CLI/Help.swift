@@ -3,7 +3,7 @@ enum Help {
     static func page(for topic: String?) -> String {
         guard let topic, let spec = CommandSpec.named(topic) else { return root }
         var text = "\(spec.summary)\n\nUSAGE\n" + spec.usage.map { "  \($0)\n" }.joined()
-        if !spec.flags.isEmpty { text += "\nFLAGS\n" + flagLines(spec.flags) }
+        text += "\nFLAGS\n" + (spec.flags.isEmpty ? "  (only the global flags below)\n" : flagLines(spec.flags))
         text += "\nGLOBAL FLAGS\n" + flagLines(CommandSpec.globalFlags)
         if !spec.notes.isEmpty { text += "\n" + spec.notes.map { "\($0)\n" }.joined() }
         text += "\nEXAMPLES\n" + spec.examples.map { "  $ \($0)\n" }.joined()

@@ -5,8 +5,8 @@ struct Runner {
     var invocation: Invocation
     var context: Context
 
-    private var output: Output { context.output }
-    private var today: CalendarDate { CalendarDate(context.now(), in: context.timeZone) }
+    var output: Output { context.output }
+    var today: CalendarDate { CalendarDate(context.now(), in: context.timeZone) }
     private var style: Style {
         Style(
             isEnabled: invocation.globals.color.isEnabled(
@@ -20,6 +20,8 @@ struct Runner {
         case .list(let options): try await list(options)
         case .add(let options): try await add(options)
         case .show(let options): try await show(options)
+        case .completion(let shell): try output.standardOutput(Completion.script(for: shell))
+        case .doctor: try await doctor()
         }
     }
 
@@ -163,11 +165,18 @@ struct Runner {
 
     // MARK: - Wiring
 
-    private func makeClient() throws -> ProjectAPIClient {
-        let configuration = try ConfigurationLoader.load(
+    func makeClient() throws -> ProjectAPIClient {
+        try makeClient(configuration: loadConfiguration())
+    }
+
+    func loadConfiguration() throws -> Configuration {
+        try ConfigurationLoader.load(
             secretsFlag: invocation.globals.secretsPath, environment: context.environment,
             currentDirectory: context.currentDirectory, warn: { output.standardError("tracker: \($0)\n") }
         ).get()
+    }
+
+    func makeClient(configuration: Configuration) -> ProjectAPIClient {
         let timeout = invocation.globals.timeoutSeconds ?? configuration.timeoutSeconds
         var environment = context.network
         if invocation.globals.isVerbose {

@@ -1,0 +1,91 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+final class DoctorAndCompletionTests: FakeAirtableTestCase {
+    func testDoctorReportsEachCheckWithTheTokenMasked() throws {
+        try startFake()
+        let result = try tracker().run(["doctor"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(
+            result.lines,
+            [
+                "secrets   none; everything comes from the environment", "token     pat…a4e1 (from AIRTABLE_TOKEN)",
+                "endpoint  \(fake.endpoint)", "base      appFAKEbase000001, table \"Design projects\"",
+                "ok        token accepted (user usrFAKEuser000001)", "ok        base and table reachable",
+                "ok        all 9 fields tracker reads exist",
+            ])
+        XCTAssertFalse(result.stdout.contains(fake.options.token))
+    }
+
+    func testDoctorSkipsTheFieldCheckWithoutSchemaAccess() throws {
+        var options = FakeAirtable.Options()
+        options.grantsSchemaAccess = false
+        try startFake(options: options)
+        let result = try tracker().run(["doctor"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.lines.last, "skipped   field check: the token lacks schema.bases:read")
+    }
+
+    func testDoctorFailsWithTheCodeOfTheFailingCheck() throws {
+        try startFake()
+        let badToken = try tracker([
+            "AIRTABLE_TOKEN": "patBADbadbad00000.000000000000000000000000000000000000000000000000000000000000dead"
+        ]).run(["doctor"])
+        XCTAssertEqual(badToken.status, 77)
+        XCTAssertTrue(
+            badToken.stderr.hasPrefix("tracker: Airtable did not accept the token (HTTP 401"), badToken.stderr)
+        XCTAssertTrue(badToken.stdout.contains("token     pat…dead (from AIRTABLE_TOKEN)"))
+        let badBase = try tracker(["AIRTABLE_BASE_ID": "appWRONGwrong0000"]).run(["doctor"])
+        XCTAssertEqual(badBase.status, 77)
+        XCTAssertTrue(badBase.stdout.contains("ok        token accepted"))
+        XCTAssertFalse(badBase.stdout.contains("reachable"))
+    }
+
+    func testTheBashScriptCompletesCommandsFlagsAndValues() throws {
+        let script = try TrackerProcess(fake: nil).run(["completion", "bash"])
+        XCTAssertEqual(script.status, 0)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-\(UUID().uuidString).bash")
+            .path
+        try script.stdout.write(toFile: path, atomically: false, encoding: .utf8)
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [
+                "-c",
+                "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; printf '%s\\n' \"${COMPREPLY[@]}\"",
+            ]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
+                separator: "\n"
+            ).map(String.init)
+        }
+        XCTAssertEqual(try complete(["tracker", "li"]), ["list"])
+        XCTAssertEqual(
+            Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
+            ["list", "add", "show", "doctor", "completion", "help"])
+        XCTAssertEqual(try complete(["tracker", "list", "--form"]), ["--format"])
+        XCTAssertEqual(try complete(["tracker", "list", "--format", ""]), ["table", "tsv", "csv", "json", "ndjson"])
+        XCTAssertEqual(try complete(["tracker", "list", "--sort", "k"]), ["kickoff"])
+        XCTAssertEqual(try complete(["tracker", "add", "--category", "Bra"]), ["Brand\\ identity"])
+        XCTAssertEqual(try complete(["tracker", "add", "--if"]), ["--if-absent"])
+        XCTAssertEqual(try complete(["tracker", "completion", "z"]), ["zsh"])
+    }
+
+    func testCompletionScriptsForEveryShellAndAnUnknownOne() throws {
+        let process = TrackerProcess(fake: nil)
+        XCTAssertTrue(try process.run(["completion", "zsh"]).stdout.hasPrefix("#compdef tracker\n"))
+        XCTAssertTrue(try process.run(["completion", "fish"]).stdout.contains("complete -c tracker"))
+        let unknown = try process.run(["completion", "tcsh"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertEqual(
+            unknown.stderr,
+            "tracker: unsupported shell 'tcsh'; expected one of: bash, zsh, fish\nRun 'tracker help completion' for usage.\n"
+        )
+    }
+}
