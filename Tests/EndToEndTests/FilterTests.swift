@@ -117,6 +117,16 @@ final class FilterTests: FakeAirtableTestCase {
             fake.log.allSatisfy { $0.status == 200 }, "no formula was ever malformed: \(fake.log.map(\.status))")
     }
 
+    func testAFilterTooLongForAURLGoesThroughListRecords() throws {
+        try startFake(records: FakeAirtable.generatedProjects(count: 150))
+        let needle = "Project 0001" + String(repeating: "x", count: 9000)
+        XCTAssertEqual(try rows(["--search", needle]).count, 0)
+        XCTAssertEqual(try rows(["--search", String(repeating: "ü", count: 3000), "--incomplete"]).count, 0)
+        XCTAssertEqual(fake.log.map(\.method), ["POST", "POST"])
+        XCTAssertTrue(fake.log.allSatisfy { $0.path.hasSuffix("/listRecords") && $0.status == 200 })
+        XCTAssertEqual(try rows(["--search", "Project 0001"]).count, 10)
+    }
+
     func testFilterUsageErrors() throws {
         try startFake()
         for (arguments, message) in [
