@@ -13,6 +13,9 @@ let package = Package(
         // A loopback stand-in for Airtable's Web API, used by the end-to-end tests and the benchmark.
         .target(name: "FakeAirtable", resources: [.copy("Resources/design-projects.json")]),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
+        // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.
+        .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"]),
+        .executableTarget(name: "measure-child"),
         .testTarget(name: "TrackerKitTests", dependencies: ["TrackerKit", "FakeAirtable"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "TrackerKit"]),
     ]

@@ -191,6 +191,6 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     static func json(_ object: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [])) ?? Data("{}".utf8)
+        (try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])) ?? Data("{}".utf8)
     }
 }

@@ -52,7 +52,7 @@ private struct Resolver {
             return Configuration(
                 token: token, baseID: baseID, table: table,
                 endpoint: try endpoint(try string(.endpoint)),
-                requestsPerSecond: try number(.requestsPerSecond, default: 5, range: 0.1...50),
+                requestsPerSecond: try number(.requestsPerSecond, default: 5, range: 0.1...10000),
                 timeoutSeconds: Int(try number(.timeoutSeconds, default: 30, range: 1...3600, whole: true)),
                 retryBudgetSeconds: Int(try number(.retryBudgetSeconds, default: 120, range: 0...86400, whole: true)),
                 secretsPath: file?.path, environmentKeys: usedEnvironment)
