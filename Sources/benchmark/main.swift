@@ -3,7 +3,8 @@ import Foundation
 
 // The benchmark: start-up, listings of 16, 1,000 and 50,000 projects, one add, and a rate-limited listing, each run
 // several times against the loopback fake; then tracker beside curl, memory, and pacing.
-//   swift build -c release && .build/release/benchmark [--quick]
+//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick]
+// (the static build needs libcurl's development package; a plain `swift build -c release` works too, slower to start)
 let quick = CommandLine.arguments.contains("--quick")
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
 let tracker = ProcessInfo.processInfo.environment["TRACKER_BINARY"] ?? directory + "/tracker"
@@ -56,7 +57,20 @@ let machine =
     .first { $0.hasPrefix("model name") }.map {
         String($0.split(separator: ":")[1]).trimmingCharacters(in: .whitespaces)
     } ?? "unknown CPU"
-print("tracker benchmark: \(tracker)")
+/// Whether the binary carries the Swift runtime itself (built with --static-swift-stdlib).
+func linkage(_ path: String) -> String {
+    let ldd = Process()
+    ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+    ldd.arguments = [path]
+    let pipe = Pipe()
+    ldd.standardOutput = pipe
+    guard (try? ldd.run()) != nil else { return "unknown linkage" }
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    ldd.waitUntilExit()
+    return text.contains("libswiftCore.so") ? "Swift runtime linked dynamically" : "Swift runtime and Foundation linked statically"
+}
+
+print("tracker benchmark: \(tracker) (\(linkage(tracker)))")
 print(
     "machine: \(machine), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
 )
