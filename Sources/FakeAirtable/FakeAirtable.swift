@@ -119,9 +119,9 @@ public final class FakeAirtable: @unchecked Sendable {
     // MARK: - Handling
 
     private func handle(_ request: HTTPRequest) -> HTTPAction {
-        let (number, fault) = locked { () -> (Int, Fault?) in
+        let fault = locked { () -> Fault? in
             requestCount += 1
-            return (requestCount, faults.removeValue(forKey: requestCount) ?? standingFault)
+            return faults.removeValue(forKey: requestCount) ?? standingFault
         }
         let action = respond(to: request, fault: fault)
         var status: Int?
@@ -132,7 +132,6 @@ public final class FakeAirtable: @unchecked Sendable {
         let entry = LogEntry(
             time: now, method: request.method, path: request.path, query: request.query, status: status)
         locked { entries.append(entry) }
-        _ = number
         return action
     }
 
