@@ -9,6 +9,22 @@ struct ScannedArguments {
     func has(_ flag: String) -> Bool { values[flag] != nil }
     func last(_ flag: String) -> String? { values[flag]?.last }
     func all(_ flag: String) -> [String] { values[flag] ?? [] }
+
+    /// The flag's value, which must hold more than white space.
+    func nonEmpty(_ flag: String) throws -> String? {
+        guard let value = last(flag) else { return nil }
+        guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw AppError.usage("\(flag) must not be empty", command: command?.name)
+        }
+        return value
+    }
+
+    /// Fails when both flags were given.
+    func rejectTogether(_ first: String, _ second: String) throws {
+        if has(first) && has(second) {
+            throw AppError.usage("\(first) and \(second) cannot be used together", command: command?.name)
+        }
+    }
 }
 
 extension Invocation {
@@ -156,18 +172,6 @@ extension Invocation {
     private static func listOptions(_ scanned: ScannedArguments) throws -> ListOptions {
         try rejectPositionals(scanned)
         var options = ListOptions()
-        func conflict(_ a: String, _ b: String) throws {
-            if scanned.has(a) && scanned.has(b) {
-                throw AppError.usage("\(a) and \(b) cannot be used together", command: "list")
-            }
-        }
-        func text(_ flag: String) throws -> String? {
-            guard let value = scanned.last(flag) else { return nil }
-            guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                throw AppError.usage("\(flag) must not be empty", command: "list")
-            }
-            return value
-        }
         func count(_ flag: String, minimum: Int) throws -> Int? {
             guard let value = scanned.last(flag) else { return nil }
             guard let number = Int(value), number >= minimum, number <= 1_000_000 else {
@@ -176,8 +180,8 @@ extension Invocation {
             }
             return number
         }
-        try conflict("--complete", "--incomplete")
-        try conflict("--overdue", "--complete")
+        try scanned.rejectTogether("--complete", "--incomplete")
+        try scanned.rejectTogether("--overdue", "--complete")
         if scanned.has("--desc") && !scanned.has("--sort") {
             throw AppError.usage("--desc needs --sort FIELD", command: "list")
         }
@@ -190,9 +194,9 @@ extension Invocation {
         options.filters.overdue = scanned.has("--overdue")
         options.filters.dueWithinDays = try count("--due-within", minimum: 0)
         options.filters.complete = scanned.has("--complete") ? true : scanned.has("--incomplete") ? false : nil
-        options.filters.category = try text("--category")
-        options.filters.lead = try text("--lead")
-        options.filters.search = try text("--search")
+        options.filters.category = try scanned.nonEmpty("--category")
+        options.filters.lead = try scanned.nonEmpty("--lead")
+        options.filters.search = try scanned.nonEmpty("--search")
         options.sort = scanned.last("--sort").flatMap(SortField.init(rawValue:))
         options.descending = scanned.has("--desc")
         options.limit = try count("--limit", minimum: 1)
@@ -229,21 +233,10 @@ extension Invocation {
             throw AppError.usage("--name must not be empty", command: "add")
         }
         guard let due = try date("--due") else { throw AppError.usage("add needs --due YYYY-MM-DD", command: "add") }
-        if scanned.has("--notes") && scanned.has("--notes-file") {
-            throw AppError.usage("--notes and --notes-file cannot be used together", command: "add")
-        }
-        if scanned.has("--json") && scanned.has("--quiet") {
-            throw AppError.usage("--json and --quiet cannot be used together", command: "add")
-        }
-        func nonEmpty(_ flag: String) throws -> String? {
-            guard let value = scanned.last(flag) else { return nil }
-            guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw AppError.usage("\(flag) must not be empty", command: "add")
-            }
-            return value
-        }
+        try scanned.rejectTogether("--notes", "--notes-file")
+        try scanned.rejectTogether("--json", "--quiet")
         let draft = ProjectDraft(
-            name: name, due: due, kickoff: try date("--kickoff"), category: try nonEmpty("--category"),
+            name: name, due: due, kickoff: try date("--kickoff"), category: try scanned.nonEmpty("--category"),
             leadEmail: try scanned.last("--lead").map { try email("--lead", $0) },
             teamEmails: try scanned.all("--team").map { try email("--team", $0) },
             clients: try scanned.all("--client").map { value in
