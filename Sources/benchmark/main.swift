@@ -67,7 +67,8 @@ func linkage(_ path: String) -> String {
     guard (try? ldd.run()) != nil else { return "unknown linkage" }
     let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     ldd.waitUntilExit()
-    return text.contains("libswiftCore.so") ? "Swift runtime linked dynamically" : "Swift runtime and Foundation linked statically"
+    return text.contains("libswiftCore.so")
+        ? "Swift runtime linked dynamically" : "Swift runtime and Foundation linked statically"
 }
 
 print("tracker benchmark: \(tracker) (\(linkage(tracker)))")

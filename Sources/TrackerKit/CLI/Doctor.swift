@@ -17,9 +17,7 @@ extension Runner {
             try output.standardOutput(label.padding(toLength: 10, withPad: " ", startingAt: 0) + value + "\n")
         }
         if let path = configuration.secretsPath {
-            var info = stat()
-            let mode = stat(path, &info) == 0 ? String(info.st_mode & 0o777, radix: 8) : "?"
-            try line("secrets", "\(path) (mode \(mode))")
+            try line("secrets", "\(path) (mode \(configuration.secretsMode.map { String($0, radix: 8) } ?? "?"))")
         } else {
             try line("secrets", "none; everything comes from the environment")
         }
@@ -50,13 +48,8 @@ extension Runner {
                 try line("warning", "field \"\(name)\" is a \(types[name] ?? "?"), not what tracker expects")
             }
         }
-        if let path = configuration.secretsPath, Self.isReadableByOthers(path) {
-            try line("warning", "\(path) is readable by other users; run: chmod 600 '\(path)'")
+        if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
+            try line("warning", String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count)))
         }
-    }
-
-    private static func isReadableByOthers(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & 0o044 != 0
     }
 }

@@ -4,9 +4,16 @@ import Foundation
 struct Runner {
     var invocation: Invocation
     var context: Context
+    /// Read once, so a whole command (a long listing past midnight included) sees one date.
+    let today: CalendarDate
+
+    init(invocation: Invocation, context: Context) {
+        self.invocation = invocation
+        self.context = context
+        self.today = CalendarDate(context.now(), in: context.timeZone)
+    }
 
     var output: Output { context.output }
-    var today: CalendarDate { CalendarDate(context.now(), in: context.timeZone) }
     private var style: Style {
         Style(
             isEnabled: invocation.globals.color.isEnabled(

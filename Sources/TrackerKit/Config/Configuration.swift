@@ -11,10 +11,18 @@ public struct Configuration: Equatable, Sendable {
     public var retryBudgetSeconds: Int
     /// The secrets file that was read, if any.
     public var secretsPath: String?
+    /// That file's permission bits, as read when it was loaded.
+    public var secretsMode: UInt32? = nil
     /// Which keys came from environment variables, for `doctor` and hints.
     public var environmentKeys: [String]
 
     public static let defaultEndpoint = URL(string: "https://api.airtable.com")!
+
+    /// Whether group or others may read the secrets file (it holds the token).
+    public var isSecretsFileReadableByOthers: Bool { secretsMode.map(Self.isReadableByOthers) ?? false }
+
+    /// Whether permission bits let group or others read a file.
+    public static func isReadableByOthers(mode: UInt32) -> Bool { mode & 0o044 != 0 }
 
     /// The token as it may be shown: `pat…1234`.
     public var maskedToken: String { Self.mask(token) }

@@ -12,10 +12,13 @@ public enum ConfigurationLoader {
         case .success(let found): file = found
         case .failure(let error): return .failure(error)
         }
-        if let file, file.isReadableByOthers {
-            warn("warning: \(file.path) is readable by other users; run: chmod 600 '\(file.path)'")
-        }
+        if let file, Configuration.isReadableByOthers(mode: file.mode) { warn(readableWarning(file.path)) }
         return Resolver(file: file, environment: environment).resolve()
+    }
+
+    /// The one-line warning for a secrets file others can read, shared with `doctor`.
+    static func readableWarning(_ path: String) -> String {
+        "warning: \(path) is readable by other users; run: chmod 600 '\(path)'"
     }
 }
 
@@ -55,7 +58,7 @@ private struct Resolver {
                 requestsPerSecond: try number(.requestsPerSecond, default: 5, range: 0.1...10000),
                 timeoutSeconds: Int(try number(.timeoutSeconds, default: 30, range: 1...3600, whole: true)),
                 retryBudgetSeconds: Int(try number(.retryBudgetSeconds, default: 120, range: 0...86400, whole: true)),
-                secretsPath: file?.path, environmentKeys: usedEnvironment)
+                secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment)
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
     }
 

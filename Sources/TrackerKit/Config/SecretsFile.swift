@@ -24,8 +24,8 @@ enum SecretsValue: Decodable, Equatable {
 struct SecretsFile {
     var path: String
     var values: [SecretsKey: SecretsValue]
-    /// Set when group or others may read the file.
-    var isReadableByOthers: Bool
+    /// The file's permission bits.
+    var mode: UInt32
 
     /// The candidate paths in lookup order, each with whether it was named explicitly (a missing explicit file is an error).
     static func candidates(flag: String?, environment: [String: String], currentDirectory: String) -> [(
@@ -87,6 +87,6 @@ struct SecretsFile {
             }
             values[key] = value
         }
-        return .success(SecretsFile(path: path, values: values, isReadableByOthers: mode & 0o044 != 0))
+        return .success(SecretsFile(path: path, values: values, mode: UInt32(mode & 0o777)))
     }
 }
