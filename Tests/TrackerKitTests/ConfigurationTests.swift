@@ -130,6 +130,14 @@ struct ConfigurationTests {
         #expect(error.message == "--secrets names \(root)/nope.json, which does not exist")
     }
 
+    @Test func aDirectoryWhereTheFileShouldBeIsNamedAsSuch() throws {
+        let root = try directory([:])
+        try FileManager.default.createDirectory(atPath: root + "/work/Secrets.json", withIntermediateDirectories: true)
+        let error = try #require(load(root).failure)
+        #expect(error.message == "\(root)/work/Secrets.json is a directory, not a secrets file")
+        #expect(error.exitCode == .configuration)
+    }
+
     @Test func warnsOnceWhenOthersCanReadTheFile() throws {
         let warnings = Recorder()
         let root = try directory(["work/Secrets.json": Self.valid], mode: 0o644)

@@ -63,8 +63,12 @@ struct SecretsFile {
     }
 
     private static func read(path: String, mode: mode_t) -> Result<SecretsFile, AppError> {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(.configuration("cannot read \(path): \(String(cString: strerror(EACCES)))", hint: nil))
+        if mode & S_IFMT == S_IFDIR {
+            return .failure(.configuration("\(path) is a directory, not a secrets file", hint: nil))
+        }
+        guard access(path, R_OK) == 0, let data = FileManager.default.contents(atPath: path) else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "unreadable"
+            return .failure(.configuration("cannot read \(path): \(reason)", hint: nil))
         }
         let raw: [String: SecretsValue]
         do {
