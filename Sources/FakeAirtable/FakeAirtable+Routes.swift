@@ -1,7 +1,10 @@
 import Foundation
 
 extension FakeAirtable {
-    /// Routes a request that passed the fault and rate-limit stages.
+    static let permissionMessage =
+        "Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct."
+
+    /// Routes a request that passed the fault, rate-limit and URL-length stages.
     func route(_ request: HTTPRequest, expireIterator: Bool) -> HTTPAction {
         guard request.header("authorization") == "Bearer \(options.token)",
             !request.query.contains("api_key=")
@@ -11,65 +14,63 @@ extension FakeAirtable {
         var parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard parts.first == "v0" else { return notFoundRoute() }
         parts.removeFirst()
-        if parts.first == "meta" { return meta(Array(parts.dropFirst()), request) }
-        guard parts.count >= 2, parts[0] == options.baseID, parts[1] == options.table || parts[1] == options.tableID
-        else {
-            return error(
-                403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND",
-                "Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct."
-            )
+        if parts.first == "meta" { return meta(Array(parts.dropFirst())) }
+        // A wrong base or table is 403 with a personal access token, the same answer as a missing scope.
+        guard parts.count >= 2, parts[0] == options.baseID, let table = locked({ base.tableIndex(parts[1]) }) else {
+            return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
         }
+        let query = Self.queryPairs(request.query)
         switch (request.method, parts.count > 2 ? parts[2] : nil) {
-        case ("GET", nil): return list(parameters: Self.queryParameters(request.query), expireIterator: expireIterator)
+        case ("GET", nil): return list(table, parameters: Self.queryParameters(query), expireIterator: expireIterator)
         case ("POST", "listRecords"?):
             guard let body = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
-                return error(
-                    422, "INVALID_REQUEST_UNKNOWN",
-                    "Invalid request: parameter validation failed. Check your request data.")
+                return invalidRequest()
             }
-            return list(parameters: Self.bodyParameters(body), expireIterator: expireIterator)
+            return list(table, parameters: Self.bodyParameters(body), expireIterator: expireIterator)
         case ("GET", let id?): return get(id)
-        case ("POST", nil): return create(request.body)
+        case ("POST", nil): return create(table, request.body)
+        case ("PATCH", let id), ("PUT", let id):
+            return update(table, id: id, request.body, destructive: request.method == "PUT")
+        case ("DELETE", let id):
+            return delete(
+                table, ids: id.map { [$0] } ?? query.filter { $0.0 == "records[]" }.map(\.1), single: id != nil)
         default: return notFoundRoute()
         }
     }
 
-    private func error(_ status: Int, _ type: String, _ message: String?) -> HTTPAction {
-        .respond(status: status, headers: [:], body: Self.errorBody(type: type, message: message))
+    func error(_ status: Int, _ type: String, _ message: String?) -> HTTPAction {
+        .respond(status: status, headers: [:], body: Self.errorBody(status: status, type: type, message: message))
     }
 
-    private func notFoundRoute() -> HTTPAction {
+    func invalidRequest() -> HTTPAction {
+        error(422, "INVALID_REQUEST_UNKNOWN", "Invalid request: parameter validation failed. Check your request data.")
+    }
+
+    /// Airtable's answer for a route or record that does not exist: the error as a bare string.
+    func notFoundRoute() -> HTTPAction {
         .respond(status: 404, headers: [:], body: Data(#"{"error":"NOT_FOUND"}"#.utf8))
     }
 
-    private func ok(_ object: Any) -> HTTPAction { .respond(status: 200, headers: [:], body: Self.json(object)) }
+    func ok(_ object: Any) -> HTTPAction { .respond(status: 200, headers: [:], body: Self.json(object)) }
 
     // MARK: - Metadata
 
-    private func meta(_ parts: [String], _ request: HTTPRequest) -> HTTPAction {
+    private func meta(_ parts: [String]) -> HTTPAction {
         if parts == ["whoami"] { return ok(["id": "usrFAKEuser000001"]) }
         guard parts.count == 3, parts[0] == "bases", parts[2] == "tables" else { return notFoundRoute() }
         guard options.grantsSchemaAccess, parts[1] == options.baseID else {
-            return error(
-                403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND",
-                "Invalid permissions, or the requested model was not found.")
+            return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
         }
-        let types: [(String, String)] = [
-            ("Name", "singleLineText"), ("Category", "singleSelect"), ("Complete", "checkbox"),
-            ("Kickoff date", "date"), ("Due date", "date"), ("Project lead", "singleCollaborator"),
-            ("Project team", "multipleCollaborators"), ("Client", "multipleRecordLinks"), ("Notes", "multilineText"),
-        ]
-        let fields = types.enumerated().map { index, field in
-            ["id": "fldFAKEfield\(String(format: "%05d", index))", "name": field.0, "type": field.1]
-        }
-        return ok([
-            "tables": [
+        let tables = locked {
+            base.tables.map { table -> [String: Any] in
                 [
-                    "id": options.tableID, "name": options.table, "primaryFieldId": "fldFAKEfield00000",
-                    "fields": fields, "views": [],
+                    "id": table.id, "name": table.name, "primaryFieldId": table.fields[0].id,
+                    "fields": table.fields.map(\.json),
+                    "views": [["id": "viwFAKEgrid00001", "name": "Grid view", "type": "grid"]],
                 ]
-            ]
-        ])
+            }
+        }
+        return ok(["tables": tables])
     }
 
     // MARK: - Reading
@@ -81,19 +82,23 @@ extension FakeAirtable {
         var formula: String?
         var sort: [(field: String, descending: Bool)] = []
         var fields: [String]?
-        var isValid = true
     }
 
-    static func queryParameters(_ query: String) -> ListParameters {
-        var parameters = ListParameters()
-        var sortFields: [Int: String] = [:]
-        var sortDirections: [Int: String] = [:]
-        for pair in query.split(separator: "&") {
+    /// The query's key-value pairs, decoded (`+` is a space, as in forms).
+    static func queryPairs(_ query: String) -> [(String, String)] {
+        query.split(separator: "&").compactMap { pair in
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
                 String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
             }
-            guard kv.count == 2 else { continue }
-            let (key, value) = (kv[0], kv[1])
+            return kv.count == 2 ? (kv[0], kv[1]) : nil
+        }
+    }
+
+    static func queryParameters(_ pairs: [(String, String)]) -> ListParameters {
+        var parameters = ListParameters()
+        var sortFields: [Int: String] = [:]
+        var sortDirections: [Int: String] = [:]
+        for (key, value) in pairs {
             switch key {
             case "pageSize": parameters.pageSize = Int(value) ?? -1
             case "maxRecords": parameters.maxRecords = Int(value)
@@ -125,26 +130,24 @@ extension FakeAirtable {
         return parameters
     }
 
-    private func list(parameters: ListParameters, expireIterator: Bool) -> HTTPAction {
-        guard (1...100).contains(parameters.pageSize) else {
-            return error(
-                422, "INVALID_REQUEST_UNKNOWN", "Invalid request: parameter validation failed. Check your request data."
-            )
-        }
-        let named: [String] = (parameters.fields ?? []) + parameters.sort.map { $0.field }
-        if let unknown = named.first(where: { !RecordStore.fieldNames.contains($0) }) {
-            return error(422, "UNKNOWN_FIELD_NAME", "Unknown field name: \"\(unknown)\"")
-        }
+    private func list(_ table: Int, parameters: ListParameters, expireIterator: Bool) -> HTTPAction {
+        guard (1...100).contains(parameters.pageSize) else { return invalidRequest() }
         return locked { () -> HTTPAction in
+            let schema = base.tables[table]
+            let named: [String] = (parameters.fields ?? []) + parameters.sort.map { $0.field }
+            if let unknown = named.first(where: { schema.field(named: $0) == nil }) {
+                // One unknown name in fields[] or sort fails the whole request.
+                return error(422, "UNKNOWN_FIELD_NAME", "Unknown field name: \"\(unknown)\"")
+            }
             var ids: [String]
             var position: Int
             if let offset = parameters.offset {
-                guard let cursor = store.cursors[offset] else {
+                guard let cursor = base.cursors[offset] else {
                     return error(422, "INVALID_OFFSET_VALUE", "The value of offset \(offset) is invalid")
                 }
                 let expired = options.iteratorLifetime.map { Date().timeIntervalSince(cursor.created) > $0 } ?? false
                 if expired || expireIterator {
-                    store.cursors[offset] = nil
+                    base.cursors[offset] = nil
                     return .respond(
                         status: 422, headers: [:],
                         body: Data(#"{"error":{"type":"LIST_RECORDS_ITERATOR_NOT_AVAILABLE"}}"#.utf8))
@@ -152,7 +155,7 @@ extension FakeAirtable {
                 (ids, position) = (cursor.ids, cursor.position)
             } else {
                 do {
-                    ids = try matchingIDs(parameters)
+                    ids = try matchingIDs(schema, parameters)
                 } catch {
                     return self.error(
                         422, "INVALID_FILTER_BY_FORMULA", "The formula for filtering records is invalid: \(error)")
@@ -161,11 +164,11 @@ extension FakeAirtable {
             }
             let end = min(ids.count, position + parameters.pageSize)
             let only = parameters.fields.map(Set.init)
-            let page = ids[position..<end].compactMap { store.record(id: $0)?.json(fields: only) }
+            let page = ids[position..<end].compactMap { schema.record(id: $0)?.json(fields: only) }
             var body: [String: Any] = ["records": page]
             if end < ids.count {
-                let offset = "itr" + RecordStore.makeID(prefix: "").prefix(14) + "/" + ids[end]
-                store.cursors[offset] = (ids, end, Date())
+                let offset = "itr" + FakeBase.makeID(prefix: "").prefix(14) + "/" + ids[end]
+                base.cursors[offset] = (ids, end, Date())
                 body["offset"] = offset
             }
             return ok(body)
@@ -173,22 +176,24 @@ extension FakeAirtable {
     }
 
     /// The ids of the records that match, in order, capped by maxRecords; called with the lock held.
-    private func matchingIDs(_ parameters: ListParameters) throws -> [String] {
-        var matches = store.records
+    private func matchingIDs(_ table: FakeTable, _ parameters: ListParameters) throws -> [String] {
+        var matches = table.records
+        let types = Dictionary(uniqueKeysWithValues: table.fields.map { ($0.name, $0.type) })
         if let formula = parameters.formula, !formula.isEmpty {
-            let evaluator = try FormulaEvaluator(formula, knownFields: RecordStore.fieldNames)
+            let evaluator = try FormulaEvaluator(formula, knownFields: Set(types.keys))
             let today = FakeDates.today()
-            matches = try matches.filter { record in try evaluator.evaluate(record.formulaValue, today: today).isTruthy
+            matches = try matches.filter { record in
+                try evaluator.evaluate({ record.formulaValue($0, type: types[$0]) }, recordID: record.id, today: today)
+                    .isTruthy
             }
         }
         if !parameters.sort.isEmpty {
             matches.sort { a, b in
                 for rule in parameters.sort {
-                    let x = a.formulaValue(rule.field).text, y = b.formulaValue(rule.field).text
-                    if x != y {
-                        // Empty cells sort first ascending, as in Airtable.
-                        return rule.descending ? x > y : x < y
-                    }
+                    let x = a.formulaValue(rule.field, type: types[rule.field]).text
+                    let y = b.formulaValue(rule.field, type: types[rule.field]).text
+                    // Empty cells sort first ascending, as in Airtable.
+                    if x != y { return rule.descending ? x > y : x < y }
                 }
                 return false
             }
@@ -197,10 +202,9 @@ extension FakeAirtable {
         return parameters.maxRecords.map { Array(ids.prefix($0)) } ?? ids
     }
 
+    /// One record by id: like Airtable, the table in the URL is ignored and any table of the base is searched.
     private func get(_ id: String) -> HTTPAction {
-        guard let record = locked({ store.record(id: id) }) else {
-            return error(404, "MODEL_ID_NOT_FOUND", "Record not found")
-        }
+        guard let record = locked({ base.anyRecord(id: id) }) else { return notFoundRoute() }
         return ok(record.json(fields: nil))
     }
 }

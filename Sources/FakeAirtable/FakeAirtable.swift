@@ -1,8 +1,9 @@
 import Foundation
 
-/// A loopback stand-in for Airtable's Web API that behaves as airtable-api.md records: Bearer auth, paging with
-/// expiring cursors, formulas, creates with typecast, error bodies, the per-base rate limit with its lockout, and
-/// faults injected on the n-th request.
+/// A loopback stand-in for Airtable's Web API that answers as the recorded traffic of airtable-api.md section 12 shows:
+/// compressed bodies, both error shapes and the `errors` array of 429s, records of other tables returned by id,
+/// `typecast` creating select options and linked records, a 414 for long URLs, the per-base rate limit with its
+/// lockout, and faults injected on the n-th request.
 public final class FakeAirtable: @unchecked Sendable {
     /// How the fake is set up; the defaults match the real service except for the lockout length.
     public struct Options: Sendable {
@@ -14,24 +15,42 @@ public final class FakeAirtable: @unchecked Sendable {
         public var requestsPerSecond: Int?
         /// How long a burst locks the base out (Airtable: 30 s).
         public var lockoutSeconds = 30.0
-        /// Whether 429 answers carry a Retry-After header (Airtable documents none).
+        /// Whether 429 answers carry a Retry-After header (no recording shows one).
         public var sendsRetryAfter = false
         /// Seconds after which a page cursor expires; nil for never.
         public var iteratorLifetime: Double?
         /// Whether the token may read the base schema (`schema.bases:read`).
         public var grantsSchemaAccess = true
+        /// Whether `typecast` may add choices to a select field (the user may change the schema).
+        public var allowsSchemaChanges = true
+        /// The coding answers use when the client accepts it (Airtable: gzip); nil for plain bodies.
+        public var compression: HTTPCompression? = .gzip
+        /// Template field names this base calls otherwise, e.g. `["Due date": "Deadline"]`.
+        public var renamedFields: [String: String] = [:]
+        /// Template fields this base does not have.
+        public var removedFields: Set<String> = []
+        /// Names for the Clients records the projects link to, in order of first appearance.
+        public var clientNames: [String] = []
+        /// URLs of this many characters or more get Airtable's 414.
+        public var maximumURLLength = 16_000
 
         public init() {}
     }
 
     /// A misbehaviour to apply to one request instead of, or on top of, its normal answer.
     public enum Fault: Sendable {
-        /// Answer with this status and an Airtable error body; nothing is applied.
+        /// Answer with this status and an Airtable error body in the shape Airtable uses for it; nothing is applied.
         case status(Int, type: String?, message: String? = nil, retryAfter: String? = nil)
+        /// Answer with exactly this status and body; nothing is applied.
+        case raw(Int, body: String)
         /// Reset the connection before answering; nothing is applied.
         case reset
         /// Apply the request, then close the connection without answering.
         case applyThenDrop
+        /// Apply the request, then answer 200 with a body that is not JSON.
+        case applyThenGarbage
+        /// Say nothing, and apply the request this many seconds later, after the client has given up.
+        case applyLate(seconds: Double)
         /// Apply the request, then send only half of the body.
         case truncatedBody
         /// Never answer: hold the connection silent for this long.
@@ -55,15 +74,19 @@ public final class FakeAirtable: @unchecked Sendable {
         public var method: String
         public var path: String
         public var query: String
+        /// The request body, as text.
+        public var body: String
         /// The status answered, or nil when the connection was dropped or stalled.
         public var status: Int?
+        /// The content coding of the answer, if it was compressed.
+        public var encoding: String?
     }
 
     public let options: Options
     private let lock = NSLock()
     private var server: HTTPServer?
     private let started = Date()
-    var store: RecordStore
+    var base: FakeBase
     private var faults: [Int: Fault] = [:]
     private var standingFault: Fault?
     private var requestCount = 0
@@ -71,10 +94,10 @@ public final class FakeAirtable: @unchecked Sendable {
     private var recentRequests: [Double] = []
     private var lockedUntil = 0.0
 
-    /// A fake holding `records`, Airtable's record objects (`id`, `createdTime`, `fields`).
+    /// A fake holding `records`, Airtable's record objects (`id`, `createdTime`, `fields` by template field name).
     public init(options: Options = Options(), records: [[String: Any]]) {
         self.options = options
-        self.store = RecordStore(records: records)
+        self.base = FakeBase(options: options, projects: records)
     }
 
     /// Starts serving on 127.0.0.1 at `port` (0 picks a free one) and returns the port.
@@ -105,8 +128,18 @@ public final class FakeAirtable: @unchecked Sendable {
     /// Every request seen so far.
     public var log: [LogEntry] { locked { entries } }
 
-    /// The records as they stand, in creation order.
-    public var records: [[String: Any]] { locked { store.records.map { $0.json(fields: nil) } } }
+    /// The projects as they stand, in creation order, keyed by this base's field names.
+    public var records: [[String: Any]] { records(inTable: options.table) }
+
+    /// The records of any table of the base (`Clients`, `Tasks`), in creation order.
+    public func records(inTable name: String) -> [[String: Any]] {
+        locked { base.tableIndex(name).map { base.tables[$0].records.map { $0.json(fields: nil) } } ?? [] }
+    }
+
+    /// The choices of a select field of the projects table, as the schema holds them now.
+    public func choices(ofField name: String) -> [String] {
+        locked { base.tables[0].field(named: name)?.choices ?? [] }
+    }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
@@ -123,16 +156,45 @@ public final class FakeAirtable: @unchecked Sendable {
             requestCount += 1
             return faults.removeValue(forKey: requestCount) ?? standingFault
         }
-        let action = respond(to: request, fault: fault)
+        let coding = options.compression.flatMap {
+            HTTPCompression.negotiate(request.header("accept-encoding"), preferred: $0)
+        }
+        let action = Self.compress(respond(to: request, fault: fault), coding)
         var status: Int?
         switch action {
-        case .respond(let code, _, _), .truncate(let code, _), .stallBody(_, let code, _): status = code
+        case .respond(let code, _, _), .truncate(let code, _, _), .stallBody(_, let code, _, _): status = code
         default: status = nil
         }
         let entry = LogEntry(
-            time: now, method: request.method, path: request.path, query: request.query, status: status)
+            time: now, method: request.method, path: request.path, query: request.query,
+            body: String(decoding: request.body, as: UTF8.self), status: status,
+            encoding: status == nil ? nil : coding?.rawValue)
         locked { entries.append(entry) }
         return action
+    }
+
+    /// Every answer's body in `coding`, with the headers Airtable sends alongside a compressed body.
+    private static func compress(_ action: HTTPAction, _ coding: HTTPCompression?) -> HTTPAction {
+        guard let coding else { return action }
+        func encoded(_ headers: [String: String], _ body: Data) -> ([String: String], Data) {
+            var headers = headers
+            headers["Content-Encoding"] = coding.rawValue
+            headers["airtable-uncompressed-content-length"] = String(body.count)
+            return (headers, coding.encode(body))
+        }
+        switch action {
+        case .respond(let status, let headers, let body):
+            let (h, b) = encoded(headers, body)
+            return .respond(status: status, headers: h, body: b)
+        case .truncate(let status, let headers, let body):
+            let (h, b) = encoded(headers, body)
+            return .truncate(status: status, headers: h, body: b)
+        case .stallBody(let seconds, let status, let headers, let body):
+            let (h, b) = encoded(headers, body)
+            return .stallBody(seconds: seconds, status: status, headers: h, body: b)
+        default:
+            return action
+        }
     }
 
     private func respond(to request: HTTPRequest, fault: Fault?) -> HTTPAction {
@@ -140,9 +202,19 @@ public final class FakeAirtable: @unchecked Sendable {
         case .status(let code, let type, let message, let retryAfter)?:
             var headers: [String: String] = [:]
             if let retryAfter { headers["Retry-After"] = retryAfter }
-            return .respond(status: code, headers: headers, body: Self.errorBody(type: type, message: message))
+            return .respond(
+                status: code, headers: headers, body: Self.errorBody(status: code, type: type, message: message))
+        case .raw(let code, let body)?:
+            let isJSON = body.hasPrefix("{")
+            return .respond(
+                status: code, headers: isJSON ? [:] : ["Content-Type": "text/html"], body: Data(body.utf8))
         case .reset?: return .reset
         case .stall(let seconds)?: return .stall(seconds: seconds)
+        case .applyLate(let seconds)?:
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                _ = route(request, expireIterator: false)
+            }
+            return .stall(seconds: seconds + 0.5)
         case .htmlPage?:
             return .respond(
                 status: 200, headers: ["Content-Type": "text/html"],
@@ -152,12 +224,16 @@ public final class FakeAirtable: @unchecked Sendable {
         default: break
         }
         if let limited = rateLimit() { return limited }
+        if let tooLong = uriTooLong(request) { return tooLong }
         let answer = route(request, expireIterator: { if case .expireIterator? = fault { true } else { false } }())
         switch (fault, answer) {
         case (.applyThenDrop?, _): return .close
-        case (.truncatedBody?, .respond(let code, _, let body)): return .truncate(status: code, body: body)
-        case (.slowBody(let seconds)?, .respond(let code, _, let body)):
-            return .stallBody(seconds: seconds, status: code, body: body)
+        case (.applyThenGarbage?, _):
+            return .respond(status: 200, headers: [:], body: Data(#"{"id":"rec"#.utf8 + [0xFF, 0xFE, 0x00]))
+        case (.truncatedBody?, .respond(let code, let headers, let body)):
+            return .truncate(status: code, headers: headers, body: body)
+        case (.slowBody(let seconds)?, .respond(let code, let headers, let body)):
+            return .stallBody(seconds: seconds, status: code, headers: headers, body: body)
         default: return answer
         }
     }
@@ -175,15 +251,29 @@ public final class FakeAirtable: @unchecked Sendable {
                 return .respond(
                     status: 429, headers: headers,
                     body: Self.errorBody(
-                        type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later"))
+                        status: 429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later")
+                )
             }
             recentRequests.append(time)
             return nil
         }
     }
 
-    static func errorBody(type: String?, message: String?) -> Data {
+    /// Airtable's answer to a URL of 16,000 characters or more: a 414 whose body is not Airtable JSON.
+    private func uriTooLong(_ request: HTTPRequest) -> HTTPAction? {
+        let length = "http://".count + (request.header("host") ?? "").count + request.target.count
+        guard length >= options.maximumURLLength else { return nil }
+        return .respond(
+            status: 414, headers: ["Content-Type": "text/html"],
+            body: Data("<html><head><title>414 Request-URI Too Large</title></head><body></body></html>".utf8))
+    }
+
+    /// An error body in the shape recorded for the status: 429s carry an `errors` array, the rest an `error` object.
+    static func errorBody(status: Int, type: String?, message: String?) -> Data {
         guard let type else { return Data("{}".utf8) }
+        if status == 429 {
+            return json(["errors": [["error": type, "message": message ?? ""]]])
+        }
         var error: [String: Any] = ["type": type]
         if let message { error["message"] = message }
         return json(["error": error])

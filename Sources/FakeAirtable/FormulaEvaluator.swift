@@ -63,13 +63,15 @@ struct FormulaEvaluator {
         }
     }
 
-    /// Evaluates the formula against a record's cells, `today` standing in for TODAY().
-    func evaluate(_ cell: (String) -> FormulaValue, today: String) throws -> FormulaValue {
-        try Self.evaluate(root, cell, today: today)
+    /// Evaluates the formula against a record's cells and id, `today` standing in for TODAY().
+    func evaluate(_ cell: (String) -> FormulaValue, recordID: String, today: String) throws -> FormulaValue {
+        try Self.evaluate(root, cell, record: recordID, today: today)
     }
 
-    private static func evaluate(_ node: Node, _ cell: (String) -> FormulaValue, today: String) throws -> FormulaValue {
-        func value(_ node: Node) throws -> FormulaValue { try evaluate(node, cell, today: today) }
+    private static func evaluate(_ node: Node, _ cell: (String) -> FormulaValue, record: String, today: String) throws
+        -> FormulaValue
+    {
+        func value(_ node: Node) throws -> FormulaValue { try evaluate(node, cell, record: record, today: today) }
         switch node {
         case .literal(let literal): return literal
         case .field(let name): return cell(name)
@@ -85,6 +87,7 @@ struct FormulaEvaluator {
             default: return .bool(compare(op, l, r))
             }
         case .call(let name, let arguments):
+            if name == "RECORD_ID" { return .string(record) }
             return try call(name, arguments.map(value), today: today)
         }
     }

@@ -7,6 +7,8 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// The raw query string, without the `?`.
     public var query: String
+    /// The request target exactly as sent: path and query, still percent-encoded.
+    public var target: String
     public var headers: [String: String]
     public var body: Data
 
@@ -22,11 +24,11 @@ public enum HTTPAction: Sendable {
     /// Abort the connection with a TCP reset.
     case reset
     /// Send the headers and part of the body, then close.
-    case truncate(status: Int, body: Data)
+    case truncate(status: Int, headers: [String: String], body: Data)
     /// Say nothing for this long, then close.
     case stall(seconds: Double)
     /// Send the headers, then stall before the body.
-    case stallBody(seconds: Double, status: Int, body: Data)
+    case stallBody(seconds: Double, status: Int, headers: [String: String], body: Data)
 }
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 with keep-alive, one thread per connection; good enough for one client.
@@ -128,15 +130,16 @@ final class HTTPServer: @unchecked Sendable {
                 var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
                 setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
                 return
-            case .truncate(let status, let body):
+            case .truncate(let status, let headers, let body):
                 _ = send(
-                    connection, head(status, [:], length: body.count, keepAlive: true) + body.prefix(body.count / 2))
+                    connection,
+                    head(status, headers, length: body.count, keepAlive: true) + body.prefix(body.count / 2))
                 return
             case .stall(let seconds):
                 pause(seconds)
                 return
-            case .stallBody(let seconds, let status, let body):
-                _ = send(connection, head(status, [:], length: body.count, keepAlive: true))
+            case .stallBody(let seconds, let status, let headers, let body):
+                _ = send(connection, head(status, headers, length: body.count, keepAlive: true))
                 pause(seconds)
                 return
             }
@@ -178,6 +181,7 @@ final class HTTPServer: @unchecked Sendable {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 413: "Request Entity Too Large"
+        case 414: "Request-URI Too Large"
         case 422: "Unprocessable Entity"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
@@ -227,7 +231,7 @@ private struct SocketReader {
         return HTTPRequest(
             method: String(requestLine[0]),
             path: String(parts[0]).removingPercentEncoding ?? String(parts[0]),
-            query: parts.count > 1 ? String(parts[1]) : "", headers: headers, body: Data(body))
+            query: parts.count > 1 ? String(parts[1]) : "", target: target, headers: headers, body: Data(body))
     }
 
     private mutating func fill() -> Bool {

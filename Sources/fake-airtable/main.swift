@@ -3,13 +3,14 @@ import Foundation
 
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
 //   fake-airtable [--port N] [--projects N | --recorded] [--rate N] [--lockout S] [--retry-after]
-//                 [--fault N:KIND]... [--always KIND]
-// KIND: 429 500 502 503 reset drop truncate stall slow expire html empty shape
+//                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
+// KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
 func fault(_ kind: String) -> FakeAirtable.Fault? {
     switch kind {
     case "429":
-        .status(
-            429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "2")
+        .status(429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later")
+    case "billing":
+        .status(429, type: "PUBLIC_API_BILLING_LIMIT_EXCEEDED", message: "API billing plan limit exceeded.")
     case "500", "502": .status(Int(kind)!, type: nil)
     case "503":
         .status(
@@ -17,6 +18,8 @@ func fault(_ kind: String) -> FakeAirtable.Fault? {
             message: "Server encountered an error while processing your request, and it is safe to retry the request")
     case "reset": .reset
     case "drop": .applyThenDrop
+    case "garbage": .applyThenGarbage
+    case "late": .applyLate(seconds: 4)
     case "truncate": .truncatedBody
     case "stall": .stall(seconds: 120)
     case "slow": .slowBody(seconds: 120)
@@ -41,6 +44,12 @@ while let flag = arguments.popFirst() {
     case "--rate": options.requestsPerSecond = Int(arguments.popFirst() ?? "")
     case "--lockout": options.lockoutSeconds = Double(arguments.popFirst() ?? "") ?? 30
     case "--retry-after": options.sendsRetryAfter = true
+    case "--compression":
+        let name = arguments.popFirst() ?? ""
+        options.compression = name == "none" ? nil : HTTPCompression(rawValue: name)
+    case "--rename":
+        let parts = (arguments.popFirst() ?? "").split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { options.renamedFields[parts[0]] = parts[1] }
     case "--fault":
         let parts = (arguments.popFirst() ?? "").split(separator: ":").map(String.init)
         guard parts.count == 2, let number = Int(parts[0]), let kind = fault(parts[1]) else {
