@@ -131,7 +131,8 @@ final class CoreCommandTests: FakeAirtableTestCase {
     func testUnknownIDOrNameExits66() throws {
         try startFake()
         assertFailure(
-            try tracker().run(["show", "recAAAAAAAAAAAAAA"]), status: 66, "no project has id recAAAAAAAAAAAAAA")
+            try tracker().run(["show", "recAAAAAAAAAAAAAA"]), status: 66,
+            "no project has id or name \"recAAAAAAAAAAAAAA\"")
         assertFailure(
             try tracker().run(["show", "No such project"]), status: 66, "no project is named \"No such project\"")
         assertFailure(
@@ -147,12 +148,15 @@ final class CoreCommandTests: FakeAirtableTestCase {
             "Airtable did not accept the token (HTTP 401 AUTHENTICATION_REQUIRED: Authentication required)")
         XCTAssertFalse(wrongToken.stderr.contains("patWRONGwrong0000.0123"))
         let wrongBase = try tracker(["AIRTABLE_BASE_ID": "appWRONGwrong0000"]).run(["show", "recAAAAAAAAAAAAAA"])
-        assertFailure(wrongBase, status: 77, "Airtable denied access (HTTP 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND")
+        assertFailure(
+            wrongBase, status: 77,
+            "Airtable denied access to table \"Design projects\" of base appWRONGwrong0000 (HTTP 403 INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"
+        )
     }
 
     func testConfigurationProblemsExit78() throws {
         try startFake()
-        let none = TrackerProcess(fake: nil)
+        let none = bareTracker()
         assertFailure(try none.run(["list"]), status: 78, "no secrets found")
 
         let directory = none.runtimeDirectory
@@ -167,11 +171,8 @@ final class CoreCommandTests: FakeAirtableTestCase {
 
     func testASecretsFileOthersCanReadWorksWithAWarning() throws {
         try startFake()
-        let process = TrackerProcess(fake: nil, extra: ["AIRTABLE_ENDPOINT_URL": fake.endpoint])
+        let process = try configuredTracker()
         let path = process.runtimeDirectory + "/Secrets.json"
-        let contents =
-            #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "Design projects"}"#
-        try contents.write(toFile: path, atomically: false, encoding: .utf8)
         chmod(path, 0o644)
         let result = try process.run(["list"])
         XCTAssertEqual(result.status, 0)
@@ -198,29 +199,50 @@ final class CoreCommandTests: FakeAirtableTestCase {
         XCTAssertTrue(fake.log.allSatisfy { !$0.query.contains(token) && !$0.path.contains(token) })
     }
 
-    func testAClosedPipeEndsQuietly() throws {
-        try startFake(records: FakeAirtable.generatedProjects(count: 300))
+    func testAClosedPipeEndsQuietlyWithSuccess() throws {
+        // 2,000 rows are more than a pipe's buffer holds, so tracker is still writing when the reader goes away.
+        try startFake(records: FakeAirtable.generatedProjects(count: 2000))
+        // The reader takes one line and closes the pipe, as `tracker list | head -1` does; no shell in between, so
+        // tracker's own exit status is what is checked.
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "'\(TrackerProcess.binary.path)' list | head -1; echo \"status=${PIPESTATUS:-}\""]
-        process.environment = tracker().environment
+        process.executableURL = TrackerProcess.binary
+        process.arguments = ["list"]
+        let runner = tracker()
+        process.environment = runner.environment
+        process.currentDirectoryURL = URL(fileURLWithPath: runner.runtimeDirectory)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        var first = Data()
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            first += chunk
+        }
+        try out.fileHandleForReading.close()
         process.waitUntilExit()
-        XCTAssertEqual(
-            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-                .count, 2)
+        XCTAssertTrue(String(decoding: first, as: UTF8.self).hasPrefix("rec00000000000001\tProject 00001\t"))
+        XCTAssertEqual(process.terminationReason, .exit, "not killed by SIGPIPE")
+        XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
+        XCTAssertLessThan(fake.log.count, 20, "tracker stopped reading pages once nobody was listening")
     }
 
     func testHelpAndVersion() throws {
-        let process = TrackerProcess(fake: nil)
+        let process = bareTracker()
         let version = try process.run(["--version"])
         XCTAssertEqual(version.stdout, "tracker 0.1.0\n")
+        let list = try process.run(["help", "list"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertTrue(list.stdout.hasPrefix("List projects: what is due, overdue and done.\n\nUSAGE\n  tracker list "))
+        for flag in ["--overdue", "--due-before", "--format", "--limit", "--secrets", "--verbose"] {
+            XCTAssertTrue(list.stdout.contains("\n  \(flag) "), "help list lacks \(flag)")
+        }
+        XCTAssertTrue(list.stdout.contains("\nEXAMPLES\n  $ tracker list\n"))
         for command in ["list", "add", "show"] {
             XCTAssertEqual(try process.run(["help", command]).stdout, try process.run([command, "--help"]).stdout)
         }
+        XCTAssertEqual(list.stderr, "")
     }
 }

@@ -13,7 +13,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "secrets   none; everything comes from the environment", "token     pat…a4e1 (from AIRTABLE_TOKEN)",
                 "endpoint  \(fake.endpoint)", "base      appFAKEbase000001, table \"Design projects\"",
                 "ok        token accepted (user usrFAKEuser000001)", "ok        base and table reachable",
-                "ok        all 9 fields tracker reads exist",
+                "ok        all 9 fields tracker uses exist",
             ])
         XCTAssertFalse(result.stdout.contains(fake.options.token))
     }
@@ -43,10 +43,10 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
     }
 
     func testTheBashScriptCompletesCommandsFlagsAndValues() throws {
-        let script = try TrackerProcess(fake: nil).run(["completion", "bash"])
+        let process = bareTracker()
+        let script = try process.run(["completion", "bash"])
         XCTAssertEqual(script.status, 0)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-\(UUID().uuidString).bash")
-            .path
+        let path = process.runtimeDirectory + "/tracker.bash"
         try script.stdout.write(toFile: path, atomically: false, encoding: .utf8)
         func complete(_ words: [String]) throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
@@ -78,7 +78,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
     }
 
     func testCompletionScriptsForEveryShellAndAnUnknownOne() throws {
-        let process = TrackerProcess(fake: nil)
+        let process = bareTracker()
         XCTAssertTrue(try process.run(["completion", "zsh"]).stdout.hasPrefix("#compdef tracker\n"))
         XCTAssertTrue(try process.run(["completion", "fish"]).stdout.contains("complete -c tracker"))
         let unknown = try process.run(["completion", "tcsh"])

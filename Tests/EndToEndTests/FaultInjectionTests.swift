@@ -11,12 +11,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
 
     /// A tracker whose secrets file sets a short timeout and retry budget, so giving up is quick.
     private func impatientTracker(timeout: Int = 1, budget: Int = 3) throws -> TrackerProcess {
-        let process = TrackerProcess(fake: nil, extra: ["AIRTABLE_ENDPOINT_URL": fake.endpoint])
-        let secrets =
-            #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "Design projects", "timeoutSeconds": \#(timeout), "retryBudgetSeconds": \#(budget)}"#
-        try secrets.write(toFile: process.runtimeDirectory + "/Secrets.json", atomically: false, encoding: .utf8)
-        chmod(process.runtimeDirectory + "/Secrets.json", 0o600)
-        return process
+        try configuredTracker(#""timeoutSeconds": \#(timeout), "retryBudgetSeconds": \#(budget)"#)
     }
 
     // MARK: - Rate limit
@@ -93,7 +88,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         try startFake()
         fake.injectOnEveryRequest(.status(502, type: nil))
         let result = try impatientTracker(budget: 20).run(["list"])
-        assertFailure(result, status: 69, "Airtable is failing (HTTP 502)")
+        assertFailure(result, status: 69, "Airtable is failing (502 Bad Gateway)")
         XCTAssertEqual(fake.log.count, 6, "one try and five retries")
     }
 
@@ -144,38 +139,76 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.log.map(\.method), ["POST", "GET"])
     }
 
-    func testACreateResetBeforeItWasAppliedIsCreatedOnce() throws {
+    func testACreateAppliedFourSecondsAfterAOneSecondTimeoutIsFoundNotSentAgain() throws {
         try startFake()
-        fake.inject(.reset, onRequest: 1)
-        let result = try tracker().run(["add", "--name", "Reset", "--due", "2026-12-01"])
+        fake.inject(.applyLate(seconds: 5), onRequest: 1)
+        let result = try impatientTracker(timeout: 1, budget: 20).run(["add", "--name", "Late", "--due", "2026-12-01"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(names().filter { $0 == "Reset" }.count, 1)
-        XCTAssertEqual(fake.log.map(\.method), ["POST", "GET", "POST"])
+        XCTAssertEqual(names().filter { $0 == "Late" }.count, 1)
+        let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Late" }
+        XCTAssertEqual(result.stdout, (created?["id"] as? String ?? "?") + "\n")
+        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
+        XCTAssertGreaterThan(result.seconds, 5, "it looked until the late create appeared")
     }
 
-    func testACreateWithATruncatedAnswerIsNotDuplicated() throws {
+    func testACreateAppliedThenAnsweredWithGarbageIsFound() throws {
+        try startFake()
+        fake.inject(.applyThenGarbage, onRequest: 1)
+        let result = try tracker().run(["add", "--name", "Garbled", "--due", "2026-12-01"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Garbled" }
+        XCTAssertEqual(result.stdout, (created?["id"] as? String ?? "?") + "\n")
+        XCTAssertEqual(names().filter { $0 == "Garbled" }.count, 1)
+        XCTAssertEqual(fake.log.map(\.method), ["POST", "GET"])
+    }
+
+    func testACreateThatMayStillBeAppliedEndsIn75AndTheSafeWayToFinishWorks() throws {
+        try startFake()
+        fake.inject(.applyLate(seconds: 5), onRequest: 1)
+        let impatient = try impatientTracker(timeout: 1, budget: 3)
+        let result = try impatient.run(["add", "--name", "Pending", "--due", "2026-12-01"])
+        assertFailure(result, status: 75, "the answer to creating \"Pending\" was lost")
+        XCTAssertTrue(result.stderr.contains("run the same command again with --if-absent"), result.stderr)
+        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1, "never sent twice")
+        // Airtable applies it late; finishing with --if-absent then finds it instead of creating another.
+        Thread.sleep(forTimeInterval: 5.5 - result.seconds)
+        let finish = try impatient.run(["add", "--if-absent", "--name", "Pending", "--due", "2026-12-01"])
+        XCTAssertEqual(finish.status, 0, finish.stderr)
+        XCTAssertEqual(names().filter { $0 == "Pending" }.count, 1)
+        let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Pending" }
+        XCTAssertEqual(finish.stdout, (created?["id"] as? String ?? "?") + "\n")
+    }
+
+    func testACreateResetOrAnswered5xxIsNeverSentAgain() throws {
+        for fault in [
+            FakeAirtable.Fault.reset, .status(500, type: nil), .status(502, type: nil),
+            .status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error"),
+        ] {
+            try startFake()
+            fake.inject(fault, onRequest: 1)
+            let result = try impatientTracker(budget: 2).run(["add", "--name", "Maybe", "--due", "2026-12-01"])
+            assertFailure(result, status: 75, "the answer to creating \"Maybe\" was lost")
+            XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1, "\(fault)")
+            XCTAssertEqual(names().filter { $0 == "Maybe" }.count, 0)
+            fake.stop()
+        }
+    }
+
+    func testACreateWithATruncatedCompressedAnswerIsNotDuplicated() throws {
         try startFake()
         fake.inject(.truncatedBody, onRequest: 1)
         let result = try tracker().run(["add", "--name", "Truncated", "--due", "2026-12-01"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(names().filter { $0 == "Truncated" }.count, 1)
+        XCTAssertEqual(fake.log.first?.encoding, "gzip")
     }
 
-    func testACreateThatTimesOutIsNotDuplicated() throws {
+    func testACreateThatTimesOutIsNeverSentAgain() throws {
         try startFake()
         fake.inject(.stall(seconds: 5), onRequest: 1)
-        let result = try impatientTracker(timeout: 1, budget: 10).run(["add", "--name", "Slow", "--due", "2026-12-01"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(names().filter { $0 == "Slow" }.count, 1)
-    }
-
-    func testACreateAnswered500IsCheckedNotResent() throws {
-        try startFake()
-        fake.inject(.status(500, type: nil), onRequest: 1)
-        let result = try tracker().run(["add", "--name", "Five hundred", "--due", "2026-12-01"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(names().filter { $0 == "Five hundred" }.count, 1)
-        XCTAssertEqual(fake.log.map(\.method), ["POST", "GET", "POST"])
+        let result = try impatientTracker(timeout: 1, budget: 4).run(["add", "--name", "Slow", "--due", "2026-12-01"])
+        assertFailure(result, status: 75, "the answer to creating \"Slow\" was lost")
+        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
     }
 
     func testACreateWhoseOutcomeCannotBeLearnedExits75() throws {
@@ -184,7 +217,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         for number in 2...12 { fake.inject(.status(502, type: nil), onRequest: number) }
         let result = try impatientTracker(budget: 2).run(["add", "--name", "Unknown", "--due", "2026-12-01"])
         assertFailure(result, status: 75, "the answer to creating \"Unknown\" was lost")
-        XCTAssertTrue(result.stderr.contains("tracker show \"Unknown\""), result.stderr)
+        XCTAssertTrue(result.stderr.contains("--if-absent"), result.stderr)
         XCTAssertEqual(names().filter { $0 == "Unknown" }.count, 1)
         XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
     }

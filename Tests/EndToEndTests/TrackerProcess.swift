@@ -12,7 +12,8 @@ struct ProcessResult {
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 
-/// Runs the built `tracker` binary against a fake, with a private runtime directory so pacing state is per test.
+/// Runs the built `tracker` binary against a fake, in a private directory that is its HOME, its working directory and
+/// its runtime directory (so pacing slots and locks are per test); `FakeAirtableTestCase` removes it afterwards.
 struct TrackerProcess {
     static var binary: URL {
         // SwiftPM puts the test bundle and the products side by side.
@@ -26,7 +27,9 @@ struct TrackerProcess {
         runtimeDirectory =
             FileManager.default.temporaryDirectory.appendingPathComponent("tracker-e2e-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true)
-        var environment = ["PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "XDG_RUNTIME_DIR": runtimeDirectory]
+        var environment = [
+            "PATH": "/usr/bin:/bin", "HOME": runtimeDirectory, "TRACKER_RUNTIME_DIR": runtimeDirectory + "/run",
+        ]
         if let fake {
             environment["AIRTABLE_ENDPOINT_URL"] = fake.endpoint
             environment["AIRTABLE_TOKEN"] = fake.options.token
@@ -76,6 +79,15 @@ struct TrackerProcess {
             seconds: Date().timeIntervalSince(started))
     }
 
+    /// Writes a secrets file in the working directory with these extra settings (a JSON object's members).
+    func writeSecrets(for fake: FakeAirtable, _ members: String = "") throws {
+        let extra = members.isEmpty ? "" : ", " + members
+        let text =
+            #"{"token": "\#(fake.options.token)", "baseId": "\#(fake.options.baseID)", "table": "\#(fake.options.table)"\#(extra)}"#
+        try text.write(toFile: runtimeDirectory + "/Secrets.json", atomically: false, encoding: .utf8)
+        chmod(runtimeDirectory + "/Secrets.json", 0o600)
+    }
+
     /// Starts `tracker` without waiting, for tests that run several at once or signal it.
     func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
@@ -112,6 +124,7 @@ private final class Collected: @unchecked Sendable {
 /// A test case with a fresh fake per test.
 class FakeAirtableTestCase: XCTestCase {
     var fake: FakeAirtable!
+    private var directories: [String] = []
 
     func startFake(records: [[String: Any]] = FakeAirtable.recordedProjects, options: FakeAirtable.Options = .init())
         throws
@@ -122,10 +135,31 @@ class FakeAirtableTestCase: XCTestCase {
 
     override func tearDown() {
         fake?.stop()
+        for directory in directories { try? FileManager.default.removeItem(atPath: directory) }
         super.tearDown()
     }
 
-    func tracker(_ extra: [String: String] = [:]) -> TrackerProcess { TrackerProcess(fake: fake, extra: extra) }
+    /// A tracker pointed at this test's fake through the environment.
+    func tracker(_ extra: [String: String] = [:]) -> TrackerProcess { track(TrackerProcess(fake: fake, extra: extra)) }
+
+    /// A tracker with no Airtable settings in its environment.
+    func bareTracker(_ extra: [String: String] = [:]) -> TrackerProcess {
+        track(TrackerProcess(fake: nil, extra: extra))
+    }
+
+    /// A tracker whose secrets file (not the environment) points at the fake, with extra settings.
+    func configuredTracker(_ members: String = "", extra: [String: String] = [:]) throws -> TrackerProcess {
+        var environment = ["AIRTABLE_ENDPOINT_URL": fake.endpoint]
+        environment.merge(extra) { $1 }
+        let process = bareTracker(environment)
+        try process.writeSecrets(for: fake, members)
+        return process
+    }
+
+    private func track(_ process: TrackerProcess) -> TrackerProcess {
+        directories.append(process.runtimeDirectory)
+        return process
+    }
 
     /// Asserts a failure: the exit status, a `tracker: ` first line containing `fragment`, nothing on stdout, no token.
     func assertFailure(

@@ -34,7 +34,7 @@ struct CLITests {
                 terminalWidth: 100),
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
             timeZone: TimeZone(identifier: "UTC")!, makeSession: { _ in StubURLProtocol.session() },
-            makePacer: { _ in UnlimitedPacer() },
+            makePacer: { _, _ in UnlimitedPacer() },
             network: clock.environment(), readStandardInput: { Data(stdin.utf8) })
         let code = await CLI.run(arguments: arguments, context: context)
         return Run(code: code, stdout: out.text, stderr: err.text, host: host)

@@ -119,10 +119,3 @@ struct CommandParsingTests {
         }
     }
 }
-
-extension Result {
-    var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
-}

@@ -175,4 +175,32 @@ struct ConfigurationTests {
         ]
         #expect(try #require(load(root, environment: environment).failure).exitCode == .configuration)
     }
+
+    @Test func fieldsMapsRenamedFieldsAndLeavesTheRestAsInTheTemplate() throws {
+        let text = Self.valid.dropLast() + #", "fields": {"due": "Deadline", "lead": "Owner"}}"#
+        let root = try directory(["work/Secrets.json": String(text)])
+        let fields = try load(root).get().fields
+        #expect(fields[.due] == "Deadline")
+        #expect(fields[.lead] == "Owner")
+        #expect(fields[.name] == "Name")
+        #expect(
+            fields.names == [
+                "Name", "Category", "Complete", "Kickoff date", "Deadline", "Owner", "Project team", "Client", "Notes",
+            ])
+    }
+
+    @Test(arguments: [
+        (#""fields": {"deu": "Deadline"}"#, #"unknown word "deu" in "fields" of"#, #"Did you mean "due"?"#),
+        (#""fields": {"due": ""}"#, #""fields"."due" in"#, "must be the name of a field"),
+        (#""fields": {"due": 3}"#, #""fields"."due" in"#, "must be the name of a field"),
+        (#""fields": ["due"]"#, #""fields" in"#, "must be an object"),
+        (#""fields": {"due": "Due {date}"}"#, #"names "Due {date}""#, "has { or }"),
+    ])
+    func aBadFieldsMappingIsAConfigurationErrorThatSaysWhat(member: String, start: String, detail: String) throws {
+        let root = try directory(["work/Secrets.json": String(Self.valid.dropLast()) + ", " + member + "}"])
+        let error = try #require(load(root).failure)
+        #expect(error.exitCode == .configuration)
+        #expect(error.message.hasPrefix(start) || error.message.contains(start), "\(error.message)")
+        #expect(error.message.contains(detail) || error.hint?.contains(detail) == true, "\(error.message)")
+    }
 }

@@ -27,7 +27,7 @@ struct FormulaTests {
         ),
     ])
     func filtersBecomeOneFormula(filters: ProjectFilters, formula: String?) {
-        #expect(Formula.matching(filters, today: Self.today) == formula)
+        #expect(Formula.matching(filters, today: Self.today, fields: .template) == formula)
     }
 
     /// Whatever the input, the literal is one quoted token: it starts and ends with a quote and every inner quote

@@ -43,7 +43,18 @@ struct NetworkHelperTests {
             .dataRejected,
             "Airtable rejected the request (HTTP 422 INVALID_VALUE_FOR_COLUMN: Field \"Due date\" cannot accept the provided value)"
         ),
-        (413, "", .failure, "Airtable answered with an error (HTTP 413)"),
+        (413, "", .failure, "Airtable refused the request as too large (413 Payload Too Large)"),
+        (
+            414, "<html><head><title>414 Request-URI Too Large</title></head></html>", .failure,
+            "Airtable refused the request because its URL is too long (414 URI Too Long)"
+        ),
+        (404, #"{"error":{"type":"NOT_FOUND"}}"#, .notFound, "Airtable could not find it (HTTP 404 NOT_FOUND)"),
+        (
+            403,
+            #"{"error":{"type":"INVALID_PERMISSIONS","message":"You are not permitted to perform this operation"}}"#,
+            .permissionDenied,
+            "Airtable denied access (HTTP 403 INVALID_PERMISSIONS: You are not permitted to perform this operation)"
+        ),
     ])
     func mapsErrorStatusesWithAirtablesTypeAndMessage(status: Int, body: String, code: ExitCode, message: String)
         async throws
@@ -64,7 +75,7 @@ struct NetworkHelperTests {
         #expect(try result.get() == Data("{}".utf8))
         #expect(host.requests.count == 4)
         #expect(clock.sleeps == [0.375, 0.75, 1.5])
-        #expect(notices.text == "Airtable is failing (HTTP 500); retrying…")
+        #expect(notices.text == "Airtable is failing (500 Internal Server Error); retrying…")
     }
 
     @Test func givesUpOnAServiceThatKeepsFailingWith69() async throws {
@@ -109,32 +120,122 @@ struct NetworkHelperTests {
         #expect(limitedHost.requests.count == 3)
     }
 
-    @Test func aMonthlyQuotaErrorIsNotWaitedOn() async throws {
-        let (result, host) = await send([.http(429, body: #"{"error":{"type":"PUBLIC_API_BILLING_LIMIT_EXCEEDED"}}"#)])
-        #expect(try #require(result.failure).exitCode == .temporaryFailure)
+    @Test func aRecorded429BodyIsWaitedOutAsARateLimit() async throws {
+        let clock = TestClock()
+        let limited = StubAnswer.http(
+            429,
+            body:
+                #"{"errors":[{"error":"RATE_LIMIT_REACHED","message":"Rate limit exceeded. Please try again later"}]}"#)
+        let pacer = RecordingPacer()
+        let host = StubURLProtocol.host([limited, .http(200, body: "{}")])
+        let helper = NetworkHelper(
+            session: StubURLProtocol.session(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+            pacer: pacer,
+            environment: clock.environment())
+        let result = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
+        #expect(throws: Never.self) { try result.get() }
+        #expect(clock.sleeps == [31.5])
+        #expect(pacer.holds == [31.5], "every process on the machine holds back, then slows down")
+    }
+
+    @Test func theMonthlyQuotaIsReportedAtOnceAndHoldsNobodyBack() async throws {
+        let clock = TestClock()
+        let pacer = RecordingPacer()
+        let host = StubURLProtocol.host([
+            .http(
+                429,
+                body:
+                    #"{"errors":[{"error":"PUBLIC_API_BILLING_LIMIT_EXCEEDED","message":"API billing plan limit exceeded."}]}"#
+            )
+        ])
+        let helper = NetworkHelper(
+            session: StubURLProtocol.session(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+            pacer: pacer,
+            environment: clock.environment())
+        let error = try #require(
+            await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
+        #expect(error.exitCode == .unavailable)
+        #expect(
+            error.message
+                == "the workspace has used up its monthly Airtable API calls (HTTP 429 PUBLIC_API_BILLING_LIMIT_EXCEEDED: API billing plan limit exceeded.)"
+        )
+        #expect(error.hint?.hasPrefix("Waiting will not help") == true)
+        #expect(host.requests.count == 1)
+        #expect(clock.sleeps.isEmpty)
+        #expect(pacer.holds.isEmpty)
+    }
+
+    @Test func aCompressedAnswerIsNotMistakenForACutOffOne() async throws {
+        // libcurl inflates the body; Content-Length stays the compressed size, as Airtable sends it.
+        let (result, host) = await send([
+            .http(
+                200, body: #"{"records":[]}"#,
+                headers: [
+                    "Content-Encoding": "gzip", "Content-Length": "34", "airtable-uncompressed-content-length": "14",
+                ])
+        ])
+        #expect(String(decoding: try result.get(), as: UTF8.self) == #"{"records":[]}"#)
         #expect(host.requests.count == 1)
     }
 
-    @Test func neverResendsAWriteWhoseOutcomeIsUnknown() async throws {
-        for answer in [
-            StubAnswer.http(500, body: ""), .http(502, body: ""), .failure(.networkConnectionLost), .failure(.timedOut),
-            .failure(.unknown),
-        ] {
-            let (result, host) = await send([answer], method: "POST", kind: .notIdempotent)
-            guard case .requestOutcomeUnknown? = result.failure else {
-                Issue.record("\(answer) gave \(result)")
-                continue
-            }
-            #expect(host.requests.count == 1)
-        }
+    @Test func aBodyShorterThanAirtablesUncompressedLengthIsCutOff() async throws {
+        let short = StubAnswer.http(
+            200, body: #"{"records":["#,
+            headers: ["Content-Encoding": "gzip", "Content-Length": "30", "airtable-uncompressed-content-length": "14"])
+        let (read, readHost) = await send([short, .http(200, body: "{}")])
+        #expect(throws: Never.self) { try read.get() }
+        #expect(readHost.requests.count == 2)
+        let (write, writeHost) = await send([short], method: "POST", kind: .notIdempotent)
+        #expect(write.failure == .requestOutcomeUnknown("the answer from \(writeHost.name) was cut off"))
+        #expect(writeHost.requests.count == 1)
     }
 
-    @Test func resendsAWriteThatNeverReachedTheServer() async throws {
+    @Test func anUncompressedBodyShorterThanContentLengthIsCutOff() async throws {
+        let (result, host) = await send([
+            .http(200, body: "{}", headers: ["Content-Length": "10"]),
+            .http(200, body: "{}", headers: ["Content-Length": "2"]),
+        ])
+        #expect(try result.get() == Data("{}".utf8))
+        #expect(host.requests.count == 2)
+    }
+
+    @Test func aTransferCurlReportsAsCutOffIsRetriedForReads() async throws {
+        let clock = TestClock()
+        let notices = Recorder()
         let (result, host) = await send(
-            [.failure(.cannotConnectToHost), .http(503, body: ""), .http(200, body: "{}")], method: "POST",
-            kind: .notIdempotent)
+            [.curl("transfer closed with 21 bytes remaining to read"), .http(200, body: "{}")], clock: clock,
+            notices: notices)
         #expect(throws: Never.self) { try result.get() }
-        #expect(host.requests.count == 3)
+        #expect(host.requests.count == 2)
+        #expect(notices.text.contains("the answer was cut off"), "\(notices.text)")
+    }
+
+    @Test(arguments: [
+        "SSL certificate problem: unable to get local issuer certificate",
+        "SSL certificate problem: self-signed certificate in certificate chain",
+        "OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to api.airtable.com:443",
+    ])
+    func aTLSFailureIsReportedAtOnceWithCurlsReason(words: String) async throws {
+        let clock = TestClock()
+        let (result, host) = await send([.curl(words)], clock: clock)
+        let error = try #require(result.failure)
+        #expect(error == .tls(host: host.name, reason: words))
+        #expect(error.exitCode == .unavailable)
+        #expect(error.message == "cannot make a secure connection to \(host.name): \(words)")
+        #expect(error.hint?.contains("update-ca-certificates") == true)
+        #expect(host.requests.count == 1)
+        #expect(clock.sleeps.isEmpty)
+    }
+
+    @Test(arguments: [500, 502, 503, 504])
+    func anyServerErrorOnAWriteMayHaveAppliedIt(status: Int) async throws {
+        let (result, host) = await send(
+            [.http(status, body: ""), .http(200, body: "{}")], method: "POST", kind: .notIdempotent)
+        guard case .requestOutcomeUnknown? = result.failure else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(host.requests.count == 1)
     }
 
     @Test(arguments: [
@@ -168,5 +269,25 @@ struct NetworkHelperTests {
         #expect(policy.transientDelay(attempt: 10, random: 1) == 8)
         #expect(policy.rateLimitDelay(attempt: 0, retryAfter: nil, random: 0) == 30)
         #expect(policy.rateLimitDelay(attempt: 5, retryAfter: nil, random: 0) == 120)
+    }
+}
+
+/// Remembers what the helper told the pacer.
+final class RecordingPacer: RequestPacer, @unchecked Sendable {
+    private let lock = NSLock()
+    private var told: [Double] = []
+
+    var holds: [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        return told
+    }
+
+    func waitForTurn() async {}
+
+    func rateLimited(holdingFor seconds: Double) {
+        lock.lock()
+        told.append(seconds)
+        lock.unlock()
     }
 }

@@ -127,13 +127,17 @@ struct ProjectAPIClientTests {
         #expect(body["pageSize"] as? Int == 100)
     }
 
-    @Test func anUnknownRecordIs66() async throws {
-        let host = StubURLProtocol.host([
-            .http(404, body: #"{"error":{"type":"MODEL_ID_NOT_FOUND","message":"Record not found"}}"#)
-        ])
-        let error = try #require(await Fixture.client(host).project(id: "recAAAAAAAAAAAAAA").failure)
-        #expect(error.exitCode == .notFound)
-        #expect(error.message == "no project has id recAAAAAAAAAAAAAA")
+    @Test func aRecordIDIsLookedUpInsideTheTableNeverByGET() async throws {
+        // Airtable's GET of one record returns records of any table of the base, so tracker filters the table.
+        let host = StubURLProtocol.host([.http(200, body: #"{"records":[]}"#)])
+        let found = try await Fixture.client(host).candidates(for: "recAAAAAAAAAAAAAA").get()
+        #expect(found.isEmpty)
+        let url = try #require(host.requests.first?.url)
+        #expect(url.path == "/v0/appTESTbase000001/Design projects")
+        let formula = try #require(
+            URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "filterByFormula" }?
+                .value)
+        #expect(formula == "OR(RECORD_ID() = 'recAAAAAAAAAAAAAA', LOWER({Name}) = LOWER('recAAAAAAAAAAAAAA'))")
     }
 
     @Test func createSendsFieldsWithTypecast() async throws {
@@ -168,25 +172,55 @@ struct ProjectAPIClientTests {
         #expect(host.requests[1].url!.query!.contains("filterByFormula=%7BName%7D%20%3D%20%27X%27"))
     }
 
-    @Test func aLostCreateThatWasNotAppliedIsSentOnceMore() async throws {
+    @Test func aLostCreateIsNeverSentAgainAndEndsUnknownWhenTheProjectNeverAppears() async throws {
         let older = Fixture.record(id: "recOLDOLDOLDOLD01", name: "X", created: "2020-01-01T00:00:00.000Z")
+        let host = StubURLProtocol.host([.failure(.timedOut)], fallback: .http(200, body: #"{"records":[\#(older)]}"#))
+        let clock = TestClock()
+        let error = try #require(
+            await Fixture.client(host, clock: clock, budget: 20).createProject(
+                ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
+            ).failure)
+        #expect(error == .createOutcomeUnknown(name: "X", waitedSeconds: 15))
+        #expect(error.exitCode == .temporaryFailure)
+        #expect(host.requests.map(\.httpMethod) == ["POST", "GET", "GET", "GET", "GET", "GET"])
+        #expect(clock.sleeps == [1, 2, 4, 8])
+    }
+
+    @Test func aCreateAppliedLateIsFoundByLookingAgain() async throws {
+        let late = Fixture.record(id: "recLATELATELATE01", name: "X", created: "2026-11-19T08:00:05.000Z")
         let host = StubURLProtocol.host([
-            .failure(.timedOut),
-            .http(200, body: #"{"records":[\#(older)]}"#),
-            .http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X")),
+            .http(503, body: #"{"error":{"type":"RETRIABLE_ERROR"}}"#),
+            .http(200, body: #"{"records":[]}"#), .http(200, body: #"{"records":[]}"#),
+            .http(200, body: #"{"records":[\#(late)]}"#),
         ])
         let project = try await Fixture.client(host).createProject(
             ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
         ).get()
-        #expect(project.id == "recNEWNEWNEWNEW01")
-        #expect(host.requests.map(\.httpMethod) == ["POST", "GET", "POST"])
+        #expect(project.id == "recLATELATELATE01")
+        #expect(host.requests.filter { $0.httpMethod == "POST" }.count == 1)
+    }
+
+    @Test func anUnreadableAnswerToACreateMeansItWasAppliedSoTrackerLooks() async throws {
+        let created = Fixture.record(id: "recCREATED0000001", name: "X", created: "2026-11-19T08:00:00.000Z")
+        let host = StubURLProtocol.host([
+            .http(200, body: #"{"id":"rec"#), .http(200, body: #"{"records":[\#(created)]}"#),
+        ])
+        let project = try await Fixture.client(host).createProject(
+            ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
+        ).get()
+        #expect(project.id == "recCREATED0000001")
+        #expect(host.requests.map(\.httpMethod) == ["POST", "GET"])
     }
 
     @Test func whenTheLookupFailsTooTheOutcomeIsReportedUnknown() async throws {
         let host = StubURLProtocol.host([.failure(.networkConnectionLost)], fallback: .failure(.cannotConnectToHost))
         let error = try #require(
             await Fixture.client(host).createProject(ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)).failure)
-        #expect(error == .outcomeUnknown(name: "X"))
+        guard case .createOutcomeUnknown(let name, _) = error else {
+            Issue.record("\(error)")
+            return
+        }
+        #expect(name == "X")
         #expect(error.exitCode == .temporaryFailure)
         #expect(host.requests.filter { $0.httpMethod == "POST" }.count == 1)
     }
@@ -199,6 +233,6 @@ struct ProjectAPIClientTests {
         ("{Notes}", "{Name} = '{Notes}'"),
     ])
     func namesStayStringLiterals(name: String, formula: String) {
-        #expect(Formula.nameEquals(name) == formula)
+        #expect(Formula.nameEquals(name, fields: .template) == formula)
     }
 }

@@ -6,28 +6,38 @@ struct RecordPage: Decodable {
     var offset: String?
 }
 
-/// Airtable's error body, in either of its two shapes: `{"error": {"type", "message"}}` or `{"error": "NOT_FOUND"}`.
+/// Airtable's error body in each shape recorded from the real service: `{"error": {"type", "message"}}`,
+/// `{"error": "NOT_FOUND"}`, and the `{"errors": [{"error", "message"}]}` of 429s and the monthly quota.
 struct ErrorEnvelope: Decodable {
     var error: AirtableErrorBody
 
-    private enum Keys: String, CodingKey { case error }
-    private enum DetailKeys: String, CodingKey { case type, message }
+    private enum Keys: String, CodingKey { case error, errors }
+    private enum DetailKeys: String, CodingKey { case type, message, error }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
         if let type = try? container.decode(String.self, forKey: .error) {
             error = AirtableErrorBody(type: type, message: nil)
-            return
+        } else if let detail = try? container.nestedContainer(keyedBy: DetailKeys.self, forKey: .error) {
+            error = AirtableErrorBody(
+                type: try? detail.decodeIfPresent(String.self, forKey: .type),
+                message: try? detail.decodeIfPresent(String.self, forKey: .message))
+        } else {
+            var list = try container.nestedUnkeyedContainer(forKey: .errors)
+            let first = try list.nestedContainer(keyedBy: DetailKeys.self)
+            error = AirtableErrorBody(
+                type: (try? first.decodeIfPresent(String.self, forKey: .error))
+                    ?? (try? first.decodeIfPresent(String.self, forKey: .type)),
+                message: try? first.decodeIfPresent(String.self, forKey: .message))
         }
-        let detail = try container.nestedContainer(keyedBy: DetailKeys.self, forKey: .error)
-        error = AirtableErrorBody(
-            type: try? detail.decodeIfPresent(String.self, forKey: .type),
-            message: try? detail.decodeIfPresent(String.self, forKey: .message))
     }
 
     /// The error in `data`, or nil when `data` is not an Airtable error body.
     static func parse(_ data: Data) -> AirtableErrorBody? {
-        try? JSONDecoder().decode(ErrorEnvelope.self, from: data).error
+        guard let body = try? JSONDecoder().decode(ErrorEnvelope.self, from: data).error,
+            body.type != nil || body.message != nil
+        else { return nil }
+        return body
     }
 }
 
@@ -43,33 +53,41 @@ extension Project: Decodable {
     }
 
     /// Decodes an Airtable record; empty cells are absent from `fields`, so every field is optional.
+    ///
+    /// Field names come from the decoder's `FieldMap` (`userInfo[.fieldMap]`), else the template's.
     public init(from decoder: any Decoder) throws {
+        let map = decoder.userInfo[.fieldMap] as? FieldMap ?? .template
         let record = try decoder.container(keyedBy: RecordKeys.self)
         let fields = try record.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
-        func value<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
-            try fields.decodeIfPresent(type, forKey: FieldKey(name))
+        func value<T: Decodable>(_ type: T.Type, _ word: FieldMap.Word) throws -> T? {
+            try fields.decodeIfPresent(type, forKey: FieldKey(map[word]))
         }
-        func date(_ name: String) throws -> CalendarDate? {
-            guard let text = try value(String.self, name) else { return nil }
+        func date(_ word: FieldMap.Word) throws -> CalendarDate? {
+            guard let text = try value(String.self, word) else { return nil }
             guard let date = CalendarDate(text) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: FieldKey(name), in: fields, debugDescription: "\"\(text)\" is not a YYYY-MM-DD date")
+                    forKey: FieldKey(map[word]), in: fields, debugDescription: "\"\(text)\" is not a YYYY-MM-DD date")
             }
             return date
         }
         self.init(
             id: try record.decode(String.self, forKey: .id),
             createdTime: try record.decodeIfPresent(String.self, forKey: .createdTime) ?? "",
-            name: try value(String.self, ProjectField.name),
-            category: try value(String.self, ProjectField.category),
-            isComplete: try value(Bool.self, ProjectField.complete) ?? false,
-            kickoff: try date(ProjectField.kickoff),
-            due: try date(ProjectField.due),
-            lead: try value(Collaborator.self, ProjectField.lead),
-            team: try value([Collaborator].self, ProjectField.team) ?? [],
-            clients: try value([String].self, ProjectField.client) ?? [],
-            notes: try value(String.self, ProjectField.notes))
+            name: try value(String.self, .name),
+            category: try value(String.self, .category),
+            isComplete: try value(Bool.self, .complete) ?? false,
+            kickoff: try date(.kickoff),
+            due: try date(.due),
+            lead: try value(Collaborator.self, .lead),
+            team: try value([Collaborator].self, .team) ?? [],
+            clients: try value([String].self, .client) ?? [],
+            notes: try value(String.self, .notes))
     }
+}
+
+extension CodingUserInfoKey {
+    /// The `FieldMap` a `Project` is decoded with.
+    static let fieldMap = CodingUserInfoKey(rawValue: "tracker.fieldMap")!
 }
 
 extension DecodingError {

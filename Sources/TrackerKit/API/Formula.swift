@@ -14,16 +14,18 @@ public enum Formula {
         return text + "'"
     }
 
-    /// A field reference; field names come from tracker, never from the user, and cannot contain braces.
+    /// A field reference; field names come from the configuration, which refuses names with braces.
     public static func field(_ name: String) -> String { "{\(name)}" }
 
     /// `{Name} = 'value'`.
-    public static func nameEquals(_ name: String) -> String { "\(field(ProjectField.name)) = \(literal(name))" }
+    public static func nameEquals(_ name: String, fields: FieldMap) -> String {
+        "\(field(fields[.name])) = \(literal(name))"
+    }
 
     /// The one formula for `filters`, with every user value a string literal; nil when nothing is filtered.
-    public static func matching(_ filters: ProjectFilters, today: CalendarDate) -> String? {
-        let due = field(ProjectField.due)
-        let complete = field(ProjectField.complete)
+    public static func matching(_ filters: ProjectFilters, today: CalendarDate, fields: FieldMap) -> String? {
+        let due = field(fields[.due])
+        let complete = field(fields[.complete])
         var terms: [String] = []
         if filters.overdue {
             terms.append("NOT(\(complete))")
@@ -41,14 +43,14 @@ public enum Formula {
         case false?: terms.append("NOT(\(complete))")
         case nil: break
         }
-        if let category = filters.category { terms.append("\(field(ProjectField.category)) = \(literal(category))") }
+        if let category = filters.category { terms.append("\(field(fields[.category])) = \(literal(category))") }
         if let lead = filters.lead, filters.leadEmail == nil {
-            terms.append("LOWER(\(field(ProjectField.lead))) = LOWER(\(literal(lead)))")
+            terms.append("LOWER(\(field(fields[.lead]))) = LOWER(\(literal(lead)))")
         }
         if let search = filters.search {
             let needle = "LOWER(\(literal(search)))"
             terms.append(
-                "OR(FIND(\(needle), LOWER(\(field(ProjectField.name)))), FIND(\(needle), LOWER(\(field(ProjectField.notes)))))"
+                "OR(FIND(\(needle), LOWER(\(field(fields[.name])))), FIND(\(needle), LOWER(\(field(fields[.notes])))))"
             )
         }
         var unique: [String] = []

@@ -6,24 +6,28 @@ public struct ListQuery: Equatable, Sendable {
     public var sort: [(field: String, direction: Direction)]
     public var maxRecords: Int?
     public var pageSize: Int
+    /// The fields to fetch; nil for every field tracker reads.
+    public var fields: [String]?
 
     public init(
         filterByFormula: String? = nil, sort: [(field: String, direction: Direction)] = [], maxRecords: Int? = nil,
-        pageSize: Int = 100
+        pageSize: Int = 100, fields: [String]? = nil
     ) {
         self.filterByFormula = filterByFormula
         self.sort = sort
         self.maxRecords = maxRecords
         self.pageSize = pageSize
+        self.fields = fields
     }
 
     public static func == (lhs: ListQuery, rhs: ListQuery) -> Bool {
         lhs.filterByFormula == rhs.filterByFormula && lhs.maxRecords == rhs.maxRecords && lhs.pageSize == rhs.pageSize
             && lhs.sort.map(\.field) == rhs.sort.map(\.field) && lhs.sort.map(\.direction) == rhs.sort.map(\.direction)
+            && lhs.fields == rhs.fields
     }
 
     /// The GET query parameters in Airtable's bracket style, with the page cursor when there is one.
-    func queryItems(offset: String?) -> [(String, String)] {
+    func queryItems(offset: String?, fields map: FieldMap) -> [(String, String)] {
         var items: [(String, String)] = [("pageSize", String(pageSize))]
         if let maxRecords { items.append(("maxRecords", String(maxRecords))) }
         if let filterByFormula { items.append(("filterByFormula", filterByFormula)) }
@@ -31,13 +35,13 @@ public struct ListQuery: Equatable, Sendable {
             items.append(("sort[\(index)][field]", rule.field))
             items.append(("sort[\(index)][direction]", rule.direction.rawValue))
         }
-        for field in ProjectField.all { items.append(("fields[]", field)) }
+        for field in fields ?? map.names { items.append(("fields[]", field)) }
         if let offset { items.append(("offset", offset)) }
         return items
     }
 
     /// The same parameters as a `POST …/listRecords` body, for queries too long for a URL.
-    func body(offset: String?) -> JSONValue {
+    func body(offset: String?, fields map: FieldMap) -> JSONValue {
         var members: [(String, JSONValue)] = [("pageSize", .number(Double(pageSize)))]
         if let maxRecords { members.append(("maxRecords", .number(Double(maxRecords)))) }
         if let filterByFormula { members.append(("filterByFormula", .string(filterByFormula))) }
@@ -52,7 +56,7 @@ public struct ListQuery: Equatable, Sendable {
                 )
             )
         }
-        members.append(("fields", .array(ProjectField.all.map(JSONValue.string))))
+        members.append(("fields", .array((fields ?? map.names).map(JSONValue.string))))
         if let offset { members.append(("offset", .string(offset))) }
         return .object(members)
     }

@@ -13,7 +13,9 @@ public struct Context: Sendable {
     public var now: @Sendable () -> Date
     public var timeZone: TimeZone
     public var makeSession: @Sendable (_ timeoutSeconds: Int) -> URLSession
-    public var makePacer: @Sendable (Configuration) -> any RequestPacer
+    /// The directory shared with other tracker processes; prepared only when a command needs it.
+    public var prepareRuntimeDirectory: @Sendable () -> RuntimeDirectory
+    public var makePacer: @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer
     /// Clock, sleep and randomness for retries.
     public var network: NetworkHelper.Environment
     public var readStandardInput: @Sendable () -> Data
@@ -22,7 +24,8 @@ public struct Context: Sendable {
         environment: [String: String], output: Output, currentDirectory: String,
         now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current,
         makeSession: @escaping @Sendable (Int) -> URLSession = NetworkHelper.makeSession(timeoutSeconds:),
-        makePacer: @escaping @Sendable (Configuration) -> any RequestPacer = Context.filePacer(environment: [:]),
+        prepareRuntimeDirectory: @escaping @Sendable () -> RuntimeDirectory = { RuntimeDirectory.none },
+        makePacer: @escaping @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer = Context.filePacer,
         network: NetworkHelper.Environment = NetworkHelper.Environment(),
         readStandardInput: @escaping @Sendable () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
     ) {
@@ -32,6 +35,7 @@ public struct Context: Sendable {
         self.now = now
         self.timeZone = timeZone
         self.makeSession = makeSession
+        self.prepareRuntimeDirectory = prepareRuntimeDirectory
         self.makePacer = makePacer
         self.network = network
         self.readStandardInput = readStandardInput
@@ -42,16 +46,16 @@ public struct Context: Sendable {
         Context(
             environment: environment, output: .standard(environment: environment),
             currentDirectory: FileManager.default.currentDirectoryPath,
-            makePacer: filePacer(environment: environment))
+            prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) })
     }
 
     /// Paces through a slot file shared by every tracker process using the same base.
-    public static func filePacer(environment: [String: String]) -> @Sendable (Configuration) -> any RequestPacer {
-        { configuration in
-            let key = "\(configuration.endpoint.host ?? "")-\(configuration.endpoint.port ?? 0)-\(configuration.baseID)"
-            return FileRequestPacer(
-                path: FileRequestPacer.defaultPath(key: key, environment: environment),
-                requestsPerSecond: configuration.requestsPerSecond, sleep: NetworkHelper.sleep)
-        }
+    @Sendable public static func filePacer(_ configuration: Configuration, _ directory: RuntimeDirectory)
+        -> any RequestPacer
+    {
+        FileRequestPacer(
+            directory: directory,
+            name: FileRequestPacer.slotName(endpoint: configuration.endpoint, baseID: configuration.baseID),
+            requestsPerSecond: configuration.requestsPerSecond, sleep: NetworkHelper.sleep)
     }
 }

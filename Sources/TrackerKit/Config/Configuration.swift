@@ -9,6 +9,8 @@ public struct Configuration: Equatable, Sendable {
     public var requestsPerSecond: Double
     public var timeoutSeconds: Int
     public var retryBudgetSeconds: Int
+    /// The base's names for the fields tracker uses.
+    public var fields: FieldMap = .template
     /// The secrets file that was read, if any.
     public var secretsPath: String?
     /// That file's permission bits, as read when it was loaded.
@@ -35,7 +37,7 @@ public struct Configuration: Equatable, Sendable {
 
 /// The keys a secrets file may hold; any other key is a typo and an error.
 enum SecretsKey: String, CaseIterable {
-    case token, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds
+    case token, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields
 
     /// The environment variable that overrides this key, if any.
     var environmentVariable: String? {

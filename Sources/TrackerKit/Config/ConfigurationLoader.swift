@@ -58,6 +58,7 @@ private struct Resolver {
                 requestsPerSecond: try number(.requestsPerSecond, default: 5, range: 0.1...10000),
                 timeoutSeconds: Int(try number(.timeoutSeconds, default: 30, range: 1...3600, whole: true)),
                 retryBudgetSeconds: Int(try number(.retryBudgetSeconds, default: 120, range: 0...86400, whole: true)),
+                fields: try fieldMap(),
                 secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment)
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
     }
@@ -115,6 +116,37 @@ private struct Resolver {
         if bare == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// `"fields": {"due": "Deadline"}`: every key one of tracker's words, every value a usable field name.
+    private func fieldMap() throws -> FieldMap {
+        guard let value = file?.values[.fields] else { return .template }
+        let example = #"like {"due": "Deadline"}"#
+        guard case .object(let members) = value else {
+            throw AppError.configuration("\"fields\" in \(origin) must be an object, \(example)", hint: nil)
+        }
+        let words = FieldMap.Word.allCases.map(\.rawValue)
+        var renamed: [FieldMap.Word: String] = [:]
+        for (key, member) in members {
+            guard let word = FieldMap.Word(rawValue: key) else {
+                let suggestion = Suggestion.closest(to: key, in: words).map { " Did you mean \"\($0)\"?" } ?? ""
+                throw AppError.configuration(
+                    "unknown word \"\(key)\" in \"fields\" of \(origin).\(suggestion)",
+                    hint: "Words: \(words.joined(separator: ", ")).")
+            }
+            guard case .string(let name) = member, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw AppError.configuration(
+                    "\"fields\".\"\(key)\" in \(origin) must be the name of a field, \(example)", hint: nil)
+            }
+            // Field names go into formulas as {Name}, which has no way to escape a brace.
+            guard !name.contains("{") && !name.contains("}") else {
+                throw AppError.configuration(
+                    "\"fields\".\"\(key)\" in \(origin) names \"\(name)\"; tracker cannot use a field whose name has { or }",
+                    hint: "Rename the field in Airtable.")
+            }
+            renamed[word] = name
+        }
+        return FieldMap(renamed: renamed)
     }
 
     private func number(_ key: SecretsKey, default value: Double, range: ClosedRange<Double>, whole: Bool = false)

@@ -1,9 +1,10 @@
 import Foundation
 
 /// A value in the secrets file, kept with its JSON type so errors can say what was wrong.
-enum SecretsValue: Decodable, Equatable {
+indirect enum SecretsValue: Decodable, Equatable {
     case string(String)
     case number(Double)
+    case object([String: SecretsValue])
     case other
 
     init(from decoder: any Decoder) throws {
@@ -14,6 +15,8 @@ enum SecretsValue: Decodable, Equatable {
             self = .other
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
+        } else if let object = try? container.decode([String: SecretsValue].self) {
+            self = .object(object)
         } else {
             self = .other
         }

@@ -1,4 +1,4 @@
-/// What Airtable said about a failed request: its `error.type` and `error.message`, either of which may be absent.
+/// What Airtable said about a failed request: its error type and message, either of which may be absent.
 public struct AirtableErrorBody: Equatable, Sendable {
     public var type: String?
     public var message: String?
@@ -7,6 +7,9 @@ public struct AirtableErrorBody: Equatable, Sendable {
         self.type = type
         self.message = message
     }
+
+    /// Airtable's answer when the workspace's monthly API calls are used up (sent as a 429; waiting does not help).
+    public static let billingLimitType = "PUBLIC_API_BILLING_LIMIT_EXCEEDED"
 }
 
 /// Every way a tracker command can fail; the text and the exit code of each are derived here and nowhere else.
@@ -15,8 +18,12 @@ public enum AppError: Error, Equatable, Sendable {
     case usage(String, command: String?)
     /// The secrets file or environment is missing, unreadable or malformed.
     case configuration(String, hint: String?)
+    /// The table has no field by the name tracker uses for `word`.
+    case missingField(word: String, field: String, table: String)
     /// Airtable answered with an HTTP error status after any retries.
     case http(status: Int, AirtableErrorBody)
+    /// Airtable refused the table's routes with 403: a wrong table name looks exactly like missing access.
+    case tableAccessDenied(table: String, baseID: String, AirtableErrorBody)
     /// Nothing matched what the user asked for.
     case notFound(String, hint: String?)
     /// More than one project has the name the user gave.
@@ -27,12 +34,16 @@ public enum AppError: Error, Equatable, Sendable {
     case timedOut(seconds: Int)
     /// The network failed (refused, reset, DNS) and retries did not help.
     case network(String)
+    /// The TLS connection failed, mostly a certificate this machine does not trust; retrying cannot help.
+    case tls(host: String, reason: String)
     /// Airtable answered 2xx with a body that is not what the API promises.
     case badResponse(String)
     /// A write's answer was lost (reset, timeout, 5xx), so it may or may not have been applied.
     case requestOutcomeUnknown(String)
-    /// A create request's answer was lost and tracker could not find out whether it was applied.
-    case outcomeUnknown(name: String)
+    /// A create's answer was lost and the project did not appear while tracker looked for it.
+    case createOutcomeUnknown(name: String, waitedSeconds: Int)
+    /// Another tracker process held a lock for longer than the retry budget.
+    case lockTimeout(what: String, waitedSeconds: Int)
     /// A local file could not be read.
     case file(String)
     /// Standard output could not be written (other than a closed pipe).
@@ -46,11 +57,12 @@ extension AppError {
     public var exitCode: ExitCode {
         switch self {
         case .usage, .ambiguous: .usage
-        case .configuration: .configuration
+        case .configuration, .missingField: .configuration
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
+        case .tableAccessDenied: .permissionDenied
         case .notFound: .notFound
-        case .rateLimited, .timedOut, .outcomeUnknown, .requestOutcomeUnknown: .temporaryFailure
-        case .network, .badResponse: .unavailable
+        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .lockTimeout: .temporaryFailure
+        case .network, .tls, .badResponse: .unavailable
         case .file: .notFound
         case .output: .failure
         case .interrupted: .interrupted
@@ -63,6 +75,7 @@ extension AppError {
         case 404 where type == "TABLE_NOT_FOUND": .configuration
         case 404: .notFound
         case 422: .dataRejected
+        case 429 where type == AirtableErrorBody.billingLimitType: .unavailable
         case 429: .temporaryFailure
         case 500...599: .unavailable
         default: .failure
@@ -74,19 +87,26 @@ extension AppError {
         switch self {
         case .usage(let text, _): text
         case .configuration(let text, _): text
+        case .missingField(let word, let field, let table):
+            "the table \"\(table)\" has no field \"\(field)\" (tracker's \"\(word)\")"
         case .http(let status, let body): Self.describe(status: status, body: body)
+        case .tableAccessDenied(let table, let baseID, let body):
+            "Airtable denied access to table \"\(table)\" of base \(baseID) (\(Self.detail(403, body)))"
         case .notFound(let text, _): text
         case .ambiguous(let name, let candidates):
             "\(candidates.count) projects are named \"\(name)\": \(candidates.joined(separator: ", "))"
         case .rateLimited(let waited):
-            "Airtable is still rate limiting after \(waited)s of retries (HTTP 429)"
+            "Airtable is still rate limiting after \(waited)s of retries (429 RATE_LIMIT_REACHED)"
         case .timedOut(let seconds):
             "Airtable did not answer within \(seconds)s, even after retrying"
         case .network(let text): text
+        case .tls(let host, let reason): "cannot make a secure connection to \(host): \(reason)"
         case .badResponse(let text): "unexpected answer from Airtable: \(text)"
         case .requestOutcomeUnknown(let cause): "\(cause); the request may or may not have been applied"
-        case .outcomeUnknown(let name):
-            "the answer to creating \"\(name)\" was lost and Airtable could not be asked whether it was created"
+        case .createOutcomeUnknown(let name, let waited):
+            "the answer to creating \"\(name)\" was lost, and the project did not appear in \(waited)s of looking; Airtable may still create it"
+        case .lockTimeout(let what, let waited):
+            "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
         case .file(let text): text
         case .output(let text): "cannot write output: \(text)"
         case .interrupted: "interrupted"
@@ -98,33 +118,51 @@ extension AppError {
         switch self {
         case .usage(_, let command): "Run 'tracker help\(command.map { " \($0)" } ?? "")' for usage."
         case .configuration(_, let hint): hint
+        case .missingField(let word, _, _):
+            "If the field was renamed, map it in the secrets file: \"fields\": {\"\(word)\": \"<its name>\"}. 'tracker doctor' lists the table's fields."
         case .http(let status, let body): Self.hint(status: status, type: body.type)
+        case .tableAccessDenied(let table, _, _):
+            "Check that the table is named \"\(table)\" exactly (\"table\" in the secrets file, or AIRTABLE_TABLE), and that the token has the data.records:read and data.records:write scopes and access to this base."
         case .notFound(_, let hint): hint
         case .ambiguous: "Pass one of the ids instead."
         case .rateLimited: "Another client may be using this base heavily; try again in a minute."
         case .timedOut: "Check your connection, or raise --timeout / timeoutSeconds."
         case .network: "Check your connection and the endpoint; try again later."
+        case .tls:
+            "tracker trusts the system's CA certificates. Behind a TLS-inspecting proxy, install its CA: copy it to /usr/local/share/ca-certificates/ and run 'sudo update-ca-certificates'."
         case .badResponse: "Airtable may be having problems; try again later."
-        case .outcomeUnknown(let name):
-            "Check before retrying: tracker show \"\(name.replacingOccurrences(of: "\"", with: "\\\""))\""
+        case .createOutcomeUnknown:
+            "To finish safely, run the same command again with --if-absent: it creates the project only if it is still missing."
         case .requestOutcomeUnknown: "Check with 'tracker list' before trying again."
+        case .lockTimeout: "Try again when it has finished."
         case .file, .output, .interrupted: nil
         }
     }
 
     private static func describe(status: Int, body: AirtableErrorBody) -> String {
+        if status == 429, body.type == AirtableErrorBody.billingLimitType {
+            return "the workspace has used up its monthly Airtable API calls (\(detail(status, body)))"
+        }
         let what =
             switch status {
+            case 400: "Airtable could not read the request"
             case 401: "Airtable did not accept the token"
             case 403: "Airtable denied access"
             case 404: "Airtable could not find it"
+            case 413: "Airtable refused the request as too large"
+            case 414: "Airtable refused the request because its URL is too long"
             case 422: "Airtable rejected the request"
             case 429: "Airtable refused the request"
             case 500...599: "Airtable is failing"
             default: "Airtable answered with an error"
             }
-        let detail = [body.type, body.message].compactMap { $0 }.joined(separator: ": ")
-        return detail.isEmpty ? "\(what) (HTTP \(status))" : "\(what) (HTTP \(status) \(detail))"
+        return "\(what) (\(detail(status, body)))"
+    }
+
+    /// Airtable's own type and message when it sent them, else the status in words: never a bare number.
+    private static func detail(_ status: Int, _ body: AirtableErrorBody) -> String {
+        let said = [body.type, body.message].compactMap { $0 }.joined(separator: ": ")
+        return said.isEmpty ? "\(status) \(HTTPStatus.reason(status))" : "HTTP \(status) \(said)"
     }
 
     private static func hint(status: Int, type: String?) -> String? {
@@ -134,9 +172,32 @@ extension AppError {
         case (403, _):
             "The token needs the data.records:read and data.records:write scopes and access to this base; or baseId/table is wrong."
         case (404, "TABLE_NOT_FOUND"): "Check \"table\" in your secrets file or AIRTABLE_TABLE."
-        case (429, "PUBLIC_API_BILLING_LIMIT_EXCEEDED"): "The workspace has used up its monthly API calls."
+        case (429, AirtableErrorBody.billingLimitType):
+            "Waiting will not help: the limit resets with the workspace's billing period, or a workspace owner can change the plan."
         case (500...599, _): "Try again later; https://status.airtable.com shows outages."
         default: nil
+        }
+    }
+}
+
+/// HTTP's reason phrases, for statuses that arrive without an Airtable body.
+enum HTTPStatus {
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 413: "Payload Too Large"
+        case 414: "URI Too Long"
+        case 422: "Unprocessable Entity"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: "error"
         }
     }
 }

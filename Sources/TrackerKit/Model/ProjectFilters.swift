@@ -36,13 +36,13 @@ public struct ProjectFilters: Equatable, Sendable {
 public enum SortField: String, Sendable, CaseIterable {
     case due, name, kickoff, category
 
-    /// The Airtable field behind the word.
-    public var fieldName: String {
+    /// The field behind the word.
+    public var word: FieldMap.Word {
         switch self {
-        case .due: ProjectField.due
-        case .name: ProjectField.name
-        case .kickoff: ProjectField.kickoff
-        case .category: ProjectField.category
+        case .due: .due
+        case .name: .name
+        case .kickoff: .kickoff
+        case .category: .category
         }
     }
 }

@@ -1,33 +1,44 @@
 import Foundation
 
-/// An advisory lock on a file in tracker's runtime directory, shared by every tracker process of the user.
+/// An advisory lock on a file in the runtime directory, shared by every tracker process of the user.
 ///
 /// The lock lives on the open descriptor, so a crashed process leaves no stale lock behind.
-public final class FileLock {
+public final class FileLock: Sendable {
     private let descriptor: Int32
 
-    /// Blocks until the lock named `name` is held; nil when the lock file cannot be opened (tracker then runs unlocked).
-    public init?(name: String, environment: [String: String]) {
-        descriptor = Self.open(Self.runtimeDirectory(environment: environment) + "/" + name)
-        guard descriptor >= 0 else { return nil }
-        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
-    }
+    private init(descriptor: Int32) { self.descriptor = descriptor }
 
     deinit {
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 
-    /// `$XDG_RUNTIME_DIR/tracker`, else `$TMPDIR/tracker-UID` (or /tmp), private to the user.
-    static func runtimeDirectory(environment: [String: String]) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/tracker" }
-        return (environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp") + "/tracker-\(getuid())"
+    /// Takes the lock `name`, waiting at most `seconds`; nil when there is no usable directory (tracker runs unlocked).
+    public static func acquire(
+        _ name: String, in directory: RuntimeDirectory, waitingAtMost seconds: Double, doing what: String,
+        now: @Sendable () -> Double = MonotonicClock.now, sleep: @Sendable (Double) async -> Void = NetworkHelper.sleep
+    ) async -> Result<FileLock?, AppError> {
+        let descriptor = directory.open(name)
+        guard descriptor >= 0 else { return .success(nil) }
+        let started = now()
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let waited = now() - started
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < seconds else {
+                close(descriptor)
+                return .failure(.lockTimeout(what: what, waitedSeconds: Int(waited)))
+            }
+            await sleep(min(0.1, max(0.01, seconds - waited)))
+            if Task.isCancelled {
+                close(descriptor)
+                return .failure(.interrupted)
+            }
+        }
+        return .success(FileLock(descriptor: descriptor))
     }
 
-    /// Opens (creating) a file in a private directory, refusing to follow a planted symlink.
-    static func open(_ path: String) -> Int32 {
-        mkdir((path as NSString).deletingLastPathComponent, 0o700)
-        return Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    /// The lock `add --if-absent` holds while it looks for a project and creates it.
+    public static func lockName(forAdding name: String, baseID: String, table: String) -> String {
+        self.name(prefix: "add", [baseID, table, name])
     }
 
     /// A file name for `parts` that is safe and short whatever the parts hold (FNV-1a).

@@ -90,10 +90,11 @@ public final class NetworkHelper: Sendable {
             case .rateLimited(let retryAfter, let error):
                 delay = policy.rateLimitDelay(
                     attempt: rateLimitRetries, retryAfter: retryAfter, random: environment.random())
+                // Every tracker process on the machine holds back and then slows down, not just this one.
+                pacer.rateLimited(holdingFor: delay)
                 guard environment.now() - started + delay <= policy.budgetSeconds else {
                     return .failure(rateLimitWaited > 0 ? .rateLimited(waitedSeconds: Int(rateLimitWaited)) : error)
                 }
-                pacer.holdOff(seconds: delay)
                 rateLimitRetries += 1
                 rateLimitWaited += delay
                 notifyOnce(
@@ -111,6 +112,31 @@ public final class NetworkHelper: Sendable {
         }
     }
 
+    /// The helper's clock, for work that must fit in the retry budget.
+    public func now() -> Double { environment.now() }
+
+    /// Tells a person at a terminal what tracker is waiting for, once per command.
+    public func notice(_ text: String) { notifyOnce(text) }
+
+    /// Runs `probe` again, pausing 1, 2, 4 and then 8 seconds, until it finds something or the retry budget, counted
+    /// from `started`, is spent: `.success(nil)` then.
+    public func poll<T>(startedAt started: Double, _ probe: () async -> Result<T?, AppError>) async -> Result<
+        T?, AppError
+    > {
+        var pause = 1.0
+        while true {
+            switch await probe() {
+            case .success(let found?): return .success(found)
+            case .failure(let error): return .failure(error)
+            case .success(nil): break
+            }
+            guard environment.now() - started + pause <= policy.budgetSeconds else { return .success(nil) }
+            await environment.sleep(pause)
+            if Task.isCancelled { return .failure(.interrupted) }
+            pause = min(pause * 2, 8)
+        }
+    }
+
     private func notifyOnce(_ text: String) {
         let isFirst = hasNotified.withLock { done in
             defer { done = true }
@@ -123,7 +149,8 @@ public final class NetworkHelper: Sendable {
 
     private enum Outcome {
         case answered(HTTPURLResponse, Data)
-        case failed(URLError.Code)
+        /// The transfer failed; `detail` is libcurl's own words, which Linux reports under URLError -1.
+        case failed(URLError.Code, detail: String?)
         case deadlineExceeded
     }
 
@@ -133,12 +160,14 @@ public final class NetworkHelper: Sendable {
             group.addTask { [session] in
                 do {
                     let (data, response) = try await session.data(for: request)
-                    guard let http = response as? HTTPURLResponse else { return .failed(.badServerResponse) }
+                    guard let http = response as? HTTPURLResponse else {
+                        return .failed(.badServerResponse, detail: nil)
+                    }
                     return .answered(http, data)
                 } catch let error as URLError {
-                    return .failed(error.code)
+                    return .failed(error.code, detail: error.userInfo[NSLocalizedDescriptionKey] as? String)
                 } catch {
-                    return .failed(.unknown)
+                    return .failed(.unknown, detail: nil)
                 }
             }
             group.addTask { [timeoutSeconds] in
@@ -154,7 +183,7 @@ public final class NetworkHelper: Sendable {
             let status: String
             switch outcome {
             case .answered(let response, _): status = String(response.statusCode)
-            case .failed(let code): status = Self.describe(code)
+            case .failed(let code, let detail): status = Self.describe(code, detail: detail)
             case .deadlineExceeded: status = "timed out"
             }
             let path = request.url.map(Self.loggablePath) ?? ""
@@ -178,8 +207,8 @@ public final class NetworkHelper: Sendable {
             return classify(response, data: data, kind: kind, host: host)
         case .deadlineExceeded:
             return failure(.timedOut(seconds: timeoutSeconds), kind: kind)
-        case .failed(let code):
-            return failure(code, kind: kind, host: host)
+        case .failed(let code, let detail):
+            return failure(code, detail: detail, kind: kind, host: host)
         }
     }
 
@@ -187,9 +216,7 @@ public final class NetworkHelper: Sendable {
         let status = response.statusCode
         let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap(Self.parseRetryAfter)
         if (200..<300).contains(status) {
-            if let declared = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init),
-                declared != data.count
-            {
+            if Self.isCutOff(response, data: data) {
                 return failure(.network("the answer from \(host) was cut off"), kind: kind)
             }
             return .done(.success(data))
@@ -197,14 +224,13 @@ public final class NetworkHelper: Sendable {
         let body = ErrorEnvelope.parse(data) ?? AirtableErrorBody(type: nil, message: nil)
         let error = AppError.http(status: status, body)
         switch status {
-        case 429 where body.type == "PUBLIC_API_BILLING_LIMIT_EXCEEDED":
+        case 429 where body.type == AirtableErrorBody.billingLimitType:
+            // The monthly quota: waiting does not help, and other processes must not be held back for it.
             return .done(.failure(error))
         case 429:
             return .rateLimited(retryAfter: retryAfter, error)
-        case 503:
-            // Airtable documents 503 as "safe to retry", even for writes.
-            return .transient(retryAfter: retryAfter, error)
         case 500...599:
+            // A 503 "could have timed out processing your request": any 5xx may have applied a write.
             guard kind == .idempotent else { return .done(.failure(.requestOutcomeUnknown(error.message))) }
             return .transient(retryAfter: retryAfter, error)
         default:
@@ -212,21 +238,46 @@ public final class NetworkHelper: Sendable {
         }
     }
 
-    private func failure(_ code: URLError.Code, kind: RequestKind, host: String) -> Decision {
+    /// Whether a 2xx body is shorter than the server said. libcurl inflates compressed answers, so `Content-Length`
+    /// (the compressed size) only counts for an uncompressed body; Airtable adds the inflated size in its own header.
+    /// A body that stops short of `Content-Length` on the wire already fails the transfer itself.
+    static func isCutOff(_ response: HTTPURLResponse, data: Data) -> Bool {
+        if let inflated = response.value(forHTTPHeaderField: "airtable-uncompressed-content-length").flatMap(Int.init) {
+            return data.count != inflated
+        }
+        let coding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
+        guard coding == "identity",
+            let declared = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init)
+        else { return false }
+        return data.count != declared
+    }
+
+    private func failure(_ code: URLError.Code, detail: String?, kind: RequestKind, host: String) -> Decision {
         switch code {
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
             // Nothing reached the server, so even a create may be sent again.
-            return .transient(retryAfter: nil, .network("cannot reach \(host): \(Self.describe(code))"))
+            return .transient(retryAfter: nil, .network("cannot reach \(host): \(Self.describe(code, detail: detail))"))
         case .timedOut:
             return failure(.timedOut(seconds: timeoutSeconds), kind: kind)
         case .cancelled:
             return .done(.failure(.interrupted))
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
-            return .done(.failure(.network("secure connection to \(host) failed: \(Self.describe(code))")))
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
+            .clientCertificateRequired:
+            return .done(.failure(.tls(host: host, reason: detail ?? Self.describe(code, detail: nil))))
         default:
-            return failure(.network("the connection to \(host) failed: \(Self.describe(code))"), kind: kind)
+            // Linux reports most libcurl failures as URLError -1 with curl's words; a certificate or TLS failure
+            // will fail the same way every time, so it is reported at once.
+            if let detail, Self.isTLSFailure(detail) { return .done(.failure(.tls(host: host, reason: detail))) }
+            return failure(
+                .network("the connection to \(host) failed: \(Self.describe(code, detail: detail))"), kind: kind)
         }
+    }
+
+    /// Whether libcurl's words describe a TLS or certificate failure.
+    static func isTLSFailure(_ detail: String) -> Bool {
+        let text = detail.lowercased()
+        return ["ssl", "tls", "certificate", "handshake"].contains { text.contains($0) }
     }
 
     /// A failure after the request may have reached the server: retried for reads, reported as unknown for writes.
@@ -262,7 +313,7 @@ public final class NetworkHelper: Sendable {
     }
 
     /// Human words for a URL error code: never "NSURLErrorDomain error -1001".
-    static func describe(_ code: URLError.Code) -> String {
+    static func describe(_ code: URLError.Code, detail: String? = nil) -> String {
         switch code {
         case .cannotConnectToHost: "connection refused"
         case .cannotFindHost, .dnsLookupFailed: "host name not found"
@@ -274,8 +325,21 @@ public final class NetworkHelper: Sendable {
         case .secureConnectionFailed: "TLS handshake failed"
         case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: "certificate not trusted"
         case .serverCertificateHasBadDate, .serverCertificateNotYetValid: "certificate expired or not yet valid"
-        case .unknown: "transfer interrupted"
+        case .unknown: detail.map(Self.curlWords) ?? "transfer interrupted"
         default: "network error \(code.rawValue)"
         }
+    }
+
+    /// libcurl's description of a failed transfer, in the words a user needs.
+    static func curlWords(_ detail: String) -> String {
+        let text = detail.lowercased()
+        if text.hasPrefix("transfer closed with") || text.contains("partial file") { return "the answer was cut off" }
+        if text.contains("content unencoding") || text.contains("content decoding") {
+            return "the compressed answer could not be decoded"
+        }
+        if text.contains("connection reset") || text.contains("recv failure") || text.contains("send failure") {
+            return "connection reset"
+        }
+        return detail
     }
 }

@@ -4,83 +4,134 @@ import Foundation
 public protocol RequestPacer: Sendable {
     /// Returns when the next request may be sent.
     func waitForTurn() async
-    /// Holds every request back for `seconds`, after Airtable answered 429.
-    func holdOff(seconds: Double)
+    /// Airtable answered 429: hold every request back for `seconds`, and slow the pace after that.
+    func rateLimited(holdingFor seconds: Double)
 }
 
 /// A pacer that never waits, for tests and for endpoints with no limit.
 public struct UnlimitedPacer: RequestPacer {
     public init() {}
     public func waitForTurn() async {}
-    public func holdOff(seconds: Double) {}
+    public func rateLimited(holdingFor seconds: Double) {}
+}
+
+/// The pacing schedule of one base: the next free send slot, and how much slower than the configured rate to go
+/// after a 429. All times are on the machine-wide monotonic clock.
+struct PaceSchedule: Equatable {
+    /// When the next request may go.
+    var next = 0.0
+    /// How many times the configured interval to wait between requests just after the last 429 (1 = full speed).
+    var slowdown = 1.0
+    /// When requests resumed after the last 429.
+    var resumed = 0.0
+
+    /// The pace stays this slow for a while after a 429, then recovers to full speed over `recovery` seconds: two
+    /// machines that cannot share a schedule then settle under the limit together instead of tripping it again.
+    static let calm = 30.0
+    static let recovery = 90.0
+    static let firstSlowdown = 2.5
+    static let maximumSlowdown = 10.0
+
+    /// How many times the configured interval to wait at `now`.
+    func factor(at now: Double) -> Double {
+        guard slowdown > 1 else { return 1 }
+        let progress = min(1, max(0, now - resumed - Self.calm) / Self.recovery)
+        return slowdown - (slowdown - 1) * progress
+    }
+
+    /// Takes the next slot for a request at `now` and returns how long to wait for it.
+    mutating func reserve(at now: Double, interval: Double) -> Double {
+        let slot = max(now, next)
+        next = slot + interval * factor(at: slot)
+        return slot - now
+    }
+
+    /// Records a 429 at `now`: nothing goes for `seconds`, and then at a slower pace (slower still if already slow).
+    mutating func rateLimited(at now: Double, holdingFor seconds: Double) {
+        let resume = now + seconds
+        // Several processes report the same lockout; only the first report of it slows the pace further.
+        if resume > next + 1 || slowdown <= 1 {
+            slowdown = min(Self.maximumSlowdown, max(Self.firstSlowdown, factor(at: now) * 2))
+        }
+        next = max(next, resume)
+        resumed = max(resumed, resume)
+    }
+
+    /// The schedule as stored in the slot file.
+    var text: String { "\(next) \(slowdown) \(resumed)" }
+
+    /// A stored schedule; one far in the future is left from before a reboot (the monotonic clock restarted).
+    init(text: String, now: Double) {
+        let numbers = text.split(separator: " ").compactMap {
+            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        guard numbers.count == 3, numbers[0] <= now + 3600, numbers[2] <= now + 3600 else { return }
+        (next, slowdown, resumed) = (numbers[0], max(1, numbers[1]), numbers[2])
+    }
+
+    init() {}
 }
 
 /// Shares one schedule of send slots between every tracker process on the machine through a locked file.
 ///
-/// The file holds the next free slot on the monotonic clock, which all processes share. Each request reserves a
-/// slot under `flock` and then sleeps until it, so several cron jobs started in the same second queue up instead of
-/// bursting into a 30-second lockout.
+/// Each request reserves a slot under `flock` and then sleeps until it, so several cron jobs started in the same
+/// second queue up instead of bursting into a 30-second lockout. Without a usable runtime directory the schedule is
+/// kept in the process.
 public final class FileRequestPacer: RequestPacer {
-    private let path: String
+    private let directory: RuntimeDirectory
+    private let name: String
     private let interval: Double
+    private let now: @Sendable () -> Double
     private let sleep: @Sendable (Double) async -> Void
+    private let fallback = Locked(PaceSchedule())
 
-    /// Paces to `requestsPerSecond` using the slot file at `path`; falls back to in-process pacing if it is unusable.
-    public init(path: String, requestsPerSecond: Double, sleep: @escaping @Sendable (Double) async -> Void) {
-        self.path = path
+    /// Paces to `requestsPerSecond` through the slot file `name` in `directory`.
+    public init(
+        directory: RuntimeDirectory, name: String, requestsPerSecond: Double,
+        now: @escaping @Sendable () -> Double = MonotonicClock.now,
+        sleep: @escaping @Sendable (Double) async -> Void
+    ) {
+        self.directory = directory
+        self.name = name
         // A 5% margin keeps network jitter from squeezing six requests into one second at the server.
         self.interval = 1.05 / requestsPerSecond
+        self.now = now
         self.sleep = sleep
     }
 
-    /// Where the slot file for `key` lives: the runtime directory if there is one, else the temp directory.
-    public static func defaultPath(key: String, environment: [String: String]) -> String {
-        let safeKey = String(key.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
-        return FileLock.runtimeDirectory(environment: environment) + "/pace-" + safeKey
+    /// The slot file's name for a base: one schedule per endpoint and base, as Airtable limits per base.
+    public static func slotName(endpoint: URL, baseID: String) -> String {
+        let key = "\(endpoint.host ?? "")-\(endpoint.port ?? 0)-\(baseID)"
+        return "pace-"
+            + String(key.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
     }
 
     public func waitForTurn() async {
-        let wait = reserve()
+        let wait = update { schedule, now in schedule.reserve(at: now, interval: interval) }
         if wait > 0 { await sleep(wait) }
     }
 
-    public func holdOff(seconds: Double) {
-        _ = update { now, next in max(next, now + seconds) }
+    public func rateLimited(holdingFor seconds: Double) {
+        update { schedule, now in schedule.rateLimited(at: now, holdingFor: seconds) }
     }
 
-    /// Reserves the next slot and returns how long to sleep until it.
-    private func reserve() -> Double {
-        var slot = 0.0
-        let now = update { now, next in
-            slot = max(now, next)
-            return slot + interval
-        }
-        return max(0, slot - now)
-    }
-
-    /// Reads the next free slot under an exclusive lock, stores `transform(now, next)`, and returns now.
-    private func update(_ transform: (Double, Double) -> Double) -> Double {
-        let now = MonotonicClock.now()
-        let fd = openSlotFile()
-        guard fd >= 0 else {
-            fallback.withLock { $0 = transform(now, $0) }
-            return now
-        }
+    /// Changes the shared schedule under an exclusive lock on the slot file.
+    @discardableResult
+    private func update<T>(_ change: (inout PaceSchedule, Double) -> T) -> T {
+        let fd = directory.open(name)
+        guard fd >= 0 else { return fallback.withLock { change(&$0, now()) } }
         defer { close(fd) }
-        flock(fd, LOCK_EX)
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = pread(fd, &buffer, 63, 0)
-        let stored = count > 0 ? Double(String(decoding: buffer[0..<count], as: UTF8.self)) ?? 0 : 0
-        // A slot far in the future is left from before a reboot (the monotonic clock restarted): ignore it.
-        let next = stored > now + 600 ? 0 : stored
-        let text = Array(String(transform(now, next)).utf8)
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(fd, LOCK_UN) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = pread(fd, &buffer, 127, 0)
+        let time = now()
+        var schedule = PaceSchedule(
+            text: count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : "", now: time)
+        let result = change(&schedule, time)
+        let text = Array(schedule.text.utf8)
         _ = ftruncate(fd, 0)
         _ = pwrite(fd, text, text.count, 0)
-        flock(fd, LOCK_UN)
-        return now
+        return result
     }
-
-    private let fallback = Locked(0.0)
-
-    private func openSlotFile() -> Int32 { FileLock.open(path) }
 }

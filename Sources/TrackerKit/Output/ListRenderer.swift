@@ -49,7 +49,9 @@ struct DelimitedRenderer: ListRenderer {
         for project in page {
             let cells = columns(project, today: today)
             if isCSV {
-                text += cells.map(Self.csvField).joined(separator: ",") + "\r\n"
+                text +=
+                    cells.map { Self.csvField(TextCells.safe($0, breaks: .keepNewlinesAndTabs)) }.joined(
+                        separator: ",") + "\r\n"
             } else {
                 text += cells.map(TextCells.folded).joined(separator: "\t") + "\n"
             }

@@ -1,34 +1,109 @@
-/// Helpers for putting free text into one cell of a line-based format.
+/// Text from Airtable made safe and measurable for a terminal or a line-based format.
+///
+/// Anyone who can edit the base controls its text, so no control character reaches the output raw (cli-spec.md "Text
+/// that came from Airtable"): C0 controls and DEL become caret notation (`^[`, `^G`, `^?`), C1 controls and the
+/// bidirectional overrides become `<U+009B>`. JSON never goes through here; it escapes on its own.
 enum TextCells {
-    /// Folds every run of tabs and line breaks into a single space, so a value cannot split a row or a column.
-    static func folded(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\t" || $0.isNewline }) else { return text }
-        var result = ""
-        var inRun = false
+    /// What to do with tabs and line breaks, the only controls that may carry meaning.
+    enum Breaks {
+        /// Every run of tabs and line breaks becomes one space, so a value stays on its row and in its column.
+        case fold
+        /// Newlines stay (notes in `show`); tabs become a space, carriage returns caret notation.
+        case keepNewlines
+        /// Newlines and tabs stay (CSV quotes them); carriage returns become caret notation.
+        case keepNewlinesAndTabs
+    }
+
+    /// `text` with every control character made visible and harmless.
+    static func safe(_ text: String, breaks: Breaks = .fold) -> String {
+        guard text.unicodeScalars.contains(where: needsWork) else { return text }
+        var result = String.UnicodeScalarView()
+        var inBreak = false
+        // By scalar, except that a Windows line end (one Character) counts as one newline.
         for character in text {
-            if character == "\t" || character.isNewline {
-                if !inRun { result.append(" ") }
-                inRun = true
-            } else {
-                result.append(character)
-                inRun = false
+            let scalar = character == "\r\n" ? "\n" : character.unicodeScalars.first!
+            let isTab = scalar == "\t"
+            let isNewline = scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}" || scalar == "\u{85}"
+            switch breaks {
+            case .fold where isTab || isNewline:
+                if !inBreak { result.append(" ") }
+                inBreak = true
+                continue
+            case .keepNewlines where isTab:
+                result.append(" ")
+            case .keepNewlines where isNewline, .keepNewlinesAndTabs where isNewline || isTab:
+                result.append(isTab ? "\t" : "\n")
+            default:
+                for scalar in character.unicodeScalars { appendVisible(scalar, to: &result) }
             }
+            inBreak = false
         }
-        return result
+        return String(result)
     }
 
-    /// The number of terminal columns `text` takes: wide East Asian characters count two, combining marks none.
-    static func width(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + width($1) }
+    /// TSV and table cells: safe, with tabs and line breaks folded to one space.
+    static func folded(_ text: String) -> String { safe(text, breaks: .fold) }
+
+    private static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isBidiControl(scalar)
+            || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
-    private static func width(_ scalar: Unicode.Scalar) -> Int {
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    private static func appendVisible(_ scalar: Unicode.Scalar, to result: inout String.UnicodeScalarView) {
         switch scalar.value {
-        case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: return 0
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+        case 0x00..<0x20:
+            result.append("^")
+            result.append(Unicode.Scalar(UInt8(scalar.value + 0x40)))
+        case 0x7F:
+            result.append(contentsOf: "^?".unicodeScalars)
+        case 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069:
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            result.append(
+                contentsOf: ("<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">").unicodeScalars)
+        default:
+            result.append(scalar)
+        }
+    }
+
+    // MARK: - Width
+
+    /// The number of terminal columns `text` takes, counted by grapheme cluster: wide East Asian characters and
+    /// emoji (🚀, 👩‍💻, 🇫🇷, ❤️) take two, combining marks none.
+    static func width(_ text: String) -> Int {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + width($1) }
+    }
+
+    /// The columns one grapheme cluster takes.
+    static func width(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if first.properties.isEmojiPresentation { return 2 }
+        // A text-style symbol asked for as emoji (❤️, 1️⃣), or joined into an emoji sequence.
+        if scalars.count > 1, first.properties.isEmoji,
+            scalars.contains(where: { $0 == "\u{FE0F}" || $0 == "\u{200D}" || $0 == "\u{20E3}" })
+        {
             return 2
-        default: return scalar.value < 0x20 ? 0 : 1
+        }
+        if isWide(first) { return 2 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control: return 0
+        default: return 1
+        }
+    }
+
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
         }
     }
 
@@ -39,7 +114,7 @@ enum TextCells {
         var result = ""
         var used = 0
         for character in text {
-            let w = width(String(character))
+            let w = width(character)
             if used + w > limit - 1 { break }
             result.append(character)
             used += w

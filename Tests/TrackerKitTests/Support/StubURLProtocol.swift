@@ -9,6 +9,8 @@ import TrackerKit
 enum StubAnswer: Sendable {
     case http(Int, body: String, headers: [String: String] = [:])
     case failure(URLError.Code)
+    /// A failure as Linux reports libcurl's: URLError -1 carrying curl's words.
+    case curl(String)
 }
 
 /// Intercepts requests of a session made by `StubURLProtocol.session()`; each test gets its own host, so parallel
@@ -82,6 +84,9 @@ final class StubURLProtocol: URLProtocol, @unchecked Sendable {
             client?.urlProtocolDidFinishLoading(self)
         case .failure(let code):
             client?.urlProtocol(self, didFailWithError: URLError(code))
+        case .curl(let words):
+            client?.urlProtocol(
+                self, didFailWithError: URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: words]))
         }
     }
 

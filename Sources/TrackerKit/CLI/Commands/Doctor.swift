@@ -1,20 +1,33 @@
 import Foundation
 
-/// The field types tracker reads, as the schema API names them.
-private let expectedTypes: [(String, Set<String>)] = [
-    (ProjectField.name, ["singleLineText", "multilineText", "formula"]), (ProjectField.category, ["singleSelect"]),
-    (ProjectField.complete, ["checkbox"]), (ProjectField.kickoff, ["date"]), (ProjectField.due, ["date"]),
-    (ProjectField.lead, ["singleCollaborator"]), (ProjectField.team, ["multipleCollaborators"]),
-    (ProjectField.client, ["multipleRecordLinks"]),
-    (ProjectField.notes, ["multilineText", "richText", "singleLineText"]),
-]
+/// One finding of `tracker doctor`.
+struct DoctorCheck {
+    var name: String
+    /// The failure, when the check failed.
+    var error: AppError?
+    var detail: String
+    /// Lines that explain the finding (the table's fields, a suggested mapping).
+    var notes: [String] = []
+    /// Whether the check could not run (which is not a failure).
+    var isSkipped = false
+
+    var ok: Bool { error == nil }
+
+    var label: String { isSkipped ? "skipped" : ok ? "ok" : "failed" }
+}
 
 extension Runner {
-    /// `tracker doctor`: prints each check as it runs, and fails with the first failing check's exit code.
+    /// `tracker doctor`: runs every check even after one fails, prints each, and fails with the first failure's code.
     func doctor() async throws {
-        let configuration = try loadConfiguration()
         func line(_ label: String, _ value: String) throws {
             try output.standardOutput(label.padding(toLength: 10, withPad: " ", startingAt: 0) + value + "\n")
+        }
+        let configuration: Configuration
+        do {
+            configuration = try loadConfiguration()
+        } catch let error as AppError {
+            try line("failed", "configuration: \(error.message)")
+            throw error
         }
         if let path = configuration.secretsPath {
             try line("secrets", "\(path) (mode \(configuration.secretsMode.map { String($0, radix: 8) } ?? "?"))")
@@ -26,30 +39,114 @@ extension Runner {
         try line("token", "\(configuration.maskedToken) (from \(tokenSource))")
         try line("endpoint", configuration.endpoint.absoluteString)
         try line("base", "\(configuration.baseID), table \"\(configuration.table)\"")
+        if !configuration.fields.isTemplate {
+            let renamed = FieldMap.Word.allCases.filter { configuration.fields[$0] != $0.templateName }
+            try line(
+                "fields", renamed.map { "\($0.rawValue) = \"\(configuration.fields[$0])\"" }.joined(separator: ", "))
+        }
 
-        let client = makeClient(configuration: configuration)
-        let user = try await client.whoami().get()
-        try line("ok", "token accepted (user \(user))")
-        try await client.probeTable().get()
-        try line("ok", "base and table reachable")
-        switch try await client.fieldTypes().get() {
-        case nil:
-            try line("skipped", "field check: the token lacks schema.bases:read")
-        case let types?:
-            let missing = expectedTypes.filter { types[$0.0] == nil }.map(\.0)
-            let odd = expectedTypes.filter { name, allowed in types[name].map { !allowed.contains($0) } ?? false }
-            if missing.isEmpty && odd.isEmpty {
-                try line("ok", "all \(expectedTypes.count) fields tracker reads exist")
-            }
-            if !missing.isEmpty {
-                try line("warning", "missing fields: \(missing.joined(separator: ", ")) (shown as empty)")
-            }
-            for (name, _) in odd {
-                try line("warning", "field \"\(name)\" is a \(types[name] ?? "?"), not what tracker expects")
-            }
+        let checks = await doctorChecks(configuration)
+        for check in checks {
+            try line(check.label, check.detail)
+            for note in check.notes { try line("", note) }
         }
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             try line("warning", String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count)))
         }
+        if let failure = checks.compactMap(\.error).first { throw failure }
+    }
+
+    /// The token, the table, and the table's fields, each checked whatever the others found.
+    func doctorChecks(_ configuration: Configuration) async -> [DoctorCheck] {
+        let client = makeClient(configuration: configuration)
+        var checks: [DoctorCheck] = []
+        switch await client.whoami() {
+        case .success(let user): checks.append(DoctorCheck(name: "token", detail: "token accepted (user \(user))"))
+        case .failure(let error):
+            checks.append(DoctorCheck(name: "token", error: error, detail: "token: \(error.message)"))
+        }
+        let schema = await client.schema()
+        var table = DoctorCheck(name: "table", detail: "base and table reachable")
+        if case .failure(let error) = await client.probeTable() {
+            table = DoctorCheck(name: "table", error: error, detail: "table: \(error.message)")
+            if case .tableAccessDenied = error, case .success(let base?) = schema,
+                base.table(configuration.table) == nil
+            {
+                table.notes = [
+                    "this base has the tables: " + base.tables.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                ]
+            }
+        }
+        checks.append(table)
+        checks.append(fieldCheck(configuration.fields, table: configuration.table, schema: schema))
+        return checks
+    }
+
+    /// Whether the table has every field tracker uses, with the right types; for missing ones, a suggested mapping.
+    private func fieldCheck(_ map: FieldMap, table name: String, schema: Result<BaseSchema?, AppError>) -> DoctorCheck {
+        guard case .success(let base) = schema else {
+            let error = schema.failure!
+            return DoctorCheck(name: "fields", error: error, detail: "fields: \(error.message)")
+        }
+        guard let base else {
+            return DoctorCheck(
+                name: "fields", detail: "field check: the token lacks schema.bases:read", isSkipped: true)
+        }
+        guard let table = base.table(name) else {
+            return DoctorCheck(
+                name: "fields", detail: "field check: the base has no table \"\(name)\"", isSkipped: true)
+        }
+        let missing = FieldMap.Word.allCases.filter { table.field(named: map[$0]) == nil }
+        let mistyped = FieldMap.Word.allCases.filter { word in
+            table.field(named: map[word]).map { !word.acceptedTypes.contains($0.type) } ?? false
+        }
+        if missing.isEmpty && mistyped.isEmpty {
+            return DoctorCheck(name: "fields", detail: "all \(FieldMap.Word.allCases.count) fields tracker uses exist")
+        }
+        var problems = missing.map { "no field \"\(map[$0])\" (tracker's \"\($0.rawValue)\")" }
+        problems += mistyped.map {
+            "\"\(map[$0])\" is a \(table.field(named: map[$0])!.type) field, not what tracker's \"\($0.rawValue)\" needs"
+        }
+        var check = DoctorCheck(
+            name: "fields",
+            error: missing.first.map { .missingField(word: $0.rawValue, field: map[$0], table: name) }
+                ?? .configuration("the table's fields do not have the types tracker needs", hint: nil),
+            detail: "fields: " + problems.joined(separator: "; "))
+        check.notes = ["the table has: " + table.fields.map { "\($0.name) (\($0.type))" }.joined(separator: ", ")]
+        let suggestion = Self.suggestedMapping(for: missing, in: table, map: map)
+        if !suggestion.isEmpty {
+            check.notes.append(
+                "suggested mapping for the secrets file: \"fields\": {"
+                    + suggestion.map { "\"\($0.0.rawValue)\": \"\($0.1)\"" }.joined(separator: ", ") + "}")
+        }
+        return check
+    }
+
+    /// For each missing word, the unused field of a type it accepts whose name is closest to the template's.
+    static func suggestedMapping(for missing: [FieldMap.Word], in table: BaseSchema.Table, map: FieldMap) -> [(
+        FieldMap.Word, String
+    )] {
+        var taken = Set(FieldMap.Word.allCases.map { map[$0] })
+        var mapping: [(FieldMap.Word, String)] = []
+        for word in missing {
+            let candidates = table.fields.filter { word.acceptedTypes.contains($0.type) && !taken.contains($0.name) }
+            let best = candidates.min { a, b in
+                Suggestion.distance(a.name.lowercased(), word.templateName.lowercased())
+                    < Suggestion.distance(b.name.lowercased(), word.templateName.lowercased())
+            }
+            if let best {
+                mapping.append((word, best.name))
+                taken.insert(best.name)
+            }
+        }
+        return mapping
+    }
+}
+
+extension Result {
+    /// The failure, if this is one.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

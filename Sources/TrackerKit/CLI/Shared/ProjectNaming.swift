@@ -1,0 +1,51 @@
+/// How commands find the project a user named (cli-spec.md "Naming a project"): a record id of this table, else the
+/// exact name, else the one name that matches ignoring case.
+struct ProjectNaming {
+    var client: ProjectAPIClient
+
+    /// The one project `target` names; ambiguous is a usage error listing ids, none is not-found with close names.
+    func resolve(_ target: String) async throws -> Project {
+        let candidates = try await client.candidates(for: target).get()
+        if let byID = candidates.first(where: { $0.id == target }) { return byID }
+        let exact = candidates.filter { $0.name == target }
+        let matches = exact.isEmpty ? candidates.filter { $0.name?.lowercased() == target.lowercased() } : exact
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw try await notFound(target)
+        default:
+            throw AppError.ambiguous(
+                name: target,
+                candidates: matches.sorted { $0.createdTime < $1.createdTime }.map {
+                    "\($0.id) (due \($0.due?.description ?? "none"))"
+                })
+        }
+    }
+
+    private func notFound(_ target: String) async throws -> AppError {
+        let what =
+            ProjectAPIClient.looksLikeRecordID(target)
+            ? "no project has id or name \"\(target)\"" : "no project is named \"\(target)\""
+        let close = Self.closest(to: target, among: try await client.names(resembling: target).get())
+        let hint =
+            close.isEmpty
+            ? "Run 'tracker list' to see names and ids."
+            : "Did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+        return .notFound(what, hint: hint)
+    }
+
+    /// Up to three of `names` near `name`: the same words in another case, a containing name, or a small typo.
+    static func closest(to name: String, among names: [String]) -> [String] {
+        let wanted = name.lowercased()
+        var scored: [(String, Int)] = []
+        for candidate in Set(names) {
+            let lowered = candidate.lowercased()
+            if lowered.contains(wanted) || wanted.contains(lowered) {
+                scored.append((candidate, 0))
+            } else {
+                let distance = Suggestion.distance(wanted, lowered)
+                if distance <= max(2, wanted.count / 4) { scored.append((candidate, distance)) }
+            }
+        }
+        return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
+    }
+}

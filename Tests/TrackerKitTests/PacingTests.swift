@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import TrackerKit
+
+struct PaceScheduleTests {
+    @Test func slotsAreOneIntervalApart() {
+        var schedule = PaceSchedule()
+        #expect(schedule.reserve(at: 100, interval: 0.21) == 0)
+        #expect(abs(schedule.reserve(at: 100, interval: 0.21) - 0.21) < 1e-9)
+        #expect(abs(schedule.reserve(at: 100, interval: 0.21) - 0.42) < 1e-9)
+        #expect(schedule.reserve(at: 200, interval: 0.21) == 0, "an idle schedule does not make anyone wait")
+    }
+
+    @Test func after429NothingGoesThenThePaceIsSlowerAndRecoversGradually() {
+        var schedule = PaceSchedule()
+        schedule.rateLimited(at: 100, holdingFor: 31)
+        #expect(abs(schedule.reserve(at: 100, interval: 0.2) - 31) < 1e-9, "held until the lockout is over")
+        #expect(schedule.factor(at: 131) == 2.5)
+        #expect(schedule.factor(at: 131 + 30) == 2.5, "slow for the calm period")
+        #expect(abs(schedule.factor(at: 131 + 30 + 45) - 1.75) < 1e-9, "halfway back")
+        #expect(schedule.factor(at: 131 + 30 + 90) == 1)
+        // At 2.5 times 0.21 s, no process puts more than two requests in any one-second window.
+        var slow = PaceSchedule()
+        slow.rateLimited(at: 0, holdingFor: 30)
+        let slots = (0..<10).map { _ in slow.reserve(at: 30, interval: 0.21) + 30 }
+        for slot in slots { #expect(slots.filter { $0 >= slot && $0 < slot + 1 }.count <= 2) }
+    }
+
+    @Test func oneLockoutReportedTwiceSlowsOnceAndALaterOneSlowsMore() {
+        var schedule = PaceSchedule()
+        schedule.rateLimited(at: 100, holdingFor: 31)
+        schedule.rateLimited(at: 100.2, holdingFor: 30.9)
+        #expect(schedule.slowdown == 2.5)
+        schedule.rateLimited(at: 135, holdingFor: 62)
+        #expect(schedule.slowdown == 5)
+        for _ in 0..<5 { schedule.rateLimited(at: schedule.next + 10, holdingFor: 60) }
+        #expect(schedule.slowdown == PaceSchedule.maximumSlowdown)
+    }
+
+    @Test func theStoredScheduleRoundTripsAndAStaleOneIsForgotten() {
+        var schedule = PaceSchedule()
+        schedule.rateLimited(at: 100, holdingFor: 31)
+        #expect(PaceSchedule(text: schedule.text, now: 101) == schedule)
+        var old = PaceSchedule()
+        old.rateLimited(at: 90_000, holdingFor: 31)
+        #expect(PaceSchedule(text: old.text, now: 10) == PaceSchedule(), "from before a reboot")
+        #expect(PaceSchedule(text: "garbage", now: 10) == PaceSchedule())
+    }
+
+    @Test func processesSharingASlotFileQueueBehindEachOther() async throws {
+        let directory = try TemporaryDirectory()
+        let runtime = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": directory.path + "/run"])
+        let clock = TestClock()
+        let waits = Recorder()
+        func pacer() -> FileRequestPacer {
+            FileRequestPacer(
+                directory: runtime, name: "pace-test", requestsPerSecond: 5, now: { clock.now },
+                sleep: { waits.append(String(format: "%.2f ", $0)) })
+        }
+        let (a, b) = (pacer(), pacer())
+        await a.waitForTurn()
+        await b.waitForTurn()
+        await a.waitForTurn()
+        #expect(waits.text == "0.21 0.42 ")
+        b.rateLimited(holdingFor: 30)
+        await a.waitForTurn()
+        #expect(waits.text.hasSuffix("30.00 "), "\(waits.text)")
+    }
+}
+
+struct RuntimeDirectoryTests {
+    @Test func itIsTheSamePathInCronAndInALoginShell() {
+        let login = ["XDG_RUNTIME_DIR": "/run/user/1000", "TMPDIR": "/var/tmp", "HOME": "/home/me"]
+        let cron = ["HOME": "/home/me", "PATH": "/usr/bin:/bin"]
+        #expect(RuntimeDirectory.location(environment: login) == "/tmp/tracker-\(getuid())")
+        #expect(RuntimeDirectory.location(environment: cron) == RuntimeDirectory.location(environment: login))
+        #expect(RuntimeDirectory.location(environment: ["TRACKER_RUNTIME_DIR": "/x/y"]) == "/x/y")
+    }
+
+    @Test func itIsCreatedPrivateAndMadePrivateIfItWasNot() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/run"
+        let made = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": path])
+        #expect(made.path == path && made.problem == nil)
+        #expect(try mode(path) == 0o700)
+        chmod(path, 0o777)
+        #expect(RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": path]).path == path)
+        #expect(try mode(path) == 0o700)
+    }
+
+    @Test func aSymlinkOrAFileIsRefusedWithAWarning() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/file"
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
+        let link = directory.path + "/link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.path)
+        for path in [file, link] {
+            let refused = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": path])
+            #expect(refused.path == nil)
+            #expect(
+                refused.warning == "warning: \(path) is not a directory; pacing and locks now cover this process only")
+        }
+    }
+
+    @Test(.enabled(if: getuid() == 0, "changing a directory's owner needs root"))
+    func anotherUsersDirectoryIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/run"
+        mkdir(path, 0o700)
+        chown(path, 4242, 4242)
+        let refused = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": path])
+        #expect(refused.path == nil)
+        #expect(refused.problem == "\(path) belongs to another user")
+    }
+
+    private func mode(_ path: String) throws -> mode_t {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw POSIXError(.ENOENT) }
+        return info.st_mode & 0o777
+    }
+}
+
+struct FileLockTests {
+    @Test func aSecondHolderWaitsAtMostTheBudget() async throws {
+        let directory = try TemporaryDirectory()
+        let runtime = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": directory.path + "/run"])
+        let clock = TestClock()
+        let first = try await FileLock.acquire(
+            "add-x", in: runtime, waitingAtMost: 5, doing: "adding \"X\"", now: { clock.now },
+            sleep: { clock.sleep($0) }
+        ).get()
+        #expect(first != nil)
+        let second = await FileLock.acquire(
+            "add-x", in: runtime, waitingAtMost: 5, doing: "adding \"X\"", now: { clock.now },
+            sleep: { clock.sleep($0) })
+        #expect(second.failure == .lockTimeout(what: "adding \"X\"", waitedSeconds: 5))
+        #expect(second.failure?.exitCode == .temporaryFailure)
+        withExtendedLifetime(first) {}
+        let other = try await FileLock.acquire(
+            "add-y", in: runtime, waitingAtMost: 5, doing: "adding \"Y\"", now: { clock.now },
+            sleep: { clock.sleep($0) }
+        ).get()
+        #expect(other != nil, "another name is another lock")
+    }
+
+    @Test func withoutADirectoryThereIsNoLockAndNoWait() async throws {
+        let lock = try await FileLock.acquire("add-x", in: .none, waitingAtMost: 5, doing: "adding").get()
+        #expect(lock == nil)
+    }
+}
+
+/// A directory under the system's temporary directory, removed when the value goes away.
+final class TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
