@@ -127,6 +127,21 @@ struct ProjectAPIClientTests {
         #expect(body["pageSize"] as? Int == 100)
     }
 
+    @Test(arguments: [(15_999, "GET"), (16_000, "POST"), (16_001, "POST")])
+    func aURLOf16000CharactersOrMoreGoesAsPOST(length: Int, method: String) async throws {
+        let host = StubURLProtocol.host([.http(200, body: #"{"records":[]}"#)])
+        let client = Fixture.client(host)
+        // Every "x" of the formula adds one character to the URL.
+        let empty =
+            "https://\(host.name)/v0/appTESTbase000001/Design%20projects?"
+            + ProjectAPIClient.encode(ListQuery(filterByFormula: "").queryItems(offset: nil, fields: .template))
+        let formula = String(repeating: "x", count: length - empty.count)
+        try await client.listProjects(ListQuery(filterByFormula: formula)) { _ in }
+        let request = try #require(host.requests.first)
+        #expect(request.httpMethod == method)
+        if method == "GET" { #expect(request.url!.absoluteString.count == length) }
+    }
+
     @Test func aRecordIDIsLookedUpInsideTheTableNeverByGET() async throws {
         // Airtable's GET of one record returns records of any table of the base, so tracker filters the table.
         let host = StubURLProtocol.host([.http(200, body: #"{"records":[]}"#)])

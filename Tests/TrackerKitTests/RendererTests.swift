@@ -59,10 +59,30 @@ struct RendererTests {
         let lines = render(.table, [[Self.awkward, long], [Self.bare]], width: width).split(separator: "\n")
         #expect(lines.count == 4)
         #expect(lines[0].hasPrefix("ID                 NAME"))
-        for line in lines { #expect(TextCells.width(String(line)) <= width, "\(line)") }
+        // Every character here takes one column, so counting characters measures the line.
+        for line in lines { #expect(line.count <= width, "\(line)") }
         #expect(lines[2].contains("…"))
         #expect(lines[2].contains("in 3 days"))
         #expect(lines[1].contains("overdue"))
+    }
+
+    @Test func wideNamesKeepTheColumnsAligned() {
+        let names = ["🚀 Launch", "👩‍💻 Dev portal", "日本 rebrand", "Plain"]
+        let projects = names.enumerated().map { index, name in
+            Project(
+                id: "recAAAAAAAAAAAAA\(index)", createdTime: "", name: name, due: CalendarDate("2026-11-2\(index + 2)"))
+        }
+        let lines = render(.table, [projects], width: 80).split(separator: "\n").map(String.init)
+        // Columns measured with widths a terminal gives these characters, independently of TextCells.
+        func columns(before needle: String, in line: String) -> Int {
+            let prefix = line[..<line.range(of: needle)!.lowerBound]
+            return prefix.reduce(0) { $0 + (["🚀", "👩‍💻", "日", "本"].contains($1) ? 2 : 1) }
+        }
+        #expect(lines.count == 5)
+        let due = columns(before: "DUE", in: lines[0])
+        for (line, day) in zip(lines.dropFirst(), ["tomorrow", "in 2 days", "in 3 days", "in 4 days"]) {
+            #expect(columns(before: day, in: line) == due, "\(line)")
+        }
     }
 
     @Test func colourNeverCarriesMeaningAlone() {
