@@ -68,7 +68,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(try complete(["tracker", "li"]), ["list"])
         XCTAssertEqual(
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
-            ["list", "add", "show", "doctor", "completion", "help"])
+            ["list", "add", "show", "update", "done", "reopen", "delete", "doctor", "completion", "help"])
         XCTAssertEqual(try complete(["tracker", "list", "--form"]), ["--format"])
         XCTAssertEqual(try complete(["tracker", "list", "--format", ""]), ["table", "tsv", "csv", "json", "ndjson"])
         XCTAssertEqual(try complete(["tracker", "list", "--sort", "k"]), ["kickoff"])

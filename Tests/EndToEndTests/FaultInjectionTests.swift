@@ -139,6 +139,21 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.log.map(\.method), ["POST", "GET"])
     }
 
+    func testACreateOnAReusedConnectionThatDiesIsNotResentByLibcurl() throws {
+        // libcurl re-sends a request by itself when a reused keep-alive connection dies before answering. It cannot
+        // replay the body, so that second send hangs until the timeout (and one it could replay would be a second
+        // project). The lookup before the create leaves such a connection, so the create must not go on it.
+        try startFake()
+        fake.inject(.applyThenDrop, onRequest: 2)
+        let result = try tracker().run(["add", "--if-absent", "--name", "Reused", "--due", "2026-12-01"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(names().filter { $0 == "Reused" }.count, 1)
+        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
+        let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Reused" }
+        XCTAssertEqual(result.stdout, (created?["id"] as? String ?? "?") + "\n")
+        XCTAssertLessThan(result.seconds, 10, "not hung in a re-send by libcurl until the 30 s timeout")
+    }
+
     func testACreateAppliedFourSecondsAfterAOneSecondTimeoutIsFoundNotSentAgain() throws {
         try startFake()
         fake.inject(.applyLate(seconds: 5), onRequest: 1)

@@ -131,7 +131,7 @@ final class FilterTests: FakeAirtableTestCase {
         try startFake()
         for (arguments, message) in [
             (["--complete", "--incomplete"], "--complete and --incomplete cannot be used together"),
-            (["--due-before", "2026-02-30"], "--due-before '2026-02-30' is not a real date; expected YYYY-MM-DD"),
+            (["--due-before", "2026-02-30"], "--due-before '2026-02-30' is not a real date"),
             (["--due-within", "-1"], "--due-within must be a whole number of at least 0, not '-1'"),
             (["--limit", "0"], "--limit must be a whole number of at least 1, not '0'"),
             (["--sort", "priority"], "--sort must be one of due, name, kickoff, category, not 'priority'"),

@@ -194,7 +194,7 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
         let tsv = try tracker().run(["list"]).lines.first { $0.hasPrefix("recEVILevil000001") }
         XCTAssertEqual(tsv, "recEVILevil000001\tEvil ^[[2J^[]0;owned^G\t2026-12-01\topen\t\t")
         let shown = try tracker().run(["show", "recEVILevil000001"]).stdout
-        XCTAssertTrue(shown.contains("  line one^[[31m\n  line two<U+202E>\n"), shown)
+        XCTAssertTrue(shown.contains("  Notes     line one^[[31m\n            line two<U+202E>\n"), shown)
         let json = try tracker().run(["show", "recEVILevil000001", "--json"]).stdout
         XCTAssertTrue(json.contains(#""name":"Evil \u001b[2J\u001b]0;owned\u0007""#), "JSON stays exact: \(json)")
     }

@@ -16,9 +16,10 @@ struct CLITests {
         var host: StubURLProtocol.Host
     }
 
-    func run(_ arguments: [String], _ answers: [StubAnswer] = [], terminal: Bool = false, stdin: String = "") async
-        -> Run
-    {
+    func run(
+        _ arguments: [String], _ answers: [StubAnswer] = [], terminal: Bool = false, stdin: String = "",
+        typed: String? = nil
+    ) async -> Run {
         let host = StubURLProtocol.host(answers)
         let out = Recorder(), err = Recorder()
         let clock = TestClock()
@@ -35,7 +36,8 @@ struct CLITests {
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
             timeZone: TimeZone(identifier: "UTC")!, makeSession: { _ in StubURLProtocol.session() },
             makePacer: { _, _ in UnlimitedPacer() },
-            network: clock.environment(), readStandardInput: { Data(stdin.utf8) })
+            network: clock.environment(), readStandardInput: { Data(stdin.utf8) }, isStdinTerminal: terminal,
+            readLine: { typed })
         let code = await CLI.run(arguments: arguments, context: context)
         return Run(code: code, stdout: out.text, stderr: err.text, host: host)
     }
@@ -79,7 +81,7 @@ struct CLITests {
         let result = await run(
             ["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run"], stdin: "from stdin\n")
         #expect(
-            result.stdout == #"{"fields":{"Name":"X","Due date":"2026-12-01","Notes":"from stdin\n"},"typecast":true}"#
+            result.stdout == #"{"fields":{"Name":"X","Due date":"2026-12-01","Notes":"from stdin\n"}}"#
                 + "\n")
         #expect(result.host.requests.isEmpty)
     }
@@ -140,5 +142,33 @@ struct CLITests {
         let result = await run(["--verbose", "list"], [.http(200, body: Fixture.page(["a"]))])
         #expect(result.stderr.hasPrefix("tracker: GET /v0/appTESTbase000001/Design%20projects?pageSize=100 200 "))
         #expect(!result.stderr.contains(Fixture.token))
+    }
+
+    @Test func deleteOnATerminalShowsWhatItDeletesAndAsks() async throws {
+        let page = #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Old draft"))]}"#
+        let deleted = #"{"records":[{"id":"recAAAAAAAAAAAAAA","deleted":true}]}"#
+        let yes = await run(
+            ["delete", "Old draft"], [.http(200, body: page), .http(200, body: deleted)], terminal: true, typed: "y")
+        #expect(yes.code == .success)
+        #expect(yes.stdout == "recAAAAAAAAAAAAAA\n")
+        #expect(
+            yes.stderr.hasPrefix(
+                "This deletes 1 project:\n  recAAAAAAAAAAAAAA  Old draft, due 2026-12-01\nDelete it? [y/N] "))
+        #expect(yes.host.requests.map(\.httpMethod) == ["GET", "DELETE"])
+
+        let no = await run(["delete", "Old draft"], [.http(200, body: page)], terminal: true, typed: "")
+        #expect(no.code == .failure)
+        #expect(no.stdout.isEmpty)
+        #expect(no.stderr.hasSuffix("[y/N] tracker: nothing was deleted\n"))
+        #expect(no.host.requests.map(\.httpMethod) == ["GET"])
+    }
+
+    @Test func deleteOffATerminalNeedsYesAndDeletesNothingWithout() async throws {
+        let page = #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Old draft"))]}"#
+        let result = await run(["delete", "Old draft"], [.http(200, body: page)])
+        #expect(result.code == .usage)
+        #expect(
+            result.stderr.hasPrefix("tracker: delete asks before deleting, and stdin is not a terminal; pass --yes"))
+        #expect(result.host.requests.map(\.httpMethod) == ["GET"])
     }
 }

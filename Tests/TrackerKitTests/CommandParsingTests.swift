@@ -4,6 +4,10 @@ import Testing
 
 struct CommandParsingTests {
     static let due = CalendarDate("2026-12-01")!
+    /// A Saturday.
+    static let today = CalendarDate("2026-11-21")!
+
+    func parse(_ arguments: [String]) -> Result<Invocation, AppError> { Invocation.parse(arguments, today: Self.today) }
 
     @Test(arguments: [
         ([], Invocation(command: .help(topic: nil))),
@@ -30,7 +34,7 @@ struct CommandParsingTests {
         (["show", "--", "--odd name"], Invocation(command: .show(ShowOptions(target: "--odd name")))),
         (
             ["add", "--name", "X", "--due", "2026-12-01"],
-            Invocation(command: .add(AddOptions(draft: ProjectDraft(name: "X", due: due))))
+            Invocation(command: .add(AddOptions(input: ProjectInput(name: "X", due: due))))
         ),
         (
             [
@@ -41,23 +45,69 @@ struct CommandParsingTests {
             Invocation(
                 command: .add(
                     AddOptions(
-                        draft: ProjectDraft(
+                        input: ProjectInput(
                             name: "Logo", due: due, kickoff: CalendarDate("2026-11-02"), category: "Brand identity",
-                            leadEmail: "ana@example.com", teamEmails: ["b@example.com", "c@example.com"],
-                            clients: ["Acme", "recAAAAAAAAAAAAAA"], isComplete: true),
-                        notesSource: .text("hi"), ifAbsent: true, quiet: true)))
+                            lead: "ana@example.com", team: ["b@example.com", "c@example.com"],
+                            clients: ["Acme", "recAAAAAAAAAAAAAA"], notes: .text("hi"), complete: true),
+                        ifAbsent: true, mode: WriteMode(quiet: true))))
         ),
         (
             ["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run", "--json"],
             Invocation(
                 command: .add(
                     AddOptions(
-                        draft: ProjectDraft(name: "X", due: due), notesSource: .standardInput, dryRun: true, json: true)
-                ))
+                        input: ProjectInput(name: "X", due: due, notes: .standardInput),
+                        mode: WriteMode(dryRun: true, json: true))))
+        ),
+        (
+            ["add", "--name", "X", "--due", "friday", "--lead", "Gal Samari", "--team", "Sam Epps"],
+            Invocation(
+                command: .add(
+                    AddOptions(
+                        input: ProjectInput(
+                            name: "X", due: CalendarDate("2026-11-27"), lead: "Gal Samari", team: ["Sam Epps"]))))
+        ),
+        (
+            [
+                "update", "Spring campaign", "--due", "+2w", "--incomplete", "--clear", "kickoff,notes", "--clear",
+                "lead",
+            ],
+            Invocation(
+                command: .update(
+                    UpdateOptions(
+                        target: "Spring campaign",
+                        input: ProjectInput(
+                            due: CalendarDate("2026-12-05"), complete: false, cleared: [.kickoff, .notes, .lead]))))
+        ),
+        (
+            ["update", "rec3g0Xxmw2rw3scs", "--team", "a@example.com", "--client", "Acme", "--dry-run"],
+            Invocation(
+                command: .update(
+                    UpdateOptions(
+                        target: "rec3g0Xxmw2rw3scs", input: ProjectInput(team: ["a@example.com"], clients: ["Acme"]),
+                        mode: WriteMode(dryRun: true))))
+        ),
+        (
+            ["done", "A", "rec3g0Xxmw2rw3scs", "-q"],
+            Invocation(
+                command: .done(ProjectsOptions(targets: ["A", "rec3g0Xxmw2rw3scs"], mode: WriteMode(quiet: true))))
+        ),
+        (
+            ["reopen", "A", "--json"],
+            Invocation(command: .reopen(ProjectsOptions(targets: ["A"], mode: WriteMode(json: true))))
+        ),
+        (
+            ["delete", "A", "B", "--yes"],
+            Invocation(command: .delete(ProjectsOptions(targets: ["A", "B"], confirmed: true)))
+        ),
+        (["delete", "-y", "A"], Invocation(command: .delete(ProjectsOptions(targets: ["A"], confirmed: true)))),
+        (
+            ["list", "--due-before", "tomorrow"],
+            Invocation(command: .list(ListOptions(filters: ProjectFilters(dueBefore: CalendarDate("2026-11-22")))))
         ),
     ])
     func parsesValidCommandLines(arguments: [String], expected: Invocation) {
-        #expect(Invocation.parse(arguments) == .success(expected))
+        #expect(parse(arguments) == .success(expected))
     }
 
     @Test(arguments: [
@@ -67,22 +117,56 @@ struct CommandParsingTests {
         (["list", "--json", "--format", "csv"], "--json and --format csv cannot be used together"),
         (["list", "extra"], "unexpected argument 'extra'; quote values that contain spaces"),
         (["add", "--due", "2026-12-01"], "add needs --name NAME"),
-        (["add", "--name", "X"], "add needs --due YYYY-MM-DD"),
+        (["add", "--name", "X"], "add needs --due DATE"),
         (["add", "--name", "  ", "--due", "2026-12-01"], "--name must not be empty"),
-        (["add", "--name", "X", "--due", "2026-02-30"], "--due '2026-02-30' is not a real date; expected YYYY-MM-DD"),
-        (["add", "--name", "X", "--due", "12/01/2026"], "--due '12/01/2026' is not a real date; expected YYYY-MM-DD"),
+        (["add", "--name", "X", "--due", "2026-02-30"], "--due '2026-02-30' is not a real date"),
+        (
+            ["add", "--name", "X", "--due", "12/01/2026"],
+            "--due '12/01/2026' is not a date; use YYYY-MM-DD, today, tomorrow, yesterday, a weekday like friday, or +3d, +2w, -1d"
+        ),
         (
             ["add", "--name", "X", "--due", "2026-12-01", "--kickoff", "2025-13-01"],
-            "--kickoff '2025-13-01' is not a real date; expected YYYY-MM-DD"
+            "--kickoff '2025-13-01' is not a real date"
         ),
-        (["add", "--name", "X", "--due"], "--due needs a value (YYYY-MM-DD)"),
+        (
+            ["list", "--due-before", "soon"],
+            "--due-before 'soon' is not a date; use YYYY-MM-DD, today, tomorrow, yesterday, a weekday like friday, or +3d, +2w, -1d"
+        ),
+        (["add", "--name", "X", "--due"], "--due needs a value (DATE)"),
+        (
+            ["add", "--name", "Bad\u{1B}[2J", "--due", "2026-12-01"],
+            "--name holds a control character (^[); control characters are not allowed"
+        ),
+        (
+            ["add", "--name", "Tab\there", "--due", "2026-12-01"],
+            "--name holds a control character (^I); control characters are not allowed"
+        ),
+        (
+            ["add", "--name", "X", "--due", "2026-12-01", "--notes", "ok\nfine\u{7}"],
+            "--notes holds a control character (^G); only newlines and tabs are allowed"
+        ),
+        (["update", "A"], "update needs something to change, e.g. --due friday or --clear notes"),
+        (["update", "--due", "friday"], "update needs a project id or name"),
+        (
+            ["update", "A", "--clear", "name"],
+            "--clear cannot empty 'name'; it takes kickoff, lead, team, client, notes, category"
+        ),
+        (["update", "A", "--notes", "x", "--clear", "notes"], "--notes and --clear notes cannot be used together"),
+        (["update", "A", "--complete", "--incomplete"], "--complete and --incomplete cannot be used together"),
+        (["done"], "done needs one or more project ids or names"),
+        (["delete", "A", "--json", "-q"], "--json and --quiet cannot be used together"),
+        (["reopen", "A", "--yes"], "unknown flag '--yes' for 'tracker reopen'."),
         (["add", "--name", "--due", "2026-12-01"], "--name needs a value (NAME)"),
         (["add", "--name", "X", "--name", "Y", "--due", "2026-12-01"], "--name was given more than once"),
         (
             ["add", "--name", "Kitchen", "renovation", "--due", "2026-12-01"],
             "unexpected argument 'renovation'; quote values that contain spaces"
         ),
-        (["add", "--name", "X", "--due", "2026-12-01", "--lead", "ana"], "--lead 'ana' is not an email address"),
+        (["add", "--name", "X", "--due", "2026-12-01", "--lead", "ana@"], "--lead 'ana@' is not an email address"),
+        (
+            ["add", "--name", "X", "--due", "2026-12-01", "--team", "a b@c.d"],
+            "--team 'a b@c.d' is not an email address"
+        ),
         (
             ["add", "--name", "X", "--due", "2026-12-01", "--notes", "a", "--notes-file", "f"],
             "--notes and --notes-file cannot be used together"
@@ -96,17 +180,45 @@ struct CommandParsingTests {
         (["help", "lisst"], "no help for unknown command 'lisst'. Did you mean 'list'?"),
     ])
     func rejectsBadCommandLinesWithAUsageError(arguments: [String], message: String) throws {
-        let error = try #require(Invocation.parse(arguments).failure)
+        let error = try #require(parse(arguments).failure)
         #expect(error.message == message)
         #expect(error.exitCode == .usage)
         #expect(error.hint?.hasPrefix("Run 'tracker help") == true)
     }
 
-    @Test func showTellsRecordIDsFromNames() {
-        #expect(ShowOptions(target: "rec3g0Xxmw2rw3scs").isRecordID)
-        #expect(!ShowOptions(target: "rec3g0Xxmw2rw3sc").isRecordID)
-        #expect(!ShowOptions(target: "rec3g0Xxmw2rw3s/.").isRecordID)
-        #expect(!ShowOptions(target: "CMCA brand identity").isRecordID)
+    @Test func recordIDsAreToldFromNames() {
+        #expect(ProjectAPIClient.looksLikeRecordID("rec3g0Xxmw2rw3scs"))
+        #expect(
+            ProjectAPIClient.looksLikeRecordID("recordkeeping2024"), "a name with an id's shape; the name still wins")
+        #expect(!ProjectAPIClient.looksLikeRecordID("rec3g0Xxmw2rw3sc"))
+        #expect(!ProjectAPIClient.looksLikeRecordID("rec3g0Xxmw2rw3s/."))
+        #expect(!ProjectAPIClient.looksLikeRecordID("CMCA brand identity"))
+    }
+
+    /// Today is Saturday 2026-11-21.
+    @Test(arguments: [
+        ("2026-12-01", "2026-12-01"), ("2026-1-5", "2026-01-05"), ("2026-01-5", "2026-01-05"), ("today", "2026-11-21"),
+        ("Tomorrow", "2026-11-22"), ("yesterday", "2026-11-20"), ("friday", "2026-11-27"), ("FRI", "2026-11-27"),
+        ("saturday", "2026-11-28"), ("sunday", "2026-11-22"), ("monday", "2026-11-23"), ("+3d", "2026-11-24"),
+        ("+2w", "2026-12-05"), ("-1d", "2026-11-20"), ("+0d", "2026-11-21"), ("2028-02-29", "2028-02-29"),
+    ])
+    func everyDateFormReadsAsTheSpecSays(typed: String, date: String) {
+        #expect(DateInput.read(typed, today: Self.today) == .date(CalendarDate(date)!))
+        #expect(
+            parse(["add", "--name", "X", "--due", typed]).map { invocation -> String? in
+                guard case .add(let options) = invocation.command else { return nil }
+                return options.input.due?.description
+            } == .success(date))
+    }
+
+    @Test(arguments: ["2026-02-30", "2027-02-29", "2026-13-01", "2026-00-10"])
+    func impossibleDatesAreTold(typed: String) {
+        #expect(DateInput.read(typed, today: Self.today) == .impossible)
+    }
+
+    @Test(arguments: ["someday", "12/01/2026", "26-12-01", "+3", "3d", "+d", "+1y", "2026-12-001", "fridays", ""])
+    func otherTextIsNotADate(typed: String) {
+        #expect(DateInput.read(typed, today: Self.today) == .unrecognized)
     }
 
     @Test func helpForACommandMatchesItsFlagHelp() {

@@ -37,7 +37,7 @@ struct GeneratedInputTests {
         for _ in 0..<20_000 {
             let count = Int.random(in: 0...8, using: &random)
             let arguments = (0..<count).map { _ in Self.words.randomElement(using: &random)! }
-            switch Invocation.parse(arguments) {
+            switch Invocation.parse(arguments, today: CalendarDate("2026-11-21")!) {
             case .success: break
             case .failure(let error):
                 #expect(error.exitCode == .usage, "\(arguments)")
@@ -77,7 +77,7 @@ struct GeneratedInputTests {
     @Test func thousandsOfMangledPagesDecodeOrFailCleanly() throws {
         for body in Self.bodies(count: 3000, seed: 7) {
             do {
-                _ = try JSONDecoder().decode(RecordPage.self, from: body)
+                _ = try JSONDecoder().decode(RecordPage<Project>.self, from: body)
             } catch let error as DecodingError {
                 #expect(!error.summary.isEmpty)
             } catch {}

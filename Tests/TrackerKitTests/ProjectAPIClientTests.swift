@@ -11,7 +11,7 @@ import Testing
 struct ProjectAPIClientTests {
     @Test func decodesTheRecordedResponseWithoutLoss() throws {
         let data = FakeAirtable.recordedResponse
-        let page = try JSONDecoder().decode(RecordPage.self, from: data)
+        let page = try JSONDecoder().decode(RecordPage<Project>.self, from: data)
         #expect(page.records.count == 16)
         #expect(page.offset == nil)
         let raw =
@@ -145,7 +145,7 @@ struct ProjectAPIClientTests {
     @Test func aRecordIDIsLookedUpInsideTheTableNeverByGET() async throws {
         // Airtable's GET of one record returns records of any table of the base, so tracker filters the table.
         let host = StubURLProtocol.host([.http(200, body: #"{"records":[]}"#)])
-        let found = try await Fixture.client(host).candidates(for: "recAAAAAAAAAAAAAA").get()
+        let found = try await Fixture.client(host).candidates(for: ["recAAAAAAAAAAAAAA"]).get()
         #expect(found.isEmpty)
         let url = try #require(host.requests.first?.url)
         #expect(url.path == "/v0/appTESTbase000001/Design projects")
@@ -155,19 +155,22 @@ struct ProjectAPIClientTests {
         #expect(formula == "OR(RECORD_ID() = 'recAAAAAAAAAAAAAA', LOWER({Name}) = LOWER('recAAAAAAAAAAAAAA'))")
     }
 
-    @Test func createSendsFieldsWithTypecast() async throws {
+    @Test func createSendsTheCheckedFieldsWithoutTypecast() async throws {
         let host = StubURLProtocol.host([.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))])
-        let draft = ProjectDraft(
-            name: "X", due: CalendarDate("2026-12-01")!, kickoff: CalendarDate("2026-11-01"),
-            category: "Brand identity",
-            leadEmail: "a@example.com", teamEmails: ["b@example.com"], clients: ["Acme"], notes: "n", isComplete: true)
-        let project = try await Fixture.client(host).createProject(draft).get()
+        let write = ProjectWrite([
+            (.name, .string("X")), (.due, .string("2026-12-01")), (.category, .string("Brand identity")),
+            (.lead, .object([("email", .string("a@example.com"))])), (.client, .array([.string("recCLIENTclient01")])),
+            (.notes, .string("n")), (.complete, .bool(true)),
+        ])
+        let project = try await Fixture.client(host).createProject(write, name: "X", due: CalendarDate("2026-12-01")!)
+            .get()
         #expect(project.id == "recNEWNEWNEWNEW01")
         let body = String(decoding: host.requests[0].httpBody!, as: UTF8.self)
         #expect(
             body
-                == #"{"fields":{"Name":"X","Due date":"2026-12-01","Kickoff date":"2026-11-01","Category":"Brand identity","Project lead":{"email":"a@example.com"},"Project team":[{"email":"b@example.com"}],"Client":["Acme"],"Notes":"n","Complete":true},"typecast":true}"#
+                == #"{"fields":{"Name":"X","Due date":"2026-12-01","Category":"Brand identity","Project lead":{"email":"a@example.com"},"Client":["recCLIENTclient01"],"Notes":"n","Complete":true}}"#
         )
+        #expect(!body.contains("typecast"))
         #expect(host.requests[0].value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
@@ -180,7 +183,7 @@ struct ProjectAPIClientTests {
             .http(200, body: #"{"records":[\#(older),\#(created)]}"#),
         ])
         let project = try await Fixture.client(host).createProject(
-            ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
+            Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
         ).get()
         #expect(project.id == "recCREATED0000001")
         #expect(host.requests.map(\.httpMethod) == ["POST", "GET"])
@@ -193,7 +196,7 @@ struct ProjectAPIClientTests {
         let clock = TestClock()
         let error = try #require(
             await Fixture.client(host, clock: clock, budget: 20).createProject(
-                ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
+                Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
             ).failure)
         #expect(error == .createOutcomeUnknown(name: "X", waitedSeconds: 15))
         #expect(error.exitCode == .temporaryFailure)
@@ -209,7 +212,7 @@ struct ProjectAPIClientTests {
             .http(200, body: #"{"records":[\#(late)]}"#),
         ])
         let project = try await Fixture.client(host).createProject(
-            ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
+            Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
         ).get()
         #expect(project.id == "recLATELATELATE01")
         #expect(host.requests.filter { $0.httpMethod == "POST" }.count == 1)
@@ -221,7 +224,7 @@ struct ProjectAPIClientTests {
             .http(200, body: #"{"id":"rec"#), .http(200, body: #"{"records":[\#(created)]}"#),
         ])
         let project = try await Fixture.client(host).createProject(
-            ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)
+            Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
         ).get()
         #expect(project.id == "recCREATED0000001")
         #expect(host.requests.map(\.httpMethod) == ["POST", "GET"])
@@ -230,7 +233,9 @@ struct ProjectAPIClientTests {
     @Test func whenTheLookupFailsTooTheOutcomeIsReportedUnknown() async throws {
         let host = StubURLProtocol.host([.failure(.networkConnectionLost)], fallback: .failure(.cannotConnectToHost))
         let error = try #require(
-            await Fixture.client(host).createProject(ProjectDraft(name: "X", due: CalendarDate("2026-12-01")!)).failure)
+            await Fixture.client(host).createProject(
+                Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
+            ).failure)
         guard case .createOutcomeUnknown(let name, _) = error else {
             Issue.record("\(error)")
             return

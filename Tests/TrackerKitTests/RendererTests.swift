@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TrackerKit
@@ -101,16 +102,18 @@ struct RendererTests {
         #expect(choice.isEnabled(isTerminal: terminal, environment: environment) == expected)
     }
 
-    @Test func showPrintsEveryFieldTheRecordHas() {
+    @Test func showLabelsEveryFieldAndNamesClients() {
         let project = Project(
             id: "recAAAAAAAAAAAAAA", createdTime: "2015-02-10T20:57:11.000Z", name: "CMCA brand identity",
             category: "Brand identity",
             kickoff: CalendarDate("2026-11-18"), due: CalendarDate("2026-11-24"),
             lead: Collaborator(name: "Gal Samari", email: "gal@example.com"),
             team: [Collaborator(name: "Sam Epps", email: "sam@example.com"), Collaborator(name: "Skyler Xu")],
-            clients: ["rectEfoe4zYOn8xDM"], notes: "First line\nsecond line")
+            clients: ["rectEfoe4zYOn8xDM", "recUNKNOWNclient1"], notes: "First line\nsecond line")
+        let view = ProjectView(
+            today: Self.today, style: Style(isEnabled: false), timeZone: TimeZone(identifier: "UTC")!)
         #expect(
-            ProjectView(today: Self.today, style: Style(isEnabled: false)).render(project) == """
+            view.render(project, clientNames: ["rectEfoe4zYOn8xDM": "Acme"]) == """
                 CMCA brand identity
                   ID        recAAAAAAAAAAAAAA
                   Status    open
@@ -119,11 +122,35 @@ struct RendererTests {
                   Category  Brand identity
                   Lead      Gal Samari <gal@example.com>
                   Team      Sam Epps <sam@example.com>, Skyler Xu
-                  Clients   rectEfoe4zYOn8xDM
-                  Created   2015-02-10T20:57:11.000Z
+                  Clients   Acme, recUNKNOWNclient1
+                  Created   2015-02-10 (11 years ago)
+                  Notes     First line
+                            second line
 
-                  First line
-                  second line
+                """)
+    }
+
+    @Test func showMarksEmptyFieldsAndWrapsNotesUnderTheirLabel() {
+        let project = Project(
+            id: "recBBBBBBBBBBBBBB", createdTime: "2026-11-21T23:30:00.000Z", name: "Bare",
+            notes: "one two three four five six seven eight nine ten eleven twelve")
+        let view = ProjectView(
+            today: Self.today, style: Style(isEnabled: false), width: 40, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        #expect(
+            view.render(project) == """
+                Bare
+                  ID        recBBBBBBBBBBBBBB
+                  Status    open
+                  Due       —
+                  Kickoff   —
+                  Category  —
+                  Lead      —
+                  Team      —
+                  Clients   —
+                  Created   2026-11-22 (tomorrow)
+                  Notes     one two three four five six
+                            seven eight nine ten eleven
+                            twelve
 
                 """)
     }

@@ -1,9 +1,40 @@
 import Foundation
 
 /// One page of `GET /v0/{base}/{table}`: up to 100 records and, when more remain, the cursor to the next page.
-struct RecordPage: Decodable {
-    var records: [Project]
+struct RecordPage<Record: Decodable>: Decodable {
+    var records: [Record]
     var offset: String?
+}
+
+/// A record of another table (a client), by id and the text of its primary field.
+public struct LinkedRecord: Equatable, Sendable, Decodable {
+    public var id: String
+    public var name: String?
+
+    private enum Keys: String, CodingKey { case id, fields }
+
+    public init(id: String, name: String?) {
+        self.id = id
+        self.name = name
+    }
+
+    /// The primary field's name comes from the decoder's `userInfo[.primaryField]`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        id = try container.decode(String.self, forKey: .id)
+        let primary = decoder.userInfo[.primaryField] as? String ?? "Name"
+        let fields = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: .fields)
+        name = (try? fields?.decodeIfPresent(String.self, forKey: AnyKey(primary))) ?? nil
+    }
+}
+
+/// A coding key for any field name.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 /// Airtable's error body in each shape recorded from the real service: `{"error": {"type", "message"}}`,
@@ -88,6 +119,8 @@ extension Project: Decodable {
 extension CodingUserInfoKey {
     /// The `FieldMap` a `Project` is decoded with.
     static let fieldMap = CodingUserInfoKey(rawValue: "tracker.fieldMap")!
+    /// The primary field a `LinkedRecord` is decoded with.
+    static let primaryField = CodingUserInfoKey(rawValue: "tracker.primaryField")!
 }
 
 extension DecodingError {

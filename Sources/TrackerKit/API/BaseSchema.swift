@@ -5,10 +5,14 @@ public struct BaseSchema: Decodable, Equatable, Sendable {
     public struct Table: Decodable, Equatable, Sendable {
         public var id: String
         public var name: String
+        public var primaryFieldId: String?
         public var fields: [Field]
 
         /// The field called `name`, if the table has one.
         public func field(named name: String) -> Field? { fields.first { $0.name == name } }
+
+        /// The field that names the table's records.
+        public var primaryField: Field? { fields.first { $0.id == primaryFieldId } ?? fields.first }
     }
 
     public struct Field: Decodable, Equatable, Sendable {

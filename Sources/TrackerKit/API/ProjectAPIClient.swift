@@ -11,7 +11,7 @@ public struct ProjectAPIClient: Sendable {
 
     let configuration: Configuration
     let network: NetworkHelper
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
 
     public init(configuration: Configuration, network: NetworkHelper, now: @escaping @Sendable () -> Date = Date.init) {
         self.configuration = configuration
@@ -73,12 +73,15 @@ public struct ProjectAPIClient: Sendable {
         }
     }
 
-    /// The projects `target` may name, in one request: the record of this table with that id (Airtable's GET of one
-    /// record would also return other tables' records), and projects whose name equals it ignoring case.
-    public func candidates(for target: String) async -> Result<[Project], AppError> {
+    /// The projects `targets` may name, in one request: records of this table with those ids (Airtable's GET of one
+    /// record would also return other tables' records), and projects whose name equals one ignoring case.
+    public func candidates(for targets: [String]) async -> Result<[Project], AppError> {
         let name = Formula.field(fields[.name])
-        var terms = ["LOWER(\(name)) = LOWER(\(Formula.literal(target)))"]
-        if Self.looksLikeRecordID(target) { terms.insert("RECORD_ID() = \(Formula.literal(target))", at: 0) }
+        var terms: [String] = []
+        for target in targets {
+            if Self.looksLikeRecordID(target) { terms.append("RECORD_ID() = \(Formula.literal(target))") }
+            terms.append("LOWER(\(name)) = LOWER(\(Formula.literal(target)))")
+        }
         return await projects(matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))")
     }
 
@@ -88,10 +91,16 @@ public struct ProjectAPIClient: Sendable {
             && text.unicodeScalars.allSatisfy { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
     }
 
-    /// Names of projects that may be what the user meant by `name`, from at most 200 projects whose names share a
-    /// word or a word's first or last letters with it, so the table is never read whole.
+    /// Names of projects that may be what the user meant by `name`, from a bounded search.
     public func names(resembling name: String) async -> Result<[String], AppError> {
-        let field = "LOWER(\(Formula.field(fields[.name])))"
+        guard let formula = Self.resemblanceFormula(name, field: fields[.name]) else { return .success([]) }
+        return await projects(matching: formula, limit: 200, fields: [fields[.name]]).map { $0.compactMap(\.name) }
+    }
+
+    /// A formula for records whose `field` shares a word, or a word's first or last three letters, with `name`: a
+    /// bounded stand-in for reading a whole table to suggest close names. Nil when `name` has no word to look for.
+    static func resemblanceFormula(_ name: String, field: String) -> String? {
+        let value = "LOWER(\(Formula.field(field)))"
         var fragments: [String] = []
         for word in name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init) {
             for fragment in [word] + (word.count >= 4 ? [String(word.prefix(3)), String(word.suffix(3))] : [])
@@ -99,22 +108,25 @@ public struct ProjectAPIClient: Sendable {
                 fragments.append(fragment)
             }
         }
-        guard !fragments.isEmpty else { return .success([]) }
-        let terms = fragments.prefix(24).map { "FIND(\(Formula.literal($0)), \(field))" }
-        let formula = terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))"
-        return await projects(matching: formula, limit: 200, fields: [fields[.name]]).map { $0.compactMap(\.name) }
+        guard !fragments.isEmpty else { return nil }
+        let terms = fragments.prefix(24).map { "FIND(\(Formula.literal($0)), \(value))" }
+        return terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))"
     }
 
-    private func page(_ query: ListQuery, offset: String?) async -> Result<RecordPage, AppError> {
+    private func page(_ query: ListQuery, offset: String?) async -> Result<RecordPage<Project>, AppError> {
+        await send(listRequest(tableURL, query, offset: offset), kind: .idempotent).flatMap {
+            decode(RecordPage<Project>.self, from: $0)
+        }
+    }
+
+    /// A listing of `table` as `GET`, or as `POST …/listRecords` when the URL would reach Airtable's limit.
+    func listRequest(_ table: URL, _ query: ListQuery, offset: String?) -> URLRequest {
         let url = URL(
-            string: tableURL.absoluteString + "?" + Self.encode(query.queryItems(offset: offset, fields: fields)))!
-        let request =
-            url.absoluteString.count < Self.maximumURLLength
-            ? self.request(url, method: "GET")
-            : self.request(
-                URL(string: tableURL.absoluteString + "/listRecords")!, method: "POST",
-                body: query.body(offset: offset, fields: fields))
-        return await send(request, kind: .idempotent).flatMap { decode(RecordPage.self, from: $0) }
+            string: table.absoluteString + "?" + Self.encode(query.queryItems(offset: offset, fields: fields)))!
+        guard url.absoluteString.count >= Self.maximumURLLength else { return request(url, method: "GET") }
+        return request(
+            URL(string: table.absoluteString + "/listRecords")!, method: "POST",
+            body: query.body(offset: offset, fields: fields))
     }
 
     // MARK: - Checks for doctor
@@ -147,78 +159,19 @@ public struct ProjectAPIClient: Sendable {
         }
     }
 
-    // MARK: - Writing
-
-    /// Creates one project and returns it as Airtable stored it; never creates it twice.
-    ///
-    /// The create is sent again only when the failure proves it was not applied (refused connection, DNS, 429: the
-    /// network helper's retries). After a timeout, a reset, a 5xx or an unreadable answer Airtable may have applied it,
-    /// even seconds later; tracker then looks for it until it appears or the retry budget is spent, and never sends it
-    /// again.
-    public func createProject(_ draft: ProjectDraft) async -> Result<Project, AppError> {
-        // Allow for the machine's clock running ahead of Airtable's.
-        let since = Self.timestamp(now().addingTimeInterval(-120))
-        let started = network.now()
-        switch await send(request(tableURL, method: "POST", body: createBody(draft)), kind: .notIdempotent) {
-        case .success(let data):
-            if case .success(let project) = decode(Project.self, from: data) { return .success(project) }
-            // A 2xx means it was applied, whatever the body says.
-            return await findCreated(draft, since: since, startedAt: started)
-        case .failure(.requestOutcomeUnknown):
-            return await findCreated(draft, since: since, startedAt: started)
-        case .failure(let error):
-            return .failure(error)
-        }
-    }
-
-    /// Looks for the project a create with a lost answer would have made, with growing pauses.
-    private func findCreated(_ draft: ProjectDraft, since: String, startedAt started: Double) async -> Result<
-        Project, AppError
-    > {
-        network.notice(
-            "Airtable's answer to the create was lost; looking for \"\(draft.name)\" before doing anything else…")
-        let found = await network.poll(startedAt: started) { () async -> Result<Project?, AppError> in
-            await projects(named: draft.name).map { matches in
-                matches.last { $0.due == draft.due && $0.createdTime >= since }
-            }
-        }
-        switch found {
-        case .success(let project?): return .success(project)
-        case .failure(.interrupted): return .failure(.interrupted)
-        default:
-            return .failure(
-                .createOutcomeUnknown(name: draft.name, waitedSeconds: Int((network.now() - started).rounded())))
-        }
-    }
-
-    /// The JSON body `add` sends: `{"fields": …, "typecast": true}`, so select options and client names resolve.
-    public func createBody(_ draft: ProjectDraft) -> JSONValue {
-        var values: [(String, JSONValue)] = [
-            (fields[.name], .string(draft.name)),
-            (fields[.due], .string(draft.due.description)),
-        ]
-        if let kickoff = draft.kickoff { values.append((fields[.kickoff], .string(kickoff.description))) }
-        if let category = draft.category { values.append((fields[.category], .string(category))) }
-        if let lead = draft.leadEmail { values.append((fields[.lead], .object([("email", .string(lead))]))) }
-        if !draft.teamEmails.isEmpty {
-            values.append((fields[.team], .array(draft.teamEmails.map { .object([("email", .string($0))]) })))
-        }
-        if !draft.clients.isEmpty { values.append((fields[.client], .array(draft.clients.map(JSONValue.string)))) }
-        if let notes = draft.notes { values.append((fields[.notes], .string(notes))) }
-        if draft.isComplete { values.append((fields[.complete], .bool(true))) }
-        return .object([("fields", .object(values)), ("typecast", .bool(true))])
-    }
-
     // MARK: - Requests
 
-    private var tableURL: URL {
+    var tableURL: URL { url(ofTable: configuration.table) }
+
+    /// The records route of a table of the base, by name or id.
+    func url(ofTable table: String) -> URL {
         URL(
             string: configuration.endpoint.absoluteString + "/v0/" + Self.escape(configuration.baseID) + "/"
-                + Self.escape(configuration.table))!
+                + Self.escape(table))!
     }
 
     /// Sends a request to the table's routes, explaining failures that only make sense with the table in mind.
-    private func send(_ request: URLRequest, kind: RequestKind) async -> Result<Data, AppError> {
+    func send(_ request: URLRequest, kind: RequestKind) async -> Result<Data, AppError> {
         await network.send(request, kind: kind).mapError(explain)
     }
 
@@ -248,7 +201,7 @@ public struct ProjectAPIClient: Sendable {
         return error
     }
 
-    private func request(_ url: URL, method: String, body: JSONValue? = nil) -> URLRequest {
+    func request(_ url: URL, method: String, body: JSONValue? = nil) -> URLRequest {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.setValue("Bearer \(configuration.token)", forHTTPHeaderField: "Authorization")
@@ -269,14 +222,15 @@ public struct ProjectAPIClient: Sendable {
     private static let unreserved = CharacterSet(
         charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from data: Data) -> Result<T, AppError> {
+    func decode<T: Decodable>(_ type: T.Type, from data: Data, primaryField: String? = nil) -> Result<T, AppError> {
         if data.isEmpty { return .failure(.badResponse("the body is empty")) }
         let decoder = JSONDecoder()
         decoder.userInfo[.fieldMap] = fields
+        if let primaryField { decoder.userInfo[.primaryField] = primaryField }
         do {
             return .success(try decoder.decode(type, from: data))
         } catch let error as DecodingError {

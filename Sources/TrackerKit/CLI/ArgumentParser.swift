@@ -19,6 +19,17 @@ struct ScannedArguments {
         return value
     }
 
+    /// The flag's date, in any form cli-spec.md lists; a malformed or impossible one is a usage error naming the flag.
+    func date(_ flag: String, today: CalendarDate) throws -> CalendarDate? {
+        guard let text = last(flag) else { return nil }
+        switch DateInput.read(text, today: today) {
+        case .date(let date): return date
+        case .impossible: throw AppError.usage("\(flag) '\(text)' is not a real date", command: command?.name)
+        case .unrecognized:
+            throw AppError.usage("\(flag) '\(text)' is not a date; use \(DateInput.forms)", command: command?.name)
+        }
+    }
+
     /// Fails when both flags were given.
     func rejectTogether(_ first: String, _ second: String) throws {
         if has(first) && has(second) {
@@ -28,8 +39,9 @@ struct ScannedArguments {
 }
 
 extension Invocation {
-    /// Parses argv (without the program name) into an invocation, or a usage error naming what was wrong.
-    public static func parse(_ arguments: [String]) -> Result<Invocation, AppError> {
+    /// Parses argv (without the program name) into an invocation, or a usage error naming what was wrong; relative
+    /// dates (`friday`, `+2w`) are resolved against `today`.
+    public static func parse(_ arguments: [String], today: CalendarDate) -> Result<Invocation, AppError> {
         Result {
             let scanned = try scan(arguments)
             let globals = try globalOptions(scanned)
@@ -40,9 +52,13 @@ extension Invocation {
             if scanned.has("--help") { return Invocation(command: .help(topic: spec.name), globals: globals) }
             let command: Command
             switch spec.name {
-            case "list": command = .list(try listOptions(scanned))
-            case "add": command = .add(try addOptions(scanned))
+            case "list": command = .list(try listOptions(scanned, today: today))
+            case "add": command = .add(try addOptions(scanned, today: today))
             case "show": command = .show(try showOptions(scanned))
+            case "update": command = .update(try updateOptions(scanned, today: today))
+            case "done": command = .done(try projectsOptions(scanned))
+            case "reopen": command = .reopen(try projectsOptions(scanned))
+            case "delete": command = .delete(try projectsOptions(scanned))
             case "doctor":
                 try rejectPositionals(scanned)
                 command = .doctor
@@ -110,7 +126,7 @@ extension Invocation {
             } else {
                 throw AppError.usage("\(flag.name) needs a value (\(placeholder))", command: context)
             }
-            if !flag.choices.isEmpty && flag.name != "--category" && !flag.choices.contains(value) {
+            if flag.checksChoices && !flag.choices.isEmpty && !flag.choices.contains(value) {
                 throw AppError.usage(
                     "\(flag.name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'",
                     command: context)
@@ -169,7 +185,7 @@ extension Invocation {
             "unexpected argument \(extra); quote values that contain spaces", command: scanned.command?.name)
     }
 
-    private static func listOptions(_ scanned: ScannedArguments) throws -> ListOptions {
+    private static func listOptions(_ scanned: ScannedArguments, today: CalendarDate) throws -> ListOptions {
         try rejectPositionals(scanned)
         var options = ListOptions()
         func count(_ flag: String, minimum: Int) throws -> Int? {
@@ -185,12 +201,7 @@ extension Invocation {
         if scanned.has("--desc") && !scanned.has("--sort") {
             throw AppError.usage("--desc needs --sort FIELD", command: "list")
         }
-        if let text = scanned.last("--due-before") {
-            guard let date = CalendarDate(text) else {
-                throw AppError.usage("--due-before '\(text)' is not a real date; expected YYYY-MM-DD", command: "list")
-            }
-            options.filters.dueBefore = date
-        }
+        options.filters.dueBefore = try scanned.date("--due-before", today: today)
         options.filters.overdue = scanned.has("--overdue")
         options.filters.dueWithinDays = try count("--due-within", minimum: 0)
         options.filters.complete = scanned.has("--complete") ? true : scanned.has("--incomplete") ? false : nil
@@ -211,57 +222,128 @@ extension Invocation {
         return options
     }
 
-    private static func addOptions(_ scanned: ScannedArguments) throws -> AddOptions {
+    private static func addOptions(_ scanned: ScannedArguments, today: CalendarDate) throws -> AddOptions {
         try rejectPositionals(scanned)
-        func date(_ flag: String) throws -> CalendarDate? {
-            guard let text = scanned.last(flag) else { return nil }
-            guard let date = CalendarDate(text) else {
-                throw AppError.usage("\(flag) '\(text)' is not a real date; expected YYYY-MM-DD", command: "add")
-            }
-            return date
+        let input = try projectInput(scanned, today: today)
+        guard input.name != nil else { throw AppError.usage("add needs --name NAME", command: "add") }
+        guard input.due != nil else { throw AppError.usage("add needs --due DATE", command: "add") }
+        return AddOptions(input: input, ifAbsent: scanned.has("--if-absent"), mode: try writeMode(scanned))
+    }
+
+    private static func updateOptions(_ scanned: ScannedArguments, today: CalendarDate) throws -> UpdateOptions {
+        let target = try target(scanned)
+        try rejectPositionals(scanned, allowed: 1)
+        let input = try projectInput(scanned, today: today)
+        guard !input.isEmpty else {
+            throw AppError.usage(
+                "update needs something to change, e.g. --due friday or --clear notes", command: "update")
         }
-        func email(_ flag: String, _ value: String) throws -> String {
+        return UpdateOptions(target: target, input: input, mode: try writeMode(scanned))
+    }
+
+    private static func projectsOptions(_ scanned: ScannedArguments) throws -> ProjectsOptions {
+        let name = scanned.command?.name ?? ""
+        guard !scanned.positionals.isEmpty else {
+            throw AppError.usage("\(name) needs one or more project ids or names", command: name)
+        }
+        for target in scanned.positionals { try checkTarget(target, command: name) }
+        return ProjectsOptions(
+            targets: scanned.positionals, mode: try writeMode(scanned), confirmed: scanned.has("--yes"))
+    }
+
+    /// The values of a project's field flags, shared by `add` and `update`, checked as far as no request is needed.
+    private static func projectInput(_ scanned: ScannedArguments, today: CalendarDate) throws -> ProjectInput {
+        let command = scanned.command?.name
+        func text(_ flag: String) throws -> String? {
+            guard let value = try scanned.nonEmpty(flag) else { return nil }
+            try TextRules.refuseControlCharacters(value, flag: flag, command: command)
+            return value
+        }
+        func person(_ flag: String, _ value: String) throws -> String {
             let trimmed = value.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { throw AppError.usage("\(flag) must not be empty", command: command) }
+            try TextRules.refuseControlCharacters(trimmed, flag: flag, command: command)
+            guard trimmed.contains("@") else { return trimmed }
             let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !trimmed.contains(" ") else {
-                throw AppError.usage("\(flag) '\(value)' is not an email address", command: "add")
+                throw AppError.usage("\(flag) '\(value)' is not an email address", command: command)
             }
             return trimmed
         }
-        guard let name = scanned.last("--name") else { throw AppError.usage("add needs --name NAME", command: "add") }
-        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw AppError.usage("--name must not be empty", command: "add")
-        }
-        guard let due = try date("--due") else { throw AppError.usage("add needs --due YYYY-MM-DD", command: "add") }
         try scanned.rejectTogether("--notes", "--notes-file")
-        try scanned.rejectTogether("--json", "--quiet")
-        let draft = ProjectDraft(
-            name: name, due: due, kickoff: try date("--kickoff"), category: try scanned.nonEmpty("--category"),
-            leadEmail: try scanned.last("--lead").map { try email("--lead", $0) },
-            teamEmails: try scanned.all("--team").map { try email("--team", $0) },
-            clients: try scanned.all("--client").map { value in
-                guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw AppError.usage("--client must not be empty", command: "add")
+        try scanned.rejectTogether("--complete", "--incomplete")
+        var input = ProjectInput(
+            name: try text("--name"), due: try scanned.date("--due", today: today),
+            kickoff: try scanned.date("--kickoff", today: today), category: try text("--category"),
+            lead: try scanned.last("--lead").map { try person("--lead", $0) },
+            team: scanned.has("--team") ? try scanned.all("--team").map { try person("--team", $0) } : nil,
+            clients: scanned.has("--client")
+                ? try scanned.all("--client").map { value in
+                    let trimmed = value.trimmingCharacters(in: .whitespaces)
+                    guard !trimmed.isEmpty else { throw AppError.usage("--client must not be empty", command: command) }
+                    try TextRules.refuseControlCharacters(trimmed, flag: "--client", command: command)
+                    return trimmed
+                } : nil,
+            complete: scanned.has("--complete") ? true : scanned.has("--incomplete") ? false : nil)
+        if let text = scanned.last("--notes") {
+            try TextRules.refuseControlCharacters(text, flag: "--notes", command: command, allowingLineBreaks: true)
+            input.notes = .text(text)
+        }
+        if let path = scanned.last("--notes-file") { input.notes = path == "-" ? .standardInput : .file(path) }
+        input.cleared = try cleared(scanned, input: input)
+        return input
+    }
+
+    /// `--clear kickoff,notes` (repeatable): fields to empty, none of them also given a value.
+    private static func cleared(_ scanned: ScannedArguments, input: ProjectInput) throws -> [FieldMap.Word] {
+        var words: [FieldMap.Word] = []
+        let allowed = CommandSpec.clearable.map(\.rawValue)
+        for value in scanned.all("--clear") {
+            for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+                guard let word = FieldMap.Word(rawValue: item), CommandSpec.clearable.contains(word) else {
+                    throw AppError.usage(
+                        "--clear cannot empty '\(item)'; it takes \(allowed.joined(separator: ", "))",
+                        command: "update")
                 }
-                return value
-            },
-            isComplete: scanned.has("--complete"))
-        var notes: NotesSource?
-        if let text = scanned.last("--notes") { notes = .text(text) }
-        if let path = scanned.last("--notes-file") { notes = path == "-" ? .standardInput : .file(path) }
-        return AddOptions(
-            draft: draft, notesSource: notes, ifAbsent: scanned.has("--if-absent"), dryRun: scanned.has("--dry-run"),
-            json: scanned.has("--json"), quiet: scanned.has("--quiet"))
+                if !words.contains(word) { words.append(word) }
+            }
+        }
+        let given: [FieldMap.Word: Bool] = [
+            .kickoff: input.kickoff != nil, .lead: input.lead != nil, .team: input.team != nil,
+            .client: input.clients != nil, .notes: input.notes != nil, .category: input.category != nil,
+        ]
+        if let both = words.first(where: { given[$0] == true }) {
+            let flag = both == .client ? "--client" : "--\(both.rawValue)"
+            throw AppError.usage("\(flag) and --clear \(both.rawValue) cannot be used together", command: "update")
+        }
+        return words
+    }
+
+    private static func writeMode(_ scanned: ScannedArguments) throws -> WriteMode {
+        try scanned.rejectTogether("--json", "--quiet")
+        return WriteMode(dryRun: scanned.has("--dry-run"), json: scanned.has("--json"), quiet: scanned.has("--quiet"))
+    }
+
+    /// The one project a command names.
+    private static func target(_ scanned: ScannedArguments) throws -> String {
+        let name = scanned.command?.name ?? ""
+        guard let target = scanned.positionals.first else {
+            throw AppError.usage("\(name) needs a project id or name", command: name)
+        }
+        try checkTarget(target, command: name)
+        return target
+    }
+
+    private static func checkTarget(_ target: String, command: String) throws {
+        guard !target.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw AppError.usage("\(command) needs a project id or name, not an empty string", command: command)
+        }
+        try TextRules.refuseControlCharacters(target, flag: "the project name", command: command)
     }
 
     private static func showOptions(_ scanned: ScannedArguments) throws -> ShowOptions {
-        guard let target = scanned.positionals.first else {
-            throw AppError.usage("show needs a project id or name", command: "show")
-        }
+        let target = try target(scanned)
         try rejectPositionals(scanned, allowed: 1)
-        guard !target.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw AppError.usage("show needs a project id or name, not an empty string", command: "show")
-        }
         return ShowOptions(target: target, json: scanned.has("--json"))
     }
 

@@ -11,13 +11,15 @@ public enum CLI {
 
     /// Runs tracker with injected surroundings; the only place errors are turned into text.
     public static func run(arguments: [String], context: Context) async -> ExitCode {
+        // Read once, so a whole command (a long listing past midnight included) sees one date.
+        let today = CalendarDate(context.now(), in: context.timeZone)
         let invocation: Invocation
-        switch Invocation.parse(arguments) {
+        switch Invocation.parse(arguments, today: today) {
         case .success(let parsed): invocation = parsed
         case .failure(let error): return report(error, to: context.output)
         }
         do {
-            try await Runner(invocation: invocation, context: context).execute()
+            try await Runner(invocation: invocation, context: context, today: today).execute()
             return .success
         } catch is OutputClosed {
             return .success

@@ -43,26 +43,33 @@ public enum NotesSource: Equatable, Sendable {
     case standardInput
 }
 
-/// What `tracker add` was asked for, already checked.
-public struct AddOptions: Equatable, Sendable {
-    public var draft: ProjectDraft
-    public var notesSource: NotesSource?
-    public var ifAbsent = false
+/// How a write command reports: `--dry-run` prints the requests instead of sending them, `--json` prints project
+/// objects instead of ids, `-q` prints nothing.
+public struct WriteMode: Equatable, Sendable {
     public var dryRun = false
     public var json = false
     public var quiet = false
 
-    public init(
-        draft: ProjectDraft, notesSource: NotesSource? = nil, ifAbsent: Bool = false, dryRun: Bool = false,
-        json: Bool = false, quiet: Bool = false
-    ) {
-        self.draft = draft
-        self.notesSource = notesSource
-        self.ifAbsent = ifAbsent
+    public init(dryRun: Bool = false, json: Bool = false, quiet: Bool = false) {
         self.dryRun = dryRun
         self.json = json
         self.quiet = quiet
     }
+}
+
+/// What `tracker add` was asked for; the name and the due date are always there.
+public struct AddOptions: Equatable, Sendable {
+    public var input: ProjectInput
+    public var ifAbsent = false
+    public var mode = WriteMode()
+
+    public init(input: ProjectInput, ifAbsent: Bool = false, mode: WriteMode = WriteMode()) {
+        self.input = input
+        self.ifAbsent = ifAbsent
+        self.mode = mode
+    }
+
+    public var name: String { input.name ?? "" }
 }
 
 /// What `tracker show` was asked for.
@@ -74,13 +81,32 @@ public struct ShowOptions: Equatable, Sendable {
         self.target = target
         self.json = json
     }
+}
 
-    /// Whether the target is a record id (`rec` and 14 letters or digits) rather than a name.
-    public var isRecordID: Bool {
-        target.count == 17 && target.hasPrefix("rec")
-            && target.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))
-            }
+/// What `tracker update` was asked for: one project and the fields to change.
+public struct UpdateOptions: Equatable, Sendable {
+    public var target: String
+    public var input: ProjectInput
+    public var mode = WriteMode()
+
+    public init(target: String, input: ProjectInput, mode: WriteMode = WriteMode()) {
+        self.target = target
+        self.input = input
+        self.mode = mode
+    }
+}
+
+/// What `tracker done`, `reopen` and `delete` were asked for: the projects, by id or name.
+public struct ProjectsOptions: Equatable, Sendable {
+    public var targets: [String]
+    public var mode = WriteMode()
+    /// `delete --yes`: no question asked.
+    public var confirmed = false
+
+    public init(targets: [String], mode: WriteMode = WriteMode(), confirmed: Bool = false) {
+        self.targets = targets
+        self.mode = mode
+        self.confirmed = confirmed
     }
 }
 
@@ -89,6 +115,10 @@ public enum Command: Equatable, Sendable {
     case list(ListOptions)
     case add(AddOptions)
     case show(ShowOptions)
+    case update(UpdateOptions)
+    case done(ProjectsOptions)
+    case reopen(ProjectsOptions)
+    case delete(ProjectsOptions)
     case doctor
     case completion(Shell)
     case help(topic: String?)

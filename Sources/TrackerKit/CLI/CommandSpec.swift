@@ -7,6 +7,8 @@ struct FlagSpec: Sendable {
     var repeatable = false
     /// The values the flag accepts, when they are a fixed set.
     var choices: [String] = []
+    /// Whether the parser refuses a value outside `choices` (a category is checked against the table instead).
+    var checksChoices = true
     var help: String
 }
 
@@ -46,13 +48,12 @@ extension CommandSpec {
         ],
         flags: [
             FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
-            FlagSpec(name: "--due-before", value: "YYYY-MM-DD", help: "only projects due before this date"),
+            FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
             FlagSpec(name: "--due-within", value: "DAYS", help: "only projects due from today to DAYS days from now"),
             FlagSpec(name: "--complete", help: "only complete projects"),
             FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
             FlagSpec(
-                name: "--category", value: "NAME",
-                choices: ["Brand identity", "Industrial design", "Healthcare design", "Technology design"],
+                name: "--category", value: "NAME", choices: categoryChoices, checksChoices: false,
                 help: "only this category, e.g. \"Brand identity\""),
             FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads"),
             FlagSpec(
@@ -78,50 +79,122 @@ extension CommandSpec {
             "  id  name  due  status  category  lead-name",
         ])
 
+    /// The flags of a project's fields, shared by `add` and `update`.
+    static let fieldFlags: [FlagSpec] = [
+        FlagSpec(name: "--name", value: "NAME", help: "the project's name"),
+        FlagSpec(name: "--due", value: "DATE", help: "the due date: 2026-12-01, today, friday, +2w…"),
+        FlagSpec(name: "--kickoff", value: "DATE", help: "the kickoff date"),
+        FlagSpec(
+            name: "--category", value: "NAME", choices: categoryChoices, checksChoices: false,
+            help: "one of the table's categories, in any case, e.g. \"brand identity\""),
+        FlagSpec(name: "--lead", value: "EMAIL", help: "the project lead: an email, or a collaborator's name"),
+        FlagSpec(name: "--team", value: "EMAIL", repeatable: true, help: "a team member (repeat for more)"),
+        FlagSpec(
+            name: "--client", value: "NAME|ID", repeatable: true, help: "a client, by name or record id (repeatable)"),
+        FlagSpec(name: "--notes", value: "TEXT", help: "notes for the project"),
+        FlagSpec(name: "--notes-file", value: "PATH", help: "read the notes from a file, or from stdin with -"),
+    ]
+
+    /// `--dry-run`, `--json` and `-q`, which every write command has.
+    static let writeFlags: [FlagSpec] = [
+        FlagSpec(name: "--dry-run", help: "print the requests (method, path, JSON body) and send nothing"),
+        FlagSpec(name: "--json", help: "print the project objects as JSON instead of ids"),
+        FlagSpec(name: "--quiet", short: "-q", help: "print nothing on success"),
+    ]
+
+    static let categoryChoices = ["Brand identity", "Industrial design", "Healthcare design", "Technology design"]
+
+    /// The fields `update --clear` can empty.
+    static let clearable: [FieldMap.Word] = [.kickoff, .lead, .team, .client, .notes, .category]
+
+    static let dateNote =
+        "DATE is 2026-12-01 (or 2026-12-1), today, tomorrow, yesterday, a weekday (the next one), +3d, +2w or -1d."
+
     static let add = CommandSpec(
         name: "add", summary: "Create a project and print its id.",
         usage: [
-            "tracker add --name NAME --due YYYY-MM-DD [--kickoff YYYY-MM-DD] [--category NAME]",
+            "tracker add --name NAME --due DATE [--kickoff DATE] [--category NAME]",
             "            [--lead EMAIL] [--team EMAIL]... [--client NAME|ID]...",
             "            [--notes TEXT | --notes-file PATH|-] [--complete] [--if-absent] [--dry-run] [--json] [-q]",
         ],
-        flags: [
-            FlagSpec(name: "--name", value: "NAME", help: "the project's name (required)"),
-            FlagSpec(name: "--due", value: "YYYY-MM-DD", help: "the due date (required)"),
-            FlagSpec(name: "--kickoff", value: "YYYY-MM-DD", help: "the kickoff date"),
-            FlagSpec(
-                name: "--category", value: "NAME",
-                choices: ["Brand identity", "Industrial design", "Healthcare design", "Technology design"],
-                help: "the category, e.g. \"Brand identity\""),
-            FlagSpec(name: "--lead", value: "EMAIL", help: "the project lead, by the email of a base collaborator"),
-            FlagSpec(name: "--team", value: "EMAIL", repeatable: true, help: "a team member's email (repeat for more)"),
-            FlagSpec(
-                name: "--client", value: "NAME|ID", repeatable: true,
-                help: "a client, by record id or name (repeatable)"),
-            FlagSpec(name: "--notes", value: "TEXT", help: "notes for the project"),
-            FlagSpec(name: "--notes-file", value: "PATH", help: "read the notes from a file, or from stdin with -"),
+        flags: fieldFlags + [
             FlagSpec(name: "--complete", help: "mark the project complete"),
             FlagSpec(
                 name: "--if-absent", help: "if a project with exactly this name exists, print its id and create nothing"
             ),
-            FlagSpec(name: "--dry-run", help: "print the JSON request body and send nothing"),
-            FlagSpec(name: "--json", help: "print the whole new project as JSON instead of its id"),
-            FlagSpec(name: "--quiet", short: "-q", help: "print nothing on success"),
-        ],
+        ] + writeFlags,
         examples: [
             "tracker add --name \"Spring campaign\" --due 2026-12-01",
-            "id=$(tracker add --name \"Logo refresh\" --due 2026-12-15 --category \"Brand identity\" --lead ana@example.com)",
+            "id=$(tracker add --name \"Logo refresh\" --due +2w --category \"brand identity\" --lead ana@example.com)",
             "make-notes | tracker add --name \"Q1 audit\" --due 2027-01-31 --notes-file -",
-            "tracker add -q --if-absent --name \"Weekly review\" --due 2026-11-27    # safe to repeat from cron",
+            "tracker add -q --if-absent --name \"Weekly review\" --due friday    # safe to repeat from cron",
+        ],
+        notes: [
+            "--name and --due are required. \(dateNote)",
+            "Categories, clients and people are checked against the base first; nothing is created by a typo.",
         ])
 
     static let show = CommandSpec(
-        name: "show", summary: "Show every field of one project, by id or exact name.",
+        name: "show", summary: "Show every field of one project, by id or name.",
         usage: ["tracker show ID|NAME [--json]"], positional: "ID|NAME",
         flags: [FlagSpec(name: "--json", help: "print the project object as JSON")],
         examples: [
             "tracker show rec3g0Xxmw2rw3scs", "tracker show \"CMCA brand identity\"", "tracker show \"$id\" --json",
+        ],
+        notes: [namingNote])
+
+    static let namingNote =
+        "A project is named by its id, its exact name, or a name that matches ignoring case when only one does."
+
+    static let update = CommandSpec(
+        name: "update", summary: "Change some fields of one project; the others stay as they are.",
+        usage: [
+            "tracker update ID|NAME [--name NAME] [--due DATE] [--kickoff DATE] [--category NAME] [--lead EMAIL]",
+            "               [--team EMAIL]... [--client NAME|ID]... [--notes TEXT | --notes-file PATH|-]",
+            "               [--complete | --incomplete] [--clear FIELD[,FIELD]...] [--dry-run] [--json] [-q]",
+        ],
+        positional: "ID|NAME",
+        flags: fieldFlags + [
+            FlagSpec(name: "--complete", help: "mark the project complete"),
+            FlagSpec(name: "--incomplete", help: "mark the project not complete"),
+            FlagSpec(
+                name: "--clear", value: "FIELDS", repeatable: true, choices: clearable.map(\.rawValue),
+                checksChoices: false,
+                help: "empty these fields: kickoff, lead, team, client, notes, category"),
+        ] + writeFlags,
+        examples: [
+            "tracker update \"Spring campaign\" --due friday",
+            "tracker update rec3g0Xxmw2rw3scs --team ana@example.com --team bo@example.com",
+            "tracker update \"Logo refresh\" --clear kickoff,notes --dry-run",
+        ],
+        notes: [
+            namingNote, dateNote, "--team and --client replace the whole list. It prints the project's id.",
         ])
+
+    static let done = CommandSpec(
+        name: "done", summary: "Mark projects complete.",
+        usage: ["tracker done ID|NAME... [--dry-run] [--json] [-q]"], positional: "ID|NAME...",
+        flags: writeFlags,
+        examples: ["tracker done \"Spring campaign\"", "tracker done rec3g0Xxmw2rw3scs \"Logo refresh\""],
+        notes: [
+            namingNote, "Every name is found before anything is written; a project already complete is not an error.",
+            "It prints the ids, one a line.",
+        ])
+
+    static let reopen = CommandSpec(
+        name: "reopen", summary: "Mark projects not complete again.",
+        usage: ["tracker reopen ID|NAME... [--dry-run] [--json] [-q]"], positional: "ID|NAME...",
+        flags: writeFlags,
+        examples: ["tracker reopen \"Spring campaign\""],
+        notes: [namingNote, "It prints the ids, one a line."])
+
+    static let delete = CommandSpec(
+        name: "delete", summary: "Delete projects, after asking.",
+        usage: ["tracker delete ID|NAME... [--yes] [--dry-run] [--json] [-q]"], positional: "ID|NAME...",
+        flags: [FlagSpec(name: "--yes", short: "-y", help: "do not ask; needed when stdin is not a terminal")]
+            + writeFlags,
+        examples: ["tracker delete \"Old draft\"", "tracker delete --yes rec3g0Xxmw2rw3scs    # from a script"],
+        notes: [namingNote, "On a terminal it shows what it will delete and asks. It prints the deleted ids."])
 
     static let doctor = CommandSpec(
         name: "doctor", summary: "Check the configuration, the token, and the table's fields.",
@@ -143,7 +216,7 @@ extension CommandSpec {
         positional: "COMMAND", flags: [], examples: ["tracker help add"])
 
     /// The subcommands, in the order help lists them.
-    static let all: [CommandSpec] = [list, add, show, doctor, completion, help]
+    static let all: [CommandSpec] = [list, add, show, update, done, reopen, delete, doctor, completion, help]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 }

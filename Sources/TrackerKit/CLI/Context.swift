@@ -19,6 +19,10 @@ public struct Context: Sendable {
     /// Clock, sleep and randomness for retries.
     public var network: NetworkHelper.Environment
     public var readStandardInput: @Sendable () -> Data
+    /// Whether standard input is a terminal, where tracker may ask questions.
+    public var isStdinTerminal: Bool
+    /// One line typed at the terminal (an answer), nil at the end of input.
+    public var readLine: @Sendable () -> String?
 
     public init(
         environment: [String: String], output: Output, currentDirectory: String,
@@ -27,7 +31,8 @@ public struct Context: Sendable {
         prepareRuntimeDirectory: @escaping @Sendable () -> RuntimeDirectory = { RuntimeDirectory.none },
         makePacer: @escaping @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer = Context.filePacer,
         network: NetworkHelper.Environment = NetworkHelper.Environment(),
-        readStandardInput: @escaping @Sendable () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
+        readStandardInput: @escaping @Sendable () -> Data = { FileHandle.standardInput.readDataToEndOfFile() },
+        isStdinTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { Swift.readLine() }
     ) {
         self.environment = environment
         self.output = output
@@ -39,6 +44,8 @@ public struct Context: Sendable {
         self.makePacer = makePacer
         self.network = network
         self.readStandardInput = readStandardInput
+        self.isStdinTerminal = isStdinTerminal
+        self.readLine = readLine
     }
 
     /// The real process: its streams, working directory, clock and a machine-wide pacer.
@@ -46,7 +53,8 @@ public struct Context: Sendable {
         Context(
             environment: environment, output: .standard(environment: environment),
             currentDirectory: FileManager.default.currentDirectoryPath,
-            prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) })
+            prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) },
+            isStdinTerminal: isatty(STDIN_FILENO) == 1)
     }
 
     /// Paces through a slot file shared by every tracker process using the same base.

@@ -9,10 +9,10 @@ struct Runner {
     /// The runtime directory, prepared at most once per command.
     private let runtimeDirectory = Locked<RuntimeDirectory?>(nil)
 
-    init(invocation: Invocation, context: Context) {
+    init(invocation: Invocation, context: Context, today: CalendarDate) {
         self.invocation = invocation
         self.context = context
-        self.today = CalendarDate(context.now(), in: context.timeZone)
+        self.today = today
     }
 
     var output: Output { context.output }
@@ -29,6 +29,10 @@ struct Runner {
         case .list(let options): try await list(options)
         case .add(let options): try await add(options)
         case .show(let options): try await show(options)
+        case .update(let options): try await update(options)
+        case .done(let options): try await done(options)
+        case .reopen(let options): try await reopen(options)
+        case .delete(let options): try await delete(options)
         case .completion(let shell): try output.standardOutput(Completion.script(for: shell))
         case .doctor: try await doctor()
         }
@@ -68,7 +72,8 @@ struct Runner {
             environment.notify = { [output] line in output.standardError("tracker: \(line)\n") }
         }
         let network = NetworkHelper(
-            session: context.makeSession(timeout), timeoutSeconds: timeout,
+            session: context.makeSession(timeout), freshSession: { [context] in context.makeSession(timeout) },
+            timeoutSeconds: timeout,
             policy: RetryPolicy(budgetSeconds: Double(configuration.retryBudgetSeconds)),
             pacer: context.makePacer(configuration, sharedDirectory()), environment: environment)
         return ProjectAPIClient(configuration: configuration, network: network, now: context.now)

@@ -44,6 +44,8 @@ public enum AppError: Error, Equatable, Sendable {
     case createOutcomeUnknown(name: String, waitedSeconds: Int)
     /// Another tracker process held a lock for longer than the retry budget.
     case lockTimeout(what: String, waitedSeconds: Int)
+    /// The user answered no to a question.
+    case declined(String)
     /// A local file could not be read.
     case file(String)
     /// Standard output could not be written (other than a closed pipe).
@@ -64,7 +66,7 @@ extension AppError {
         case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .lockTimeout: .temporaryFailure
         case .network, .tls, .badResponse: .unavailable
         case .file: .notFound
-        case .output: .failure
+        case .output, .declined: .failure
         case .interrupted: .interrupted
         }
     }
@@ -107,6 +109,7 @@ extension AppError {
             "the answer to creating \"\(name)\" was lost, and the project did not appear in \(waited)s of looking; Airtable may still create it"
         case .lockTimeout(let what, let waited):
             "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
+        case .declined(let text): text
         case .file(let text): text
         case .output(let text): "cannot write output: \(text)"
         case .interrupted: "interrupted"
@@ -135,7 +138,7 @@ extension AppError {
             "To finish safely, run the same command again with --if-absent: it creates the project only if it is still missing."
         case .requestOutcomeUnknown: "Check with 'tracker list' before trying again."
         case .lockTimeout: "Try again when it has finished."
-        case .file, .output, .interrupted: nil
+        case .declined, .file, .output, .interrupted: nil
         }
     }
 

@@ -39,17 +39,21 @@ public final class NetworkHelper: Sendable {
     }
 
     private let session: URLSession
+    private let freshSession: (@Sendable () -> URLSession)?
     private let timeoutSeconds: Int
     private let policy: RetryPolicy
     private let pacer: any RequestPacer
     private let environment: Environment
     private let hasNotified = Locked(false)
 
+    /// `freshSession` makes a session of its own for each write, so its request goes on a new connection (see
+    /// `attempt`); without it every request shares `session`.
     public init(
-        session: URLSession, timeoutSeconds: Int, policy: RetryPolicy, pacer: any RequestPacer,
-        environment: Environment = Environment()
+        session: URLSession, freshSession: (@Sendable () -> URLSession)? = nil, timeoutSeconds: Int,
+        policy: RetryPolicy, pacer: any RequestPacer, environment: Environment = Environment()
     ) {
         self.session = session
+        self.freshSession = freshSession
         self.timeoutSeconds = timeoutSeconds
         self.policy = policy
         self.pacer = pacer
@@ -80,7 +84,7 @@ public final class NetworkHelper: Sendable {
         var rateLimitWaited = 0.0
         while true {
             await pacer.waitForTurn()
-            let outcome = await attempt(request)
+            let outcome = await attempt(request, kind: kind)
             if Task.isCancelled { return .failure(.interrupted) }
             let decision = classify(outcome, kind: kind, host: request.url?.host ?? "Airtable")
             let delay: Double
@@ -154,8 +158,14 @@ public final class NetworkHelper: Sendable {
         case deadlineExceeded
     }
 
-    private func attempt(_ request: URLRequest) async -> Outcome {
+    private func attempt(_ request: URLRequest, kind: RequestKind) async -> Outcome {
         let start = environment.now()
+        // libcurl silently sends a request again on a fresh connection when a reused one dies before answering. For a
+        // create that would be a second project, and a body it cannot replay hangs until the timeout; on a new
+        // connection of its own a write is sent once, and its failures come to us.
+        let isWrite = kind == .notIdempotent || request.httpBody != nil
+        let session = isWrite ? freshSession?() ?? self.session : self.session
+        defer { if session !== self.session { session.finishTasksAndInvalidate() } }
         let outcome = await withTaskGroup(of: Outcome?.self) { group in
             group.addTask { [session] in
                 do {

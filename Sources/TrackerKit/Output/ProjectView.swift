@@ -1,15 +1,16 @@
-/// The human view of one project that `tracker show` prints.
+import Foundation
+
+/// The human view of one project that `tracker show` prints: every field under its label, empty ones as "—".
 struct ProjectView {
     var today: CalendarDate
     var style: Style
     /// The terminal width to wrap notes to; nil leaves their lines as they are.
     var width: Int? = nil
+    var timeZone: TimeZone = .current
 
-    func render(_ project: Project) -> String {
+    /// The view; `clientNames` gives names for client ids (an id without one is shown as it is).
+    func render(_ project: Project, clientNames: [String: String] = [:]) -> String {
         let status = project.status(today: today)
-        var rows: [(String, String)] = [
-            ("ID", TextCells.folded(project.id)), ("Status", style.status(status, status.rawValue)),
-        ]
         func date(_ value: CalendarDate?) -> String? { value.map { "\($0) (\($0.relative(to: today)))" } }
         func person(_ person: Collaborator) -> String {
             switch (person.name, person.email) {
@@ -17,27 +18,45 @@ struct ProjectView {
             default: TextCells.folded(person.displayName)
             }
         }
-        if let due = date(project.due) { rows.append(("Due", status == .overdue ? style.red(due) : due)) }
-        if let kickoff = date(project.kickoff) { rows.append(("Kickoff", kickoff)) }
-        if let category = project.category { rows.append(("Category", TextCells.folded(category))) }
-        if let lead = project.lead { rows.append(("Lead", person(lead))) }
-        if !project.team.isEmpty { rows.append(("Team", project.team.map(person).joined(separator: ", "))) }
-        if !project.clients.isEmpty {
-            rows.append(("Clients", TextCells.folded(project.clients.joined(separator: ", "))))
-        }
-        if !project.createdTime.isEmpty { rows.append(("Created", TextCells.folded(project.createdTime))) }
+        let due = date(project.due).map { status == .overdue ? style.red($0) : $0 }
+        let clients = project.clients.map { TextCells.folded(clientNames[$0] ?? $0) }
+        let rows: [(String, String?)] = [
+            ("ID", project.id), ("Status", style.status(status, status.rawValue)), ("Due", due),
+            ("Kickoff", date(project.kickoff)), ("Category", project.category.map(TextCells.folded)),
+            ("Lead", project.lead.map(person)),
+            ("Team", project.team.isEmpty ? nil : project.team.map(person).joined(separator: ", ")),
+            ("Clients", clients.isEmpty ? nil : clients.joined(separator: ", ")), ("Created", created(project)),
+        ]
         var text = style.bold(TextCells.folded(project.name ?? "(no name)")) + "\n"
-        for (label, value) in rows {
-            text += "  " + style.dim(TextCells.fit(label, 9)) + " " + value + "\n"
-        }
-        if let notes = project.notes, !notes.isEmpty {
-            let safe = TextCells.safe(notes, breaks: .keepNewlines)
-            let lines = safe.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
-                width.map { Self.wrap(String(line), to: max(20, $0 - 2)) } ?? [String(line)]
+        for (label, value) in rows { text += line(label, value.map { [$0] } ?? []) }
+        let notes = project.notes.flatMap { $0.isEmpty ? nil : TextCells.safe($0, breaks: .keepNewlines) }
+        let noteLines = notes.map { text in
+            text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+                width.map { Self.wrap(String(line), to: max(20, $0 - Self.indent)) } ?? [String(line)]
             }
-            text += "\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n"
         }
-        return text
+        return text + line("Notes", noteLines ?? [])
+    }
+
+    /// Columns before a value: two spaces, the label, a space.
+    private static let indent = 12
+
+    private func line(_ label: String, _ values: [String]) -> String {
+        let head = "  " + style.dim(TextCells.fit(label, 9)) + " "
+        guard let first = values.first else { return head + style.dim("—") + "\n" }
+        let pad = String(repeating: " ", count: Self.indent)
+        return head + first + "\n" + values.dropFirst().map { $0.isEmpty ? "\n" : pad + $0 + "\n" }.joined()
+    }
+
+    /// When the record was created, as a date in the local time zone.
+    private func created(_ project: Project) -> String? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let instant = formatter.date(from: project.createdTime) else {
+            return project.createdTime.isEmpty ? nil : TextCells.folded(project.createdTime)
+        }
+        let day = CalendarDate(instant, in: timeZone)
+        return "\(day) (\(day.relative(to: today)))"
     }
 
     /// Breaks `line` at spaces so no piece is wider than `width` (a longer word stands alone).

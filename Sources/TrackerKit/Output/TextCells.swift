@@ -53,6 +53,13 @@ enum TextCells {
         (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
+    /// One scalar as it is shown: caret notation or `<U+XXXX>` for a control, else itself.
+    static func visible(_ scalar: Unicode.Scalar) -> String {
+        var result = String.UnicodeScalarView()
+        appendVisible(scalar, to: &result)
+        return String(result)
+    }
+
     private static func appendVisible(_ scalar: Unicode.Scalar, to result: inout String.UnicodeScalarView) {
         switch scalar.value {
         case 0x00..<0x20:

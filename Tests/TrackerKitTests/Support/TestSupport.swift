@@ -86,6 +86,11 @@ enum Fixture {
             now: { Date(timeIntervalSince1970: 1_795_000_000) })
     }
 
+    /// The cells of a project with just a name and the due date 2026-12-01.
+    static func write(name: String) -> ProjectWrite {
+        ProjectWrite([(.name, .string(name)), (.due, .string("2026-12-01"))])
+    }
+
     /// A page of records in Airtable's shape, with ids numbered from `first`.
     static func page(_ names: [String], first: Int = 0, offset: String? = nil) -> String {
         let records = names.enumerated().map { index, name in

@@ -3,40 +3,44 @@ import Foundation
 extension Runner {
     /// `tracker add`: creates one project and prints its id; with `--if-absent`, only when no project has the name.
     func add(_ options: AddOptions) async throws {
-        var draft = options.draft
-        draft.notes = try readNotes(options.notesSource, command: "add")
         let configuration = try loadConfiguration()
         let client = makeClient(configuration: configuration)
-        if options.dryRun {
-            try output.standardOutput(client.createBody(draft).serialized() + "\n")
+        let notes = try readNotes(options.input.notes, command: "add")
+        let write = try await ValueChecker(client: client, command: "add").write(for: options.input, notes: notes)
+        if options.mode.dryRun {
+            try output.standardOutput(client.plannedCreate(write).body!.serialized() + "\n")
             return
         }
+        let name = options.name
+        let due = options.input.due!
         // Two runs of the same cron line must not both find the name absent and both create it.
         var lock: FileLock?
         if options.ifAbsent {
             lock = try await FileLock.acquire(
-                FileLock.lockName(forAdding: draft.name, baseID: configuration.baseID, table: configuration.table),
+                FileLock.lockName(forAdding: name, baseID: configuration.baseID, table: configuration.table),
                 in: sharedDirectory(), waitingAtMost: Double(configuration.retryBudgetSeconds),
-                doing: "adding \"\(draft.name)\"", now: context.network.now, sleep: context.network.sleep
+                doing: "adding \"\(name)\"", now: context.network.now, sleep: context.network.sleep
             ).get()
         }
         defer { withExtendedLifetime(lock) {} }
-        if options.ifAbsent, let existing = try await client.projects(named: draft.name).get().first {
-            if output.isStderrTerminal && !options.quiet {
-                output.standardError("Project \"\(draft.name)\" already exists (\(existing.id)); nothing to do.\n")
-            }
-            try printAdded(existing, options)
+        if options.ifAbsent, let existing = try await client.projects(named: name).get().first {
+            narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
+            try printWritten(existing, options.mode)
             return
         }
-        let project = try await client.createProject(draft).get()
-        if output.isStderrTerminal && !options.quiet {
-            output.standardError("Created \"\(draft.name)\", due \(draft.due) (\(draft.due.relative(to: today))).\n")
-        }
-        try printAdded(project, options)
+        let project = try await client.createProject(write, name: name, due: due).get()
+        narrate("Created \"\(name)\", due \(due) (\(due.relative(to: today))).", options.mode)
+        try printWritten(project, options.mode)
     }
 
-    private func printAdded(_ project: Project, _ options: AddOptions) throws {
-        if options.quiet { return }
-        try output.standardOutput(options.json ? project.json(today: today).serialized() + "\n" : project.id + "\n")
+    /// One line for a person at a terminal, on stderr; nothing in scripts, cron, or with `-q`.
+    func narrate(_ text: String, _ mode: WriteMode) {
+        if output.isStderrTerminal && !mode.quiet { output.standardError(TextCells.folded(text) + "\n") }
+    }
+
+    /// The one project a command wrote: its id, its JSON object, or nothing.
+    func printWritten(_ project: Project, _ mode: WriteMode) throws {
+        if mode.quiet { return }
+        try output.standardOutput(mode.json ? project.json(today: today).serialized() + "\n" : project.id + "\n")
     }
 }

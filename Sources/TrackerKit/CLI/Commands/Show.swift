@@ -7,9 +7,21 @@ extension Runner {
         let project = try await ProjectNaming(client: client).resolve(options.target)
         if options.json {
             try output.standardOutput(project.json(today: today).serialized() + "\n")
-        } else {
-            let width = output.isStdoutTerminal ? output.terminalWidth : nil
-            try output.standardOutput(ProjectView(today: today, style: style, width: width).render(project))
+            return
         }
+        let width = output.isStdoutTerminal ? output.terminalWidth : nil
+        let view = ProjectView(today: today, style: style, width: width, timeZone: context.timeZone)
+        try output.standardOutput(view.render(project, clientNames: await clientNames(project.clients, client: client)))
+    }
+
+    /// Names for client ids, read in one request from the template's Clients table; ids stay ids if that fails.
+    private func clientNames(_ ids: [String], client: ProjectAPIClient) async -> [String: String] {
+        guard !ids.isEmpty else { return [:] }
+        let terms = ids.map { "RECORD_ID() = \(Formula.literal($0))" }
+        let found = await client.linkedRecords(
+            in: "Clients", primaryField: "Name",
+            matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))")
+        guard case .success(let records) = found else { return [:] }
+        return Dictionary(records.compactMap { record in record.name.map { (record.id, $0) } }) { first, _ in first }
     }
 }

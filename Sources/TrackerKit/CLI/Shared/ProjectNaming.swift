@@ -5,7 +5,21 @@ struct ProjectNaming {
 
     /// The one project `target` names; ambiguous is a usage error listing ids, none is not-found with close names.
     func resolve(_ target: String) async throws -> Project {
-        let candidates = try await client.candidates(for: target).get()
+        try await resolve(all: [target])[0]
+    }
+
+    /// The projects `targets` name, found in one request before anything is written; each project once.
+    func resolve(all targets: [String]) async throws -> [Project] {
+        let candidates = try await client.candidates(for: targets).get()
+        var projects: [Project] = []
+        for target in targets {
+            let project = try await pick(target, from: candidates)
+            if !projects.contains(where: { $0.id == project.id }) { projects.append(project) }
+        }
+        return projects
+    }
+
+    private func pick(_ target: String, from candidates: [Project]) async throws -> Project {
         if let byID = candidates.first(where: { $0.id == target }) { return byID }
         let exact = candidates.filter { $0.name == target }
         let matches = exact.isEmpty ? candidates.filter { $0.name?.lowercased() == target.lowercased() } : exact

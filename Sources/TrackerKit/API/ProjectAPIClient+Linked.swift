@@ -1,0 +1,35 @@
+import Foundation
+
+extension ProjectAPIClient {
+    /// Records of another table of the base (by name or id) matching `formula`, named by their primary field; at
+    /// most `limit`, so a lookup never reads a whole table.
+    public func linkedRecords(in table: String, primaryField: String, matching formula: String, limit: Int = 100)
+        async -> Result<[LinkedRecord], AppError>
+    {
+        var found: [LinkedRecord] = []
+        var offset: String?
+        let query = ListQuery(filterByFormula: formula, maxRecords: limit, fields: [primaryField])
+        repeat {
+            let answer = await network.send(listRequest(url(ofTable: table), query, offset: offset), kind: .idempotent)
+                .flatMap { decode(RecordPage<LinkedRecord>.self, from: $0, primaryField: primaryField) }
+            switch answer {
+            case .success(let page):
+                found += page.records
+                offset = page.offset
+            case .failure(let error):
+                return .failure(error)
+            }
+        } while offset != nil
+        return .success(found)
+    }
+
+    /// Names in another table's primary field that may be what the user meant by `name`, from a bounded search.
+    public func linkedNames(resembling name: String, in table: String, primaryField: String) async -> Result<
+        [String], AppError
+    > {
+        guard let formula = Self.resemblanceFormula(name, field: primaryField) else { return .success([]) }
+        return await linkedRecords(in: table, primaryField: primaryField, matching: formula, limit: 200).map {
+            $0.compactMap(\.name)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request as tracker sends it: what `--dry-run` prints is exactly what would go.
+public struct PlannedRequest: Equatable, Sendable {
+    public var method: String
+    /// The path and query, percent-encoded as on the wire.
+    public var path: String
+    public var body: JSONValue?
+
+    /// `METHOD path` and the JSON body on the next line.
+    public var text: String { "\(method) \(path)\n" + (body.map { $0.serialized() + "\n" } ?? "") }
+}
+
+/// One project's id and the cells to change.
+public struct ProjectChange: Equatable, Sendable {
+    public var id: String
+    public var write: ProjectWrite
+
+    public init(id: String, write: ProjectWrite) {
+        self.id = id
+        self.write = write
+    }
+}
+
+extension ProjectAPIClient {
+    /// Airtable takes at most this many records in one create, update or delete.
+    static let batchSize = 10
+
+    // MARK: - Planning
+
+    /// `POST` of one project; no `typecast`, so Airtable cannot create options or linked records as a side effect.
+    public func plannedCreate(_ write: ProjectWrite) -> PlannedRequest {
+        PlannedRequest(method: "POST", path: tablePath, body: .object([("fields", write.fields(fields))]))
+    }
+
+    /// `PATCH` requests of at most ten projects each.
+    public func plannedUpdates(_ changes: [ProjectChange]) -> [PlannedRequest] {
+        Self.batches(changes).map { batch in
+            let records = batch.map { JSONValue.object([("id", .string($0.id)), ("fields", $0.write.fields(fields))]) }
+            return PlannedRequest(method: "PATCH", path: tablePath, body: .object([("records", .array(records))]))
+        }
+    }
+
+    /// `DELETE` requests of at most ten projects each.
+    public func plannedDeletes(_ ids: [String]) -> [PlannedRequest] {
+        Self.batches(ids).map { batch in
+            PlannedRequest(
+                method: "DELETE", path: tablePath + "?" + Self.encode(batch.map { ("records[]", $0) }), body: nil)
+        }
+    }
+
+    static func batches<T>(_ items: [T]) -> [[T]] {
+        stride(from: 0, to: items.count, by: batchSize).map { Array(items[$0..<min($0 + batchSize, items.count)]) }
+    }
+
+    private var tablePath: String {
+        URLComponents(url: tableURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? tableURL.path
+    }
+
+    private func send(_ planned: PlannedRequest, kind: RequestKind) async -> Result<Data, AppError> {
+        let url = URL(string: configuration.endpoint.absoluteString + planned.path)!
+        return await send(request(url, method: planned.method, body: planned.body), kind: kind)
+    }
+
+    // MARK: - Create
+
+    /// Creates one project and returns it as Airtable stored it; never creates it twice.
+    ///
+    /// The create is sent again only when the failure proves it was not applied (refused connection, DNS, 429: the
+    /// network helper's retries). After a timeout, a reset, a 5xx or an unreadable answer Airtable may have applied it,
+    /// even seconds later; tracker then looks for it until it appears or the retry budget is spent, and never sends it
+    /// again.
+    public func createProject(_ write: ProjectWrite, name: String, due: CalendarDate) async -> Result<Project, AppError>
+    {
+        // Allow for the machine's clock running ahead of Airtable's.
+        let since = Self.timestamp(now().addingTimeInterval(-120))
+        let started = network.now()
+        switch await send(plannedCreate(write), kind: .notIdempotent) {
+        case .success(let data):
+            if case .success(let project) = decode(Project.self, from: data) { return .success(project) }
+            // A 2xx means it was applied, whatever the body says.
+            return await findCreated(name: name, due: due, since: since, startedAt: started)
+        case .failure(.requestOutcomeUnknown):
+            return await findCreated(name: name, due: due, since: since, startedAt: started)
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    /// Looks for the project a create with a lost answer would have made, with growing pauses.
+    private func findCreated(name: String, due: CalendarDate, since: String, startedAt started: Double) async
+        -> Result<Project, AppError>
+    {
+        network.notice("Airtable's answer to the create was lost; looking for \"\(name)\" before doing anything else…")
+        let found = await network.poll(startedAt: started) { () async -> Result<Project?, AppError> in
+            await projects(named: name).map { matches in matches.last { $0.due == due && $0.createdTime >= since } }
+        }
+        switch found {
+        case .success(let project?): return .success(project)
+        case .failure(.interrupted): return .failure(.interrupted)
+        default:
+            return .failure(.createOutcomeUnknown(name: name, waitedSeconds: Int((network.now() - started).rounded())))
+        }
+    }
+
+    // MARK: - Update
+
+    /// Applies `changes` ten projects a request, passing each batch's projects as Airtable returns them.
+    ///
+    /// A PATCH sets cells to given values, so sending it twice changes nothing more: its answer is retried like a
+    /// read's.
+    public func updateProjects(_ changes: [ProjectChange], onUpdated: ([Project]) throws -> Void) async throws {
+        for planned in plannedUpdates(changes) {
+            let data = try await send(planned, kind: .idempotent).get()
+            try onUpdated(try decode(RecordList.self, from: data).get().records)
+        }
+    }
+
+    // MARK: - Delete
+
+    /// Deletes the projects ten a request, passing each batch's ids once they are gone.
+    ///
+    /// A delete whose answer was lost, or that Airtable refuses because a project is already gone, is settled by
+    /// looking: a project no longer there counts as deleted, and only those still there are asked for again.
+    public func deleteProjects(_ ids: [String], onDeleted: ([String]) throws -> Void) async throws {
+        for batch in Self.batches(ids) {
+            var remaining = batch
+            for attempt in 1...3 where !remaining.isEmpty {
+                switch await send(plannedDeletes(remaining)[0], kind: .notIdempotent) {
+                case .success:
+                    remaining = []
+                case .failure(.requestOutcomeUnknown), .failure(.http(404, _)):
+                    remaining = try await existing(ids: remaining).get()
+                    if !remaining.isEmpty && attempt == 3 {
+                        throw AppError.requestOutcomeUnknown(
+                            "Airtable did not confirm deleting \(remaining.joined(separator: ", "))")
+                    }
+                case .failure(let error):
+                    throw error
+                }
+            }
+            try onDeleted(batch)
+        }
+    }
+
+    /// Which of `ids` are still projects of this table.
+    func existing(ids: [String]) async -> Result<[String], AppError> {
+        let terms = ids.map { "RECORD_ID() = \(Formula.literal($0))" }
+        return await projects(matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))")
+            .map { found in
+                let present = Set(found.map(\.id))
+                return ids.filter(present.contains)
+            }
+    }
+}
+
+/// The answer to a batch write: the records as Airtable stored them.
+struct RecordList: Decodable {
+    var records: [Project]
+}

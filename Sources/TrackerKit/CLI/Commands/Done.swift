@@ -1,0 +1,28 @@
+extension Runner {
+    /// `tracker done`: marks projects complete and prints their ids.
+    func done(_ options: ProjectsOptions) async throws {
+        try await setComplete(true, options, command: "done")
+    }
+
+    /// `tracker reopen`: marks projects not complete and prints their ids.
+    func reopen(_ options: ProjectsOptions) async throws {
+        try await setComplete(false, options, command: "reopen")
+    }
+
+    /// Finds every project named before writing, then sets Complete ten projects a request. A project already in
+    /// that state is not written, but it is printed like the others.
+    private func setComplete(_ complete: Bool, _ options: ProjectsOptions, command: String) async throws {
+        let client = try makeClient()
+        let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
+        let changes = projects.filter { $0.isComplete != complete }.map {
+            ProjectChange(id: $0.id, write: ProjectWrite([(.complete, .bool(complete))]))
+        }
+        if options.mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
+        var written = writtenOutput(options.mode)
+        try written.emit(projects.filter { $0.isComplete == complete })
+        try await client.updateProjects(changes) { try written.emit($0) }
+        try written.finish()
+        let state = complete ? "complete" : "not complete"
+        narrate("Marked \(projects.count) project\(projects.count == 1 ? "" : "s") \(state).", options.mode)
+    }
+}
