@@ -9,8 +9,27 @@ extension Runner {
         if options.mode.dryRun { return try printPlanned(client.plannedUpdates([change])) }
         var updated = project
         try await client.updateProjects([change]) { updated = $0.first ?? updated }
-        let what = write.cells.map { $0.word.rawValue }.joined(separator: ", ")
-        narrate("Updated \"\(updated.name ?? updated.id)\": \(what).", options.mode)
+        narrate("Updated \"\(updated.name ?? updated.id)\": \(describe(write, as: updated)).", options.mode)
         try printWritten(updated, options.mode)
+    }
+}
+
+extension Runner {
+    /// What a write changed, in words: `due 2026-11-27 (in 5 days), notes cleared`.
+    func describe(_ write: ProjectWrite, as project: Project) -> String {
+        write.cells.map { word, value in
+            if value == .null { return "\(word.rawValue) cleared" }
+            switch word {
+            case .due: return "due " + (project.due.map { "\($0) (\($0.relative(to: today)))" } ?? "?")
+            case .kickoff: return "kickoff " + (project.kickoff?.description ?? "?")
+            case .complete: return project.isComplete ? "complete" : "not complete"
+            case .name: return "renamed"
+            case .category: return "category \(project.category ?? "?")"
+            case .lead: return "lead \(project.lead?.displayName ?? "?")"
+            case .team: return "team of \(project.team.count)"
+            case .client: return "\(project.clients.count) client\(project.clients.count == 1 ? "" : "s")"
+            case .notes: return "notes"
+            }
+        }.joined(separator: ", ")
     }
 }
