@@ -118,19 +118,22 @@ struct FakeBase {
             projectFields.append(field)
         }
         var projectsTable = FakeTable(id: options.tableID, name: options.table, fields: projectFields)
+        // The base's people and clients exist whatever the table holds, as they do in Airtable.
         var clientIDs: [String] = []
-        for object in projects {
-            guard let id = object["id"] as? String else { continue }
-            var fields: [String: Any] = [:]
-            for (name, value) in object["fields"] as? [String: Any] ?? [:] where !options.removedFields.contains(name) {
-                fields[rename(name)] = value
-            }
+        for object in FakeAirtable.recordedProjects + projects {
             for person in Self.people(in: object["fields"] as? [String: Any] ?? [:]) {
                 if let email = person["email"] as? String { collaborators[email.lowercased()] = person }
             }
             for client in object["fields"].flatMap({ ($0 as? [String: Any])?["Client"] as? [String] }) ?? []
             where !clientIDs.contains(client) {
                 clientIDs.append(client)
+            }
+        }
+        for object in projects {
+            guard let id = object["id"] as? String else { continue }
+            var fields: [String: Any] = [:]
+            for (name, value) in object["fields"] as? [String: Any] ?? [:] where !options.removedFields.contains(name) {
+                fields[rename(name)] = value
             }
             projectsTable.insert(
                 StoredRecord(

@@ -32,7 +32,9 @@ func serve(_ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPac
     chmod(secrets, 0o600)
     let runtime = scratch + "/run-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-    return (fake, ["TRACKER_SECRETS": secrets, "XDG_RUNTIME_DIR": runtime, "HOME": scratch, "PATH": "/usr/bin:/bin"])
+    return (
+        fake, ["TRACKER_SECRETS": secrets, "TRACKER_RUNTIME_DIR": runtime, "HOME": scratch, "PATH": "/usr/bin:/bin"]
+    )
 }
 
 func repeatRun(_ count: Int, _ arguments: [String], _ environment: [String: String]) -> Summary {
@@ -132,6 +134,38 @@ record("list, 1,000 projects, fake enforcing 5 req/s", paced)
 let refused = limited.log.filter { $0.status == 429 }.count
 limited.stop()
 
+// Imports of 1,000 rows against a fake enforcing Airtable's 5 requests/s (with its lockout), each into a fresh base:
+// the floor is 100 writes at 5/s, 20 s.
+let importFile = scratch + "/import.csv"
+try
+    ("name,due,category,lead\n"
+    + (1...1000).map {
+        "Imported \(String(format: "%04d", $0)),2027-01-\(String(format: "%02d", $0 % 28 + 1)),Brand identity,katherineduh+collab10@demo.htable.com\n"
+    }.joined()).write(toFile: importFile, atomically: false, encoding: .utf8)
+/// Runs one import into a fresh fake holding `existing` projects; the sample and the 429s the fake answered.
+func importOnce(existing: [[String: Any]], _ arguments: [String]) throws -> (Sample, Int, Int) {
+    let (fake, environment) = try serve(existing, requestsPerSecond: 5, trackerPace: 5)
+    defer { fake.stop() }
+    let sample = Measure.run(tracker, ["import", importFile] + arguments, environment: environment)
+    return (sample, fake.log.filter { $0.status == 429 }.count, fake.records.count)
+}
+var importRefusals: [(String, Int, Int)] = []
+for (name, existing, arguments) in [
+    ("import 1,000 rows, empty table, 5 req/s", [[String: Any]](), [String]()),
+    (
+        "import 1,000 rows --key name, 1,000 existing, 5 req/s", FakeAirtable.generatedProjects(count: 1000),
+        ["--key", "name"]
+    ),
+] {
+    var samples: [Sample] = []
+    for _ in 0..<(quick ? 1 : 2) {
+        let (sample, limited, stored) = try importOnce(existing: existing, arguments)
+        samples.append(sample)
+        importRefusals.append((name, limited, stored))
+    }
+    record(name, Summary(samples: samples))
+}
+
 print()
 let ratio = listBig.wall / curl.wall
 print(String(format: "tracker / curl for %d pages: %.2f× (goal ≤ 1.25×)", pages, ratio))
@@ -144,6 +178,10 @@ print(
     String(
         format: "paced: 10 pages in %@ vs 2.00 s at 5/s (%+.0f%%), %d × 429 seen by the fake", seconds(paced.wall),
         (paced.wall / 2.0 - 1) * 100, refused))
+
+for (name, limited, stored) in importRefusals {
+    print("\(name): \(limited) × 429 seen by the fake, \(stored) projects afterwards")
+}
 
 print(
     "\n| scenario | runs | wall, median (min – max) | CPU, median | peak RSS, median |\n| --- | --- | --- | --- | --- |"

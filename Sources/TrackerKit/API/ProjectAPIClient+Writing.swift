@@ -45,6 +45,18 @@ extension ProjectAPIClient {
         }
     }
 
+    /// `PATCH` upserts of at most ten new projects each, merged on the `key` fields: a project whose key exists is
+    /// updated instead of created, so sending an upsert again can never add a second project.
+    public func plannedUpserts(_ writes: [ProjectWrite], mergingOn key: [FieldMap.Word]) -> [PlannedRequest] {
+        Self.batches(writes).map { batch in
+            let records = batch.map { JSONValue.object([("fields", $0.fields(fields))]) }
+            let upsert = JSONValue.object([("fieldsToMergeOn", .array(key.map { .string(fields[$0]) }))])
+            return PlannedRequest(
+                method: "PATCH", path: tablePath,
+                body: .object([("performUpsert", upsert), ("records", .array(records))]))
+        }
+    }
+
     /// `DELETE` requests of at most ten projects each.
     public func plannedDeletes(_ ids: [String]) -> [PlannedRequest] {
         Self.batches(ids).map { batch in
@@ -114,9 +126,23 @@ extension ProjectAPIClient {
     /// A PATCH sets cells to given values, so sending it twice changes nothing more: its answer is retried like a
     /// read's.
     public func updateProjects(_ changes: [ProjectChange], onUpdated: ([Project]) throws -> Void) async throws {
-        for planned in plannedUpdates(changes) {
+        try await sendIdempotent(plannedUpdates(changes), onWritten: onUpdated)
+    }
+
+    /// Creates projects ten a request as upserts on `key`, passing each batch's projects as Airtable returns them.
+    ///
+    /// An upsert whose answer was lost is sent again like a read: the projects it may have created are then matched
+    /// by their key and updated with the same values, never created twice.
+    public func upsertProjects(
+        _ writes: [ProjectWrite], mergingOn key: [FieldMap.Word], onWritten: ([Project]) throws -> Void
+    ) async throws {
+        try await sendIdempotent(plannedUpserts(writes, mergingOn: key), onWritten: onWritten)
+    }
+
+    private func sendIdempotent(_ requests: [PlannedRequest], onWritten: ([Project]) throws -> Void) async throws {
+        for planned in requests {
             let data = try await send(planned, kind: .idempotent).get()
-            try onUpdated(try decode(RecordList.self, from: data).get().records)
+            try onWritten(try decode(RecordList.self, from: data).get().records)
         }
     }
 

@@ -59,6 +59,7 @@ extension Invocation {
             case "done": command = .done(try projectsOptions(scanned))
             case "reopen": command = .reopen(try projectsOptions(scanned))
             case "delete": command = .delete(try projectsOptions(scanned))
+            case "import": command = .importProjects(try importOptions(scanned))
             case "doctor":
                 try rejectPositionals(scanned)
                 command = .doctor
@@ -317,6 +318,25 @@ extension Invocation {
             throw AppError.usage("\(flag) and --clear \(both.rawValue) cannot be used together", command: "update")
         }
         return words
+    }
+
+    private static func importOptions(_ scanned: ScannedArguments) throws -> ImportOptions {
+        try rejectPositionals(scanned, allowed: 1)
+        var options = ImportOptions(file: scanned.positionals.first, mode: try writeMode(scanned))
+        options.format = scanned.last("--format").flatMap(ImportFormat.init(rawValue:))
+        if let text = scanned.last("--key") {
+            var key: [FieldMap.Word] = []
+            for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let word = item.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let field = FieldMap.Word(rawValue: word), [.name, .due, .category].contains(field) else {
+                    throw AppError.usage(
+                        "--key takes up to three of name, due, category, not '\(item)'", command: "import")
+                }
+                if !key.contains(field) { key.append(field) }
+            }
+            options.key = key
+        }
+        return options
     }
 
     private static func writeMode(_ scanned: ScannedArguments) throws -> WriteMode {

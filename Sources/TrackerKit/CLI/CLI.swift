@@ -4,9 +4,10 @@ import Foundation
 public enum CLI {
     /// Runs tracker in the real process: real streams, clock, network and signal handling.
     public static func run(arguments: [String], environment: [String: String]) async -> ExitCode {
-        // Ctrl-C ends at once with 130; nothing buffered is worth printing after it.
-        signal(SIGINT) { _ in _exit(ExitCode.interrupted.rawValue) }
-        return await run(arguments: arguments, context: .live(environment: environment))
+        let context = Context.live(environment: environment)
+        let watch = Interruption.watch(context.interruption)
+        defer { watch.cancel() }
+        return await run(arguments: arguments, context: context)
     }
 
     /// Runs tracker with injected surroundings; the only place errors are turned into text.

@@ -110,6 +110,26 @@ public struct ProjectsOptions: Equatable, Sendable {
     }
 }
 
+/// What `tracker import` was asked for.
+public struct ImportOptions: Equatable, Sendable {
+    /// The file to read; nil or `-` for standard input.
+    public var file: String?
+    /// The format; nil takes it from the file's extension, else from what the text looks like.
+    public var format: ImportFormat?
+    /// The fields that match a row to an existing project: one to three of name, due, category.
+    public var key: [FieldMap.Word] = [.name]
+    public var mode = WriteMode()
+
+    public init(
+        file: String? = nil, format: ImportFormat? = nil, key: [FieldMap.Word] = [.name], mode: WriteMode = WriteMode()
+    ) {
+        self.file = file
+        self.format = format
+        self.key = key
+        self.mode = mode
+    }
+}
+
 /// A parsed command line: the work to do, before any of it is done.
 public enum Command: Equatable, Sendable {
     case list(ListOptions)
@@ -119,6 +139,7 @@ public enum Command: Equatable, Sendable {
     case done(ProjectsOptions)
     case reopen(ProjectsOptions)
     case delete(ProjectsOptions)
+    case importProjects(ImportOptions)
     case doctor
     case completion(Shell)
     case help(topic: String?)

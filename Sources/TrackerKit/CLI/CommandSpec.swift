@@ -196,6 +196,28 @@ extension CommandSpec {
         examples: ["tracker delete \"Old draft\"", "tracker delete --yes rec3g0Xxmw2rw3scs    # from a script"],
         notes: [namingNote, "On a terminal it shows what it will delete and asks. It prints the deleted ids."])
 
+    static let importing = CommandSpec(
+        name: "import", summary: "Create and update projects from CSV or JSON, safely again and again.",
+        usage: ["tracker import [FILE|-] [--format csv|ndjson|json] [--key FIELD[,FIELD]] [--dry-run] [--json] [-q]"],
+        positional: "FILE",
+        flags: [
+            FlagSpec(
+                name: "--format", value: "FORMAT", choices: ImportFormat.allCases.map(\.rawValue),
+                help: "csv, ndjson or json; else from the file's extension, else guessed"),
+            FlagSpec(
+                name: "--key", value: "FIELDS", choices: ["name", "due", "category"], checksChoices: false,
+                help: "what matches a row to a project: up to three of name, due, category (default name)"),
+        ] + writeFlags,
+        examples: [
+            "tracker list --format ndjson > all.ndjson && tracker import --key name all.ndjson",
+            "tracker import projects.csv --dry-run", "cat rows.csv | tracker import - --key name,due",
+        ],
+        notes: [
+            "CSV columns: name due kickoff category lead team client notes complete (what list writes too);",
+            "several emails or clients in one cell are separated by ;. Every row is checked before anything is written.",
+            "A row whose key matches one project updates it; interrupted imports finish when run again.",
+        ])
+
     static let doctor = CommandSpec(
         name: "doctor", summary: "Check the configuration, the token, and the table's fields.",
         usage: ["tracker doctor"], flags: [],
@@ -216,7 +238,9 @@ extension CommandSpec {
         positional: "COMMAND", flags: [], examples: ["tracker help add"])
 
     /// The subcommands, in the order help lists them.
-    static let all: [CommandSpec] = [list, add, show, update, done, reopen, delete, doctor, completion, help]
+    static let all: [CommandSpec] = [
+        list, add, show, update, done, reopen, delete, importing, doctor, completion, help,
+    ]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
 }

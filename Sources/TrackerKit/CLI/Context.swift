@@ -23,6 +23,8 @@ public struct Context: Sendable {
     public var isStdinTerminal: Bool
     /// One line typed at the terminal (an answer), nil at the end of input.
     public var readLine: @Sendable () -> String?
+    /// Ctrl-C, for commands that stop cleanly between requests.
+    public var interruption = Interruption()
 
     public init(
         environment: [String: String], output: Output, currentDirectory: String,

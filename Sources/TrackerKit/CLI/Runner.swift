@@ -33,6 +33,7 @@ struct Runner {
         case .done(let options): try await done(options)
         case .reopen(let options): try await reopen(options)
         case .delete(let options): try await delete(options)
+        case .importProjects(let options): try await importProjects(options)
         case .completion(let shell): try output.standardOutput(Completion.script(for: shell))
         case .doctor: try await doctor()
         }

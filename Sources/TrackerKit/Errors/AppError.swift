@@ -44,6 +44,10 @@ public enum AppError: Error, Equatable, Sendable {
     case createOutcomeUnknown(name: String, waitedSeconds: Int)
     /// Another tracker process held a lock for longer than the retry budget.
     case lockTimeout(what: String, waitedSeconds: Int)
+    /// Rows of an import are invalid, so nothing was written; `lines` says what is wrong with each.
+    case invalidRows(count: Int, lines: [String])
+    /// Writing an import failed or was interrupted part way; running it again finishes it.
+    indirect case partialImport(AppError, written: Int, total: Int)
     /// The user answered no to a question.
     case declined(String)
     /// A local file could not be read.
@@ -68,6 +72,8 @@ extension AppError {
         case .file: .notFound
         case .output, .declined: .failure
         case .interrupted: .interrupted
+        case .invalidRows: .dataRejected
+        case .partialImport(let cause, _, _): cause.exitCode
         }
     }
 
@@ -110,6 +116,12 @@ extension AppError {
         case .lockTimeout(let what, let waited):
             "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
         case .declined(let text): text
+        case .invalidRows(let count, _):
+            "\(count) row\(count == 1 ? " is" : "s are") invalid, so nothing was written"
+        case .partialImport(.interrupted, let written, let total):
+            "interrupted after \(written) of \(total) rows were written"
+        case .partialImport(let cause, let written, let total):
+            "\(cause.message) (\(written) of \(total) rows were written)"
         case .file(let text): text
         case .output(let text): "cannot write output: \(text)"
         case .interrupted: "interrupted"
@@ -138,6 +150,10 @@ extension AppError {
             "To finish safely, run the same command again with --if-absent: it creates the project only if it is still missing."
         case .requestOutcomeUnknown: "Check with 'tracker list' before trying again."
         case .lockTimeout: "Try again when it has finished."
+        case .invalidRows(_, let lines):
+            lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")
+        case .partialImport:
+            "Run the same command again to finish: rows already in are matched by their key, never added twice."
         case .declined, .file, .output, .interrupted: nil
         }
     }

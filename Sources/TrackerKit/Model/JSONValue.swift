@@ -75,4 +75,16 @@ public indirect enum JSONValue: Equatable, Sendable {
 extension JSONValue {
     /// `.string(value)`, or `.null` when there is no value.
     public static func string(or value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+    /// The string this value holds, if it is one.
+    public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+
+    /// The member called `key`, if this is an object that has one.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let values) = self { values } else { nil } }
 }

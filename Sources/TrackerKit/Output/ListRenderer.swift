@@ -43,7 +43,7 @@ struct DelimitedRenderer: ListRenderer {
     mutating func render(page: [Project]) -> String {
         var text = ""
         if isCSV && !hasHeader {
-            text += "id,name,due,status,category,lead\r\n"
+            text += "id,name,due,status,category,lead-name\r\n"
             hasHeader = true
         }
         for project in page {
@@ -59,7 +59,7 @@ struct DelimitedRenderer: ListRenderer {
         return text
     }
 
-    mutating func finish() -> String { isCSV && !hasHeader ? "id,name,due,status,category,lead\r\n" : "" }
+    mutating func finish() -> String { isCSV && !hasHeader ? "id,name,due,status,category,lead-name\r\n" : "" }
 
     /// RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes.
     static func csvField(_ value: String) -> String {

@@ -1,11 +1,18 @@
 /// Checks what the user typed against the base and turns it into cells Airtable stores as meant, without `typecast`,
 /// so nothing is created by a typo (cli-spec.md "Values tracker checks before writing"): a category in its choice's
 /// own spelling, clients as record ids, people as collaborators.
+///
+/// Everything looked up is remembered, and `prefetch` looks up the values of many rows in a few requests.
 final class ValueChecker: Sendable {
     private let client: ProjectAPIClient
     private let command: String
     /// The base's schema, read at most once; nil inside when the token may not read it.
     private let schema = Locked<BaseSchema??>(nil)
+    private let categories = Locked<[String: Result<String, AppError>]>([:])
+    private let clients = Locked<[String: Result<String, AppError>]>([:])
+    private let people = Locked<[String: Result<JSONValue, AppError>]>([:])
+    /// Values looked up in one request.
+    private static let chunk = 40
 
     init(client: ProjectAPIClient, command: String) {
         self.client = client
@@ -14,6 +21,13 @@ final class ValueChecker: Sendable {
 
     private var fields: FieldMap { client.fields }
 
+    /// Looks up the categories, clients and people of all `inputs`, so `write` needs no request for them.
+    func prefetch(_ inputs: [ProjectInput]) async throws {
+        for category in Set(inputs.compactMap(\.category)) { _ = try? await self.category(category) }
+        try await resolveClients(Array(Set(inputs.flatMap { $0.clients ?? [] })))
+        try await resolvePeople(Array(Set(inputs.flatMap { ($0.lead.map { [$0] } ?? []) + ($0.team ?? []) })))
+    }
+
     /// The cells for `input`, every value checked; `notes` is the text `input.notes` pointed at.
     func write(for input: ProjectInput, notes: String?) async throws -> ProjectWrite {
         var write = ProjectWrite()
@@ -21,9 +35,8 @@ final class ValueChecker: Sendable {
         if let due = input.due { write[.due] = .string(due.description) }
         if let kickoff = input.kickoff { write[.kickoff] = .string(kickoff.description) }
         if let category = input.category { write[.category] = .string(try await self.category(category)) }
-        let people = try await collaborators(for: (input.lead.map { [$0] } ?? []) + (input.team ?? []))
-        if let lead = input.lead { write[.lead] = people[lead] }
-        if let team = input.team { write[.team] = .array(team.compactMap { people[$0] }) }
+        if let lead = input.lead { write[.lead] = try await collaborators(for: [lead])[0] }
+        if let team = input.team { write[.team] = .array(try await collaborators(for: team)) }
         if let clients = input.clients { write[.client] = .array(try await clientIDs(clients).map(JSONValue.string)) }
         if let notes {
             let flag = if case .text = input.notes { "--notes" } else { "--notes-file" }
@@ -39,6 +52,19 @@ final class ValueChecker: Sendable {
 
     /// The table's choice that `typed` names ignoring case, in the choice's own spelling.
     func category(_ typed: String) async throws -> String {
+        if let known = categories.withLock({ $0[typed] }) { return try known.get() }
+        let result: Result<String, AppError>
+        do {
+            result = .success(try await lookUpCategory(typed))
+        } catch let error as AppError {
+            guard case .usage = error else { throw error }
+            result = .failure(error)
+        }
+        categories.withLock { $0[typed] = result }
+        return try result.get()
+    }
+
+    private func lookUpCategory(_ typed: String) async throws -> String {
         let choices: [String]
         if let field = try await projectsTable()?.field(named: fields[.category]) {
             choices = field.choices
@@ -66,45 +92,57 @@ final class ValueChecker: Sendable {
 
     // MARK: - Clients
 
-    /// The record ids of the clients named by `values` (names, any case, or ids), in one request.
+    /// The record ids of the clients named by `values` (names, any case, or ids).
     func clientIDs(_ values: [String]) async throws -> [String] {
-        guard !values.isEmpty else { return [] }
+        try await resolveClients(values)
+        let ids = try values.map { value in try clients.withLock { $0[value]! }.get() }
+        return ids.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    /// Looks up the clients not yet known, a few dozen a request, remembering each one's id or what is wrong.
+    private func resolveClients(_ values: [String]) async throws {
+        let missing = values.filter { value in clients.withLock { $0[value] == nil } }
+        guard !missing.isEmpty else { return }
         let (table, primary) = try await clientsTable()
         let name = "LOWER(\(Formula.field(primary)))"
-        let terms = values.flatMap { value in
-            (ProjectAPIClient.looksLikeRecordID(value) ? ["RECORD_ID() = \(Formula.literal(value))"] : [])
-                + ["\(name) = LOWER(\(Formula.literal(value)))"]
-        }
-        let found = try await client.linkedRecords(
-            in: table, primaryField: primary,
-            matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))"
-        ).get()
-        var ids: [String] = []
-        for value in values {
-            if let byID = found.first(where: { $0.id == value }) {
-                ids.append(byID.id)
-                continue
+        for start in stride(from: 0, to: missing.count, by: Self.chunk) {
+            let batch = Array(missing[start..<min(start + Self.chunk, missing.count)])
+            let terms = batch.flatMap { value in
+                (ProjectAPIClient.looksLikeRecordID(value) ? ["RECORD_ID() = \(Formula.literal(value))"] : [])
+                    + ["\(name) = LOWER(\(Formula.literal(value)))"]
             }
-            let exact = found.filter { $0.name == value }
-            let matches = exact.isEmpty ? found.filter { $0.name?.lowercased() == value.lowercased() } : exact
-            switch matches.count {
-            case 1: ids.append(matches[0].id)
-            case 0:
-                let close = ProjectNaming.closest(
-                    to: value,
-                    among: (try? await client.linkedNames(resembling: value, in: table, primaryField: primary).get())
-                        ?? [])
-                let guess =
-                    close.isEmpty ? "" : " Did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
-                throw AppError.usage(
-                    "unknown client \"\(value)\" (tracker never creates one).\(guess)", command: command)
-            default:
-                throw AppError.usage(
-                    "\(matches.count) clients are named \"\(value)\": "
-                        + matches.map(\.id).joined(separator: ", ") + "; pass one of the ids", command: command)
+            let found = try await client.linkedRecords(
+                in: table, primaryField: primary,
+                matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))", limit: 1000
+            ).get()
+            for value in batch {
+                let result = await pickClient(value, from: found, table: table, primary: primary)
+                clients.withLock { $0[value] = result }
             }
         }
-        return ids.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    private func pickClient(_ value: String, from found: [LinkedRecord], table: String, primary: String) async
+        -> Result<String, AppError>
+    {
+        if let byID = found.first(where: { $0.id == value }) { return .success(byID.id) }
+        let exact = found.filter { $0.name == value }
+        let matches = exact.isEmpty ? found.filter { $0.name?.lowercased() == value.lowercased() } : exact
+        switch matches.count {
+        case 1: return .success(matches[0].id)
+        case 0:
+            let names = (try? await client.linkedNames(resembling: value, in: table, primaryField: primary).get()) ?? []
+            let close = ProjectNaming.closest(to: value, among: names)
+            let guess =
+                close.isEmpty ? "" : " Did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+            return .failure(
+                .usage("unknown client \"\(value)\" (tracker never creates one).\(guess)", command: command))
+        default:
+            return .failure(
+                .usage(
+                    "\(matches.count) clients are named \"\(value)\": " + matches.map(\.id).joined(separator: ", ")
+                        + "; pass one of the ids", command: command))
+        }
     }
 
     /// The table the client field links to and its primary field: from the schema, else the template's.
@@ -121,47 +159,62 @@ final class ValueChecker: Sendable {
     // MARK: - People
 
     /// The collaborator cell for each of `people`: an email as given, or the one collaborator with that name among
-    /// the leads and teams of the table's projects (found in one request for all names).
-    func collaborators(for people: [String]) async throws -> [String: JSONValue] {
-        var cells: [String: JSONValue] = [:]
-        for person in people where person.contains("@") { cells[person] = .object([("email", .string(person))]) }
-        let names = people.filter { !$0.contains("@") }
-        guard !names.isEmpty else { return cells }
+    /// the leads and teams of the table's projects.
+    func collaborators(for people: [String]) async throws -> [JSONValue] {
+        try await resolvePeople(people)
+        return try people.map { person in try self.people.withLock { $0[person]! }.get() }
+    }
+
+    /// Looks up the names not yet known among the projects' leads and teams, a few dozen names a request.
+    private func resolvePeople(_ values: [String]) async throws {
+        for person in values where person.contains("@") {
+            people.withLock { $0[person] = .success(.object([("email", .string(person))])) }
+        }
+        let missing = values.filter { value in !value.contains("@") && people.withLock { $0[value] == nil } }
         let lead = "LOWER(\(Formula.field(fields[.lead])))"
         let team = "LOWER(\(Formula.field(fields[.team])))"
-        let terms = names.flatMap { name in
-            let literal = "LOWER(\(Formula.literal(name)))"
-            return ["\(lead) = \(literal)", "FIND(\(literal), \(team))"]
-        }
-        let projects = try await client.projects(
-            matching: "OR(\(terms.joined(separator: ", ")))", limit: 100, fields: [fields[.lead], fields[.team]]
-        ).get()
-        let seen = projects.flatMap { ($0.lead.map { [$0] } ?? []) + $0.team }
-        for name in names {
-            var matches: [Collaborator] = []
-            for person in seen where person.name?.lowercased() == name.lowercased() {
-                if !matches.contains(where: { ($0.id ?? $0.email) == (person.id ?? person.email) }) {
-                    matches.append(person)
-                }
+        for start in stride(from: 0, to: missing.count, by: Self.chunk) {
+            let batch = Array(missing[start..<min(start + Self.chunk, missing.count)])
+            let terms = batch.flatMap { name in
+                let literal = "LOWER(\(Formula.literal(name)))"
+                return ["\(lead) = \(literal)", "FIND(\(literal), \(team))"]
             }
-            switch matches.count {
-            case 1:
-                let person = matches[0]
-                cells[name] =
-                    person.email.map { .object([("email", .string($0))]) }
-                    ?? .object([("id", .string(person.id ?? ""))])
-            case 0:
-                throw AppError.usage(
+            let projects = try await client.projects(
+                matching: "OR(\(terms.joined(separator: ", ")))", limit: 100 * batch.count,
+                fields: [fields[.lead], fields[.team]]
+            ).get()
+            let seen = projects.flatMap { ($0.lead.map { [$0] } ?? []) + $0.team }
+            for name in batch {
+                let result = pickPerson(name, from: seen)
+                people.withLock { $0[name] = result }
+            }
+        }
+    }
+
+    private func pickPerson(_ name: String, from seen: [Collaborator]) -> Result<JSONValue, AppError> {
+        var matches: [Collaborator] = []
+        for person in seen where person.name?.lowercased() == name.lowercased() {
+            if !matches.contains(where: { ($0.id ?? $0.email) == (person.id ?? person.email) }) {
+                matches.append(person)
+            }
+        }
+        switch matches.count {
+        case 1:
+            let person = matches[0]
+            return .success(
+                person.email.map { .object([("email", .string($0))]) } ?? .object([("id", .string(person.id ?? ""))]))
+        case 0:
+            return .failure(
+                .usage(
                     "no collaborator named \"\(name)\" leads or works on a project of this table; give their email",
-                    command: command)
-            default:
-                throw AppError.usage(
+                    command: command))
+        default:
+            return .failure(
+                .usage(
                     "\(matches.count) collaborators are named \"\(name)\": "
                         + matches.map { $0.email ?? $0.id ?? "?" }.joined(separator: ", ") + "; give one email",
-                    command: command)
-            }
+                    command: command))
         }
-        return cells
     }
 
     // MARK: - Schema

@@ -1,0 +1,233 @@
+import Foundation
+
+extension Runner {
+    /// `tracker import`: reads rows, checks every one, plans create / update / unchanged from Airtable's current state,
+    /// then writes ten rows a request. New projects go as upserts on the key, so running the same import again, after
+    /// any failure or a kill, finishes the job without adding a project twice.
+    func importProjects(_ options: ImportOptions) async throws {
+        let text = try readImportText(options.file)
+        let format = options.format ?? options.file.flatMap(ImportFormat.implied(byPath:)) ?? .sniffed(text)
+        let client = try makeClient()
+        let plan = try await importPlan(text, format: format, key: options.key, client: client)
+        let verbs = options.mode.dryRun ? ("create", "update", "unchanged") : ("created", "updated", "unchanged")
+        if options.mode.dryRun {
+            if options.mode.json {
+                for entry in plan.entries { try output.standardOutput(Self.row(entry.line, entry.action, nil) + "\n") }
+            } else if !options.mode.quiet {
+                try output.standardOutput("would " + plan.summary(verbs) + "\n")
+            }
+            return
+        }
+        narrate("Plan: " + plan.summary(("create", "update", "leave unchanged")) + ".", options.mode)
+        try await write(plan, key: options.key, mode: options.mode, client: client)
+        if !options.mode.json && !options.mode.quiet { try output.standardOutput(plan.summary(verbs) + "\n") }
+    }
+
+    // MARK: - Planning
+
+    /// Every row read and checked, and matched to the projects that exist; any bad row stops it all (exit 65).
+    private func importPlan(_ text: String, format: ImportFormat, key: [FieldMap.Word], client: ProjectAPIClient)
+        async throws -> ImportPlan
+    {
+        let (rows, unreadable) = ImportReader.rows(text, format: format)
+        var problems = unreadable
+        var inputs: [(line: Int, input: ProjectInput)] = []
+        for row in rows {
+            let unknown = ImportColumns.unknown(in: row)
+            guard unknown.isEmpty else {
+                let names = unknown.map { "\"\($0)\"" }.joined(separator: ", ")
+                problems.append(
+                    ImportProblem(
+                        line: format == .csv ? 1 : row.line,
+                        message: "unknown column\(unknown.count == 1 ? "" : "s") \(names); columns are "
+                            + ImportColumns.known.prefix(12).joined(separator: " ")))
+                if format == .csv { break }  // one header, one problem
+                continue
+            }
+            switch ImportColumns.input(row, today: today) {
+            case .success(let input): inputs.append((row.line, input))
+            case .failure(let problem): problems.append(problem)
+            }
+        }
+        let checker = ValueChecker(client: client, command: "import")
+        try await checker.prefetch(inputs.map(\.input))
+        var writes: [(line: Int, write: ProjectWrite)] = []
+        var firstLine: [[String]: Int] = [:]
+        for (line, input) in inputs {
+            let write: ProjectWrite
+            do {
+                write = try await checker.write(
+                    for: input, notes: input.notes.flatMap { if case .text(let t) = $0 { t } else { nil } })
+            } catch let error as AppError {
+                guard case .usage = error else { throw error }
+                problems.append(ImportProblem(line: line, message: error.message))
+                continue
+            }
+            guard let value = ImportPlan.key(of: write, key) else {
+                let missing = key.filter { write[$0]?.stringValue == nil }.map(\.rawValue).joined(separator: ", ")
+                problems.append(ImportPlan.problem(line, "no \(missing), which the key needs"))
+                continue
+            }
+            if let earlier = firstLine[value] {
+                problems.append(
+                    ImportPlan.problem(
+                        line, "the same \(key.map(\.rawValue).joined(separator: ", ")) as line \(earlier)"))
+                continue
+            }
+            firstLine[value] = line
+            writes.append((line, write))
+        }
+        let existing = try await projects(
+            matching: writes.compactMap { ImportPlan.key(of: $0.write, key) }, key, client)
+        var plan = ImportPlan()
+        for (line, write) in writes {
+            let matches = existing[ImportPlan.key(of: write, key)!] ?? []
+            switch matches.count {
+            case 0:
+                var create = write
+                for (word, value) in write.cells where value == .null { create[word] = nil }
+                let lacking = [FieldMap.Word.name, .due].filter { create[$0] == nil }.map(\.rawValue)
+                guard lacking.isEmpty else {
+                    problems.append(
+                        ImportPlan.problem(
+                            line, "no \(lacking.joined(separator: " or ")); a new project needs a name and a due date"))
+                    continue
+                }
+                plan.entries.append(.init(line: line, action: .create(create)))
+            case 1:
+                let changes = ImportPlan.differing(write, from: matches[0])
+                plan.entries.append(
+                    .init(
+                        line: line,
+                        action: changes.cells.isEmpty ? .unchanged(matches[0]) : .update(matches[0], changes)))
+            default:
+                let ids = matches.map(\.id).joined(separator: ", ")
+                problems.append(
+                    ImportPlan.problem(
+                        line, "its key matches \(matches.count) projects (\(ids)); a key must match at most one"))
+            }
+        }
+        guard problems.isEmpty else {
+            let lines = problems.sorted { $0.line < $1.line }.map { "line \($0.line): \($0.message)" }
+            throw AppError.invalidRows(count: Set(problems.map(\.line)).count, lines: lines)
+        }
+        return plan
+    }
+
+    /// The projects whose key equals one of `keys`, by key; looked up a hundred rows a request, never the whole table.
+    private func projects(matching keys: [[String]], _ key: [FieldMap.Word], _ client: ProjectAPIClient) async throws
+        -> [[String]: [Project]]
+    {
+        var found: [[String]: [Project]] = [:]
+        for start in stride(from: 0, to: keys.count, by: 100) {
+            let chunk = Array(keys[start..<min(start + 100, keys.count)])
+            let formula = ImportPlan.lookupFormula(chunk, key, map: client.fields)
+            for project in try await client.projects(matching: formula).get() {
+                let projectKey = ImportPlan.key(of: project, key)
+                if chunk.contains(projectKey) && !(found[projectKey]?.contains { $0.id == project.id } ?? false) {
+                    found[projectKey, default: []].append(project)
+                }
+            }
+        }
+        return found
+    }
+
+    // MARK: - Writing
+
+    /// Writes the plan ten rows a request, with a progress line on a terminal; Ctrl-C stops it between requests.
+    private func write(_ plan: ImportPlan, key: [FieldMap.Word], mode: WriteMode, client: ProjectAPIClient) async throws
+    {
+        let creates = plan.entries.compactMap { entry -> (Int, ProjectWrite)? in
+            if case .create(let write) = entry.action { (entry.line, write) } else { nil }
+        }
+        let updates = plan.entries.compactMap { entry -> (Int, ProjectChange)? in
+            if case .update(let project, let write) = entry.action {
+                (entry.line, ProjectChange(id: project.id, write: write))
+            } else {
+                nil
+            }
+        }
+        if mode.json {
+            for entry in plan.entries {
+                if case .unchanged(let project) = entry.action { try emitRow(entry.line, "unchanged", project.id) }
+            }
+        }
+        let total = creates.count + updates.count
+        var progress =
+            output.isStderrTerminal && !mode.quiet && total > 0
+            ? ProgressLine(output: output, label: "import", total: total, now: context.network.now) : nil
+        context.interruption.stopBetweenRequests(
+            notice: "tracker: stopping after the request in flight (Ctrl-C again to stop at once)…")
+        var written = 0
+        func record(_ lines: ArraySlice<Int>, _ projects: [Project], _ action: String) throws {
+            if mode.json {
+                progress?.clear()
+                for (line, project) in zip(lines, projects) { try emitRow(line, action, project.id) }
+            }
+            written += projects.count
+            progress?.update(done: written)
+            if context.interruption.isRequested { throw AppError.interrupted }
+        }
+        do {
+            progress?.update(done: 0)
+            var createdLines = creates.map(\.0)[...]
+            try await client.upsertProjects(creates.map(\.1), mergingOn: key) { projects in
+                try record(createdLines.prefix(projects.count), projects, "created")
+                createdLines = createdLines.dropFirst(projects.count)
+            }
+            var updatedLines = updates.map(\.0)[...]
+            try await client.updateProjects(updates.map(\.1)) { projects in
+                try record(updatedLines.prefix(projects.count), projects, "updated")
+                updatedLines = updatedLines.dropFirst(projects.count)
+            }
+            progress?.clear()
+        } catch let error as AppError {
+            progress?.clear()
+            throw AppError.partialImport(error, written: written, total: total)
+        }
+    }
+
+    private func emitRow(_ line: Int, _ action: String, _ id: String?) throws {
+        try output.standardOutput(
+            JSONValue.object([("line", .number(Double(line))), ("id", .string(or: id)), ("action", .string(action))])
+                .serialized() + "\n")
+    }
+
+    /// A row of the dry-run's `--json`: what would be done with it.
+    static func row(_ line: Int, _ action: ImportPlan.Action, _ id: String?) -> String {
+        let (verb, id): (String, String?) =
+            switch action {
+            case .create: ("create", nil)
+            case .update(let project, _): ("update", project.id)
+            case .unchanged(let project): ("unchanged", project.id)
+            }
+        return JSONValue.object([("line", .number(Double(line))), ("id", .string(or: id)), ("action", .string(verb))])
+            .serialized()
+    }
+
+    /// The text to import: the file, or standard input when there is none or it is `-`.
+    private func readImportText(_ file: String?) throws -> String {
+        let data: Data
+        if let file, file != "-" {
+            let path = file.hasPrefix("/") ? file : context.currentDirectory + "/" + file
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+                throw AppError.file("\(file) \(reason)")
+            }
+            data = contents
+        } else {
+            guard !context.isStdinTerminal else {
+                throw AppError.usage("import reads a FILE, or rows piped to it; give a file name", command: "import")
+            }
+            data = context.readStandardInput()
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw AppError.invalidRows(count: 1, lines: ["\(file ?? "stdin") is not UTF-8 text"])
+        }
+        return text
+    }
+}
+
+extension ImportPlan {
+    static func problem(_ line: Int, _ message: String) -> ImportProblem { ImportProblem(line: line, message: message) }
+}

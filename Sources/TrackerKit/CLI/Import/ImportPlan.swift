@@ -1,0 +1,95 @@
+/// What `tracker import` will do with each row, worked out from Airtable's current state before anything is written.
+struct ImportPlan {
+    enum Action {
+        /// A new project, sent as an upsert on the key, so sending it again can only update it.
+        case create(ProjectWrite)
+        /// The one project with the row's key, and the cells that differ from the row.
+        case update(Project, ProjectWrite)
+        case unchanged(Project)
+    }
+
+    struct Entry {
+        var line: Int
+        var action: Action
+    }
+
+    var entries: [Entry] = []
+
+    var creates: Int { entries.count { if case .create = $0.action { true } else { false } } }
+    var updates: Int { entries.count { if case .update = $0.action { true } else { false } } }
+    var unchanged: Int { entries.count { if case .unchanged = $0.action { true } else { false } } }
+
+    /// `create 970, update 20, unchanged 10`, with the verbs given.
+    func summary(_ verbs: (String, String, String)) -> String {
+        "\(verbs.0) \(creates), \(verbs.1) \(updates), \(verbs.2) \(unchanged)"
+    }
+
+    // MARK: - Keys
+
+    /// A row's key: the values of the key fields, as they would be stored; nil when the row lacks one.
+    static func key(of write: ProjectWrite, _ fields: [FieldMap.Word]) -> [String]? {
+        let values = fields.map { write[$0]?.stringValue }
+        return values.contains(nil) ? nil : values.compactMap { $0 }
+    }
+
+    /// A project's key.
+    static func key(of project: Project, _ fields: [FieldMap.Word]) -> [String] {
+        fields.map { word in
+            switch word {
+            case .name: project.name ?? ""
+            case .due: project.due?.description ?? ""
+            case .category: project.category ?? ""
+            default: ""
+            }
+        }
+    }
+
+    /// A formula for the projects whose key may equal one of `keys`: name ignoring case (matched exactly afterwards).
+    static func lookupFormula(_ keys: [[String]], _ fields: [FieldMap.Word], map: FieldMap) -> String {
+        let rows = keys.map { key in
+            let terms = zip(fields, key).map { word, value -> String in
+                let field = Formula.field(map[word])
+                switch word {
+                case .due: return "IS_SAME(\(field), \(Formula.literal(value)), 'day')"
+                case .name: return "LOWER(\(field)) = LOWER(\(Formula.literal(value)))"
+                default: return "\(field) = \(Formula.literal(value))"
+                }
+            }
+            return terms.count == 1 ? terms[0] : "AND(\(terms.joined(separator: ", ")))"
+        }
+        return rows.count == 1 ? rows[0] : "OR(\(rows.joined(separator: ", ")))"
+    }
+
+    // MARK: - Differences
+
+    /// The cells of `write` that differ from what `project` holds.
+    static func differing(_ write: ProjectWrite, from project: Project) -> ProjectWrite {
+        var changes = ProjectWrite()
+        for (word, value) in write.cells where !holds(project, word, value) { changes[word] = value }
+        return changes
+    }
+
+    /// Whether `project` already holds `value` in the field `word` (`null` matches an empty field).
+    static func holds(_ project: Project, _ word: FieldMap.Word, _ value: JSONValue) -> Bool {
+        func text(_ stored: String?) -> Bool { (value.stringValue ?? "") == (stored ?? "") }
+        func person(_ cell: JSONValue, _ person: Collaborator) -> Bool {
+            if let email = cell["email"]?.stringValue { return email.lowercased() == person.email?.lowercased() }
+            return cell["id"]?.stringValue == person.id
+        }
+        switch word {
+        case .name: return text(project.name)
+        case .due: return text(project.due?.description)
+        case .kickoff: return text(project.kickoff?.description)
+        case .category: return text(project.category)
+        case .notes: return text(project.notes)
+        case .complete: return (value == .bool(true)) == project.isComplete
+        case .lead: return project.lead.map { value != .null && person(value, $0) } ?? (value == .null)
+        case .team:
+            let cells = value.arrayValue ?? []
+            return cells.count == project.team.count
+                && cells.allSatisfy { cell in project.team.contains { person(cell, $0) } }
+        case .client:
+            return Set((value.arrayValue ?? []).compactMap(\.stringValue)) == Set(project.clients)
+        }
+    }
+}
