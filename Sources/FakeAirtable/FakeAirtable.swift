@@ -57,6 +57,8 @@ public final class FakeAirtable: @unchecked Sendable {
         case stall(seconds: Double)
         /// Send the headers, then hold the body back for this long.
         case slowBody(seconds: Double)
+        /// Answer normally, but only after this long.
+        case delay(seconds: Double)
         /// Treat the request's page cursor as expired.
         case expireIterator
         /// Answer 200 with an HTML error page.
@@ -223,6 +225,7 @@ public final class FakeAirtable: @unchecked Sendable {
         case .wrongShape?: return .respond(status: 200, headers: [:], body: Data(#"{"data":{"rows":[]}}"#.utf8))
         default: break
         }
+        if case .delay(let seconds)? = fault { Thread.sleep(forTimeInterval: seconds) }
         if let limited = rateLimit() { return limited }
         if let tooLong = uriTooLong(request) { return tooLong }
         let answer = route(request, expireIterator: { if case .expireIterator? = fault { true } else { false } }())

@@ -236,7 +236,8 @@ final class CoreCommandTests: FakeAirtableTestCase {
     func testHelpAndVersion() throws {
         let process = bareTracker()
         let version = try process.run(["--version"])
-        XCTAssertEqual(version.stdout, "tracker 0.1.0\n")
+        XCTAssertTrue(version.stdout.hasPrefix("tracker 0.2.0 (Swift 6."), version.stdout)
+        XCTAssertTrue(version.stdout.hasSuffix(", Linux x86_64)\n") || version.stdout.hasSuffix(", Linux arm64)\n"))
         let list = try process.run(["help", "list"])
         XCTAssertEqual(list.status, 0)
         XCTAssertTrue(list.stdout.hasPrefix("List projects: what is due, overdue and done.\n\nUSAGE\n  tracker list "))

@@ -274,7 +274,9 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         try startFake()
         fake.injectOnEveryRequest(.stall(seconds: 20))
         let (process, out, err) = try tracker().start(["list"])
-        Thread.sleep(forTimeInterval: 0.5)
+        // A sign that tracker is running, not a guess at how long it takes to start: its request reached the fake.
+        let deadline = Date().addingTimeInterval(20)
+        while fake.log.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         process.interrupt()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130)

@@ -89,7 +89,8 @@ final class FilterTests: FakeAirtableTestCase {
         XCTAssertEqual(sorted.compactMap(\.due), sorted.compactMap(\.due).sorted(by: >))
         XCTAssertTrue(
             fake.log.allSatisfy {
-                $0.query.contains("maxRecords=120") && $0.query.contains("sort%5B0%5D%5Bfield%5D=Due%20date")
+                // One more than the limit, to tell whether more match.
+                $0.query.contains("maxRecords=121") && $0.query.contains("sort%5B0%5D%5Bfield%5D=Due%20date")
             })
         let names = try rows(["--sort", "name", "--limit", "3"]).map(\.name)
         XCTAssertEqual(names, ["Project 00001", "Project 00002", "Project 00003"])
@@ -132,8 +133,8 @@ final class FilterTests: FakeAirtableTestCase {
         for (arguments, message) in [
             (["--complete", "--incomplete"], "--complete and --incomplete cannot be used together"),
             (["--due-before", "2026-02-30"], "--due-before '2026-02-30' is not a real date"),
-            (["--due-within", "-1"], "--due-within must be a whole number of at least 0, not '-1'"),
-            (["--limit", "0"], "--limit must be a whole number of at least 1, not '0'"),
+            (["--due-within", "-1"], "--due-within must be a whole number from 0 to 1,000,000, not '-1'"),
+            (["--limit", "0"], "--limit must be a whole number from 1 to 1,000,000, not '0'"),
             (["--sort", "priority"], "--sort must be one of due, name, kickoff, category, not 'priority'"),
             (["--desc"], "--desc needs --sort FIELD"), (["--search", ""], "--search must not be empty"),
         ] {

@@ -18,12 +18,13 @@ struct CLITests {
 
     func run(
         _ arguments: [String], _ answers: [StubAnswer] = [], terminal: Bool = false, stdin: String = "",
-        typed: String? = nil
+        typed: [String] = [], secret: String? = nil, directory: String = "/nonexistent"
     ) async -> Run {
+        let lines = Locked(typed)
         let host = StubURLProtocol.host(answers)
         let out = Recorder(), err = Recorder()
         let clock = TestClock()
-        let context = Context(
+        var context = Context(
             environment: [
                 "AIRTABLE_TOKEN": Fixture.token, "AIRTABLE_BASE_ID": "appTESTbase000001",
                 "AIRTABLE_TABLE": "Design projects",
@@ -37,7 +38,11 @@ struct CLITests {
             timeZone: TimeZone(identifier: "UTC")!, makeSession: { _ in StubURLProtocol.session() },
             makePacer: { _, _ in UnlimitedPacer() },
             network: clock.environment(), readStandardInput: { Data(stdin.utf8) }, isStdinTerminal: terminal,
-            readLine: { typed })
+            readLine: { lines.withLock { $0.isEmpty ? nil : $0.removeFirst() } })
+        context.readSecret = { prompt in
+            err.append(prompt)
+            return secret
+        }
         let code = await CLI.run(arguments: arguments, context: context)
         return Run(code: code, stdout: out.text, stderr: err.text, host: host)
     }
@@ -81,7 +86,7 @@ struct CLITests {
         let result = await run(
             ["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run"], stdin: "from stdin\n")
         #expect(
-            result.stdout == #"{"fields":{"Name":"X","Due date":"2026-12-01","Notes":"from stdin\n"}}"#
+            result.stdout == #"{"fields":{"Name":"X","Due date":"2026-12-01","Notes":"from stdin"}}"#
                 + "\n")
         #expect(result.host.requests.isEmpty)
     }
@@ -148,7 +153,7 @@ struct CLITests {
         let page = #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Old draft"))]}"#
         let deleted = #"{"records":[{"id":"recAAAAAAAAAAAAAA","deleted":true}]}"#
         let yes = await run(
-            ["delete", "Old draft"], [.http(200, body: page), .http(200, body: deleted)], terminal: true, typed: "y")
+            ["delete", "Old draft"], [.http(200, body: page), .http(200, body: deleted)], terminal: true, typed: ["y"])
         #expect(yes.code == .success)
         #expect(yes.stdout == "recAAAAAAAAAAAAAA\n")
         #expect(
@@ -156,7 +161,7 @@ struct CLITests {
                 "This deletes 1 project:\n  recAAAAAAAAAAAAAA  Old draft, due 2026-12-01\nDelete it? [y/N] "))
         #expect(yes.host.requests.map(\.httpMethod) == ["GET", "DELETE"])
 
-        let no = await run(["delete", "Old draft"], [.http(200, body: page)], terminal: true, typed: "")
+        let no = await run(["delete", "Old draft"], [.http(200, body: page)], terminal: true, typed: [""])
         #expect(no.code == .failure)
         #expect(no.stdout.isEmpty)
         #expect(no.stderr.hasSuffix("[y/N] tracker: nothing was deleted\n"))
@@ -170,5 +175,23 @@ struct CLITests {
         #expect(
             result.stderr.hasPrefix("tracker: delete asks before deleting, and stdin is not a terminal; pass --yes"))
         #expect(result.host.requests.map(\.httpMethod) == ["GET"])
+    }
+
+    @Test func initOnATerminalAsksWithoutEchoChecksThenWrites() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/conf/Secrets.json"
+        let result = await run(
+            ["init", "--path", path], [.http(200, body: #"{"records":[]}"#)], terminal: true,
+            typed: ["appABCDEFGHIJKLMN", ""], secret: Fixture.token)
+        #expect(result.code == .success, "\(result.stderr)")
+        #expect(result.stderr.contains("Token (typing is hidden): "))
+        #expect(result.stderr.contains("Base id (the app… part of the base's URL): "))
+        #expect(result.stderr.contains("Table [Design projects]: "))
+        #expect(!result.stderr.contains(Fixture.token), "the token is never shown")
+        #expect(result.host.requests.count == 1)
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.contains(#""baseId":"appABCDEFGHIJKLMN""#) && saved.contains(#""table":"Design projects""#))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
     }
 }

@@ -105,6 +105,40 @@ struct CommandParsingTests {
             ["list", "--due-before", "tomorrow"],
             Invocation(command: .list(ListOptions(filters: ProjectFilters(dueBefore: CalendarDate("2026-11-22")))))
         ),
+        // A flag given twice: the last one wins, so an alias can be overridden.
+        (["list", "--limit", "20", "--limit", "5"], Invocation(command: .list(ListOptions(limit: 5)))),
+        (
+            ["add", "--name", "X", "--name", "Y", "--due", "2026-12-01"],
+            Invocation(command: .add(AddOptions(input: ProjectInput(name: "Y", due: due))))
+        ),
+        // A command's flag before the command.
+        (["--limit", "1", "list"], Invocation(command: .list(ListOptions(limit: 1)))),
+        // Choices ignore case.
+        (
+            ["list", "--sort", "Due", "--format", "JSON"],
+            Invocation(command: .list(ListOptions(format: .json, sort: .due)))
+        ),
+        (
+            ["list", "--color", "NEVER"],
+            Invocation(command: .list(ListOptions()), globals: GlobalOptions(color: .never))
+        ),
+        // Help wins over any other problem on the line.
+        (["add", "-h", "--name"], Invocation(command: .help(topic: "add"))),
+        (["add", "--due", "someday", "--help"], Invocation(command: .help(topic: "add"))),
+        (["help", "--man"], Invocation(command: .manual)),
+        (["import"], Invocation(command: .importProjects(ImportOptions()))),
+        (
+            ["import", "rows.csv", "--format", "CSV", "--key", "name,due", "--dry-run"],
+            Invocation(
+                command: .importProjects(
+                    ImportOptions(file: "rows.csv", format: .csv, key: [.name, .due], mode: WriteMode(dryRun: true))))
+        ),
+        (["init"], Invocation(command: .initialize(InitOptions()))),
+        (
+            ["init", "--base", "appABCDEFGHIJKLMN", "--table", "T", "--path", "s.json", "--force"],
+            Invocation(
+                command: .initialize(InitOptions(base: "appABCDEFGHIJKLMN", table: "T", path: "s.json", force: true)))
+        ),
     ])
     func parsesValidCommandLines(arguments: [String], expected: Invocation) {
         #expect(parse(arguments) == .success(expected))
@@ -155,9 +189,13 @@ struct CommandParsingTests {
         (["update", "A", "--complete", "--incomplete"], "--complete and --incomplete cannot be used together"),
         (["done"], "done needs one or more project ids or names"),
         (["delete", "A", "--json", "-q"], "--json and --quiet cannot be used together"),
-        (["reopen", "A", "--yes"], "unknown flag '--yes' for 'tracker reopen'."),
+        (["reopen", "A", "--yes"], "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete'"),
+        (["--limit", "5"], "--limit belongs to 'tracker list'; put the command first: tracker list --limit …"),
+        (["--limit", "5", "add"], "--limit is not a flag of 'tracker add'; it belongs to 'tracker list'"),
+        (["list", "--limit", "0"], "--limit must be a whole number from 1 to 1,000,000, not '0'"),
+        (["import", "--key", "notes"], "--key takes up to three of name, due, category, not 'notes'"),
+        (["init", "extra"], "unexpected argument 'extra'; quote values that contain spaces"),
         (["add", "--name", "--due", "2026-12-01"], "--name needs a value (NAME)"),
-        (["add", "--name", "X", "--name", "Y", "--due", "2026-12-01"], "--name was given more than once"),
         (
             ["add", "--name", "Kitchen", "renovation", "--due", "2026-12-01"],
             "unexpected argument 'renovation'; quote values that contain spaces"
@@ -219,6 +257,45 @@ struct CommandParsingTests {
     @Test(arguments: ["someday", "12/01/2026", "26-12-01", "+3", "3d", "+d", "+1y", "2026-12-001", "fridays", ""])
     func otherTextIsNotADate(typed: String) {
         #expect(DateInput.read(typed, today: Self.today) == .unrecognized)
+    }
+
+    @Test(arguments: [nil] + CommandSpec.all.map(\.name))
+    func everyHelpPageFits80Columns(topic: String?) {
+        for line in Help.page(for: topic).split(separator: "\n") {
+            // These pages hold only characters one column wide, so counting characters measures them.
+            #expect(line.count <= 80, "help \(topic ?? "") has a line of \(line.count): \(line)")
+        }
+    }
+
+    @Test func theCommandsListIsAligned() {
+        let page = Help.page(for: nil)
+        let section = page.components(separatedBy: "COMMANDS\n")[1].components(separatedBy: "\n\n")[0]
+        let lines = section.split(separator: "\n")
+        #expect(lines.count >= CommandSpec.all.count)
+        let starts = lines.map { line in
+            line.dropFirst(2).drop(while: { $0 != " " }).prefix(while: { $0 == " " }).count + line.prefix(2).count
+                + line.dropFirst(2).prefix(while: { $0 != " " }).count
+        }
+        #expect(Set(starts).count == 1, "\(section)")
+        #expect(lines.contains { $0.hasPrefix("  completion  ") })
+    }
+
+    @Test func theManualIsRoffMadeFromTheSameSpecs() {
+        let manual = Manual.page
+        #expect(manual.hasPrefix(".TH TRACKER 1 "))
+        for spec in CommandSpec.all { #expect(manual.contains(".SS \(spec.name)\n")) }
+        #expect(manual.contains("\\fB\\-\\-if\\-absent\\fR"))
+        #expect(
+            !manual.split(separator: "\n").contains {
+                $0.hasPrefix(".") && $0.count > 1 && !$0.hasPrefix(".TH") && !$0.hasPrefix(".S") && !$0.hasPrefix(".TP")
+                    && !$0.hasPrefix(".PP") && !$0.hasPrefix(".nf") && !$0.hasPrefix(".fi") && !$0.hasPrefix(".B")
+                    && !$0.hasPrefix(".I") && !$0.hasPrefix(".T")
+            })
+    }
+
+    @Test func versionNamesTheSwiftThatBuiltItAndThePlatform() {
+        #expect(Version.line.hasPrefix("tracker \(Version.current) (Swift 6."))
+        #expect(Version.line.hasSuffix(", Linux x86_64)") || Version.line.hasSuffix(", Linux arm64)"))
     }
 
     @Test func helpForACommandMatchesItsFlagHelp() {

@@ -117,11 +117,23 @@ struct ConfigurationTests {
         #expect(try #require(load(root).failure).message.contains("Did you mean \"baseId\"?"))
     }
 
-    @Test func missingEverythingPointsAtTheExampleFile() throws {
-        let error = try #require(load(try directory([:])).failure)
+    @Test func missingEverythingNamesThePathsLookedInAndPointsAtInit() throws {
+        let root = try directory([:])
+        let error = try #require(load(root).failure)
         #expect(error.exitCode == .configuration)
-        #expect(error.message.hasPrefix("no secrets found"))
-        #expect(error.hint?.contains("Secrets.example.json") == true)
+        #expect(
+            error.message
+                == "no secrets found: looked for \(root)/work/Secrets.json and \(root)/home/.config/tracker/Secrets.json, and AIRTABLE_TOKEN is not set"
+        )
+        #expect(
+            error.hint
+                == "Run 'tracker init' to create one, or set AIRTABLE_TOKEN, AIRTABLE_BASE_ID and AIRTABLE_TABLE.")
+        let homeless = ConfigurationLoader.load(
+            secretsFlag: nil, environment: [:], currentDirectory: root + "/work", warn: { _ in })
+        #expect(
+            homeless.failure?.message
+                == "no secrets found: looked for \(root)/work/Secrets.json (HOME is not set), and AIRTABLE_TOKEN is not set"
+        )
     }
 
     @Test func anExplicitPathThatDoesNotExistIsAnError() throws {

@@ -251,7 +251,9 @@ struct NetworkHelperTests {
         let error = try #require(
             await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
         #expect(error.message.contains(fragment), "\(error.message)")
-        #expect(!error.message.contains("NSURLErrorDomain") && !error.message.contains("-10"))
+        // The stub's host name is a random UUID, which may itself hold "-10".
+        let words = error.message.replacingOccurrences(of: host.name, with: "HOST")
+        #expect(!words.contains("NSURLErrorDomain") && !words.contains("-10"), "\(words)")
         #expect(error.exitCode == exit)
     }
 
@@ -272,6 +274,50 @@ struct NetworkHelperTests {
     }
 }
 
+@Test func onATerminalEveryRateLimitWaitCountsDown() async throws {
+    let clock = TestClock()
+    let lines = Recorder()
+    var environment = clock.environment()
+    environment.status = { lines.append(($0 ?? "<clear>") + "\n") }
+    let limited = StubAnswer.http(
+        429, body: #"{"errors":[{"error":"RATE_LIMIT_REACHED"}]}"#, headers: ["Retry-After": "3"])
+    let host = StubURLProtocol.host([limited, limited, .http(200, body: "{}")])
+    let helper = NetworkHelper(
+        session: StubURLProtocol.session(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+        pacer: UnlimitedPacer(), environment: environment)
+    let result = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
+    #expect(throws: Never.self) { try result.get() }
+    let countdown = [
+        "Airtable is rate limiting this base; retrying in 4s…", "Airtable is rate limiting this base; retrying in 3s…",
+        "Airtable is rate limiting this base; retrying in 2s…", "Airtable is rate limiting this base; retrying in 1s…",
+        "<clear>",
+    ]
+    #expect(lines.lines == countdown + countdown, "said again for the second lockout")
+    #expect(abs(clock.sleeps.reduce(0, +) - 6.25) < 1e-9)
+}
+
+@Test func aWaitBehindOtherProcessesOfMoreThanASecondIsSaid() async throws {
+    struct Busy: RequestPacer {
+        func nextTurn() -> Double { 2.5 }
+        func rateLimited(holdingFor seconds: Double) {}
+    }
+    let clock = TestClock()
+    let lines = Recorder()
+    var environment = clock.environment()
+    environment.status = { lines.append(($0 ?? "<clear>") + "\n") }
+    let host = StubURLProtocol.host([.http(200, body: "{}")])
+    let helper = NetworkHelper(
+        session: StubURLProtocol.session(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+        pacer: Busy(), environment: environment)
+    _ = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
+    #expect(
+        lines.lines == [
+            "waiting 3s behind other tracker processes using this base…",
+            "waiting 2s behind other tracker processes using this base…",
+            "waiting 1s behind other tracker processes using this base…", "<clear>",
+        ])
+}
+
 /// Remembers what the helper told the pacer.
 final class RecordingPacer: RequestPacer, @unchecked Sendable {
     private let lock = NSLock()
@@ -283,7 +329,7 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
         return told
     }
 
-    func waitForTurn() async {}
+    func nextTurn() -> Double { 0 }
 
     func rateLimited(holdingFor seconds: Double) {
         lock.lock()

@@ -26,9 +26,9 @@ struct RendererTests {
     @Test func csvFollowsRFC4180WithAHeader() {
         #expect(
             render(.csv, [[Self.awkward, Self.bare]])
-                == "id,name,due,status,category,lead\r\nrecAAAAAAAAAAAAAA,\"Tab\there,\n\"\"quoted\"\"\",2026-11-20,overdue,Brand identity,Gal Samari\r\nrecBBBBBBBBBBBBBB,Bare,,open,,\r\n"
+                == "id,name,due,status,category,lead-name\r\nrecAAAAAAAAAAAAAA,\"Tab\there,\n\"\"quoted\"\"\",2026-11-20,overdue,Brand identity,Gal Samari\r\nrecBBBBBBBBBBBBBB,Bare,,open,,\r\n"
         )
-        #expect(render(.csv, []) == "id,name,due,status,category,lead\r\n")
+        #expect(render(.csv, []) == "id,name,due,status,category,lead-name\r\n")
     }
 
     @Test func jsonIsOneArrayAcrossPagesAndEmptyIsBrackets() {
@@ -63,7 +63,7 @@ struct RendererTests {
         // Every character here takes one column, so counting characters measures the line.
         for line in lines { #expect(line.count <= width, "\(line)") }
         #expect(lines[2].contains("…"))
-        #expect(lines[2].contains("in 3 days"))
+        #expect(lines[2].contains("2026-11-24"), "the ISO due date always stays")
         #expect(lines[1].contains("overdue"))
     }
 
@@ -81,9 +81,55 @@ struct RendererTests {
         }
         #expect(lines.count == 5)
         let due = columns(before: "DUE", in: lines[0])
-        for (line, day) in zip(lines.dropFirst(), ["tomorrow", "in 2 days", "in 3 days", "in 4 days"]) {
+        for (line, day) in zip(lines.dropFirst(), ["2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25"]) {
             #expect(columns(before: day, in: line) == due, "\(line)")
         }
+    }
+
+    @Test func aNarrowTableGivesUpTheRelativePhraseThenNameWidthThenColumnsAndSaysWhich() {
+        let projects = [
+            Project(
+                id: "recAAAAAAAAAAAAAA", createdTime: "", name: "Quarterly brand refresh", category: "Brand identity",
+                due: CalendarDate("2026-11-24"), lead: Collaborator(name: "Gal Samari"))
+        ]
+        func table(_ width: Int) -> (String, [ListColumn]) {
+            var renderer = TableRenderer(today: Self.today, style: Style(isEnabled: false), width: width)
+            return (renderer.render(page: projects), renderer.leftOut)
+        }
+        // The full row takes 102 columns: ID 17, NAME 23, DUE 22, STATUS 6, CATEGORY 14, LEAD 10 and five gaps.
+        let (wide, wideLeft) = table(110)
+        #expect(wide.contains("Quarterly brand refresh  2026-11-24 (in 3 days)  open"), "\(wide)")
+        #expect(wideLeft.isEmpty)
+        let (medium, mediumLeft) = table(95)
+        #expect(
+            medium.contains("Quarterly brand refresh  2026-11-24  open"), "the relative phrase goes first: \(medium)")
+        #expect(mediumLeft.isEmpty)
+        let (narrow, narrowLeft) = table(85)
+        #expect(narrow.contains("Quarterly brand r…  2026-11-24"), "then NAME shortens: \(narrow)")
+        #expect(narrowLeft.isEmpty)
+        let (tight, tightLeft) = table(60)
+        #expect(tightLeft == [.category, .leadName], "then columns go, from the right")
+        #expect(tight.contains("2026-11-24  open"))
+        for line in tight.split(separator: "\n") { #expect(line.count <= 60) }
+    }
+
+    @Test func chosenColumnsPickAndOrderTSVAndCSV() {
+        let project = Project(
+            id: "recAAAAAAAAAAAAAA", createdTime: "2026-01-01T00:00:00.000Z", name: "N", isComplete: true,
+            kickoff: CalendarDate("2026-11-01"), due: CalendarDate("2026-11-24"),
+            lead: Collaborator(name: "Gal", email: "gal@example.com"),
+            team: [Collaborator(name: "A", email: "a@example.com"), Collaborator(name: "B")],
+            clients: ["recC1", "recC2"],
+            notes: "two\nlines")
+        var tsv = makeRenderer(
+            .tsv, today: Self.today, style: Style(isEnabled: false), width: 80,
+            columns: [.name, .leadEmail, .team, .clients, .complete, .notes, .kickoff])
+        #expect(
+            tsv.render(page: [project])
+                == "N\tgal@example.com\ta@example.com;B\trecC1;recC2\ttrue\ttwo lines\t2026-11-01\n")
+        var csv = makeRenderer(
+            .csv, today: Self.today, style: Style(isEnabled: false), width: 80, columns: [.notes, .id])
+        #expect(csv.render(page: [project]) == "notes,id\r\n\"two\nlines\",recAAAAAAAAAAAAAA\r\n")
     }
 
     @Test func colourNeverCarriesMeaningAlone() {

@@ -60,11 +60,17 @@ extension Invocation {
             case "reopen": command = .reopen(try projectsOptions(scanned))
             case "delete": command = .delete(try projectsOptions(scanned))
             case "import": command = .importProjects(try importOptions(scanned))
+            case "init":
+                try rejectPositionals(scanned)
+                command = .initialize(
+                    InitOptions(
+                        base: try scanned.nonEmpty("--base"), table: try scanned.nonEmpty("--table"),
+                        path: try scanned.nonEmpty("--path"), force: scanned.has("--force")))
             case "doctor":
                 try rejectPositionals(scanned)
-                command = .doctor
+                command = .doctor(json: scanned.has("--json"))
             case "completion": command = .completion(try shell(scanned))
-            default: command = .help(topic: try helpTopic(scanned))
+            default: command = scanned.has("--man") ? .manual : .help(topic: try helpTopic(scanned))
             }
             return Invocation(command: command, globals: globals)
         }.mapError { $0 as? AppError ?? .usage("\($0)", command: nil) }
@@ -75,19 +81,20 @@ extension Invocation {
     private static func scan(_ arguments: [String]) throws -> ScannedArguments {
         var scanned = ScannedArguments()
         let commandIndex = findCommand(arguments)
-        if let commandIndex {
-            let word = arguments[commandIndex]
-            guard let spec = CommandSpec.named(word) else {
-                let suggestion = Suggestion.closest(to: word, in: CommandSpec.all.map(\.name)).map {
-                    " Did you mean '\($0)'?"
-                }
-                throw AppError.usage("unknown command '\(word)'.\(suggestion ?? "")", command: nil)
-            }
-            scanned.command = spec
+        let word = commandIndex.map { arguments[$0] }
+        scanned.command = word.flatMap(CommandSpec.named)
+        // Help wins over every other problem on the line: `add -h --name` shows add's page.
+        if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
+            scanned.values["--help"] = [""]
+            return scanned
         }
-        let flags =
-            (scanned.command?.flags ?? []) + CommandSpec.globalFlags
-            + [FlagSpec(name: "--version", help: "")]
+        if let word, scanned.command == nil {
+            let suggestion = Suggestion.closest(to: word, in: CommandSpec.all.map(\.name)).map {
+                " Did you mean '\($0)'?"
+            }
+            throw AppError.usage("unknown command '\(word)'.\(suggestion ?? "")", command: nil)
+        }
+        let flags = (scanned.command?.flags ?? []) + CommandSpec.globalFlags + [FlagSpec(name: "--version", help: "")]
         let context = scanned.command?.name
         var index = 0
         var onlyPositionals = false
@@ -105,20 +112,14 @@ extension Invocation {
             }
             let (name, inline) = split(argument)
             guard let flag = flags.first(where: { $0.name == name || $0.short == name }) else {
-                let names = flags.map(\.name).filter { $0 != "--version" || context == nil }
-                let suggestion = Suggestion.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? ""
-                let scope = context.map { " for 'tracker \($0)'" } ?? ""
-                throw AppError.usage("unknown flag '\(name)'\(scope).\(suggestion)", command: context)
-            }
-            if scanned.has(flag.name) && !flag.repeatable {
-                throw AppError.usage("\(flag.name) was given more than once", command: context)
+                throw misplaced(name, in: context, among: flags)
             }
             guard let placeholder = flag.value else {
                 if inline != nil { throw AppError.usage("\(flag.name) does not take a value", command: context) }
                 scanned.values[flag.name, default: []].append("")
                 continue
             }
-            let value: String
+            var value: String
             if let inline {
                 value = inline
             } else if index + 1 < arguments.count, !isFlag(arguments[index + 1], among: flags) {
@@ -127,25 +128,56 @@ extension Invocation {
             } else {
                 throw AppError.usage("\(flag.name) needs a value (\(placeholder))", command: context)
             }
-            if flag.checksChoices && !flag.choices.isEmpty && !flag.choices.contains(value) {
-                throw AppError.usage(
-                    "\(flag.name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'",
-                    command: context)
+            if flag.checksChoices && !flag.choices.isEmpty {
+                // Choices ignore case: --sort Due, --format JSON.
+                guard let choice = flag.choices.first(where: { $0.lowercased() == value.lowercased() }) else {
+                    throw AppError.usage(
+                        "\(flag.name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'",
+                        command: context)
+                }
+                value = choice
             }
-            scanned.values[flag.name, default: []].append(value)
+            // A flag given twice: the last one wins, so an alias can be overridden (repeatable ones add up).
+            if flag.repeatable {
+                scanned.values[flag.name, default: []].append(value)
+            } else {
+                scanned.values[flag.name] = [value]
+            }
         }
         return scanned
     }
 
-    /// The index of the subcommand word: the first bare word that is not the value of a global flag.
+    /// The error for a flag this command does not have: where it belongs if another command has it, else a guess.
+    private static func misplaced(_ name: String, in context: String?, among flags: [FlagSpec]) -> AppError {
+        let owners = CommandSpec.all.filter { $0.flag(named: name) != nil }.map(\.name)
+        if let owner = owners.first {
+            let list = owners.map { "'tracker \($0)'" }.joined(separator: ", ")
+            guard let context else {
+                return .usage(
+                    "\(name) belongs to \(list); put the command first: tracker \(owner) \(name) …", command: nil)
+            }
+            return .usage("\(name) is not a flag of 'tracker \(context)'; it belongs to \(list)", command: context)
+        }
+        let names = flags.map(\.name).filter { $0 != "--version" || context == nil }
+        let suggestion = Suggestion.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? ""
+        let scope = context.map { " for 'tracker \($0)'" } ?? ""
+        return .usage("unknown flag '\(name)'\(scope).\(suggestion)", command: context)
+    }
+
+    /// The index of the subcommand word: the first bare word that is not the value of a flag (global or any
+    /// command's, so `tracker --limit 5 list` finds list).
     private static func findCommand(_ arguments: [String]) -> Int? {
+        let valued = Set(
+            (CommandSpec.globalFlags + CommandSpec.all.flatMap(\.flags)).filter { $0.value != nil }.flatMap {
+                [$0.name] + ($0.short.map { [$0] } ?? [])
+            })
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             if argument == "--" { return nil }
             if !argument.hasPrefix("-") || argument == "-" { return index }
             let (name, inline) = split(argument)
-            if inline == nil, CommandSpec.globalFlags.first(where: { $0.name == name })?.value != nil { index += 1 }
+            if inline == nil, valued.contains(name) { index += 1 }
             index += 1
         }
         return nil
@@ -193,7 +225,7 @@ extension Invocation {
             guard let value = scanned.last(flag) else { return nil }
             guard let number = Int(value), number >= minimum, number <= 1_000_000 else {
                 throw AppError.usage(
-                    "\(flag) must be a whole number of at least \(minimum), not '\(value)'", command: "list")
+                    "\(flag) must be a whole number from \(minimum) to 1,000,000, not '\(value)'", command: "list")
             }
             return number
         }
@@ -212,6 +244,22 @@ extension Invocation {
         options.sort = scanned.last("--sort").flatMap(SortField.init(rawValue:))
         options.descending = scanned.has("--desc")
         options.limit = try count("--limit", minimum: 1)
+        if let text = scanned.last("--columns") {
+            options.columns = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                let name = item.trimmingCharacters(in: .whitespaces)
+                guard let column = ListColumn.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() })
+                else {
+                    throw AppError.usage(
+                        "--columns has no column '\(name)'; it takes \(ListColumn.allCases.map(\.rawValue).joined(separator: " "))",
+                        command: "list")
+                }
+                return column
+            }
+            if scanned.has("--json") || ["json", "ndjson"].contains(scanned.last("--format") ?? "") {
+                throw AppError.usage(
+                    "--columns is for the table, tsv and csv; JSON carries every field", command: "list")
+            }
+        }
         if scanned.has("--json") {
             if let format = scanned.last("--format"), format != "json" {
                 throw AppError.usage("--json and --format \(format) cannot be used together", command: "list")

@@ -23,16 +23,19 @@ public struct ListOptions: Equatable, Sendable {
     public var sort: SortField?
     public var descending: Bool
     public var limit: Int?
+    /// The table, TSV and CSV columns, in order.
+    public var columns: [ListColumn]
 
     public init(
         format: ListFormat? = nil, filters: ProjectFilters = ProjectFilters(), sort: SortField? = nil,
-        descending: Bool = false, limit: Int? = nil
+        descending: Bool = false, limit: Int? = nil, columns: [ListColumn] = ListColumn.defaults
     ) {
         self.format = format
         self.filters = filters
         self.sort = sort
         self.descending = descending
         self.limit = limit
+        self.columns = columns
     }
 }
 
@@ -130,6 +133,22 @@ public struct ImportOptions: Equatable, Sendable {
     }
 }
 
+/// What `tracker init` was asked for.
+public struct InitOptions: Equatable, Sendable {
+    public var base: String?
+    public var table: String?
+    /// Where to write; nil for the user's own secrets file.
+    public var path: String?
+    public var force = false
+
+    public init(base: String? = nil, table: String? = nil, path: String? = nil, force: Bool = false) {
+        self.base = base
+        self.table = table
+        self.path = path
+        self.force = force
+    }
+}
+
 /// A parsed command line: the work to do, before any of it is done.
 public enum Command: Equatable, Sendable {
     case list(ListOptions)
@@ -140,9 +159,11 @@ public enum Command: Equatable, Sendable {
     case reopen(ProjectsOptions)
     case delete(ProjectsOptions)
     case importProjects(ImportOptions)
-    case doctor
+    case initialize(InitOptions)
+    case doctor(json: Bool)
     case completion(Shell)
     case help(topic: String?)
+    case manual
     case version
 }
 

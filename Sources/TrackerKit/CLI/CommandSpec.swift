@@ -44,7 +44,7 @@ extension CommandSpec {
         usage: [
             "tracker list [--overdue] [--due-before DATE] [--due-within DAYS] [--complete | --incomplete]",
             "             [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--sort FIELD [--desc]] [--limit N]",
-            "             [--format table|tsv|csv|json|ndjson] [--json]",
+            "             [--format table|tsv|csv|json|ndjson] [--json] [--columns COL[,COL]...]",
         ],
         flags: [
             FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
@@ -67,16 +67,19 @@ extension CommandSpec {
                 name: "--format", value: "FORMAT", choices: ListFormat.allCases.map(\.rawValue),
                 help: "table on a terminal, tsv when piped; or csv, json, ndjson"),
             FlagSpec(name: "--json", help: "the same as --format json: one JSON array of project objects"),
+            FlagSpec(
+                name: "--columns", value: "COLS", choices: ListColumn.allCases.map(\.rawValue), checksChoices: false,
+                help: "the table, TSV and CSV columns, in order, e.g. name,due,lead-email,notes"),
         ],
         examples: [
             "tracker list", "tracker list --overdue", "tracker list --due-within 7 --incomplete --sort due",
-            "tracker list --search logo --category \"Brand identity\" --format csv > logos.csv",
+            "tracker list --search logo --format csv > logos.csv",
             "tracker list --json | jq '.[] | select(.status == \"overdue\") | .name'",
         ],
         notes: [
-            "Filters combine with AND and run on Airtable, so only matching projects are sent.",
-            "Piped output is tab-separated, one project a line, no header:",
-            "  id  name  due  status  category  lead-name",
+            "Filters combine with AND and run on Airtable, so only matching projects are sent. Piped output is",
+            "tab-separated, one project a line, no header: id name due status category lead-name. Columns:",
+            "id name due status category lead-name lead-email kickoff team clients notes complete createdTime.",
         ])
 
     /// The flags of a project's fields, shared by `add` and `update`.
@@ -125,13 +128,14 @@ extension CommandSpec {
         ] + writeFlags,
         examples: [
             "tracker add --name \"Spring campaign\" --due 2026-12-01",
-            "id=$(tracker add --name \"Logo refresh\" --due +2w --category \"brand identity\" --lead ana@example.com)",
+            "id=$(tracker add --name \"Logo refresh\" --due +2w --lead ana@example.com)",
             "make-notes | tracker add --name \"Q1 audit\" --due 2027-01-31 --notes-file -",
-            "tracker add -q --if-absent --name \"Weekly review\" --due friday    # safe to repeat from cron",
+            "tracker add -q --if-absent --name \"Weekly review\" --due friday",
         ],
         notes: [
             "--name and --due are required. \(dateNote)",
             "Categories, clients and people are checked against the base first; nothing is created by a typo.",
+            "With --if-absent it is safe to repeat, e.g. from cron.",
         ])
 
     static let show = CommandSpec(
@@ -164,7 +168,7 @@ extension CommandSpec {
         ] + writeFlags,
         examples: [
             "tracker update \"Spring campaign\" --due friday",
-            "tracker update rec3g0Xxmw2rw3scs --team ana@example.com --team bo@example.com",
+            "tracker update rec3g0Xxmw2rw3scs --team ana@example.com --team \"Sam Epps\"",
             "tracker update \"Logo refresh\" --clear kickoff,notes --dry-run",
         ],
         notes: [
@@ -197,7 +201,7 @@ extension CommandSpec {
         notes: [namingNote, "On a terminal it shows what it will delete and asks. It prints the deleted ids."])
 
     static let importing = CommandSpec(
-        name: "import", summary: "Create and update projects from CSV or JSON, safely again and again.",
+        name: "import", summary: "Create and update projects from CSV or JSON; safe to run again.",
         usage: ["tracker import [FILE|-] [--format csv|ndjson|json] [--key FIELD[,FIELD]] [--dry-run] [--json] [-q]"],
         positional: "FILE",
         flags: [
@@ -209,7 +213,7 @@ extension CommandSpec {
                 help: "what matches a row to a project: up to three of name, due, category (default name)"),
         ] + writeFlags,
         examples: [
-            "tracker list --format ndjson > all.ndjson && tracker import --key name all.ndjson",
+            "tracker list --format ndjson > all.ndjson; tracker import all.ndjson",
             "tracker import projects.csv --dry-run", "cat rows.csv | tracker import - --key name,due",
         ],
         notes: [
@@ -218,28 +222,52 @@ extension CommandSpec {
             "A row whose key matches one project updates it; interrupted imports finish when run again.",
         ])
 
+    static let initialize = CommandSpec(
+        name: "init", summary: "Create the secrets file: token, base and table, checked first.",
+        usage: ["tracker init [--base ID] [--table NAME] [--path PATH] [--force]"],
+        flags: [
+            FlagSpec(name: "--base", value: "ID", help: "the base id, app… (asked on a terminal)"),
+            FlagSpec(name: "--table", value: "NAME", help: "the table (default \"Design projects\")"),
+            FlagSpec(name: "--path", value: "PATH", help: "write here instead of ~/.config/tracker/Secrets.json"),
+            FlagSpec(name: "--force", help: "replace an existing file"),
+        ],
+        examples: [
+            "tracker init", "printf '%s\\n' \"$TOKEN\" | tracker init --base appXXXXXXXXXXXXXX",
+        ],
+        notes: [
+            "On a terminal it asks for the token (without echo), the base id and the table; otherwise it reads the",
+            "token from stdin's first line and needs --base. One read checks them before the file is written (0600).",
+        ])
+
     static let doctor = CommandSpec(
         name: "doctor", summary: "Check the configuration, the token, and the table's fields.",
-        usage: ["tracker doctor"], flags: [],
-        examples: ["tracker doctor", "AIRTABLE_TOKEN=pat… tracker doctor"],
-        notes: ["Exits with the code of the first failing check, as any command would."])
+        usage: ["tracker doctor [--json]"],
+        flags: [FlagSpec(name: "--json", help: "one object with a checks array (name, ok, detail)")],
+        examples: ["tracker doctor", "tracker doctor --json | jq '.checks[] | select(.ok | not)'"],
+        notes: [
+            "Every check runs, even after one fails; it exits with the code of the first failing check, as any command",
+            "would, and 0 only when all pass.",
+        ])
 
     static let completion = CommandSpec(
         name: "completion", summary: "Print a shell completion script (bash, zsh or fish).",
         usage: ["tracker completion bash|zsh|fish"], positional: "SHELL", flags: [],
         examples: [
-            "eval \"$(tracker completion bash)\"                       # in ~/.bashrc",
-            "tracker completion zsh > \"${fpath[1]}/_tracker\"          # then: autoload -U compinit && compinit",
+            "eval \"$(tracker completion bash)\"    # in ~/.bashrc",
+            "tracker completion zsh > \"${fpath[1]}/_tracker\"",
             "tracker completion fish > ~/.config/fish/completions/tracker.fish",
-        ])
+        ],
+        notes: ["For zsh, run 'autoload -U compinit && compinit' once the file is on $fpath."])
 
     static let help = CommandSpec(
-        name: "help", summary: "Show help for tracker or one of its commands.", usage: ["tracker help [COMMAND]"],
-        positional: "COMMAND", flags: [], examples: ["tracker help add"])
+        name: "help", summary: "Show help for tracker or one of its commands.",
+        usage: ["tracker help [COMMAND] | tracker help --man"], positional: "COMMAND",
+        flags: [FlagSpec(name: "--man", help: "print the manual page (roff), e.g. for man(1)")],
+        examples: ["tracker help add", "tracker help --man | man -l -"])
 
     /// The subcommands, in the order help lists them.
     static let all: [CommandSpec] = [
-        list, add, show, update, done, reopen, delete, importing, doctor, completion, help,
+        list, add, show, update, done, reopen, delete, importing, initialize, doctor, completion, help,
     ]
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }

@@ -23,6 +23,8 @@ public struct Context: Sendable {
     public var isStdinTerminal: Bool
     /// One line typed at the terminal (an answer), nil at the end of input.
     public var readLine: @Sendable () -> String?
+    /// Asks for a secret on the terminal without echoing it (`tracker init`).
+    public var readSecret: @Sendable (_ prompt: String) -> String? = { TerminalEcho.readHidden(prompt: $0) }
     /// Ctrl-C, for commands that stop cleanly between requests.
     public var interruption = Interruption()
 
@@ -66,6 +68,6 @@ public struct Context: Sendable {
         FileRequestPacer(
             directory: directory,
             name: FileRequestPacer.slotName(endpoint: configuration.endpoint, baseID: configuration.baseID),
-            requestsPerSecond: configuration.requestsPerSecond, sleep: NetworkHelper.sleep)
+            requestsPerSecond: configuration.requestsPerSecond)
     }
 }

@@ -34,7 +34,11 @@ public final class Interruption: Sendable {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         // Nothing buffered is worth printing after a Ctrl-C that ends tracker.
-        source.setEventHandler { if interruption.handleSignal() { _exit(ExitCode.interrupted.rawValue) } }
+        source.setEventHandler {
+            guard interruption.handleSignal() else { return }
+            TerminalEcho.restore()
+            _exit(ExitCode.interrupted.rawValue)
+        }
         source.resume()
         return source
     }

@@ -8,14 +8,19 @@ struct Runner {
     let today: CalendarDate
     /// The runtime directory, prepared at most once per command.
     private let runtimeDirectory = Locked<RuntimeDirectory?>(nil)
+    /// What tracker is waiting for, on a terminal's stderr; nil elsewhere.
+    let status: StatusLine?
+    /// The context's streams, clearing the status line before each write.
+    let output: Output
 
     init(invocation: Invocation, context: Context, today: CalendarDate) {
         self.invocation = invocation
         self.context = context
         self.today = today
+        let status = context.output.isStderrTerminal ? StatusLine(write: context.output.standardError) : nil
+        self.status = status
+        self.output = status?.clearing(context.output) ?? context.output
     }
-
-    var output: Output { context.output }
     var style: Style {
         Style(
             isEnabled: invocation.globals.color.isEnabled(
@@ -23,9 +28,11 @@ struct Runner {
     }
 
     func execute() async throws {
+        defer { status?.clear() }
         switch invocation.command {
         case .help(let topic): try output.standardOutput(Help.page(for: topic))
-        case .version: try output.standardOutput("tracker \(Version.current)\n")
+        case .version: try output.standardOutput(Version.line + "\n")
+        case .manual: try output.standardOutput(Manual.page)
         case .list(let options): try await list(options)
         case .add(let options): try await add(options)
         case .show(let options): try await show(options)
@@ -34,8 +41,9 @@ struct Runner {
         case .reopen(let options): try await reopen(options)
         case .delete(let options): try await delete(options)
         case .importProjects(let options): try await importProjects(options)
+        case .initialize(let options): try await initialize(options)
         case .completion(let shell): try output.standardOutput(Completion.script(for: shell))
-        case .doctor: try await doctor()
+        case .doctor(let json): try await doctor(json: json)
         }
     }
 
@@ -71,6 +79,11 @@ struct Runner {
         }
         if output.isStderrTerminal {
             environment.notify = { [output] line in output.standardError("tracker: \(line)\n") }
+        }
+        if let status {
+            environment.status = { text in
+                if let text { status.show("tracker: " + text) } else { status.clear() }
+            }
         }
         let network = NetworkHelper(
             session: context.makeSession(timeout), freshSession: { [context] in context.makeSession(timeout) },

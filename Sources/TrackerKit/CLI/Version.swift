@@ -1,4 +1,45 @@
 /// The version `tracker --version` prints and the User-Agent carries.
 public enum Version {
-    public static let current = "0.1.0"
+    public static let current = "0.2.0"
+
+    /// `tracker 0.2.0 (Swift 6.3.1, Linux x86_64)`: what a bug report needs.
+    public static var line: String { "tracker \(current) (Swift \(swift), \(platform))" }
+
+    /// The compiler that built tracker.
+    static var swift: String {
+        #if swift(>=7.0)
+            "7 or later"
+        #elseif swift(>=6.4)
+            "6.4"
+        #elseif swift(>=6.3.2)
+            "6.3.2"
+        #elseif swift(>=6.3.1)
+            "6.3.1"
+        #elseif swift(>=6.3)
+            "6.3"
+        #elseif swift(>=6.2)
+            "6.2"
+        #elseif swift(>=6.1)
+            "6.1"
+        #else
+            "6.0"
+        #endif
+    }
+
+    static var platform: String {
+        #if os(Linux)
+            let system = "Linux"
+        #elseif os(macOS)
+            let system = "macOS"
+        #else
+            let system = "unknown system"
+        #endif
+        #if arch(x86_64)
+            return system + " x86_64"
+        #elseif arch(arm64)
+            return system + " arm64"
+        #else
+            return system
+        #endif
+    }
 }

@@ -13,7 +13,54 @@ public enum ConfigurationLoader {
         case .failure(let error): return .failure(error)
         }
         if let file, Configuration.isReadableByOthers(mode: file.mode) { warn(readableWarning(file.path)) }
-        return Resolver(file: file, environment: environment).resolve()
+        let searched = SecretsFile.candidates(
+            flag: secretsFlag, environment: environment, currentDirectory: currentDirectory
+        ).map(\.path)
+        return Resolver(file: file, environment: environment, searched: searched).resolve()
+    }
+
+    /// Refuses the example file's placeholders and values that cannot be a token or a base id.
+    static func check(token: String, baseID: String, origin: String) throws {
+        if token.contains("XXXXXXXXXXXXXX") || token.hasSuffix(String(repeating: "0", count: 64)) {
+            throw AppError.configuration(
+                "the token in \(origin) is still the placeholder from Secrets.example.json",
+                hint: "Create a personal access token at https://airtable.com/create/tokens and paste it in.")
+        }
+        if token.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw AppError.configuration("the token in \(origin) contains spaces or line breaks", hint: nil)
+        }
+        let isBaseID =
+            baseID.count == 17 && baseID.hasPrefix("app")
+            && baseID.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII }
+        guard isBaseID, !baseID.contains("XXXXXXXXXXXXXX") else {
+            throw AppError.configuration(
+                "baseId \"\(baseID)\" is not an Airtable base id (app followed by 14 letters and digits)",
+                hint: "Copy it from the base's URL: https://airtable.com/appXXXXXXXXXXXXXX/…")
+        }
+    }
+
+    /// The endpoint a setting names, nil when there is none; plain http only to this machine.
+    static func endpoint(_ text: String?) throws -> URL? {
+        guard var text, !text.isEmpty else { return nil }
+        while text.hasSuffix("/") { text.removeLast() }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+            scheme == "https" || scheme == "http"
+        else {
+            throw AppError.configuration("endpoint \"\(text)\" is not an http(s) URL", hint: nil)
+        }
+        if scheme == "http" && !isLoopback(host) {
+            throw AppError.configuration(
+                "refusing plain http:// endpoint \(host): the token would travel unencrypted",
+                hint: "Use https://, or http:// only with localhost or 127.0.0.1.")
+        }
+        return url
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if bare == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// The one-line warning for a secrets file others can read, shared with `doctor`.
@@ -25,6 +72,8 @@ public enum ConfigurationLoader {
 private struct Resolver {
     var file: SecretsFile?
     var environment: [String: String]
+    /// The paths looked in, for the message when there is no file.
+    var searched: [String]
 
     var origin: String { file?.path ?? "the environment" }
 
@@ -51,10 +100,10 @@ private struct Resolver {
             let token = try required(.token)
             let baseID = try required(.baseId)
             let table = try required(.table)
-            try check(token: token, baseID: baseID)
+            try ConfigurationLoader.check(token: token, baseID: baseID, origin: origin)
             return Configuration(
                 token: token, baseID: baseID, table: table,
-                endpoint: try endpoint(try string(.endpoint)),
+                endpoint: try ConfigurationLoader.endpoint(try string(.endpoint)) ?? Configuration.defaultEndpoint,
                 requestsPerSecond: try number(.requestsPerSecond, default: 5, range: 0.1...10000),
                 timeoutSeconds: Int(try number(.timeoutSeconds, default: 30, range: 1...3600, whole: true)),
                 retryBudgetSeconds: Int(try number(.retryBudgetSeconds, default: 120, range: 0...86400, whole: true)),
@@ -65,57 +114,17 @@ private struct Resolver {
 
     private func missing(_ key: SecretsKey) -> AppError {
         guard let file else {
+            let variable = key.environmentVariable ?? key.rawValue
+            let searched = searched.joined(separator: " and ")
+            let home = environment["HOME"].map { $0.isEmpty ? nil : $0 } ?? nil
+            let note = home == nil && environment["XDG_CONFIG_HOME"] == nil ? " (HOME is not set)" : ""
             return .configuration(
-                "no secrets found: no Secrets.json here or in ~/.config/tracker, and \(key.environmentVariable ?? key.rawValue) is not set",
-                hint:
-                    "Copy Secrets.example.json to Secrets.json and fill it in, or set AIRTABLE_TOKEN, AIRTABLE_BASE_ID and AIRTABLE_TABLE."
-            )
+                "no secrets found: looked for \(searched)\(note), and \(variable) is not set",
+                hint: "Run 'tracker init' to create one, or set AIRTABLE_TOKEN, AIRTABLE_BASE_ID and AIRTABLE_TABLE.")
         }
         let variable = key.environmentVariable.map { ", or set \($0)" } ?? ""
         return .configuration(
             "\(file.path) has no \"\(key.rawValue)\"", hint: "Add it as in Secrets.example.json\(variable).")
-    }
-
-    private func check(token: String, baseID: String) throws {
-        if token.contains("XXXXXXXXXXXXXX") || token.hasSuffix(String(repeating: "0", count: 64)) {
-            throw AppError.configuration(
-                "the token in \(origin) is still the placeholder from Secrets.example.json",
-                hint: "Create a personal access token at https://airtable.com/create/tokens and paste it in.")
-        }
-        if token.contains(where: { $0.isWhitespace || $0.isNewline }) {
-            throw AppError.configuration("the token in \(origin) contains spaces or line breaks", hint: nil)
-        }
-        let isBaseID =
-            baseID.count == 17 && baseID.hasPrefix("app")
-            && baseID.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII }
-        guard isBaseID, !baseID.contains("XXXXXXXXXXXXXX") else {
-            throw AppError.configuration(
-                "baseId \"\(baseID)\" is not an Airtable base id (app followed by 14 letters and digits)",
-                hint: "Copy it from the base's URL: https://airtable.com/appXXXXXXXXXXXXXX/…")
-        }
-    }
-
-    private func endpoint(_ text: String?) throws -> URL {
-        guard var text else { return Configuration.defaultEndpoint }
-        while text.hasSuffix("/") { text.removeLast() }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
-            scheme == "https" || scheme == "http"
-        else {
-            throw AppError.configuration("endpoint \"\(text)\" is not an http(s) URL", hint: nil)
-        }
-        if scheme == "http" && !Self.isLoopback(host) {
-            throw AppError.configuration(
-                "refusing plain http:// endpoint \(host): the token would travel unencrypted",
-                hint: "Use https://, or http:// only with localhost or 127.0.0.1.")
-        }
-        return url
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
-        if bare == "localhost" || bare == "::1" { return true }
-        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// `"fields": {"due": "Deadline"}`: every key one of tracker's words, every value a usable field name.

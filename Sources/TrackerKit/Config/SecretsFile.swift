@@ -37,12 +37,33 @@ struct SecretsFile {
         if let flag { return [(flag, "--secrets")] }
         if let path = environment["TRACKER_SECRETS"], !path.isEmpty { return [(path, "TRACKER_SECRETS")] }
         var paths = [(currentDirectory + "/Secrets.json", String?.none)]
-        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty {
-            paths.append((config + "/tracker/Secrets.json", nil))
-        } else if let home = environment["HOME"], !home.isEmpty {
-            paths.append((home + "/.config/tracker/Secrets.json", nil))
-        }
+        if let user = userPath(environment: environment) { paths.append((user, nil)) }
         return paths
+    }
+
+    /// The user's own secrets file: `$XDG_CONFIG_HOME/tracker/Secrets.json`, else `~/.config/tracker/Secrets.json`.
+    static func userPath(environment: [String: String]) -> String? {
+        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty { return config + "/tracker/Secrets.json" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/tracker/Secrets.json" }
+        return nil
+    }
+
+    /// Writes `text` to `path` readable by its owner only (0600), creating the directory (0700 when it is tracker's
+    /// own); an existing file is replaced only when `replacing`.
+    static func write(_ text: String, to path: String, replacing: Bool, privateDirectory: Bool) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw AppError.file("cannot create \(directory): \((error as NSError).localizedDescription)")
+        }
+        if privateDirectory { chmod(directory, 0o700) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL), 0o600)
+        guard descriptor >= 0 else { throw AppError.file("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        fchmod(descriptor, 0o600)
+        let code = FileDescriptorWriter.write(text + "\n", to: descriptor)
+        if code != 0 { throw AppError.file("cannot write \(path): \(String(cString: strerror(code)))") }
     }
 
     /// Reads the first candidate that exists, or nil when none does.
@@ -56,7 +77,7 @@ struct SecretsFile {
                     return .failure(
                         .configuration(
                             "\(origin) names \(path), which does not exist",
-                            hint: "Copy Secrets.example.json there and fill it in."))
+                            hint: "Run 'tracker init --path \(path)' to create it."))
                 }
                 continue
             }

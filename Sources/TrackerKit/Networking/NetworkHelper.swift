@@ -21,8 +21,10 @@ public final class NetworkHelper: Sendable {
         public var random: @Sendable () -> Double
         /// Receives one line per request when --verbose is on.
         public var log: (@Sendable (String) -> Void)?
-        /// Receives the one-time "waiting" notice, when stderr is a terminal.
+        /// Receives the one-time "retrying" notices, when stderr is a terminal.
         public var notify: (@Sendable (String) -> Void)?
+        /// Shows what is being waited for on a line redrawn in place (nil clears it), when stderr is a terminal.
+        public var status: (@Sendable (String?) -> Void)?
 
         public init(
             now: @escaping @Sendable () -> Double = MonotonicClock.now,
@@ -83,7 +85,13 @@ public final class NetworkHelper: Sendable {
         var rateLimitRetries = 0
         var rateLimitWaited = 0.0
         while true {
-            await pacer.waitForTurn()
+            let turn = pacer.nextTurn()
+            // Other tracker processes are using this base; a person should not wonder why nothing happens.
+            if turn > 1 {
+                await wait(turn) { "waiting \($0)s behind other tracker processes using this base…" }
+            } else if turn > 0 {
+                await environment.sleep(turn)
+            }
             let outcome = await attempt(request, kind: kind)
             if Task.isCancelled { return .failure(.interrupted) }
             let decision = classify(outcome, kind: kind, host: request.url?.host ?? "Airtable")
@@ -101,6 +109,12 @@ public final class NetworkHelper: Sendable {
                 }
                 rateLimitRetries += 1
                 rateLimitWaited += delay
+                if environment.status != nil {
+                    // Every lockout is counted down, not just the first.
+                    await wait(delay) { "Airtable is rate limiting this base; retrying in \($0)s…" }
+                    if Task.isCancelled { return .failure(.interrupted) }
+                    continue
+                }
                 notifyOnce(
                     "Airtable is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…")
             case .transient(let retryAfter, let error):
@@ -114,6 +128,19 @@ public final class NetworkHelper: Sendable {
             await environment.sleep(delay)
             if Task.isCancelled { return .failure(.interrupted) }
         }
+    }
+
+    /// Sleeps `seconds`, counting down on the status line when there is one.
+    private func wait(_ seconds: Double, saying text: (Int) -> String) async {
+        guard let status = environment.status else { return await environment.sleep(seconds) }
+        var left = seconds
+        while left > 0 && !Task.isCancelled {
+            status(text(Int(left.rounded(.up))))
+            let step = min(1, left)
+            await environment.sleep(step)
+            left -= step
+        }
+        status(nil)
     }
 
     /// The helper's clock, for work that must fit in the retry budget.

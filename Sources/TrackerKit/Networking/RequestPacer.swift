@@ -2,8 +2,8 @@ import Foundation
 
 /// Spaces requests to one base so they stay under Airtable's per-second limit.
 public protocol RequestPacer: Sendable {
-    /// Returns when the next request may be sent.
-    func waitForTurn() async
+    /// Takes the next send slot and returns how many seconds to wait for it.
+    func nextTurn() -> Double
     /// Airtable answered 429: hold every request back for `seconds`, and slow the pace after that.
     func rateLimited(holdingFor seconds: Double)
 }
@@ -11,7 +11,7 @@ public protocol RequestPacer: Sendable {
 /// A pacer that never waits, for tests and for endpoints with no limit.
 public struct UnlimitedPacer: RequestPacer {
     public init() {}
-    public func waitForTurn() async {}
+    public func nextTurn() -> Double { 0 }
     public func rateLimited(holdingFor seconds: Double) {}
 }
 
@@ -82,21 +82,18 @@ public final class FileRequestPacer: RequestPacer {
     private let name: String
     private let interval: Double
     private let now: @Sendable () -> Double
-    private let sleep: @Sendable (Double) async -> Void
     private let fallback = Locked(PaceSchedule())
 
     /// Paces to `requestsPerSecond` through the slot file `name` in `directory`.
     public init(
         directory: RuntimeDirectory, name: String, requestsPerSecond: Double,
-        now: @escaping @Sendable () -> Double = MonotonicClock.now,
-        sleep: @escaping @Sendable (Double) async -> Void
+        now: @escaping @Sendable () -> Double = MonotonicClock.now
     ) {
         self.directory = directory
         self.name = name
         // A 5% margin keeps network jitter from squeezing six requests into one second at the server.
         self.interval = 1.05 / requestsPerSecond
         self.now = now
-        self.sleep = sleep
     }
 
     /// The slot file's name for a base: one schedule per endpoint and base, as Airtable limits per base.
@@ -106,9 +103,8 @@ public final class FileRequestPacer: RequestPacer {
             + String(key.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
     }
 
-    public func waitForTurn() async {
-        let wait = update { schedule, now in schedule.reserve(at: now, interval: interval) }
-        if wait > 0 { await sleep(wait) }
+    public func nextTurn() -> Double {
+        update { schedule, now in schedule.reserve(at: now, interval: interval) }
     }
 
     public func rateLimited(holdingFor seconds: Double) {

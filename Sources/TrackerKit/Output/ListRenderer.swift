@@ -11,43 +11,41 @@ protocol ListRenderer {
     mutating func finish() -> String
 }
 
-/// Makes the renderer for a format.
-func makeRenderer(_ format: ListFormat, today: CalendarDate, style: Style, width: Int) -> any ListRenderer {
+/// Makes the renderer for a format; `columns` applies to the table, TSV and CSV.
+func makeRenderer(
+    _ format: ListFormat, today: CalendarDate, style: Style, width: Int, columns: [ListColumn] = ListColumn.defaults
+) -> any ListRenderer {
     switch format {
-    case .tsv: DelimitedRenderer(today: today, isCSV: false)
-    case .csv: DelimitedRenderer(today: today, isCSV: true)
+    case .tsv: DelimitedRenderer(today: today, isCSV: false, columns: columns)
+    case .csv: DelimitedRenderer(today: today, isCSV: true, columns: columns)
     case .json: JSONArrayRenderer(today: today)
     case .ndjson: NDJSONRenderer(today: today)
-    case .table: TableRenderer(today: today, style: style, width: width)
+    case .table: TableRenderer(today: today, style: style, width: width, columns: columns)
     }
-}
-
-/// The columns of TSV and CSV: `id name due status category lead-name` (stable).
-private func columns(_ project: Project, today: CalendarDate) -> [String] {
-    [
-        project.id, project.name ?? "", project.due?.description ?? "", project.status(today: today).rawValue,
-        project.category ?? "", project.lead?.displayName ?? "",
-    ]
 }
 
 struct DelimitedRenderer: ListRenderer {
     var today: CalendarDate
     var isCSV: Bool
+    var columns: [ListColumn]
     private var hasHeader = false
 
-    init(today: CalendarDate, isCSV: Bool) {
+    init(today: CalendarDate, isCSV: Bool, columns: [ListColumn] = ListColumn.defaults) {
         self.today = today
         self.isCSV = isCSV
+        self.columns = columns
     }
+
+    private var header: String { columns.map(\.rawValue).joined(separator: ",") + "\r\n" }
 
     mutating func render(page: [Project]) -> String {
         var text = ""
         if isCSV && !hasHeader {
-            text += "id,name,due,status,category,lead-name\r\n"
+            text += header
             hasHeader = true
         }
         for project in page {
-            let cells = columns(project, today: today)
+            let cells = columns.map { $0.value(project, today: today) }
             if isCSV {
                 text +=
                     cells.map { Self.csvField(TextCells.safe($0, breaks: .keepNewlinesAndTabs)) }.joined(
@@ -59,7 +57,7 @@ struct DelimitedRenderer: ListRenderer {
         return text
     }
 
-    mutating func finish() -> String { isCSV && !hasHeader ? "id,name,due,status,category,lead-name\r\n" : "" }
+    mutating func finish() -> String { isCSV && !hasHeader ? header : "" }
 
     /// RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes.
     static func csvField(_ value: String) -> String {

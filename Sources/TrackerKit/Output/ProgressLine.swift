@@ -1,16 +1,15 @@
 import Foundation
 
-/// A line on stderr redrawn in place while a long write runs: done / total, rate, time left. Only on a terminal.
+/// Done / total, rate and time left of a long write, on the status line (so only on a terminal).
 struct ProgressLine {
-    private let output: Output
+    private let status: StatusLine
     private let label: String
     private let total: Int
     private let started: Double
     private let now: @Sendable () -> Double
-    private(set) var isShown = false
 
-    init(output: Output, label: String, total: Int, now: @escaping @Sendable () -> Double) {
-        self.output = output
+    init(status: StatusLine, label: String, total: Int, now: @escaping @Sendable () -> Double) {
+        self.status = status
         self.label = label
         self.total = total
         self.now = now
@@ -18,15 +17,8 @@ struct ProgressLine {
     }
 
     /// Redraws the line for `done` of the total.
-    mutating func update(done: Int) {
-        output.standardError("\r\u{1B}[K" + Self.text(label: label, done: done, total: total, seconds: now() - started))
-        isShown = true
-    }
-
-    /// Removes the line, so what follows starts on a clean line.
-    mutating func clear() {
-        if isShown { output.standardError("\r\u{1B}[K") }
-        isShown = false
+    func update(done: Int) {
+        status.show(Self.text(label: label, done: done, total: total, seconds: now() - started))
     }
 
     /// `import: 340/1,000 rows (34%), 48 rows/s, 14s left`.

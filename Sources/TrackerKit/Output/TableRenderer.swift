@@ -1,42 +1,49 @@
-/// The terminal table: aligned columns fitted to the width, relative due dates, status in words and colour.
+/// The terminal table: aligned columns fitted to the width, due dates as ISO dates with a relative phrase when it
+/// fits, status in words and colour.
 ///
-/// Column widths are set from the first page and kept, so later pages stream out aligned with it.
+/// Column widths are set from the first page and kept, so later pages stream out aligned with it. When the terminal
+/// is narrow the table gives up, in order: the relative phrase, NAME's width, then whole columns from the right
+/// (never ID, NAME, DUE or STATUS), and says which in `leftOut`. The ISO due date always stays.
 struct TableRenderer: ListRenderer {
     private struct Column {
-        var title: String
+        var kind: ListColumn
         var width: Int
-        var cell: (Project) -> String
     }
 
     var today: CalendarDate
     var style: Style
     var width: Int
+    var wanted: [ListColumn]
     private var columns: [Column] = []
+    private var withRelativeDates = true
+    /// The columns left out to fit the width.
+    private(set) var leftOut: [ListColumn] = []
 
-    init(today: CalendarDate, style: Style, width: Int) {
+    init(today: CalendarDate, style: Style, width: Int, columns: [ListColumn] = ListColumn.defaults) {
         self.today = today
         self.style = style
         self.width = max(width, 40)
+        self.wanted = columns
     }
 
     mutating func render(page: [Project]) -> String {
         var text = ""
         if columns.isEmpty {
             guard !page.isEmpty else { return "" }
-            columns = layout(for: page)
-            let header = columns.map { TextCells.fit($0.title, $0.width) }.joined(separator: "  ")
+            layout(for: page)
+            let header = columns.map { TextCells.fit($0.kind.title, $0.width) }.joined(separator: "  ")
             text += style.bold(trimmed(header)) + "\n"
         }
         for project in page {
             let status = project.status(today: today)
             let cells = columns.map { column -> String in
-                let cell = TextCells.fit(TextCells.folded(column.cell(project)), column.width)
-                switch column.title {
-                case "STATUS": return style.status(status, cell)
-                case "DUE" where status == .overdue: return style.red(cell)
-                case "DUE" where status == .open && (project.due.map { today.days(until: $0) <= 7 } ?? false):
+                let cell = TextCells.fit(TextCells.folded(self.cell(column.kind, project)), column.width)
+                switch column.kind {
+                case .status: return style.status(status, cell)
+                case .due where status == .overdue: return style.red(cell)
+                case .due where status == .open && (project.due.map { today.days(until: $0) <= 7 } ?? false):
                     return style.yellow(cell)
-                case "ID": return style.dim(cell)
+                case .id: return style.dim(cell)
                 default: return cell
                 }
             }
@@ -53,40 +60,52 @@ struct TableRenderer: ListRenderer {
         return line
     }
 
-    private func due(_ project: Project, withDate: Bool) -> String {
-        guard let due = project.due else { return "" }
-        let relative = due.relative(to: today)
-        if withDate { return "\(due) (\(relative))" }
-        // Far from today, the date itself says more than "6 years ago".
-        return abs(today.days(until: due)) < 60 ? relative : due.description
+    private func cell(_ kind: ListColumn, _ project: Project) -> String {
+        switch kind {
+        case .due:
+            guard let due = project.due else { return "" }
+            return withRelativeDates ? "\(due) (\(due.relative(to: today)))" : due.description
+        case .team: return project.team.map(\.displayName).joined(separator: ", ")
+        case .clients: return project.clients.joined(separator: ", ")
+        default: return kind.value(project, today: today)
+        }
     }
 
-    /// Chooses columns and widths: ID, NAME, DUE and STATUS always; CATEGORY and LEAD when they fit.
-    private func layout(for page: [Project]) -> [Column] {
-        let wide = width >= 110
-        func widest(_ title: String, _ cell: (Project) -> String, cap: Int) -> Int {
-            min(
-                cap,
-                page.map { TextCells.width(TextCells.folded(cell($0))) }.max().map { max($0, title.count) }
-                    ?? title.count)
+    /// Widths from the first page, then the table made to fit, giving things up in the documented order.
+    private mutating func layout(for page: [Project]) {
+        func natural(_ kind: ListColumn) -> Int {
+            let cap =
+                switch kind {
+                case .name: 60
+                case .notes: 40
+                case .due: 26
+                default: 24
+                }
+            let widest = page.map { TextCells.width(TextCells.folded(cell(kind, $0))) }.max() ?? 0
+            return min(cap, max(widest, kind.title.count))
         }
-        let dueCell: (Project) -> String = { [self] in due($0, withDate: wide) }
-        let leadCell: (Project) -> String = { $0.lead?.displayName ?? "" }
-        let categoryCell: (Project) -> String = { $0.category ?? "" }
-        var fixed: [Column] = [
-            Column(title: "DUE", width: widest("DUE", dueCell, cap: 26), cell: dueCell),
-            Column(title: "STATUS", width: 7, cell: { [today] in $0.status(today: today).rawValue }),
-            Column(title: "CATEGORY", width: widest("CATEGORY", categoryCell, cap: 18), cell: categoryCell),
-            Column(title: "LEAD", width: widest("LEAD", leadCell, cap: 18), cell: leadCell),
-        ]
-        let idWidth = 17
-        let widestName = widest("NAME", { $0.name ?? "" }, cap: 60)
-        let minimumName = min(16, widestName)
-        func nameRoom() -> Int { width - idWidth - fixed.reduce(0) { $0 + $1.width + 2 } - 2 }
-        while nameRoom() < minimumName, fixed.count > 2 { fixed.removeLast() }
-        let nameWidth = min(max(nameRoom(), 8), widestName)
-        let id = Column(title: "ID", width: idWidth, cell: { $0.id })
-        let name = Column(title: "NAME", width: nameWidth, cell: { $0.name ?? "" })
-        return [id, name] + fixed
+        func total() -> Int { columns.reduce(0) { $0 + $1.width } + 2 * max(0, columns.count - 1) }
+        columns = wanted.map { Column(kind: $0, width: natural($0)) }
+        if total() > width, let due = columns.firstIndex(where: { $0.kind == .due }) {
+            withRelativeDates = false
+            columns[due].width = natural(.due)
+        }
+        let flexible: [ListColumn] = [.name, .notes, .team, .clients]
+        for kind in flexible {
+            guard total() > width, let index = columns.firstIndex(where: { $0.kind == kind }) else { continue }
+            columns[index].width = max(min(16, columns[index].width), columns[index].width - (total() - width))
+        }
+        let kept: Set<ListColumn> = [.id, .name, .due, .status]
+        while total() > width, let index = columns.lastIndex(where: { !kept.contains($0.kind) }) {
+            leftOut.insert(columns.remove(at: index).kind, at: 0)
+        }
+        if total() > width, let name = columns.firstIndex(where: { $0.kind == .name }) {
+            columns[name].width = max(8, columns[name].width - (total() - width))
+        }
     }
+}
+
+extension ListRenderer {
+    /// Columns a renderer left out to fit the terminal; only the table does.
+    var leftOut: [ListColumn] { (self as? TableRenderer)?.leftOut ?? [] }
 }

@@ -17,18 +17,47 @@ struct DoctorCheck {
 }
 
 extension Runner {
-    /// `tracker doctor`: runs every check even after one fails, prints each, and fails with the first failure's code.
-    func doctor() async throws {
+    /// `tracker doctor`: every check runs even after one fails; the human view prints each as it is found, `--json`
+    /// one object with a `checks` array. It fails with the first failing check's exit code.
+    func doctor(json: Bool) async throws {
+        var checks: [DoctorCheck] = []
+        func report(_ check: DoctorCheck) throws {
+            checks.append(check)
+            guard !json else { return }
+            try line(check.label, check.detail)
+            for note in check.notes { try line("", note) }
+        }
         func line(_ label: String, _ value: String) throws {
             try output.standardOutput(label.padding(toLength: 10, withPad: " ", startingAt: 0) + value + "\n")
         }
-        let configuration: Configuration
-        do {
-            configuration = try loadConfiguration()
-        } catch let error as AppError {
-            try line("failed", "configuration: \(error.message)")
-            throw error
+        switch Result(catching: { try loadConfiguration() }) {
+        case .failure(let error):
+            let error = error as? AppError ?? .configuration("\(error)", hint: nil)
+            try report(DoctorCheck(name: "configuration", error: error, detail: "configuration: \(error.message)"))
+            for name in ["token", "table", "fields", "pace"] {
+                try report(
+                    DoctorCheck(name: name, error: error, detail: "\(name): not checked without a configuration"))
+            }
+        case .success(let configuration):
+            if !json { try describe(configuration, line) }
+            // The lines above already show the configuration; JSON has no such lines, so it gets the check.
+            checks.append(DoctorCheck(name: "configuration", detail: "configuration read"))
+            for check in await doctorChecks(configuration) { try report(check) }
         }
+        if json {
+            let objects = checks.map { check in
+                let detail = ([check.detail] + check.notes).joined(separator: "; ")
+                return JSONValue.object([
+                    ("name", .string(check.name)), ("ok", .bool(check.ok)), ("detail", .string(detail)),
+                ])
+            }
+            try output.standardOutput(JSONValue.object([("checks", .array(objects))]).serialized() + "\n")
+        }
+        if let failure = checks.compactMap(\.error).first { throw failure }
+    }
+
+    /// Which settings are in use: the file, the masked token and where it came from, the endpoint, base and table.
+    private func describe(_ configuration: Configuration, _ line: (String, String) throws -> Void) throws {
         if let path = configuration.secretsPath {
             try line("secrets", "\(path) (mode \(configuration.secretsMode.map { String($0, radix: 8) } ?? "?"))")
         } else {
@@ -44,19 +73,9 @@ extension Runner {
             try line(
                 "fields", renamed.map { "\($0.rawValue) = \"\(configuration.fields[$0])\"" }.joined(separator: ", "))
         }
-
-        let checks = await doctorChecks(configuration)
-        for check in checks {
-            try line(check.label, check.detail)
-            for note in check.notes { try line("", note) }
-        }
-        if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
-            try line("warning", String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count)))
-        }
-        if let failure = checks.compactMap(\.error).first { throw failure }
     }
 
-    /// The token, the table, and the table's fields, each checked whatever the others found.
+    /// The token, the table, the table's fields, the pace and the secrets file, each checked whatever the others found.
     func doctorChecks(_ configuration: Configuration) async -> [DoctorCheck] {
         let client = makeClient(configuration: configuration)
         var checks: [DoctorCheck] = []
@@ -79,7 +98,27 @@ extension Runner {
         }
         checks.append(table)
         checks.append(fieldCheck(configuration.fields, table: configuration.table, schema: schema))
+        checks.append(paceCheck(configuration))
+        if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
+            let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))
+            checks.append(
+                DoctorCheck(name: "secrets", error: .configuration(warning, hint: nil), detail: "secrets: \(warning)"))
+        }
         return checks
+    }
+
+    /// Airtable allows 5 requests a second per base; more earns 30-second lockouts.
+    private func paceCheck(_ configuration: Configuration) -> DoctorCheck {
+        let pace = configuration.requestsPerSecond
+        let shown = pace == pace.rounded() ? String(Int(pace)) : String(pace)
+        guard pace <= 5 else {
+            let text =
+                "requestsPerSecond is \(shown), above Airtable's limit of 5 a second per base; expect 30-second lockouts"
+            return DoctorCheck(
+                name: "pace", error: .configuration(text, hint: "Set \"requestsPerSecond\" to 5 or less."),
+                detail: "pace: " + text)
+        }
+        return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5")
     }
 
     /// Whether the table has every field tracker uses, with the right types; for missing ones, a suggested mapping.

@@ -114,17 +114,19 @@ extension Runner {
         return plan
     }
 
-    /// The projects whose key equals one of `keys`, by key; looked up a hundred rows a request, never the whole table.
+    /// The projects whose key equals one of `keys`, by key; looked up five hundred rows a request (a long formula goes
+    /// as `POST …/listRecords`), never by reading the whole table.
     private func projects(matching keys: [[String]], _ key: [FieldMap.Word], _ client: ProjectAPIClient) async throws
         -> [[String]: [Project]]
     {
         var found: [[String]: [Project]] = [:]
-        for start in stride(from: 0, to: keys.count, by: 100) {
-            let chunk = Array(keys[start..<min(start + 100, keys.count)])
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let chunk = Array(keys[start..<min(start + 500, keys.count)])
             let formula = ImportPlan.lookupFormula(chunk, key, map: client.fields)
+            let wanted = Set(chunk)
             for project in try await client.projects(matching: formula).get() {
                 let projectKey = ImportPlan.key(of: project, key)
-                if chunk.contains(projectKey) && !(found[projectKey]?.contains { $0.id == project.id } ?? false) {
+                if wanted.contains(projectKey) && !(found[projectKey]?.contains { $0.id == project.id } ?? false) {
                     found[projectKey, default: []].append(project)
                 }
             }
@@ -153,15 +155,14 @@ extension Runner {
             }
         }
         let total = creates.count + updates.count
-        var progress =
-            output.isStderrTerminal && !mode.quiet && total > 0
-            ? ProgressLine(output: output, label: "import", total: total, now: context.network.now) : nil
+        let progress =
+            mode.quiet || total == 0
+            ? nil : status.map { ProgressLine(status: $0, label: "import", total: total, now: context.network.now) }
         context.interruption.stopBetweenRequests(
             notice: "tracker: stopping after the request in flight (Ctrl-C again to stop at once)…")
         var written = 0
         func record(_ lines: ArraySlice<Int>, _ projects: [Project], _ action: String) throws {
             if mode.json {
-                progress?.clear()
                 for (line, project) in zip(lines, projects) { try emitRow(line, action, project.id) }
             }
             written += projects.count
@@ -180,9 +181,9 @@ extension Runner {
                 try record(updatedLines.prefix(projects.count), projects, "updated")
                 updatedLines = updatedLines.dropFirst(projects.count)
             }
-            progress?.clear()
+            status?.clear()
         } catch let error as AppError {
-            progress?.clear()
+            status?.clear()
             throw AppError.partialImport(error, written: written, total: total)
         }
     }

@@ -6,7 +6,9 @@ extension Runner {
         switch source {
         case nil: return nil
         case .text(let text): return text
-        case .standardInput: return String(decoding: context.readStandardInput(), as: UTF8.self)
+        case .standardInput:
+            if context.isStdinTerminal { output.standardError("Reading notes from stdin; end with Ctrl-D.\n") }
+            return Self.droppingOneTrailingNewline(String(decoding: context.readStandardInput(), as: UTF8.self))
         case .file(let path):
             let resolved = path.hasPrefix("/") ? path : context.currentDirectory + "/" + path
             guard let data = FileManager.default.contents(atPath: resolved) else {
@@ -16,7 +18,13 @@ extension Runner {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw AppError.usage("--notes-file \(path) is not UTF-8 text", command: command)
             }
-            return text
+            return Self.droppingOneTrailingNewline(text)
         }
+    }
+
+    /// Text as typed or saved ends in one newline that is not part of the notes (`echo`, editors, Ctrl-D after Enter).
+    static func droppingOneTrailingNewline(_ text: String) -> String {
+        // "\r\n" is one Character, so one dropLast takes either ending.
+        text.hasSuffix("\n") || text.hasSuffix("\r\n") ? String(text.dropLast()) : text
     }
 }

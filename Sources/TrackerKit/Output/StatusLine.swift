@@ -1,0 +1,41 @@
+/// One line on stderr saying what tracker is waiting for, redrawn in place, and cleared before anything else is
+/// written. Made only when stderr is a terminal, so pipes and cron never see it.
+final class StatusLine: Sendable {
+    private let shown = Locked(false)
+    private let write: @Sendable (String) -> Void
+
+    init(write: @escaping @Sendable (String) -> Void) {
+        self.write = write
+    }
+
+    /// Replaces the line with `text`.
+    func show(_ text: String) {
+        shown.withLock { shown in
+            write("\r\u{1B}[K" + text)
+            shown = true
+        }
+    }
+
+    /// Removes the line, if one is shown.
+    func clear() {
+        shown.withLock { shown in
+            if shown { write("\r\u{1B}[K") }
+            shown = false
+        }
+    }
+
+    /// `output` with every write clearing the line first, so text never lands in the middle of it.
+    func clearing(_ output: Output) -> Output {
+        var wrapped = output
+        let (out, err) = (output.standardOutput, output.standardError)
+        wrapped.standardOutput = { [self] text in
+            clear()
+            try out(text)
+        }
+        wrapped.standardError = { [self] text in
+            clear()
+            err(text)
+        }
+        return wrapped
+    }
+}
