@@ -29,14 +29,16 @@ public struct ProjectAPIClient: Sendable {
     /// `onPage` sees each page once as it arrives; no project is passed twice, even across a restart. Failures are
     /// thrown as `AppError`; whatever `onPage` throws passes through unchanged.
     public func listProjects(_ query: ListQuery, onPage: ([Project]) throws -> Void) async throws {
-        var seen = Set<String>()
+        // What was passed on, remembered only to skip it after a restart: 8 bytes a project, not a string each, so
+        // memory stays flat however long the table (two ids sharing a 64-bit hash would need billions of projects).
+        var seen = Set<UInt64>()
         var offset: String?
         var restarts = 0
         while true {
             switch await page(query, offset: offset) {
             case .success(let page):
-                let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains($0.id) }
-                if restarts > 0 || page.offset != nil { for project in page.records { seen.insert(project.id) } }
+                let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains(Self.hash($0.id)) }
+                if restarts > 0 || page.offset != nil { for project in page.records { seen.insert(Self.hash(project.id)) } }
                 try onPage(fresh)
                 guard let next = page.offset else { return }
                 offset = next
@@ -83,6 +85,13 @@ public struct ProjectAPIClient: Sendable {
             terms.append("LOWER(\(name)) = LOWER(\(Formula.literal(target)))")
         }
         return await projects(matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))")
+    }
+
+    /// A stable 64-bit FNV-1a hash of a record id.
+    static func hash(_ id: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
     }
 
     /// Whether `text` has the shape of a record id: `rec` and 14 letters or digits.
