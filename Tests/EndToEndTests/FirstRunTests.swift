@@ -118,7 +118,8 @@ final class FirstRunTests: FakeAirtableTestCase {
                 $0.range(of: #"20\d\d-\d\d-\d\d"#, options: .regularExpression) != nil
             })
         XCTAssertTrue(
-            result.stderr.contains("tracker: CATEGORY and LEAD left out to fit 60 columns; choose with --columns"),
+            result.stderr.contains(
+                "tracker: CATEGORY and LEAD left out to fit 60 columns (try --columns id,name,category,lead-name)"),
             result.stderr)
         let wide = try tracker(["COLUMNS": "140"]).run(["list", "--format", "table", "--color", "never"])
         XCTAssertFalse(wide.stderr.contains("left out"))

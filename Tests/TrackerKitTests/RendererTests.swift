@@ -104,8 +104,8 @@ struct RendererTests {
         #expect(
             medium.contains("Quarterly brand refresh  2026-11-24  open"), "the relative phrase goes first: \(medium)")
         #expect(mediumLeft.isEmpty)
-        let (narrow, narrowLeft) = table(85)
-        #expect(narrow.contains("Quarterly brand r…  2026-11-24"), "then NAME shortens: \(narrow)")
+        let (narrow, narrowLeft) = table(87)
+        #expect(narrow.contains("Quarterly brand ref…  2026-11-24"), "then NAME shortens: \(narrow)")
         #expect(narrowLeft.isEmpty)
         let (tight, tightLeft) = table(60)
         #expect(tightLeft == [.category, .leadName], "then columns go, from the right")

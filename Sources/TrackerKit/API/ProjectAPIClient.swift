@@ -38,7 +38,9 @@ public struct ProjectAPIClient: Sendable {
             switch await page(query, offset: offset) {
             case .success(let page):
                 let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains(Self.hash($0.id)) }
-                if restarts > 0 || page.offset != nil { for project in page.records { seen.insert(Self.hash(project.id)) } }
+                if restarts > 0 || page.offset != nil {
+                    for project in page.records { seen.insert(Self.hash(project.id)) }
+                }
                 try onPage(fresh)
                 guard let next = page.offset else { return }
                 offset = next

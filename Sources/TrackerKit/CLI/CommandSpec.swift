@@ -129,7 +129,7 @@ extension CommandSpec {
         examples: [
             "tracker add --name \"Spring campaign\" --due 2026-12-01",
             "id=$(tracker add --name \"Logo refresh\" --due +2w --lead ana@example.com)",
-            "make-notes | tracker add --name \"Q1 audit\" --due 2027-01-31 --notes-file -",
+            "make-notes | tracker add --name \"Q1 audit\" --due +2w --notes-file -",
             "tracker add -q --if-absent --name \"Weekly review\" --due friday",
         ],
         notes: [

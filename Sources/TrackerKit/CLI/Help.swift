@@ -4,7 +4,7 @@ enum Help {
 
     static func page(for topic: String?) -> String {
         guard let topic, let spec = CommandSpec.named(topic) else { return root }
-        var text = "\(spec.summary)\n\nUSAGE\n" + spec.usage.flatMap { usageLines($0) }.map { "  \($0)\n" }.joined()
+        var text = "\(spec.summary)\n\nUSAGE\n" + usageLines(usage(spec)).map { "  \($0)\n" }.joined()
         text += "\nFLAGS\n" + (spec.flags.isEmpty ? "  (only the global flags below)\n" : flagLines(spec.flags))
         text += "\nGLOBAL FLAGS\n" + flagLines(CommandSpec.globalFlags)
         if !spec.notes.isEmpty {
@@ -32,8 +32,14 @@ enum Help {
         [flag.short, flag.name].compactMap { $0 }.joined(separator: ", ") + (flag.value.map { " \($0)" } ?? "")
     }
 
-    /// A usage line broken between its bracketed groups, continued under the first argument.
-    static func usageLines(_ line: String) -> [String] {
+    /// A command's usage as one line: its spec writes it on several, as continuations.
+    static func usage(_ spec: CommandSpec) -> String {
+        spec.usage.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
+
+    /// A usage line broken between its bracketed groups to fit `width` with its two-space indent, continued under
+    /// the first argument.
+    static func usageLines(_ line: String, width: Int = Help.width) -> [String] {
         guard line.count > width - 2 else { return [line] }
         var groups: [String] = []
         var current = ""

@@ -17,7 +17,8 @@ enum Manual {
             """
         for spec in CommandSpec.all {
             text += ".SS \(escape(spec.name))\n\(escape(spec.summary))\n.PP\n.nf\n"
-            text += spec.usage.map { escape($0) + "\n" }.joined() + ".fi\n"
+            // man indents a command's text by seven columns.
+            text += Help.usageLines(Help.usage(spec), width: 73).map { escape($0) + "\n" }.joined() + ".fi\n"
             text += flags(spec.flags)
             if !spec.notes.isEmpty { text += ".PP\n" + escape(spec.notes.joined(separator: " ")) + "\n" }
             text += ".PP\nExamples:\n.nf\n" + spec.examples.map { escape($0) + "\n" }.joined() + ".fi\n"
@@ -40,11 +41,11 @@ enum Manual {
             l l.
             0\tsuccess
             1\tanything not below
-            64\tusage: unknown command or flag, a malformed value, an ambiguous name
+            64\tusage: a bad command, flag or value; an ambiguous name
             65\tAirtable rejected the data; import found invalid rows
             66\tnot found
-            69\tAirtable or the network failing; an untrusted certificate; the monthly API calls used up
-            75\ttemporary: rate limited, timed out, or a write whose outcome is unknown
+            69\tAirtable or network failing; untrusted TLS; quota used up
+            75\ttemporary: rate limit, timeout, a write's outcome unknown
             77\tauthentication or permission
             78\tconfiguration
             130\tinterrupted

@@ -90,17 +90,21 @@ struct TableRenderer: ListRenderer {
             withRelativeDates = false
             columns[due].width = natural(.due)
         }
-        let flexible: [ListColumn] = [.name, .notes, .team, .clients]
+        let flexible: [ListColumn] = [.notes, .team, .clients, .name]
         for kind in flexible {
             guard total() > width, let index = columns.firstIndex(where: { $0.kind == kind }) else { continue }
-            columns[index].width = max(min(16, columns[index].width), columns[index].width - (total() - width))
+            columns[index].width = max(min(20, columns[index].width), columns[index].width - (total() - width))
         }
         let kept: Set<ListColumn> = [.id, .name, .due, .status]
         while total() > width, let index = columns.lastIndex(where: { !kept.contains($0.kind) }) {
             leftOut.insert(columns.remove(at: index).kind, at: 0)
         }
-        if total() > width, let name = columns.firstIndex(where: { $0.kind == .name }) {
+        guard let name = columns.firstIndex(where: { $0.kind == .name }) else { return }
+        if total() > width {
             columns[name].width = max(8, columns[name].width - (total() - width))
+        } else {
+            // Width a dropped column freed goes back to NAME.
+            columns[name].width = min(natural(.name), columns[name].width + width - total())
         }
     }
 }

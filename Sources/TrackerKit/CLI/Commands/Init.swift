@@ -61,7 +61,7 @@ extension Runner {
             }
             return (token, base, defaultTable)
         }
-        output.standardError("Create a personal access token at https://airtable.com/create/tokens with the scopes\n")
+        output.standardError("Create a token at https://airtable.com/create/tokens with the scopes\n")
         output.standardError("data.records:read and data.records:write, and give it access to your base.\n")
         guard
             let token = context.readSecret("Token (typing is hidden): ")?.trimmingCharacters(

@@ -46,12 +46,10 @@ extension Runner {
         output.standardError(summary + "\n")
         if !renderer.leftOut.isEmpty {
             let names = renderer.leftOut.map(\.title).joined(separator: " and ")
+            let example = (options.columns.filter { !renderer.leftOut.contains($0) }.prefix(2) + renderer.leftOut)
+                .map(\.rawValue).joined(separator: ",")
             output.standardError(
-                "tracker: \(names) left out to fit \(output.terminalWidth ?? 80) columns; choose with --columns, e.g. --columns "
-                    + (options.columns.filter { !renderer.leftOut.contains($0) }.prefix(2) + renderer.leftOut).map(
-                        \.rawValue
-                    )
-                    .joined(separator: ",") + "\n")
+                "tracker: \(names) left out to fit \(output.terminalWidth ?? 80) columns (try --columns \(example))\n")
         }
     }
 
