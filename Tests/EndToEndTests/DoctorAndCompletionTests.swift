@@ -50,20 +50,14 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         try script.stdout.write(toFile: path, atomically: false, encoding: .utf8)
         func complete(_ words: [String]) throws -> [String] {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [
-                "-c",
-                "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; printf '%s\\n' \"${COMPREPLY[@]}\"",
-            ]
-            let out = Pipe()
-            process.standardOutput = out
-            try process.run()
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationStatus, 0)
-            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
-                separator: "\n"
-            ).map(String.init)
+            let (status, text) = try runProgram(
+                "/bin/bash",
+                [
+                    "-c",
+                    "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; printf '%s\\n' \"${COMPREPLY[@]}\"",
+                ])
+            XCTAssertEqual(status, 0)
+            return text.split(separator: "\n").map(String.init)
         }
         XCTAssertEqual(try complete(["tracker", "li"]), ["list"])
         XCTAssertEqual(

@@ -193,17 +193,10 @@ final class FirstRunTests: FakeAirtableTestCase {
         }
         let path = bareTracker().runtimeDirectory + "/tracker.1"
         try manual.stdout.write(toFile: path, atomically: false, encoding: .utf8)
-        let man = Process()
-        man.executableURL = URL(fileURLWithPath: "/usr/bin/man")
-        man.arguments = ["-l", path]
-        man.environment = ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80", "PATH": "/usr/bin:/bin"]
-        let out = Pipe()
-        man.standardOutput = out
-        man.standardError = FileHandle.nullDevice
-        try man.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        man.waitUntilExit()
-        XCTAssertEqual(man.terminationStatus, 0)
+        let (status, text) = try runProgram(
+            "/usr/bin/man", ["-l", path],
+            environment: ["MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(status, 0)
         for heading in ["NAME", "SYNOPSIS", "COMMANDS", "EXIT STATUS"] {
             XCTAssertTrue(text.contains(heading), heading)
         }
@@ -229,20 +222,11 @@ final class FirstRunTests: FakeAirtableTestCase {
             throw XCTSkip("script is not installed")
         }
         let command = ([TrackerProcess.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let script = Process()
-        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        script.arguments = ["-qefc", command, "/dev/null"]
         var environment = process.environment
         environment["TERM"] = "xterm"
-        script.environment = environment
-        script.currentDirectoryURL = URL(fileURLWithPath: process.runtimeDirectory)
-        let out = Pipe()
-        script.standardOutput = out
-        script.standardInput = FileHandle.nullDevice
-        try script.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        script.waitUntilExit()
-        return (script.terminationStatus, text)
+        return try runProgram(
+            "/usr/bin/script", ["-qefc", command, "/dev/null"], environment: environment,
+            directory: process.runtimeDirectory)
     }
 
     func testOnATerminalASlowListingSaysWhatItIsDoingAndClearsIt() throws {

@@ -215,16 +215,22 @@ final class ImportTests: FakeAirtableTestCase {
         XCTAssertEqual(writes().count, 6, "five batches, the lost one sent again")
     }
 
-    func testKilledHalfwayThenRunAgainEveryRowIsInOnce() throws {
+    /// An import of 300 rows started against a fake that answers 20 requests a second, once `writes` have landed.
+    private func importUnderWay(writes count: Int) throws -> (TrackerProcess, Process, Pipe, Pipe) {
         var options = FakeAirtable.Options()
         options.requestsPerSecond = 20
         try startFake(records: [], options: options)
-        let run = try configuredTracker(#""requestsPerSecond": 15"#)
+        let run = try configuredTracker(#""requestsPerSecond": 10"#)
         try write(Self.csv(300), to: "rows.csv", in: run)
-        let (process, _, _) = try run.start(["import", "rows.csv"])
-        // Wait for a sign that writing is under way, then kill it without warning.
+        let (process, out, err) = try run.start(["import", "rows.csv"])
+        // A sign that writing is under way, not a guess at how long it takes.
         let deadline = Date().addingTimeInterval(30)
-        while writes().count < 8 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        while writes().count < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return (run, process, out, err)
+    }
+
+    func testKilledHalfwayThenRunAgainEveryRowIsInOnce() throws {
+        let (run, process, _, _) = try importUnderWay(writes: 8)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
@@ -245,14 +251,7 @@ final class ImportTests: FakeAirtableTestCase {
     }
 
     func testCtrlCStopsBetweenRequestsAndSaysHowToResume() throws {
-        var options = FakeAirtable.Options()
-        options.requestsPerSecond = 20
-        try startFake(records: [], options: options)
-        let run = try configuredTracker(#""requestsPerSecond": 10"#)
-        try write(Self.csv(300), to: "rows.csv", in: run)
-        let (process, out, err) = try run.start(["import", "rows.csv"])
-        let deadline = Date().addingTimeInterval(30)
-        while writes().count < 5 && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        let (run, process, out, err) = try importUnderWay(writes: 5)
         process.interrupt()
         process.waitUntilExit()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -104,6 +104,25 @@ struct TrackerProcess {
     }
 }
 
+/// Runs another program to the end (bash, man, script) and returns its status and standard output.
+func runProgram(
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil
+) throws -> (status: Int32, stdout: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}
+
 private final class Collected: @unchecked Sendable {
     private let lock = NSLock()
     private var out = Data(), err = Data()
