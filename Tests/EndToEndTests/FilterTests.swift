@@ -31,20 +31,17 @@ final class FilterTests: FakeAirtableTestCase {
         }
     }
 
-    private var today: String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = .current
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date())
-    }
+    /// The clock, read once per test, so every date a test works out agrees even across midnight.
+    private lazy var now = Date()
+
+    private var today: String { day(0) }
 
     private func day(_ offset: Int) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = .current
         formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Calendar.current.date(byAdding: .day, value: offset, to: Date())!)
+        return formatter.string(from: Calendar.current.date(byAdding: .day, value: offset, to: now)!)
     }
 
     func testEveryFilterAloneAndCombinedMatchesTheSameRuleAppliedLocally() throws {

@@ -178,7 +178,7 @@ struct CLITests {
     }
 
     @Test func initOnATerminalAsksWithoutEchoChecksThenWrites() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.path + "/conf/Secrets.json"
         let result = await run(
             ["init", "--path", path], [.http(200, body: #"{"records":[]}"#)], terminal: true,

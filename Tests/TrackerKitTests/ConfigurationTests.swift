@@ -7,10 +7,12 @@ struct ConfigurationTests {
     static let token = "patABCDEFGHIJKLMN.0000000000000000000000000000000000000000000000000000000000009876"
     static let valid = #"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "Design projects"}"#
 
-    /// A fresh directory holding `files` (path → contents), removed by the caller.
+    /// Removed when the test is over (Swift Testing makes a fresh suite value for each test).
+    private let scratch = TemporaryDirectory()
+
+    /// A fresh directory holding `files` (path → contents), inside this test's scratch directory.
     func directory(_ files: [String: String], mode: mode_t = 0o600) throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-config-\(UUID().uuidString)")
-            .path
+        let root = scratch.path + "/" + UUID().uuidString
         for (path, contents) in files {
             let full = root + "/" + path
             try FileManager.default.createDirectory(
