@@ -204,6 +204,21 @@ final class ImportTests: FakeAirtableTestCase {
         XCTAssertEqual(Set(names()).count, 250)
     }
 
+    func testServerErrorsAndA429StormEndWithEveryRowInOnce() throws {
+        try startFake(records: [])
+        fake.inject(.status(500, type: nil), onRequest: 3)
+        fake.inject(.status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error"), onRequest: 5)
+        let limited = FakeAirtable.Fault.status(
+            429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1")
+        for number in 7...10 { fake.inject(limited, onRequest: number) }
+        let result = try tracker().run(["import", "-", "--format", "csv"], stdin: Self.csv(80))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "created 80, updated 0, unchanged 0\n")
+        XCTAssertEqual(names().count, 80)
+        XCTAssertEqual(Set(names()).count, 80)
+        XCTAssertEqual(fake.log.filter { $0.status == 429 }.count, 4)
+    }
+
     func testALostAnswerToABatchNeverAddsItTwice() throws {
         try startFake(records: [])
         fake.inject(.applyThenDrop, onRequest: 4)  // a lookup, then upserts: the third batch is applied, its answer lost
