@@ -37,9 +37,9 @@ public struct ProjectAPIClient: Sendable {
         while true {
             switch await page(query, offset: offset) {
             case .success(let page):
-                let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains(Self.hash($0.id)) }
+                let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains(StableHash.of($0.id)) }
                 if restarts > 0 || page.offset != nil {
-                    for project in page.records { seen.insert(Self.hash(project.id)) }
+                    for project in page.records { seen.insert(StableHash.of(project.id)) }
                 }
                 try onPage(fresh)
                 guard let next = page.offset else { return }
@@ -87,13 +87,6 @@ public struct ProjectAPIClient: Sendable {
             terms.append("LOWER(\(name)) = LOWER(\(Formula.literal(target)))")
         }
         return await projects(matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))")
-    }
-
-    /// A stable 64-bit FNV-1a hash of a record id.
-    static func hash(_ id: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
     }
 
     /// Whether `text` has the shape of a record id: `rec` and 14 letters or digits.

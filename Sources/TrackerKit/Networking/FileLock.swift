@@ -41,10 +41,8 @@ public final class FileLock: Sendable {
         self.name(prefix: "add", [baseID, table, name])
     }
 
-    /// A file name for `parts` that is safe and short whatever the parts hold (FNV-1a).
+    /// A file name for `parts` that is safe and short whatever the parts hold.
     static func name(prefix: String, _ parts: [String]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in parts.joined(separator: "\u{0}").utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return prefix + "-" + String(hash, radix: 16)
+        prefix + "-" + String(StableHash.of(parts.joined(separator: "\u{0}")), radix: 16)
     }
 }
