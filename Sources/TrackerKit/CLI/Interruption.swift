@@ -4,8 +4,20 @@ import Foundation
 /// requests; then the first Ctrl-C asks it to stop there, and a second one still ends tracker at once.
 public final class Interruption: Sendable {
     private let state = Locked((cleanStop: false, requested: false, notice: String?.none))
+    private let cleanup = Locked<(@Sendable () -> Void)?>(nil)
 
     public init() {}
+
+    /// Runs `work` (clearing the status line) before a Ctrl-C ends tracker.
+    func beforeEnding(_ work: @escaping @Sendable () -> Void) {
+        cleanup.withLock { $0 = work }
+    }
+
+    /// What must happen before tracker ends on Ctrl-C.
+    func end() {
+        cleanup.withLock { $0 }?()
+        TerminalEcho.restore()
+    }
 
     /// Lets the next Ctrl-C only ask for a stop, saying `notice` on stderr; nil returns to ending at once.
     public func stopBetweenRequests(notice: String?) {
@@ -36,7 +48,7 @@ public final class Interruption: Sendable {
         // Nothing buffered is worth printing after a Ctrl-C that ends tracker.
         source.setEventHandler {
             guard interruption.handleSignal() else { return }
-            TerminalEcho.restore()
+            interruption.end()
             _exit(ExitCode.interrupted.rawValue)
         }
         source.resume()

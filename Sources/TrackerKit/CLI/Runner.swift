@@ -20,6 +20,8 @@ struct Runner {
         let status = context.output.isStderrTerminal ? StatusLine(write: context.output.standardError) : nil
         self.status = status
         self.output = status?.clearing(context.output) ?? context.output
+        // A Ctrl-C that ends tracker at once must not leave the line for the shell's prompt to land on.
+        if let status { context.interruption.beforeEnding { status.clear() } }
     }
     var style: Style {
         Style(
@@ -82,7 +84,7 @@ struct Runner {
         }
         if let status {
             environment.status = { text in
-                if let text { status.show("tracker: " + text) } else { status.clear() }
+                if let text { status.show("tracker: " + text, isWait: true) } else { status.clear() }
             }
         }
         let network = NetworkHelper(
