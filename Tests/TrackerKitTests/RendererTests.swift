@@ -202,6 +202,48 @@ struct RendererTests {
     }
 }
 
+struct StatusLineTests {
+    @Test func aWaitIsNotHiddenByProgressUntilItIsCleared() {
+        let written = Recorder()
+        let line = StatusLine(write: written.append)
+        line.show("progress 1")
+        line.show("waiting 3s", isWait: true)
+        line.show("progress 2")
+        line.show("waiting 2s", isWait: true)
+        line.clear()
+        line.show("progress 3")
+        let erase = "\r\u{1B}[K"
+        #expect(
+            written.text
+                == [erase + "progress 1", erase + "waiting 3s", erase + "waiting 2s", erase, erase + "progress 3"]
+                .joined())
+    }
+
+    @Test func writesThroughTheWrappedOutputClearTheLineFirst() throws {
+        let written = Recorder()
+        let line = StatusLine(write: written.append)
+        let output = line.clearing(
+            Output(standardOutput: { written.append("out:" + $0) }, standardError: { written.append("err:" + $0) }))
+        line.show("read 100 projects…")
+        try output.standardOutput("row\n")
+        output.standardError("note\n")
+        #expect(written.text == "\r\u{1B}[Kread 100 projects…\r\u{1B}[Kout:row\nerr:note\n")
+    }
+
+    @Test func ctrlCEndingTrackerRunsItsCleanupAndAFirstOneOnlyAsksWhenACommandCanStop() {
+        let cleaned = Recorder()
+        let interruption = Interruption()
+        interruption.beforeEnding { cleaned.append("cleared") }
+        #expect(interruption.handleSignal(), "by default Ctrl-C ends tracker at once")
+        interruption.end()
+        #expect(cleaned.text == "cleared")
+        let graceful = Interruption()
+        graceful.stopBetweenRequests(notice: nil)
+        #expect(!graceful.handleSignal() && graceful.isRequested, "the first asks the command to stop")
+        #expect(graceful.handleSignal(), "a second ends tracker at once")
+    }
+}
+
 struct WrapTests {
     @Test func wrapsNotesAtSpacesWithinTheWidth() {
         #expect(ProjectView.wrap("one two three four", to: 9) == ["one two", "three", "four"])
