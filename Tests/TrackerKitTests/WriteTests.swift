@@ -96,6 +96,19 @@ struct ValueCheckTests {
         await #expect(throws: AppError.self) { try await checker.collaborators(for: ["Nobody"]) }
     }
 
+    @Test func aLeadAndATeamGivenByNameAreFoundInOneRequest() async throws {
+        let page = #"""
+            {"records":[{"id":"recA","fields":{"Project lead":{"id":"usr1","email":"gal@example.com","name":"Gal Samari"},
+              "Project team":[{"id":"usr2","email":"sam@example.com","name":"Sam Epps"}]}}]}
+            """#
+        let (checker, host) = checker([.http(200, body: page)])
+        let write = try await checker.write(for: ProjectInput(lead: "gal samari", team: ["Sam Epps"]), notes: nil)
+        #expect(
+            write.fields(.template).serialized()
+                == #"{"Project lead":{"email":"gal@example.com"},"Project team":[{"email":"sam@example.com"}]}"#)
+        #expect(host.requests.count == 1)
+    }
+
     @Test func clearedFieldsAreSentAsNullAndNotesMayHoldLineBreaks() async throws {
         let (checker, host) = checker([])
         let write = try await checker.write(

@@ -17,6 +17,19 @@ public enum Formula {
     /// A field reference; field names come from the configuration, which refuses names with braces.
     public static func field(_ name: String) -> String { "{\(name)}" }
 
+    /// `OR(a, b, …)`, or the one term alone.
+    public static func any(_ terms: [String]) -> String {
+        terms.count == 1 ? terms[0] : "OR(" + terms.joined(separator: ", ") + ")"
+    }
+
+    /// `AND(a, b, …)`, or the one term alone.
+    public static func all(_ terms: [String]) -> String {
+        terms.count == 1 ? terms[0] : "AND(" + terms.joined(separator: ", ") + ")"
+    }
+
+    /// `RECORD_ID() = 'rec…'`: the record with this id, in whichever table the formula filters.
+    public static func recordID(is id: String) -> String { "RECORD_ID() = \(literal(id))" }
+
     /// `{Name} = 'value'`.
     public static func nameEquals(_ name: String, fields: FieldMap) -> String {
         "\(field(fields[.name])) = \(literal(name))"
@@ -55,10 +68,6 @@ public enum Formula {
         }
         var unique: [String] = []
         for term in terms where !unique.contains(term) { unique.append(term) }
-        switch unique.count {
-        case 0: return nil
-        case 1: return unique[0]
-        default: return "AND(" + unique.joined(separator: ", ") + ")"
-        }
+        return unique.isEmpty ? nil : all(unique)
     }
 }

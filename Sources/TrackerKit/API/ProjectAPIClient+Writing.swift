@@ -175,8 +175,7 @@ extension ProjectAPIClient {
 
     /// Which of `ids` are still projects of this table.
     func existing(ids: [String]) async -> Result<[String], AppError> {
-        let terms = ids.map { "RECORD_ID() = \(Formula.literal($0))" }
-        return await projects(matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))")
+        await projects(matching: Formula.any(ids.map(Formula.recordID(is:))))
             .map { found in
                 let present = Set(found.map(\.id))
                 return ids.filter(present.contains)

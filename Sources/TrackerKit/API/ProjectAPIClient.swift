@@ -83,10 +83,10 @@ public struct ProjectAPIClient: Sendable {
         let name = Formula.field(fields[.name])
         var terms: [String] = []
         for target in targets {
-            if Self.looksLikeRecordID(target) { terms.append("RECORD_ID() = \(Formula.literal(target))") }
+            if Self.looksLikeRecordID(target) { terms.append(Formula.recordID(is: target)) }
             terms.append("LOWER(\(name)) = LOWER(\(Formula.literal(target)))")
         }
-        return await projects(matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))")
+        return await projects(matching: Formula.any(terms))
     }
 
     /// Whether `text` has the shape of a record id: `rec` and 14 letters or digits.
@@ -114,7 +114,7 @@ public struct ProjectAPIClient: Sendable {
         }
         guard !fragments.isEmpty else { return nil }
         let terms = fragments.prefix(24).map { "FIND(\(Formula.literal($0)), \(value))" }
-        return terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))"
+        return Formula.any(Array(terms))
     }
 
     private func page(_ query: ListQuery, offset: String?) async -> Result<RecordPage<Project>, AppError> {

@@ -8,8 +8,7 @@ enum TextRules {
     ) throws {
         let found = value.unicodeScalars.first { scalar in
             if allowingLineBreaks && (scalar == "\n" || scalar == "\t") { return false }
-            return scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            return TextCells.isControl(scalar)
         }
         guard let found else { return }
         let shown = TextCells.visible(found)

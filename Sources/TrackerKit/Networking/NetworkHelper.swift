@@ -109,14 +109,15 @@ public final class NetworkHelper: Sendable {
                 }
                 rateLimitRetries += 1
                 rateLimitWaited += delay
-                if environment.status != nil {
-                    // Every lockout is counted down, not just the first.
-                    await wait(delay) { "Airtable is rate limiting this base; retrying in \($0)s…" }
-                    if Task.isCancelled { return .failure(.interrupted) }
-                    continue
+                // With a status line every lockout is counted down; without one, the first is said once.
+                if environment.status == nil {
+                    notifyOnce(
+                        "Airtable is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…"
+                    )
                 }
-                notifyOnce(
-                    "Airtable is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…")
+                await wait(delay) { "Airtable is rate limiting this base; retrying in \($0)s…" }
+                if Task.isCancelled { return .failure(.interrupted) }
+                continue
             case .transient(let retryAfter, let error):
                 delay = retryAfter ?? policy.transientDelay(attempt: transientRetries, random: environment.random())
                 guard transientRetries < policy.maxTransientRetries,

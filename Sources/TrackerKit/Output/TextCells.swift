@@ -45,12 +45,13 @@ enum TextCells {
     static func folded(_ text: String) -> String { safe(text, breaks: .fold) }
 
     private static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isBidiControl(scalar)
-            || scalar == "\u{2028}" || scalar == "\u{2029}"
+        isControl(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    /// A C0 or C1 control, DEL, or a bidirectional override: what must never reach a terminal raw.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// One scalar as it is shown: caret notation or `<U+XXXX>` for a control, else itself.

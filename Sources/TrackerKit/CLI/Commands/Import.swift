@@ -12,7 +12,10 @@ extension Runner {
         let verbs = options.mode.dryRun ? ("create", "update", "unchanged") : ("created", "updated", "unchanged")
         if options.mode.dryRun {
             if options.mode.json {
-                for entry in plan.entries { try output.standardOutput(Self.row(entry.line, entry.action, nil) + "\n") }
+                for entry in plan.entries {
+                    let (verb, id) = entry.action.planned
+                    try emitRow(entry.line, verb, id)
+                }
             } else if !options.mode.quiet {
                 try output.standardOutput("would " + plan.summary(verbs) + "\n")
             }
@@ -188,22 +191,11 @@ extension Runner {
         }
     }
 
+    /// One row of `--json`: `{"line", "id", "action"}`.
     private func emitRow(_ line: Int, _ action: String, _ id: String?) throws {
         try output.standardOutput(
             JSONValue.object([("line", .number(Double(line))), ("id", .string(or: id)), ("action", .string(action))])
                 .serialized() + "\n")
-    }
-
-    /// A row of the dry-run's `--json`: what would be done with it.
-    static func row(_ line: Int, _ action: ImportPlan.Action, _ id: String?) -> String {
-        let (verb, id): (String, String?) =
-            switch action {
-            case .create: ("create", nil)
-            case .update(let project, _): ("update", project.id)
-            case .unchanged(let project): ("unchanged", project.id)
-            }
-        return JSONValue.object([("line", .number(Double(line))), ("id", .string(or: id)), ("action", .string(verb))])
-            .serialized()
     }
 
     /// The text to import: the file, or standard input when there is none or it is `-`.

@@ -17,10 +17,9 @@ extension Runner {
     /// Names for client ids, read in one request from the template's Clients table; ids stay ids if that fails.
     private func clientNames(_ ids: [String], client: ProjectAPIClient) async -> [String: String] {
         guard !ids.isEmpty else { return [:] }
-        let terms = ids.map { "RECORD_ID() = \(Formula.literal($0))" }
         let found = await client.linkedRecords(
             in: "Clients", primaryField: "Name",
-            matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))")
+            matching: Formula.any(ids.map(Formula.recordID(is:))))
         guard case .success(let records) = found else { return [:] }
         return Dictionary(records.compactMap { record in record.name.map { (record.id, $0) } }) { first, _ in first }
     }

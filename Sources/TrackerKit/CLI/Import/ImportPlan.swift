@@ -6,6 +6,15 @@ struct ImportPlan {
         /// The one project with the row's key, and the cells that differ from the row.
         case update(Project, ProjectWrite)
         case unchanged(Project)
+
+        /// What a dry run says it would do, and the project it would do it to.
+        var planned: (verb: String, id: String?) {
+            switch self {
+            case .create: ("create", nil)
+            case .update(let project, _): ("update", project.id)
+            case .unchanged(let project): ("unchanged", project.id)
+            }
+        }
     }
 
     struct Entry {
@@ -55,9 +64,9 @@ struct ImportPlan {
                 default: return "\(field) = \(Formula.literal(value))"
                 }
             }
-            return terms.count == 1 ? terms[0] : "AND(\(terms.joined(separator: ", ")))"
+            return Formula.all(terms)
         }
-        return rows.count == 1 ? rows[0] : "OR(\(rows.joined(separator: ", ")))"
+        return Formula.any(rows)
     }
 
     // MARK: - Differences

@@ -35,6 +35,8 @@ final class ValueChecker: Sendable {
         if let due = input.due { write[.due] = .string(due.description) }
         if let kickoff = input.kickoff { write[.kickoff] = .string(kickoff.description) }
         if let category = input.category { write[.category] = .string(try await self.category(category)) }
+        // Names of the lead and the team are looked up together, in one request.
+        try await resolvePeople((input.lead.map { [$0] } ?? []) + (input.team ?? []))
         if let lead = input.lead { write[.lead] = try await collaborators(for: [lead])[0] }
         if let team = input.team { write[.team] = .array(try await collaborators(for: team)) }
         if let clients = input.clients { write[.client] = .array(try await clientIDs(clients).map(JSONValue.string)) }
@@ -108,12 +110,12 @@ final class ValueChecker: Sendable {
         for start in stride(from: 0, to: missing.count, by: Self.chunk) {
             let batch = Array(missing[start..<min(start + Self.chunk, missing.count)])
             let terms = batch.flatMap { value in
-                (ProjectAPIClient.looksLikeRecordID(value) ? ["RECORD_ID() = \(Formula.literal(value))"] : [])
+                (ProjectAPIClient.looksLikeRecordID(value) ? [Formula.recordID(is: value)] : [])
                     + ["\(name) = LOWER(\(Formula.literal(value)))"]
             }
             let found = try await client.linkedRecords(
                 in: table, primaryField: primary,
-                matching: terms.count == 1 ? terms[0] : "OR(\(terms.joined(separator: ", ")))", limit: 1000
+                matching: Formula.any(terms), limit: 1000
             ).get()
             for value in batch {
                 let result = await pickClient(value, from: found, table: table, primary: primary)
@@ -180,7 +182,7 @@ final class ValueChecker: Sendable {
                 return ["\(lead) = \(literal)", "FIND(\(literal), \(team))"]
             }
             let projects = try await client.projects(
-                matching: "OR(\(terms.joined(separator: ", ")))", limit: 100 * batch.count,
+                matching: Formula.any(terms), limit: 100 * batch.count,
                 fields: [fields[.lead], fields[.team]]
             ).get()
             let seen = projects.flatMap { ($0.lead.map { [$0] } ?? []) + $0.team }
