@@ -138,6 +138,16 @@ final class ImportTests: FakeAirtableTestCase {
             unknown.stderr.contains(#"line 1: unknown column "priority"; columns are name due"#), unknown.stderr)
     }
 
+    func testAFileThatIsNotUTF8TextSaysSo() throws {
+        try startFake()
+        let run = tracker()
+        try Data([0x6E, 0x61, 0x6D, 0x65, 0x0A, 0xFF, 0xFE, 0x0A]).write(
+            to: URL(fileURLWithPath: run.runtimeDirectory + "/latin.csv"))
+        let result = try run.run(["import", "latin.csv"])
+        assertFailure(result, status: 64, "latin.csv is not UTF-8 text; import reads UTF-8 CSV, NDJSON or JSON")
+        XCTAssertTrue(fake.log.isEmpty)
+    }
+
     func testAtMostTwentyBadRowsAreListedThenACount() throws {
         try startFake()
         let rows = (1...25).map { "Row \($0),not a date\n" }.joined()

@@ -215,7 +215,10 @@ extension Runner {
             data = context.readStandardInput()
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw AppError.invalidRows(count: 1, lines: ["\(file ?? "stdin") is not UTF-8 text"])
+            // As for --notes-file: the file given is not what the command reads.
+            throw AppError.usage(
+                "\(file.map { $0 == "-" ? "stdin" : $0 } ?? "stdin") is not UTF-8 text; import reads UTF-8 CSV, NDJSON or JSON",
+                command: "import")
         }
         return text
     }
