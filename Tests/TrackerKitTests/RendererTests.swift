@@ -246,8 +246,8 @@ struct StatusLineTests {
 
 struct WrapTests {
     @Test func wrapsNotesAtSpacesWithinTheWidth() {
-        #expect(ProjectView.wrap("one two three four", to: 9) == ["one two", "three", "four"])
-        #expect(ProjectView.wrap("", to: 9) == [""])
-        #expect(ProjectView.wrap("unbreakablewordhere ok", to: 9) == ["unbreakablewordhere", "ok"])
+        #expect(TextCells.wrap("one two three four", to: 9) == ["one two", "three", "four"])
+        #expect(TextCells.wrap("", to: 9) == [""])
+        #expect(TextCells.wrap("unbreakablewordhere ok", to: 9) == ["unbreakablewordhere", "ok"])
     }
 }

@@ -23,13 +23,13 @@ public struct LinkedRecord: Equatable, Sendable, Decodable {
         let container = try decoder.container(keyedBy: Keys.self)
         id = try container.decode(String.self, forKey: .id)
         let primary = decoder.userInfo[.primaryField] as? String ?? "Name"
-        let fields = try? container.nestedContainer(keyedBy: AnyKey.self, forKey: .fields)
-        name = (try? fields?.decodeIfPresent(String.self, forKey: AnyKey(primary))) ?? nil
+        let fields = try? container.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
+        name = (try? fields?.decodeIfPresent(String.self, forKey: FieldKey(primary))) ?? nil
     }
 }
 
-/// A coding key for any field name.
-struct AnyKey: CodingKey {
+/// A coding key for a field's name, which only the base knows.
+struct FieldKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
     init(_ name: String) { stringValue = name }
@@ -74,14 +74,6 @@ struct ErrorEnvelope: Decodable {
 
 extension Project: Decodable {
     private enum RecordKeys: String, CodingKey { case id, createdTime, fields }
-
-    private struct FieldKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
 
     /// Decodes an Airtable record; empty cells are absent from `fields`, so every field is optional.
     ///

@@ -8,7 +8,7 @@ enum Help {
         text += "\nFLAGS\n" + (spec.flags.isEmpty ? "  (only the global flags below)\n" : flagLines(spec.flags))
         text += "\nGLOBAL FLAGS\n" + flagLines(CommandSpec.globalFlags)
         if !spec.notes.isEmpty {
-            text += "\n" + wrap(spec.notes.joined(separator: " "), width: width).map { "\($0)\n" }.joined()
+            text += "\n" + TextCells.wrap(spec.notes.joined(separator: " "), to: width).map { "\($0)\n" }.joined()
         }
         text += "\nEXAMPLES\n" + spec.examples.map { "  $ \($0)\n" }.joined()
         return text
@@ -19,7 +19,7 @@ enum Help {
         let labels = flags.map(label)
         let column = min((labels.map(\.count).max() ?? 0) + 4, 28)
         return zip(flags, labels).map { flag, label in
-            let lines = wrap(flag.help, width: width - column)
+            let lines = TextCells.wrap(flag.help, to: width - column)
             let first = label.count + 2 < column ? "  " + label.padded(to: column - 2) + lines[0] : "  " + label
             let rest = (label.count + 2 < column ? lines.dropFirst() : lines[...]).map {
                 String(repeating: " ", count: column) + $0
@@ -69,25 +69,10 @@ enum Help {
         return lines + [text]
     }
 
-    /// `text` broken at spaces into lines of at most `width` characters (a longer word stands alone).
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            if !current.isEmpty && current.count + 1 + word.count > width {
-                lines.append(current)
-                current = String(word)
-            } else {
-                current += (current.isEmpty ? "" : " ") + word
-            }
-        }
-        return lines + [current]
-    }
-
     static var root: String {
         let nameWidth = (CommandSpec.all.map(\.name.count).max() ?? 0) + 2
         let commands = CommandSpec.all.map { spec in
-            wrap(spec.summary, width: width - 2 - nameWidth).enumerated().map { index, line in
+            TextCells.wrap(spec.summary, to: width - 2 - nameWidth).enumerated().map { index, line in
                 "  " + (index == 0 ? spec.name : "").padded(to: nameWidth) + line
             }.joined(separator: "\n")
         }.joined(separator: "\n")

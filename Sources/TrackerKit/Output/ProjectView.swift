@@ -32,7 +32,7 @@ struct ProjectView {
         let notes = project.notes.flatMap { $0.isEmpty ? nil : TextCells.safe($0, breaks: .keepNewlines) }
         let noteLines = notes.map { text in
             text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
-                width.map { Self.wrap(String(line), to: max(20, $0 - Self.indent)) } ?? [String(line)]
+                width.map { TextCells.wrap(String(line), to: max(20, $0 - Self.indent)) } ?? [String(line)]
             }
         }
         return text + line("Notes", noteLines ?? [])
@@ -57,20 +57,5 @@ struct ProjectView {
         }
         let day = CalendarDate(instant, in: timeZone)
         return "\(day) (\(day.relative(to: today)))"
-    }
-
-    /// Breaks `line` at spaces so no piece is wider than `width` (a longer word stands alone).
-    static func wrap(_ line: String, to width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
-            if !current.isEmpty && TextCells.width(current) + 1 + TextCells.width(String(word)) > width {
-                lines.append(current)
-                current = String(word)
-            } else {
-                current += (current.isEmpty ? "" : " ") + word
-            }
-        }
-        return lines + [current]
     }
 }

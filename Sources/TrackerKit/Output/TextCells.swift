@@ -129,4 +129,19 @@ enum TextCells {
         }
         return result + "…" + String(repeating: " ", count: max(0, limit - 1 - used))
     }
+
+    /// Breaks `line` at spaces so no piece is wider than `width` columns (a longer word stands alone).
+    static func wrap(_ line: String, to width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in line.split(separator: " ", omittingEmptySubsequences: false) {
+            if !current.isEmpty && Self.width(current) + 1 + Self.width(String(word)) > width {
+                lines.append(current)
+                current = String(word)
+            } else {
+                current += (current.isEmpty ? "" : " ") + word
+            }
+        }
+        return lines + [current]
+    }
 }
