@@ -6,21 +6,13 @@ extension ProjectAPIClient {
     public func linkedRecords(in table: String, primaryField: String, matching formula: String, limit: Int = 100)
         async -> Result<[LinkedRecord], AppError>
     {
-        var found: [LinkedRecord] = []
-        var offset: String?
         let query = ListQuery(filterByFormula: formula, maxRecords: limit, fields: [primaryField])
-        repeat {
-            let answer = await network.send(listRequest(url(ofTable: table), query, offset: offset), kind: .idempotent)
-                .flatMap { decode(RecordPage<LinkedRecord>.self, from: $0, primaryField: primaryField) }
-            switch answer {
-            case .success(let page):
-                found += page.records
-                offset = page.offset
-            case .failure(let error):
-                return .failure(error)
-            }
-        } while offset != nil
-        return .success(found)
+        // Not `send`: its explanations name the projects table.
+        return await collectPages(
+            { offset in
+                await network.send(listRequest(url(ofTable: table), query, offset: offset), kind: .idempotent)
+                    .flatMap { decode(RecordPage<LinkedRecord>.self, from: $0, primaryField: primaryField) }
+            }, id: \.id)
     }
 
     /// Names in another table's primary field that may be what the user meant by `name`, from a bounded search.

@@ -29,17 +29,34 @@ public struct ProjectAPIClient: Sendable {
     /// `onPage` sees each page once as it arrives; no project is passed twice, even across a restart. Failures are
     /// thrown as `AppError`; whatever `onPage` throws passes through unchanged.
     public func listProjects(_ query: ListQuery, onPage: ([Project]) throws -> Void) async throws {
-        // What was passed on, remembered only to skip it after a restart: 8 bytes a project, not a string each, so
-        // memory stays flat however long the table (two ids sharing a 64-bit hash would need billions of projects).
+        try await streamPages({ await page(query, offset: $0) }, id: \.id, onPage: onPage)
+    }
+
+    /// Every project matching `formula`, all pages.
+    public func projects(matching formula: String, limit: Int? = nil, fields: [String]? = nil) async -> Result<
+        [Project], AppError
+    > {
+        let query = ListQuery(filterByFormula: formula, maxRecords: limit, fields: fields)
+        return await collectPages({ await page(query, offset: $0) }, id: \.id)
+    }
+
+    /// Pages through a listing, `fetch` reading the page at a cursor, and restarts from the first page if Airtable
+    /// expires the cursor; records already passed on are not passed again.
+    func streamPages<Record>(
+        _ fetch: (String?) async -> Result<RecordPage<Record>, AppError>, id: (Record) -> String,
+        onPage: ([Record]) throws -> Void
+    ) async throws {
+        // What was passed on, remembered only to skip it after a restart: 8 bytes a record, not a string each, so
+        // memory stays flat however long the table (two ids sharing a 64-bit hash would need billions of records).
         var seen = Set<UInt64>()
         var offset: String?
         var restarts = 0
         while true {
-            switch await page(query, offset: offset) {
+            switch await fetch(offset) {
             case .success(let page):
-                let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains(StableHash.of($0.id)) }
+                let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains(StableHash.of(id($0))) }
                 if restarts > 0 || page.offset != nil {
-                    for project in page.records { seen.insert(StableHash.of(project.id)) }
+                    for record in page.records { seen.insert(StableHash.of(id(record))) }
                 }
                 try onPage(fresh)
                 guard let next = page.offset else { return }
@@ -55,15 +72,13 @@ public struct ProjectAPIClient: Sendable {
         }
     }
 
-    /// Every project matching `formula`, all pages.
-    public func projects(matching formula: String, limit: Int? = nil, fields: [String]? = nil) async -> Result<
-        [Project], AppError
-    > {
-        var found: [Project] = []
+    /// Every record of a listing, all pages.
+    func collectPages<Record>(_ fetch: (String?) async -> Result<RecordPage<Record>, AppError>, id: (Record) -> String)
+        async -> Result<[Record], AppError>
+    {
+        var found: [Record] = []
         do {
-            try await listProjects(ListQuery(filterByFormula: formula, maxRecords: limit, fields: fields)) {
-                found += $0
-            }
+            try await streamPages(fetch, id: id) { found += $0 }
         } catch {
             return .failure(error as? AppError ?? .badResponse("\(error)"))
         }
