@@ -30,6 +30,18 @@ public enum Formula {
     /// `RECORD_ID() = 'rec…'`: the record with this id, in whichever table the formula filters.
     public static func recordID(is id: String) -> String { "RECORD_ID() = \(literal(id))" }
 
+    /// `LOWER({field}) = LOWER('value')`: the field holds `value`, ignoring case.
+    public static func equalsIgnoringCase(_ fieldName: String, _ value: String) -> String {
+        "LOWER(\(field(fieldName))) = LOWER(\(literal(value)))"
+    }
+
+    /// The records `target` may name: the one with that id, when it has an id's shape, and those whose `nameField`
+    /// holds it ignoring case (cli-spec.md "Naming a project").
+    public static func idOrName(_ target: String, nameField: String) -> [String] {
+        (ProjectAPIClient.looksLikeRecordID(target) ? [recordID(is: target)] : [])
+            + [equalsIgnoringCase(nameField, target)]
+    }
+
     /// `{Name} = 'value'`.
     public static func nameEquals(_ name: String, fields: FieldMap) -> String {
         "\(field(fields[.name])) = \(literal(name))"
@@ -58,7 +70,7 @@ public enum Formula {
         }
         if let category = filters.category { terms.append("\(field(fields[.category])) = \(literal(category))") }
         if let lead = filters.lead, filters.leadEmail == nil {
-            terms.append("LOWER(\(field(fields[.lead]))) = LOWER(\(literal(lead)))")
+            terms.append(equalsIgnoringCase(fields[.lead], lead))
         }
         if let search = filters.search {
             let needle = "LOWER(\(literal(search)))"

@@ -95,13 +95,7 @@ public struct ProjectAPIClient: Sendable {
     /// The projects `targets` may name, in one request: records of this table with those ids (Airtable's GET of one
     /// record would also return other tables' records), and projects whose name equals one ignoring case.
     public func candidates(for targets: [String]) async -> Result<[Project], AppError> {
-        let name = Formula.field(fields[.name])
-        var terms: [String] = []
-        for target in targets {
-            if Self.looksLikeRecordID(target) { terms.append(Formula.recordID(is: target)) }
-            terms.append("LOWER(\(name)) = LOWER(\(Formula.literal(target)))")
-        }
-        return await projects(matching: Formula.any(terms))
+        await projects(matching: Formula.any(targets.flatMap { Formula.idOrName($0, nameField: fields[.name]) }))
     }
 
     /// Whether `text` has the shape of a record id: `rec` and 14 letters or digits.

@@ -89,10 +89,8 @@ extension Invocation {
             return scanned
         }
         if let word, scanned.command == nil {
-            let suggestion = Suggestion.closest(to: word, in: CommandSpec.all.map(\.name)).map {
-                " Did you mean '\($0)'?"
-            }
-            throw AppError.usage("unknown command '\(word)'.\(suggestion ?? "")", command: nil)
+            let suggestion = Suggestion.ending(for: word, in: CommandSpec.all.map(\.name), quote: "'")
+            throw AppError.usage("unknown command '\(word)'.\(suggestion)", command: nil)
         }
         let flags = (scanned.command?.flags ?? []) + CommandSpec.globalFlags + [FlagSpec(name: "--version", help: "")]
         let context = scanned.command?.name
@@ -159,7 +157,7 @@ extension Invocation {
             return .usage("\(name) is not a flag of 'tracker \(context)'; it belongs to \(list)", command: context)
         }
         let names = flags.map(\.name).filter { $0 != "--version" || context == nil }
-        let suggestion = Suggestion.closest(to: name, in: names).map { " Did you mean '\($0)'?" } ?? ""
+        let suggestion = Suggestion.ending(for: name, in: names, quote: "'")
         let scope = context.map { " for 'tracker \($0)'" } ?? ""
         return .usage("unknown flag '\(name)'\(scope).\(suggestion)", command: context)
     }
@@ -431,10 +429,8 @@ extension Invocation {
         try rejectPositionals(scanned, allowed: 1)
         guard let topic = scanned.positionals.first else { return nil }
         guard CommandSpec.named(topic) != nil else {
-            let suggestion = Suggestion.closest(to: topic, in: CommandSpec.all.map(\.name)).map {
-                " Did you mean '\($0)'?"
-            }
-            throw AppError.usage("no help for unknown command '\(topic)'.\(suggestion ?? "")", command: nil)
+            let suggestion = Suggestion.ending(for: topic, in: CommandSpec.all.map(\.name), quote: "'")
+            throw AppError.usage("no help for unknown command '\(topic)'.\(suggestion)", command: nil)
         }
         return topic
     }

@@ -7,6 +7,17 @@ enum Suggestion {
         return best.1 <= max(2, word.count / 3) ? best.0 : nil
     }
 
+    /// `Did you mean "a" or "b"?`, nil when there is nothing to suggest; `quote` is `'` for words of the command line.
+    static func question(_ names: [String], quote: String = "\"") -> String? {
+        guard !names.isEmpty else { return nil }
+        return "Did you mean " + names.map { quote + $0 + quote }.joined(separator: " or ") + "?"
+    }
+
+    /// ` Did you mean "x"?` for the candidate closest to `word`, to end a message; empty when none is close.
+    static func ending(for word: String, in candidates: [String], quote: String = "\"") -> String {
+        question(closest(to: word, in: candidates).map { [$0] } ?? [], quote: quote).map { " " + $0 } ?? ""
+    }
+
     /// Levenshtein distance between two strings.
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)

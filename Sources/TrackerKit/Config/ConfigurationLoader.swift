@@ -138,7 +138,7 @@ private struct Resolver {
         var renamed: [FieldMap.Word: String] = [:]
         for (key, member) in members {
             guard let word = FieldMap.Word(rawValue: key) else {
-                let suggestion = Suggestion.closest(to: key, in: words).map { " Did you mean \"\($0)\"?" } ?? ""
+                let suggestion = Suggestion.ending(for: key, in: words)
                 throw AppError.configuration(
                     "unknown word \"\(key)\" in \"fields\" of \(origin).\(suggestion)",
                     hint: "Words: \(words.joined(separator: ", ")).")

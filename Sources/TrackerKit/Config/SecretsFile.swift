@@ -107,7 +107,7 @@ struct SecretsFile {
         for (name, value) in raw {
             guard let key = SecretsKey(rawValue: name) else {
                 let known = SecretsKey.allCases.map(\.rawValue)
-                let suggestion = Suggestion.closest(to: name, in: known).map { " Did you mean \"\($0)\"?" } ?? ""
+                let suggestion = Suggestion.ending(for: name, in: known)
                 return .failure(
                     .configuration(
                         "unknown key \"\(name)\" in \(path).\(suggestion)",

@@ -60,7 +60,7 @@ struct ImportPlan {
                 let field = Formula.field(map[word])
                 switch word {
                 case .due: return "IS_SAME(\(field), \(Formula.literal(value)), 'day')"
-                case .name: return "LOWER(\(field)) = LOWER(\(Formula.literal(value)))"
+                case .name: return Formula.equalsIgnoringCase(map[word], value)
                 default: return "\(field) = \(Formula.literal(value))"
                 }
             }

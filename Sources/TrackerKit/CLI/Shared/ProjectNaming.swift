@@ -20,9 +20,7 @@ struct ProjectNaming {
     }
 
     private func pick(_ target: String, from candidates: [Project]) async throws -> Project {
-        if let byID = candidates.first(where: { $0.id == target }) { return byID }
-        let exact = candidates.filter { $0.name == target }
-        let matches = exact.isEmpty ? candidates.filter { $0.name?.lowercased() == target.lowercased() } : exact
+        let matches = Self.matches(of: target, in: candidates, id: \.id, name: \.name)
         switch matches.count {
         case 1: return matches[0]
         case 0: throw try await notFound(target)
@@ -40,11 +38,17 @@ struct ProjectNaming {
             ProjectAPIClient.looksLikeRecordID(target)
             ? "no project has id or name \"\(target)\"" : "no project is named \"\(target)\""
         let close = Self.closest(to: target, among: try await client.names(resembling: target).get())
-        let hint =
-            close.isEmpty
-            ? "Run 'tracker list' to see names and ids."
-            : "Did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
-        return .notFound(what, hint: hint)
+        return .notFound(what, hint: Suggestion.question(close) ?? "Run 'tracker list' to see names and ids.")
+    }
+
+    /// The records `target` names among `candidates`: the one with that id, else those named exactly so, else those
+    /// named so ignoring case. One is a match; more are ambiguous.
+    static func matches<Record>(
+        of target: String, in candidates: [Record], id: (Record) -> String, name: (Record) -> String?
+    ) -> [Record] {
+        if let byID = candidates.first(where: { id($0) == target }) { return [byID] }
+        let exact = candidates.filter { name($0) == target }
+        return exact.isEmpty ? candidates.filter { name($0)?.lowercased() == target.lowercased() } : exact
     }
 
     /// Up to three of `names` near `name`: the same words in another case, a containing name, or a small typo.

@@ -74,7 +74,7 @@ final class ValueChecker: Sendable {
             // Without the schema, the categories are what the table's projects hold.
             let field = Formula.field(fields[.category])
             let match = try await client.projects(
-                matching: "LOWER(\(field)) = LOWER(\(Formula.literal(typed)))", limit: 1, fields: [fields[.category]]
+                matching: Formula.equalsIgnoringCase(fields[.category], typed), limit: 1, fields: [fields[.category]]
             ).get()
             if let spelled = match.first?.category { return spelled }
             let seen = try await client.projects(
@@ -88,7 +88,7 @@ final class ValueChecker: Sendable {
             return choice
         }
         let listed = choices.isEmpty ? "the table has none" : choices.map { "\"\($0)\"" }.joined(separator: ", ")
-        let guess = Suggestion.closest(to: typed, in: choices).map { " Did you mean \"\($0)\"?" } ?? ""
+        let guess = Suggestion.ending(for: typed, in: choices)
         throw AppError.usage("unknown category \"\(typed)\"; the choices are \(listed).\(guess)", command: command)
     }
 
@@ -106,13 +106,9 @@ final class ValueChecker: Sendable {
         let missing = values.filter { value in clients.withLock { $0[value] == nil } }
         guard !missing.isEmpty else { return }
         let (table, primary) = try await clientsTable()
-        let name = "LOWER(\(Formula.field(primary)))"
         for start in stride(from: 0, to: missing.count, by: Self.chunk) {
             let batch = Array(missing[start..<min(start + Self.chunk, missing.count)])
-            let terms = batch.flatMap { value in
-                (ProjectAPIClient.looksLikeRecordID(value) ? [Formula.recordID(is: value)] : [])
-                    + ["\(name) = LOWER(\(Formula.literal(value)))"]
-            }
+            let terms = batch.flatMap { Formula.idOrName($0, nameField: primary) }
             let found = try await client.linkedRecords(
                 in: table, primaryField: primary,
                 matching: Formula.any(terms), limit: 1000
@@ -127,16 +123,12 @@ final class ValueChecker: Sendable {
     private func pickClient(_ value: String, from found: [LinkedRecord], table: String, primary: String) async
         -> Result<String, AppError>
     {
-        if let byID = found.first(where: { $0.id == value }) { return .success(byID.id) }
-        let exact = found.filter { $0.name == value }
-        let matches = exact.isEmpty ? found.filter { $0.name?.lowercased() == value.lowercased() } : exact
+        let matches = ProjectNaming.matches(of: value, in: found, id: \.id, name: \.name)
         switch matches.count {
         case 1: return .success(matches[0].id)
         case 0:
             let names = (try? await client.linkedNames(resembling: value, in: table, primaryField: primary).get()) ?? []
-            let close = ProjectNaming.closest(to: value, among: names)
-            let guess =
-                close.isEmpty ? "" : " Did you mean " + close.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+            let guess = Suggestion.question(ProjectNaming.closest(to: value, among: names)).map { " " + $0 } ?? ""
             return .failure(
                 .usage("unknown client \"\(value)\" (tracker never creates one).\(guess)", command: command))
         default:
@@ -173,13 +165,12 @@ final class ValueChecker: Sendable {
             people.withLock { $0[person] = .success(.object([("email", .string(person))])) }
         }
         let missing = values.filter { value in !value.contains("@") && people.withLock { $0[value] == nil } }
-        let lead = "LOWER(\(Formula.field(fields[.lead])))"
         let team = "LOWER(\(Formula.field(fields[.team])))"
         for start in stride(from: 0, to: missing.count, by: Self.chunk) {
             let batch = Array(missing[start..<min(start + Self.chunk, missing.count)])
             let terms = batch.flatMap { name in
                 let literal = "LOWER(\(Formula.literal(name)))"
-                return ["\(lead) = \(literal)", "FIND(\(literal), \(team))"]
+                return [Formula.equalsIgnoringCase(fields[.lead], name), "FIND(\(literal), \(team))"]
             }
             let projects = try await client.projects(
                 matching: Formula.any(terms), limit: 100 * batch.count,
