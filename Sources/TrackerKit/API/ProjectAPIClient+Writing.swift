@@ -65,9 +65,7 @@ extension ProjectAPIClient {
         }
     }
 
-    static func batches<T>(_ items: [T]) -> [[T]] {
-        stride(from: 0, to: items.count, by: batchSize).map { Array(items[$0..<min($0 + batchSize, items.count)]) }
-    }
+    static func batches<T>(_ items: [T]) -> [[T]] { items.chunked(into: batchSize) }
 
     private var tablePath: String {
         URLComponents(url: tableURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? tableURL.path

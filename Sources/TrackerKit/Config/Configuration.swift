@@ -6,9 +6,9 @@ public struct Configuration: Equatable, Sendable {
     public var baseID: String
     public var table: String
     public var endpoint: URL
-    public var requestsPerSecond: Double
-    public var timeoutSeconds: Int
-    public var retryBudgetSeconds: Int
+    public var requestsPerSecond = Configuration.defaultRequestsPerSecond
+    public var timeoutSeconds = Configuration.defaultTimeoutSeconds
+    public var retryBudgetSeconds = Configuration.defaultRetryBudgetSeconds
     /// The base's names for the fields tracker uses.
     public var fields: FieldMap = .template
     /// The secrets file that was read, if any.
@@ -19,6 +19,10 @@ public struct Configuration: Equatable, Sendable {
     public var environmentKeys: [String]
 
     public static let defaultEndpoint = URL(string: "https://api.airtable.com")!
+    /// What a secrets file that leaves a setting out gets.
+    public static let defaultRequestsPerSecond = 5.0
+    public static let defaultTimeoutSeconds = 30
+    public static let defaultRetryBudgetSeconds = 120
 
     /// Whether group or others may read the secrets file (it holds the token).
     public var isSecretsFileReadableByOthers: Bool { secretsMode.map(Self.isReadableByOthers) ?? false }

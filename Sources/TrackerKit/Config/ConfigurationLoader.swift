@@ -104,9 +104,12 @@ private struct Resolver {
             return Configuration(
                 token: token, baseID: baseID, table: table,
                 endpoint: try ConfigurationLoader.endpoint(try string(.endpoint)) ?? Configuration.defaultEndpoint,
-                requestsPerSecond: try number(.requestsPerSecond, default: 5, range: 0.1...10000),
-                timeoutSeconds: Int(try number(.timeoutSeconds, default: 30, range: 1...3600, whole: true)),
-                retryBudgetSeconds: Int(try number(.retryBudgetSeconds, default: 120, range: 0...86400, whole: true)),
+                requestsPerSecond: try number(
+                    .requestsPerSecond, default: Configuration.defaultRequestsPerSecond, range: 0.1...10000),
+                timeoutSeconds: try whole(
+                    .timeoutSeconds, default: Configuration.defaultTimeoutSeconds, range: 1...3600),
+                retryBudgetSeconds: try whole(
+                    .retryBudgetSeconds, default: Configuration.defaultRetryBudgetSeconds, range: 0...86400),
                 fields: try fieldMap(),
                 secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment)
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
@@ -171,6 +174,10 @@ private struct Resolver {
                 "\"\(key.rawValue)\" in \(origin) must be \(kind) from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))",
                 hint: nil)
         }
+    }
+
+    private func whole(_ key: SecretsKey, default value: Int, range: ClosedRange<Double>) throws -> Int {
+        Int(try number(key, default: Double(value), range: range, whole: true))
     }
 
     private static func format(_ value: Double) -> String {

@@ -123,8 +123,7 @@ extension Runner {
         -> [[String]: [Project]]
     {
         var found: [[String]: [Project]] = [:]
-        for start in stride(from: 0, to: keys.count, by: 500) {
-            let chunk = Array(keys[start..<min(start + 500, keys.count)])
+        for chunk in keys.chunked(into: 500) {
             let formula = ImportPlan.lookupFormula(chunk, key, map: client.fields)
             let wanted = Set(chunk)
             for project in try await client.projects(matching: formula).get() {
@@ -202,12 +201,7 @@ extension Runner {
     private func readImportText(_ file: String?) throws -> String {
         let data: Data
         if let file, file != "-" {
-            let path = file.hasPrefix("/") ? file : context.currentDirectory + "/" + file
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
-                throw AppError.file("\(file) \(reason)")
-            }
-            data = contents
+            data = try contents(ofFile: file, naming: file)
         } else {
             guard !context.isStdinTerminal else {
                 throw AppError.usage("import reads a FILE, or rows piped to it; give a file name", command: "import")

@@ -11,11 +11,10 @@ extension Runner {
         }
         let (token, baseID, table) = try askOrRead(options)
         let endpoint = try ConfigurationLoader.endpoint(context.environment["AIRTABLE_ENDPOINT_URL"])
-        var configuration = Configuration(
-            token: token, baseID: baseID, table: table, endpoint: endpoint ?? Configuration.defaultEndpoint,
-            requestsPerSecond: 5, timeoutSeconds: 30, retryBudgetSeconds: 120, secretsPath: nil, environmentKeys: [])
         try ConfigurationLoader.check(token: token, baseID: baseID, origin: "what was typed")
-        configuration.secretsPath = path
+        let configuration = Configuration(
+            token: token, baseID: baseID, table: table, endpoint: endpoint ?? Configuration.defaultEndpoint,
+            secretsPath: path, environmentKeys: [])
         if output.isStderrTerminal { output.standardError("Checking the token and the table…\n") }
         try await makeClient(configuration: configuration).probeTable().get()
         var members: [(String, JSONValue)] = [
@@ -35,7 +34,7 @@ extension Runner {
     /// Where to write: `--path`, else `$XDG_CONFIG_HOME/tracker/Secrets.json`, else `~/.config/tracker/Secrets.json`.
     private func secretsPath(_ options: InitOptions) throws -> String {
         if let path = options.path {
-            return path.hasPrefix("/") ? path : context.currentDirectory + "/" + path
+            return absolutePath(path)
         }
         guard let path = SecretsFile.userPath(environment: context.environment) else {
             throw AppError.usage("neither XDG_CONFIG_HOME nor HOME is set; pass --path FILE", command: "init")

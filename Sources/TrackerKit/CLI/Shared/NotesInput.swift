@@ -10,11 +10,7 @@ extension Runner {
             if context.isStdinTerminal { output.standardError("Reading notes from stdin; end with Ctrl-D.\n") }
             return Self.droppingOneTrailingNewline(String(decoding: context.readStandardInput(), as: UTF8.self))
         case .file(let path):
-            let resolved = path.hasPrefix("/") ? path : context.currentDirectory + "/" + path
-            guard let data = FileManager.default.contents(atPath: resolved) else {
-                let reason = FileManager.default.fileExists(atPath: resolved) ? "cannot be read" : "does not exist"
-                throw AppError.file("--notes-file \(path) \(reason)")
-            }
+            let data = try contents(ofFile: path, naming: "--notes-file \(path)")
             guard let text = String(data: data, encoding: .utf8) else {
                 throw AppError.usage("--notes-file \(path) is not UTF-8 text", command: command)
             }

@@ -106,8 +106,7 @@ final class ValueChecker: Sendable {
         let missing = values.filter { value in clients.withLock { $0[value] == nil } }
         guard !missing.isEmpty else { return }
         let (table, primary) = try await clientsTable()
-        for start in stride(from: 0, to: missing.count, by: Self.chunk) {
-            let batch = Array(missing[start..<min(start + Self.chunk, missing.count)])
+        for batch in missing.chunked(into: Self.chunk) {
             let terms = batch.flatMap { Formula.idOrName($0, nameField: primary) }
             let found = try await client.linkedRecords(
                 in: table, primaryField: primary,
@@ -166,8 +165,7 @@ final class ValueChecker: Sendable {
         }
         let missing = values.filter { value in !value.contains("@") && people.withLock { $0[value] == nil } }
         let team = "LOWER(\(Formula.field(fields[.team])))"
-        for start in stride(from: 0, to: missing.count, by: Self.chunk) {
-            let batch = Array(missing[start..<min(start + Self.chunk, missing.count)])
+        for batch in missing.chunked(into: Self.chunk) {
             let terms = batch.flatMap { name in
                 let literal = "LOWER(\(Formula.literal(name)))"
                 return [Formula.equalsIgnoringCase(fields[.lead], name), "FIND(\(literal), \(team))"]
