@@ -306,10 +306,15 @@ extension Invocation {
             try TextRules.refuseControlCharacters(value, flag: flag, command: command)
             return value
         }
-        func person(_ flag: String, _ value: String) throws -> String {
+        /// A name, email or id given to a flag, without the spaces around it.
+        func item(_ flag: String, _ value: String) throws -> String {
             let trimmed = value.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { throw AppError.usage("\(flag) must not be empty", command: command) }
             try TextRules.refuseControlCharacters(trimmed, flag: flag, command: command)
+            return trimmed
+        }
+        func person(_ flag: String, _ value: String) throws -> String {
+            let trimmed = try item(flag, value)
             guard trimmed.contains("@") else { return trimmed }
             let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !trimmed.contains(" ") else {
@@ -324,13 +329,7 @@ extension Invocation {
             kickoff: try scanned.date("--kickoff", today: today), category: try text("--category"),
             lead: try scanned.last("--lead").map { try person("--lead", $0) },
             team: scanned.has("--team") ? try scanned.all("--team").map { try person("--team", $0) } : nil,
-            clients: scanned.has("--client")
-                ? try scanned.all("--client").map { value in
-                    let trimmed = value.trimmingCharacters(in: .whitespaces)
-                    guard !trimmed.isEmpty else { throw AppError.usage("--client must not be empty", command: command) }
-                    try TextRules.refuseControlCharacters(trimmed, flag: "--client", command: command)
-                    return trimmed
-                } : nil,
+            clients: scanned.has("--client") ? try scanned.all("--client").map { try item("--client", $0) } : nil,
             complete: scanned.has("--complete") ? true : scanned.has("--incomplete") ? false : nil)
         if let text = scanned.last("--notes") {
             try TextRules.refuseControlCharacters(text, flag: "--notes", command: command, allowingLineBreaks: true)

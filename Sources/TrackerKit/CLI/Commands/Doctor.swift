@@ -14,6 +14,11 @@ struct DoctorCheck {
     var ok: Bool { error == nil }
 
     var label: String { isSkipped ? "skipped" : ok ? "ok" : "failed" }
+
+    /// A check that failed with `error`, said as `name: message`.
+    static func failed(_ name: String, _ error: AppError) -> DoctorCheck {
+        DoctorCheck(name: name, error: error, detail: "\(name): \(error.message)")
+    }
 }
 
 extension Runner {
@@ -33,7 +38,7 @@ extension Runner {
         switch Result(catching: { try loadConfiguration() }) {
         case .failure(let error):
             let error = error as? AppError ?? .configuration("\(error)", hint: nil)
-            try report(DoctorCheck(name: "configuration", error: error, detail: "configuration: \(error.message)"))
+            try report(.failed("configuration", error))
             for name in ["token", "table", "fields", "pace"] {
                 try report(
                     DoctorCheck(name: name, error: error, detail: "\(name): not checked without a configuration"))
@@ -81,13 +86,12 @@ extension Runner {
         var checks: [DoctorCheck] = []
         switch await client.whoami() {
         case .success(let user): checks.append(DoctorCheck(name: "token", detail: "token accepted (user \(user))"))
-        case .failure(let error):
-            checks.append(DoctorCheck(name: "token", error: error, detail: "token: \(error.message)"))
+        case .failure(let error): checks.append(.failed("token", error))
         }
         let schema = await client.schema()
         var table = DoctorCheck(name: "table", detail: "base and table reachable")
         if case .failure(let error) = await client.probeTable() {
-            table = DoctorCheck(name: "table", error: error, detail: "table: \(error.message)")
+            table = .failed("table", error)
             if case .tableAccessDenied = error, case .success(let base?) = schema,
                 base.table(configuration.table) == nil
             {
@@ -101,8 +105,7 @@ extension Runner {
         checks.append(paceCheck(configuration))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))
-            checks.append(
-                DoctorCheck(name: "secrets", error: .configuration(warning, hint: nil), detail: "secrets: \(warning)"))
+            checks.append(.failed("secrets", .configuration(warning, hint: nil)))
         }
         return checks
     }
@@ -114,9 +117,7 @@ extension Runner {
         guard pace <= 5 else {
             let text =
                 "requestsPerSecond is \(shown), above Airtable's limit of 5 a second per base; expect 30-second lockouts"
-            return DoctorCheck(
-                name: "pace", error: .configuration(text, hint: "Set \"requestsPerSecond\" to 5 or less."),
-                detail: "pace: " + text)
+            return .failed("pace", .configuration(text, hint: "Set \"requestsPerSecond\" to 5 or less."))
         }
         return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5")
     }
@@ -124,8 +125,7 @@ extension Runner {
     /// Whether the table has every field tracker uses, with the right types; for missing ones, a suggested mapping.
     private func fieldCheck(_ map: FieldMap, table name: String, schema: Result<BaseSchema?, AppError>) -> DoctorCheck {
         guard case .success(let base) = schema else {
-            let error = schema.failure!
-            return DoctorCheck(name: "fields", error: error, detail: "fields: \(error.message)")
+            return .failed("fields", schema.failure!)
         }
         guard let base else {
             return DoctorCheck(

@@ -54,7 +54,7 @@ extension Runner {
         }
         let checker = ValueChecker(client: client, command: "import")
         try await checker.prefetch(inputs.map(\.input))
-        var writes: [(line: Int, write: ProjectWrite)] = []
+        var writes: [(line: Int, write: ProjectWrite, key: [String])] = []
         var firstLine: [[String]: Int] = [:]
         for (line, input) in inputs {
             let write: ProjectWrite
@@ -78,13 +78,12 @@ extension Runner {
                 continue
             }
             firstLine[value] = line
-            writes.append((line, write))
+            writes.append((line, write, value))
         }
-        let existing = try await projects(
-            matching: writes.compactMap { ImportPlan.key(of: $0.write, key) }, key, client)
+        let existing = try await projects(matching: writes.map(\.key), key, client)
         var plan = ImportPlan()
-        for (line, write) in writes {
-            let matches = existing[ImportPlan.key(of: write, key)!] ?? []
+        for (line, write, value) in writes {
+            let matches = existing[value] ?? []
             switch matches.count {
             case 0:
                 var create = write
