@@ -67,7 +67,14 @@ public final class FakeAirtable: @unchecked Sendable {
         case emptyBody
         /// Answer 200 with a body that is JSON but not a page of records.
         case wrongShape
+
+        /// The 429 Airtable sends when a base gets more than five requests a second, as recorded.
+        public static func rateLimited(retryAfter: String? = nil) -> Fault {
+            .status(429, type: "RATE_LIMIT_REACHED", message: FakeAirtable.rateLimitMessage, retryAfter: retryAfter)
+        }
     }
+
+    static let rateLimitMessage = "Rate limit exceeded. Please try again later"
 
     /// One request as the fake saw it.
     public struct LogEntry: Sendable {
@@ -253,9 +260,7 @@ public final class FakeAirtable: @unchecked Sendable {
                 if options.sendsRetryAfter { headers["Retry-After"] = String(Int((lockedUntil - time).rounded(.up))) }
                 return .respond(
                     status: 429, headers: headers,
-                    body: Self.errorBody(
-                        status: 429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later")
-                )
+                    body: Self.errorBody(status: 429, type: "RATE_LIMIT_REACHED", message: Self.rateLimitMessage))
             }
             recentRequests.append(time)
             return nil

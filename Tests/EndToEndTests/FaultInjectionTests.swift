@@ -18,8 +18,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
 
     func testA429BurstIsWaitedOutWithRetryAfter() throws {
         try startFake()
-        let limited = FakeAirtable.Fault.status(
-            429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1")
+        let limited = FakeAirtable.Fault.rateLimited(retryAfter: "1")
         fake.inject(limited, onRequest: 1)
         fake.inject(limited, onRequest: 2)
         let result = try tracker().run(["list"])
@@ -33,10 +32,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
 
     func testRateLimitedPastTheBudgetExits75() throws {
         try startFake()
-        fake.injectOnEveryRequest(
-            .status(
-                429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1"
-            ))
+        fake.injectOnEveryRequest(.rateLimited(retryAfter: "1"))
         let result = try impatientTracker(budget: 3).run(["list"])
         assertFailure(result, status: 75, "Airtable is still rate limiting after")
         XCTAssertLessThan(result.seconds, 6)

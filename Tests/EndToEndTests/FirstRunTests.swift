@@ -243,8 +243,7 @@ final class FirstRunTests: FakeAirtableTestCase {
 
     func testOnATerminalEveryRateLimitWaitCountsDown() throws {
         try startFake()
-        let limited = FakeAirtable.Fault.status(
-            429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "2")
+        let limited = FakeAirtable.Fault.rateLimited(retryAfter: "2")
         fake.inject(limited, onRequest: 1)
         fake.inject(limited, onRequest: 2)
         let (status, screen) = try onATerminal(["list", "--color", "never"], tracker())

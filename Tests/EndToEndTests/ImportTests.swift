@@ -218,8 +218,7 @@ final class ImportTests: FakeAirtableTestCase {
         try startFake(records: [])
         fake.inject(.status(500, type: nil), onRequest: 3)
         fake.inject(.status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error"), onRequest: 5)
-        let limited = FakeAirtable.Fault.status(
-            429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1")
+        let limited = FakeAirtable.Fault.rateLimited(retryAfter: "1")
         for number in 7...10 { fake.inject(limited, onRequest: number) }
         let result = try tracker().run(["import", "-", "--format", "csv"], stdin: Self.csv(80))
         XCTAssertEqual(result.status, 0, result.stderr)

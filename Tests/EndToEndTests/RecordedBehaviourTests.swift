@@ -82,11 +82,7 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
 
     func testARecorded429IsWaitedOutAndTheListingCompletes() throws {
         try startFake()
-        fake.inject(
-            .status(
-                429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later", retryAfter: "1"
-            ),
-            onRequest: 1)
+        fake.inject(.rateLimited(retryAfter: "1"), onRequest: 1)
         let result = try tracker().run(["list"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 16)
