@@ -7,8 +7,7 @@ import Foundation
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
 func fault(_ kind: String) -> FakeAirtable.Fault? {
     switch kind {
-    case "429":
-        .status(429, type: "RATE_LIMIT_REACHED", message: "Rate limit exceeded. Please try again later")
+    case "429": .rateLimited()
     case "billing":
         .status(429, type: "PUBLIC_API_BILLING_LIMIT_EXCEEDED", message: "API billing plan limit exceeded.")
     case "500", "502": .status(Int(kind)!, type: nil)
