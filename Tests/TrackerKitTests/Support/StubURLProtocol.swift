@@ -15,7 +15,7 @@ enum StubAnswer: Sendable {
 
 /// Intercepts requests of a session made by `StubURLProtocol.session()`; each test gets its own host, so parallel
 /// tests never see each other's stubs.
-final class StubURLProtocol: URLProtocol, @unchecked Sendable {
+final class StubURLProtocol: URLProtocol {
     /// What one stub host answers and what it was asked.
     final class Host: @unchecked Sendable {
         let name = UUID().uuidString.lowercased() + ".tracker.test"
