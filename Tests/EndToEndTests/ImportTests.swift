@@ -230,7 +230,8 @@ final class ImportTests: FakeAirtableTestCase {
 
     func testALostAnswerToABatchNeverAddsItTwice() throws {
         try startFake(records: [])
-        fake.inject(.applyThenDrop, onRequest: 4)  // a lookup, then upserts: the third batch is applied, its answer lost
+        // A lookup, then upserts: the third batch is applied and its answer lost.
+        fake.inject(.applyThenDrop, onRequest: 4)
         let result = try tracker().run(["import", "-", "--format", "csv"], stdin: Self.csv(50))
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "created 50, updated 0, unchanged 0\n")
