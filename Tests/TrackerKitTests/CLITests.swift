@@ -14,14 +14,20 @@ struct CLITests {
         var stdout: String
         var stderr: String
         var host: StubURLProtocol.Host
+
+        /// The requests to the projects' routes: those after reading the schema.
+        var requests: [URLRequest] { host.requests.filter { !$0.url!.path.hasPrefix("/v0/meta/") } }
     }
 
+    /// Runs tracker in the process; a command that reads the base first reads its schema, answered with the
+    /// template's unless `schema` says otherwise (nil: nothing is answered for it).
     func run(
         _ arguments: [String], _ answers: [StubAnswer] = [], terminal: Bool = false, stdin: String = "",
-        typed: [String] = [], secret: String? = nil, directory: String = "/nonexistent"
+        typed: [String] = [], secret: String? = nil, directory: String = "/nonexistent",
+        schema: StubAnswer? = .http(200, body: Fixture.templateSchema)
     ) async -> Run {
         let lines = Locked(typed)
-        let host = StubURLProtocol.host(answers)
+        let host = StubURLProtocol.host((schema.map { [$0] } ?? []) + answers)
         let out = Recorder(), err = Recorder()
         let clock = TestClock()
         var context = Context(
@@ -88,14 +94,14 @@ struct CLITests {
         #expect(
             result.stdout == #"{"fields":{"Name":"X","Due date":"2026-12-01","Notes":"from stdin"}}"#
                 + "\n")
-        #expect(result.host.requests.isEmpty)
+        #expect(result.requests.isEmpty)
     }
 
     @Test func addIfAbsentReusesAnExistingProject() async {
         let result = await run(
             ["add", "--if-absent", "--name", "a", "--due", "2026-12-01"], [.http(200, body: Fixture.page(["a"]))])
         #expect(result.stdout == "rec00000000000000\n")
-        #expect(result.host.requests.map(\.httpMethod) == ["GET"])
+        #expect(result.requests.map(\.httpMethod) == ["GET"])
     }
 
     @Test func showByNameListsAmbiguousMatches() async {
@@ -145,7 +151,9 @@ struct CLITests {
 
     @Test func verboseLogsRequestsWithoutTheToken() async {
         let result = await run(["--verbose", "list"], [.http(200, body: Fixture.page(["a"]))])
-        #expect(result.stderr.hasPrefix("tracker: GET /v0/appTESTbase000001/Design%20projects?pageSize=100 200 "))
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("tracker: GET /v0/meta/bases/appTESTbase000001/tables 200 ") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("tracker: GET /v0/appTESTbase000001/Design%20projects?pageSize=100 200 ") == true)
         #expect(!result.stderr.contains(Fixture.token))
     }
 
@@ -159,13 +167,13 @@ struct CLITests {
         #expect(
             yes.stderr.hasPrefix(
                 "This deletes 1 project:\n  recAAAAAAAAAAAAAA  Old draft, due 2026-12-01\nDelete it? [y/N] "))
-        #expect(yes.host.requests.map(\.httpMethod) == ["GET", "DELETE"])
+        #expect(yes.requests.map(\.httpMethod) == ["GET", "DELETE"])
 
         let no = await run(["delete", "Old draft"], [.http(200, body: page)], terminal: true, typed: [""])
         #expect(no.code == .failure)
         #expect(no.stdout.isEmpty)
         #expect(no.stderr.hasSuffix("[y/N] tracker: nothing was deleted\n"))
-        #expect(no.host.requests.map(\.httpMethod) == ["GET"])
+        #expect(no.requests.map(\.httpMethod) == ["GET"])
     }
 
     @Test func deleteOffATerminalNeedsYesAndDeletesNothingWithout() async throws {
@@ -174,7 +182,7 @@ struct CLITests {
         #expect(result.code == .usage)
         #expect(
             result.stderr.hasPrefix("tracker: delete asks before deleting, and stdin is not a terminal; pass --yes"))
-        #expect(result.host.requests.map(\.httpMethod) == ["GET"])
+        #expect(result.requests.map(\.httpMethod) == ["GET"])
     }
 
     @Test func initOnATerminalAsksWithoutEchoChecksThenWrites() async throws {
@@ -182,7 +190,7 @@ struct CLITests {
         let path = directory.path + "/conf/Secrets.json"
         let result = await run(
             ["init", "--path", path], [.http(200, body: #"{"records":[]}"#)], terminal: true,
-            typed: ["appABCDEFGHIJKLMN", ""], secret: Fixture.token)
+            typed: ["appABCDEFGHIJKLMN", ""], secret: Fixture.token, schema: nil)
         #expect(result.code == .success, "\(result.stderr)")
         #expect(result.stderr.contains("Token (typing is hidden): "))
         #expect(result.stderr.contains("Base id (the app… part of the base's URL): "))

@@ -79,6 +79,33 @@ struct CommandParsingTests {
                         input: ProjectInput(
                             due: CalendarDate("2026-12-05"), complete: false, cleared: [.kickoff, .notes, .lead]))))
         ),
+        // The base's own fields: --set FIELD=VALUE (split at the first =), --clear by name, and --add without --due
+        // (a base may have no due date; whether it needs one is known once the base is read).
+        (
+            [
+                "update", "A", "--set", "Budget=1,200", "--set", "Note= a=b ", "--clear", "Tags,kickoff",
+                "--clear", "Owner email",
+            ],
+            Invocation(
+                command: .update(
+                    UpdateOptions(
+                        target: "A",
+                        input: ProjectInput(
+                            cleared: [.kickoff], clearedFields: ["Tags", "Owner email"],
+                            assignments: [
+                                FieldAssignment(field: "Budget", value: "1,200"),
+                                FieldAssignment(field: "Note", value: " a=b "),
+                            ]))))
+        ),
+        (["add", "--name", "X"], Invocation(command: .add(AddOptions(input: ProjectInput(name: "X"))))),
+        (
+            ["list", "--view", "Active", "--sort", "Budget", "--desc", "--columns", "name,Budget,LEAD-NAME"],
+            Invocation(
+                command: .list(
+                    ListOptions(
+                        sort: .field("Budget"), descending: true, columns: [.name, .field("Budget"), .leadName],
+                        view: "Active")))
+        ),
         (
             ["update", "rec3g0Xxmw2rw3scs", "--team", "a@example.com", "--client", "Acme", "--dry-run"],
             Invocation(
@@ -116,7 +143,7 @@ struct CommandParsingTests {
         // Choices ignore case.
         (
             ["list", "--sort", "Due", "--format", "JSON"],
-            Invocation(command: .list(ListOptions(format: .json, sort: .due)))
+            Invocation(command: .list(ListOptions(format: .json, sort: .word(.due))))
         ),
         (
             ["list", "--color", "NEVER"],
@@ -151,7 +178,9 @@ struct CommandParsingTests {
         (["list", "--json", "--format", "csv"], "--json and --format csv cannot be used together"),
         (["list", "extra"], "unexpected argument 'extra'; quote values that contain spaces"),
         (["add", "--due", "2026-12-01"], "add needs --name NAME"),
-        (["add", "--name", "X"], "add needs --due DATE"),
+        (["add", "--name", "X", "--set", "Budget"], "--set needs FIELD=VALUE, e.g. --set Budget=1200, not 'Budget'"),
+        (["add", "--name", "X", "--set", "=5"], "--set '=5' names no field"),
+        (["list", "--columns", "name,,due"], "--columns has an empty name; it takes id name due status category lead-name lead-email kickoff team clients notes complete createdTime or the base's field names"),
         (["add", "--name", "  ", "--due", "2026-12-01"], "--name must not be empty"),
         (["add", "--name", "X", "--due", "2026-02-30"], "--due '2026-02-30' is not a real date"),
         (
@@ -181,10 +210,8 @@ struct CommandParsingTests {
         ),
         (["update", "A"], "update needs something to change, e.g. --due friday or --clear notes"),
         (["update", "--due", "friday"], "update needs a project id or name"),
-        (
-            ["update", "A", "--clear", "name"],
-            "--clear cannot empty 'name'; it takes kickoff, lead, team, client, notes, category"
-        ),
+        (["update", "A", "--clear", "name"], "--clear cannot empty name: every project needs one"),
+        (["update", "A", "--due", "friday", "--clear", "due"], "--due and --clear due cannot be used together"),
         (["update", "A", "--notes", "x", "--clear", "notes"], "--notes and --clear notes cannot be used together"),
         (["update", "A", "--complete", "--incomplete"], "--complete and --incomplete cannot be used together"),
         (["done"], "done needs one or more project ids or names"),

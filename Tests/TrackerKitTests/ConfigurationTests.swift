@@ -193,7 +193,7 @@ struct ConfigurationTests {
     @Test func fieldsMapsRenamedFieldsAndLeavesTheRestAsInTheTemplate() throws {
         let text = Self.valid.dropLast() + #", "fields": {"due": "Deadline", "lead": "Owner"}}"#
         let root = try directory(["work/Secrets.json": String(text)])
-        let fields = try load(root).get().fields
+        let fields = try load(root).get().fieldSettings.assumed
         #expect(fields[.due] == "Deadline")
         #expect(fields[.lead] == "Owner")
         #expect(fields[.name] == "Name")
@@ -207,6 +207,10 @@ struct ConfigurationTests {
         (#""fields": {"deu": "Deadline"}"#, #"unknown word "deu" in "fields" of"#, #"Did you mean "due"?"#),
         (#""fields": {"due": ""}"#, #""fields"."due" in"#, "must be the name of a field"),
         (#""fields": {"due": 3}"#, #""fields"."due" in"#, "must be the name of a field"),
+        (#""fields": {"complete": {"field": "Status"}}"#, #""fields"."complete" in"#, #"needs "field" and "done""#),
+        (#""fields": {"complete": {"field": "Status", "done": "Done", "when": "x"}}"#, #"unknown key "when""#, "it takes"),
+        (#""fields": {"kickoff": {"field": "Status", "done": "Done"}}"#, #""fields"."kickoff" in"#, "or null"),
+        (#""complete": "Status""#, #""complete" in"#, #"belongs inside "fields""#),
         (#""fields": ["due"]"#, #""fields" in"#, "must be an object"),
         (#""fields": {"due": "Due {date}"}"#, #"names "Due {date}""#, "has { or }"),
     ])

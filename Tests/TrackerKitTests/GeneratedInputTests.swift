@@ -77,10 +77,11 @@ struct GeneratedInputTests {
     @Test func thousandsOfMangledPagesDecodeOrFailCleanly() throws {
         for body in Self.bodies(count: 3000, seed: 7) {
             do {
-                _ = try JSONDecoder().decode(RecordPage<Project>.self, from: body)
-            } catch let error as DecodingError {
-                #expect(!error.summary.isEmpty)
-            } catch {}
+                _ = try RecordDecoding.projects(body, map: .template)
+            } catch {
+                #expect(!error.message.isEmpty)
+                #expect(error.exitCode == .unavailable)
+            }
         }
     }
 

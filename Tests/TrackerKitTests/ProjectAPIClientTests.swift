@@ -11,7 +11,7 @@ import Testing
 struct ProjectAPIClientTests {
     @Test func decodesTheRecordedResponseWithoutLoss() throws {
         let data = FakeAirtable.recordedResponse
-        let page = try JSONDecoder().decode(RecordPage<Project>.self, from: data)
+        let page = try RecordDecoding.projects(data, map: .template)
         #expect(page.records.count == 16)
         #expect(page.offset == nil)
         let raw =
@@ -33,6 +33,9 @@ struct ProjectAPIClientTests {
                 Collaborator(id: $0["id"], name: $0["name"], email: $0["email"])
             }
             #expect(project.team == team)
+            // The template's other fields come through under their own names, in the order Airtable sent them.
+            let others = (record["fields"] as! [String: Any]).keys.filter { ["Project images", "Tasks"].contains($0) }
+            #expect(Set(project.otherFields.map(\.name)) == Set(others))
         }
         // Two notes carry mojibake ("â€”" for an em dash) and one has line breaks: both must survive untouched.
         #expect(page.records.filter { $0.notes?.contains("â€”") == true }.count == 2)
@@ -42,28 +45,29 @@ struct ProjectAPIClientTests {
     }
 
     @Test func aRecordWithOnlyANameDecodes() throws {
-        let project = try JSONDecoder().decode(
-            Project.self,
-            from: Data(#"{"id":"recA","createdTime":"2026-01-01T00:00:00.000Z","fields":{"Name":"Bare"}}"#.utf8))
+        let project = try RecordDecoding.project(
+            Data(#"{"id":"recA","createdTime":"2026-01-01T00:00:00.000Z","fields":{"Name":"Bare"}}"#.utf8),
+            map: .template)
         #expect(project == Project(id: "recA", createdTime: "2026-01-01T00:00:00.000Z", name: "Bare"))
-        let empty = try JSONDecoder().decode(Project.self, from: Data(#"{"id":"recB","fields":{}}"#.utf8))
+        let empty = try RecordDecoding.project(Data(#"{"id":"recB","fields":{}}"#.utf8), map: .template)
         #expect(empty.name == nil && empty.team.isEmpty && !empty.isComplete)
     }
 
-    @Test func listingFollowsOffsetsAndRequestsOnlyTheFieldsItShows() async throws {
+    @Test func listingFollowsOffsetsAndAsksForTheFieldsItWasGiven() async throws {
         let host = StubURLProtocol.host([
             .http(200, body: Fixture.page(["a", "b"], offset: "itrX/rec2")),
             .http(200, body: Fixture.page(["c"], first: 2, offset: "itrY/rec3")),
             .http(200, body: Fixture.page(["d"], first: 3)),
         ])
         var pages: [[String]] = []
-        try await Fixture.client(host).listProjects(ListQuery()) { pages.append($0.compactMap(\.name)) }
+        // Without fields[] Airtable sends every field (the JSON output carries the base's own); with it, only those.
+        try await Fixture.client(host).listProjects(ListQuery(fields: ["Name", "Due date"])) {
+            pages.append($0.compactMap(\.name))
+        }
         #expect(pages == [["a", "b"], ["c"], ["d"]])
         let urls = host.requests.map { $0.url!.absoluteString }
         #expect(
-            urls[0].hasSuffix(
-                "/v0/appTESTbase000001/Design%20projects?pageSize=100&fields%5B%5D=Name&fields%5B%5D=Category&fields%5B%5D=Complete&fields%5B%5D=Kickoff%20date&fields%5B%5D=Due%20date&fields%5B%5D=Project%20lead&fields%5B%5D=Project%20team&fields%5B%5D=Client&fields%5B%5D=Notes"
-            ))
+            urls[0].hasSuffix("/v0/appTESTbase000001/Design%20projects?pageSize=100&fields%5B%5D=Name&fields%5B%5D=Due%20date"))
         #expect(urls[1].hasSuffix("&offset=itrX%2Frec2"))
         #expect(urls[2].hasSuffix("&offset=itrY%2Frec3"))
         for request in host.requests {
@@ -134,7 +138,7 @@ struct ProjectAPIClientTests {
         // Every "x" of the formula adds one character to the URL.
         let empty =
             "https://\(host.name)/v0/appTESTbase000001/Design%20projects?"
-            + ProjectAPIClient.encode(ListQuery(filterByFormula: "").queryItems(offset: nil, fields: .template))
+            + ProjectAPIClient.encode(ListQuery(filterByFormula: "").queryItems(offset: nil))
         let formula = String(repeating: "x", count: length - empty.count)
         try await client.listProjects(ListQuery(filterByFormula: formula)) { _ in }
         let request = try #require(host.requests.first)
@@ -253,6 +257,6 @@ struct ProjectAPIClientTests {
         ("{Notes}", "{Name} = '{Notes}'"),
     ])
     func namesStayStringLiterals(name: String, formula: String) {
-        #expect(Formula.nameEquals(name, fields: .template) == formula)
+        #expect(Formula.nameEquals(name, field: "Name") == formula)
     }
 }

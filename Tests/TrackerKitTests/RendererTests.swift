@@ -34,7 +34,7 @@ struct RendererTests {
     @Test func jsonIsOneArrayAcrossPagesAndEmptyIsBrackets() {
         let text = render(.json, [[Self.awkward], [], [Self.bare]])
         #expect(text.hasPrefix("[\n{\"id\":\"recAAAAAAAAAAAAAA\",\"name\":\"Tab\\there,\\n\\\"quoted\\\"\""))
-        #expect(text.hasSuffix("\"createdTime\":\"2026-01-01T00:00:00.000Z\"}\n]\n"))
+        #expect(text.hasSuffix("\"createdTime\":\"2026-01-01T00:00:00.000Z\",\"fields\":{}}\n]\n"))
         #expect(render(.json, [[]]) == "[]\n")
         #expect(render(.ndjson, [[]]) == "")
     }
@@ -42,8 +42,17 @@ struct RendererTests {
     @Test func theProjectObjectHasEveryKeyInOrder() {
         #expect(
             Self.bare.json(today: Self.today).serialized()
-                == #"{"id":"recBBBBBBBBBBBBBB","name":"Bare","category":null,"complete":false,"kickoff":null,"due":null,"status":"open","lead":null,"team":[],"clients":[],"notes":null,"createdTime":"2026-01-01T00:00:00.000Z"}"#
+                == #"{"id":"recBBBBBBBBBBBBBB","name":"Bare","category":null,"complete":false,"kickoff":null,"due":null,"status":"open","lead":null,"team":[],"clients":[],"notes":null,"createdTime":"2026-01-01T00:00:00.000Z","fields":{}}"#
         )
+        // The base's own fields follow under "fields", by name, in the order Airtable sent them.
+        var own = Self.bare
+        own.otherFields = [
+            FieldValue("Budget", .number(1250.5)), FieldValue("Tags", .array([.string("web"), .string("print")])),
+            FieldValue("Owner", .object([("name", .string("Ana")), ("email", .string("ana@example.com"))])),
+        ]
+        #expect(
+            own.json(today: Self.today).serialized().hasSuffix(
+                #","fields":{"Budget":1250.5,"Tags":["web","print"],"Owner":{"name":"Ana","email":"ana@example.com"}}}"#))
     }
 
     @Test func ndjsonIsOneObjectALine() {

@@ -17,20 +17,29 @@ struct ValueCheckTests {
          {"id":"tblClients0000001","name":"Customers","primaryFieldId":"fldC","fields":[{"id":"fldC","name":"Company","type":"singleLineText"}]}]}
         """#
 
-    func checker(_ answers: [StubAnswer]) -> (ValueChecker, StubURLProtocol.Host) {
+    static let denied = StubAnswer.http(403, body: #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}"#)
+
+    /// A checker for `add` as the command makes one: the first answer is the schema (`denied` for none).
+    func checker(_ answers: [StubAnswer]) async throws -> (ValueChecker, StubURLProtocol.Host) {
         let host = StubURLProtocol.host(answers)
-        return (ValueChecker(client: Fixture.client(host), command: "add"), host)
+        let client = Fixture.client(host)
+        let knowledge = BaseKnowledge(client: client, cache: nil, now: Date.init)
+        let layout = try await knowledge.layout()
+        let checker = ValueChecker(
+            client: client.using(layout.fields), knowledge: knowledge, layout: layout, command: "add",
+            today: CalendarDate(year: 2026, month: 11, day: 22)!, timeZone: TimeZone(identifier: "UTC")!)
+        return (checker, host)
     }
 
     @Test func aCategoryIsMatchedIgnoringCaseAndSentInTheChoicesSpelling() async throws {
-        let (checker, host) = checker([.http(200, body: Self.schema)])
+        let (checker, host) = try await checker([.http(200, body: Self.schema)])
         #expect(try await checker.category("brand IDENTITY") == "Brand identity")
         #expect(try await checker.category("Industrial design") == "Industrial design")
         #expect(host.requests.count == 1, "the schema is read once")
     }
 
     @Test func anUnknownCategoryIsAUsageErrorListingTheChoices() async throws {
-        let (checker, _) = checker([.http(200, body: Self.schema)])
+        let (checker, _) = try await checker([.http(200, body: Self.schema)])
         await #expect(
             throws: AppError.usage(
                 "unknown category \"Brand identiy\"; the choices are \"Brand identity\", \"Industrial design\". Did you mean \"Brand identity\"?",
@@ -39,16 +48,16 @@ struct ValueCheckTests {
     }
 
     @Test func withoutSchemaAccessTheCategoriesAreWhatTheTableHolds() async throws {
-        let denied = StubAnswer.http(403, body: #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}"#)
+        let denied = Self.denied
         let one = #"{"records":[{"id":"recA","fields":{"Category":"Brand identity"}}]}"#
-        let (found, host) = checker([denied, .http(200, body: one)])
+        let (found, host) = try await checker([denied, .http(200, body: one)])
         #expect(try await found.category("brand identity") == "Brand identity")
         let formula = try #require(host.requests.last.flatMap(Self.formula))
         #expect(formula == "LOWER({Category}) = LOWER('brand identity')")
 
         let seen =
             #"{"records":[{"id":"recA","fields":{"Category":"Zeta"}},{"id":"recB","fields":{"Category":"Alpha"}}]}"#
-        let (missing, _) = checker([denied, .http(200, body: #"{"records":[]}"#), .http(200, body: seen)])
+        let (missing, _) = try await checker([denied, .http(200, body: #"{"records":[]}"#), .http(200, body: seen)])
         await #expect(
             throws: AppError.usage("unknown category \"Nope\"; the choices are \"Alpha\", \"Zeta\".", command: "add")
         ) { try await missing.category("Nope") }
@@ -57,7 +66,7 @@ struct ValueCheckTests {
     @Test func clientsAreResolvedToIdsInTheLinkedTableInOneRequest() async throws {
         let clients =
             #"{"records":[{"id":"recACMEacme000001","fields":{"Company":"Acme"}},{"id":"recGLOBEX00000001","fields":{"Company":"Globex"}}]}"#
-        let (checker, host) = checker([.http(200, body: Self.schema), .http(200, body: clients)])
+        let (checker, host) = try await checker([.http(200, body: Self.schema), .http(200, body: clients)])
         #expect(
             try await checker.clientIDs(["acme", "recGLOBEX00000001"]) == ["recACMEacme000001", "recGLOBEX00000001"])
         let request = try #require(host.requests.last)
@@ -70,7 +79,7 @@ struct ValueCheckTests {
 
     @Test func anUnknownClientIsAUsageErrorWithCloseNames() async throws {
         let close = #"{"records":[{"id":"recACMEacme000001","fields":{"Company":"Acme Corp"}}]}"#
-        let (checker, _) = checker([
+        let (checker, _) = try await checker([
             .http(200, body: Self.schema), .http(200, body: #"{"records":[]}"#), .http(200, body: close),
         ])
         await #expect(
@@ -84,7 +93,9 @@ struct ValueCheckTests {
             {"records":[{"id":"recA","fields":{"Project lead":{"id":"usr1","email":"gal@example.com","name":"Gal Samari"},
               "Project team":[{"id":"usr2","email":"sam@example.com","name":"Sam Epps"},{"id":"usr3","email":"sam2@example.com","name":"Sam Epps"}]}}]}
             """#
-        let (checker, _) = checker([.http(200, body: page), .http(200, body: page), .http(200, body: page)])
+        let (checker, _) = try await checker([
+            Self.denied, .http(200, body: page), .http(200, body: page), .http(200, body: page),
+        ])
         let cells = try await checker.collaborators(for: ["gal samari", "x@example.com"])
         #expect(
             cells == [.object([("email", .string("gal@example.com"))]), .object([("email", .string("x@example.com"))])])
@@ -101,16 +112,16 @@ struct ValueCheckTests {
             {"records":[{"id":"recA","fields":{"Project lead":{"id":"usr1","email":"gal@example.com","name":"Gal Samari"},
               "Project team":[{"id":"usr2","email":"sam@example.com","name":"Sam Epps"}]}}]}
             """#
-        let (checker, host) = checker([.http(200, body: page)])
+        let (checker, host) = try await checker([Self.denied, .http(200, body: page)])
         let write = try await checker.write(for: ProjectInput(lead: "gal samari", team: ["Sam Epps"]), notes: nil)
         #expect(
             write.fields(.template).serialized()
                 == #"{"Project lead":{"email":"gal@example.com"},"Project team":[{"email":"sam@example.com"}]}"#)
-        #expect(host.requests.count == 1)
+        #expect(host.requests.count == 2, "the schema, then one request for both names")
     }
 
     @Test func clearedFieldsAreSentAsNullAndNotesMayHoldLineBreaks() async throws {
-        let (checker, host) = checker([])
+        let (checker, host) = try await checker([Self.denied])
         let write = try await checker.write(
             for: ProjectInput(
                 due: CalendarDate("2026-12-04"), notes: .text("a\n\tb"), complete: false, cleared: [.kickoff, .team]),
@@ -119,7 +130,7 @@ struct ValueCheckTests {
             write.fields(.template).serialized()
                 == #"{"Due date":"2026-12-04","Notes":"a\n\tb","Complete":false,"Kickoff date":null,"Project team":null}"#
         )
-        #expect(host.requests.isEmpty, "nothing to look up")
+        #expect(host.requests.count == 1, "the schema, and nothing to look up")
         await #expect(throws: AppError.self) {
             try await checker.write(for: ProjectInput(notes: .standardInput), notes: "bell\u{7}")
         }

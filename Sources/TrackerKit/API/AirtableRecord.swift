@@ -1,146 +1,201 @@
 import Foundation
 
 /// One page of `GET /v0/{base}/{table}`: up to 100 records and, when more remain, the cursor to the next page.
-struct RecordPage<Record: Decodable>: Decodable {
+struct RecordPage<Record> {
     var records: [Record]
     var offset: String?
 }
 
 /// A record of another table (a client), by id and the text of its primary field.
-public struct LinkedRecord: Equatable, Sendable, Decodable {
+public struct LinkedRecord: Equatable, Sendable {
     public var id: String
     public var name: String?
-
-    private enum Keys: String, CodingKey { case id, fields }
 
     public init(id: String, name: String?) {
         self.id = id
         self.name = name
     }
-
-    /// The primary field's name comes from the decoder's `userInfo[.primaryField]`.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        id = try container.decode(String.self, forKey: .id)
-        let primary = decoder.userInfo[.primaryField] as? String ?? "Name"
-        let fields = try? container.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
-        name = (try? fields?.decodeIfPresent(String.self, forKey: FieldKey(primary))) ?? nil
-    }
-}
-
-/// A coding key for a field's name, which only the base knows.
-struct FieldKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
 
 /// Airtable's error body in each shape recorded from the real service: `{"error": {"type", "message"}}`,
 /// `{"error": "NOT_FOUND"}`, and the `{"errors": [{"error", "message"}]}` of 429s and the monthly quota.
-struct ErrorEnvelope: Decodable {
-    var error: AirtableErrorBody
-
-    private enum Keys: String, CodingKey { case error, errors }
-    private enum DetailKeys: String, CodingKey { case type, message, error }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Keys.self)
-        if let type = try? container.decode(String.self, forKey: .error) {
-            error = AirtableErrorBody(type: type, message: nil)
-        } else if let detail = try? container.nestedContainer(keyedBy: DetailKeys.self, forKey: .error) {
-            error = AirtableErrorBody(
-                type: try? detail.decodeIfPresent(String.self, forKey: .type),
-                message: try? detail.decodeIfPresent(String.self, forKey: .message))
-        } else {
-            var list = try container.nestedUnkeyedContainer(forKey: .errors)
-            let first = try list.nestedContainer(keyedBy: DetailKeys.self)
-            error = AirtableErrorBody(
-                type: (try? first.decodeIfPresent(String.self, forKey: .error))
-                    ?? (try? first.decodeIfPresent(String.self, forKey: .type)),
-                message: try? first.decodeIfPresent(String.self, forKey: .message))
-        }
-    }
-
+enum ErrorEnvelope {
     /// The error in `data`, or nil when `data` is not an Airtable error body.
     static func parse(_ data: Data) -> AirtableErrorBody? {
-        guard let body = try? JSONDecoder().decode(ErrorEnvelope.self, from: data).error,
-            body.type != nil || body.message != nil
-        else { return nil }
-        return body
+        guard let body = try? JSONParser.parse(data) else { return nil }
+        let found: AirtableErrorBody
+        if let type = body["error"]?.stringValue {
+            found = AirtableErrorBody(type: type, message: nil)
+        } else if let detail = body["error"], detail.objectMembers != nil {
+            found = AirtableErrorBody(type: detail["type"]?.stringValue, message: detail["message"]?.stringValue)
+        } else if let first = body["errors"]?.arrayValue?.first {
+            found = AirtableErrorBody(
+                type: first["error"]?.stringValue ?? first["type"]?.stringValue, message: first["message"]?.stringValue)
+        } else {
+            return nil
+        }
+        return found.type != nil || found.message != nil ? found : nil
     }
 }
 
-extension Project: Decodable {
-    private enum RecordKeys: String, CodingKey { case id, createdTime, fields }
+/// Turns Airtable's record JSON into projects and linked records, naming the JSON path of anything unexpected.
+enum RecordDecoding {
+    /// A page of projects, read with the field names of `map`.
+    static func projects(_ data: Data, map: FieldMap) throws(AppError) -> RecordPage<Project> {
+        try page(data) { (record, path) throws(AppError) in try project(record, path: path, map: map) }
+    }
 
-    /// Decodes an Airtable record; empty cells are absent from `fields`, so every field is optional.
-    ///
-    /// Field names come from the decoder's `FieldMap` (`userInfo[.fieldMap]`), else the template's.
-    public init(from decoder: any Decoder) throws {
-        let map = decoder.userInfo[.fieldMap] as? FieldMap ?? .template
-        let record = try decoder.container(keyedBy: RecordKeys.self)
-        let fields = try record.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
-        func value<T: Decodable>(_ type: T.Type, _ word: FieldMap.Word) throws -> T? {
-            try fields.decodeIfPresent(type, forKey: FieldKey(map[word]))
+    /// A page of another table's records, named by `primaryField`.
+    static func linkedRecords(_ data: Data, primaryField: String) throws(AppError) -> RecordPage<LinkedRecord> {
+        try page(data) { (record, path) throws(AppError) in
+            LinkedRecord(
+                id: try id(of: record, path: path), name: record["fields"]?[primaryField].flatMap(Self.text))
         }
-        func date(_ word: FieldMap.Word) throws -> CalendarDate? {
-            guard let text = try value(String.self, word) else { return nil }
+    }
+
+    /// One record as a project (the answer to a create or an update).
+    static func project(_ data: Data, map: FieldMap) throws(AppError) -> Project {
+        try project(try body(data), path: "", map: map)
+    }
+
+    /// The records of a batch write's answer.
+    static func writtenProjects(_ data: Data, map: FieldMap) throws(AppError) -> [Project] {
+        try projects(data, map: map).records
+    }
+
+    /// The parsed body, or what is wrong with it in a phrase.
+    static func body(_ data: Data) throws(AppError) -> JSONValue {
+        if data.isEmpty { throw AppError.badResponse("the body is empty") }
+        do {
+            return try JSONParser.parse(data)
+        } catch {
+            let start = data.prefix(64).drop(while: { $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 })
+            if start.first == UInt8(ascii: "<") { throw AppError.badResponse("got an HTML page instead of JSON") }
+            throw AppError.badResponse("the body is not JSON")
+        }
+    }
+
+    private static func page<Record>(
+        _ data: Data, _ read: (JSONValue, String) throws(AppError) -> Record
+    ) throws(AppError) -> RecordPage<Record> {
+        let body = try body(data)
+        guard body.objectMembers != nil else { throw AppError.badResponse("the body is not a JSON object") }
+        guard let records = body["records"] else { throw AppError.badResponse("records is missing") }
+        guard let list = records.arrayValue else { throw AppError.badResponse("records is not an array") }
+        var decoded: [Record] = []
+        decoded.reserveCapacity(list.count)
+        for (index, record) in list.enumerated() { decoded.append(try read(record, "records[\(index)]")) }
+        let offset = body["offset"]
+        guard offset == nil || offset == .null || offset?.stringValue != nil else {
+            throw AppError.badResponse("offset is not a string")
+        }
+        return RecordPage(records: decoded, offset: offset?.stringValue)
+    }
+
+    private static func id(of record: JSONValue, path: String) throws(AppError) -> String {
+        guard record.objectMembers != nil else { throw AppError.badResponse("\(path.isEmpty ? "the body" : path) is not an object") }
+        guard let id = record["id"]?.stringValue else { throw AppError.badResponse("\(dotted(path, "id")) is missing") }
+        return id
+    }
+
+    /// A project from a record, its cells read by `map`; a cell of the wrong shape fails the whole answer.
+    static func project(_ record: JSONValue, path: String, map: FieldMap) throws(AppError) -> Project {
+        let id = try id(of: record, path: path)
+        let cells = record["fields"]?.objectMembers ?? []
+        func cell(_ word: FieldMap.Word) -> JSONValue? {
+            guard let name = map[word] else { return nil }
+            return cells.first { $0.0 == name }?.1
+        }
+        func where_(_ word: FieldMap.Word) -> String { dotted(dotted(path, "fields"), map[word] ?? "") }
+        func string(_ word: FieldMap.Word) throws(AppError) -> String? {
+            guard let value = cell(word), value != .null else { return nil }
+            guard let text = value.stringValue else { throw AppError.badResponse("\(where_(word)) is not a string") }
+            return text
+        }
+        func date(_ word: FieldMap.Word) throws(AppError) -> CalendarDate? {
+            guard let text = try string(word) else { return nil }
             guard let date = CalendarDate(text) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: FieldKey(map[word]), in: fields, debugDescription: "\"\(text)\" is not a YYYY-MM-DD date")
+                throw AppError.badResponse("\(where_(word)): \"\(text)\" is not a YYYY-MM-DD date")
             }
             return date
         }
-        self.init(
-            id: try record.decode(String.self, forKey: .id),
-            createdTime: try record.decodeIfPresent(String.self, forKey: .createdTime) ?? "",
-            name: try value(String.self, .name),
-            category: try value(String.self, .category),
-            isComplete: try value(Bool.self, .complete) ?? false,
-            kickoff: try date(.kickoff),
-            due: try date(.due),
-            lead: try value(Collaborator.self, .lead),
-            team: try value([Collaborator].self, .team) ?? [],
-            clients: try value([String].self, .client) ?? [],
-            notes: try value(String.self, .notes))
-    }
-}
-
-extension CodingUserInfoKey {
-    /// The `FieldMap` a `Project` is decoded with.
-    static let fieldMap = CodingUserInfoKey(rawValue: "tracker.fieldMap")!
-    /// The primary field a `LinkedRecord` is decoded with.
-    static let primaryField = CodingUserInfoKey(rawValue: "tracker.primaryField")!
-}
-
-extension DecodingError {
-    /// A one-line account of what did not match, naming the JSON path.
-    var summary: String {
-        func path(_ keys: [any CodingKey]) -> String {
-            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return text.isEmpty ? "the body" : String(text.drop(while: { $0 == "." }))
+        func people(_ value: JSONValue?, _ word: FieldMap.Word) throws(AppError) -> [Collaborator] {
+            guard let value, value != .null else { return [] }
+            let items = value.arrayValue ?? [value]
+            var found: [Collaborator] = []
+            for item in items {
+                guard item.objectMembers != nil else { throw AppError.badResponse("\(where_(word)) is not a person") }
+                found.append(
+                    Collaborator(
+                        id: item["id"]?.stringValue, name: item["name"]?.stringValue, email: item["email"]?.stringValue))
+            }
+            return found
         }
-        switch self {
-        case .typeMismatch(let type, let context): return "\(path(context.codingPath)) is not \(Self.noun(type))"
-        case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) is null, expected \(Self.noun(type))"
-        case .keyNotFound(let key, let context): return "\(path(context.codingPath + [key])) is missing"
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "the body is not JSON" }
-            return "\(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default: return "the body has an unexpected shape"
+        var isComplete = false
+        switch map.completion {
+        case .checkbox?:
+            if let value = cell(.complete), value != .null {
+                guard let flag = value.boolValue else {
+                    throw AppError.badResponse("\(where_(.complete)) is not true or false")
+                }
+                isComplete = flag
+            }
+        case .select(_, let done, _)?: isComplete = try string(.complete) == done
+        case nil: break
+        }
+        let clients: [String]
+        if let value = cell(.client), value != .null {
+            guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                throw AppError.badResponse("\(where_(.client)) is not an array of record ids")
+            }
+            clients = list.compactMap(\.stringValue)
+        } else {
+            clients = []
+        }
+        let name: String?
+        if let value = cell(.name), value != .null {
+            // A primary field may be a formula or an autonumber; its text is the name all the same.
+            guard let text = Self.text(value) else { throw AppError.badResponse("\(where_(.name)) is not a string") }
+            name = text
+        } else {
+            name = nil
+        }
+        return Project(
+            id: id, createdTime: record["createdTime"]?.stringValue ?? "", name: name,
+            category: try string(.category), isComplete: isComplete, kickoff: try date(.kickoff), due: try date(.due),
+            lead: try people(cell(.lead), .lead).first, team: try people(cell(.team), .team), clients: clients,
+            notes: try string(.notes),
+            otherFields: cells.filter { !map.isTrackerField($0.0) }.map { FieldValue($0.0, Self.collaboratorsAsPeople($0.1)) })
+    }
+
+    /// A primary field's value as text: a string, or a number as Airtable would show it.
+    static func text(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .number: return value.serialized()
+        default: return nil
         }
     }
 
-    private static func noun(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        case is Double.Type, is Int.Type: "a number"
-        case is [Any].Type: "an array"
-        default: "of the expected shape"
+    /// Collaborators anywhere in a value, as the `{name, email}` of cli-spec.md; every other value as it came.
+    static func collaboratorsAsPeople(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items): return .array(items.map(collaboratorsAsPeople))
+        case .object(let members) where isCollaborator(members):
+            return .object([("name", members.first { $0.0 == "name" }?.1 ?? .null), ("email", members.first { $0.0 == "email" }?.1 ?? .null)])
+        default: return value
         }
     }
+
+    /// A collaborator object: a `usr…` id with an email or a name, and nothing but the keys Airtable gives people.
+    private static func isCollaborator(_ members: [(String, JSONValue)]) -> Bool {
+        let keys: Set<String> = ["id", "email", "name", "permissionLevel", "profilePicUrl"]
+        guard members.allSatisfy({ keys.contains($0.0) }),
+            members.contains(where: { $0.0 == "email" || $0.0 == "name" })
+        else { return false }
+        let id = members.first { $0.0 == "id" }?.1.stringValue
+        return id?.hasPrefix("usr") ?? false
+    }
+
+    private static func dotted(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 }

@@ -43,17 +43,29 @@ public enum Formula {
     }
 
     /// `{Name} = 'value'`.
-    public static func nameEquals(_ name: String, fields: FieldMap) -> String {
-        "\(field(fields[.name])) = \(literal(name))"
+    public static func nameEquals(_ name: String, field nameField: String) -> String {
+        "\(field(nameField)) = \(literal(name))"
+    }
+
+    /// The term that holds for complete projects, as the base records completion.
+    public static func isComplete(_ completion: FieldMap.Completion) -> String {
+        switch completion {
+        case .checkbox(let name): field(name)
+        case .select(let name, let done, _): "\(field(name)) = \(literal(done))"
+        }
     }
 
     /// The one formula for `filters`, with every user value a string literal; nil when nothing is filtered.
+    ///
+    /// Every field a filter needs must be in `fields` (`ProjectFilters.neededWords` says which, for the command line
+    /// to check first); a filter whose field is missing matches nothing rather than everything.
     public static func matching(_ filters: ProjectFilters, today: CalendarDate, fields: FieldMap) -> String? {
-        let due = field(fields[.due])
-        let complete = field(fields[.complete])
+        func named(_ word: FieldMap.Word) -> String { fields[word].map(field) ?? "BLANK()" }
+        let due = named(.due)
+        let complete = fields.completion.map(isComplete)
         var terms: [String] = []
         if filters.overdue {
-            terms.append("NOT(\(complete))")
+            if let complete { terms.append("NOT(\(complete))") }
             terms.append("IS_BEFORE(\(due), \(literal(today.description)))")
         }
         if let date = filters.dueBefore { terms.append("IS_BEFORE(\(due), \(literal(date.description)))") }
@@ -64,19 +76,20 @@ public enum Formula {
         }
         if filters.dueBefore != nil || filters.dueWithinDays != nil || filters.overdue { terms.insert(due, at: 0) }
         switch filters.complete {
-        case true?: terms.append(complete)
-        case false?: terms.append("NOT(\(complete))")
+        case true?: terms.append(complete ?? "FALSE()")
+        case false?: terms.append(complete.map { "NOT(\($0))" } ?? "FALSE()")
         case nil: break
         }
-        if let category = filters.category { terms.append("\(field(fields[.category])) = \(literal(category))") }
+        if let category = filters.category { terms.append("\(named(.category)) = \(literal(category))") }
         if let lead = filters.lead, filters.leadEmail == nil {
-            terms.append(equalsIgnoringCase(fields[.lead], lead))
+            terms.append(fields[.lead].map { equalsIgnoringCase($0, lead) } ?? "FALSE()")
         }
         if let search = filters.search {
             let needle = "LOWER(\(literal(search)))"
-            terms.append(
-                "OR(FIND(\(needle), LOWER(\(field(fields[.name])))), FIND(\(needle), LOWER(\(field(fields[.notes])))))"
-            )
+            let haystacks = [fields.name, fields[.notes]].compactMap { $0 }.map {
+                "FIND(\(needle), LOWER(\(field($0))))"
+            }
+            terms.append(any(haystacks))
         }
         var unique: [String] = []
         for term in terms where !unique.contains(term) { unique.append(term) }

@@ -11,7 +11,11 @@ extension ProjectAPIClient {
         return await collectPages(
             { offset in
                 await network.send(listRequest(url(ofTable: table), query, offset: offset), kind: .idempotent)
-                    .flatMap { decode(RecordPage<LinkedRecord>.self, from: $0, primaryField: primaryField) }
+                    .flatMap { data in
+                        Result { () throws(AppError) in
+                            try RecordDecoding.linkedRecords(data, primaryField: primaryField)
+                        }
+                    }
             }, id: \.id)
     }
 

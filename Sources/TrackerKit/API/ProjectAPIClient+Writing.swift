@@ -50,7 +50,7 @@ extension ProjectAPIClient {
     public func plannedUpserts(_ writes: [ProjectWrite], mergingOn key: [FieldMap.Word]) -> [PlannedRequest] {
         Self.batches(writes).map { batch in
             let records = batch.map { JSONValue.object([("fields", $0.fields(fields))]) }
-            let upsert = JSONValue.object([("fieldsToMergeOn", .array(key.map { .string(fields[$0]) }))])
+            let upsert = JSONValue.object([("fieldsToMergeOn", .array(key.compactMap { fields[$0] }.map(JSONValue.string)))])
             return PlannedRequest(
                 method: "PATCH", path: tablePath,
                 body: .object([("performUpsert", upsert), ("records", .array(records))]))
@@ -84,14 +84,15 @@ extension ProjectAPIClient {
     /// network helper's retries). After a timeout, a reset, a 5xx or an unreadable answer Airtable may have applied it,
     /// even seconds later; tracker then looks for it until it appears or the retry budget is spent, and never sends it
     /// again.
-    public func createProject(_ write: ProjectWrite, name: String, due: CalendarDate) async -> Result<Project, AppError>
-    {
+    public func createProject(_ write: ProjectWrite, name: String, due: CalendarDate?) async -> Result<
+        Project, AppError
+    > {
         // Allow for the machine's clock running ahead of Airtable's.
         let since = Self.timestamp(now().addingTimeInterval(-120))
         let started = network.now()
         switch await send(plannedCreate(write), kind: .notIdempotent) {
         case .success(let data):
-            if case .success(let project) = decode(Project.self, from: data) { return .success(project) }
+            if let project = try? RecordDecoding.project(data, map: fields) { return .success(project) }
             // A 2xx means it was applied, whatever the body says.
             return await findCreated(name: name, due: due, since: since, startedAt: started)
         case .failure(.requestOutcomeUnknown):
@@ -102,7 +103,7 @@ extension ProjectAPIClient {
     }
 
     /// Looks for the project a create with a lost answer would have made, with growing pauses.
-    private func findCreated(name: String, due: CalendarDate, since: String, startedAt started: Double) async
+    private func findCreated(name: String, due: CalendarDate?, since: String, startedAt started: Double) async
         -> Result<Project, AppError>
     {
         network.notice("Airtable's answer to the create was lost; looking for \"\(name)\" before doing anything else…")
@@ -140,7 +141,7 @@ extension ProjectAPIClient {
     private func sendIdempotent(_ requests: [PlannedRequest], onWritten: ([Project]) throws -> Void) async throws {
         for planned in requests {
             let data = try await send(planned, kind: .idempotent).get()
-            try onWritten(try decode(RecordList.self, from: data).get().records)
+            try onWritten(try RecordDecoding.writtenProjects(data, map: fields))
         }
     }
 
@@ -179,9 +180,4 @@ extension ProjectAPIClient {
                 return ids.filter(present.contains)
             }
     }
-}
-
-/// The answer to a batch write: the records as Airtable stored them.
-struct RecordList: Decodable {
-    var records: [Project]
 }

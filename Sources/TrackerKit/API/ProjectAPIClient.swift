@@ -12,15 +12,22 @@ public struct ProjectAPIClient: Sendable {
     let configuration: Configuration
     let network: NetworkHelper
     let now: @Sendable () -> Date
+    /// The base's names for tracker's fields: what the secrets file says until the schema has been read.
+    public private(set) var fields: FieldMap
 
     public init(configuration: Configuration, network: NetworkHelper, now: @escaping @Sendable () -> Date = Date.init) {
         self.configuration = configuration
         self.network = network
         self.now = now
+        self.fields = configuration.fieldSettings.assumed
     }
 
-    /// The base's names for tracker's fields.
-    public var fields: FieldMap { configuration.fields }
+    /// The same client, reading and writing the fields as `map` names them.
+    public func using(_ map: FieldMap) -> ProjectAPIClient {
+        var client = self
+        client.fields = map
+        return client
+    }
 
     // MARK: - Reading
 
@@ -87,7 +94,7 @@ public struct ProjectAPIClient: Sendable {
 
     /// Every project whose name is exactly `name`, oldest first.
     public func projects(named name: String) async -> Result<[Project], AppError> {
-        await projects(matching: Formula.nameEquals(name, fields: fields)).map { found in
+        await projects(matching: Formula.nameEquals(name, field: fields.name)).map { found in
             found.filter { $0.name == name }.sorted { $0.createdTime < $1.createdTime }
         }
     }
@@ -95,7 +102,7 @@ public struct ProjectAPIClient: Sendable {
     /// The projects `targets` may name, in one request: records of this table with those ids (Airtable's GET of one
     /// record would also return other tables' records), and projects whose name equals one ignoring case.
     public func candidates(for targets: [String]) async -> Result<[Project], AppError> {
-        await projects(matching: Formula.any(targets.flatMap { Formula.idOrName($0, nameField: fields[.name]) }))
+        await projects(matching: Formula.any(targets.flatMap { Formula.idOrName($0, nameField: fields.name) }))
     }
 
     /// Whether `text` has the shape of a record id: `rec` and 14 letters or digits.
@@ -106,8 +113,8 @@ public struct ProjectAPIClient: Sendable {
 
     /// Names of projects that may be what the user meant by `name`, from a bounded search.
     public func names(resembling name: String) async -> Result<[String], AppError> {
-        guard let formula = Self.resemblanceFormula(name, field: fields[.name]) else { return .success([]) }
-        return await projects(matching: formula, limit: 200, fields: [fields[.name]]).map { $0.compactMap(\.name) }
+        guard let formula = Self.resemblanceFormula(name, field: fields.name) else { return .success([]) }
+        return await projects(matching: formula, limit: 200, fields: [fields.name]).map { $0.compactMap(\.name) }
     }
 
     /// A formula for records whose `field` shares a word, or a word's first or last three letters, with `name`: a
@@ -127,19 +134,19 @@ public struct ProjectAPIClient: Sendable {
     }
 
     private func page(_ query: ListQuery, offset: String?) async -> Result<RecordPage<Project>, AppError> {
-        await send(listRequest(tableURL, query, offset: offset), kind: .idempotent).flatMap {
-            decode(RecordPage<Project>.self, from: $0)
+        await send(listRequest(tableURL, query, offset: offset), kind: .idempotent).flatMap { data in
+            Result { () throws(AppError) in try RecordDecoding.projects(data, map: fields) }
         }
     }
 
     /// A listing of `table` as `GET`, or as `POST …/listRecords` when the URL would reach Airtable's limit.
     func listRequest(_ table: URL, _ query: ListQuery, offset: String?) -> URLRequest {
         let url = URL(
-            string: table.absoluteString + "?" + Self.encode(query.queryItems(offset: offset, fields: fields)))!
+            string: table.absoluteString + "?" + Self.encode(query.queryItems(offset: offset)))!
         guard url.absoluteString.count >= Self.maximumURLLength else { return request(url, method: "GET") }
         return request(
             URL(string: table.absoluteString + "/listRecords")!, method: "POST",
-            body: query.body(offset: offset, fields: fields))
+            body: query.body(offset: offset))
     }
 
     // MARK: - Checks for doctor
@@ -160,15 +167,22 @@ public struct ProjectAPIClient: Sendable {
         await projects(matching: "TRUE()", limit: 1).map { _ in () }
     }
 
-    /// The base's tables and fields from the schema API, or nil when the token lacks `schema.bases:read`.
-    public func schema() async -> Result<BaseSchema?, AppError> {
+    /// The schema API's answer for the base as it came, or nil when the token lacks `schema.bases:read`.
+    public func schemaBody() async -> Result<JSONValue?, AppError> {
         let url = URL(
             string: configuration.endpoint.absoluteString + "/v0/meta/bases/" + Self.escape(configuration.baseID)
                 + "/tables")!
         switch await network.send(request(url, method: "GET"), kind: .idempotent) {
         case .failure(.http(403, _)), .failure(.http(404, _)): return .success(nil)
         case .failure(let error): return .failure(error)
-        case .success(let data): return decode(BaseSchema.self, from: data).map { $0 }
+        case .success(let data): return Result { () throws(AppError) in try RecordDecoding.body(data) }.map { $0 }
+        }
+    }
+
+    /// The base's tables, fields and views from the schema API, or nil when the token lacks `schema.bases:read`.
+    public func schema() async -> Result<BaseSchema?, AppError> {
+        await schemaBody().flatMap { body in
+            Result { () throws(AppError) in try body.map { body throws(AppError) in try BaseSchema(airtable: body) } }
         }
     }
 
@@ -207,8 +221,8 @@ public struct ProjectAPIClient: Sendable {
             return error
         }
         for name in missing {
-            if let word = fields.word(forFieldNamed: name) {
-                return .missingField(word: word.rawValue, field: fields[word], table: configuration.table)
+            if let word = fields.word(forFieldNamed: name), let field = fields[word] {
+                return .missingField(word: word.rawValue, field: field, table: configuration.table)
             }
         }
         return error
@@ -237,22 +251,6 @@ public struct ProjectAPIClient: Sendable {
 
     static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, from data: Data, primaryField: String? = nil) -> Result<T, AppError> {
-        if data.isEmpty { return .failure(.badResponse("the body is empty")) }
-        let decoder = JSONDecoder()
-        decoder.userInfo[.fieldMap] = fields
-        if let primaryField { decoder.userInfo[.primaryField] = primaryField }
-        do {
-            return .success(try decoder.decode(type, from: data))
-        } catch let error as DecodingError {
-            let start = data.prefix(64).drop(while: { $0 == 32 || $0 == 10 || $0 == 13 || $0 == 9 })
-            if start.first == UInt8(ascii: "<") { return .failure(.badResponse("got an HTML page instead of JSON")) }
-            return .failure(.badResponse(error.summary))
-        } catch {
-            return .failure(.badResponse("the body is not JSON"))
-        }
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -239,19 +239,21 @@ extension Invocation {
         options.filters.category = try scanned.nonEmpty("--category")
         options.filters.lead = try scanned.nonEmpty("--lead")
         options.filters.search = try scanned.nonEmpty("--search")
-        options.sort = scanned.last("--sort").flatMap(SortField.init(rawValue:))
+        options.sort = try scanned.nonEmpty("--sort").map { text in
+            SortField(rawValue: text.lowercased()).map(SortKey.word) ?? .field(text.trimmingCharacters(in: .whitespaces))
+        }
         options.descending = scanned.has("--desc")
         options.limit = try count("--limit", minimum: 1)
+        options.view = try scanned.nonEmpty("--view").map { $0.trimmingCharacters(in: .whitespaces) }
         if let text = scanned.last("--columns") {
             options.columns = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
                 let name = item.trimmingCharacters(in: .whitespaces)
-                guard let column = ListColumn.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() })
-                else {
+                guard !name.isEmpty else {
                     throw AppError.usage(
-                        "--columns has no column '\(name)'; it takes \(ListColumn.allCases.map(\.rawValue).joined(separator: " "))",
+                        "--columns has an empty name; it takes \(ListColumn.standard.map(\.rawValue).joined(separator: " ")) or the base's field names",
                         command: "list")
                 }
-                return column
+                return ListColumn(standardName: name) ?? .field(name)
             }
             if scanned.has("--json") || ["json", "ndjson"].contains(scanned.last("--format") ?? "") {
                 throw AppError.usage(
@@ -273,7 +275,6 @@ extension Invocation {
         try rejectPositionals(scanned)
         let input = try projectInput(scanned, today: today)
         guard input.name != nil else { throw AppError.usage("add needs --name NAME", command: "add") }
-        guard input.due != nil else { throw AppError.usage("add needs --due DATE", command: "add") }
         return AddOptions(input: input, ifAbsent: scanned.has("--if-absent"), mode: try writeMode(scanned))
     }
 
@@ -336,33 +337,52 @@ extension Invocation {
             input.notes = .text(text)
         }
         if let path = scanned.last("--notes-file") { input.notes = path == "-" ? .standardInput : .file(path) }
-        input.cleared = try cleared(scanned, input: input)
+        (input.cleared, input.clearedFields) = try cleared(scanned, input: input)
+        input.assignments = try scanned.all("--set").map { try assignment($0, command: command) }
         return input
     }
 
-    /// `--clear kickoff,notes` (repeatable): fields to empty, none of them also given a value.
-    private static func cleared(_ scanned: ScannedArguments, input: ProjectInput) throws -> [FieldMap.Word] {
+    /// `--set FIELD=VALUE`: split at the first `=`; the field must be named, the value may hold anything.
+    private static func assignment(_ text: String, command: String?) throws -> FieldAssignment {
+        guard let equals = text.firstIndex(of: "=") else {
+            throw AppError.usage("--set needs FIELD=VALUE, e.g. --set Budget=1200, not '\(text)'", command: command)
+        }
+        let field = text[..<equals].trimmingCharacters(in: .whitespaces)
+        guard !field.isEmpty else { throw AppError.usage("--set '\(text)' names no field", command: command) }
+        try TextRules.refuseControlCharacters(field, flag: "--set", command: command)
+        return FieldAssignment(field: field, value: String(text[text.index(after: equals)...]))
+    }
+
+    /// `--clear kickoff,notes,Budget` (repeatable): tracker's words and the base's own fields to empty, none of the
+    /// words also given a value. Field names are checked against the base when the command runs.
+    private static func cleared(_ scanned: ScannedArguments, input: ProjectInput) throws -> (
+        [FieldMap.Word], [String]
+    ) {
         var words: [FieldMap.Word] = []
-        let allowed = CommandSpec.clearable.map(\.rawValue)
+        var fields: [String] = []
         for value in scanned.all("--clear") {
-            for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
-                guard let word = FieldMap.Word(rawValue: item), CommandSpec.clearable.contains(word) else {
-                    throw AppError.usage(
-                        "--clear cannot empty '\(item)'; it takes \(allowed.joined(separator: ", "))",
-                        command: "update")
+            for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+                if let word = FieldMap.Word(rawValue: item.lowercased()) {
+                    guard word != .name else {
+                        throw AppError.usage("--clear cannot empty name: every project needs one", command: "update")
+                    }
+                    if !words.contains(word) { words.append(word) }
+                } else {
+                    try TextRules.refuseControlCharacters(item, flag: "--clear", command: "update")
+                    if !fields.contains(item) { fields.append(item) }
                 }
-                if !words.contains(word) { words.append(word) }
             }
         }
         let given: [FieldMap.Word: Bool] = [
             .kickoff: input.kickoff != nil, .lead: input.lead != nil, .team: input.team != nil,
             .client: input.clients != nil, .notes: input.notes != nil, .category: input.category != nil,
+            .due: input.due != nil, .complete: input.complete != nil,
         ]
         if let both = words.first(where: { given[$0] == true }) {
-            let flag = both == .client ? "--client" : "--\(both.rawValue)"
+            let flag = both == .complete ? (input.complete == true ? "--complete" : "--incomplete") : both.flag
             throw AppError.usage("\(flag) and --clear \(both.rawValue) cannot be used together", command: "update")
         }
-        return words
+        return (words, fields)
     }
 
     private static func importOptions(_ scanned: ScannedArguments) throws -> ImportOptions {

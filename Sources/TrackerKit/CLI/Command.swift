@@ -15,20 +15,28 @@ public struct GlobalOptions: Equatable, Sendable {
     }
 }
 
+/// What `list --sort` orders by: one of tracker's fields, or a field of the base by name.
+public enum SortKey: Equatable, Sendable {
+    case word(SortField)
+    case field(String)
+}
+
 /// What `tracker list` was asked for.
 public struct ListOptions: Equatable, Sendable {
     /// The explicit format; nil picks a table on a terminal and TSV otherwise.
     public var format: ListFormat?
     public var filters: ProjectFilters
-    public var sort: SortField?
+    public var sort: SortKey?
     public var descending: Bool
     public var limit: Int?
     /// The table, TSV and CSV columns, in order.
     public var columns: [ListColumn]
+    /// A saved view of the table, whose filters and order Airtable applies first.
+    public var view: String?
 
     public init(
-        format: ListFormat? = nil, filters: ProjectFilters = ProjectFilters(), sort: SortField? = nil,
-        descending: Bool = false, limit: Int? = nil, columns: [ListColumn] = ListColumn.defaults
+        format: ListFormat? = nil, filters: ProjectFilters = ProjectFilters(), sort: SortKey? = nil,
+        descending: Bool = false, limit: Int? = nil, columns: [ListColumn] = ListColumn.defaults, view: String? = nil
     ) {
         self.format = format
         self.filters = filters
@@ -36,6 +44,7 @@ public struct ListOptions: Equatable, Sendable {
         self.descending = descending
         self.limit = limit
         self.columns = columns
+        self.view = view
     }
 }
 

@@ -43,8 +43,9 @@ extension CommandSpec {
         name: "list", summary: "List projects: what is due, overdue and done.",
         usage: [
             "tracker list [--overdue] [--due-before DATE] [--due-within DAYS] [--complete | --incomplete]",
-            "             [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--sort FIELD [--desc]] [--limit N]",
-            "             [--format table|tsv|csv|json|ndjson] [--json] [--columns COL[,COL]...]",
+            "             [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--view NAME]",
+            "             [--sort FIELD [--desc]] [--limit N] [--format table|tsv|csv|json|ndjson] [--json]",
+            "             [--columns COL[,COL]...]",
         ],
         flags: [
             FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
@@ -59,8 +60,11 @@ extension CommandSpec {
             FlagSpec(
                 name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
             FlagSpec(
-                name: "--sort", value: "FIELD", choices: SortField.allCases.map(\.rawValue),
-                help: "order by due, name, kickoff or category (done by Airtable)"),
+                name: "--view", value: "NAME",
+                help: "only the projects of this saved view, in its order; the other filters narrow it further"),
+            FlagSpec(
+                name: "--sort", value: "FIELD", choices: SortField.allCases.map(\.rawValue), checksChoices: false,
+                help: "order by due, name, kickoff, category or any field of the base (done by Airtable)"),
             FlagSpec(name: "--desc", help: "with --sort: largest first"),
             FlagSpec(name: "--limit", value: "N", help: "at most N projects"),
             FlagSpec(
@@ -68,18 +72,20 @@ extension CommandSpec {
                 help: "table on a terminal, tsv when piped; or csv, json, ndjson"),
             FlagSpec(name: "--json", help: "the same as --format json: one JSON array of project objects"),
             FlagSpec(
-                name: "--columns", value: "COLS", choices: ListColumn.allCases.map(\.rawValue), checksChoices: false,
-                help: "the table, TSV and CSV columns, in order, e.g. name,due,lead-email,notes"),
+                name: "--columns", value: "COLS", choices: ListColumn.standard.map(\.rawValue), checksChoices: false,
+                help: "the table, TSV and CSV columns, in order, e.g. name,due,lead-email,Budget"),
         ],
         examples: [
             "tracker list", "tracker list --overdue", "tracker list --due-within 7 --incomplete --sort due",
             "tracker list --search logo --format csv > logos.csv",
             "tracker list --json | jq '.[] | select(.status == \"overdue\") | .name'",
+            "tracker list --view \"Active\" --sort Budget --desc --columns name,due,Budget",
         ],
         notes: [
             "Filters combine with AND and run on Airtable, so only matching projects are sent. Piped output is",
             "tab-separated, one project a line, no header: id name due status category lead-name. Columns:",
-            "id name due status category lead-name lead-email kickoff team clients notes complete createdTime.",
+            "id name due status category lead-name lead-email kickoff team clients notes complete createdTime,",
+            "and the base's own fields by name (any case).",
         ])
 
     /// The flags of a project's fields, shared by `add` and `update`.
@@ -96,6 +102,9 @@ extension CommandSpec {
             name: "--client", value: "NAME|ID", repeatable: true, help: "a client, by name or record id (repeatable)"),
         FlagSpec(name: "--notes", value: "TEXT", help: "notes for the project"),
         FlagSpec(name: "--notes-file", value: "PATH", help: "read the notes from a file, or from stdin with -"),
+        FlagSpec(
+            name: "--set", value: "FIELD=VALUE", repeatable: true,
+            help: "set one of the base's fields, checked by its type, e.g. Budget=1200 (repeatable)"),
     ]
 
     /// `--dry-run`, `--json` and `-q`, which every write command has.
@@ -107,8 +116,8 @@ extension CommandSpec {
 
     static let categoryChoices = ["Brand identity", "Industrial design", "Healthcare design", "Technology design"]
 
-    /// The fields `update --clear` can empty.
-    static let clearable: [FieldMap.Word] = [.kickoff, .lead, .team, .client, .notes, .category]
+    /// tracker's words `update --clear` can empty (any field of the base can be named too).
+    static let clearable: [FieldMap.Word] = [.kickoff, .lead, .team, .client, .notes, .category, .due]
 
     static let dateNote =
         "DATE is 2026-12-01 (or 2026-12-1), today, tomorrow, yesterday, a weekday (the next one), +3d, +2w or -1d."
@@ -118,7 +127,8 @@ extension CommandSpec {
         usage: [
             "tracker add --name NAME --due DATE [--kickoff DATE] [--category NAME]",
             "            [--lead EMAIL] [--team EMAIL]... [--client NAME|ID]...",
-            "            [--notes TEXT | --notes-file PATH|-] [--complete] [--if-absent] [--dry-run] [--json] [-q]",
+            "            [--notes TEXT | --notes-file PATH|-] [--complete] [--set FIELD=VALUE]...",
+            "            [--if-absent] [--dry-run] [--json] [-q]",
         ],
         flags: fieldFlags + [
             FlagSpec(name: "--complete", help: "mark the project complete"),
@@ -131,9 +141,10 @@ extension CommandSpec {
             "id=$(tracker add --name \"Logo refresh\" --due +2w --lead ana@example.com)",
             "make-notes | tracker add --name \"Q1 audit\" --due +2w --notes-file -",
             "tracker add -q --if-absent --name \"Weekly review\" --due friday",
+            "tracker add --name \"Site refresh\" --due +3w --set Budget=12000",
         ],
         notes: [
-            "--name and --due are required. \(dateNote)",
+            "--name and --due are required (--due only when the base has a due date field). \(dateNote)",
             "Categories, clients and people are checked against the base first; nothing is created by a typo.",
             "With --if-absent it is safe to repeat, e.g. from cron.",
         ])
@@ -155,7 +166,8 @@ extension CommandSpec {
         usage: [
             "tracker update ID|NAME [--name NAME] [--due DATE] [--kickoff DATE] [--category NAME] [--lead EMAIL]",
             "               [--team EMAIL]... [--client NAME|ID]... [--notes TEXT | --notes-file PATH|-]",
-            "               [--complete | --incomplete] [--clear FIELD[,FIELD]...] [--dry-run] [--json] [-q]",
+            "               [--complete | --incomplete] [--set FIELD=VALUE]... [--clear FIELD[,FIELD]...]",
+            "               [--dry-run] [--json] [-q]",
         ],
         positional: "ID|NAME",
         flags: fieldFlags + [
@@ -164,12 +176,13 @@ extension CommandSpec {
             FlagSpec(
                 name: "--clear", value: "FIELDS", repeatable: true, choices: clearable.map(\.rawValue),
                 checksChoices: false,
-                help: "empty these fields: kickoff, lead, team, client, notes, category"),
+                help: "empty these fields: kickoff, lead, team, client, notes, category, due, or any of the base's"),
         ] + writeFlags,
         examples: [
             "tracker update \"Spring campaign\" --due friday",
             "tracker update rec3g0Xxmw2rw3scs --team ana@example.com --team \"Sam Epps\"",
             "tracker update \"Logo refresh\" --clear kickoff,notes --dry-run",
+            "tracker update \"Logo refresh\" --set Priority=high --set Tags=web,print",
         ],
         notes: [
             namingNote, dateNote, "--team and --client replace the whole list. It prints the project's id.",

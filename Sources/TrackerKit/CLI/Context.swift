@@ -27,6 +27,8 @@ public struct Context: Sendable {
     public var readSecret: @Sendable (_ prompt: String) -> String? = { TerminalEcho.readHidden(prompt: $0) }
     /// Ctrl-C, for commands that stop cleanly between requests.
     public var interruption = Interruption()
+    /// Where the schema and resolved names are remembered between commands; nil remembers nothing.
+    public var cacheDirectory: CacheDirectory?
 
     public init(
         environment: [String: String], output: Output, currentDirectory: String,
@@ -36,7 +38,8 @@ public struct Context: Sendable {
         makePacer: @escaping @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer = Context.filePacer,
         network: NetworkHelper.Environment = NetworkHelper.Environment(),
         readStandardInput: @escaping @Sendable () -> Data = { FileHandle.standardInput.readDataToEndOfFile() },
-        isStdinTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { Swift.readLine() }
+        isStdinTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { Swift.readLine() },
+        cacheDirectory: CacheDirectory? = nil
     ) {
         self.environment = environment
         self.output = output
@@ -50,6 +53,7 @@ public struct Context: Sendable {
         self.readStandardInput = readStandardInput
         self.isStdinTerminal = isStdinTerminal
         self.readLine = readLine
+        self.cacheDirectory = cacheDirectory
     }
 
     /// The real process: its streams, working directory, clock and a machine-wide pacer.
@@ -58,7 +62,7 @@ public struct Context: Sendable {
             environment: environment, output: .standard(environment: environment),
             currentDirectory: FileManager.default.currentDirectoryPath,
             prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) },
-            isStdinTerminal: isatty(STDIN_FILENO) == 1)
+            isStdinTerminal: isatty(STDIN_FILENO) == 1, cacheDirectory: CacheDirectory.location(environment: environment))
     }
 
     /// Paces through a slot file shared by every tracker process using the same base.

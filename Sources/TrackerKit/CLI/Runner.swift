@@ -51,8 +51,74 @@ struct Runner {
 
     // MARK: - Wiring
 
-    func makeClient() throws -> ProjectAPIClient {
-        try makeClient(configuration: loadConfiguration())
+    /// What a command that reads or writes projects works with.
+    struct Base {
+        var configuration: Configuration
+        /// A client that reads and writes the fields as this base has them.
+        var client: ProjectAPIClient
+        var knowledge: BaseKnowledge
+        var layout: TableLayout
+    }
+
+    /// Reads the configuration and the table's layout (the remembered schema, or the schema read now).
+    func prepareBase() async throws -> Base {
+        let configuration = try loadConfiguration()
+        let client = makeClient(configuration: configuration)
+        let knowledge = BaseKnowledge(client: client, cache: context.cacheDirectory, now: context.now)
+        let layout = try await knowledge.layout()
+        return Base(configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout)
+    }
+
+    /// Checks values against `base` as the command last saw it.
+    func valueChecker(_ base: Base, command: String) async throws -> ValueChecker {
+        ValueChecker(
+            client: base.client.using(try await base.knowledge.layout().fields), knowledge: base.knowledge,
+            layout: try await base.knowledge.layout(), command: command, today: today, timeZone: context.timeZone)
+    }
+
+    /// Runs `body`; when Airtable's answer contradicts what tracker remembered about the base (a field, a choice, a
+    /// linked record or a view it no longer has), the schema is read again and `recheck` checks the values once more,
+    /// so a stale memory is reported as the value that is wrong, not as Airtable's refusal.
+    func recheckingOnContradiction<T>(
+        _ base: Base, recheck: (Base) async throws -> Void, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as AppError where Self.contradictsMemory(error) && !base.knowledge.isCurrent {
+            guard let fresh = try await base.knowledge.refreshed() else { throw error }
+            var updated = base
+            updated.layout = fresh
+            updated.client = base.client.using(fresh.fields)
+            try await recheck(updated)
+            throw error
+        }
+    }
+
+    /// A word's field, or a usage error naming the flag and the field this base lacks.
+    static func requireField(_ word: FieldMap.Word, for flag: String, in fields: FieldMap, command: String?) throws
+        -> String
+    {
+        guard let name = fields[word] else {
+            throw AppError.usage(
+                "\(flag) needs the \(word.rawValue) field, and this base has none (\"\(word.rawValue)\" is null in \"fields\", or the table has no \"\(word.templateName)\")",
+                command: command)
+        }
+        return name
+    }
+
+    func requireField(_ word: FieldMap.Word, for flag: String, in fields: FieldMap, command: String?) throws -> String {
+        try Self.requireField(word, for: flag, in: fields, command: command)
+    }
+
+    /// Answers that mean the base changed since its schema was read.
+    static func contradictsMemory(_ error: AppError) -> Bool {
+        switch error {
+        case .missingField: return true
+        case .http(422, let body):
+            return ["UNKNOWN_FIELD_NAME", "INVALID_MULTIPLE_CHOICE_OPTIONS", "ROW_DOES_NOT_EXIST", "VIEW_NAME_NOT_FOUND"]
+                .contains(body.type ?? "")
+        default: return false
+        }
     }
 
     func loadConfiguration() throws -> Configuration {

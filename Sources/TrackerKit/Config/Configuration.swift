@@ -9,8 +9,8 @@ public struct Configuration: Equatable, Sendable {
     public var requestsPerSecond = Configuration.defaultRequestsPerSecond
     public var timeoutSeconds = Configuration.defaultTimeoutSeconds
     public var retryBudgetSeconds = Configuration.defaultRetryBudgetSeconds
-    /// The base's names for the fields tracker uses.
-    public var fields: FieldMap = .template
+    /// What the secrets file says about the base's fields: renamed, absent, completion in a select.
+    public var fieldSettings: FieldSettings = .template
     /// The secrets file that was read, if any.
     public var secretsPath: String?
     /// That file's permission bits, as read when it was loaded.

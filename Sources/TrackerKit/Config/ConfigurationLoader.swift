@@ -110,7 +110,7 @@ private struct Resolver {
                     .timeoutSeconds, default: Configuration.defaultTimeoutSeconds, range: 1...3600),
                 retryBudgetSeconds: try whole(
                     .retryBudgetSeconds, default: Configuration.defaultRetryBudgetSeconds, range: 0...86400),
-                fields: try fieldMap(),
+                fieldSettings: try fieldSettings(),
                 secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment)
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
     }
@@ -130,35 +130,71 @@ private struct Resolver {
             "\(file.path) has no \"\(key.rawValue)\"", hint: "Add it as in Secrets.example.json\(variable).")
     }
 
-    /// `"fields": {"due": "Deadline"}`: every key one of tracker's words, every value a usable field name.
-    private func fieldMap() throws -> FieldMap {
+    /// `"fields": {"due": "Deadline", "kickoff": null, "complete": {"field": "Status", "done": "Done"}}`: every key one
+    /// of tracker's words, every value a usable field name, null for a field the base lacks, or the select object.
+    private func fieldSettings() throws -> FieldSettings {
         guard let value = file?.values[.fields] else { return .template }
         let example = #"like {"due": "Deadline"}"#
         guard case .object(let members) = value else {
             throw AppError.configuration("\"fields\" in \(origin) must be an object, \(example)", hint: nil)
         }
         let words = FieldMap.Word.allCases.map(\.rawValue)
-        var renamed: [FieldMap.Word: String] = [:]
-        for (key, member) in members {
+        var settings = FieldSettings()
+        for (key, member) in members.sorted(by: { $0.key < $1.key }) {
             guard let word = FieldMap.Word(rawValue: key) else {
                 let suggestion = Suggestion.ending(for: key, in: words)
                 throw AppError.configuration(
                     "unknown word \"\(key)\" in \"fields\" of \(origin).\(suggestion)",
                     hint: "Words: \(words.joined(separator: ", ")).")
             }
-            guard case .string(let name) = member, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            switch member {
+            case .null:
+                settings.words[word] = .absent
+            case .string(let name) where !name.trimmingCharacters(in: .whitespaces).isEmpty:
+                settings.words[word] = .named(try Self.usableFieldName(name, key: key, origin: origin))
+            case .object(let select) where word == .complete:
+                settings.completionSelect = try completionSelect(select)
+            default:
+                let forms = word == .complete ? #", null, or {"field": "Status", "done": "Done"}"# : " or null"
                 throw AppError.configuration(
-                    "\"fields\".\"\(key)\" in \(origin) must be the name of a field, \(example)", hint: nil)
+                    "\"fields\".\"\(key)\" in \(origin) must be the name of a field\(forms), \(example)", hint: nil)
             }
-            // Field names go into formulas as {Name}, which has no way to escape a brace.
-            guard !name.contains("{") && !name.contains("}") else {
-                throw AppError.configuration(
-                    "\"fields\".\"\(key)\" in \(origin) names \"\(name)\"; tracker cannot use a field whose name has { or }",
-                    hint: "Rename the field in Airtable.")
-            }
-            renamed[word] = name
         }
-        return FieldMap(renamed: renamed)
+        return settings
+    }
+
+    /// `{"field": "Status", "done": "Done", "open": "In progress"}`; `open` may be left out.
+    private func completionSelect(_ members: [String: SecretsValue]) throws -> FieldSettings.CompletionSelect {
+        let form = #"{"field": "Status", "done": "Done", "open": "In progress"}"#
+        for key in members.keys where !["field", "done", "open"].contains(key) {
+            throw AppError.configuration(
+                "unknown key \"\(key)\" in \"fields\".\"complete\" of \(origin); it takes \(form)", hint: nil)
+        }
+        func text(_ key: String) throws -> String? {
+            switch members[key] {
+            case nil: return nil
+            case .string(let value) where !value.trimmingCharacters(in: .whitespaces).isEmpty: return value
+            default:
+                throw AppError.configuration(
+                    "\"fields\".\"complete\".\"\(key)\" in \(origin) must be a non-empty string, as in \(form)", hint: nil)
+            }
+        }
+        guard let field = try text("field"), let done = try text("done") else {
+            throw AppError.configuration(
+                "\"fields\".\"complete\" in \(origin) needs \"field\" and \"done\", as in \(form)", hint: nil)
+        }
+        return FieldSettings.CompletionSelect(
+            field: try Self.usableFieldName(field, key: "complete", origin: origin), done: done, open: try text("open"))
+    }
+
+    /// Field names go into formulas as {Name}, which has no way to escape a brace.
+    private static func usableFieldName(_ name: String, key: String, origin: String) throws -> String {
+        guard !name.contains("{") && !name.contains("}") else {
+            throw AppError.configuration(
+                "\"fields\".\"\(key)\" in \(origin) names \"\(name)\"; tracker cannot use a field whose name has { or }",
+                hint: "Rename the field in Airtable.")
+        }
+        return name
     }
 
     private func number(_ key: SecretsKey, default value: Double, range: ClosedRange<Double>, whole: Bool = false)

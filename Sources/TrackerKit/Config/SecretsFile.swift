@@ -5,11 +5,14 @@ indirect enum SecretsValue: Decodable, Equatable {
     case string(String)
     case number(Double)
     case object([String: SecretsValue])
+    case null
     case other
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let text = try? container.decode(String.self) {
+        if container.decodeNil() {
+            self = .null
+        } else if let text = try? container.decode(String.self) {
             self = .string(text)
         } else if (try? container.decode(Bool.self)) != nil {
             self = .other
@@ -106,6 +109,12 @@ struct SecretsFile {
         var values: [SecretsKey: SecretsValue] = [:]
         for (name, value) in raw {
             guard let key = SecretsKey(rawValue: name) else {
+                if FieldMap.Word(rawValue: name) != nil {
+                    return .failure(
+                        .configuration(
+                            "\"\(name)\" in \(path) belongs inside \"fields\"",
+                            hint: "Write \"fields\": {\"\(name)\": …} (see 'Your own base' in the README)."))
+                }
                 let known = SecretsKey.allCases.map(\.rawValue)
                 let suggestion = Suggestion.ending(for: name, in: known)
                 return .failure(

@@ -20,6 +20,8 @@ public enum AppError: Error, Equatable, Sendable {
     case configuration(String, hint: String?)
     /// The table has no field by the name tracker uses for `word`.
     case missingField(word: String, field: String, table: String)
+    /// What was asked needs the base's schema, and the token lacks `schema.bases:read`.
+    case schemaUnreadable(String)
     /// Airtable answered with an HTTP error status after any retries.
     case http(status: Int, AirtableErrorBody)
     /// Airtable refused the table's routes with 403: a wrong table name looks exactly like missing access.
@@ -65,7 +67,7 @@ extension AppError {
         case .usage, .ambiguous: .usage
         case .configuration, .missingField: .configuration
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
-        case .tableAccessDenied: .permissionDenied
+        case .tableAccessDenied, .schemaUnreadable: .permissionDenied
         case .notFound: .notFound
         case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .lockTimeout: .temporaryFailure
         case .network, .tls, .badResponse: .unavailable
@@ -100,6 +102,7 @@ extension AppError {
         case .http(let status, let body): Self.describe(status: status, body: body)
         case .tableAccessDenied(let table, let baseID, let body):
             "Airtable denied access to table \"\(table)\" of base \(baseID) (\(Self.detail(403, body)))"
+        case .schemaUnreadable(let text): text
         case .notFound(let text, _): text
         case .ambiguous(let name, let candidates):
             "\(candidates.count) projects are named \"\(name)\": \(candidates.joined(separator: ", "))"
@@ -134,7 +137,9 @@ extension AppError {
         case .usage(_, let command): "Run 'tracker help\(command.map { " \($0)" } ?? "")' for usage."
         case .configuration(_, let hint): hint
         case .missingField(let word, _, _):
-            "If the field was renamed, map it in the secrets file: \"fields\": {\"\(word)\": \"<its name>\"}. 'tracker doctor' lists the table's fields."
+            "If the field was renamed, map it in the secrets file: \"fields\": {\"\(word)\": \"<its name>\"}; if the base has none, \"\(word)\": null. 'tracker doctor' lists the table's fields."
+        case .schemaUnreadable:
+            "Give the token the schema.bases:read scope at https://airtable.com/create/tokens (tracker only reads the schema)."
         case .http(let status, let body): Self.hint(status: status, type: body.type)
         case .tableAccessDenied(let table, _, _):
             "Check that the table is named \"\(table)\" exactly (\"table\" in the secrets file, or AIRTABLE_TABLE), and that the token has the data.records:read and data.records:write scopes and access to this base."

@@ -88,3 +88,14 @@ extension JSONValue {
     /// The elements, if this is an array.
     public var arrayValue: [JSONValue]? { if case .array(let values) = self { values } else { nil } }
 }
+
+extension JSONValue {
+    /// The number this value holds, if it is one.
+    public var numberValue: Double? { if case .number(let value) = self { value } else { nil } }
+
+    /// The flag this value holds, if it is one.
+    public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+
+    /// The members, if this is an object.
+    public var objectMembers: [(String, JSONValue)]? { if case .object(let members) = self { members } else { nil } }
+}

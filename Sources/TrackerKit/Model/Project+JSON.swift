@@ -4,7 +4,8 @@ extension Collaborator {
 }
 
 extension Project {
-    /// The stable JSON project object of cli-spec.md: every key present, `null` or `[]` when empty.
+    /// The stable JSON project object of cli-spec.md: every key present, `null` or `[]` when empty, then `fields`:
+    /// the base's own fields as Airtable returned them.
     public func json(today: CalendarDate) -> JSONValue {
         .object([
             ("id", .string(id)),
@@ -19,6 +20,7 @@ extension Project {
             ("clients", .array(clients.map(JSONValue.string))),
             ("notes", .string(or: notes)),
             ("createdTime", .string(createdTime)),
+            ("fields", .object(otherFields.map { ($0.name, $0.value) })),
         ])
     }
 }

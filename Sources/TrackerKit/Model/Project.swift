@@ -19,7 +19,18 @@ public enum ProjectStatus: String, Sendable, CaseIterable {
     case done, overdue, open
 }
 
-/// One row of the "Design projects" table, with the fields tracker reads.
+/// One field of a record and its value as Airtable returned it.
+public struct FieldValue: Equatable, Sendable {
+    public var name: String
+    public var value: JSONValue
+
+    public init(_ name: String, _ value: JSONValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// One row of the "Design projects" table: the fields tracker reads, and the base's own fields as they came.
 public struct Project: Equatable, Sendable {
     public var id: String
     public var createdTime: String
@@ -32,11 +43,13 @@ public struct Project: Equatable, Sendable {
     public var team: [Collaborator]
     public var clients: [String]
     public var notes: String?
+    /// The record's other fields, in the order Airtable sent them.
+    public var otherFields: [FieldValue]
 
     public init(
         id: String, createdTime: String, name: String? = nil, category: String? = nil, isComplete: Bool = false,
         kickoff: CalendarDate? = nil, due: CalendarDate? = nil, lead: Collaborator? = nil, team: [Collaborator] = [],
-        clients: [String] = [], notes: String? = nil
+        clients: [String] = [], notes: String? = nil, otherFields: [FieldValue] = []
     ) {
         self.id = id
         self.createdTime = createdTime
@@ -49,6 +62,7 @@ public struct Project: Equatable, Sendable {
         self.team = team
         self.clients = clients
         self.notes = notes
+        self.otherFields = otherFields
     }
 
     /// `done` when complete, `overdue` when due before `today`, else `open`.

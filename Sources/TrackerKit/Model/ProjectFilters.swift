@@ -30,6 +30,18 @@ public struct ProjectFilters: Equatable, Sendable {
 
     /// Whether a lead email is asked for: formulas only see a collaborator's name, so this one is checked locally.
     public var leadEmail: String? { lead.flatMap { $0.contains("@") ? $0.lowercased() : nil } }
+
+    /// The fields these filters need, each with the flag that needs it: a base without one cannot be filtered by it.
+    public var neededWords: [(flag: String, word: FieldMap.Word)] {
+        var needed: [(String, FieldMap.Word)] = []
+        if overdue { needed.append(("--overdue", .due)) }
+        if dueBefore != nil { needed.append(("--due-before", .due)) }
+        if dueWithinDays != nil { needed.append(("--due-within", .due)) }
+        if let complete { needed.append((complete ? "--complete" : "--incomplete", .complete)) }
+        if category != nil { needed.append(("--category", .category)) }
+        if lead != nil { needed.append(("--lead", .lead)) }
+        return needed
+    }
 }
 
 /// The fields `list --sort` orders by.

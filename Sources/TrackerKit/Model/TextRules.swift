@@ -8,10 +8,10 @@ enum TextRules {
     ) throws {
         let found = value.unicodeScalars.first { scalar in
             if allowingLineBreaks && (scalar == "\n" || scalar == "\t") { return false }
-            return TextCells.isControl(scalar)
+            return ControlCharacters.isControl(scalar)
         }
         guard let found else { return }
-        let shown = TextCells.visible(found)
+        let shown = ControlCharacters.visible(found)
         let what = allowingLineBreaks ? "only newlines and tabs are allowed" : "control characters are not allowed"
         throw AppError.usage("\(flag) holds a control character (\(shown)); \(what)", command: command)
     }

@@ -13,14 +13,15 @@ protocol ListRenderer {
 
 /// Makes the renderer for a format; `columns` applies to the table, TSV and CSV.
 func makeRenderer(
-    _ format: ListFormat, today: CalendarDate, style: Style, width: Int, columns: [ListColumn] = ListColumn.defaults
+    _ format: ListFormat, today: CalendarDate, style: Style, width: Int, columns: [ListColumn] = ListColumn.defaults,
+    formatter: FieldFormatter = FieldFormatter()
 ) -> any ListRenderer {
     switch format {
     case .tsv: DelimitedRenderer(today: today, isCSV: false, columns: columns)
     case .csv: DelimitedRenderer(today: today, isCSV: true, columns: columns)
     case .json: JSONArrayRenderer(today: today)
     case .ndjson: NDJSONRenderer(today: today)
-    case .table: TableRenderer(today: today, style: style, width: width, columns: columns)
+    case .table: TableRenderer(today: today, style: style, width: width, columns: columns, formatter: formatter)
     }
 }
 

@@ -8,8 +8,10 @@ struct ProjectView {
     var width: Int? = nil
     var timeZone: TimeZone = .current
 
-    /// The view; `clientNames` gives names for client ids (an id without one is shown as it is).
-    func render(_ project: Project, clientNames: [String: String] = [:]) -> String {
+    /// The view; `clientNames` gives names for client ids (an id without one is shown as it is), and `otherFields` the
+    /// base's own fields after tracker's, already in words (nil for an empty one).
+    func render(_ project: Project, clientNames: [String: String] = [:], otherFields: [(String, String?)] = []) -> String
+    {
         let status = project.status(today: today)
         func date(_ value: CalendarDate?) -> String? { value.map { "\($0) (\($0.relative(to: today)))" } }
         func person(_ person: Collaborator) -> String {
@@ -35,16 +37,22 @@ struct ProjectView {
                 width.map { TextCells.wrap(String(line), to: max(20, $0 - Self.indent)) } ?? [String(line)]
             }
         }
-        return text + line("Notes", noteLines ?? [])
+        text += line("Notes", noteLines ?? [])
+        // The base's own labels are as long as their names (up to a limit), in a block of their own.
+        let labelWidth = min(24, otherFields.map { TextCells.width(TextCells.folded($0.0)) }.max() ?? 0)
+        for (label, value) in otherFields {
+            text += line(TextCells.folded(label), value.map { [TextCells.folded($0)] } ?? [], labelWidth: max(9, labelWidth))
+        }
+        return text
     }
 
     /// Columns before a value: two spaces, the label, a space.
     private static let indent = 12
 
-    private func line(_ label: String, _ values: [String]) -> String {
-        let head = "  " + style.dim(TextCells.fit(label, 9)) + " "
+    private func line(_ label: String, _ values: [String], labelWidth: Int = 9) -> String {
+        let head = "  " + style.dim(TextCells.fit(label, labelWidth)) + " "
         guard let first = values.first else { return head + style.dim("—") + "\n" }
-        let pad = String(repeating: " ", count: Self.indent)
+        let pad = String(repeating: " ", count: labelWidth + 3)
         return head + first + "\n" + values.dropFirst().map { $0.isEmpty ? "\n" : pad + $0 + "\n" }.joined()
     }
 

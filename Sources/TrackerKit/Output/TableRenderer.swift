@@ -14,16 +14,22 @@ struct TableRenderer: ListRenderer {
     var style: Style
     var width: Int
     var wanted: [ListColumn]
+    /// Shows the base's own fields by their type.
+    var formatter: FieldFormatter
     private var columns: [Column] = []
     private var withRelativeDates = true
     /// The columns left out to fit the width.
     private(set) var leftOut: [ListColumn] = []
 
-    init(today: CalendarDate, style: Style, width: Int, columns: [ListColumn] = ListColumn.defaults) {
+    init(
+        today: CalendarDate, style: Style, width: Int, columns: [ListColumn] = ListColumn.defaults,
+        formatter: FieldFormatter = FieldFormatter()
+    ) {
         self.today = today
         self.style = style
         self.width = max(width, 40)
         self.wanted = columns
+        self.formatter = formatter
     }
 
     mutating func render(page: [Project]) -> String {
@@ -67,6 +73,8 @@ struct TableRenderer: ListRenderer {
             return withRelativeDates ? "\(due) (\(due.relative(to: today)))" : due.description
         case .team: return project.team.map(\.displayName).joined(separator: ", ")
         case .clients: return project.clients.joined(separator: ", ")
+        case .field(let name):
+            return formatter.text(project.otherFields.first { $0.name == name }?.value, field: name) ?? ""
         default: return kind.value(project, today: today)
         }
     }

@@ -60,6 +60,25 @@ final class Recorder: @unchecked Sendable {
 }
 
 enum Fixture {
+    /// The schema API's answer for the Project tracker template's "Design projects" table and its Clients table.
+    static let templateSchema = #"""
+        {"tables":[{"id":"tblDESIGNdesign01","name":"Design projects","primaryFieldId":"fldNAME000000001","fields":[
+          {"id":"fldNAME000000001","name":"Name","type":"singleLineText"},
+          {"id":"fldCATEGORY00001","name":"Category","type":"singleSelect","options":{"choices":[
+            {"id":"selBRAND00000001","name":"Brand identity"},{"id":"selINDUSTRIAL001","name":"Industrial design"},
+            {"id":"selHEALTH0000001","name":"Healthcare design"},{"id":"selTECH000000001","name":"Technology design"}]}},
+          {"id":"fldCOMPLETE00001","name":"Complete","type":"checkbox","options":{"icon":"check","color":"greenBright"}},
+          {"id":"fldKICKOFF000001","name":"Kickoff date","type":"date","options":{"dateFormat":{"name":"local","format":"l"}}},
+          {"id":"fldDUE0000000001","name":"Due date","type":"date","options":{"dateFormat":{"name":"local","format":"l"}}},
+          {"id":"fldLEAD000000001","name":"Project lead","type":"singleCollaborator"},
+          {"id":"fldTEAM000000001","name":"Project team","type":"multipleCollaborators"},
+          {"id":"fldCLIENT0000001","name":"Client","type":"multipleRecordLinks","options":{"linkedTableId":"tblCLIENTSclien01","isReversed":false}},
+          {"id":"fldNOTES00000001","name":"Notes","type":"multilineText"}],
+          "views":[{"id":"viwALL0000000001","name":"All projects","type":"grid"}]},
+         {"id":"tblCLIENTSclien01","name":"Clients","primaryFieldId":"fldCLNAME0000001","fields":[
+          {"id":"fldCLNAME0000001","name":"Name","type":"singleLineText"}],"views":[]}]}
+        """#
+
     static let token = "patTESTtest000000.0000000000000000000000000000000000000000000000000000000000001234"
 
     static func configuration(host: String, budget: Int = 120) -> Configuration {

@@ -3,22 +3,28 @@ import Foundation
 extension Runner {
     /// `tracker add`: creates one project and prints its id; with `--if-absent`, only when no project has the name.
     func add(_ options: AddOptions) async throws {
-        let configuration = try loadConfiguration()
-        let client = makeClient(configuration: configuration)
+        let base = try await prepareBase()
         let notes = try readNotes(options.input.notes, command: "add")
-        let write = try await ValueChecker(client: client, command: "add").write(for: options.input, notes: notes)
+        func check(_ base: Base) async throws -> ProjectWrite {
+            if base.layout.fields[.due] != nil && options.input.due == nil {
+                throw AppError.usage("add needs --due DATE", command: "add")
+            }
+            return try await valueChecker(base, command: "add").write(for: options.input, notes: notes)
+        }
+        let write = try await check(base)
+        let client = base.client
         if options.mode.dryRun {
             try output.standardOutput(client.plannedCreate(write).body!.serialized() + "\n")
             return
         }
         let name = options.name
-        let due = options.input.due!
+        let due = options.input.due
         // Two runs of the same cron line must not both find the name absent and both create it.
         var lock: FileLock?
         if options.ifAbsent {
             lock = try await FileLock.acquire(
-                FileLock.lockName(forAdding: name, baseID: configuration.baseID, table: configuration.table),
-                in: sharedDirectory(), waitingAtMost: Double(configuration.retryBudgetSeconds),
+                FileLock.lockName(forAdding: name, baseID: base.configuration.baseID, table: base.configuration.table),
+                in: sharedDirectory(), waitingAtMost: Double(base.configuration.retryBudgetSeconds),
                 doing: "adding \"\(name)\"", now: context.network.now, sleep: context.network.sleep
             ).get()
         }
@@ -28,8 +34,11 @@ extension Runner {
             try printWritten(existing, options.mode)
             return
         }
-        let project = try await client.createProject(write, name: name, due: due).get()
-        narrate("Created \"\(name)\", due \(due) (\(due.relative(to: today))).", options.mode)
+        let project = try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
+            try await client.createProject(write, name: name, due: due).get()
+        }
+        let when = due.map { ", due \($0) (\($0.relative(to: today)))" } ?? ""
+        narrate("Created \"\(name)\"\(when).", options.mode)
         try printWritten(project, options.mode)
     }
 

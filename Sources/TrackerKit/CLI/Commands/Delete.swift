@@ -2,7 +2,7 @@ extension Runner {
     /// `tracker delete`: finds every project named, asks on a terminal (or needs `--yes`), deletes ten a request and
     /// prints the deleted ids.
     func delete(_ options: ProjectsOptions) async throws {
-        let client = try makeClient()
+        let client = try await prepareBase().client
         let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
         let ids = projects.map(\.id)
         if options.mode.dryRun { return try printPlanned(client.plannedDeletes(ids)) }

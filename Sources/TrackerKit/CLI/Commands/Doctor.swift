@@ -73,10 +73,20 @@ extension Runner {
         try line("token", "\(configuration.maskedToken) (from \(tokenSource))")
         try line("endpoint", configuration.endpoint.absoluteString)
         try line("base", "\(configuration.baseID), table \"\(configuration.table)\"")
-        if !configuration.fields.isTemplate {
-            let renamed = FieldMap.Word.allCases.filter { configuration.fields[$0] != $0.templateName }
-            try line(
-                "fields", renamed.map { "\($0.rawValue) = \"\(configuration.fields[$0])\"" }.joined(separator: ", "))
+        let settings = configuration.fieldSettings
+        if !settings.isTemplate {
+            var said = FieldMap.Word.allCases.compactMap { word -> String? in
+                switch settings.words[word] {
+                case .named(let name)?: "\(word.rawValue) = \"\(name)\""
+                case .absent?: "\(word.rawValue) = none"
+                case nil: nil
+                }
+            }
+            if let select = settings.completionSelect {
+                said.append(
+                    "complete = \"\(select.field)\" is \"\(select.done)\"" + (select.open.map { ", reopen sets \"\($0)\"" } ?? ""))
+            }
+            try line("fields", said.joined(separator: ", "))
         }
     }
 
@@ -88,7 +98,14 @@ extension Runner {
         case .success(let user): checks.append(DoctorCheck(name: "token", detail: "token accepted (user \(user))"))
         case .failure(let error): checks.append(.failed("token", error))
         }
-        let schema = await client.schema()
+        // What was remembered is said before it is replaced by what Airtable says now.
+        let knowledge = BaseKnowledge(client: client, cache: context.cacheDirectory, now: context.now)
+        let age = knowledge.rememberedAge()
+        let schema = await client.schemaBody().flatMap { body in
+            Result { () throws(AppError) -> BaseSchema? in
+                try body.map { body throws(AppError) in try BaseSchema(airtable: body) }
+            }
+        }
         var table = DoctorCheck(name: "table", detail: "base and table reachable")
         if case .failure(let error) = await client.probeTable() {
             table = .failed("table", error)
@@ -101,7 +118,17 @@ extension Runner {
             }
         }
         checks.append(table)
-        checks.append(fieldCheck(configuration.fields, table: configuration.table, schema: schema))
+        checks.append(fieldCheck(configuration.fieldSettings, table: configuration.table, schema: schema))
+        if case .success(let base?) = schema, let table = base.table(configuration.table) {
+            checks.append(
+                DoctorCheck(
+                    name: "views",
+                    detail: table.views.isEmpty
+                        ? "the table has no saved views"
+                        : "views for list --view: " + table.views.map { "\"\($0.name)\"" }.joined(separator: ", ")))
+        }
+        checks.append(cacheCheck(age: age))
+        if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(paceCheck(configuration))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))
@@ -122,8 +149,23 @@ extension Runner {
         return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5")
     }
 
-    /// Whether the table has every field tracker uses, with the right types; for missing ones, a suggested mapping.
-    private func fieldCheck(_ map: FieldMap, table name: String, schema: Result<BaseSchema?, AppError>) -> DoctorCheck {
+    /// How old the remembered schema was when doctor started; doctor itself reads it anew.
+    private func cacheCheck(age: Double?) -> DoctorCheck {
+        guard let age else {
+            let place = context.cacheDirectory.map { " (\($0.path))" } ?? ""
+            return DoctorCheck(name: "cache", detail: "no schema remembered yet\(place); the next command reads it")
+        }
+        let minutes = Int(age / 60)
+        let when = minutes < 1 ? "less than a minute" : "\(minutes) minute\(minutes == 1 ? "" : "s")"
+        let fresh = age < RememberedBase.lifetime ? "read again after an hour" : "too old, so read again"
+        return DoctorCheck(name: "cache", detail: "the schema remembered was \(when) old (\(fresh)); doctor read it now")
+    }
+
+    /// Whether the table has the fields the secrets file names, with types tracker can use; each template field it
+    /// lacks is named, with the fields of a fitting type that could be mapped instead.
+    private func fieldCheck(_ settings: FieldSettings, table name: String, schema: Result<BaseSchema?, AppError>)
+        -> DoctorCheck
+    {
         guard case .success(let base) = schema else {
             return .failed("fields", schema.failure!)
         }
@@ -135,28 +177,49 @@ extension Runner {
             return DoctorCheck(
                 name: "fields", detail: "field check: the base has no table \"\(name)\"", isSkipped: true)
         }
-        let missing = FieldMap.Word.allCases.filter { table.field(named: map[$0]) == nil }
-        let mistyped = FieldMap.Word.allCases.filter { word in
-            table.field(named: map[word]).map { !word.acceptedTypes.contains($0.type) } ?? false
+        let listing = "the table has: " + table.fields.map { "\($0.name) (\($0.type))" }.joined(separator: ", ")
+        let map: FieldMap
+        do {
+            map = try settings.resolve(in: table)
+        } catch {
+            var check = DoctorCheck.failed("fields", error)
+            check.notes = [listing] + [error.hint].compactMap { $0 }
+            if case .missingField(let word, _, _) = error, let word = FieldMap.Word(rawValue: word) {
+                let suggestion = Self.suggestedMapping(for: [word], in: table, map: settings.assumed)
+                if !suggestion.isEmpty {
+                    check.notes.append(
+                        "suggested: \"fields\": {" + suggestion.map { "\"\($0.0.rawValue)\": \"\($0.1)\"" }.joined(separator: ", ") + "}")
+                }
+            }
+            return check
         }
-        if missing.isEmpty && mistyped.isEmpty {
-            return DoctorCheck(name: "fields", detail: "all \(FieldMap.Word.allCases.count) fields tracker uses exist")
+        var completion = ""
+        if case .select(let field, let done, _)? = map.completion {
+            completion = "; complete when \"\(field)\" is \"\(done)\""
         }
-        var problems = missing.map { "no field \"\(map[$0])\" (tracker's \"\($0.rawValue)\")" }
-        problems += mistyped.map {
-            "\"\(map[$0])\" is a \(table.field(named: map[$0])!.type) field, not what tracker's \"\($0.rawValue)\" needs"
+        let absent = map.absent
+        guard !absent.isEmpty else {
+            return DoctorCheck(
+                name: "fields", detail: "all \(FieldMap.Word.allCases.count) fields tracker uses exist\(completion)")
+        }
+        let unmentioned = absent.filter { settings.words[$0] == nil }
+        let named = absent.map { word in
+            settings.words[word] == .absent ? "\(word.rawValue) (none, as \"fields\" says)" : "\(word.rawValue) (no \"\(word.templateName)\")"
         }
         var check = DoctorCheck(
             name: "fields",
-            error: missing.first.map { .missingField(word: $0.rawValue, field: map[$0], table: name) }
-                ?? .configuration("the table's fields do not have the types tracker needs", hint: nil),
-            detail: "fields: " + problems.joined(separator: "; "))
-        check.notes = ["the table has: " + table.fields.map { "\($0.name) (\($0.type))" }.joined(separator: ", ")]
-        let suggestion = Self.suggestedMapping(for: missing, in: table, map: map)
+            detail: "fields: the base has no " + named.joined(separator: ", ")
+                + "; flags and filters that need them are refused\(completion)")
+        check.notes = [listing]
+        let suggestion = Self.suggestedMapping(for: unmentioned, in: table, map: map)
         if !suggestion.isEmpty {
             check.notes.append(
-                "suggested mapping for the secrets file: \"fields\": {"
+                "if a field was renamed, map it: \"fields\": {"
                     + suggestion.map { "\"\($0.0.rawValue)\": \"\($0.1)\"" }.joined(separator: ", ") + "}")
+        }
+        if !unmentioned.isEmpty {
+            check.notes.append(
+                "to say the base has none: \"fields\": {" + unmentioned.map { "\"\($0.rawValue)\": null" }.joined(separator: ", ") + "}")
         }
         return check
     }
@@ -165,7 +228,7 @@ extension Runner {
     static func suggestedMapping(for missing: [FieldMap.Word], in table: BaseSchema.Table, map: FieldMap) -> [(
         FieldMap.Word, String
     )] {
-        var taken = Set(FieldMap.Word.allCases.map { map[$0] })
+        var taken = Set(FieldMap.Word.allCases.compactMap { map[$0] })
         var mapping: [(FieldMap.Word, String)] = []
         for word in missing {
             let candidates = table.fields.filter { word.acceptedTypes.contains($0.type) && !taken.contains($0.name) }

@@ -9,18 +9,23 @@ extension Runner {
         try await setComplete(false, options, command: "reopen")
     }
 
-    /// Finds every project named before writing, then sets Complete ten projects a request. A project already in
-    /// that state is not written, but it is printed like the others.
+    /// Finds every project named before writing, then sets the completion field (a checkbox, or the select's done
+    /// or open choice) ten projects a request. A project already in that state is not written, but it is printed like
+    /// the others.
     private func setComplete(_ complete: Bool, _ options: ProjectsOptions, command: String) async throws {
-        let client = try makeClient()
+        let base = try await prepareBase()
+        let client = base.client
+        let value = try await valueChecker(base, command: command).completionValue(complete, flag: command)
         let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
         let changes = projects.filter { $0.isComplete != complete }.map {
-            ProjectChange(id: $0.id, write: ProjectWrite([(.complete, .bool(complete))]))
+            ProjectChange(id: $0.id, write: ProjectWrite([(.complete, value)]))
         }
         if options.mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
         var written = writtenOutput(options.mode)
         try written.emit(projects.filter { $0.isComplete == complete })
-        try await client.updateProjects(changes) { try written.emit($0) }
+        try await recheckingOnContradiction(base, recheck: { _ = try await valueChecker($0, command: command) }) {
+            try await client.updateProjects(changes) { try written.emit($0) }
+        }
         try written.finish()
         let state = complete ? "complete" : "not complete"
         narrate("Marked \(projects.count) project\(projects.count == 1 ? "" : "s") \(state).", options.mode)

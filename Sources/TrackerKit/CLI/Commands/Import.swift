@@ -7,8 +7,10 @@ extension Runner {
     func importProjects(_ options: ImportOptions) async throws {
         let text = try readImportText(options.file)
         let format = options.format ?? options.file.flatMap(ImportFormat.implied(byPath:)) ?? .sniffed(text)
-        let client = try makeClient()
-        let plan = try await importPlan(text, format: format, key: options.key, client: client)
+        let base = try await prepareBase()
+        let client = base.client
+        for word in options.key { _ = try requireField(word, for: "--key \(word.rawValue)", in: client.fields, command: "import") }
+        let plan = try await importPlan(text, format: format, key: options.key, base: base)
         let verbs = options.mode.dryRun ? ("create", "update", "unchanged") : ("created", "updated", "unchanged")
         if options.mode.dryRun {
             if options.mode.json {
@@ -29,38 +31,50 @@ extension Runner {
     // MARK: - Planning
 
     /// Every row read and checked, and matched to the projects that exist; any bad row stops it all (exit 65).
-    private func importPlan(_ text: String, format: ImportFormat, key: [FieldMap.Word], client: ProjectAPIClient)
+    private func importPlan(_ text: String, format: ImportFormat, key: [FieldMap.Word], base: Base)
         async throws -> ImportPlan
     {
+        let client = base.client
         let (rows, unreadable) = ImportReader.rows(text, format: format)
         var problems = unreadable
-        var inputs: [(line: Int, input: ProjectInput)] = []
-        for row in rows {
-            let unknown = ImportColumns.unknown(in: row)
-            guard unknown.isEmpty else {
-                let names = unknown.map { "\"\($0)\"" }.joined(separator: ", ")
-                problems.append(
-                    ImportProblem(
-                        line: format == .csv ? 1 : row.line,
-                        message: "unknown column\(unknown.count == 1 ? "" : "s") \(names); columns are "
-                            + ImportColumns.known.prefix(12).joined(separator: " ")))
-                if format == .csv { break }  // one header, one problem
+        let checker = try await valueChecker(base, command: "import")
+        let columns = try await baseColumns(rows, format: format, checker: checker, problems: &problems)
+        var inputs: [(line: Int, input: ProjectInput, cells: [BaseCell])] = []
+        for row in rows where columns != nil {
+            let cells = baseCells(row, columns: columns ?? [:], layout: checker.layout)
+            switch cells {
+            case .failure(let problem):
+                problems.append(problem)
                 continue
+            case .success: break
             }
-            switch ImportColumns.input(row, today: today) {
-            case .success(let input): inputs.append((row.line, input))
+            switch ImportColumns.input(row, today: today).flatMap({ fitting($0, line: row.line, to: client.fields) }) {
+            case .success(let input): inputs.append((row.line, input, (try? cells.get()) ?? []))
             case .failure(let problem): problems.append(problem)
             }
         }
-        let checker = ValueChecker(client: client, command: "import")
         try await checker.prefetch(inputs.map(\.input))
         var writes: [(line: Int, write: ProjectWrite, key: [String])] = []
         var firstLine: [[String]: Int] = [:]
-        for (line, input) in inputs {
-            let write: ProjectWrite
+        for (line, input, cells) in inputs {
+            var write: ProjectWrite
             do {
                 write = try await checker.write(
                     for: input, notes: input.notes.flatMap { if case .text(let t) = $0 { t } else { nil } })
+                for cell in cells {
+                    let target = checker.writeTarget(for: cell.field)
+                    if cell.value == .null {
+                        write[target] = cell.field.type == "checkbox" ? .bool(false) : .null
+                        continue
+                    }
+                    let typed =
+                        cell.isText
+                        ? FieldInput.read(
+                            cell.value.stringValue ?? "", for: cell.field, separator: ";", today: today,
+                            timeZone: context.timeZone)
+                        : FieldInput.read(json: cell.value, for: cell.field, today: today, timeZone: context.timeZone)
+                    write[target] = try await checker.resolve(typed, for: cell.field, flag: cell.field.name)
+                }
             } catch let error as AppError {
                 guard case .usage = error else { throw error }
                 problems.append(ImportProblem(line: line, message: error.message))
@@ -88,7 +102,8 @@ extension Runner {
             case 0:
                 var create = write
                 for (word, value) in write.cells where value == .null { create[word] = nil }
-                let lacking = [FieldMap.Word.name, .due].filter { create[$0] == nil }.map(\.rawValue)
+                let lacking = [FieldMap.Word.name, .due].filter { client.fields[$0] != nil && create[$0] == nil }.map(
+                    \.rawValue)
                 guard lacking.isEmpty else {
                     problems.append(
                         ImportPlan.problem(
@@ -114,6 +129,97 @@ extension Runner {
             throw AppError.invalidRows(count: Set(problems.map(\.line)).count, lines: lines)
         }
         return plan
+    }
+
+    /// A value for one of the base's own fields in a row: the text of a CSV cell, or the JSON of a `"fields"` entry.
+    struct BaseCell {
+        var field: BaseSchema.Field
+        var value: JSONValue
+        var isText: Bool
+    }
+
+    /// The base's fields the file's other columns name (any case), or nil when one names none, or a field tracker
+    /// cannot write: that is a problem of the file, not of a row, and nothing is written.
+    private func baseColumns(
+        _ rows: [ImportRow], format: ImportFormat, checker: ValueChecker, problems: inout [ImportProblem]
+    ) async throws -> [String: BaseSchema.Field]? {
+        var columns: [String: BaseSchema.Field] = [:]
+        var unknown: [(line: Int, name: String)] = []
+        var refused: [(line: Int, text: String)] = []
+        for row in rows {
+            for name in ImportColumns.others(in: row) where columns[name] == nil {
+                if let field = try await checker.field(matching: name) {
+                    if let refusal = FieldInput.refusal(field) {
+                        refused.append((format == .csv ? 1 : row.line, "column \"\(name)\": \(refusal)"))
+                    }
+                    columns[name] = field
+                } else if !unknown.contains(where: { $0.name == name }) {
+                    unknown.append((format == .csv ? 1 : row.line, name))
+                }
+            }
+        }
+        if !unknown.isEmpty {
+            let names = unknown.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            let fields = checker.layout.table == nil ? " (the base's fields need the schema.bases:read scope)" : ", or the base's fields"
+            problems.append(
+                ImportProblem(
+                    line: unknown[0].line,
+                    message: "unknown column\(unknown.count == 1 ? "" : "s") \(names); columns are "
+                        + ImportColumns.known.prefix(12).joined(separator: " ") + fields))
+        }
+        for (line, text) in refused { problems.append(ImportProblem(line: line, message: text)) }
+        return unknown.isEmpty && refused.isEmpty ? columns : nil
+    }
+
+    /// A row's values for the base's own fields. A `"fields"` entry tracker cannot write (a formula, attachments) is
+    /// what `list` shows, not an input, and is passed over; one the table lacks is a problem of the row.
+    private func baseCells(_ row: ImportRow, columns: [String: BaseSchema.Field], layout: TableLayout) -> Result<
+        [BaseCell], ImportProblem
+    > {
+        var cells: [BaseCell] = []
+        for (name, field) in columns.sorted(by: { $0.key < $1.key }) {
+            switch row.values[name] {
+            case .text(let text)?: cells.append(BaseCell(field: field, value: .string(text), isText: true))
+            case .empty?: cells.append(BaseCell(field: field, value: .null, isText: true))
+            case nil: break
+            default:
+                return .failure(ImportProblem(line: row.line, message: "\(name) is not a value for that field"))
+            }
+        }
+        for entry in row.baseFields {
+            guard let field = layout.table?.field(named: entry.name) else {
+                return .failure(ImportProblem(line: row.line, message: "the table has no field \"\(entry.name)\""))
+            }
+            guard FieldInput.refusal(field) == nil, !layout.fields.isTrackerField(field.name) else { continue }
+            cells.append(BaseCell(field: field, value: entry.value, isText: false))
+        }
+        return .success(cells)
+    }
+
+    /// `input` without what a field the base lacks would hold: an empty value is fine, a real one is a problem.
+    private func fitting(_ input: ProjectInput, line: Int, to fields: FieldMap) -> Result<ProjectInput, ImportProblem> {
+        var input = input
+        var lacking: [String] = []
+        for word in fields.absent {
+            input.cleared.removeAll { $0 == word }
+            switch word {
+            case .name: break
+            case .due: if input.due != nil { lacking.append("due") }
+            case .kickoff: if input.kickoff != nil { lacking.append("kickoff") }
+            case .category: if input.category != nil { lacking.append("category") }
+            case .lead: if input.lead != nil { lacking.append("lead") }
+            case .team: if !(input.team ?? []).isEmpty { lacking.append("team") } else { input.team = nil }
+            case .client: if !(input.clients ?? []).isEmpty { lacking.append("client") } else { input.clients = nil }
+            case .notes: if input.notes != nil { lacking.append("notes") }
+            case .complete: if input.complete == true { lacking.append("complete") } else { input.complete = nil }
+            }
+        }
+        guard lacking.isEmpty else {
+            return .failure(
+                ImportProblem(
+                    line: line, message: "this base has no \(lacking.joined(separator: ", ")) field for the row's value"))
+        }
+        return .success(input)
     }
 
     /// The projects whose key equals one of `keys`, by key; looked up five hundred rows a request (a long formula goes

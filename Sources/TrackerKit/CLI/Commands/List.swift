@@ -3,17 +3,139 @@ import Foundation
 extension Runner {
     /// `tracker list`: streams every matching project in the chosen format, page by page.
     func list(_ options: ListOptions) async throws {
-        let client = try makeClient()
+        let base = try await prepareBase()
+        try await recheckingOnContradiction(base, recheck: { fresh in _ = try await listPlan(options, fresh) }) {
+            try await list(options, base: base)
+        }
+    }
+
+    /// What a listing asks Airtable for and shows, every field it names checked against the base.
+    private struct ListPlan {
+        var query: ListQuery
+        var columns: [ListColumn]
+    }
+
+    private func listPlan(_ options: ListOptions, _ base: Base) async throws -> ListPlan {
+        var layout = base.layout
+        let fields = layout.fields
+        for (flag, word) in options.filters.neededWords {
+            _ = try requireField(word, for: flag, in: fields, command: "list")
+        }
+        /// Finds a name among the table's fields or views, reading the schema again once before refusing it.
+        func find<T>(_ lookup: (TableLayout) -> T?) async throws -> T? {
+            if let found = lookup(layout) { return found }
+            if let fresh = try await base.knowledge.refreshed() {
+                layout = fresh
+                return lookup(layout)
+            }
+            return nil
+        }
+        var view: String?
+        if let wanted = options.view {
+            if layout.table == nil {
+                view = wanted
+            } else if let found = try await find({ $0.table?.view(matching: wanted) }) {
+                view = found.name
+            } else {
+                let views = layout.table?.views.map(\.name) ?? []
+                throw AppError.usage(
+                    "--view: the table has no view \"\(wanted)\"; its views are \(views.map { "\"\($0)\"" }.joined(separator: ", ")).\(Suggestion.ending(for: wanted, in: views))",
+                    command: "list")
+            }
+        }
+        var sort: [(field: String, direction: ListQuery.Direction)] = []
+        let direction: ListQuery.Direction = options.descending ? .desc : .asc
+        switch options.sort {
+        case .word(let key)?:
+            sort = [(try requireField(key.word, for: "--sort \(key.rawValue)", in: fields, command: "list"), direction)]
+        case .field(let name)?:
+            sort = [(try await fieldName(name, flag: "--sort", layout: layout, find: find), direction)]
+        case nil: break
+        }
+        var columns: [ListColumn] = []
+        for column in options.columns {
+            guard case .field(let name) = column else {
+                columns.append(column)
+                continue
+            }
+            let field = try await fieldName(name, flag: "--columns", layout: layout, find: find)
+            columns.append(fields.word(forFieldNamed: field).flatMap { fields[$0] == field ? Self.column(for: $0) : nil } ?? .field(field))
+        }
+        let email = options.filters.leadEmail
+        return ListPlan(
+            query: ListQuery(
+                filterByFormula: Formula.matching(options.filters, today: today, fields: fields),
+                sort: sort,
+                // One more than the limit tells whether more match. A lead's email is matched here, not by Airtable.
+                maxRecords: email == nil ? options.limit.map { $0 + 1 } : nil,
+                fields: fetchedFields(options, columns: columns, layout: layout), view: view),
+            columns: columns)
+    }
+
+    /// A field of the base named on the command line (any case); without the schema, taken as typed.
+    private func fieldName(
+        _ name: String, flag: String, layout: TableLayout,
+        find: ((TableLayout) -> BaseSchema.Field?) async throws -> BaseSchema.Field?
+    ) async throws -> String {
+        guard layout.table != nil else { return name }
+        if let field = try await find({ $0.field(matching: name) }) { return field.name }
+        let names = layout.table?.fields.map(\.name) ?? []
+        throw AppError.usage(
+            "\(flag): the table has no field \"\(name)\".\(Suggestion.ending(for: name, in: names)) 'tracker doctor' lists its fields",
+            command: "list")
+    }
+
+    /// tracker's column for a field that is one of its words.
+    private static func column(for word: FieldMap.Word) -> ListColumn {
+        switch word {
+        case .name: .name
+        case .category: .category
+        case .complete: .complete
+        case .kickoff: .kickoff
+        case .due: .due
+        case .lead: .leadName
+        case .team: .team
+        case .client: .clients
+        case .notes: .notes
+        }
+    }
+
+    /// The fields a listing shows: all of them for JSON, else only those its columns need, when the schema says they
+    /// exist (Airtable refuses a request naming a field the table lacks).
+    private func fetchedFields(_ options: ListOptions, columns: [ListColumn], layout: TableLayout) -> [String]? {
+        let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
+        guard layout.table != nil, format != .json, format != .ndjson else { return nil }
+        let fields = layout.fields
+        var words: [FieldMap.Word] = [.name, .due, .complete]
+        var others: [String] = []
+        if options.filters.leadEmail != nil { words.append(.lead) }
+        for column in columns {
+            switch column {
+            case .category: words.append(.category)
+            case .leadName, .leadEmail: words.append(.lead)
+            case .kickoff: words.append(.kickoff)
+            case .team: words.append(.team)
+            case .clients: words.append(.client)
+            case .notes: words.append(.notes)
+            case .field(let name): others.append(name)
+            default: break
+            }
+        }
+        var names: [String] = []
+        for name in words.compactMap({ fields[$0] }) + others where !names.contains(name) { names.append(name) }
+        return names
+    }
+
+    private func list(_ options: ListOptions, base: Base) async throws {
+        let client = base.client
+        let plan = try await listPlan(options, base)
         let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
         var renderer = makeRenderer(
-            format, today: today, style: style, width: output.terminalWidth ?? 80, columns: options.columns)
+            format, today: today, style: style, width: output.terminalWidth ?? 80, columns: plan.columns,
+            formatter: FieldFormatter(table: base.layout.table, timeZone: context.timeZone))
         var tally: [ProjectStatus: Int] = [:]
         let email = options.filters.leadEmail
-        let query = ListQuery(
-            filterByFormula: Formula.matching(options.filters, today: today, fields: client.fields),
-            sort: options.sort.map { [(client.fields[$0.word], options.descending ? .desc : .asc)] } ?? [],
-            // One more than the limit tells whether more match. A lead's email is matched here, not by Airtable.
-            maxRecords: email == nil ? options.limit.map { $0 + 1 } : nil)
+        let query = plan.query
         var remaining = options.limit ?? Int.max
         var moreMatch = false
         let progress = ListingProgress(status: output.isStdoutTerminal ? status : nil)
@@ -46,7 +168,7 @@ extension Runner {
         output.standardError(summary + "\n")
         if !renderer.leftOut.isEmpty {
             let names = renderer.leftOut.map(\.title).joined(separator: " and ")
-            let example = (options.columns.filter { !renderer.leftOut.contains($0) }.prefix(2) + renderer.leftOut)
+            let example = (plan.columns.filter { !renderer.leftOut.contains($0) }.prefix(2) + renderer.leftOut)
                 .map(\.rawValue).joined(separator: ",")
             output.standardError(
                 "tracker: \(names) left out to fit \(output.terminalWidth ?? 80) columns (try --columns \(example))\n")

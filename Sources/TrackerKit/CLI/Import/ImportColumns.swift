@@ -9,8 +9,8 @@ enum ImportColumns {
         "complete", "status", "id", "createdtime",
     ]
 
-    /// Columns that are not tracker's, named as the row has them.
-    static func unknown(in row: ImportRow) -> [String] {
+    /// Columns that are not tracker's, named as the row has them: the base's own fields, or mistakes.
+    static func others(in row: ImportRow) -> [String] {
         row.values.keys.filter { !known.contains($0.lowercased()) }.sorted()
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `tracker import` will do with each row, worked out from Airtable's current state before anything is written.
 struct ImportPlan {
     enum Action {
@@ -57,10 +59,12 @@ struct ImportPlan {
     static func lookupFormula(_ keys: [[String]], _ fields: [FieldMap.Word], map: FieldMap) -> String {
         let rows = keys.map { key in
             let terms = zip(fields, key).map { word, value -> String in
-                let field = Formula.field(map[word])
+                // The key's words were checked to be fields of this base before planning.
+                let name = map[word] ?? word.templateName
+                let field = Formula.field(name)
                 switch word {
                 case .due: return "IS_SAME(\(field), \(Formula.literal(value)), 'day')"
-                case .name: return Formula.equalsIgnoringCase(map[word], value)
+                case .name: return Formula.equalsIgnoringCase(name, value)
                 default: return "\(field) = \(Formula.literal(value))"
                 }
             }
@@ -74,12 +78,16 @@ struct ImportPlan {
     /// The cells of `write` that differ from what `project` holds.
     static func differing(_ write: ProjectWrite, from project: Project) -> ProjectWrite {
         var changes = ProjectWrite()
-        for (word, value) in write.cells where !holds(project, word, value) { changes[word] = value }
+        for (target, value) in write.cells where !holds(project, target, value) { changes[target] = value }
         return changes
     }
 
-    /// Whether `project` already holds `value` in the field `word` (`null` matches an empty field).
-    static func holds(_ project: Project, _ word: FieldMap.Word, _ value: JSONValue) -> Bool {
+    /// Whether `project` already holds `value` in the cell `target` (`null` matches an empty field).
+    static func holds(_ project: Project, _ target: ProjectWrite.Target, _ value: JSONValue) -> Bool {
+        guard case .word(let word) = target else {
+            guard case .field(let name) = target else { return false }
+            return same(value, project.otherFields.first { $0.name == name }?.value ?? .null)
+        }
         func text(_ stored: String?) -> Bool { (value.stringValue ?? "") == (stored ?? "") }
         func person(_ cell: JSONValue, _ person: Collaborator) -> Bool {
             if let email = cell["email"]?.stringValue { return email.lowercased() == person.email?.lowercased() }
@@ -91,7 +99,10 @@ struct ImportPlan {
         case .kickoff: return text(project.kickoff?.description)
         case .category: return text(project.category)
         case .notes: return text(project.notes)
-        case .complete: return (value == .bool(true)) == project.isComplete
+        case .complete:
+            // A checkbox takes true/false; a select takes its done or open choice, or null.
+            if let flag = value.boolValue { return flag == project.isComplete }
+            return false
         case .lead: return project.lead.map { value != .null && person(value, $0) } ?? (value == .null)
         case .team:
             let cells = value.arrayValue ?? []
@@ -99,6 +110,34 @@ struct ImportPlan {
                 && cells.allSatisfy { cell in project.team.contains { person(cell, $0) } }
         case .client:
             return Set((value.arrayValue ?? []).compactMap(\.stringValue)) == Set(project.clients)
+        }
+    }
+
+    /// Whether a value to write equals what a field holds as Airtable returned it: empty is empty whatever its shape
+    /// (Airtable leaves out `false`, `""` and `[]`), people match by email or id, links and selects as sets, instants
+    /// as instants.
+    static func same(_ wanted: JSONValue, _ stored: JSONValue) -> Bool {
+        func isEmpty(_ value: JSONValue) -> Bool {
+            value == .null || value == .bool(false) || value == .string("") || value.arrayValue?.isEmpty == true
+        }
+        if isEmpty(wanted) || isEmpty(stored) { return isEmpty(wanted) && isEmpty(stored) }
+        switch (wanted, stored) {
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)):
+            if a == b { return true }
+            let parser = ISO8601DateFormatter()
+            parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            guard let x = parser.date(from: a), let y = parser.date(from: b) else { return false }
+            return x == y
+        case (.array(let a), .array(let b)):
+            guard a.count == b.count else { return false }
+            return a.allSatisfy { item in b.contains { same(item, $0) } } && b.allSatisfy { item in a.contains { same(item, $0) } }
+        case (.object, .object):
+            if let email = wanted["email"]?.stringValue { return email.lowercased() == stored["email"]?.stringValue?.lowercased() }
+            if let id = wanted["id"]?.stringValue { return id == stored["id"]?.stringValue }
+            if let text = wanted["text"]?.stringValue { return text == stored["text"]?.stringValue }
+            return wanted == stored
+        default: return wanted == stored
         }
     }
 }

@@ -35,10 +35,12 @@ enum ImportValue: Equatable {
     case person(name: String?, email: String?)
 }
 
-/// One row of the input: where it starts, and its values by column.
+/// One row of the input: where it starts, its values by column, and the base's own fields of a JSON row.
 struct ImportRow: Equatable {
     var line: Int
     var values: [String: ImportValue]
+    /// The `"fields"` object of a row `list --format ndjson` wrote: the base's own fields as Airtable returned them.
+    var baseFields: [FieldValue] = []
 }
 
 /// A row that could not be read at all (malformed JSON, a CSV row with too many cells).
@@ -196,50 +198,34 @@ enum ImportReader {
     private static func objects(_ texts: [(line: Int, text: Substring)]) -> ([ImportRow], [ImportProblem]) {
         var rows: [ImportRow] = []
         var problems: [ImportProblem] = []
-        let decoder = JSONDecoder()
         for (line, text) in texts {
-            guard case .object(let members)? = try? decoder.decode(JSONInput.self, from: Data(text.utf8)) else {
+            guard case .object(let members)? = try? JSONParser.parse(String(text)) else {
                 problems.append(ImportProblem(line: line, message: "not a JSON object"))
                 continue
             }
-            rows.append(ImportRow(line: line, values: members.mapValues(\.importValue)))
+            var row = ImportRow(line: line, values: [:])
+            for (key, value) in members {
+                // `list --format ndjson` writes the base's own fields, as Airtable returned them, under "fields".
+                if key == "fields", let fields = value.objectMembers {
+                    row.baseFields = fields.map { FieldValue($0.0, $0.1) }
+                } else {
+                    row.values[key] = importValue(value)
+                }
+            }
+            rows.append(row)
         }
         return (rows, problems)
     }
-}
 
-/// Any JSON value, decoded so that booleans stay apart from numbers.
-private indirect enum JSONInput: Decodable {
-    case null, bool(Bool), number(Double), string(String), array([JSONInput]), object([String: JSONInput])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else if let list = try? container.decode([JSONInput].self) {
-            self = .array(list)
-        } else {
-            self = .object(try container.decode([String: JSONInput].self))
-        }
-    }
-
-    var importValue: ImportValue {
-        switch self {
+    /// A JSON value as a row value: booleans stay apart from numbers, people keep their name and email.
+    private static func importValue(_ value: JSONValue) -> ImportValue {
+        switch value {
         case .null: .empty
         case .bool(let flag): .bool(flag)
         case .number(let number): .text(number == number.rounded() ? String(Int64(number)) : String(number))
         case .string(let text): text.isEmpty ? .empty : .text(text)
-        case .array(let list): list.isEmpty ? .empty : .list(list.map(\.importValue))
-        case .object(let members):
-            .person(name: members["name"]?.text, email: members["email"]?.text)
+        case .array(let list): list.isEmpty ? .empty : .list(list.map(importValue))
+        case .object: .person(name: value["name"]?.stringValue, email: value["email"]?.stringValue)
         }
     }
-
-    private var text: String? { if case .string(let text) = self { text } else { nil } }
 }
