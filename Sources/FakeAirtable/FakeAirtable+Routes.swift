@@ -66,7 +66,7 @@ extension FakeAirtable {
                 [
                     "id": table.id, "name": table.name, "primaryFieldId": table.fields[0].id,
                     "fields": table.fields.map(\.json),
-                    "views": [["id": "viwFAKEgrid00001", "name": "Grid view", "type": "grid"]],
+                    "views": table.views.map { ["id": $0.id, "name": $0.name, "type": $0.type] },
                 ]
             }
         }
@@ -82,6 +82,7 @@ extension FakeAirtable {
         var formula: String?
         var sort: [(field: String, descending: Bool)] = []
         var fields: [String]?
+        var view: String?
     }
 
     /// The query's key-value pairs, decoded (`+` is a space, as in forms).
@@ -105,6 +106,7 @@ extension FakeAirtable {
             case "offset": parameters.offset = value
             case "filterByFormula": parameters.formula = value
             case "fields[]": parameters.fields = (parameters.fields ?? []) + [value]
+            case "view": parameters.view = value
             default:
                 if key.hasPrefix("sort["), let close = key.firstIndex(of: "]"),
                     let number = Int(key[key.index(key.startIndex, offsetBy: 5)..<close])
@@ -124,6 +126,7 @@ extension FakeAirtable {
         parameters.offset = body["offset"] as? String
         parameters.formula = body["filterByFormula"] as? String
         parameters.fields = body["fields"] as? [String]
+        parameters.view = body["view"] as? String
         parameters.sort = (body["sort"] as? [[String: Any]] ?? []).compactMap { rule in
             (rule["field"] as? String).map { ($0, rule["direction"] as? String == "desc") }
         }
@@ -138,6 +141,10 @@ extension FakeAirtable {
             if let unknown = named.first(where: { schema.field(named: $0) == nil }) {
                 // One unknown name in fields[] or sort fails the whole request.
                 return error(422, "UNKNOWN_FIELD_NAME", "Unknown field name: \"\(unknown)\"")
+            }
+            // Observed from the real service through airtable.js: 422 VIEW_NAME_NOT_FOUND, "View Grid view not found".
+            if let view = parameters.view, schema.view(view) == nil {
+                return error(422, "VIEW_NAME_NOT_FOUND", "View \(view) not found")
             }
             var ids: [String]
             var position: Int
@@ -164,7 +171,10 @@ extension FakeAirtable {
             }
             let end = min(ids.count, position + parameters.pageSize)
             let only = parameters.fields.map(Set.init)
-            let page = ids[position..<end].compactMap { schema.record(id: $0)?.json(fields: only) }
+            let today = FakeDates.today()
+            let page = ids[position..<end].compactMap { id in
+                schema.record(id: id).map { schema.json($0, fields: only, today: today) }
+            }
             var body: [String: Any] = ["records": page]
             if end < ids.count {
                 let offset = "itr" + FakeBase.makeID(prefix: "").prefix(14) + "/" + ids[end]
@@ -175,25 +185,33 @@ extension FakeAirtable {
         }
     }
 
-    /// The ids of the records that match, in order, capped by maxRecords; called with the lock held.
+    /// The ids of the records that match, in order, capped by maxRecords; called with the lock held. A view's filter
+    /// applies first and the formula narrows it (AND); the view's order holds unless the request sorts.
     private func matchingIDs(_ table: FakeTable, _ parameters: ListParameters) throws -> [String] {
         var matches = table.records
-        let types = Dictionary(uniqueKeysWithValues: table.fields.map { ($0.name, $0.type) })
-        if let formula = parameters.formula, !formula.isEmpty {
-            let evaluator = try FormulaEvaluator(formula, knownFields: Set(types.keys))
-            let today = FakeDates.today()
+        let known = Set(table.fields.map(\.name))
+        let today = FakeDates.today()
+        let view = parameters.view.flatMap(table.view)
+        for formula in [view?.filter, parameters.formula].compactMap({ $0 }) where !formula.isEmpty {
+            let evaluator = try FormulaEvaluator(formula, knownFields: known)
             matches = try matches.filter { record in
-                try evaluator.evaluate({ record.formulaValue($0, type: types[$0]) }, recordID: record.id, today: today)
+                try evaluator.evaluate({ table.value($0, of: record, today: today) }, recordID: record.id, today: today)
                     .isTruthy
             }
         }
-        if !parameters.sort.isEmpty {
+        let sort = parameters.sort.isEmpty ? view?.sort ?? [] : parameters.sort
+        if !sort.isEmpty {
             matches.sort { a, b in
-                for rule in parameters.sort {
-                    let x = a.formulaValue(rule.field, type: types[rule.field]).text
-                    let y = b.formulaValue(rule.field, type: types[rule.field]).text
-                    // Empty cells sort first ascending, as in Airtable.
-                    if x != y { return rule.descending ? x > y : x < y }
+                for rule in sort {
+                    let x = table.value(rule.field, of: a, today: today)
+                    let y = table.value(rule.field, of: b, today: today)
+                    // Empty cells sort first ascending, as in Airtable; numbers as numbers.
+                    let ordered: Bool?
+                    switch (x, y) {
+                    case (.number(let p), .number(let q)): ordered = p == q ? nil : p < q
+                    default: ordered = x.text == y.text ? nil : x.text < y.text
+                    }
+                    if let ordered { return rule.descending ? !ordered : ordered }
                 }
                 return false
             }
@@ -204,7 +222,7 @@ extension FakeAirtable {
 
     /// One record by id: like Airtable, the table in the URL is ignored and any table of the base is searched.
     private func get(_ id: String) -> HTTPAction {
-        guard let record = locked({ base.anyRecord(id: id) }) else { return notFoundRoute() }
-        return ok(record.json(fields: nil))
+        guard let (record, table) = locked({ base.anyRecord(id: id) }) else { return notFoundRoute() }
+        return ok(table.json(record, fields: nil))
     }
 }

@@ -49,7 +49,7 @@ extension FakeAirtable {
                     id: FakeBase.makeID(prefix: "rec"), createdTime: Self.timestamp(), fields: [:])
                 try Self.write(input, to: &record, table: table, typecast: typecast, in: &draft)
                 draft.tables[table].insert(record)
-                return record.json(fields: nil)
+                return draft.tables[table].json(record, fields: nil)
             }
         }
         switch result {
@@ -97,7 +97,7 @@ extension FakeAirtable {
                         try Self.write(fields, to: &record, table: table, typecast: typecast, in: &draft)
                         draft.tables[table].insert(record)
                         created.append(record.id)
-                        records.append(record.json(fields: nil))
+                        records.append(draft.tables[table].json(record, fields: nil))
                         continue
                     }
                     updated.append(target!)
@@ -128,7 +128,7 @@ extension FakeAirtable {
         if destructive { record.fields = [:] }
         try write(fields, to: &record, table: table, typecast: typecast, in: &draft)
         draft.tables[table].replace(record)
-        return record.json(fields: nil)
+        return draft.tables[table].json(record, fields: nil)
     }
 
     /// The one record whose merge fields equal the input's, nil for none; several is an error.
@@ -182,33 +182,63 @@ extension FakeAirtable {
     {
         let cannot = WriteError(
             type: "INVALID_VALUE_FOR_COLUMN", message: "Field \"\(field.name)\" cannot accept the provided value")
+        // Recorded (grouparoo): writing a computed field is refused whatever the value, null included.
+        if field.isComputed {
+            throw WriteError(
+                type: "INVALID_VALUE_FOR_COLUMN",
+                message: "Field \"\(field.name)\" cannot accept a value because the field is computed")
+        }
         if value is NSNull { return nil }
+        func number(_ value: Any) -> Double? {
+            guard let number = value as? NSNumber, !isJSONBool(value) else { return nil }
+            return number.doubleValue
+        }
         switch field.type {
-        case "singleLineText", "multilineText":
+        case "singleLineText", "multilineText", "richText", "phoneNumber":
             guard let text = value as? String else { throw cannot }
             return text.isEmpty ? nil : text
+        case "email", "url":
+            // Whether Airtable checks the form of these is not recorded; the stricter reading: it does.
+            guard let text = value as? String else { throw cannot }
+            if text.isEmpty { return nil }
+            let looksRight =
+                field.type == "email"
+                ? text.split(separator: "@").count == 2 && !text.contains(" ")
+                : !text.contains(" ") && text.contains(".")
+            guard looksRight else { throw cannot }
+            return text
+        case "number", "currency", "percent", "duration":
+            guard let number = number(value) else { throw cannot }
+            return number
+        case "rating":
+            let maximum = field.options["max"] as? Int ?? 5
+            guard let number = number(value), number == number.rounded(), number >= 0, number <= Double(maximum) else {
+                throw cannot
+            }
+            return number == 0 ? nil : Int(number)
         case "checkbox":
-            guard let flag = value as? Bool else { throw cannot }
+            guard isJSONBool(value), let flag = value as? Bool else { throw cannot }
             return flag ? true : nil
         case "date":
             guard let text = value as? String, text.count == 10,
                 FakeDates.dayNumber(text).map({ FakeDates.string(dayNumber: $0) }) == text
             else { throw cannot }
             return text
+        case "dateTime":
+            let parser = ISO8601DateFormatter()
+            parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            guard let text = value as? String, let instant = parser.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+            else { throw cannot }
+            return parser.string(from: instant)
         case "singleSelect":
             guard let text = value as? String else { throw cannot }
             if text.isEmpty { return nil }
-            let index = draft.tables[table].fields.firstIndex { $0.id == field.id }!
-            if !draft.tables[table].fields[index].choices.contains(text) {
-                // Recorded: typecast adds the option when the user may change the schema; otherwise 422.
-                guard typecast, draft.allowsSchemaChanges else {
-                    throw WriteError(
-                        type: "INVALID_MULTIPLE_CHOICE_OPTIONS",
-                        message: "Insufficient permissions to create new select option \"\"\(text)\"\"")
-                }
-                draft.tables[table].fields[index].choices.append(text)
-            }
+            try choose(text, field: field, table: table, typecast: typecast, in: &draft)
             return text
+        case "multipleSelects":
+            guard let list = value as? [String] else { throw cannot }
+            for text in list { try choose(text, field: field, table: table, typecast: typecast, in: &draft) }
+            return list.isEmpty ? nil : list
         case "singleCollaborator":
             guard let person = collaborator(value, in: draft) else { throw cannot }
             return person
@@ -219,13 +249,41 @@ extension FakeAirtable {
             return people.isEmpty ? nil : people.compactMap { $0 }
         case "multipleRecordLinks":
             guard let list = value as? [String], let linked = field.linkedTableID.flatMap(draft.tableIndex) else {
-                throw cannot
+                throw WriteError(type: "INVALID_VALUE_FOR_COLUMN", message: "Value is not an array of record IDs.")
             }
             let ids = try list.map { try link($0, table: linked, typecast: typecast, in: &draft) }
             return ids.isEmpty ? nil : ids
+        case "barcode":
+            guard let object = value as? [String: Any], let text = object["text"] as? String else { throw cannot }
+            return ["text": text]
+        case "multipleAttachments":
+            guard let list = value as? [[String: Any]], list.allSatisfy({ $0["url"] is String || $0["id"] is String })
+            else { throw cannot }
+            return list.isEmpty ? nil : list
         default:
             throw cannot
         }
+    }
+
+    /// Whether a decoded JSON value was `true` or `false`: on Linux a JSON number also casts to Bool, so the number's
+    /// own type code tells them apart (`c` for booleans).
+    static func isJSONBool(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
+    /// Checks a select's choice; typecast adds an unknown one when the user may change the schema, as recorded.
+    private static func choose(_ text: String, field: FakeField, table: Int, typecast: Bool, in draft: inout FakeBase)
+        throws
+    {
+        let index = draft.tables[table].fields.firstIndex { $0.id == field.id }!
+        guard !draft.tables[table].fields[index].choices.contains(text) else { return }
+        guard typecast, draft.allowsSchemaChanges else {
+            throw WriteError(
+                type: "INVALID_MULTIPLE_CHOICE_OPTIONS",
+                message: "Insufficient permissions to create new select option \"\"\(text)\"\"")
+        }
+        draft.tables[table].fields[index].choices.append(text)
     }
 
     private static func collaborator(_ value: Any, in base: FakeBase) -> [String: Any]? {
@@ -239,6 +297,10 @@ extension FakeAirtable {
     private static func link(_ value: String, table: Int, typecast: Bool, in draft: inout FakeBase) throws -> String {
         if draft.tables[table].record(id: value) != nil { return value }
         guard typecast else {
+            // An id of no record: the answer is not recorded; cli-spec.md names ROW_DOES_NOT_EXIST, taken as a 422.
+            if value.hasPrefix("rec") && value.count == 17 {
+                throw WriteError(type: "ROW_DOES_NOT_EXIST", message: "Record ID \(value) does not exist")
+            }
             throw WriteError(type: "INVALID_VALUE_FOR_COLUMN", message: "Value \"\(value)\" is not a valid record ID.")
         }
         let primary = draft.tables[table].primaryFieldName

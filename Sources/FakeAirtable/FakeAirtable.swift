@@ -29,6 +29,10 @@ public final class FakeAirtable: @unchecked Sendable {
         public var renamedFields: [String: String] = [:]
         /// Template fields this base does not have.
         public var removedFields: Set<String> = []
+        /// The projects table's fields when they are not the template's (`renamedFields` then does not apply).
+        public var projectFields: [FakeFieldSpec]?
+        /// The projects table's saved views; nil for the template's.
+        public var views: [FakeViewSpec]?
         /// Names for the Clients records the projects link to, in order of first appearance.
         public var clientNames: [String] = []
         /// URLs of this many characters or more get Airtable's 414.
@@ -97,8 +101,10 @@ public final class FakeAirtable: @unchecked Sendable {
     private let started = Date()
     var base: FakeBase
     private var faults: [Int: Fault] = [:]
+    private var metadataFaults: [Int: Fault] = [:]
     private var standingFault: Fault?
     private var requestCount = 0
+    private var metadataRequestCount = 0
     private var entries: [LogEntry] = []
     private var recentRequests: [Double] = []
     private var lockedUntil = 0.0
@@ -124,9 +130,15 @@ public final class FakeAirtable: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`, the endpoint to point a client at.
     public var endpoint: String { "http://127.0.0.1:\(server?.port ?? 0)" }
 
-    /// Makes the `number`-th request from now on (1 = the next) misbehave.
+    /// Makes the `number`-th request to the records routes from now on (1 = the next) misbehave; requests for the
+    /// schema (`/v0/meta/…`), which a client may or may not send first, are not counted.
     public func inject(_ fault: Fault, onRequest number: Int) {
         locked { faults[requestCount + number] = fault }
+    }
+
+    /// Makes the `number`-th request for metadata (`/v0/meta/…`, the schema) from now on misbehave.
+    public func inject(_ fault: Fault, onMetadataRequest number: Int) {
+        locked { metadataFaults[metadataRequestCount + number] = fault }
     }
 
     /// Makes every request misbehave until cleared with nil.
@@ -137,12 +149,19 @@ public final class FakeAirtable: @unchecked Sendable {
     /// Every request seen so far.
     public var log: [LogEntry] { locked { entries } }
 
+    /// The requests to the records routes seen so far: every one but those for the schema (`/v0/meta/…`).
+    public var recordLog: [LogEntry] { log.filter { !$0.path.hasPrefix("/v0/meta/") } }
+
     /// The projects as they stand, in creation order, keyed by this base's field names.
     public var records: [[String: Any]] { records(inTable: options.table) }
 
     /// The records of any table of the base (`Clients`, `Tasks`), in creation order.
     public func records(inTable name: String) -> [[String: Any]] {
-        locked { base.tableIndex(name).map { base.tables[$0].records.map { $0.json(fields: nil) } } ?? [] }
+        locked {
+            base.tableIndex(name).map { index in
+                base.tables[index].records.map { base.tables[index].json($0, fields: nil) }
+            } ?? []
+        }
     }
 
     /// The choices of a select field of the projects table, as the schema holds them now.
@@ -162,6 +181,10 @@ public final class FakeAirtable: @unchecked Sendable {
 
     private func handle(_ request: HTTPRequest) -> HTTPAction {
         let fault = locked { () -> Fault? in
+            if request.path.hasPrefix("/v0/meta/") {
+                metadataRequestCount += 1
+                return metadataFaults.removeValue(forKey: metadataRequestCount) ?? standingFault
+            }
             requestCount += 1
             return faults.removeValue(forKey: requestCount) ?? standingFault
         }

@@ -1,24 +1,82 @@
 import Foundation
 
-/// A field of a fake table, as the schema API describes it; the fake's behaviour follows the type, not the name.
+/// A field of a fake table as it is set up: name, schema type and options; the fake's behaviour follows the type.
+public struct FakeFieldSpec: Sendable {
+    public var name: String
+    public var type: String
+    /// The schema's `options`, as JSON text (`{"precision":2,"symbol":"$"}`); choices go in `choices`.
+    public var options: String?
+    /// The choices of a single or multiple select, in order.
+    public var choices: [String]
+    /// A formula field's formula (in the fake's formula language), computed on every read.
+    public var formula: String?
+    /// A link field's table, by name.
+    public var linkedTable: String?
+
+    public init(
+        _ name: String, _ type: String, options: String? = nil, choices: [String] = [], formula: String? = nil,
+        linkedTable: String? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.options = options
+        self.choices = choices
+        self.formula = formula
+        self.linkedTable = linkedTable
+    }
+}
+
+/// A saved view: its own filter (a formula) and order, which Airtable applies when a listing names it.
+public struct FakeViewSpec: Sendable {
+    public var name: String
+    public var type: String
+    public var filter: String?
+    /// Field names, each ascending unless marked descending.
+    public var sort: [(field: String, descending: Bool)]
+
+    public init(_ name: String, type: String = "grid", filter: String? = nil, sort: [(String, Bool)] = []) {
+        self.name = name
+        self.type = type
+        self.filter = filter
+        self.sort = sort.map { (field: $0.0, descending: $0.1) }
+    }
+}
+
+/// A field of a fake table, as the schema API describes it.
 struct FakeField {
     var id: String
     var name: String
     var type: String
-    /// The choices of a single select, in order.
+    /// The choices of a single or multiple select, in order; typecast may add some.
     var choices: [String] = []
     /// The table a link field points at.
     var linkedTableID: String? = nil
+    /// The other options the schema shows (precision, symbol, max, result…).
+    var options: [String: Any] = [:]
+    /// For a formula field, what computes it.
+    var formula: String? = nil
+
+    /// Types whose values Airtable computes; a write to one is refused.
+    static let computedTypes: Set<String> = [
+        "formula", "rollup", "multipleLookupValues", "count", "autoNumber", "createdTime", "lastModifiedTime",
+        "createdBy", "lastModifiedBy", "button",
+    ]
+
+    var isComputed: Bool { Self.computedTypes.contains(type) }
 
     var json: [String: Any] {
         var object: [String: Any] = ["id": id, "name": name, "type": type]
-        if type == "singleSelect" {
-            let list = choices.enumerated().map { index, name -> [String: Any] in
+        var options = self.options
+        if type == "singleSelect" || type == "multipleSelects" {
+            options["choices"] = choices.map { name -> [String: Any] in
                 ["id": "sel" + FakeBase.stableID(name, length: 14), "name": name, "color": "blueLight2"]
             }
-            object["options"] = ["choices": list]
         }
-        if let linkedTableID { object["options"] = ["linkedTableId": linkedTableID, "isReversed": false] }
+        if let linkedTableID {
+            options["linkedTableId"] = linkedTableID
+            options["isReversed"] = false
+        }
+        if !options.isEmpty { object["options"] = options }
         return object
     }
 }
@@ -29,12 +87,7 @@ struct StoredRecord {
     var createdTime: String
     var fields: [String: Any]
 
-    func json(fields only: Set<String>?) -> [String: Any] {
-        let shown = only.map { names in fields.filter { names.contains($0.key) } } ?? fields
-        return ["id": id, "createdTime": createdTime, "fields": shown]
-    }
-
-    /// The value a formula sees for a field of `type`.
+    /// The value a formula sees for a stored field of `type`.
     func formulaValue(_ name: String, type: String?) -> FormulaValue {
         switch fields[name] {
         case nil: return type == "checkbox" ? .bool(false) : .blank
@@ -49,18 +102,29 @@ struct StoredRecord {
     }
 }
 
-/// One table of the fake base: its schema and its records in creation order.
+/// A view as the fake applies it.
+struct FakeView {
+    var id: String
+    var name: String
+    var type: String
+    var filter: String?
+    var sort: [(field: String, descending: Bool)]
+}
+
+/// One table of the fake base: its schema, its views and its records in creation order.
 struct FakeTable {
     var id: String
     var name: String
     var fields: [FakeField]
+    var views: [FakeView] = []
     private(set) var records: [StoredRecord] = []
     private var index: [String: Int] = [:]
 
-    init(id: String, name: String, fields: [FakeField]) {
+    init(id: String, name: String, fields: [FakeField], views: [FakeView] = []) {
         self.id = id
         self.name = name
         self.fields = fields
+        self.views = views
     }
 
     var primaryFieldName: String { fields[0].name }
@@ -68,6 +132,9 @@ struct FakeTable {
     func field(named name: String) -> FakeField? { fields.first { $0.name == name } }
 
     func record(id: String) -> StoredRecord? { index[id].map { records[$0] } }
+
+    /// A view by name or id.
+    func view(_ nameOrID: String) -> FakeView? { views.first { $0.name == nameOrID || $0.id == nameOrID } }
 
     mutating func insert(_ record: StoredRecord) {
         index[record.id] = records.count
@@ -82,16 +149,64 @@ struct FakeTable {
         records.removeAll { ids.contains($0.id) }
         index = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.id, $0) })
     }
+
+    var types: [String: String] { Dictionary(fields.map { ($0.name, $0.type) }) { first, _ in first } }
+
+    /// What a formula sees for field `name` of `record`, computed fields included.
+    func value(_ name: String, of record: StoredRecord, today: String) -> FormulaValue {
+        if let field = field(named: name), let formula = field.formula {
+            return computed(formula, record, today: today) ?? .blank
+        }
+        return record.formulaValue(name, type: field(named: name)?.type)
+    }
+
+    private func computed(_ formula: String, _ record: StoredRecord, today: String) -> FormulaValue? {
+        let stored = types
+        guard let evaluator = try? FormulaEvaluator(formula, knownFields: Set(stored.keys)) else { return nil }
+        return try? evaluator.evaluate(
+            { record.formulaValue($0, type: stored[$0]) }, recordID: record.id, today: today)
+    }
+
+    /// The record as Airtable returns it: non-empty cells only, computed fields included, `only` those named.
+    func json(_ record: StoredRecord, fields only: Set<String>?, today: String = FakeDates.today()) -> [String: Any] {
+        var cells = record.fields
+        for field in fields where field.formula != nil {
+            switch computed(field.formula!, record, today: today) {
+            case .number(let number)?: cells[field.name] = number
+            case .string(let text)? where !text.isEmpty: cells[field.name] = text
+            case .bool(true)?: cells[field.name] = 1
+            default: cells[field.name] = nil
+            }
+        }
+        let shown = only.map { names in cells.filter { names.contains($0.key) } } ?? cells
+        return ["id": record.id, "createdTime": record.createdTime, "fields": shown]
+    }
 }
 
-/// The fake base: the Project tracker template's tables, the people its collaborator fields know, and page cursors.
+/// The fake base: the projects table (the template's, or one set up otherwise), Clients and Tasks, the people its
+/// collaborator fields know, and page cursors.
 struct FakeBase {
-    /// The template's field names, which `FakeAirtable.Options.renamedFields` can change.
-    static let templateFields: [(String, String)] = [
-        ("Name", "singleLineText"), ("Category", "singleSelect"), ("Complete", "checkbox"),
-        ("Kickoff date", "date"), ("Due date", "date"), ("Project lead", "singleCollaborator"),
-        ("Project team", "multipleCollaborators"), ("Client", "multipleRecordLinks"), ("Notes", "multilineText"),
-        ("Project images", "multipleAttachments"), ("Tasks", "multipleRecordLinks"),
+    /// The template's fields, which `FakeAirtable.Options.renamedFields` and `removedFields` can change.
+    static let templateFields: [FakeFieldSpec] = [
+        FakeFieldSpec("Name", "singleLineText"),
+        FakeFieldSpec("Category", "singleSelect", choices: categories),
+        FakeFieldSpec("Complete", "checkbox", options: #"{"icon":"check","color":"greenBright"}"#),
+        FakeFieldSpec("Kickoff date", "date", options: #"{"dateFormat":{"name":"local","format":"l"}}"#),
+        FakeFieldSpec("Due date", "date", options: #"{"dateFormat":{"name":"local","format":"l"}}"#),
+        FakeFieldSpec("Project lead", "singleCollaborator"),
+        FakeFieldSpec("Project team", "multipleCollaborators"),
+        FakeFieldSpec("Client", "multipleRecordLinks", linkedTable: "Clients"),
+        FakeFieldSpec("Notes", "multilineText"),
+        FakeFieldSpec("Project images", "multipleAttachments", options: #"{"isReversed":false}"#),
+        FakeFieldSpec("Tasks", "multipleRecordLinks", linkedTable: "Tasks"),
+    ]
+    /// The template's views (airtable-api.md section 9).
+    static let templateViews: [FakeViewSpec] = [
+        FakeViewSpec("All projects"),
+        FakeViewSpec("Incomplete projects by leader", filter: "NOT({Complete})", sort: [("Project lead", false)]),
+        FakeViewSpec("Completed projects", type: "gallery", filter: "{Complete}"),
+        FakeViewSpec("Project calendar", type: "calendar"),
+        FakeViewSpec("Due dates only", type: "calendar", filter: "{Due date}"),
     ]
     static let categories = ["Brand identity", "Industrial design", "Healthcare design", "Technology design"]
     static let clientsTableID = "tblFAKEclients001"
@@ -105,19 +220,30 @@ struct FakeBase {
     /// Page cursors: offset → (the snapshot of matching ids, the position of the next page, when it was made).
     var cursors: [String: (ids: [String], position: Int, created: Date)] = [:]
 
-    /// The template base holding `projects` (records keyed by the template's field names) in its projects table.
+    /// A base holding `projects` (records keyed by the projects table's field names) in its projects table: the
+    /// template's fields changed by `renamedFields` and `removedFields`, or `projectFields` when the options give them.
     init(options: FakeAirtable.Options, projects: [[String: Any]]) {
-        let rename = { (name: String) in options.renamedFields[name] ?? name }
+        let isTemplate = options.projectFields == nil
+        let rename = { (name: String) in isTemplate ? options.renamedFields[name] ?? name : name }
         allowsSchemaChanges = options.allowsSchemaChanges
-        var projectFields: [FakeField] = []
-        for (index, (name, type)) in Self.templateFields.enumerated() where !options.removedFields.contains(name) {
-            var field = FakeField(id: "fldFAKEproj\(String(format: "%06d", index))", name: rename(name), type: type)
-            if name == "Category" { field.choices = Self.categories }
-            if name == "Client" { field.linkedTableID = Self.clientsTableID }
-            if name == "Tasks" { field.linkedTableID = Self.tasksTableID }
-            projectFields.append(field)
+        let specs = (options.projectFields ?? Self.templateFields).filter { !options.removedFields.contains($0.name) }
+        let linked = ["Clients": Self.clientsTableID, "Tasks": Self.tasksTableID]
+        let projectFields = specs.enumerated().map { index, spec in
+            var field = FakeField(
+                id: "fldFAKEproj\(String(format: "%06d", index))", name: rename(spec.name), type: spec.type,
+                choices: spec.choices, linkedTableID: spec.linkedTable.flatMap { linked[$0] }, formula: spec.formula)
+            if let text = spec.options, let options = try? JSONSerialization.jsonObject(with: Data(text.utf8)) {
+                field.options = options as? [String: Any] ?? [:]
+            }
+            return field
         }
-        var projectsTable = FakeTable(id: options.tableID, name: options.table, fields: projectFields)
+        let views = (options.views ?? Self.templateViews).enumerated().map { index, spec in
+            FakeView(
+                id: "viwFAKEview" + String(format: "%06d", index), name: spec.name, type: spec.type,
+                filter: spec.filter.map { isTemplate ? Self.renaming($0, options.renamedFields) : $0 },
+                sort: spec.sort.map { (rename($0.field), $0.descending) })
+        }
+        var projectsTable = FakeTable(id: options.tableID, name: options.table, fields: projectFields, views: views)
         // The base's people and clients exist whatever the table holds, as they do in Airtable.
         var clientIDs: [String] = []
         for object in FakeAirtable.recordedProjects + projects {
@@ -145,15 +271,32 @@ struct FakeBase {
             fields: [
                 FakeField(id: "fldFAKEclient0001", name: "Name", type: "singleLineText"),
                 FakeField(id: "fldFAKEclient0002", name: "About", type: "multilineText"),
-            ])
+            ],
+            views: [FakeView(id: "viwFAKEclients01", name: "All clients", type: "grid", filter: nil, sort: [])])
         for (index, id) in clientIDs.enumerated() {
             let name = index < options.clientNames.count ? options.clientNames[index] : "Client \(index + 1)"
             clients.insert(StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: ["Name": name]))
         }
-        let tasks = FakeTable(
+        var tasks = FakeTable(
             id: Self.tasksTableID, name: "Tasks",
-            fields: [FakeField(id: "fldFAKEtask000001", name: "Name", type: "singleLineText")])
+            fields: [FakeField(id: "fldFAKEtask000001", name: "Name", type: "singleLineText")],
+            views: [FakeView(id: "viwFAKEtasks0001", name: "All tasks", type: "grid", filter: nil, sort: [])])
+        var taskIDs: [String] = []
+        for object in FakeAirtable.recordedProjects + projects {
+            for task in object["fields"].flatMap({ ($0 as? [String: Any])?["Tasks"] as? [String] }) ?? []
+            where !taskIDs.contains(task) {
+                taskIDs.append(task)
+            }
+        }
+        for (index, id) in taskIDs.enumerated() {
+            tasks.insert(StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: ["Name": "Task \(index + 1)"]))
+        }
         tables = [projectsTable, clients, tasks]
+    }
+
+    /// A view's formula with the template's field names replaced as the base renamed them.
+    private static func renaming(_ formula: String, _ renamed: [String: String]) -> String {
+        renamed.reduce(formula) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: "{\(pair.value)}") }
     }
 
     private static func people(in fields: [String: Any]) -> [[String: Any]] {
@@ -167,9 +310,10 @@ struct FakeBase {
         tables.firstIndex { $0.id == idOrName || $0.name == idOrName }
     }
 
-    /// A record of any table of the base, as Airtable's GET of one record finds it.
-    func anyRecord(id: String) -> StoredRecord? {
-        tables.lazy.compactMap { $0.record(id: id) }.first
+    /// A record of any table of the base, as Airtable's GET of one record finds it, and its table.
+    func anyRecord(id: String) -> (StoredRecord, FakeTable)? {
+        for table in tables { if let record = table.record(id: id) { return (record, table) } }
+        return nil
     }
 
     static func makeID(prefix: String) -> String {

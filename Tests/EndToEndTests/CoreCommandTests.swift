@@ -15,7 +15,7 @@ final class CoreCommandTests: FakeAirtableTestCase {
         let json = try tracker().run(["list", "--json"])
         let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(Set(array.compactMap { $0["id"] as? String }).count, 250)
-        XCTAssertEqual(fake.log.filter { $0.method == "GET" }.count, 6, "3 pages for each listing")
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "GET" }.count, 6, "3 pages for each listing")
     }
 
     func testTheRecordedProjectsListWithEveryKey() throws {
@@ -27,9 +27,16 @@ final class CoreCommandTests: FakeAirtableTestCase {
             Set(first.keys),
             [
                 "id", "name", "category", "complete", "kickoff", "due", "status", "lead", "team", "clients", "notes",
-                "createdTime",
+                "createdTime", "fields",
             ])
         XCTAssertEqual(first["name"] as? String, "CMCA brand identity")
+        // The template's other fields, as Airtable returned them: images as their objects, tasks as record ids.
+        let own = try result.lines.map { line in
+            try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["fields"] as? [String: Any])
+        }
+        XCTAssertEqual(Set(own.flatMap(\.keys)), ["Project images", "Tasks"])
+        XCTAssertNotNil((own[0]["Project images"] as? [[String: Any]])?.first?["url"] as? String)
+        XCTAssertTrue(own.compactMap { $0["Tasks"] as? [String] }.joined().allSatisfy { $0.hasPrefix("rec") })
         XCTAssertEqual(first["status"] as? String, "overdue")
     }
 
@@ -66,7 +73,11 @@ final class CoreCommandTests: FakeAirtableTestCase {
         XCTAssertTrue(human.stdout.hasPrefix("Spring campaign\n  ID        \(id)\n"), human.stdout)
         XCTAssertTrue(human.stdout.contains("  Lead      Gal Samari <\(lead)>"))
         XCTAssertTrue(human.stdout.contains("  Clients   Client 1\n"), human.stdout)
-        XCTAssertTrue(human.stdout.hasSuffix("  Notes     Notes from stdin\n            second line\n"), human.stdout)
+        // The base's own fields follow tracker's, in the table's order: the template's images and tasks, empty here.
+        XCTAssertTrue(
+            human.stdout.hasSuffix(
+                "  Notes     Notes from stdin\n            second line\n  Project images —\n  Tasks          —\n"),
+            human.stdout)
         XCTAssertEqual(fake.records.count, 17)
     }
 
@@ -230,7 +241,7 @@ final class CoreCommandTests: FakeAirtableTestCase {
         XCTAssertEqual(process.terminationReason, .exit, "not killed by SIGPIPE")
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertEqual(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "")
-        XCTAssertLessThan(fake.log.count, 20, "tracker stopped reading pages once nobody was listening")
+        XCTAssertLessThan(fake.recordLog.count, 20, "tracker stopped reading pages once nobody was listening")
     }
 
     func testHelpAndVersion() throws {

@@ -13,7 +13,10 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "secrets   none; everything comes from the environment", "token     pat…a4e1 (from AIRTABLE_TOKEN)",
                 "endpoint  \(fake.endpoint)", "base      appFAKEbase000001, table \"Design projects\"",
                 "ok        token accepted (user usrFAKEuser000001)", "ok        base and table reachable",
-                "ok        all 9 fields tracker uses exist", "ok        pace 5 requests a second, within Airtable's 5",
+                "ok        all 9 fields tracker uses exist",
+                "ok        views for list --view: \"All projects\", \"Incomplete projects by leader\", \"Completed projects\", \"Project calendar\", \"Due dates only\"",
+                "ok        no schema remembered yet (\(result.environmentHome)/.cache/tracker); the next command reads it",
+                "ok        pace 5 requests a second, within Airtable's 5",
             ])
         XCTAssertFalse(result.stdout.contains(fake.options.token))
     }

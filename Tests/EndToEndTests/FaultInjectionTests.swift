@@ -25,8 +25,8 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 16)
         XCTAssertEqual(result.stderr, "", "no terminal, so no waiting notice")
-        XCTAssertEqual(fake.log.map(\.status), [429, 429, 200])
-        let gaps = zip(fake.log.dropFirst(), fake.log).map { $0.time - $1.time }
+        XCTAssertEqual(fake.recordLog.map(\.status), [429, 429, 200])
+        let gaps = zip(fake.recordLog.dropFirst(), fake.recordLog).map { $0.time - $1.time }
         XCTAssertTrue(gaps.allSatisfy { $0 >= 1.0 }, "\(gaps)")
     }
 
@@ -53,10 +53,10 @@ final class FaultInjectionTests: FakeAirtableTestCase {
             outputs.append(String(decoding: data, as: UTF8.self))
         }
         XCTAssertEqual(outputs.map { $0.split(separator: "\n").count }, [600, 600, 600])
-        XCTAssertEqual(fake.log.count, 18)
-        XCTAssertFalse(fake.log.contains { $0.status == 429 }, "\(fake.log.map(\.status))")
+        XCTAssertEqual(fake.recordLog.count, 18)
+        XCTAssertFalse(fake.recordLog.contains { $0.status == 429 }, "\(fake.recordLog.map(\.status))")
         // No one-second window holds more than five requests.
-        let times = fake.log.map(\.time).sorted()
+        let times = fake.recordLog.map(\.time).sorted()
         for (index, time) in times.enumerated() {
             XCTAssertLessThanOrEqual(times[index...].prefix { $0 < time + 1 }.count, 5)
         }
@@ -77,7 +77,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         let result = try tracker().run(["list"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(Set(result.lines).count, 250)
-        XCTAssertEqual(fake.log.map(\.status), [500, 200, 502, 200, 503, 200])
+        XCTAssertEqual(fake.recordLog.map(\.status), [500, 200, 502, 200, 503, 200])
     }
 
     func testAServiceThatKeepsFailingExits69() throws {
@@ -85,6 +85,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         fake.injectOnEveryRequest(.status(502, type: nil))
         let result = try impatientTracker(budget: 20).run(["list"])
         assertFailure(result, status: 69, "Airtable is failing (502 Bad Gateway)")
+        // The first request of a command with nothing remembered is the schema's.
         XCTAssertEqual(fake.log.count, 6, "one try and five retries")
     }
 
@@ -132,7 +133,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertEqual(names().filter { $0 == "Lost answer" }.count, 1)
         let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Lost answer" }
         XCTAssertEqual(result.stdout, (created?["id"] as? String ?? "?") + "\n")
-        XCTAssertEqual(fake.log.map(\.method), ["POST", "GET"])
+        XCTAssertEqual(fake.recordLog.map(\.method), ["POST", "GET"])
     }
 
     func testACreateOnAReusedConnectionThatDiesIsNotResentByLibcurl() throws {
@@ -144,7 +145,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         let result = try tracker().run(["add", "--if-absent", "--name", "Reused", "--due", "2026-12-01"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(names().filter { $0 == "Reused" }.count, 1)
-        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 1)
         let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Reused" }
         XCTAssertEqual(result.stdout, (created?["id"] as? String ?? "?") + "\n")
         XCTAssertLessThan(result.seconds, 10, "not hung in a re-send by libcurl until the 30 s timeout")
@@ -158,7 +159,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertEqual(names().filter { $0 == "Late" }.count, 1)
         let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Late" }
         XCTAssertEqual(result.stdout, (created?["id"] as? String ?? "?") + "\n")
-        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 1)
         XCTAssertGreaterThan(result.seconds, 5, "it looked until the late create appeared")
     }
 
@@ -170,7 +171,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Garbled" }
         XCTAssertEqual(result.stdout, (created?["id"] as? String ?? "?") + "\n")
         XCTAssertEqual(names().filter { $0 == "Garbled" }.count, 1)
-        XCTAssertEqual(fake.log.map(\.method), ["POST", "GET"])
+        XCTAssertEqual(fake.recordLog.map(\.method), ["POST", "GET"])
     }
 
     func testACreateThatMayStillBeAppliedEndsIn75AndTheSafeWayToFinishWorks() throws {
@@ -180,7 +181,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         let result = try impatient.run(["add", "--name", "Pending", "--due", "2026-12-01"])
         assertFailure(result, status: 75, "the answer to creating \"Pending\" was lost")
         XCTAssertTrue(result.stderr.contains("run the same command again with --if-absent"), result.stderr)
-        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1, "never sent twice")
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 1, "never sent twice")
         // Airtable applies it late; finishing with --if-absent then finds it instead of creating another.
         Thread.sleep(forTimeInterval: 5.5 - result.seconds)
         let finish = try impatient.run(["add", "--if-absent", "--name", "Pending", "--due", "2026-12-01"])
@@ -199,7 +200,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
             fake.inject(fault, onRequest: 1)
             let result = try impatientTracker(budget: 2).run(["add", "--name", "Maybe", "--due", "2026-12-01"])
             assertFailure(result, status: 75, "the answer to creating \"Maybe\" was lost")
-            XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1, "\(fault)")
+            XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 1, "\(fault)")
             XCTAssertEqual(names().filter { $0 == "Maybe" }.count, 0)
             fake.stop()
         }
@@ -211,7 +212,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         let result = try tracker().run(["add", "--name", "Truncated", "--due", "2026-12-01"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(names().filter { $0 == "Truncated" }.count, 1)
-        XCTAssertEqual(fake.log.first?.encoding, "gzip")
+        XCTAssertEqual(fake.recordLog.first?.encoding, "gzip")
     }
 
     func testACreateThatTimesOutIsNeverSentAgain() throws {
@@ -219,7 +220,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         fake.inject(.stall(seconds: 5), onRequest: 1)
         let result = try impatientTracker(timeout: 1, budget: 4).run(["add", "--name", "Slow", "--due", "2026-12-01"])
         assertFailure(result, status: 75, "the answer to creating \"Slow\" was lost")
-        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 1)
     }
 
     func testACreateWhoseOutcomeCannotBeLearnedExits75() throws {
@@ -230,7 +231,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         assertFailure(result, status: 75, "the answer to creating \"Unknown\" was lost")
         XCTAssertTrue(result.stderr.contains("--if-absent"), result.stderr)
         XCTAssertEqual(names().filter { $0 == "Unknown" }.count, 1)
-        XCTAssertEqual(fake.log.filter { $0.method == "POST" }.count, 1)
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 1)
     }
 
     // MARK: - Listing faults
@@ -242,7 +243,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 250)
         XCTAssertEqual(Set(result.lines).count, 250)
-        XCTAssertEqual(fake.log.map(\.status), [200, 200, 422, 200, 200, 200])
+        XCTAssertEqual(fake.recordLog.map(\.status), [200, 200, 422, 200, 200, 200])
     }
 
     func testBodiesThatAreNotAPageExit69() throws {

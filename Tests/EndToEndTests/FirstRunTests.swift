@@ -28,7 +28,7 @@ final class FirstRunTests: FakeAirtableTestCase {
                 "token": fake.options.token, "baseId": fake.options.baseID, "table": "Design projects",
                 "endpoint": fake.endpoint,
             ])
-        XCTAssertEqual(fake.log.count, 1, "one read checked the token and the table")
+        XCTAssertEqual(fake.recordLog.count, 1, "one read checked the token and the table")
         // Afterwards tracker needs nothing but the file: no Airtable variables at all.
         let alone = bareTracker(["HOME": home.runtimeDirectory])
         let listed = try alone.run(["list"])
@@ -147,8 +147,11 @@ final class FirstRunTests: FakeAirtableTestCase {
             rows.contains(
                 "CMCA brand identity,katherineduh+collab10@demo.htable.com,katherineduh+collab35@demo.htable.com;katherineduh+collab37@demo.htable.com,false"
             ), csv.stdout)
-        assertFailure(
-            try tracker().run(["list", "--columns", "name,priority"]), status: 64, "--columns has no column 'priority'")
+        // A name that is neither one of tracker's columns nor a field of the base, after the schema is read again.
+        let listings = fake.recordLog.count
+        let unknown = try tracker().run(["list", "--columns", "name,priority"])
+        assertFailure(unknown, status: 64, #"--columns: the table has no field "priority""#)
+        XCTAssertEqual(fake.recordLog.count, listings, "nothing listed")
         assertFailure(
             try tracker().run(["list", "--columns", "name", "--json"]), status: 64,
             "--columns is for the table, tsv and csv")
@@ -163,7 +166,9 @@ final class FirstRunTests: FakeAirtableTestCase {
         let checks = try XCTUnwrap(
             (try JSONSerialization.jsonObject(with: Data(good.stdout.utf8)) as? [String: Any])?["checks"]
                 as? [[String: Any]])
-        XCTAssertEqual(checks.map { $0["name"] as? String }, ["configuration", "token", "table", "fields", "pace"])
+        XCTAssertEqual(
+            checks.map { $0["name"] as? String },
+            ["configuration", "token", "table", "fields", "views", "cache", "pace"])
         XCTAssertTrue(checks.allSatisfy { $0["ok"] as? Bool == true })
 
         let wrong = try tracker(["AIRTABLE_TABLE": "Design projekts"]).run(["doctor", "--json"])
@@ -171,7 +176,7 @@ final class FirstRunTests: FakeAirtableTestCase {
         let failed = try XCTUnwrap(
             (try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any])?["checks"]
                 as? [[String: Any]])
-        XCTAssertEqual(failed.map { $0["ok"] as? Bool }, [true, true, false, true, true], "every check ran")
+        XCTAssertEqual(failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true], "every check ran")
         XCTAssertTrue(
             (failed[2]["detail"] as? String)?.contains(
                 #"this base has the tables: "Design projects", "Clients", "Tasks""#) == true)

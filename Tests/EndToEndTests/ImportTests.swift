@@ -16,7 +16,7 @@ final class ImportTests: FakeAirtableTestCase {
         fake.records.compactMap { ($0["fields"] as? [String: Any])?["Name"] as? String }
     }
 
-    private func writes() -> [FakeAirtable.LogEntry] { fake.log.filter { $0.method != "GET" } }
+    private func writes() -> [FakeAirtable.LogEntry] { fake.recordLog.filter { $0.method != "GET" } }
 
     private func write(_ text: String, to name: String, in process: TrackerProcess) throws {
         try text.write(toFile: process.runtimeDirectory + "/" + name, atomically: false, encoding: .utf8)
@@ -55,7 +55,8 @@ final class ImportTests: FakeAirtableTestCase {
         let imported = try run.run(["import", "all.ndjson"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(imported.stdout, "created 16, updated 0, unchanged 0\n")
-        // Every field tracker knows came back: lead and team by email, clients, notes, complete.
+        // Every field tracker knows came back (lead and team by email, clients, notes, complete), and the base's own
+        // writable fields from "fields" (the template's tasks); attachments are what list shows, not an input.
         for record in original {
             let before = record["fields"] as! [String: Any]
             let after = try XCTUnwrap(
@@ -63,7 +64,7 @@ final class ImportTests: FakeAirtableTestCase {
                     ($0["fields"] as? [String: Any])?["Name"] as? String == before["Name"] as? String
                 }?[
                     "fields"] as? [String: Any])
-            for field in ["Due date", "Kickoff date", "Category", "Notes", "Client"] {
+            for field in ["Due date", "Kickoff date", "Category", "Notes", "Client", "Tasks"] {
                 XCTAssertEqual("\(before[field] ?? "nil")", "\(after[field] ?? "nil")", "\(before["Name"]!): \(field)")
             }
             XCTAssertEqual(before["Complete"] as? Bool ?? false, after["Complete"] as? Bool ?? false)
@@ -225,7 +226,7 @@ final class ImportTests: FakeAirtableTestCase {
         XCTAssertEqual(result.stdout, "created 80, updated 0, unchanged 0\n")
         XCTAssertEqual(names().count, 80)
         XCTAssertEqual(Set(names()).count, 80)
-        XCTAssertEqual(fake.log.filter { $0.status == 429 }.count, 4)
+        XCTAssertEqual(fake.recordLog.filter { $0.status == 429 }.count, 4)
     }
 
     func testALostAnswerToABatchNeverAddsItTwice() throws {
@@ -260,11 +261,11 @@ final class ImportTests: FakeAirtableTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
         // A request already on its way may still land; wait until the fake has been quiet for a moment.
-        var seen = fake.log.count
+        var seen = fake.recordLog.count
         repeat {
-            seen = fake.log.count
+            seen = fake.recordLog.count
             Thread.sleep(forTimeInterval: 0.3)
-        } while fake.log.count != seen
+        } while fake.recordLog.count != seen
         let partial = names().count
         XCTAssertGreaterThan(partial, 0)
         XCTAssertLessThan(partial, 300)
@@ -301,6 +302,6 @@ final class ImportTests: FakeAirtableTestCase {
         let result = try tracker().run(["import", "-", "--format", "csv"], stdin: rows)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "created 60, updated 1, unchanged 0\n")
-        XCTAssertFalse(fake.log.contains { $0.status == 429 }, "\(fake.log.map(\.status))")
+        XCTAssertFalse(fake.recordLog.contains { $0.status == 429 }, "\(fake.recordLog.map(\.status))")
     }
 }

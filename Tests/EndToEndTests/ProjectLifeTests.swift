@@ -29,7 +29,7 @@ final class ProjectLifeTests: FakeAirtableTestCase {
         }
     }
 
-    private func writes() -> [FakeAirtable.LogEntry] { fake.log.filter { $0.method != "GET" } }
+    private func writes() -> [FakeAirtable.LogEntry] { fake.recordLog.filter { $0.method != "GET" } }
 
     // MARK: - The whole life, by name
 
@@ -119,7 +119,7 @@ final class ProjectLifeTests: FakeAirtableTestCase {
         XCTAssertEqual(
             writes().map(\.method), ["PATCH", "PATCH"], "12 projects: 10 and 2; those already done not at all")
         XCTAssertTrue(open.allSatisfy { fields("rec" + String(format: "%014d", $0))["Complete"] as? Bool == true })
-        XCTAssertEqual(fake.log.filter { $0.method == "GET" }.count, 1, "every name found in one request")
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "GET" }.count, 1, "every name found in one request")
 
         let reopened = try tracker().run(["reopen", "Project 00002", "rec00000000000003", "--json"])
         let array = try XCTUnwrap(
@@ -274,8 +274,8 @@ final class ProjectLifeTests: FakeAirtableTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines, (1...12).map { "rec" + String(format: "%014d", $0) })
         XCTAssertEqual(fake.records.count, 13)
-        XCTAssertEqual(fake.log.map(\.method), ["GET", "DELETE", "DELETE", "GET"], "looked, and did not delete again")
-        XCTAssertFalse(fake.log.contains { $0.status == 404 })
+        XCTAssertEqual(fake.recordLog.map(\.method), ["GET", "DELETE", "DELETE", "GET"], "looked, and did not delete again")
+        XCTAssertFalse(fake.recordLog.contains { $0.status == 404 })
     }
 
     func testADeleteOfAProjectAlreadyGoneCountsAsDeleted() throws {
@@ -287,6 +287,6 @@ final class ProjectLifeTests: FakeAirtableTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "rec3g0Xxmw2rw3scs\n")
         XCTAssertEqual(ids(named: "CMCA brand identity"), [])
-        XCTAssertEqual(fake.log.map(\.method), ["GET", "DELETE", "GET", "DELETE"])
+        XCTAssertEqual(fake.recordLog.map(\.method), ["GET", "DELETE", "GET", "DELETE"])
     }
 }

@@ -18,8 +18,8 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
             XCTAssertEqual(result.status, 0, "\(coding): \(result.stderr)")
             XCTAssertEqual(result.stderr, "")
             XCTAssertEqual(Set(result.lines).count, 1000, "\(coding)")
-            XCTAssertEqual(fake.log.count, 10, "\(coding): one request a page, no retries")
-            XCTAssertTrue(fake.log.allSatisfy { $0.encoding == coding.rawValue }, "\(coding)")
+            XCTAssertEqual(fake.recordLog.count, 10, "\(coding): one request a page, no retries")
+            XCTAssertTrue(fake.recordLog.allSatisfy { $0.encoding == coding.rawValue }, "\(coding)")
             fake.stop()
         }
     }
@@ -30,8 +30,8 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
         let result = try tracker().run(["list"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(Set(result.lines).count, 250)
-        XCTAssertEqual(fake.log.count, 4, "the cut-off page was asked for again")
-        XCTAssertEqual(fake.log[1].encoding, "gzip")
+        XCTAssertEqual(fake.recordLog.count, 4, "the cut-off page was asked for again")
+        XCTAssertEqual(fake.recordLog[1].encoding, "gzip")
     }
 
     // MARK: - Error bodies as recorded
@@ -86,7 +86,7 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
         let result = try tracker().run(["list"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 16)
-        XCTAssertEqual(fake.log.map(\.status), [429, 200])
+        XCTAssertEqual(fake.recordLog.map(\.status), [429, 200])
     }
 
     // MARK: - Staying inside the table
@@ -96,7 +96,7 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
         let client = try XCTUnwrap(fake.records(inTable: "Clients").first?["id"] as? String)
         let result = try tracker().run(["show", client])
         assertFailure(result, status: 66, "no project has id or name \"\(client)\"")
-        XCTAssertFalse(fake.log.contains { $0.path.hasSuffix("/" + client) }, "never a GET of the record by id")
+        XCTAssertFalse(fake.recordLog.contains { $0.path.hasSuffix("/" + client) }, "never a GET of the record by id")
         let project = try tracker().run(["show", "rec3g0Xxmw2rw3scs", "--json"])
         XCTAssertEqual(project.status, 0, project.stderr)
         XCTAssertTrue(project.stdout.hasPrefix(#"{"id":"rec3g0Xxmw2rw3scs","name":"CMCA brand identity""#))
@@ -118,42 +118,72 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
         let long = String(repeating: "x", count: 16_000)
         let result = try tracker().run(["list", "--search", long])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(fake.log.map(\.method), ["POST"])
-        XCTAssertTrue(fake.log[0].path.hasSuffix("/listRecords"))
+        XCTAssertEqual(fake.recordLog.map(\.method), ["POST"])
+        XCTAssertTrue(fake.recordLog[0].path.hasSuffix("/listRecords"))
         let short = try tracker().run(["list", "--search", "logo"])
         XCTAssertEqual(short.status, 0)
-        XCTAssertEqual(fake.log.last?.method, "GET")
+        XCTAssertEqual(fake.recordLog.last?.method, "GET")
     }
 
     // MARK: - Renamed fields and a wrong table
 
-    func testARenamedFieldIsAConfigurationErrorUntilItIsMapped() throws {
+    func testARenamedFieldIsAbsentUntilMappedAndWithoutTheSchemaA78NamingTheFix() throws {
         var options = FakeAirtable.Options()
         options.renamedFields = ["Due date": "Deadline"]
         try startFake(options: options)
+        // With the schema readable, a template field the table lacks is simply absent: listing works, its column is
+        // empty, and what needs it is refused naming it.
         let unmapped = try configuredTracker()
-        let result = try unmapped.run(["list"])
+        let listed = try unmapped.run(["list", "--format", "ndjson"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.lines.allSatisfy { $0.contains(#""due":null"#) }, listed.stdout)
+        assertFailure(try unmapped.run(["list", "--overdue"]), status: 64, "--overdue needs the due field")
         assertFailure(
-            result, status: 78, "the table \"Design projects\" has no field \"Due date\" (tracker's \"due\")")
-        XCTAssertTrue(result.stderr.contains(#""fields": {"due": "<its name>"}"#), result.stderr)
-        XCTAssertFalse(result.stderr.contains("422"))
+            try unmapped.run(["add", "--name", "X", "--due", "friday"]), status: 64, "--due needs the due field")
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 0)
 
         let doctor = try unmapped.run(["doctor"])
-        XCTAssertEqual(doctor.status, 78)
+        XCTAssertEqual(doctor.status, 0, doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains(#"the base has no due (no "Due date")"#), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("Deadline (date)"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains(#""fields": {"due": "Deadline"}"#), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains(#""fields": {"due": null}"#), doctor.stdout)
 
         let mapped = try configuredTracker(#""fields": {"due": "Deadline"}"#)
-        let listed = try mapped.run(["list", "--overdue", "--sort", "due", "--format", "ndjson"])
-        XCTAssertEqual(listed.status, 0, listed.stderr)
-        XCTAssertFalse(listed.lines.isEmpty)
-        XCTAssertTrue(listed.lines.allSatisfy { $0.contains(#""due":"20"#) && $0.contains(#""status":"overdue""#) })
+        let overdue = try mapped.run(["list", "--overdue", "--sort", "due", "--format", "ndjson"])
+        XCTAssertEqual(overdue.status, 0, overdue.stderr)
+        XCTAssertFalse(overdue.lines.isEmpty)
+        XCTAssertTrue(overdue.lines.allSatisfy { $0.contains(#""due":"20"#) && $0.contains(#""status":"overdue""#) })
         let added = try mapped.run(["add", "--name", "Mapped", "--due", "2026-12-01"])
         XCTAssertEqual(added.status, 0, added.stderr)
         let stored = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Mapped" }
         XCTAssertEqual((stored?["fields"] as? [String: Any])?["Deadline"] as? String, "2026-12-01")
         XCTAssertEqual(try mapped.run(["doctor"]).status, 0)
     }
+
+    func testWithoutSchemaAccessAirtablesUnknownFieldIs78NamingTheFieldAndTheFix() throws {
+        var options = FakeAirtable.Options()
+        options.renamedFields = ["Due date": "Deadline"]
+        options.grantsSchemaAccess = false
+        try startFake(options: options)
+        let unmapped = try configuredTracker()
+        for arguments in [["list", "--overdue"], ["add", "--name", "X", "--due", "friday"]] {
+            let result = try unmapped.run(arguments)
+            assertFailure(
+                result, status: 78, "the table \"Design projects\" has no field \"Due date\" (tracker's \"due\")")
+            XCTAssertTrue(result.stderr.contains(#""fields": {"due": "<its name>"}"#), result.stderr)
+            XCTAssertTrue(result.stderr.contains(#""due": null"#), result.stderr)
+            XCTAssertFalse(result.stderr.contains("422"))
+        }
+        XCTAssertEqual(fake.records.count, 16, "nothing was created")
+        // Saying the base has none works without the schema too.
+        let none = try configuredTracker(#""fields": {"due": null}"#)
+        let listed = try none.run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.lines.count, 16)
+        assertFailure(try none.run(["list", "--overdue"]), status: 64, "--overdue needs the due field")
+    }
+
 
     func testAWrongTableNameSaysTheNameMayBeWrong() throws {
         try startFake()
@@ -273,7 +303,7 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
         let result = try process.run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-11-27"])
         assertFailure(result, status: 75, "another tracker process has been adding \"Weekly review\" for 2s")
         XCTAssertLessThan(result.seconds, 4)
-        XCTAssertTrue(fake.log.isEmpty)
+        XCTAssertTrue(fake.recordLog.isEmpty, "no lookup and no create while another run holds the name")
         withExtendedLifetime(held) {}
     }
 }

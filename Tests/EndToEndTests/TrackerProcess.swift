@@ -8,6 +8,8 @@ struct ProcessResult {
     var stdout: String
     var stderr: String
     var seconds: Double
+    /// The HOME the run had (its cache lives under it).
+    var environmentHome = ""
 
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
@@ -76,7 +78,7 @@ struct TrackerProcess {
         return ProcessResult(
             status: process.terminationStatus, stdout: collected.text(isOut: true),
             stderr: collected.text(isOut: false),
-            seconds: Date().timeIntervalSince(started))
+            seconds: Date().timeIntervalSince(started), environmentHome: environment["HOME"] ?? "")
     }
 
     /// Writes a secrets file in the working directory with these extra settings (a JSON object's members).

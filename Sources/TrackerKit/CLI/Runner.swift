@@ -110,11 +110,15 @@ struct Runner {
         try Self.requireField(word, for: flag, in: fields, command: command)
     }
 
-    /// Answers that mean the base changed since its schema was read.
+    /// Answers that mean the base changed since its schema was read: those cli-spec.md names, and a field that has
+    /// become computed since (recorded: `Field "X" cannot accept a value because the field is computed`).
     static func contradictsMemory(_ error: AppError) -> Bool {
         switch error {
         case .missingField: return true
         case .http(422, let body):
+            if body.type == "INVALID_VALUE_FOR_COLUMN", body.message?.contains("because the field is computed") == true {
+                return true
+            }
             return ["UNKNOWN_FIELD_NAME", "INVALID_MULTIPLE_CHOICE_OPTIONS", "ROW_DOES_NOT_EXIST", "VIEW_NAME_NOT_FOUND"]
                 .contains(body.type ?? "")
         default: return false
