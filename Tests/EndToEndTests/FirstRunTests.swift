@@ -221,19 +221,6 @@ final class FirstRunTests: FakeAirtableTestCase {
 
     // MARK: - On a terminal
 
-    /// Runs tracker on a pseudo-terminal (util-linux `script`), returning what the terminal showed.
-    private func onATerminal(_ arguments: [String], _ process: TrackerProcess) throws -> (Int32, String) {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            throw XCTSkip("script is not installed")
-        }
-        let command = ([TrackerProcess.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        var environment = process.environment
-        environment["TERM"] = "xterm"
-        return try runProgram(
-            "/usr/bin/script", ["-qefc", command, "/dev/null"], environment: environment,
-            directory: process.runtimeDirectory)
-    }
-
     func testOnATerminalASlowListingSaysWhatItIsDoingAndClearsIt() throws {
         try startFake()
         fake.inject(.delay(seconds: 2), onRequest: 1)

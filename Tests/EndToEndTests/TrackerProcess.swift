@@ -182,6 +182,20 @@ class FakeAirtableTestCase: XCTestCase {
         return process
     }
 
+    /// Runs tracker on a pseudo-terminal (util-linux `script`), returning its status and what the terminal showed.
+    func onATerminal(_ arguments: [String], _ process: TrackerProcess, columns: Int? = nil) throws -> (Int32, String) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            throw XCTSkip("script is not installed")
+        }
+        let command = ([TrackerProcess.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        var environment = process.environment
+        environment["TERM"] = "xterm"
+        if let columns { environment["COLUMNS"] = String(columns) }
+        return try runProgram(
+            "/usr/bin/script", ["-qefc", command, "/dev/null"], environment: environment,
+            directory: process.runtimeDirectory)
+    }
+
     /// Asserts a failure: the exit status, a `tracker: ` first line containing `fragment`, nothing on stdout, no token.
     func assertFailure(
         _ result: ProcessResult, status: Int32, _ fragment: String, file: StaticString = #filePath, line: UInt = #line

@@ -188,7 +188,7 @@ extension Runner {
                 let suggestion = Self.suggestedMapping(for: [word], in: table, map: settings.assumed)
                 if !suggestion.isEmpty {
                     check.notes.append(
-                        "suggested: \"fields\": {" + suggestion.map { "\"\($0.0.rawValue)\": \"\($0.1)\"" }.joined(separator: ", ") + "}")
+                        "suggested: \"fields\": {" + suggestion.map { "\"\($0.0.rawValue)\": \($0.1)" }.joined(separator: ", ") + "}")
                 }
             }
             return check
@@ -215,7 +215,7 @@ extension Runner {
         if !suggestion.isEmpty {
             check.notes.append(
                 "if a field was renamed, map it: \"fields\": {"
-                    + suggestion.map { "\"\($0.0.rawValue)\": \"\($0.1)\"" }.joined(separator: ", ") + "}")
+                    + suggestion.map { "\"\($0.0.rawValue)\": \($0.1)" }.joined(separator: ", ") + "}")
         }
         if !unmentioned.isEmpty {
             check.notes.append(
@@ -224,25 +224,49 @@ extension Runner {
         return check
     }
 
-    /// For each missing word, the unused field of a type it accepts whose name is closest to the template's.
+    /// For each missing word, the unused field of a type it accepts that fits best: for completion a select with a
+    /// "done"-like choice (then given as the select object) or a checkbox, for the category a select whose choices
+    /// look like the template's, else the name closest to the template's.
     static func suggestedMapping(for missing: [FieldMap.Word], in table: BaseSchema.Table, map: FieldMap) -> [(
         FieldMap.Word, String
     )] {
         var taken = Set(FieldMap.Word.allCases.compactMap { map[$0] })
         var mapping: [(FieldMap.Word, String)] = []
+        let doneWords = ["done", "complete", "completed", "finished", "closed"]
         for word in missing {
             let candidates = table.fields.filter { word.acceptedTypes.contains($0.type) && !taken.contains($0.name) }
-            let best = candidates.min { a, b in
-                Suggestion.distance(a.name.lowercased(), word.templateName.lowercased())
-                    < Suggestion.distance(b.name.lowercased(), word.templateName.lowercased())
+            func bonus(_ field: BaseSchema.Field) -> Int {
+                switch word {
+                case .complete:
+                    // A select with a "done" choice is what replaced the checkbox; another checkbox only may be.
+                    if field.choices.contains(where: { doneWords.contains($0.lowercased()) }) { return 0 }
+                    return field.type == "checkbox" ? 1 : 100
+                case .category:
+                    let known = Set(TemplateCategories.template.map { $0.lowercased() })
+                    return field.choices.contains { known.contains($0.lowercased()) } ? 0 : 10
+                default: return 0
+                }
             }
-            if let best {
-                mapping.append((word, best.name))
-                taken.insert(best.name)
+            let best = candidates.min { a, b in
+                (bonus(a), Suggestion.distance(a.name.lowercased(), word.templateName.lowercased()))
+                    < (bonus(b), Suggestion.distance(b.name.lowercased(), word.templateName.lowercased()))
+            }
+            guard let best, bonus(best) < 100 else { continue }
+            taken.insert(best.name)
+            if word == .complete, best.type == "singleSelect" {
+                let done = best.choices.first { doneWords.contains($0.lowercased()) } ?? "Done"
+                mapping.append((word, "{\"field\": \"\(best.name)\", \"done\": \"\(done)\"}"))
+            } else {
+                mapping.append((word, "\"\(best.name)\""))
             }
         }
         return mapping
     }
+}
+
+/// The Project tracker template's categories, which a renamed category field most likely still offers.
+private enum TemplateCategories {
+    static let template = CommandSpec.categoryChoices
 }
 
 extension Result {

@@ -73,7 +73,7 @@ extension Runner {
                             cell.value.stringValue ?? "", for: cell.field, separator: ";", today: today,
                             timeZone: context.timeZone)
                         : FieldInput.read(json: cell.value, for: cell.field, today: today, timeZone: context.timeZone)
-                    write[target] = try await checker.resolve(typed, for: cell.field, flag: cell.field.name)
+                    write[target] = try await checker.resolve(typed, for: cell.field, flag: "")
                 }
             } catch let error as AppError {
                 guard case .usage = error else { throw error }
@@ -112,7 +112,7 @@ extension Runner {
                 }
                 plan.entries.append(.init(line: line, action: .create(create)))
             case 1:
-                let changes = ImportPlan.differing(write, from: matches[0])
+                let changes = ImportPlan.differing(write, from: matches[0], completion: client.fields.completion)
                 plan.entries.append(
                     .init(
                         line: line,

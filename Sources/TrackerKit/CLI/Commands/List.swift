@@ -4,8 +4,15 @@ extension Runner {
     /// `tracker list`: streams every matching project in the chosen format, page by page.
     func list(_ options: ListOptions) async throws {
         let base = try await prepareBase()
-        try await recheckingOnContradiction(base, recheck: { fresh in _ = try await listPlan(options, fresh) }) {
-            try await list(options, base: base)
+        do {
+            try await recheckingOnContradiction(base, recheck: { fresh in _ = try await listPlan(options, fresh) }) {
+                try await list(options, base: base)
+            }
+        } catch AppError.http(422, let body) where body.type == "VIEW_NAME_NOT_FOUND" {
+            // Without the schema tracker cannot list the views, but a view that is not there is still a usage error.
+            throw AppError.usage(
+                "--view: the table has no view \"\(options.view ?? "")\" (Airtable: \(body.message ?? "VIEW_NAME_NOT_FOUND")); 'tracker doctor' lists the views when the token may read the schema",
+                command: "list")
         }
     }
 

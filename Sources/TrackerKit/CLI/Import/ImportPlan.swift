@@ -75,15 +75,22 @@ struct ImportPlan {
 
     // MARK: - Differences
 
-    /// The cells of `write` that differ from what `project` holds.
-    static func differing(_ write: ProjectWrite, from project: Project) -> ProjectWrite {
+    /// The cells of `write` that differ from what `project` holds; `completion` says how the base keeps completion.
+    static func differing(_ write: ProjectWrite, from project: Project, completion: FieldMap.Completion?)
+        -> ProjectWrite
+    {
         var changes = ProjectWrite()
-        for (target, value) in write.cells where !holds(project, target, value) { changes[target] = value }
+        for (target, value) in write.cells where !holds(project, target, value, completion: completion) {
+            changes[target] = value
+        }
         return changes
     }
 
     /// Whether `project` already holds `value` in the cell `target` (`null` matches an empty field).
-    static func holds(_ project: Project, _ target: ProjectWrite.Target, _ value: JSONValue) -> Bool {
+    static func holds(
+        _ project: Project, _ target: ProjectWrite.Target, _ value: JSONValue,
+        completion: FieldMap.Completion? = .checkbox(field: "Complete")
+    ) -> Bool {
         guard case .word(let word) = target else {
             guard case .field(let name) = target else { return false }
             return same(value, project.otherFields.first { $0.name == name }?.value ?? .null)
@@ -100,9 +107,11 @@ struct ImportPlan {
         case .category: return text(project.category)
         case .notes: return text(project.notes)
         case .complete:
-            // A checkbox takes true/false; a select takes its done or open choice, or null.
+            // A checkbox takes true or false; a select its done choice, or its open choice or null: a project that is
+            // not done holds "not complete" whichever other choice it has.
             if let flag = value.boolValue { return flag == project.isComplete }
-            return false
+            guard case .select(_, let done, _)? = completion else { return false }
+            return (value.stringValue == done) == project.isComplete
         case .lead: return project.lead.map { value != .null && person(value, $0) } ?? (value == .null)
         case .team:
             let cells = value.arrayValue ?? []
@@ -111,6 +120,13 @@ struct ImportPlan {
         case .client:
             return Set((value.arrayValue ?? []).compactMap(\.stringValue)) == Set(project.clients)
         }
+    }
+
+    /// An ISO 8601 instant, with or without fractional seconds.
+    private static func instant(_ text: String) -> Date? {
+        let parser = ISO8601DateFormatter()
+        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return parser.date(from: text) ?? ISO8601DateFormatter().date(from: text)
     }
 
     /// Whether a value to write equals what a field holds as Airtable returned it: empty is empty whatever its shape
@@ -125,9 +141,7 @@ struct ImportPlan {
         case (.number(let a), .number(let b)): return a == b
         case (.string(let a), .string(let b)):
             if a == b { return true }
-            let parser = ISO8601DateFormatter()
-            parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            guard let x = parser.date(from: a), let y = parser.date(from: b) else { return false }
+            guard let x = instant(a), let y = instant(b) else { return false }
             return x == y
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }

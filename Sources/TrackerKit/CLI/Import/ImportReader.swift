@@ -66,7 +66,8 @@ enum ImportReader {
     private static func csvRows(_ text: String) -> ([ImportRow], [ImportProblem]) {
         let records = csvRecords(text)
         guard let header = records.first else { return ([], []) }
-        let columns = header.cells.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        // Kept as the file spells them, so messages name them so; tracker's own columns are matched in any case.
+        let columns = header.cells.map { $0.trimmingCharacters(in: .whitespaces) }
         var rows: [ImportRow] = []
         var problems: [ImportProblem] = []
         for record in records.dropFirst() where !(record.cells.count == 1 && record.cells[0].isEmpty) {

@@ -44,6 +44,13 @@ final class ValueChecker: Sendable {
 
     private func usage(_ text: String) -> AppError { .usage(text, command: command) }
 
+    /// `--set Budget` or `--set "Owner email"`: a field named as it would be typed in a shell; with no flag (an
+    /// import column), the name alone.
+    static func naming(_ flag: String, _ field: String) -> String {
+        let quoted = field.contains(where: { $0.isWhitespace || "\"'$&;|<>()".contains($0) }) ? "\"\(field)\"" : field
+        return flag.isEmpty ? quoted : flag + " " + quoted
+    }
+
     // MARK: - Writes
 
     /// Looks up the categories, links and people of all `inputs`, so `write` needs no request for them.
@@ -161,7 +168,7 @@ final class ValueChecker: Sendable {
             let guess = Suggestion.ending(for: name, in: names)
             throw usage("\(flag): the table has no field \"\(name)\".\(guess) 'tracker doctor' lists its fields")
         }
-        if let refusal = FieldInput.refusal(field) { throw usage("\(flag) \"\(field.name)\": \(refusal)") }
+        if let refusal = FieldInput.refusal(field) { throw usage("\(Self.naming(flag, field.name)): \(refusal)") }
         return field
     }
 
@@ -170,7 +177,7 @@ final class ValueChecker: Sendable {
         async throws -> JSONValue
     {
         if text.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw usage("\(flag) \(field.name)= is empty; to empty a field, use --clear \"\(field.name)\"")
+            throw usage("\(flag) \(field.name)= is empty; to empty a field, use --clear \(Self.naming("", field.name))")
         }
         let typed = FieldInput.read(text, for: field, separator: separator, today: today, timeZone: timeZone)
         return try await resolve(typed, for: field, flag: flag)
@@ -181,7 +188,7 @@ final class ValueChecker: Sendable {
         -> JSONValue
     {
         switch typed {
-        case .failure(let problem): throw usage("\(flag) \(field.name): \(problem.message)")
+        case .failure(let problem): throw usage("\(Self.naming(flag, field.name)): \(problem.message)")
         case .success(.ready(let value)): return value
         case .success(.choice(let typed)): return .string(try await choice(typed, in: field.name, flag: flag))
         case .success(.choices(let typed)):
@@ -213,7 +220,7 @@ final class ValueChecker: Sendable {
         let choices = layout.table?.field(named: fieldName)?.choices ?? []
         let listed = choices.isEmpty ? "it has none" : "the choices are " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
         throw usage(
-            "\(flag) \(fieldName): \"\(typed)\" is not a choice; \(listed).\(Suggestion.ending(for: typed, in: choices)) tracker never adds one"
+            "\(Self.naming(flag, fieldName)): \"\(typed)\" is not a choice; \(listed).\(Suggestion.ending(for: typed, in: choices)) tracker never adds one"
         )
     }
 
