@@ -29,11 +29,13 @@ extension FakeAirtable.Options {
             FakeFieldSpec("Phone", "phoneNumber"),
             FakeFieldSpec(
                 "Launch", "dateTime",
-                options: #"{"dateFormat":{"name":"iso","format":"YYYY-MM-DD"},"timeFormat":{"name":"24hour","format":"HH:mm"},"timeZone":"utc"}"#
+                options:
+                    #"{"dateFormat":{"name":"iso","format":"YYYY-MM-DD"},"timeFormat":{"name":"24hour","format":"HH:mm"},"timeZone":"utc"}"#
             ),
             FakeFieldSpec(
                 "Days left", "formula",
-                options: #"{"isValid":true,"formula":"DATETIME_DIFF({Due date}, TODAY(), 'days')","result":{"type":"number","options":{"precision":0}}}"#,
+                options:
+                    #"{"isValid":true,"formula":"DATETIME_DIFF({Due date}, TODAY(), 'days')","result":{"type":"number","options":{"precision":0}}}"#,
                 formula: "DATETIME_DIFF({Due date}, TODAY(), 'days')"),
             FakeFieldSpec("Project images", "multipleAttachments", options: #"{"isReversed":false}"#),
             FakeFieldSpec("Tasks", "multipleRecordLinks", linkedTable: "Tasks"),

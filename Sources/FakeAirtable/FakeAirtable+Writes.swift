@@ -227,7 +227,8 @@ extension FakeAirtable {
         case "dateTime":
             let parser = ISO8601DateFormatter()
             parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            guard let text = value as? String, let instant = parser.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+            guard let text = value as? String,
+                let instant = parser.date(from: text) ?? ISO8601DateFormatter().date(from: text)
             else { throw cannot }
             return parser.string(from: instant)
         case "singleSelect":

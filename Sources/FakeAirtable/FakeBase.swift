@@ -289,14 +289,16 @@ struct FakeBase {
             }
         }
         for (index, id) in taskIDs.enumerated() {
-            tasks.insert(StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: ["Name": "Task \(index + 1)"]))
+            tasks.insert(
+                StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: ["Name": "Task \(index + 1)"]))
         }
         tables = [projectsTable, clients, tasks]
     }
 
     /// A view's formula with the template's field names replaced as the base renamed them.
     private static func renaming(_ formula: String, _ renamed: [String: String]) -> String {
-        renamed.reduce(formula) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: "{\(pair.value)}") }
+        renamed.reduce(formula) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: "{\(pair.value)}")
+        }
     }
 
     private static func people(in fields: [String: Any]) -> [[String: Any]] {

@@ -32,7 +32,9 @@ final class CoreCommandTests: FakeAirtableTestCase {
         XCTAssertEqual(first["name"] as? String, "CMCA brand identity")
         // The template's other fields, as Airtable returned them: images as their objects, tasks as record ids.
         let own = try result.lines.map { line in
-            try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["fields"] as? [String: Any])
+            try XCTUnwrap(
+                (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["fields"] as? [String: Any]
+            )
         }
         XCTAssertEqual(Set(own.flatMap(\.keys)), ["Project images", "Tasks"])
         XCTAssertNotNil((own[0]["Project images"] as? [[String: Any]])?.first?["url"] as? String)

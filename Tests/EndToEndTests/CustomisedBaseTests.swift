@@ -57,7 +57,8 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
             let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             let fields = record(cells[0])
             let due = fields["Due date"] as? String ?? ""
-            let status = fields["Status"] as? String == "Done" ? "done" : !due.isEmpty && due < today ? "overdue" : "open"
+            let status =
+                fields["Status"] as? String == "Done" ? "done" : !due.isEmpty && due < today ? "overdue" : "open"
             XCTAssertEqual(cells[3], status, line)
             XCTAssertEqual(cells[4], fields["Type"] as? String, "the category is the renamed Type field")
         }
@@ -88,9 +89,10 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         let run = try customised()
         let csv = try run.run(["list", "--columns", "name,kickoff", "--format", "csv"])
         XCTAssertEqual(csv.status, 0, csv.stderr)
-        XCTAssertTrue(csv.stdout.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.allSatisfy {
-            $0.hasSuffix(",")
-        })
+        XCTAssertTrue(
+            csv.stdout.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.allSatisfy {
+                $0.hasSuffix(",")
+            })
         let name = try XCTUnwrap(fake.records.first?["fields"] as? [String: Any])["Name"] as! String
         for (arguments, message) in [
             (["add", "--name", "X", "--due", "friday", "--kickoff", "friday"], "--kickoff needs the kickoff field"),
@@ -125,9 +127,10 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         XCTAssertEqual(try run.run(["reopen", name]).stdout, id + "\n")
         XCTAssertEqual(record(id)["Status"] as? String, "In progress", "reopen sets the open choice")
 
-        let done = Set(fake.records.filter { ($0["fields"] as! [String: Any])["Status"] as? String == "Done" }.map {
-            $0["id"] as! String
-        })
+        let done = Set(
+            fake.records.filter { ($0["fields"] as! [String: Any])["Status"] as? String == "Done" }.map {
+                $0["id"] as! String
+            })
         let complete = try run.run(["list", "--complete"])
         XCTAssertEqual(Set(complete.lines.map { String($0.prefix(17)) }), done)
         let incomplete = try run.run(["list", "--incomplete"])
@@ -136,7 +139,8 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         XCTAssertTrue(overdue.lines.allSatisfy { !done.contains(String($0.prefix(17))) && $0.contains("\toverdue\t") })
 
         // Without an "open" choice, reopen empties the select.
-        let noOpen = try configuredTracker(#""fields": {"category": "Type", "complete": {"field": "Status", "done": "done"}}"#)
+        let noOpen = try configuredTracker(
+            #""fields": {"category": "Type", "complete": {"field": "Status", "done": "done"}}"#)
         XCTAssertEqual(try noOpen.run(["done", name]).status, 0)
         XCTAssertEqual(record(id)["Status"] as? String, "Done", "sent as the base spells the choice")
         XCTAssertEqual(try noOpen.run(["reopen", name]).status, 0)
@@ -213,9 +217,11 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         }
         XCTAssertEqual(creates, 0, "nothing was sent")
         XCTAssertEqual(fake.records.count, 16)
-        XCTAssertEqual(fake.records(inTable: "Clients").count, FakeAirtable.recordedProjects.compactMap {
-            ($0["fields"] as? [String: Any])?["Client"] as? [String]
-        }.reduce(into: Set<String>()) { $0.formUnion($1) }.count, "no client was created by a typo")
+        XCTAssertEqual(
+            fake.records(inTable: "Clients").count,
+            FakeAirtable.recordedProjects.compactMap {
+                ($0["fields"] as? [String: Any])?["Client"] as? [String]
+            }.reduce(into: Set<String>()) { $0.formUnion($1) }.count, "no client was created by a typo")
     }
 
     func testUpdateSetsAndClearsAnyWritableFieldAndTheLastSetWins() throws {
@@ -238,7 +244,10 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
             try run.run(["update", id, "--clear", "Days left"]), status: 64,
             #"--clear "Days left": Days left is a formula field"#)
         let dry = try run.run(["update", id, "--set", "Rating=5", "--dry-run"])
-        XCTAssertEqual(dry.stdout, "PATCH /v0/appFAKEbase000001/Design%20projects\n" + #"{"records":[{"id":"\#(id)","fields":{"Rating":5}}]}"# + "\n")
+        XCTAssertEqual(
+            dry.stdout,
+            "PATCH /v0/appFAKEbase000001/Design%20projects\n" + #"{"records":[{"id":"\#(id)","fields":{"Rating":5}}]}"#
+                + "\n")
     }
 
     // MARK: - show
@@ -265,6 +274,8 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         ] {
             XCTAssertTrue(shown.stdout.contains("  " + expected + "\n"), "\(expected) in \(shown.stdout)")
         }
+        XCTAssertFalse(shown.stdout.contains("  Kickoff "), "a field the base lacks is left out, not shown empty")
+        XCTAssertTrue(shown.stdout.contains("  Category  Brand identity\n"))
         let days = try XCTUnwrap(record(named: "CMCA brand identity")?.fields["Days left"] as? Double)
         XCTAssertTrue(shown.stdout.contains("  Days left      \(FieldText.grouped(days))\n"), shown.stdout)
         let (status, screen) = try onATerminal(["show", "CMCA brand identity", "--color", "never"], run)
@@ -315,7 +326,8 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         XCTAssertEqual(csv.status, 0, csv.stderr)
         let rows = csv.stdout.components(separatedBy: "\r\n")
         XCTAssertEqual(rows[0], "name,Budget,Priority,Days left,Tags")
-        XCTAssertTrue(rows.contains { $0.hasPrefix("CMCA brand identity,1000.5,High,") && $0.hasSuffix(",web") }, csv.stdout)
+        XCTAssertTrue(
+            rows.contains { $0.hasPrefix("CMCA brand identity,1000.5,High,") && $0.hasSuffix(",web") }, csv.stdout)
         let sorted = try objects(try run.run(["list", "--sort", "Budget", "--desc", "--format", "ndjson"]))
         let budgets = sorted.map { ($0["fields"] as! [String: Any])["Budget"] as! Double }
         XCTAssertEqual(budgets, budgets.sorted(by: >))
@@ -334,7 +346,8 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         try listed.write(toFile: run.runtimeDirectory + "/all.ndjson", atomically: false, encoding: .utf8)
         let again = try run.run(["import", "all.ndjson"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(again.stdout, "created 0, updated 0, unchanged 16\n", "the formula and attachments are passed over")
+        XCTAssertEqual(
+            again.stdout, "created 0, updated 0, unchanged 16\n", "the formula and attachments are passed over")
 
         let csv = """
             name,due,Type,Budget,priority,Tags,Reviewed,Launch
@@ -355,7 +368,10 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
 
         for (text, message) in [
             ("name,due,Days left\nX,2026-12-01,3\n", #"line 1: column "Days left": Days left is a formula field"#),
-            ("name,due,budget\nX,2026-12-01,$5\nY,2026-12-02,5 apples\n", #"line 3: Budget: "5 apples" is not an amount"#),
+            (
+                "name,due,budget\nX,2026-12-01,$5\nY,2026-12-02,5 apples\n",
+                #"line 3: Budget: "5 apples" is not an amount"#
+            ),
             ("name,due,Colour\nX,2026-12-01,red\n", #"line 1: unknown column "Colour""#),
             ("name,due,Budget\nX,2026-12-01,lots\n", #"line 2: Budget: "lots" is not an amount"#),
             ("name,due,kickoff\nX,2026-12-01,2026-11-01\n", "line 2: this base has no kickoff field"),
@@ -387,7 +403,9 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
 
         // With the schema remembered, checked values cost no request of their own: one create.
         let requests = fake.log.count
-        let added = try run.run(["add", "--name", "One trip", "--due", "friday", "--set", "Priority=low", "--set", "Type=technology design"])
+        let added = try run.run([
+            "add", "--name", "One trip", "--due", "friday", "--set", "Priority=low", "--set", "Type=technology design",
+        ])
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertEqual(fake.log.count, requests + 1)
 
@@ -401,7 +419,8 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         // A choice removed since: Airtable refuses it, the schema is read again, and the value is what is reported.
         fake.removeChoice("Low", fromField: "Priority")
         let low = try run.run(["add", "--name", "Low one", "--due", "friday", "--set", "Priority=Low"])
-        assertFailure(low, status: 64, #"--set Priority: "Low" is not a choice; the choices are "High", "Medium", "Urgent""#)
+        assertFailure(
+            low, status: 64, #"--set Priority: "Low" is not a choice; the choices are "High", "Medium", "Urgent""#)
         XCTAssertNil(record(named: "Low one"))
         XCTAssertEqual(metadataRequests, 3)
 
@@ -420,7 +439,8 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
             options: .regularExpression)
         try stale.write(toFile: path, atomically: false, encoding: .utf8)
         let doctor = try run.run(["doctor"])
-        XCTAssertTrue(doctor.stdout.contains("the schema remembered was 61 minutes old (too old, so read again)"), doctor.stdout)
+        XCTAssertTrue(
+            doctor.stdout.contains("the schema remembered was 61 minutes old (too old, so read again)"), doctor.stdout)
         XCTAssertEqual(try run.run(["list"]).status, 0)
         let after = metadataRequests
         XCTAssertEqual(try run.run(["list"]).status, 0)
@@ -448,9 +468,12 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         XCTAssertEqual(listed.count, 16)
         XCTAssertTrue(listed.allSatisfy { $0["kickoff"] is NSNull })
         let set = try run.run(["add", "--name", "S", "--due", "friday", "--set", "Budget=1"])
-        assertFailure(set, status: 77, "--set Budget is checked against the base's schema, which the token may not read")
+        assertFailure(
+            set, status: 77, "--set Budget is checked against the base's schema, which the token may not read")
         XCTAssertTrue(set.stderr.contains("schema.bases:read"), set.stderr)
-        XCTAssertEqual(try run.run(["list", "--view", "Active"]).lines.count, 16 - listed.filter { $0["complete"] as? Bool == true }.count)
+        XCTAssertEqual(
+            try run.run(["list", "--view", "Active"]).lines.count,
+            16 - listed.filter { $0["complete"] as? Bool == true }.count)
         assertFailure(try run.run(["list", "--view", "Nope"]), status: 64, #"--view: the table has no view "Nope""#)
         XCTAssertEqual(creates, 0)
     }

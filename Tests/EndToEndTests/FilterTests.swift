@@ -112,7 +112,8 @@ final class FilterTests: FakeAirtableTestCase {
         }
         XCTAssertEqual(try rows(["--search", #"it's a "quoted""#]).map(\.id), ["recHOSTILE0000001"])
         XCTAssertTrue(
-            fake.recordLog.allSatisfy { $0.status == 200 }, "no formula was ever malformed: \(fake.recordLog.map(\.status))")
+            fake.recordLog.allSatisfy { $0.status == 200 },
+            "no formula was ever malformed: \(fake.recordLog.map(\.status))")
     }
 
     func testAFilterTooLongForAURLGoesThroughListRecords() throws {

@@ -274,7 +274,8 @@ final class ProjectLifeTests: FakeAirtableTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines, (1...12).map { "rec" + String(format: "%014d", $0) })
         XCTAssertEqual(fake.records.count, 13)
-        XCTAssertEqual(fake.recordLog.map(\.method), ["GET", "DELETE", "DELETE", "GET"], "looked, and did not delete again")
+        XCTAssertEqual(
+            fake.recordLog.map(\.method), ["GET", "DELETE", "DELETE", "GET"], "looked, and did not delete again")
         XCTAssertFalse(fake.recordLog.contains { $0.status == 404 })
     }
 

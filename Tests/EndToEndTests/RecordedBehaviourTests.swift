@@ -184,7 +184,6 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
         assertFailure(try none.run(["list", "--overdue"]), status: 64, "--overdue needs the due field")
     }
 
-
     func testAWrongTableNameSaysTheNameMayBeWrong() throws {
         try startFake()
         let result = try tracker(["AIRTABLE_TABLE": "Design projekts"]).run(["list"])

@@ -153,7 +153,9 @@ struct CLITests {
         let result = await run(["--verbose", "list"], [.http(200, body: Fixture.page(["a"]))])
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.first?.hasPrefix("tracker: GET /v0/meta/bases/appTESTbase000001/tables 200 ") == true)
-        #expect(lines.dropFirst().first?.hasPrefix("tracker: GET /v0/appTESTbase000001/Design%20projects?pageSize=100 200 ") == true)
+        #expect(
+            lines.dropFirst().first?.hasPrefix("tracker: GET /v0/appTESTbase000001/Design%20projects?pageSize=100 200 ")
+                == true)
         #expect(!result.stderr.contains(Fixture.token))
     }
 

@@ -180,7 +180,10 @@ struct CommandParsingTests {
         (["add", "--due", "2026-12-01"], "add needs --name NAME"),
         (["add", "--name", "X", "--set", "Budget"], "--set needs FIELD=VALUE, e.g. --set Budget=1200, not 'Budget'"),
         (["add", "--name", "X", "--set", "=5"], "--set '=5' names no field"),
-        (["list", "--columns", "name,,due"], "--columns has an empty name; it takes id name due status category lead-name lead-email kickoff team clients notes complete createdTime or the base's field names"),
+        (
+            ["list", "--columns", "name,,due"],
+            "--columns has an empty name; it takes id name due status category lead-name lead-email kickoff team clients notes complete createdTime or the base's field names"
+        ),
         (["add", "--name", "  ", "--due", "2026-12-01"], "--name must not be empty"),
         (["add", "--name", "X", "--due", "2026-02-30"], "--due '2026-02-30' is not a real date"),
         (

@@ -208,7 +208,10 @@ struct ConfigurationTests {
         (#""fields": {"due": ""}"#, #""fields"."due" in"#, "must be the name of a field"),
         (#""fields": {"due": 3}"#, #""fields"."due" in"#, "must be the name of a field"),
         (#""fields": {"complete": {"field": "Status"}}"#, #""fields"."complete" in"#, #"needs "field" and "done""#),
-        (#""fields": {"complete": {"field": "Status", "done": "Done", "when": "x"}}"#, #"unknown key "when""#, "it takes"),
+        (
+            #""fields": {"complete": {"field": "Status", "done": "Done", "when": "x"}}"#, #"unknown key "when""#,
+            "it takes"
+        ),
         (#""fields": {"kickoff": {"field": "Status", "done": "Done"}}"#, #""fields"."kickoff" in"#, "or null"),
         (#""complete": "Status""#, #""complete" in"#, #"belongs inside "fields""#),
         (#""fields": ["due"]"#, #""fields" in"#, "must be an object"),

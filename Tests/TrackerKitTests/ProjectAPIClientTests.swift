@@ -67,7 +67,8 @@ struct ProjectAPIClientTests {
         #expect(pages == [["a", "b"], ["c"], ["d"]])
         let urls = host.requests.map { $0.url!.absoluteString }
         #expect(
-            urls[0].hasSuffix("/v0/appTESTbase000001/Design%20projects?pageSize=100&fields%5B%5D=Name&fields%5B%5D=Due%20date"))
+            urls[0].hasSuffix(
+                "/v0/appTESTbase000001/Design%20projects?pageSize=100&fields%5B%5D=Name&fields%5B%5D=Due%20date"))
         #expect(urls[1].hasSuffix("&offset=itrX%2Frec2"))
         #expect(urls[2].hasSuffix("&offset=itrY%2Frec3"))
         for request in host.requests {

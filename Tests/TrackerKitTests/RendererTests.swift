@@ -52,7 +52,8 @@ struct RendererTests {
         ]
         #expect(
             own.json(today: Self.today).serialized().hasSuffix(
-                #","fields":{"Budget":1250.5,"Tags":["web","print"],"Owner":{"name":"Ana","email":"ana@example.com"}}}"#))
+                #","fields":{"Budget":1250.5,"Tags":["web","print"],"Owner":{"name":"Ana","email":"ana@example.com"}}}"#
+            ))
     }
 
     @Test func ndjsonIsOneObjectALine() {

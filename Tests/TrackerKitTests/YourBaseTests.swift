@@ -18,71 +18,73 @@ struct FieldInputTests {
         FieldInput.read(text, for: field(type, options), today: today, timeZone: utc)
     }
 
-    @Test(arguments: [
-        ("1250", "number", nil, JSONValue.number(1250)),
-        ("1,250.5", "number", nil, .number(1250.5)),
-        ("-3e2", "number", nil, .number(-300)),
-        ("$1,250.50", "currency", #"{"symbol":"$","precision":2}"#, .number(1250.5)),
-        ("-$5", "currency", #"{"symbol":"$"}"#, .number(-5)),
-        ("12 €", "currency", #"{"symbol":"€"}"#, .number(12)),
-        ("12%", "percent", nil, .number(0.12)),
-        ("0.12", "percent", nil, .number(0.12)),
-        ("4", "rating", #"{"max":5}"#, .number(4)),
-        ("10", "rating", #"{"max":10}"#, .number(10)),
-        ("90", "duration", nil, .number(90)),
-        ("1:30", "duration", nil, .number(5400)),
-        ("1:30:15", "duration", nil, .number(5415)),
-        ("YES", "checkbox", nil, .bool(true)),
-        ("0", "checkbox", nil, .bool(false)),
-        ("friday", "date", nil, .string("2026-11-27")),
-        ("2026-2-3", "date", nil, .string("2026-02-03")),
-        ("2026-12-01T14:30:00Z", "dateTime", nil, .string("2026-12-01T14:30:00.000Z")),
-        ("2026-12-01T14:30:00+02:00", "dateTime", nil, .string("2026-12-01T12:30:00.000Z")),
-        ("2026-12-01 09:15", "dateTime", nil, .string("2026-12-01T09:15:00.000Z")),
-        ("tomorrow", "dateTime", nil, .string("2026-11-23T00:00:00.000Z")),
-        ("ana@example.com", "email", nil, .string("ana@example.com")),
-        ("https://example.com/x?y=1", "url", nil, .string("https://example.com/x?y=1")),
-        ("example.com/brief", "url", nil, .string("example.com/brief")),
-        ("+1 (415) 555-0100 x12", "phoneNumber", nil, .string("+1 (415) 555-0100 x12")),
-        ("two\nlines", "multilineText", nil, .string("two\nlines")),
-        ("  kept  ", "singleLineText", nil, .string("  kept  ")),
-        ("978-3", "barcode", nil, .object([("text", .string("978-3"))])),
-    ] as [(String, String, String?, JSONValue)])
+    @Test(
+        arguments: [
+            ("1250", "number", nil, JSONValue.number(1250)),
+            ("1,250.5", "number", nil, .number(1250.5)),
+            ("-3e2", "number", nil, .number(-300)),
+            ("$1,250.50", "currency", #"{"symbol":"$","precision":2}"#, .number(1250.5)),
+            ("-$5", "currency", #"{"symbol":"$"}"#, .number(-5)),
+            ("12 €", "currency", #"{"symbol":"€"}"#, .number(12)),
+            ("12%", "percent", nil, .number(0.12)),
+            ("0.12", "percent", nil, .number(0.12)),
+            ("4", "rating", #"{"max":5}"#, .number(4)),
+            ("10", "rating", #"{"max":10}"#, .number(10)),
+            ("90", "duration", nil, .number(90)),
+            ("1:30", "duration", nil, .number(5400)),
+            ("1:30:15", "duration", nil, .number(5415)),
+            ("YES", "checkbox", nil, .bool(true)),
+            ("0", "checkbox", nil, .bool(false)),
+            ("friday", "date", nil, .string("2026-11-27")),
+            ("2026-2-3", "date", nil, .string("2026-02-03")),
+            ("2026-12-01T14:30:00Z", "dateTime", nil, .string("2026-12-01T14:30:00.000Z")),
+            ("2026-12-01T14:30:00+02:00", "dateTime", nil, .string("2026-12-01T12:30:00.000Z")),
+            ("2026-12-01 09:15", "dateTime", nil, .string("2026-12-01T09:15:00.000Z")),
+            ("tomorrow", "dateTime", nil, .string("2026-11-23T00:00:00.000Z")),
+            ("ana@example.com", "email", nil, .string("ana@example.com")),
+            ("https://example.com/x?y=1", "url", nil, .string("https://example.com/x?y=1")),
+            ("example.com/brief", "url", nil, .string("example.com/brief")),
+            ("+1 (415) 555-0100 x12", "phoneNumber", nil, .string("+1 (415) 555-0100 x12")),
+            ("two\nlines", "multilineText", nil, .string("two\nlines")),
+            ("  kept  ", "singleLineText", nil, .string("  kept  ")),
+            ("978-3", "barcode", nil, .object([("text", .string("978-3"))])),
+        ] as [(String, String, String?, JSONValue)])
     func valuesOfEveryWritableTypeAreReadAsAirtableStoresThem(
         text: String, type: String, options: String?, expected: JSONValue
     ) throws {
         #expect(try Self.read(text, type, options).get() == .ready(expected))
     }
 
-    @Test(arguments: [
-        ("lots", "number", nil, "is not a number"),
-        ("nan", "number", nil, "is not a number"),
-        ("0x10", "number", nil, "is not a number"),
-        ("12,5", "currency", nil, "is not an amount"),
-        ("1,25,000", "number", nil, "is not a number"),
-        ("12 apples", "percent", nil, "is not a percentage"),
-        ("0", "rating", #"{"max":5}"#, "is not a rating from 1 to 5"),
-        ("6", "rating", #"{"max":5}"#, "is not a rating from 1 to 5"),
-        ("2.5", "rating", nil, "is not a rating from 1 to 5"),
-        ("1:60", "duration", nil, "is not a duration"),
-        ("-5", "duration", nil, "is not a duration"),
-        ("maybe", "checkbox", nil, "is not yes, no, true, false, 1 or 0"),
-        ("2026-02-30", "date", nil, "is not a real date"),
-        ("soon", "date", nil, "is not a date"),
-        ("2026-12-01T25:00", "dateTime", nil, "is not a date and time"),
-        ("ana", "email", nil, "is not an email address"),
-        ("ana@example", "email", nil, "is not an email address"),
-        ("a b", "url", nil, "is not a URL"),
-        ("localhost", "url", nil, "is not a URL"),
-        ("call me", "phoneNumber", nil, "is not a phone number"),
-        ("bell\u{7}", "singleLineText", nil, "holds a control character (^G)"),
-        ("line\nbreak", "singleLineText", nil, "it must be one line"),
-        ("x", "formula", nil, "X is a formula field, which Airtable computes"),
-        ("x", "autoNumber", nil, "X is a autonumber field, which Airtable computes"),
-        ("x", "multipleLookupValues", nil, "X is a lookup field, which Airtable computes"),
-        ("x", "multipleAttachments", nil, "X is an attachments field, which tracker cannot set"),
-        ("x", "someNewType", nil, "X is a someNewType field, which tracker cannot set"),
-    ] as [(String, String, String?, String)])
+    @Test(
+        arguments: [
+            ("lots", "number", nil, "is not a number"),
+            ("nan", "number", nil, "is not a number"),
+            ("0x10", "number", nil, "is not a number"),
+            ("12,5", "currency", nil, "is not an amount"),
+            ("1,25,000", "number", nil, "is not a number"),
+            ("12 apples", "percent", nil, "is not a percentage"),
+            ("0", "rating", #"{"max":5}"#, "is not a rating from 1 to 5"),
+            ("6", "rating", #"{"max":5}"#, "is not a rating from 1 to 5"),
+            ("2.5", "rating", nil, "is not a rating from 1 to 5"),
+            ("1:60", "duration", nil, "is not a duration"),
+            ("-5", "duration", nil, "is not a duration"),
+            ("maybe", "checkbox", nil, "is not yes, no, true, false, 1 or 0"),
+            ("2026-02-30", "date", nil, "is not a real date"),
+            ("soon", "date", nil, "is not a date"),
+            ("2026-12-01T25:00", "dateTime", nil, "is not a date and time"),
+            ("ana", "email", nil, "is not an email address"),
+            ("ana@example", "email", nil, "is not an email address"),
+            ("a b", "url", nil, "is not a URL"),
+            ("localhost", "url", nil, "is not a URL"),
+            ("call me", "phoneNumber", nil, "is not a phone number"),
+            ("bell\u{7}", "singleLineText", nil, "holds a control character (^G)"),
+            ("line\nbreak", "singleLineText", nil, "it must be one line"),
+            ("x", "formula", nil, "X is a formula field, which Airtable computes"),
+            ("x", "autoNumber", nil, "X is a autonumber field, which Airtable computes"),
+            ("x", "multipleLookupValues", nil, "X is a lookup field, which Airtable computes"),
+            ("x", "multipleAttachments", nil, "X is an attachments field, which tracker cannot set"),
+            ("x", "someNewType", nil, "X is a someNewType field, which tracker cannot set"),
+        ] as [(String, String, String?, String)])
     func aValueOfTheWrongFormIsAProblemNamingTheForm(text: String, type: String, options: String?, message: String) {
         guard case .failure(let problem) = Self.read(text, type, options) else {
             Issue.record("\(text) was accepted for \(type)")
@@ -94,27 +96,35 @@ struct FieldInputTests {
     @Test func selectsPeopleAndLinksAreLeftToBeMatchedAgainstTheBase() throws {
         #expect(try Self.read(" high ", "singleSelect").get() == .choice("high"))
         #expect(try Self.read("web, print,,", "multipleSelects").get() == .choices(["web", "print"]))
-        #expect(try Self.read("ana@x.io, Sam", "multipleCollaborators").get() == .people(["ana@x.io", "Sam"], multiple: true))
-        #expect(try Self.read("Acme, recABCDEFGHIJKLMN", "multipleRecordLinks", #"{"linkedTableId":"tblC"}"#).get()
-            == .links(["Acme", "recABCDEFGHIJKLMN"], table: "tblC"))
+        #expect(
+            try Self.read("ana@x.io, Sam", "multipleCollaborators").get()
+                == .people(["ana@x.io", "Sam"], multiple: true))
+        #expect(
+            try Self.read("Acme, recABCDEFGHIJKLMN", "multipleRecordLinks", #"{"linkedTableId":"tblC"}"#).get()
+                == .links(["Acme", "recABCDEFGHIJKLMN"], table: "tblC"))
         guard case .failure = Self.read("a, b", "singleCollaborator") else {
             Issue.record("two people for one collaborator")
             return
         }
         // In an import cell lists are separated by ";".
         #expect(
-            try FieldInput.read("web;print", for: Self.field("multipleSelects"), separator: ";", today: Self.today, timeZone: Self.utc).get()
+            try FieldInput.read(
+                "web;print", for: Self.field("multipleSelects"), separator: ";", today: Self.today, timeZone: Self.utc
+            ).get()
                 == .choices(["web", "print"]))
     }
 
     @Test func jsonCellsMustAlreadyHaveTheFieldsShape() throws {
         func read(_ json: String, _ type: String) -> Result<TypedValue, FieldProblem> {
-            FieldInput.read(json: try! JSONParser.parse(json), for: Self.field(type), today: Self.today, timeZone: Self.utc)
+            FieldInput.read(
+                json: try! JSONParser.parse(json), for: Self.field(type), today: Self.today, timeZone: Self.utc)
         }
         #expect(try read("12.5", "currency").get() == .ready(.number(12.5)))
         #expect(try read("true", "checkbox").get() == .ready(.bool(true)))
         #expect(try read(#"["web"]"#, "multipleSelects").get() == .choices(["web"]))
-        #expect(try read(#"{"name":"Ana","email":"ana@x.io"}"#, "singleCollaborator").get() == .people(["ana@x.io"], multiple: false))
+        #expect(
+            try read(#"{"name":"Ana","email":"ana@x.io"}"#, "singleCollaborator").get()
+                == .people(["ana@x.io"], multiple: false))
         #expect(try read(#""12%""#, "percent").get() == .ready(.number(0.12)), "text is read as typed")
         for (json, type) in [("true", "number"), ("3", "checkbox"), (#"[1]"#, "multipleSelects"), ("7", "rating")] {
             guard case .failure = read(json, type) else {
@@ -139,7 +149,9 @@ struct FieldSettingsTests {
     static let status = #"{"choices":[{"name":"Todo"},{"name":"In progress"},{"name":"Done"}]}"#
 
     @Test func anUnmentionedTemplateFieldTheTableLacksIsAbsent() throws {
-        let table = Self.table([("Name", "singleLineText", nil), ("Due date", "date", nil), ("Notes", "multilineText", nil)])
+        let table = Self.table([
+            ("Name", "singleLineText", nil), ("Due date", "date", nil), ("Notes", "multilineText", nil),
+        ])
         let map = try FieldSettings().resolve(in: table)
         #expect(map[.due] == "Due date")
         #expect(map[.kickoff] == nil && map[.category] == nil && map.completion == nil)
@@ -156,14 +168,17 @@ struct FieldSettingsTests {
     @Test func aStatusSelectKeepsCompletionInTheBasesSpelling() throws {
         let table = Self.table([("Name", "singleLineText", nil), ("Status", "singleSelect", Self.status)])
         let settings = FieldSettings(completionSelect: .init(field: "Status", done: "done", open: "in PROGRESS"))
-        #expect(try settings.resolve(in: table).completion == .select(field: "Status", done: "Done", open: "In progress"))
+        #expect(
+            try settings.resolve(in: table).completion == .select(field: "Status", done: "Done", open: "In progress"))
         let wrong = FieldSettings(completionSelect: .init(field: "Status", done: "Finished", open: nil))
         #expect(throws: AppError.self) { try wrong.resolve(in: table) }
         // A select left as the template's "Complete" needs to say which choice means done.
         let retyped = Self.table([("Name", "singleLineText", nil), ("Complete", "singleSelect", Self.status)])
         let error = try #require(Result { try FieldSettings().resolve(in: retyped) }.failure as? AppError)
         #expect(error.exitCode == .configuration)
-        #expect(error.hint?.contains(#""complete": {"field": "Complete", "done": "<one of "Todo", "In progress", "Done">""#) == true)
+        #expect(
+            error.hint?.contains(#""complete": {"field": "Complete", "done": "<one of "Todo", "In progress", "Done">""#)
+                == true)
     }
 
     @Test func aMappedFieldMustExistWithATypeTrackerCanUse() {
@@ -201,12 +216,14 @@ struct OwnFieldsTests {
              "Owner":{"id":"usr1","email":"ana@x.io","name":"Ana"},"Due date":"2026-12-01",
              "Images":[{"id":"att1","url":"https://x/y.png","filename":"y.png"}],"Status":"Done"}}
             """#
-        let map = FieldMap(names: [.name: "Name", .due: "Due date"], completion: .select(field: "Status", done: "Done", open: nil))
+        let map = FieldMap(
+            names: [.name: "Name", .due: "Due date"], completion: .select(field: "Status", done: "Done", open: nil))
         let project = try RecordDecoding.project(Data(record.utf8), map: map)
         #expect(project.isComplete)
         #expect(project.otherFields.map(\.name) == ["Budget", "Owner", "Images"])
         #expect(project.otherFields[1].value.serialized() == #"{"name":"Ana","email":"ana@x.io"}"#)
-        #expect(project.otherFields[2].value["url"] == nil && project.otherFields[2].value.arrayValue?.first?["url"] != nil)
+        #expect(
+            project.otherFields[2].value["url"] == nil && project.otherFields[2].value.arrayValue?.first?["url"] != nil)
     }
 
     @Test func theBasesFieldsAreShownByType() throws {
@@ -237,7 +254,8 @@ struct OwnFieldsTests {
         #expect(formatter.text(.string("2026-12-01T14:30:00.000Z"), field: "Launch") == "2026-12-01 15:30")
         #expect(formatter.text(.array([.string("recA"), .string("recB")]), field: "Links") == "Acme, recB")
         #expect(formatter.text(nil, field: "Tags") == nil)
-        #expect(FieldFormatter.plain(.array([.object([("name", .string("A")), ("email", .string("a@x.io"))])])) == "a@x.io")
+        #expect(
+            FieldFormatter.plain(.array([.object([("name", .string("A")), ("email", .string("a@x.io"))])])) == "a@x.io")
     }
 
     @Test func whatIsRememberedRoundTripsAndGoesStaleAfterAnHour() throws {
@@ -253,14 +271,20 @@ struct OwnFieldsTests {
         let name = RememberedBase.fileName(
             endpoint: URL(string: "https://api.airtable.com")!, baseID: "appABC", token: Fixture.token)
         #expect(!name.contains(Fixture.token) && !name.contains("pat"))
-        #expect(name != RememberedBase.fileName(endpoint: URL(string: "https://api.airtable.com")!, baseID: "appABC", token: "other"))
+        #expect(
+            name
+                != RememberedBase.fileName(
+                    endpoint: URL(string: "https://api.airtable.com")!, baseID: "appABC", token: "other"))
     }
 
     @Test func importTellsUnchangedValuesWhateverTheirShape() {
         #expect(ImportPlan.same(.null, .bool(false)))
         #expect(ImportPlan.same(.array([]), .null))
         #expect(ImportPlan.same(.array([.string("b"), .string("a")]), .array([.string("a"), .string("b")])))
-        #expect(ImportPlan.same(.object([("email", .string("A@x.io"))]), .object([("name", .string("A")), ("email", .string("a@x.io"))])))
+        #expect(
+            ImportPlan.same(
+                .object([("email", .string("A@x.io"))]),
+                .object([("name", .string("A")), ("email", .string("a@x.io"))])))
         #expect(ImportPlan.same(.string("2026-12-01T14:30:00Z"), .string("2026-12-01T14:30:00.000Z")))
         #expect(!ImportPlan.same(.number(1), .number(2)))
         #expect(!ImportPlan.same(.string("x"), .null))

@@ -93,7 +93,9 @@ enum RecordDecoding {
     }
 
     private static func id(of record: JSONValue, path: String) throws(AppError) -> String {
-        guard record.objectMembers != nil else { throw AppError.badResponse("\(path.isEmpty ? "the body" : path) is not an object") }
+        guard record.objectMembers != nil else {
+            throw AppError.badResponse("\(path.isEmpty ? "the body" : path) is not an object")
+        }
         guard let id = record["id"]?.stringValue else { throw AppError.badResponse("\(dotted(path, "id")) is missing") }
         return id
     }
@@ -127,7 +129,8 @@ enum RecordDecoding {
                 guard item.objectMembers != nil else { throw AppError.badResponse("\(where_(word)) is not a person") }
                 found.append(
                     Collaborator(
-                        id: item["id"]?.stringValue, name: item["name"]?.stringValue, email: item["email"]?.stringValue))
+                        id: item["id"]?.stringValue, name: item["name"]?.stringValue, email: item["email"]?.stringValue)
+                )
             }
             return found
         }
@@ -165,7 +168,9 @@ enum RecordDecoding {
             category: try string(.category), isComplete: isComplete, kickoff: try date(.kickoff), due: try date(.due),
             lead: try people(cell(.lead), .lead).first, team: try people(cell(.team), .team), clients: clients,
             notes: try string(.notes),
-            otherFields: cells.filter { !map.isTrackerField($0.0) }.map { FieldValue($0.0, Self.collaboratorsAsPeople($0.1)) })
+            otherFields: cells.filter { !map.isTrackerField($0.0) }.map {
+                FieldValue($0.0, Self.collaboratorsAsPeople($0.1))
+            })
     }
 
     /// A primary field's value as text: a string, or a number as Airtable would show it.
@@ -182,7 +187,10 @@ enum RecordDecoding {
         switch value {
         case .array(let items): return .array(items.map(collaboratorsAsPeople))
         case .object(let members) where isCollaborator(members):
-            return .object([("name", members.first { $0.0 == "name" }?.1 ?? .null), ("email", members.first { $0.0 == "email" }?.1 ?? .null)])
+            return .object([
+                ("name", members.first { $0.0 == "name" }?.1 ?? .null),
+                ("email", members.first { $0.0 == "email" }?.1 ?? .null),
+            ])
         default: return value
         }
     }

@@ -50,7 +50,9 @@ extension ProjectAPIClient {
     public func plannedUpserts(_ writes: [ProjectWrite], mergingOn key: [FieldMap.Word]) -> [PlannedRequest] {
         Self.batches(writes).map { batch in
             let records = batch.map { JSONValue.object([("fields", $0.fields(fields))]) }
-            let upsert = JSONValue.object([("fieldsToMergeOn", .array(key.compactMap { fields[$0] }.map(JSONValue.string)))])
+            let upsert = JSONValue.object([
+                ("fieldsToMergeOn", .array(key.compactMap { fields[$0] }.map(JSONValue.string)))
+            ])
             return PlannedRequest(
                 method: "PATCH", path: tablePath,
                 body: .object([("performUpsert", upsert), ("records", .array(records))]))

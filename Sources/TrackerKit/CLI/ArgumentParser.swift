@@ -240,7 +240,8 @@ extension Invocation {
         options.filters.lead = try scanned.nonEmpty("--lead")
         options.filters.search = try scanned.nonEmpty("--search")
         options.sort = try scanned.nonEmpty("--sort").map { text in
-            SortField(rawValue: text.lowercased()).map(SortKey.word) ?? .field(text.trimmingCharacters(in: .whitespaces))
+            SortField(rawValue: text.lowercased()).map(SortKey.word)
+                ?? .field(text.trimmingCharacters(in: .whitespaces))
         }
         options.descending = scanned.has("--desc")
         options.limit = try count("--limit", minimum: 1)
@@ -361,7 +362,8 @@ extension Invocation {
         var words: [FieldMap.Word] = []
         var fields: [String] = []
         for value in scanned.all("--clear") {
-            for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+            for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty
+            {
                 if let word = FieldMap.Word(rawValue: item.lowercased()) {
                     guard word != .name else {
                         throw AppError.usage("--clear cannot empty name: every project needs one", command: "update")

@@ -62,7 +62,8 @@ public struct Context: Sendable {
             environment: environment, output: .standard(environment: environment),
             currentDirectory: FileManager.default.currentDirectoryPath,
             prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) },
-            isStdinTerminal: isatty(STDIN_FILENO) == 1, cacheDirectory: CacheDirectory.location(environment: environment))
+            isStdinTerminal: isatty(STDIN_FILENO) == 1,
+            cacheDirectory: CacheDirectory.location(environment: environment))
     }
 
     /// Paces through a slot file shared by every tracker process using the same base.

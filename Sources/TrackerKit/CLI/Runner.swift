@@ -66,7 +66,8 @@ struct Runner {
         let client = makeClient(configuration: configuration)
         let knowledge = BaseKnowledge(client: client, cache: context.cacheDirectory, now: context.now)
         let layout = try await knowledge.layout()
-        return Base(configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout)
+        return Base(
+            configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout)
     }
 
     /// Checks values against `base` as the command last saw it.
@@ -116,11 +117,14 @@ struct Runner {
         switch error {
         case .missingField: return true
         case .http(422, let body):
-            if body.type == "INVALID_VALUE_FOR_COLUMN", body.message?.contains("because the field is computed") == true {
+            if body.type == "INVALID_VALUE_FOR_COLUMN", body.message?.contains("because the field is computed") == true
+            {
                 return true
             }
-            return ["UNKNOWN_FIELD_NAME", "INVALID_MULTIPLE_CHOICE_OPTIONS", "ROW_DOES_NOT_EXIST", "VIEW_NAME_NOT_FOUND"]
-                .contains(body.type ?? "")
+            return [
+                "UNKNOWN_FIELD_NAME", "INVALID_MULTIPLE_CHOICE_OPTIONS", "ROW_DOES_NOT_EXIST", "VIEW_NAME_NOT_FOUND",
+            ]
+            .contains(body.type ?? "")
         default: return false
         }
     }

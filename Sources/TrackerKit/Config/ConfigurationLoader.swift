@@ -176,7 +176,8 @@ private struct Resolver {
             case .string(let value) where !value.trimmingCharacters(in: .whitespaces).isEmpty: return value
             default:
                 throw AppError.configuration(
-                    "\"fields\".\"complete\".\"\(key)\" in \(origin) must be a non-empty string, as in \(form)", hint: nil)
+                    "\"fields\".\"complete\".\"\(key)\" in \(origin) must be a non-empty string, as in \(form)",
+                    hint: nil)
             }
         }
         guard let field = try text("field"), let done = try text("done") else {

@@ -45,7 +45,8 @@ public struct FieldSettings: Equatable, Sendable {
             }
         }
         if let select = completionSelect {
-            return FieldMap(names: names, completion: .select(field: select.field, done: select.done, open: select.open))
+            return FieldMap(
+                names: names, completion: .select(field: select.field, done: select.done, open: select.open))
         }
         return FieldMap(names: names, completion: names[.complete].map { .checkbox(field: $0) })
     }

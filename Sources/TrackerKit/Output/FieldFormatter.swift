@@ -36,7 +36,8 @@ struct FieldFormatter {
             return Self.duration(seconds, format: field?.durationFormat)
         case ("checkbox", .bool(let flag)):
             return flag ? "yes" : "no"
-        case ("dateTime", .string(let text)), ("createdTime", .string(let text)), ("lastModifiedTime", .string(let text)):
+        case ("dateTime", .string(let text)), ("createdTime", .string(let text)),
+            ("lastModifiedTime", .string(let text)):
             return localTime(text) ?? text
         case ("multipleRecordLinks", .array(let ids)):
             return ids.map { id in id.stringValue.map { recordNames[$0] ?? $0 } ?? Self.plain(id) }.joined(

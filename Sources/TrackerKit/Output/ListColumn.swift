@@ -61,7 +61,8 @@ public enum ListColumn: Hashable, Sendable {
         case .notes: project.notes ?? ""
         case .complete: project.isComplete ? "true" : "false"
         case .createdTime: project.createdTime
-        case .field(let name): project.otherFields.first { $0.name == name }.map { FieldFormatter.plain($0.value) } ?? ""
+        case .field(let name):
+            project.otherFields.first { $0.name == name }.map { FieldFormatter.plain($0.value) } ?? ""
         }
     }
 

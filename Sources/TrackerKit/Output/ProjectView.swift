@@ -10,8 +10,10 @@ struct ProjectView {
 
     /// The view; `clientNames` gives names for client ids (an id without one is shown as it is), and `otherFields` the
     /// base's own fields after tracker's, already in words (nil for an empty one).
-    func render(_ project: Project, clientNames: [String: String] = [:], otherFields: [(String, String?)] = []) -> String
-    {
+    func render(
+        _ project: Project, clientNames: [String: String] = [:], otherFields: [(String, String?)] = [],
+        absent: Set<FieldMap.Word> = []
+    ) -> String {
         let status = project.status(today: today)
         func date(_ value: CalendarDate?) -> String? { value.map { "\($0) (\($0.relative(to: today)))" } }
         func person(_ person: Collaborator) -> String {
@@ -22,26 +24,32 @@ struct ProjectView {
         }
         let due = date(project.due).map { status == .overdue ? style.red($0) : $0 }
         let clients = project.clients.map { TextCells.folded(clientNames[$0] ?? $0) }
-        let rows: [(String, String?)] = [
-            ("ID", project.id), ("Status", style.status(status, status.rawValue)), ("Due", due),
-            ("Kickoff", date(project.kickoff)), ("Category", project.category.map(TextCells.folded)),
-            ("Lead", project.lead.map(person)),
-            ("Team", project.team.isEmpty ? nil : project.team.map(person).joined(separator: ", ")),
-            ("Clients", clients.isEmpty ? nil : clients.joined(separator: ", ")), ("Created", created(project)),
+        let rows: [(String, String?, FieldMap.Word?)] = [
+            ("ID", project.id, nil), ("Status", style.status(status, status.rawValue), nil), ("Due", due, .due),
+            ("Kickoff", date(project.kickoff), .kickoff),
+            ("Category", project.category.map(TextCells.folded), .category),
+            ("Lead", project.lead.map(person), .lead),
+            ("Team", project.team.isEmpty ? nil : project.team.map(person).joined(separator: ", "), .team),
+            ("Clients", clients.isEmpty ? nil : clients.joined(separator: ", "), .client),
+            ("Created", created(project), nil),
         ]
         var text = style.bold(TextCells.folded(project.name ?? "(no name)")) + "\n"
-        for (label, value) in rows { text += line(label, value.map { [$0] } ?? []) }
+        // A field the base does not have is left out, not shown as empty.
+        for (label, value, word) in rows where word.map({ !absent.contains($0) }) ?? true {
+            text += line(label, value.map { [$0] } ?? [])
+        }
         let notes = project.notes.flatMap { $0.isEmpty ? nil : TextCells.safe($0, breaks: .keepNewlines) }
         let noteLines = notes.map { text in
             text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
                 width.map { TextCells.wrap(String(line), to: max(20, $0 - Self.indent)) } ?? [String(line)]
             }
         }
-        text += line("Notes", noteLines ?? [])
+        if !absent.contains(.notes) { text += line("Notes", noteLines ?? []) }
         // The base's own labels are as long as their names (up to a limit), in a block of their own.
         let labelWidth = min(24, otherFields.map { TextCells.width(TextCells.folded($0.0)) }.max() ?? 0)
         for (label, value) in otherFields {
-            text += line(TextCells.folded(label), value.map { [TextCells.folded($0)] } ?? [], labelWidth: max(9, labelWidth))
+            text += line(
+                TextCells.folded(label), value.map { [TextCells.folded($0)] } ?? [], labelWidth: max(9, labelWidth))
         }
         return text
     }

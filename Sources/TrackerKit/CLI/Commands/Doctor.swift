@@ -84,7 +84,8 @@ extension Runner {
             }
             if let select = settings.completionSelect {
                 said.append(
-                    "complete = \"\(select.field)\" is \"\(select.done)\"" + (select.open.map { ", reopen sets \"\($0)\"" } ?? ""))
+                    "complete = \"\(select.field)\" is \"\(select.done)\""
+                        + (select.open.map { ", reopen sets \"\($0)\"" } ?? ""))
             }
             try line("fields", said.joined(separator: ", "))
         }
@@ -158,7 +159,8 @@ extension Runner {
         let minutes = Int(age / 60)
         let when = minutes < 1 ? "less than a minute" : "\(minutes) minute\(minutes == 1 ? "" : "s")"
         let fresh = age < RememberedBase.lifetime ? "read again after an hour" : "too old, so read again"
-        return DoctorCheck(name: "cache", detail: "the schema remembered was \(when) old (\(fresh)); doctor read it now")
+        return DoctorCheck(
+            name: "cache", detail: "the schema remembered was \(when) old (\(fresh)); doctor read it now")
     }
 
     /// Whether the table has the fields the secrets file names, with types tracker can use; each template field it
@@ -188,7 +190,8 @@ extension Runner {
                 let suggestion = Self.suggestedMapping(for: [word], in: table, map: settings.assumed)
                 if !suggestion.isEmpty {
                     check.notes.append(
-                        "suggested: \"fields\": {" + suggestion.map { "\"\($0.0.rawValue)\": \($0.1)" }.joined(separator: ", ") + "}")
+                        "suggested: \"fields\": {"
+                            + suggestion.map { "\"\($0.0.rawValue)\": \($0.1)" }.joined(separator: ", ") + "}")
                 }
             }
             return check
@@ -204,7 +207,8 @@ extension Runner {
         }
         let unmentioned = absent.filter { settings.words[$0] == nil }
         let named = absent.map { word in
-            settings.words[word] == .absent ? "\(word.rawValue) (none, as \"fields\" says)" : "\(word.rawValue) (no \"\(word.templateName)\")"
+            settings.words[word] == .absent
+                ? "\(word.rawValue) (none, as \"fields\" says)" : "\(word.rawValue) (no \"\(word.templateName)\")"
         }
         var check = DoctorCheck(
             name: "fields",
@@ -219,7 +223,8 @@ extension Runner {
         }
         if !unmentioned.isEmpty {
             check.notes.append(
-                "to say the base has none: \"fields\": {" + unmentioned.map { "\"\($0.rawValue)\": null" }.joined(separator: ", ") + "}")
+                "to say the base has none: \"fields\": {"
+                    + unmentioned.map { "\"\($0.rawValue)\": null" }.joined(separator: ", ") + "}")
         }
         return check
     }

@@ -9,7 +9,9 @@ extension Runner {
         let format = options.format ?? options.file.flatMap(ImportFormat.implied(byPath:)) ?? .sniffed(text)
         let base = try await prepareBase()
         let client = base.client
-        for word in options.key { _ = try requireField(word, for: "--key \(word.rawValue)", in: client.fields, command: "import") }
+        for word in options.key {
+            _ = try requireField(word, for: "--key \(word.rawValue)", in: client.fields, command: "import")
+        }
         let plan = try await importPlan(text, format: format, key: options.key, base: base)
         let verbs = options.mode.dryRun ? ("create", "update", "unchanged") : ("created", "updated", "unchanged")
         if options.mode.dryRun {
@@ -160,7 +162,9 @@ extension Runner {
         }
         if !unknown.isEmpty {
             let names = unknown.map { "\"\($0.name)\"" }.joined(separator: ", ")
-            let fields = checker.layout.table == nil ? " (the base's fields need the schema.bases:read scope)" : ", or the base's fields"
+            let fields =
+                checker.layout.table == nil
+                ? " (the base's fields need the schema.bases:read scope)" : ", or the base's fields"
             problems.append(
                 ImportProblem(
                     line: unknown[0].line,
@@ -217,7 +221,8 @@ extension Runner {
         guard lacking.isEmpty else {
             return .failure(
                 ImportProblem(
-                    line: line, message: "this base has no \(lacking.joined(separator: ", ")) field for the row's value"))
+                    line: line, message: "this base has no \(lacking.joined(separator: ", ")) field for the row's value"
+                ))
         }
         return .success(input)
     }

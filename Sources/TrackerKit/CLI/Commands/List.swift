@@ -66,7 +66,9 @@ extension Runner {
                 continue
             }
             let field = try await fieldName(name, flag: "--columns", layout: layout, find: find)
-            columns.append(fields.word(forFieldNamed: field).flatMap { fields[$0] == field ? Self.column(for: $0) : nil } ?? .field(field))
+            columns.append(
+                fields.word(forFieldNamed: field).flatMap { fields[$0] == field ? Self.column(for: $0) : nil }
+                    ?? .field(field))
         }
         let email = options.filters.leadEmail
         return ListPlan(

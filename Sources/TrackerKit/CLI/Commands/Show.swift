@@ -19,7 +19,8 @@ extension Runner {
         let others = names_.map { ($0, formatter.text(values[$0], field: $0)) }
         let width = output.isStdoutTerminal ? output.terminalWidth : nil
         let view = ProjectView(today: today, style: style, width: width, timeZone: context.timeZone)
-        try output.standardOutput(view.render(project, clientNames: names, otherFields: others))
+        try output.standardOutput(
+            view.render(project, clientNames: names, otherFields: others, absent: Set(base.layout.fields.absent)))
     }
 
     /// Names for the records `project` links to: remembered ones, and the rest read now, one request a linked table,

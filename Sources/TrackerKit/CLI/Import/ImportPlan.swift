@@ -145,9 +145,12 @@ struct ImportPlan {
             return x == y
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }
-            return a.allSatisfy { item in b.contains { same(item, $0) } } && b.allSatisfy { item in a.contains { same(item, $0) } }
+            return a.allSatisfy { item in b.contains { same(item, $0) } }
+                && b.allSatisfy { item in a.contains { same(item, $0) } }
         case (.object, .object):
-            if let email = wanted["email"]?.stringValue { return email.lowercased() == stored["email"]?.stringValue?.lowercased() }
+            if let email = wanted["email"]?.stringValue {
+                return email.lowercased() == stored["email"]?.stringValue?.lowercased()
+            }
             if let id = wanted["id"]?.stringValue { return id == stored["id"]?.stringValue }
             if let text = wanted["text"]?.stringValue { return text == stored["text"]?.stringValue }
             return wanted == stored

@@ -159,7 +159,8 @@ final class ValueChecker: Sendable {
     private func writableField(_ name: String, flag: String) async throws -> BaseSchema.Field {
         if layout.table == nil { _ = try await refresh() }
         guard layout.table != nil else {
-            throw AppError.schemaUnreadable("\(flag) \(name) is checked against the base's schema, which the token may not read")
+            throw AppError.schemaUnreadable(
+                "\(flag) \(name) is checked against the base's schema, which the token may not read")
         }
         var field = layout.field(matching: name)
         if field == nil, try await refresh() { field = layout.field(matching: name) }
@@ -218,7 +219,8 @@ final class ValueChecker: Sendable {
         if let found = match() { return found }
         if try await refresh(), let found = match() { return found }
         let choices = layout.table?.field(named: fieldName)?.choices ?? []
-        let listed = choices.isEmpty ? "it has none" : "the choices are " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
+        let listed =
+            choices.isEmpty ? "it has none" : "the choices are " + choices.map { "\"\($0)\"" }.joined(separator: ", ")
         throw usage(
             "\(Self.naming(flag, fieldName)): \"\(typed)\" is not a choice; \(listed).\(Suggestion.ending(for: typed, in: choices)) tracker never adds one"
         )
