@@ -3,13 +3,17 @@ import PackageDescription
 
 let package = Package(
     name: "tracker",
+    // macOS 13 or later; Linux with the Swift 6 toolchain. (These machines build for Linux; macOS is checked by reading.)
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "tracker", targets: ["tracker"]),
         .executable(name: "fake-airtable", targets: ["fake-airtable"]),
     ],
     targets: [
         .executableTarget(name: "tracker", dependencies: ["TrackerKit"]),
-        .target(name: "TrackerKit"),
+        .target(name: "TrackerKit", dependencies: ["CCurl"]),
+        // libcurl's easy interface, loaded at run time (no -dev package needed): the Linux transport that waits idle.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // A loopback stand-in for Airtable's Web API, used by the end-to-end tests and the benchmark.
         .target(name: "FakeAirtable", resources: [.copy("Resources/design-projects.json")]),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),

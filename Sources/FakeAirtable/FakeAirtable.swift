@@ -37,6 +37,8 @@ public final class FakeAirtable: @unchecked Sendable {
         public var clientNames: [String] = []
         /// URLs of this many characters or more get Airtable's 414.
         public var maximumURLLength = 16_000
+        /// Seconds every answer is held back, as a distant server's round trip would be (the benchmark's 300 ms).
+        public var latency = 0.0
 
         public init() {}
     }
@@ -180,6 +182,7 @@ public final class FakeAirtable: @unchecked Sendable {
     // MARK: - Handling
 
     private func handle(_ request: HTTPRequest) -> HTTPAction {
+        if options.latency > 0 { Thread.sleep(forTimeInterval: options.latency) }
         let fault = locked { () -> Fault? in
             if request.path.hasPrefix("/v0/meta/") {
                 metadataRequestCount += 1

@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
-//   fake-airtable [--port N] [--projects N | --recorded | --customised] [--no-schema] [--rate N] [--lockout S] [--retry-after]
+//   fake-airtable [--port N] [--projects N | --recorded | --customised] [--no-schema] [--latency S] [--rate N] [--lockout S] [--retry-after]
 //                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
 func fault(_ kind: String) -> FakeAirtable.Fault? {
@@ -49,6 +49,7 @@ while let flag = arguments.popFirst() {
         options.compression = keep.compression
         projects = FakeAirtable.customisedProjects
     case "--no-schema": options.grantsSchemaAccess = false
+    case "--latency": options.latency = Double(arguments.popFirst() ?? "") ?? 0
     case "--rate": options.requestsPerSecond = Int(arguments.popFirst() ?? "")
     case "--lockout": options.lockoutSeconds = Double(arguments.popFirst() ?? "") ?? 30
     case "--retry-after": options.sendsRetryAfter = true

@@ -41,7 +41,8 @@ struct CLITests {
                 isStderrTerminal: terminal,
                 terminalWidth: 100),
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
-            timeZone: TimeZone(identifier: "UTC")!, makeSession: { _ in StubURLProtocol.session() },
+            timeZone: TimeZone(identifier: "UTC")!,
+            makeTransport: { _ in URLSessionTransport(session: StubURLProtocol.session()) },
             makePacer: { _, _ in UnlimitedPacer() },
             network: clock.environment(), readStandardInput: { Data(stdin.utf8) }, isStdinTerminal: terminal,
             readLine: { lines.withLock { $0.isEmpty ? nil : $0.removeFirst() } })

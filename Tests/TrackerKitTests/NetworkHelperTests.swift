@@ -129,8 +129,9 @@ struct NetworkHelperTests {
         let pacer = RecordingPacer()
         let host = StubURLProtocol.host([limited, .http(200, body: "{}")])
         let helper = NetworkHelper(
-            session: StubURLProtocol.session(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
-            pacer: pacer,
+            transport: URLSessionTransport(session: StubURLProtocol.session()), timeoutSeconds: 30,
+            policy: RetryPolicy(budgetSeconds: 120),
+            pacer: pacer, rules: ProjectAPIClient.rules,
             environment: clock.environment())
         let result = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
         #expect(throws: Never.self) { try result.get() }
@@ -149,8 +150,9 @@ struct NetworkHelperTests {
             )
         ])
         let helper = NetworkHelper(
-            session: StubURLProtocol.session(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
-            pacer: pacer,
+            transport: URLSessionTransport(session: StubURLProtocol.session()), timeoutSeconds: 30,
+            policy: RetryPolicy(budgetSeconds: 120),
+            pacer: pacer, rules: ProjectAPIClient.rules,
             environment: clock.environment())
         let error = try #require(
             await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
@@ -283,8 +285,9 @@ struct NetworkHelperTests {
         429, body: #"{"errors":[{"error":"RATE_LIMIT_REACHED"}]}"#, headers: ["Retry-After": "3"])
     let host = StubURLProtocol.host([limited, limited, .http(200, body: "{}")])
     let helper = NetworkHelper(
-        session: StubURLProtocol.session(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
-        pacer: UnlimitedPacer(), environment: environment)
+        transport: URLSessionTransport(session: StubURLProtocol.session()), timeoutSeconds: 30,
+        policy: RetryPolicy(budgetSeconds: 120),
+        pacer: UnlimitedPacer(), rules: ProjectAPIClient.rules, environment: environment)
     let result = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
     #expect(throws: Never.self) { try result.get() }
     let countdown = [
@@ -307,8 +310,9 @@ struct NetworkHelperTests {
     environment.status = { lines.append(($0 ?? "<clear>") + "\n") }
     let host = StubURLProtocol.host([.http(200, body: "{}")])
     let helper = NetworkHelper(
-        session: StubURLProtocol.session(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
-        pacer: Busy(), environment: environment)
+        transport: URLSessionTransport(session: StubURLProtocol.session()), timeoutSeconds: 30,
+        policy: RetryPolicy(budgetSeconds: 120),
+        pacer: Busy(), rules: ProjectAPIClient.rules, environment: environment)
     _ = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
     #expect(
         lines.lines == [

@@ -12,13 +12,19 @@ public struct ProjectAPIClient: Sendable {
     let configuration: Configuration
     let network: NetworkHelper
     let now: @Sendable () -> Date
+    /// The `User-Agent` every request carries.
+    let userAgent: String
     /// The base's names for tracker's fields: what the secrets file says until the schema has been read.
     public private(set) var fields: FieldMap
 
-    public init(configuration: Configuration, network: NetworkHelper, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(
+        configuration: Configuration, network: NetworkHelper, now: @escaping @Sendable () -> Date = Date.init,
+        userAgent: String = "tracker"
+    ) {
         self.configuration = configuration
         self.network = network
         self.now = now
+        self.userAgent = userAgent
         self.fields = configuration.fieldSettings.assumed
     }
 
@@ -202,6 +208,9 @@ public struct ProjectAPIClient: Sendable {
         await network.send(request, kind: kind).mapError(explain)
     }
 
+    /// Airtable's rules for the network helper: error bodies, the monthly quota, the inflated-length header.
+    public static let rules = AirtableErrors.rules
+
     /// A 403 on the table's routes is what a wrong table name gets; a 422 about an unknown field means the table has
     /// no field by a name tracker uses.
     private func explain(_ error: AppError) -> AppError {
@@ -233,7 +242,7 @@ public struct ProjectAPIClient: Sendable {
         request.httpMethod = method
         request.setValue("Bearer \(configuration.token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("tracker/\(Version.current)", forHTTPHeaderField: "User-Agent")
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(body.serialized().utf8)

@@ -12,7 +12,8 @@ public struct Context: Sendable {
     /// The wall clock, for "today" and for creation times.
     public var now: @Sendable () -> Date
     public var timeZone: TimeZone
-    public var makeSession: @Sendable (_ timeoutSeconds: Int) -> URLSession
+    /// How requests travel: libcurl on Linux, URLSession on macOS, a stub in tests.
+    public var makeTransport: @Sendable (_ timeoutSeconds: Int) -> any HTTPTransport
     /// The directory shared with other tracker processes; prepared only when a command needs it.
     public var prepareRuntimeDirectory: @Sendable () -> RuntimeDirectory
     public var makePacer: @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer
@@ -33,7 +34,7 @@ public struct Context: Sendable {
     public init(
         environment: [String: String], output: Output, currentDirectory: String,
         now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current,
-        makeSession: @escaping @Sendable (Int) -> URLSession = NetworkHelper.makeSession(timeoutSeconds:),
+        makeTransport: @escaping @Sendable (Int) -> any HTTPTransport = NetworkHelper.makeTransport(timeoutSeconds:),
         prepareRuntimeDirectory: @escaping @Sendable () -> RuntimeDirectory = { RuntimeDirectory.none },
         makePacer: @escaping @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer = Context.filePacer,
         network: NetworkHelper.Environment = NetworkHelper.Environment(),
@@ -46,7 +47,7 @@ public struct Context: Sendable {
         self.currentDirectory = currentDirectory
         self.now = now
         self.timeZone = timeZone
-        self.makeSession = makeSession
+        self.makeTransport = makeTransport
         self.prepareRuntimeDirectory = prepareRuntimeDirectory
         self.makePacer = makePacer
         self.network = network

@@ -162,10 +162,11 @@ struct Runner {
             }
         }
         let network = NetworkHelper(
-            session: context.makeSession(timeout), freshSession: { [context] in context.makeSession(timeout) },
-            timeoutSeconds: timeout,
+            transport: context.makeTransport(timeout), timeoutSeconds: timeout,
             policy: RetryPolicy(budgetSeconds: Double(configuration.retryBudgetSeconds)),
-            pacer: context.makePacer(configuration, sharedDirectory()), environment: environment)
-        return ProjectAPIClient(configuration: configuration, network: network, now: context.now)
+            pacer: context.makePacer(configuration, sharedDirectory()), rules: ProjectAPIClient.rules,
+            environment: environment)
+        return ProjectAPIClient(
+            configuration: configuration, network: network, now: context.now, userAgent: "tracker/\(Version.current)")
     }
 }

@@ -1,5 +1,5 @@
-/// What Airtable said about a failed request: its error type and message, either of which may be absent.
-public struct AirtableErrorBody: Equatable, Sendable {
+/// What the service said about a failed request: its error type and message, either of which may be absent.
+public struct ServiceError: Equatable, Sendable {
     public var type: String?
     public var message: String?
 
@@ -8,7 +8,7 @@ public struct AirtableErrorBody: Equatable, Sendable {
         self.message = message
     }
 
-    /// Airtable's answer when the workspace's monthly API calls are used up (sent as a 429; waiting does not help).
+    /// Airtable's type when the workspace's monthly API calls are used up (sent as a 429; waiting does not help).
     public static let billingLimitType = "PUBLIC_API_BILLING_LIMIT_EXCEEDED"
 }
 
@@ -23,9 +23,9 @@ public enum AppError: Error, Equatable, Sendable {
     /// What was asked needs the base's schema, and the token lacks `schema.bases:read`.
     case schemaUnreadable(String)
     /// Airtable answered with an HTTP error status after any retries.
-    case http(status: Int, AirtableErrorBody)
+    case http(status: Int, ServiceError)
     /// Airtable refused the table's routes with 403: a wrong table name looks exactly like missing access.
-    case tableAccessDenied(table: String, baseID: String, AirtableErrorBody)
+    case tableAccessDenied(table: String, baseID: String, ServiceError)
     /// Nothing matched what the user asked for.
     case notFound(String, hint: String?)
     /// More than one project has the name the user gave.
@@ -85,7 +85,7 @@ extension AppError {
         case 404 where type == "TABLE_NOT_FOUND": .configuration
         case 404: .notFound
         case 422: .dataRejected
-        case 429 where type == AirtableErrorBody.billingLimitType: .unavailable
+        case 429 where type == ServiceError.billingLimitType: .unavailable
         case 429: .temporaryFailure
         case 500...599: .unavailable
         default: .failure
@@ -163,8 +163,8 @@ extension AppError {
         }
     }
 
-    private static func describe(status: Int, body: AirtableErrorBody) -> String {
-        if status == 429, body.type == AirtableErrorBody.billingLimitType {
+    private static func describe(status: Int, body: ServiceError) -> String {
+        if status == 429, body.type == ServiceError.billingLimitType {
             return "the workspace has used up its monthly Airtable API calls (\(detail(status, body)))"
         }
         let what =
@@ -184,7 +184,7 @@ extension AppError {
     }
 
     /// Airtable's own type and message when it sent them, else the status in words: never a bare number.
-    private static func detail(_ status: Int, _ body: AirtableErrorBody) -> String {
+    private static func detail(_ status: Int, _ body: ServiceError) -> String {
         let said = [body.type, body.message].compactMap { $0 }.joined(separator: ": ")
         return said.isEmpty ? "\(status) \(HTTPStatus.reason(status))" : "HTTP \(status) \(said)"
     }
@@ -196,7 +196,7 @@ extension AppError {
         case (403, _):
             "The token needs the data.records:read and data.records:write scopes and access to this base; or baseId/table is wrong."
         case (404, "TABLE_NOT_FOUND"): "Check \"table\" in your secrets file or AIRTABLE_TABLE."
-        case (429, AirtableErrorBody.billingLimitType):
+        case (429, ServiceError.billingLimitType):
             "Waiting will not help: the limit resets with the workspace's billing period, or a workspace owner can change the plan."
         case (500...599, _): "Try again later; https://status.airtable.com shows outages."
         default: nil

@@ -6,10 +6,35 @@ import Foundation
 
 /// Whether a request may be sent again when its answer is lost.
 public enum RequestKind: Sendable {
-    /// Reads, and anything else Airtable applies at most once however often it arrives.
+    /// Reads, and anything else the service applies at most once however often it arrives.
     case idempotent
     /// Creates: a lost answer leaves the outcome unknown, so it is never re-sent blindly.
     case notIdempotent
+}
+
+/// What a service's answers mean beyond HTTP, given to `NetworkHelper` by the layer that knows the service.
+public struct ServiceRules: Sendable {
+    /// The error an answer with this (non-2xx) status and body stands for.
+    public var error: @Sendable (_ status: Int, _ body: Data) -> AppError
+    /// Whether a 429 is a limit that waiting cannot lift: it is reported at once, and nobody else is held back.
+    public var isFinalLimit: @Sendable (AppError) -> Bool
+    /// A header that carries a compressed body's length once inflated, by which a cut-off answer is told.
+    public var inflatedLengthHeader: String?
+
+    public init(
+        error: @escaping @Sendable (Int, Data) -> AppError, isFinalLimit: @escaping @Sendable (AppError) -> Bool,
+        inflatedLengthHeader: String?
+    ) {
+        self.error = error
+        self.isFinalLimit = isFinalLimit
+        self.inflatedLengthHeader = inflatedLengthHeader
+    }
+
+    /// HTTP alone: a status and no more.
+    public static let plainHTTP = ServiceRules(
+        error: { status, _ in .http(status: status, ServiceError(type: nil, message: nil)) },
+        isFinalLimit: { _ in false },
+        inflatedLengthHeader: nil)
 }
 
 /// Sends HTTP requests: paces them, applies the timeout, retries what is safe, and maps failures to `AppError`.
@@ -40,37 +65,35 @@ public final class NetworkHelper: Sendable {
         }
     }
 
-    private let session: URLSession
-    private let freshSession: (@Sendable () -> URLSession)?
+    private let transport: any HTTPTransport
     private let timeoutSeconds: Int
     private let policy: RetryPolicy
     private let pacer: any RequestPacer
+    private let rules: ServiceRules
     private let environment: Environment
     private let hasNotified = Locked(false)
 
-    /// `freshSession` makes a session of its own for each write, so its request goes on a new connection (see
-    /// `attempt`); without it every request shares `session`.
     public init(
-        session: URLSession, freshSession: (@Sendable () -> URLSession)? = nil, timeoutSeconds: Int,
-        policy: RetryPolicy, pacer: any RequestPacer, environment: Environment = Environment()
+        transport: any HTTPTransport, timeoutSeconds: Int, policy: RetryPolicy, pacer: any RequestPacer,
+        rules: ServiceRules = .plainHTTP, environment: Environment = Environment()
     ) {
-        self.session = session
-        self.freshSession = freshSession
+        self.transport = transport
         self.timeoutSeconds = timeoutSeconds
         self.policy = policy
         self.pacer = pacer
+        self.rules = rules
         self.environment = environment
     }
 
-    /// An ephemeral session with no cache or cookies (answers may hold private data) and the per-request timeout.
-    public static func makeSession(timeoutSeconds: Int) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // Linux truncates this to whole seconds, and treats it as an idle timeout; `send` adds a hard deadline.
-        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
-        return URLSession(configuration: configuration)
+    /// The transport for this platform: libcurl's easy interface on Linux (URLSession there spins while it waits),
+    /// URLSession on macOS.
+    public static func makeTransport(timeoutSeconds: Int) -> any HTTPTransport {
+        #if os(Linux)
+            if let curl = CurlTransport() { return curl }
+        #endif
+        return URLSessionTransport(
+            session: URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds),
+            freshSession: { URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds) })
     }
 
     /// Sleeps for `seconds`, returning early if the task is cancelled.
@@ -94,7 +117,7 @@ public final class NetworkHelper: Sendable {
             }
             let outcome = await attempt(request, kind: kind)
             if Task.isCancelled { return .failure(.interrupted) }
-            let decision = classify(outcome, kind: kind, host: request.url?.host ?? "Airtable")
+            let decision = classify(outcome, kind: kind, host: request.url?.host ?? "the service")
             let delay: Double
             switch decision {
             case .done(let result):
@@ -150,11 +173,14 @@ public final class NetworkHelper: Sendable {
     /// Tells a person at a terminal what tracker is waiting for, once per command.
     public func notice(_ text: String) { notifyOnce(text) }
 
-    /// Runs `probe` again, pausing 1, 2, 4 and then 8 seconds, until it finds something or the retry budget, counted
-    /// from `started`, is spent: `.success(nil)` then.
-    public func poll<T>(startedAt started: Double, _ probe: () async -> Result<T?, AppError>) async -> Result<
-        T?, AppError
-    > {
+    /// Runs `probe` again, pausing 1, 2, 4 and then 8 seconds, until it finds something or `seconds` counted from
+    /// `started` are spent (at most the retry budget): `.success(nil)` then.
+    public func poll<T>(
+        startedAt started: Double, within seconds: Double? = nil, _ probe: () async -> Result<T?, AppError>
+    )
+        async -> Result<T?, AppError>
+    {
+        let limit = min(seconds ?? policy.budgetSeconds, policy.budgetSeconds)
         var pause = 1.0
         while true {
             switch await probe() {
@@ -162,7 +188,7 @@ public final class NetworkHelper: Sendable {
             case .failure(let error): return .failure(error)
             case .success(nil): break
             }
-            guard environment.now() - started + pause <= policy.budgetSeconds else { return .success(nil) }
+            guard environment.now() - started + pause <= limit else { return .success(nil) }
             await environment.sleep(pause)
             if Task.isCancelled { return .failure(.interrupted) }
             pause = min(pause * 2, 8)
@@ -179,50 +205,18 @@ public final class NetworkHelper: Sendable {
 
     // MARK: - One attempt
 
-    private enum Outcome {
-        case answered(HTTPURLResponse, Data)
-        /// The transfer failed; `detail` is libcurl's own words, which Linux reports under URLError -1.
-        case failed(URLError.Code, detail: String?)
-        case deadlineExceeded
-    }
-
-    private func attempt(_ request: URLRequest, kind: RequestKind) async -> Outcome {
+    private func attempt(_ request: URLRequest, kind: RequestKind) async -> TransportOutcome {
         let start = environment.now()
         // libcurl silently sends a request again on a fresh connection when a reused one dies before answering. For a
         // create that would be a second project, and a body it cannot replay hangs until the timeout; on a new
         // connection of its own a write is sent once, and its failures come to us.
         let isWrite = kind == .notIdempotent || request.httpBody != nil
-        let session = isWrite ? freshSession?() ?? self.session : self.session
-        defer { if session !== self.session { session.finishTasksAndInvalidate() } }
-        let outcome = await withTaskGroup(of: Outcome?.self) { group in
-            group.addTask { [session] in
-                do {
-                    let (data, response) = try await session.data(for: request)
-                    guard let http = response as? HTTPURLResponse else {
-                        return .failed(.badServerResponse, detail: nil)
-                    }
-                    return .answered(http, data)
-                } catch let error as URLError {
-                    return .failed(error.code, detail: error.userInfo[NSLocalizedDescriptionKey] as? String)
-                } catch {
-                    return .failed(.unknown, detail: nil)
-                }
-            }
-            group.addTask { [timeoutSeconds] in
-                // Real time on purpose: this guards against a server that trickles bytes past the idle timeout.
-                await Self.sleep(Double(timeoutSeconds) + 0.5)
-                return Task.isCancelled ? nil : .deadlineExceeded
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? .deadlineExceeded
-        }
+        let outcome = await transport.send(request, fresh: isWrite, timeout: Double(timeoutSeconds))
         if let log = environment.log {
             let status: String
             switch outcome {
-            case .answered(let response, _): status = String(response.statusCode)
-            case .failed(let code, let detail): status = Self.describe(code, detail: detail)
-            case .deadlineExceeded: status = "timed out"
+            case .answered(let answer): status = String(answer.status)
+            case .failed(let failure): status = failure.words
             }
             let path = request.url.map(Self.loggablePath) ?? ""
             let milliseconds = Int((environment.now() - start) * 1000)
@@ -239,31 +233,24 @@ public final class NetworkHelper: Sendable {
         case transient(retryAfter: Double?, AppError)
     }
 
-    private func classify(_ outcome: Outcome, kind: RequestKind, host: String) -> Decision {
+    private func classify(_ outcome: TransportOutcome, kind: RequestKind, host: String) -> Decision {
         switch outcome {
-        case .answered(let response, let data):
-            return classify(response, data: data, kind: kind, host: host)
-        case .deadlineExceeded:
-            return failure(.timedOut(seconds: timeoutSeconds), kind: kind)
-        case .failed(let code, let detail):
-            return failure(code, detail: detail, kind: kind, host: host)
+        case .answered(let answer): return classify(answer, kind: kind, host: host)
+        case .failed(let failure): return classify(failure, kind: kind, host: host)
         }
     }
 
-    private func classify(_ response: HTTPURLResponse, data: Data, kind: RequestKind, host: String) -> Decision {
-        let status = response.statusCode
-        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap(Self.parseRetryAfter)
+    private func classify(_ answer: HTTPAnswer, kind: RequestKind, host: String) -> Decision {
+        let status = answer.status
+        let retryAfter = answer.header("Retry-After").flatMap(Self.parseRetryAfter)
         if (200..<300).contains(status) {
-            if Self.isCutOff(response, data: data) {
-                return failure(.network("the answer from \(host) was cut off"), kind: kind)
-            }
-            return .done(.success(data))
+            if isCutOff(answer) { return failure(.network("the answer from \(host) was cut off"), kind: kind) }
+            return .done(.success(answer.body))
         }
-        let body = ErrorEnvelope.parse(data) ?? AirtableErrorBody(type: nil, message: nil)
-        let error = AppError.http(status: status, body)
+        let error = rules.error(status, answer.body)
         switch status {
-        case 429 where body.type == AirtableErrorBody.billingLimitType:
-            // The monthly quota: waiting does not help, and other processes must not be held back for it.
+        case 429 where rules.isFinalLimit(error):
+            // Waiting does not help (a monthly quota), and other processes must not be held back for it.
             return .done(.failure(error))
         case 429:
             return .rateLimited(retryAfter: retryAfter, error)
@@ -276,46 +263,36 @@ public final class NetworkHelper: Sendable {
         }
     }
 
-    /// Whether a 2xx body is shorter than the server said. libcurl inflates compressed answers, so `Content-Length`
-    /// (the compressed size) only counts for an uncompressed body; Airtable adds the inflated size in its own header.
-    /// A body that stops short of `Content-Length` on the wire already fails the transfer itself.
-    static func isCutOff(_ response: HTTPURLResponse, data: Data) -> Bool {
-        if let inflated = response.value(forHTTPHeaderField: "airtable-uncompressed-content-length").flatMap(Int.init) {
-            return data.count != inflated
+    /// Whether a 2xx body is shorter than the server said. The transport inflates compressed answers, so
+    /// `Content-Length` (the compressed size) only counts for an uncompressed body; the service may send the inflated
+    /// size in a header of its own. A body that stops short of `Content-Length` on the wire already fails the
+    /// transfer itself.
+    func isCutOff(_ answer: HTTPAnswer) -> Bool {
+        if let header = rules.inflatedLengthHeader, let inflated = answer.header(header).flatMap(Int.init) {
+            return answer.body.count != inflated
         }
-        let coding = response.value(forHTTPHeaderField: "Content-Encoding")?.lowercased() ?? "identity"
-        guard coding == "identity",
-            let declared = response.value(forHTTPHeaderField: "Content-Length").flatMap(Int.init)
-        else { return false }
-        return data.count != declared
+        let coding = answer.header("Content-Encoding")?.lowercased() ?? "identity"
+        guard coding == "identity", let declared = answer.header("Content-Length").flatMap(Int.init) else {
+            return false
+        }
+        return answer.body.count != declared
     }
 
-    private func failure(_ code: URLError.Code, detail: String?, kind: RequestKind, host: String) -> Decision {
-        switch code {
-        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+    private func classify(_ failure: TransportFailure, kind: RequestKind, host: String) -> Decision {
+        switch failure {
+        case .unreachable(let words):
             // Nothing reached the server, so even a create may be sent again.
-            return .transient(retryAfter: nil, .network("cannot reach \(host): \(Self.describe(code, detail: detail))"))
+            return .transient(retryAfter: nil, .network("cannot reach \(host): \(words)"))
         case .timedOut:
-            return failure(.timedOut(seconds: timeoutSeconds), kind: kind)
+            return self.failure(.timedOut(seconds: timeoutSeconds), kind: kind)
         case .cancelled:
             return .done(.failure(.interrupted))
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-            .clientCertificateRequired:
-            return .done(.failure(.tls(host: host, reason: detail ?? Self.describe(code, detail: nil))))
-        default:
-            // Linux reports most libcurl failures as URLError -1 with curl's words; a certificate or TLS failure
-            // will fail the same way every time, so it is reported at once.
-            if let detail, Self.isTLSFailure(detail) { return .done(.failure(.tls(host: host, reason: detail))) }
-            return failure(
-                .network("the connection to \(host) failed: \(Self.describe(code, detail: detail))"), kind: kind)
+        case .tls(let reason):
+            // A certificate this machine does not trust will fail the same way every time: reported at once.
+            return .done(.failure(.tls(host: host, reason: reason)))
+        case .broken(let words):
+            return self.failure(.network("the connection to \(host) failed: \(words)"), kind: kind)
         }
-    }
-
-    /// Whether libcurl's words describe a TLS or certificate failure.
-    static func isTLSFailure(_ detail: String) -> Bool {
-        let text = detail.lowercased()
-        return ["ssl", "tls", "certificate", "handshake"].contains { text.contains($0) }
     }
 
     /// A failure after the request may have reached the server: retried for reads, reported as unknown for writes.
@@ -348,36 +325,5 @@ public final class NetworkHelper: Sendable {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: trimmed) else { return nil }
         return min(max(0, date.timeIntervalSinceNow), 3600)
-    }
-
-    /// Human words for a URL error code: never "NSURLErrorDomain error -1001".
-    static func describe(_ code: URLError.Code, detail: String? = nil) -> String {
-        switch code {
-        case .cannotConnectToHost: "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: "host name not found"
-        case .notConnectedToInternet: "no network connection"
-        case .timedOut: "timed out"
-        case .networkConnectionLost: "connection reset"
-        case .badServerResponse: "connection closed without an answer"
-        case .cancelled: "cancelled"
-        case .secureConnectionFailed: "TLS handshake failed"
-        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot: "certificate not trusted"
-        case .serverCertificateHasBadDate, .serverCertificateNotYetValid: "certificate expired or not yet valid"
-        case .unknown: detail.map(Self.curlWords) ?? "transfer interrupted"
-        default: "network error \(code.rawValue)"
-        }
-    }
-
-    /// libcurl's description of a failed transfer, in the words a user needs.
-    static func curlWords(_ detail: String) -> String {
-        let text = detail.lowercased()
-        if text.hasPrefix("transfer closed with") || text.contains("partial file") { return "the answer was cut off" }
-        if text.contains("content unencoding") || text.contains("content decoding") {
-            return "the compressed answer could not be decoded"
-        }
-        if text.contains("connection reset") || text.contains("recv failure") || text.contains("send failure") {
-            return "connection reset"
-        }
-        return detail
     }
 }

@@ -92,8 +92,9 @@ enum Fixture {
         -> NetworkHelper
     {
         NetworkHelper(
-            session: session, timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: budget), pacer: UnlimitedPacer(),
-            environment: clock.environment(notices: notices))
+            transport: URLSessionTransport(session: session), timeoutSeconds: 30,
+            policy: RetryPolicy(budgetSeconds: budget), pacer: UnlimitedPacer(),
+            rules: ProjectAPIClient.rules, environment: clock.environment(notices: notices))
     }
 
     static func client(_ host: StubURLProtocol.Host, clock: TestClock = TestClock(), budget: Double = 120)

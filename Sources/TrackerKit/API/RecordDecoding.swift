@@ -6,38 +6,6 @@ struct RecordPage<Record> {
     var offset: String?
 }
 
-/// A record of another table (a client), by id and the text of its primary field.
-public struct LinkedRecord: Equatable, Sendable {
-    public var id: String
-    public var name: String?
-
-    public init(id: String, name: String?) {
-        self.id = id
-        self.name = name
-    }
-}
-
-/// Airtable's error body in each shape recorded from the real service: `{"error": {"type", "message"}}`,
-/// `{"error": "NOT_FOUND"}`, and the `{"errors": [{"error", "message"}]}` of 429s and the monthly quota.
-enum ErrorEnvelope {
-    /// The error in `data`, or nil when `data` is not an Airtable error body.
-    static func parse(_ data: Data) -> AirtableErrorBody? {
-        guard let body = try? JSONParser.parse(data) else { return nil }
-        let found: AirtableErrorBody
-        if let type = body["error"]?.stringValue {
-            found = AirtableErrorBody(type: type, message: nil)
-        } else if let detail = body["error"], detail.objectMembers != nil {
-            found = AirtableErrorBody(type: detail["type"]?.stringValue, message: detail["message"]?.stringValue)
-        } else if let first = body["errors"]?.arrayValue?.first {
-            found = AirtableErrorBody(
-                type: first["error"]?.stringValue ?? first["type"]?.stringValue, message: first["message"]?.stringValue)
-        } else {
-            return nil
-        }
-        return found.type != nil || found.message != nil ? found : nil
-    }
-}
-
 /// Turns Airtable's record JSON into projects and linked records, naming the JSON path of anything unexpected.
 enum RecordDecoding {
     /// A page of projects, read with the field names of `map`.

@@ -1,0 +1,163 @@
+#include "CCurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Option and info numbers from curl.h; they are libcurl's stable ABI.
+enum {
+    OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_ERRORBUFFER = 10010, OPT_WRITEFUNCTION = 20011,
+    OPT_HTTPHEADER = 10023, OPT_HEADERDATA = 10029, OPT_CUSTOMREQUEST = 10036, OPT_NOPROGRESS = 43,
+    OPT_POST = 47, OPT_XFERINFODATA = 10057, OPT_FRESH_CONNECT = 74, OPT_FORBID_REUSE = 75, OPT_HTTPGET = 80,
+    OPT_NOSIGNAL = 99, OPT_ACCEPT_ENCODING = 10102, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
+    OPT_COPYPOSTFIELDS = 10165, OPT_HEADERFUNCTION = 20079, OPT_XFERINFOFUNCTION = 20219,
+    OPT_POSTFIELDSIZE_LARGE = 30120, INFO_RESPONSE_CODE = 0x200002, GLOBAL_ALL = 3,
+};
+
+struct slist;
+static void *(*easy_init)(void);
+static int (*easy_setopt)(void *, int, ...);
+static int (*easy_perform)(void *);
+static int (*easy_getinfo)(void *, int, ...);
+static void (*easy_cleanup)(void *);
+static void (*easy_reset)(void *);
+static struct slist *(*slist_append)(struct slist *, const char *);
+static void (*slist_free_all)(struct slist *);
+static const char *(*easy_strerror)(int);
+static int (*global_init)(long);
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded = 0;
+
+static void load(void) {
+    const char *names[] = {"libcurl.so.4", "libcurl.so", "libcurl-gnutls.so.4", "libcurl.4.dylib", NULL};
+    void *library = NULL;
+    for (int i = 0; names[i] && !library; i++) library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+    *(void **)&easy_init = dlsym(library, "curl_easy_init");
+    *(void **)&easy_setopt = dlsym(library, "curl_easy_setopt");
+    *(void **)&easy_perform = dlsym(library, "curl_easy_perform");
+    *(void **)&easy_getinfo = dlsym(library, "curl_easy_getinfo");
+    *(void **)&easy_cleanup = dlsym(library, "curl_easy_cleanup");
+    *(void **)&easy_reset = dlsym(library, "curl_easy_reset");
+    *(void **)&slist_append = dlsym(library, "curl_slist_append");
+    *(void **)&slist_free_all = dlsym(library, "curl_slist_free_all");
+    *(void **)&easy_strerror = dlsym(library, "curl_easy_strerror");
+    *(void **)&global_init = dlsym(library, "curl_global_init");
+    if (!easy_init || !easy_setopt || !easy_perform || !easy_getinfo || !easy_cleanup || !easy_reset
+        || !slist_append || !slist_free_all || !easy_strerror || !global_init) return;
+    // FoundationNetworking may already have done this; libcurl counts the calls.
+    if (global_init(GLOBAL_ALL) != 0) return;
+    loaded = 1;
+}
+
+int tracker_curl_load(void) {
+    pthread_once(&once, load);
+    return loaded;
+}
+
+void *tracker_curl_handle_new(void) { return tracker_curl_load() ? easy_init() : NULL; }
+
+void tracker_curl_handle_free(void *handle) {
+    if (handle) easy_cleanup(handle);
+}
+
+typedef struct {
+    char *data;
+    size_t length;
+    size_t capacity;
+} buffer;
+
+static int append(buffer *into, const char *bytes, size_t count) {
+    if (into->length + count + 1 > into->capacity) {
+        size_t capacity = into->capacity ? into->capacity : 16384;
+        while (capacity < into->length + count + 1) capacity *= 2;
+        char *grown = realloc(into->data, capacity);
+        if (!grown) return 0;
+        into->data = grown;
+        into->capacity = capacity;
+    }
+    memcpy(into->data + into->length, bytes, count);
+    into->length += count;
+    into->data[into->length] = 0;
+    return 1;
+}
+
+static size_t on_body(char *bytes, size_t size, size_t count, void *into) {
+    return append(into, bytes, size * count) ? size * count : 0;
+}
+
+static size_t on_header(char *bytes, size_t size, size_t count, void *into) {
+    buffer *headers = into;
+    // A new status line (after a 100 Continue or a redirect) starts the headers of the answer over.
+    if (size * count >= 5 && memcmp(bytes, "HTTP/", 5) == 0) headers->length = 0;
+    return append(headers, bytes, size * count) ? size * count : 0;
+}
+
+static int on_progress(void *request, long long a, long long b, long long c, long long d) {
+    (void)a; (void)b; (void)c; (void)d;
+    return __atomic_load_n(&((tracker_curl_request *)request)->cancelled, __ATOMIC_RELAXED) ? 1 : 0;
+}
+
+int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_curl_response *response) {
+    memset(response, 0, sizeof *response);
+    if (!handle || !tracker_curl_load()) {
+        strcpy(response->error, "libcurl could not be loaded");
+        return response->code = 2;
+    }
+    // Reset keeps the handle's connection cache, so keep-alive connections are reused across requests.
+    easy_reset(handle);
+    buffer body = {0}, headers = {0};
+    struct slist *list = NULL;
+    for (int i = 0; i < request->header_count; i++) list = slist_append(list, request->headers[i]);
+    // libcurl would otherwise wait for a 100 Continue before sending a body over 1 KiB.
+    list = slist_append(list, "Expect:");
+    easy_setopt(handle, OPT_URL, request->url);
+    easy_setopt(handle, OPT_NOSIGNAL, 1L);
+    easy_setopt(handle, OPT_HTTPHEADER, list);
+    easy_setopt(handle, OPT_ACCEPT_ENCODING, "");
+    easy_setopt(handle, OPT_ERRORBUFFER, response->error);
+    easy_setopt(handle, OPT_WRITEFUNCTION, on_body);
+    easy_setopt(handle, OPT_WRITEDATA, &body);
+    easy_setopt(handle, OPT_HEADERFUNCTION, on_header);
+    easy_setopt(handle, OPT_HEADERDATA, &headers);
+    easy_setopt(handle, OPT_NOPROGRESS, 0L);
+    easy_setopt(handle, OPT_XFERINFOFUNCTION, on_progress);
+    easy_setopt(handle, OPT_XFERINFODATA, request);
+    easy_setopt(handle, OPT_TIMEOUT_MS, request->timeout_ms);
+    easy_setopt(handle, OPT_CONNECTTIMEOUT_MS, request->timeout_ms);
+    if (request->fresh_connection) {
+        easy_setopt(handle, OPT_FRESH_CONNECT, 1L);
+        easy_setopt(handle, OPT_FORBID_REUSE, 1L);
+    }
+    if (request->body) {
+        easy_setopt(handle, OPT_POST, 1L);
+        easy_setopt(handle, OPT_POSTFIELDSIZE_LARGE, (long long)request->body_length);
+        easy_setopt(handle, OPT_COPYPOSTFIELDS, request->body);
+    } else {
+        easy_setopt(handle, OPT_HTTPGET, 1L);
+    }
+    if (strcmp(request->method, "GET") != 0 && strcmp(request->method, "POST") != 0) {
+        easy_setopt(handle, OPT_CUSTOMREQUEST, request->method);
+    }
+    response->code = easy_perform(handle);
+    easy_getinfo(handle, INFO_RESPONSE_CODE, &response->status);
+    slist_free_all(list);
+    response->body = body.data;
+    response->body_length = body.length;
+    response->header_block = headers.data;
+    response->header_length = headers.length;
+    return response->code;
+}
+
+void tracker_curl_response_free(tracker_curl_response *response) {
+    free(response->body);
+    free(response->header_block);
+    response->body = NULL;
+    response->header_block = NULL;
+}
+
+const char *tracker_curl_strerror(int code) {
+    return tracker_curl_load() ? easy_strerror(code) : "libcurl could not be loaded";
+}

@@ -1,0 +1,49 @@
+// A minimal bridge to libcurl's easy interface, loaded at run time with dlopen, so tracker builds without libcurl's
+// headers (the -dev package) and runs wherever FoundationNetworking does: it links the same libcurl.so.4.
+#ifndef TRACKER_CCURL_H
+#define TRACKER_CCURL_H
+
+#include <stddef.h>
+
+/// Whether libcurl could be loaded (done once; safe from any thread).
+int tracker_curl_load(void);
+
+/// A reusable easy handle: it keeps its connections alive between requests.
+void *tracker_curl_handle_new(void);
+void tracker_curl_handle_free(void *handle);
+
+/// One request. Strings are NUL-terminated; `headers` holds `header_count` "Name: value" lines.
+typedef struct {
+    const char *url;
+    const char *method;
+    const char *const *headers;
+    int header_count;
+    const char *body;
+    long long body_length;
+    long timeout_ms;
+    /// Non-zero: a connection of its own, closed afterwards (never a reused one that libcurl may silently re-send on).
+    int fresh_connection;
+    /// Set to non-zero from another thread to abandon the transfer.
+    int cancelled;
+} tracker_curl_request;
+
+/// What came back. `body` and `header_block` are malloc'd; free them with tracker_curl_response_free.
+typedef struct {
+    int code;
+    long status;
+    char *header_block;
+    size_t header_length;
+    char *body;
+    size_t body_length;
+    char error[256];
+} tracker_curl_response;
+
+/// Performs `request` on `handle` (blocking), filling `response`. Returns libcurl's result code (0 is success).
+int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_curl_response *response);
+
+void tracker_curl_response_free(tracker_curl_response *response);
+
+/// libcurl's words for a result code.
+const char *tracker_curl_strerror(int code);
+
+#endif
