@@ -84,7 +84,9 @@ public final class FakeAirtable: @unchecked Sendable {
 
     /// One request as the fake saw it.
     public struct LogEntry: Sendable {
-        /// Seconds since the fake started, on the monotonic clock.
+        /// When the request arrived, in seconds since the fake started.
+        public var received: Double
+        /// When it was answered, in seconds since the fake started.
         public var time: Double
         public var method: String
         public var path: String
@@ -182,6 +184,7 @@ public final class FakeAirtable: @unchecked Sendable {
     // MARK: - Handling
 
     private func handle(_ request: HTTPRequest) -> HTTPAction {
+        let received = now
         if options.latency > 0 { Thread.sleep(forTimeInterval: options.latency) }
         let fault = locked { () -> Fault? in
             if request.path.hasPrefix("/v0/meta/") {
@@ -201,7 +204,7 @@ public final class FakeAirtable: @unchecked Sendable {
         default: status = nil
         }
         let entry = LogEntry(
-            time: now, method: request.method, path: request.path, query: request.query,
+            received: received, time: now, method: request.method, path: request.path, query: request.query,
             body: String(decoding: request.body, as: UTF8.self), status: status,
             encoding: status == nil ? nil : coding?.rawValue)
         locked { entries.append(entry) }

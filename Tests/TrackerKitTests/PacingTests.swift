@@ -4,27 +4,40 @@ import Testing
 @testable import TrackerKit
 
 struct PaceScheduleTests {
-    @Test func slotsAreOneIntervalApart() {
+    @Test func fiveGoTogetherAndTheSixthWaitsForTheWindow() {
         var schedule = PaceSchedule()
-        #expect(schedule.reserve(at: 100, interval: 0.21) == 0)
-        #expect(abs(schedule.reserve(at: 100, interval: 0.21) - 0.21) < 1e-9)
-        #expect(abs(schedule.reserve(at: 100, interval: 0.21) - 0.42) < 1e-9)
-        #expect(schedule.reserve(at: 200, interval: 0.21) == 0, "an idle schedule does not make anyone wait")
+        let waits = (0..<7).map { _ in schedule.reserve(at: 100, requestsPerSecond: 5) }
+        #expect(waits.prefix(5).allSatisfy { $0 == 0 }, "requests that do not depend on each other go together")
+        #expect(abs(waits[5] - 1.05) < 1e-9)
+        #expect(abs(waits[6] - 1.05) < 1e-9)
+        #expect(schedule.reserve(at: 200, requestsPerSecond: 5) == 0, "an idle schedule does not make anyone wait")
+        // Whatever the arrivals, no window of a second ever holds more than five.
+        var busy = PaceSchedule()
+        var slots: [Double] = []
+        for step in 0..<200 {
+            slots.append(busy.reserve(at: Double(step) * 0.07, requestsPerSecond: 5) + Double(step) * 0.07)
+        }
+        for slot in slots { #expect(slots.filter { $0 >= slot && $0 < slot + 1 }.count <= 5) }
+        // A pace above ten a second keeps ten to a window and shortens it.
+        #expect(PaceSchedule.window(for: 10_000).capacity == 10)
+        #expect(PaceSchedule.window(for: 0.5).capacity == 1 && PaceSchedule.window(for: 0.5).seconds == 2.1)
     }
 
     @Test func after429NothingGoesThenThePaceIsSlowerAndRecoversGradually() {
         var schedule = PaceSchedule()
         schedule.rateLimited(at: 100, holdingFor: 31)
-        #expect(abs(schedule.reserve(at: 100, interval: 0.2) - 31) < 1e-9, "held until the lockout is over")
+        #expect(abs(schedule.reserve(at: 100, requestsPerSecond: 5) - 31) < 1e-9, "held until the lockout is over")
         #expect(schedule.factor(at: 131) == 2.5)
         #expect(schedule.factor(at: 131 + 30) == 2.5, "slow for the calm period")
         #expect(abs(schedule.factor(at: 131 + 30 + 45) - 1.75) < 1e-9, "halfway back")
         #expect(schedule.factor(at: 131 + 30 + 90) == 1)
-        // At 2.5 times 0.21 s, no process puts more than two requests in any one-second window.
+        // While slow, requests go one at a time 2.5 times further apart (0.525 s): no burst, two a second at most.
         var slow = PaceSchedule()
         slow.rateLimited(at: 0, holdingFor: 30)
-        let slots = (0..<10).map { _ in slow.reserve(at: 30, interval: 0.21) + 30 }
-        for slot in slots { #expect(slots.filter { $0 >= slot && $0 < slot + 1 }.count <= 2) }
+        let slots = (0..<20).map { _ in slow.reserve(at: 30, requestsPerSecond: 5) + 30 }
+        for (earlier, later) in zip(slots, slots.dropFirst()) { #expect(abs(later - earlier - 0.525) < 1e-9) }
+        // Once recovered, they go together again.
+        #expect(slow.reserve(at: 300, requestsPerSecond: 5) == 0 && slow.reserve(at: 300, requestsPerSecond: 5) == 0)
     }
 
     @Test func oneLockoutReportedTwiceSlowsOnceAndALaterOneSlowsMore() {
@@ -34,7 +47,7 @@ struct PaceScheduleTests {
         #expect(schedule.slowdown == 2.5)
         schedule.rateLimited(at: 135, holdingFor: 62)
         #expect(schedule.slowdown == 5)
-        for _ in 0..<5 { schedule.rateLimited(at: schedule.next + 10, holdingFor: 60) }
+        for _ in 0..<5 { schedule.rateLimited(at: schedule.hold + 10, holdingFor: 60) }
         #expect(schedule.slowdown == PaceSchedule.maximumSlowdown)
     }
 
@@ -56,8 +69,8 @@ struct PaceScheduleTests {
             FileRequestPacer(directory: runtime, name: "pace-test", requestsPerSecond: 5, now: { clock.now })
         }
         let (a, b) = (pacer(), pacer())
-        let waits = [a.nextTurn(), b.nextTurn(), a.nextTurn()]
-        #expect(waits.map { String(format: "%.2f", $0) } == ["0.00", "0.21", "0.42"])
+        let waits = (0..<7).map { [a, b][$0 % 2].nextTurn() }
+        #expect(waits.map { String(format: "%.2f", $0) } == ["0.00", "0.00", "0.00", "0.00", "0.00", "1.05", "1.05"])
         b.rateLimited(holdingFor: 30)
         #expect(abs(a.nextTurn() - 30) < 1e-9, "a 429 seen by one process holds back the other")
     }

@@ -153,13 +153,21 @@ extension ProjectAPIClient {
     ///
     /// A delete whose answer was lost, or that Airtable refuses because a project is already gone, is settled by
     /// looking: a project no longer there counts as deleted, and only those still there are asked for again.
-    public func deleteProjects(_ ids: [String], onDeleted: ([String]) throws -> Void) async throws {
+    ///
+    /// With `unverified` (ids not yet found in this table), a first answer that an id is not a record of this table is
+    /// thrown as it is, nothing having been deleted (Airtable applies a batch whole or not at all), for the caller to
+    /// find the projects by name instead.
+    public func deleteProjects(_ ids: [String], unverified: Bool = false, onDeleted: ([String]) throws -> Void)
+        async throws
+    {
         for batch in Self.batches(ids) {
             var remaining = batch
             for attempt in 1...3 where !remaining.isEmpty {
                 switch await send(plannedDeletes(remaining)[0], kind: .notIdempotent) {
                 case .success:
                     remaining = []
+                case .failure(let error) where unverified && attempt == 1 && Self.isNotInThisTable(error):
+                    throw error
                 case .failure(.requestOutcomeUnknown), .failure(.http(404, _)):
                     remaining = try await existing(ids: remaining).get()
                     if !remaining.isEmpty && attempt == 3 {
@@ -171,6 +179,17 @@ extension ProjectAPIClient {
                 }
             }
             try onDeleted(batch)
+        }
+    }
+
+    /// Whether Airtable's answer to a write by id says an id is not a record of this table. The batch routes are
+    /// table-scoped (unlike GET of one record); the exact answer for an id of another table is not recorded, so any
+    /// not-found and the two 422s that name a missing record all count.
+    public static func isNotInThisTable(_ error: AppError) -> Bool {
+        switch error {
+        case .http(404, _): true
+        case .http(422, let body): body.type == "ROW_DOES_NOT_EXIST" || body.type == "INVALID_RECORDS"
+        default: false
         }
     }
 

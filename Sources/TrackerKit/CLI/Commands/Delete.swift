@@ -3,11 +3,24 @@ extension Runner {
     /// prints the deleted ids.
     func delete(_ options: ProjectsOptions) async throws {
         let client = try await prepareBase().client
+        var written = writtenOutput(options.mode)
+        // With --yes and ids alone, the delete is the one request: Airtable's answer says whether each id is one of
+        // this table's (nothing is deleted otherwise), and only then are the projects found by the naming rule.
+        if options.confirmed && !options.mode.dryRun && !options.mode.json
+            && options.targets.allSatisfy(ProjectAPIClient.looksLikeRecordID)
+        {
+            let ids = Self.unique(options.targets)
+            do {
+                try await client.deleteProjects(ids, unverified: true) { batch in try written.emitIDs(batch) }
+                try written.finish()
+                narrate("Deleted \(ids.count) project\(ids.count == 1 ? "" : "s").", options.mode)
+                return
+            } catch let error as AppError where ProjectAPIClient.isNotInThisTable(error) {}
+        }
         let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
         let ids = projects.map(\.id)
         if options.mode.dryRun { return try printPlanned(client.plannedDeletes(ids)) }
         if !options.confirmed { try confirmDeleting(projects) }
-        var written = writtenOutput(options.mode)
         try await client.deleteProjects(ids) { batch in try written.emit(projects.filter { batch.contains($0.id) }) }
         try written.finish()
         narrate("Deleted \(ids.count) project\(ids.count == 1 ? "" : "s").", options.mode)

@@ -16,18 +16,38 @@ extension Runner {
         let base = try await prepareBase()
         let client = base.client
         let value = try await valueChecker(base, command: command).completionValue(complete, flag: command)
-        let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
-        let changes = projects.filter { $0.isComplete != complete }.map {
-            ProjectChange(id: $0.id, write: ProjectWrite([(.complete, value)]))
-        }
-        if options.mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
+        let write = ProjectWrite([(.complete, value)])
         var written = writtenOutput(options.mode)
-        try written.emit(projects.filter { $0.isComplete == complete })
-        try await recheckingOnContradiction(base, recheck: { _ = try await valueChecker($0, command: command) }) {
-            try await client.updateProjects(changes) { try written.emit($0) }
+        func apply(_ changes: [ProjectChange]) async throws {
+            try await recheckingOnContradiction(base, recheck: { _ = try await valueChecker($0, command: command) }) {
+                try await client.updateProjects(changes) { try written.emit($0) }
+            }
+        }
+        // By ids alone, the write is the one request (setting a value twice changes nothing); Airtable's answer says
+        // whether each id is one of this table's, and only then are the projects found by the naming rule.
+        var count = Set(options.targets).count
+        var isDone = false
+        if options.targets.allSatisfy(ProjectAPIClient.looksLikeRecordID) && !options.mode.dryRun {
+            do {
+                try await apply(Self.unique(options.targets).map { ProjectChange(id: $0, write: write) })
+                isDone = true
+            } catch let error as AppError where ProjectAPIClient.isNotInThisTable(error) {}
+        }
+        if !isDone {
+            let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
+            let changes = projects.filter { $0.isComplete != complete }.map { ProjectChange(id: $0.id, write: write) }
+            if options.mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
+            try written.emit(projects.filter { $0.isComplete == complete })
+            try await apply(changes)
+            count = projects.count
         }
         try written.finish()
         let state = complete ? "complete" : "not complete"
-        narrate("Marked \(projects.count) project\(projects.count == 1 ? "" : "s") \(state).", options.mode)
+        narrate("Marked \(count) project\(count == 1 ? "" : "s") \(state).", options.mode)
+    }
+
+    /// The values in their first order, each once.
+    static func unique(_ values: [String]) -> [String] {
+        values.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
 }

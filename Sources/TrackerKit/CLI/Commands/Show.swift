@@ -1,51 +1,72 @@
 import Foundation
 
 extension Runner {
-    /// `tracker show`: one project, by id or name, as a human view or as JSON.
+    /// `tracker show`: one project, by id or name, as a human view or as JSON. The names of the records it links to
+    /// come from memory; a linked table not yet remembered is read in the same round trip as the project.
     func show(_ options: ShowOptions) async throws {
         let base = try await prepareBase()
+        let linked = options.json ? [:] : linkedTables(base)
+        let unread = linked.filter { base.knowledge.recordNames(in: $0.key).isEmpty }
+        async let names: Void = base.knowledge.readNames(of: unread)
         let project = try await ProjectNaming(client: base.client).resolve(options.target)
         if options.json {
             try output.standardOutput(project.json(today: today).serialized() + "\n")
             return
         }
-        let names = await linkedNames(of: project, base: base)
-        let formatter = FieldFormatter(table: base.layout.table, timeZone: context.timeZone, recordNames: names)
+        await names
+        let recordNames = await linkedNames(of: project, in: linked, base: base)
+        let formatter = FieldFormatter(table: base.layout.table, timeZone: context.timeZone, recordNames: recordNames)
         // The base's own fields in the table's order (every one, empty or not), else as the record has them.
         let values = Dictionary(project.otherFields.map { ($0.name, $0.value) }) { first, _ in first }
-        let names_ =
+        let shown =
             base.layout.table?.fields.map(\.name).filter { !base.layout.fields.isTrackerField($0) }
             ?? project.otherFields.map(\.name)
-        let others = names_.map { ($0, formatter.text(values[$0], field: $0)) }
+        let others = shown.map { ($0, formatter.text(values[$0], field: $0)) }
         let width = output.isStdoutTerminal ? output.terminalWidth : nil
         let view = ProjectView(today: today, style: style, width: width, timeZone: context.timeZone)
         try output.standardOutput(
-            view.render(project, clientNames: names, otherFields: others, absent: Set(base.layout.fields.absent)))
+            view.render(
+                project, clientNames: recordNames, otherFields: others, absent: Set(base.layout.fields.absent)))
     }
 
-    /// Names for the records `project` links to: remembered ones, and the rest read now, one request a linked table,
-    /// all at once; ids stay ids where that fails.
-    private func linkedNames(of project: Project, base: Base) async -> [String: String] {
-        var wanted: [String: (primary: String, ids: [String])] = [:]
-        let checker = try? await valueChecker(base, command: "show")
-        if !project.clients.isEmpty, let target = try? checker?.linkTarget(for: .client) {
-            wanted[target.table] = (target.primaryField, project.clients)
+    /// The tables the projects table links to (by id, or the template's Clients without the schema), each with its
+    /// primary field.
+    private func linkedTables(_ base: Base) -> [String: String] {
+        guard let table = base.layout.table else {
+            return base.layout.fields[.client] == nil ? [:] : ["Clients": "Name"]
         }
-        for field in project.otherFields {
-            guard let schema = base.layout.table?.field(named: field.name), schema.type == "multipleRecordLinks",
-                let linked = schema.linkedTableID.flatMap({ base.layout.schema?.table($0) }),
+        var tables: [String: String] = [:]
+        for field in table.fields where field.type == "multipleRecordLinks" {
+            guard let id = field.linkedTableID, let linked = base.layout.schema?.table(id),
                 let primary = linked.primaryField
             else { continue }
-            let ids = field.value.arrayValue?.compactMap(\.stringValue) ?? []
-            wanted[linked.id, default: (primary.name, [])].ids += ids
+            tables[linked.id] = primary.name
+        }
+        return tables
+    }
+
+    /// Names for the records `project` links to: remembered ones, and any other read now by id; ids stay ids where
+    /// that fails.
+    private func linkedNames(of project: Project, in tables: [String: String], base: Base) async -> [String: String] {
+        var wanted: [String: [String]] = [:]
+        if let clientTable = base.layout.table.flatMap({ table in
+            base.layout.fields[.client].flatMap { table.field(named: $0)?.linkedTableID }
+        })
+            ?? (tables["Clients"] != nil ? "Clients" : nil)
+        {
+            wanted[clientTable, default: []] += project.clients
+        }
+        for field in project.otherFields {
+            guard let id = base.layout.table?.field(named: field.name)?.linkedTableID else { continue }
+            wanted[id, default: []] += field.value.arrayValue?.compactMap(\.stringValue) ?? []
         }
         var names: [String: String] = [:]
         var missing: [(table: String, primary: String, ids: [String])] = []
-        for (table, request) in wanted {
+        for (table, ids) in wanted {
             let known = base.knowledge.recordNames(in: table)
-            for id in request.ids { if let name = known[id] { names[id] = name } }
-            let unknown = Array(Set(request.ids.filter { known[$0] == nil })).sorted()
-            if !unknown.isEmpty { missing.append((table, request.primary, unknown)) }
+            for id in ids { if let name = known[id] { names[id] = name } }
+            let unknown = Array(Set(ids.filter { known[$0] == nil })).sorted()
+            if !unknown.isEmpty, let primary = tables[table] { missing.append((table, primary, unknown)) }
         }
         let client = base.client
         let found = await withTaskGroup(of: (String, [LinkedRecord]).self) { group in

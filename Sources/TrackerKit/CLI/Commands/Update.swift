@@ -3,18 +3,42 @@ extension Runner {
     func update(_ options: UpdateOptions) async throws {
         let base = try await prepareBase()
         let client = base.client
-        let project = try await ProjectNaming(client: client).resolve(options.target)
         let notes = try readNotes(options.input.notes, command: "update")
         func check(_ base: Base) async throws -> ProjectWrite {
             try await valueChecker(base, command: "update").write(for: options.input, notes: notes)
         }
-        let change = ProjectChange(id: project.id, write: try await check(base))
-        if options.mode.dryRun { return try printPlanned(client.plannedUpdates([change])) }
-        var updated = project
-        try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
-            try await client.updateProjects([change]) { updated = $0.first ?? updated }
+        func apply(_ change: ProjectChange) async throws -> Project? {
+            var updated: Project?
+            try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
+                try await client.updateProjects([change]) { updated = $0.first }
+            }
+            return updated
         }
-        narrate("Updated \"\(updated.name ?? updated.id)\": \(describe(change.write, as: updated)).", options.mode)
+        // By id, the write itself is the one request: Airtable's answer says whether the id is one of this table's.
+        let target = options.target
+        let isID = ProjectAPIClient.looksLikeRecordID(target) && !options.mode.dryRun
+        async let checked = check(base)
+        async let named = isID ? nil : ProjectNaming(client: client).resolve(target)
+        let write = try await checked
+        var updated: Project?
+        if isID {
+            do {
+                updated = try await apply(ProjectChange(id: target, write: write))
+            } catch let error as AppError where ProjectAPIClient.isNotInThisTable(error) {}
+        }
+        if updated == nil {
+            let project: Project
+            if let found = try await named {
+                project = found
+            } else {
+                project = try await ProjectNaming(client: client).resolve(target)
+            }
+            let change = ProjectChange(id: project.id, write: write)
+            if options.mode.dryRun { return try printPlanned(client.plannedUpdates([change])) }
+            updated = try await apply(change) ?? project
+        }
+        guard let updated else { return }
+        narrate("Updated \"\(updated.name ?? updated.id)\": \(describe(write, as: updated)).", options.mode)
         try printWritten(updated, options.mode)
     }
 }

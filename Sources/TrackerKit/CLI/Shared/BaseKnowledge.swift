@@ -77,13 +77,32 @@ final class BaseKnowledge: Sendable {
     /// The schema as Airtable has it now, remembered for the next hour.
     private func read() async throws -> TableLayout {
         let body = try await client.schemaBody().get()
-        var remembered = RememberedBase(readAt: now().timeIntervalSince1970, schema: body)
         // Names stay as long as the schema they were resolved with.
-        remembered.people = [:]
-        remembered.records = [:]
-        let layout = try adopt(remembered, isCurrent: true)
+        let layout = try adopt(RememberedBase(readAt: now().timeIntervalSince1970, schema: body), isCurrent: true)
         save()
         return layout
+    }
+
+    /// A linked table is read whole for its names when it holds at most this many records (the rest are looked up).
+    static let linkedNamesRead = 500
+
+    /// Reads the primary-field names of the records of `tables` (id or name → primary field), all at once, each up to
+    /// `linkedNamesRead` records, and remembers them; a table that cannot be read is left to be looked up by id.
+    func readNames(of tables: [String: String]) async {
+        let client = self.client
+        let found = await withTaskGroup(of: (String, [LinkedRecord]?).self) { group in
+            for (table, primary) in tables {
+                group.addTask {
+                    let found = await client.linkedRecords(
+                        in: table, primaryField: primary, matching: "TRUE()", limit: Self.linkedNamesRead)
+                    return (table, try? found.get())
+                }
+            }
+            var all: [(String, [LinkedRecord])] = []
+            for await (table, records) in group { if let records { all.append((table, records)) } }
+            return all
+        }
+        for (table, records) in found { remember(records: records, in: table) }
     }
 
     private func adopt(_ remembered: RememberedBase, isCurrent: Bool) throws -> TableLayout {

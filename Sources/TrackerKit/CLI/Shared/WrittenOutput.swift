@@ -24,10 +24,21 @@ struct WrittenOutput {
         self.output = output
     }
 
+    /// Ids already printed: a write that is tried again after finding projects by name prints each once.
+    private var printed: Set<String> = []
+
     mutating func emit(_ projects: [Project]) throws {
-        guard !mode.quiet, !projects.isEmpty else { return }
-        let text = mode.json ? array.render(page: projects) : projects.map { $0.id + "\n" }.joined()
+        let fresh = projects.filter { printed.insert($0.id).inserted }
+        guard !mode.quiet, !fresh.isEmpty else { return }
+        let text = mode.json ? array.render(page: fresh) : fresh.map { $0.id + "\n" }.joined()
         try output.standardOutput(text)
+    }
+
+    /// Prints ids of projects written without being read (a delete by id); not for `--json`, which prints objects.
+    mutating func emitIDs(_ ids: [String]) throws {
+        let fresh = ids.filter { printed.insert($0).inserted }
+        guard !mode.quiet, !fresh.isEmpty else { return }
+        try output.standardOutput(fresh.map { $0 + "\n" }.joined())
     }
 
     mutating func finish() throws {
