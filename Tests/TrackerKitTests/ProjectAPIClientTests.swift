@@ -77,6 +77,23 @@ struct ProjectAPIClientTests {
         }
     }
 
+    @Test func theNextPageIsAskedForWhileThisOneIsShown() async throws {
+        let host = StubURLProtocol.host([
+            .http(200, body: Fixture.page(["a"], offset: "itrX/rec1")),
+            .http(200, body: Fixture.page(["b"], first: 1)),
+        ])
+        var askedDuringFirst = false
+        try await Fixture.client(host).listProjects(ListQuery()) { page in
+            guard page.first?.name == "a" else { return }
+            // Shown slowly: the second page's request goes out meanwhile (given up to 30 s to appear on a busy machine).
+            let deadline = Date().addingTimeInterval(30)
+            while host.requests.count < 2 && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+            askedDuringFirst = host.requests.count == 2
+        }
+        #expect(askedDuringFirst)
+        #expect(host.requests.count == 2)
+    }
+
     @Test func anExpiredCursorRestartsTheListingWithoutRepeats() async throws {
         let expired = #"{"error":{"type":"LIST_RECORDS_ITERATOR_NOT_AVAILABLE"}}"#
         let host = StubURLProtocol.host([

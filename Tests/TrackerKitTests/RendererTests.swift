@@ -41,7 +41,7 @@ struct RendererTests {
 
     @Test func theProjectObjectHasEveryKeyInOrder() {
         #expect(
-            Self.bare.json(today: Self.today).serialized()
+            Self.bare.jsonText(today: Self.today)
                 == #"{"id":"recBBBBBBBBBBBBBB","name":"Bare","category":null,"complete":false,"kickoff":null,"due":null,"status":"open","lead":null,"team":[],"clients":[],"notes":null,"createdTime":"2026-01-01T00:00:00.000Z","fields":{}}"#
         )
         // The base's own fields follow under "fields", by name, in the order Airtable sent them.
@@ -51,9 +51,23 @@ struct RendererTests {
             FieldValue("Owner", .object([("name", .string("Ana")), ("email", .string("ana@example.com"))])),
         ]
         #expect(
-            own.json(today: Self.today).serialized().hasSuffix(
+            own.jsonText(today: Self.today).hasSuffix(
                 #","fields":{"Budget":1250.5,"Tags":["web","print"],"Owner":{"name":"Ana","email":"ana@example.com"}}}"#
             ))
+    }
+
+    @Test func jsonTextEscapesEveryControlCharacterAndKeepsOtherTextAsItIs() throws {
+        let hostile = (0..<0x20).map { String(UnicodeScalar(UInt8($0))) }.joined() + "\"\\/é🎉\u{7F}\u{2028}"
+        var json = JSONWriter()
+        json.string(hostile)
+        #expect(json.text.hasPrefix(#""\u0000\u0001"#) && json.text.contains(#"\u001b"#))
+        #expect(json.text.contains("\t") == false && json.text.utf8.allSatisfy { $0 >= 0x20 })
+        // Foundation's own reader, not tracker's, reads it back to the same text.
+        let back = try JSONSerialization.jsonObject(with: Data(json.bytes), options: .fragmentsAllowed) as? String
+        #expect(back == hostile)
+        #expect(
+            JSONValue.object([("a", .array([.number(1), .number(2.5), .null, .bool(true)]))]).serialized()
+                == #"{"a":[1,2.5,null,true]}"#)
     }
 
     @Test func ndjsonIsOneObjectALine() {

@@ -41,7 +41,7 @@ public struct ProjectAPIClient: Sendable {
     ///
     /// `onPage` sees each page once as it arrives; no project is passed twice, even across a restart. Failures are
     /// thrown as `AppError`; whatever `onPage` throws passes through unchanged.
-    public func listProjects(_ query: ListQuery, onPage: ([Project]) throws -> Void) async throws {
+    public func listProjects(_ query: ListQuery, onPage: ([Project]) async throws -> Void) async throws {
         try await streamPages({ await page(query, offset: $0) }, id: \.id, onPage: onPage)
     }
 
@@ -55,30 +55,36 @@ public struct ProjectAPIClient: Sendable {
 
     /// Pages through a listing, `fetch` reading the page at a cursor, and restarts from the first page if Airtable
     /// expires the cursor; records already passed on are not passed again.
-    func streamPages<Record>(
-        _ fetch: (String?) async -> Result<RecordPage<Record>, AppError>, id: (Record) -> String,
-        onPage: ([Record]) throws -> Void
+    func streamPages<Record: Sendable>(
+        _ fetch: @Sendable (String?) async -> Result<RecordPage<Record>, AppError>, id: (Record) -> String,
+        onPage: ([Record]) async throws -> Void
     ) async throws {
         // What was passed on, remembered only to skip it after a restart: 8 bytes a record, not a string each, so
         // memory stays flat however long the table (two ids sharing a 64-bit hash would need billions of records).
         var seen = Set<UInt64>()
         var offset: String?
         var restarts = 0
+        var answer = await fetch(nil)
         while true {
-            switch await fetch(offset) {
+            switch answer {
             case .success(let page):
                 let fresh = restarts == 0 ? page.records : page.records.filter { !seen.contains(StableHash.of(id($0))) }
                 if restarts > 0 || page.offset != nil {
                     for record in page.records { seen.insert(StableHash.of(id(record))) }
                 }
-                try onPage(fresh)
-                guard let next = page.offset else { return }
+                guard let next = page.offset else { return try await onPage(fresh) }
+                // The next page downloads while this one is shown; if showing it stops the listing, leaving this scope
+                // cancels the download.
+                async let following = fetch(next)
+                try await onPage(fresh)
                 offset = next
+                answer = await following
             case .failure(.http(422, let body))
             where body.type == "LIST_RECORDS_ITERATOR_NOT_AVAILABLE" && offset != nil:
                 guard restarts < 3 else { throw AppError.http(status: 422, body) }
                 restarts += 1
                 offset = nil
+                answer = await fetch(nil)
             case .failure(let error):
                 throw error
             }
@@ -86,7 +92,9 @@ public struct ProjectAPIClient: Sendable {
     }
 
     /// Every record of a listing, all pages.
-    func collectPages<Record>(_ fetch: (String?) async -> Result<RecordPage<Record>, AppError>, id: (Record) -> String)
+    func collectPages<Record: Sendable>(
+        _ fetch: @Sendable (String?) async -> Result<RecordPage<Record>, AppError>, id: (Record) -> String
+    )
         async -> Result<[Record], AppError>
     {
         var found: [Record] = []

@@ -71,14 +71,23 @@ enum RecordDecoding {
     /// A project from a record, its cells read by `map`; a cell of the wrong shape fails the whole answer.
     static func project(_ record: JSONValue, path: String, map: FieldMap) throws(AppError) -> Project {
         let id = try id(of: record, path: path)
-        let cells = record["fields"]?.objectMembers ?? []
-        func cell(_ word: FieldMap.Word) -> JSONValue? {
-            guard let name = map[word] else { return nil }
-            return cells.first { $0.0 == name }?.1
+        // One pass over the record's cells sorts them into tracker's words and the base's own fields: a listing reads
+        // tens of thousands of records, and a lookup per word would compare every name nine times.
+        let words = map.namedWords
+        var found = [JSONValue?](repeating: nil, count: FieldMap.Word.allCases.count)
+        var otherFields: [FieldValue] = []
+        for (name, value) in record["fields"]?.objectMembers ?? [] {
+            var isTrackers = false
+            for pair in words where pair.name == name {
+                found[pair.word.position] = value
+                isTrackers = true
+            }
+            if !isTrackers { otherFields.append(FieldValue(name, Self.collaboratorsAsPeople(value))) }
         }
+        func cell(_ word: FieldMap.Word) -> JSONValue? { found[word.position] }
         func where_(_ word: FieldMap.Word) -> String { dotted(dotted(path, "fields"), map[word] ?? "") }
         func string(_ word: FieldMap.Word) throws(AppError) -> String? {
-            guard let value = cell(word), value != .null else { return nil }
+            guard let value = cell(word), !value.isNull else { return nil }
             guard let text = value.stringValue else { throw AppError.badResponse("\(where_(word)) is not a string") }
             return text
         }
@@ -90,7 +99,7 @@ enum RecordDecoding {
             return date
         }
         func people(_ value: JSONValue?, _ word: FieldMap.Word) throws(AppError) -> [Collaborator] {
-            guard let value, value != .null else { return [] }
+            guard let value, !value.isNull else { return [] }
             let items = value.arrayValue ?? [value]
             var found: [Collaborator] = []
             for item in items {
@@ -105,7 +114,7 @@ enum RecordDecoding {
         var isComplete = false
         switch map.completion {
         case .checkbox?:
-            if let value = cell(.complete), value != .null {
+            if let value = cell(.complete), !value.isNull {
                 guard let flag = value.boolValue else {
                     throw AppError.badResponse("\(where_(.complete)) is not true or false")
                 }
@@ -115,7 +124,7 @@ enum RecordDecoding {
         case nil: break
         }
         let clients: [String]
-        if let value = cell(.client), value != .null {
+        if let value = cell(.client), !value.isNull {
             guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw AppError.badResponse("\(where_(.client)) is not an array of record ids")
             }
@@ -124,7 +133,7 @@ enum RecordDecoding {
             clients = []
         }
         let name: String?
-        if let value = cell(.name), value != .null {
+        if let value = cell(.name), !value.isNull {
             // A primary field may be a formula or an autonumber; its text is the name all the same.
             guard let text = Self.text(value) else { throw AppError.badResponse("\(where_(.name)) is not a string") }
             name = text
@@ -135,10 +144,7 @@ enum RecordDecoding {
             id: id, createdTime: record["createdTime"]?.stringValue ?? "", name: name,
             category: try string(.category), isComplete: isComplete, kickoff: try date(.kickoff), due: try date(.due),
             lead: try people(cell(.lead), .lead).first, team: try people(cell(.team), .team), clients: clients,
-            notes: try string(.notes),
-            otherFields: cells.filter { !map.isTrackerField($0.0) }.map {
-                FieldValue($0.0, Self.collaboratorsAsPeople($0.1))
-            })
+            notes: try string(.notes), otherFields: otherFields)
     }
 
     /// A primary field's value as text: a string, or a number as Airtable would show it.

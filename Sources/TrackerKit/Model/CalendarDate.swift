@@ -43,9 +43,17 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     public var description: String {
-        let y = String(year), m = String(month), d = String(day)
-        return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (m.count < 2 ? "0" : "") + m + "-"
-            + (d.count < 2 ? "0" : "") + d
+        guard (0...9999).contains(year) else {
+            let y = String(year)
+            return y + "-" + (month < 10 ? "0" : "") + String(month) + "-" + (day < 10 ? "0" : "") + String(day)
+        }
+        // Ten bytes written directly (a small string, no allocation): listings print two dates a project.
+        func digit(_ value: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(value % 10) }
+        let bytes: [UInt8] = [
+            digit(year / 1000), digit(year / 100), digit(year / 10), digit(year), UInt8(ascii: "-"),
+            digit(month / 10), digit(month), UInt8(ascii: "-"), digit(day / 10), digit(day),
+        ]
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The date `dayNumber` days after 1970-01-01.

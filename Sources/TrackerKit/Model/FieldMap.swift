@@ -6,6 +6,21 @@ public struct FieldMap: Equatable, Sendable {
         case name, category, complete, kickoff, due, lead, team, client, notes
 
         /// The field's name in Airtable's Project tracker template.
+        /// The word's place in `allCases`.
+        var position: Int {
+            switch self {
+            case .name: 0
+            case .category: 1
+            case .complete: 2
+            case .kickoff: 3
+            case .due: 4
+            case .lead: 5
+            case .team: 6
+            case .client: 7
+            case .notes: 8
+            }
+        }
+
         public var templateName: String {
             switch self {
             case .name: "Name"
@@ -53,7 +68,9 @@ public struct FieldMap: Equatable, Sendable {
     }
 
     /// The names of the words this base has; a word not here is absent.
-    private var present: [Word: String]
+    private let present: [Word: String]
+    /// The same as a short array, for reading records without hashing.
+    public private(set) var namedWords: [(word: Word, name: String)] = []
     /// How completion is stored; nil when the base has no completion field.
     public private(set) var completion: Completion?
 
@@ -63,6 +80,15 @@ public struct FieldMap: Equatable, Sendable {
         present[.complete] = completion?.field
         self.present = present
         self.completion = completion
+        namedWords = Self.pairs(present)
+    }
+
+    private static func pairs(_ present: [Word: String]) -> [(word: Word, name: String)] {
+        Word.allCases.compactMap { word in present[word].map { (word, $0) } }
+    }
+
+    public static func == (lhs: FieldMap, rhs: FieldMap) -> Bool {
+        lhs.present == rhs.present && lhs.completion == rhs.completion
     }
 
     /// The template's names, every word present and completion a checkbox.

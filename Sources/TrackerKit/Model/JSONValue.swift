@@ -1,5 +1,5 @@
 /// A JSON document whose objects keep their key order, so output and request bodies are byte-for-byte predictable.
-public indirect enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -7,69 +7,30 @@ public indirect enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.number(let a), .number(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
 
     /// The compact JSON text of this value.
     public func serialized() -> String {
-        var text = ""
-        write(to: &text)
-        return text
+        var writer = JSONWriter()
+        writer.value(self)
+        return writer.text
     }
 
     /// Appends the compact JSON text of this value to `text`.
-    public func write(to text: inout String) {
-        switch self {
-        case .null: text += "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .number(let value):
-            if value == value.rounded(), abs(value) < 1e15 { text += String(Int64(value)) } else { text += "\(value)" }
-        case .string(let value): Self.writeString(value, to: &text)
-        case .array(let values):
-            text += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { text += "," }
-                value.write(to: &text)
-            }
-            text += "]"
-        case .object(let members):
-            text += "{"
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { text += "," }
-                Self.writeString(key, to: &text)
-                text += ":"
-                value.write(to: &text)
-            }
-            text += "}"
-        }
-    }
+    public func write(to text: inout String) { text += serialized() }
 
-    /// Appends `value` as a JSON string literal: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    static func writeString(_ value: String, to text: inout String) {
-        text += "\""
-        var start = value.unicodeScalars.startIndex
-        var index = start
-        let scalars = value.unicodeScalars
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            if scalar == "\"" || scalar == "\\" || scalar.value < 0x20 {
-                text.unicodeScalars.append(contentsOf: scalars[start..<index])
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                case "\n": text += "\\n"
-                case "\r": text += "\\r"
-                case "\t": text += "\\t"
-                default:
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
-                start = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
-        }
-        text.unicodeScalars.append(contentsOf: scalars[start..<index])
-        text += "\""
-    }
+    /// Whether this is JSON's `null`.
+    public var isNull: Bool { if case .null = self { true } else { false } }
 }
 
 extension JSONValue {

@@ -1,26 +1,59 @@
 extension Collaborator {
     /// The stable JSON shape of a person: `{"name", "email"}`.
-    public var json: JSONValue { .object([("name", .string(or: name)), ("email", .string(or: email))]) }
+    func write(to json: inout JSONWriter) {
+        json.raw("{\"name\":")
+        json.string(or: name)
+        json.raw(",\"email\":")
+        json.string(or: email)
+        json.raw("}")
+    }
 }
 
 extension Project {
     /// The stable JSON project object of cli-spec.md: every key present, `null` or `[]` when empty, then `fields`:
-    /// the base's own fields as Airtable returned them.
-    public func json(today: CalendarDate) -> JSONValue {
-        .object([
-            ("id", .string(id)),
-            ("name", .string(or: name)),
-            ("category", .string(or: category)),
-            ("complete", .bool(isComplete)),
-            ("kickoff", .string(or: kickoff?.description)),
-            ("due", .string(or: due?.description)),
-            ("status", .string(status(today: today).rawValue)),
-            ("lead", lead?.json ?? .null),
-            ("team", .array(team.map(\.json))),
-            ("clients", .array(clients.map(JSONValue.string))),
-            ("notes", .string(or: notes)),
-            ("createdTime", .string(createdTime)),
-            ("fields", .object(otherFields.map { ($0.name, $0.value) })),
-        ])
+    /// the base's own fields as Airtable returned them. Written straight to bytes, as listings write thousands.
+    public func writeJSON(today: CalendarDate, to json: inout JSONWriter) {
+        json.raw("{\"id\":")
+        json.string(id)
+        json.raw(",\"name\":")
+        json.string(or: name)
+        json.raw(",\"category\":")
+        json.string(or: category)
+        json.raw(isComplete ? ",\"complete\":true,\"kickoff\":" : ",\"complete\":false,\"kickoff\":")
+        json.string(or: kickoff?.description)
+        json.raw(",\"due\":")
+        json.string(or: due?.description)
+        json.raw(",\"status\":")
+        json.string(status(today: today).rawValue)
+        json.raw(",\"lead\":")
+        if let lead { lead.write(to: &json) } else { json.raw("null") }
+        json.raw(",\"team\":[")
+        for (index, person) in team.enumerated() {
+            if index > 0 { json.raw(",") }
+            person.write(to: &json)
+        }
+        json.raw("],\"clients\":[")
+        for (index, client) in clients.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.string(client)
+        }
+        json.raw("],\"notes\":")
+        json.string(or: notes)
+        json.raw(",\"createdTime\":")
+        json.string(createdTime)
+        json.raw(",\"fields\":{")
+        for (index, field) in otherFields.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.key(field.name)
+            json.value(field.value)
+        }
+        json.raw("}}")
+    }
+
+    /// The project's JSON object as one line of text, without the newline.
+    public func jsonText(today: CalendarDate) -> String {
+        var json = JSONWriter(capacity: 512)
+        writeJSON(today: today, to: &json)
+        return json.text
     }
 }

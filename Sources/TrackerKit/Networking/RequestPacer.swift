@@ -90,9 +90,7 @@ struct PaceSchedule: Equatable {
 
     /// A stored schedule; one far in the future is left from before a reboot (the monotonic clock restarted).
     init(text: String, now: Double) {
-        let numbers = text.split(separator: " ").compactMap {
-            Double($0.trimmingCharacters(in: .whitespacesAndNewlines))
-        }
+        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
         guard numbers.count >= 3, numbers.allSatisfy({ $0 <= now + 3600 }) else { return }
         (hold, slowdown, resumed) = (numbers[0], max(1, numbers[1]), numbers[2])
         sent = Array(numbers.dropFirst(3).suffix(Self.maximumCapacity))
@@ -154,8 +152,9 @@ public final class FileRequestPacer: RequestPacer {
         var schedule = PaceSchedule(
             text: count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : "", now: time)
         let result = change(&schedule, time)
-        let text = Array(schedule.text.utf8)
-        _ = ftruncate(fd, 0)
+        // Padded with spaces over the old text rather than truncated: truncating a file costs more than the rest.
+        var text = Array(schedule.text.utf8)
+        if count > text.count { text += [UInt8](repeating: UInt8(ascii: " "), count: count - text.count) }
         _ = pwrite(fd, text, text.count, 0)
         return result
     }

@@ -74,13 +74,13 @@ struct JSONArrayRenderer: ListRenderer {
     init(today: CalendarDate) { self.today = today }
 
     mutating func render(page: [Project]) -> String {
-        var text = ""
+        var json = JSONWriter(capacity: 512 * page.count)
         for project in page {
-            text += count == 0 ? "[\n" : ",\n"
-            project.json(today: today).write(to: &text)
+            json.raw(count == 0 ? "[\n" : ",\n")
+            project.writeJSON(today: today, to: &json)
             count += 1
         }
-        return text
+        return json.text
     }
 
     mutating func finish() -> String { count == 0 ? "[]\n" : "\n]\n" }
@@ -90,12 +90,12 @@ struct NDJSONRenderer: ListRenderer {
     var today: CalendarDate
 
     mutating func render(page: [Project]) -> String {
-        var text = ""
+        var json = JSONWriter(capacity: 512 * page.count)
         for project in page {
-            project.json(today: today).write(to: &text)
-            text += "\n"
+            project.writeJSON(today: today, to: &json)
+            json.raw("\n")
         }
-        return text
+        return json.text
     }
 
     mutating func finish() -> String { "" }

@@ -50,6 +50,6 @@ extension Runner {
     /// The one project a command wrote: its id, its JSON object, or nothing.
     func printWritten(_ project: Project, _ mode: WriteMode) throws {
         if mode.quiet { return }
-        try output.standardOutput(mode.json ? project.json(today: today).serialized() + "\n" : project.id + "\n")
+        try output.standardOutput(mode.json ? project.jsonText(today: today) + "\n" : project.id + "\n")
     }
 }

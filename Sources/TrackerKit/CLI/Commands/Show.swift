@@ -10,7 +10,7 @@ extension Runner {
         async let names: Void = base.knowledge.readNames(of: unread)
         let project = try await ProjectNaming(client: base.client).resolve(options.target)
         if options.json {
-            try output.standardOutput(project.json(today: today).serialized() + "\n")
+            try output.standardOutput(project.jsonText(today: today) + "\n")
             return
         }
         await names
