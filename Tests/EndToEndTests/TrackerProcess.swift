@@ -57,8 +57,6 @@ struct TrackerProcess {
         process.standardInput = input
         let started = Date()
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
         let collected = Collected()
         let group = DispatchGroup()
         for (handle, isOut) in [(out.fileHandleForReading, true), (err.fileHandleForReading, false)] {
@@ -68,6 +66,14 @@ struct TrackerProcess {
                 collected.set(data, isOut: isOut)
                 group.leave()
             }
+        }
+        // Written once the readers run, and on a thread of its own: a tracker that answers before reading all of its
+        // input must not fill a pipe nobody empties.
+        let writer = input.fileHandleForWriting
+        let bytes = Data((stdin ?? "").utf8)
+        DispatchQueue.global().async {
+            if !bytes.isEmpty { try? writer.write(contentsOf: bytes) }
+            try? writer.close()
         }
         if group.wait(timeout: .now() + limit) == .timedOut {
             process.terminate()

@@ -8,6 +8,7 @@ import Testing
 #endif
 
 /// `CLI.run` end to end inside the process: stub network, recorded streams, fixed clock.
+@Suite(.timeLimit(.minutes(2)))
 struct CLITests {
     struct Run {
         var code: ExitCode

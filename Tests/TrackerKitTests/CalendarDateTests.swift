@@ -2,6 +2,7 @@ import Testing
 
 @testable import TrackerKit
 
+@Suite(.timeLimit(.minutes(2)))
 struct CalendarDateTests {
     @Test(arguments: ["2026-12-01", "2024-02-29", "2000-02-29", "1999-12-31", "0001-01-01"])
     func acceptsRealDates(text: String) throws {

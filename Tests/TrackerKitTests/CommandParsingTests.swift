@@ -2,6 +2,7 @@ import Testing
 
 @testable import TrackerKit
 
+@Suite(.timeLimit(.minutes(2)))
 struct CommandParsingTests {
     static let due = CalendarDate("2026-12-01")!
     /// A Saturday.

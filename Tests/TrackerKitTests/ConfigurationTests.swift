@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackerKit
 
+@Suite(.timeLimit(.minutes(2)))
 struct ConfigurationTests {
     static let token = "patABCDEFGHIJKLMN.0000000000000000000000000000000000000000000000000000000000009876"
     static let valid = #"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": "Design projects"}"#

@@ -2,6 +2,7 @@ import Testing
 
 @testable import TrackerKit
 
+@Suite(.timeLimit(.minutes(2)))
 struct FormulaTests {
     static let today = CalendarDate("2026-11-21")!
 

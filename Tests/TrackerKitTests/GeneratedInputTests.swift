@@ -16,6 +16,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct GeneratedInputTests {
     static let words = [
         "list", "add", "show", "help", "lst", "--name", "--due", "--kickoff", "--category", "--lead", "--team",

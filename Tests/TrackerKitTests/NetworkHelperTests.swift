@@ -7,6 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
+@Suite(.timeLimit(.minutes(2)))
 struct NetworkHelperTests {
     func send(
         _ answers: [StubAnswer], method: String = "GET", kind: RequestKind = .idempotent, budget: Double = 120,

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackerKit
 
+@Suite(.timeLimit(.minutes(2)))
 struct PaceScheduleTests {
     @Test func fiveGoTogetherAndTheSixthWaitsForTheWindow() {
         var schedule = PaceSchedule()
@@ -76,6 +77,33 @@ struct PaceScheduleTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
+struct TokenBudgetTests {
+    @Test func manyBasesUnderOneTokenStayUnderFiftyASecondTogether() {
+        let directory = TemporaryDirectory()
+        let runtime = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": directory.path + "/run"])
+        let clock = TestClock()
+        let token = FileRequestPacer(
+            directory: runtime, name: "pace-token-test", requestsPerSecond: FileRequestPacer.tokenRequestsPerSecond,
+            now: { clock.now })
+        // Twelve bases, each well within its own 5 a second, all through one token.
+        let pacers = (0..<12).map { base in
+            TwoBudgetPacer(
+                base: FileRequestPacer(
+                    directory: runtime, name: "pace-base-\(base)", requestsPerSecond: 5, now: { clock.now }),
+                token: token)
+        }
+        let slots = (0..<120).map { pacers[$0 % 12].nextTurn() + clock.now }
+        for slot in slots { #expect(slots.filter { $0 >= slot && $0 < slot + 1 }.count <= 50) }
+        #expect(slots.filter { $0 == clock.now }.count == 10, "ten go at once, as the token's window allows")
+        // A 429 holds back its base, not the token's other bases.
+        pacers[0].rateLimited(holdingFor: 30)
+        #expect(pacers[0].nextTurn() >= 30)
+        #expect(pacers[1].nextTurn() < 30)
+    }
+}
+
+@Suite(.timeLimit(.minutes(2)))
 struct RuntimeDirectoryTests {
     @Test func itIsTheSamePathInCronAndInALoginShell() {
         let login = ["XDG_RUNTIME_DIR": "/run/user/1000", "TMPDIR": "/var/tmp", "HOME": "/home/me"]
@@ -128,6 +156,7 @@ struct RuntimeDirectoryTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct FileLockTests {
     @Test func aSecondHolderWaitsAtMostTheBudget() async throws {
         let directory = TemporaryDirectory()

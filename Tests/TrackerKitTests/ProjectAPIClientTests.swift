@@ -8,6 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
+@Suite(.timeLimit(.minutes(2)))
 struct ProjectAPIClientTests {
     @Test func decodesTheRecordedResponseWithoutLoss() throws {
         let data = FakeAirtable.recordedResponse

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackerKit
 
+@Suite(.timeLimit(.minutes(2)))
 struct RendererTests {
     static let today = CalendarDate("2026-11-21")!
     static let awkward = Project(
@@ -226,6 +227,7 @@ struct RendererTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct StatusLineTests {
     @Test func aWaitIsNotHiddenByProgressUntilItIsCleared() {
         let written = Recorder()
@@ -268,6 +270,7 @@ struct StatusLineTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct WrapTests {
     @Test func wrapsNotesAtSpacesWithinTheWidth() {
         #expect(TextCells.wrap("one two three four", to: 9) == ["one two", "three", "four"])

@@ -2,6 +2,7 @@ import Testing
 
 @testable import TrackerKit
 
+@Suite(.timeLimit(.minutes(2)))
 struct TextSafetyTests {
     @Test(arguments: [
         ("Evil \u{1B}[2J\u{1B}]0;owned\u{07}", "Evil ^[[2J^[]0;owned^G"),

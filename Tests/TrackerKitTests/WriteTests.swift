@@ -8,6 +8,7 @@ import Testing
 #endif
 
 /// Value checks and batched writes, through the stub URLProtocol.
+@Suite(.timeLimit(.minutes(2)))
 struct ValueCheckTests {
     static let schema = #"""
         {"tables":[{"id":"tblP","name":"Design projects","primaryFieldId":"fld1","fields":[
@@ -143,6 +144,7 @@ struct ValueCheckTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct BatchWriteTests {
     static func changes(_ count: Int) -> [ProjectChange] {
         (0..<count).map {

@@ -5,6 +5,7 @@ import Testing
 
 /// The pieces behind "Your base as it is": typed values, field settings against a schema, reading and showing the
 /// base's own fields, and what is remembered between commands.
+@Suite(.timeLimit(.minutes(2)))
 struct FieldInputTests {
     static let today = CalendarDate(year: 2026, month: 11, day: 22)!
     static let utc = TimeZone(identifier: "UTC")!
@@ -135,6 +136,7 @@ struct FieldInputTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct FieldSettingsTests {
     static func table(_ fields: [(String, String, String?)], primary: String = "fldName") -> BaseSchema.Table {
         BaseSchema.Table(
@@ -197,6 +199,7 @@ struct FieldSettingsTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct OwnFieldsTests {
     @Test func jsonKeepsMemberOrderEscapesAndNumbers() throws {
         let text = #"{"b":1,"a":[true,null,-2.5e1,"\u00e9\ud83d\ude80\n\"q\""],"c":{}}"#

@@ -65,7 +65,8 @@ extension Invocation {
                 command = .initialize(
                     InitOptions(
                         base: try scanned.nonEmpty("--base"), table: try scanned.nonEmpty("--table"),
-                        path: try scanned.nonEmpty("--path"), force: scanned.has("--force")))
+                        path: try scanned.nonEmpty("--path"), force: scanned.has("--force"),
+                        tokenCommand: try tokenCommand(scanned)))
             case "doctor":
                 try rejectPositionals(scanned)
                 command = .doctor(json: scanned.has("--json"))
@@ -197,6 +198,7 @@ extension Invocation {
         var globals = GlobalOptions()
         let context = scanned.command?.name
         globals.secretsPath = scanned.last("--secrets")
+        globals.profile = try scanned.nonEmpty("--profile")
         if let text = scanned.last("--timeout") {
             guard let seconds = Int(text), (1...3600).contains(seconds) else {
                 throw AppError.usage(
@@ -207,6 +209,33 @@ extension Invocation {
         globals.isVerbose = scanned.has("--verbose")
         globals.color = scanned.last("--color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
         return globals
+    }
+
+    /// `--token-command 'pass show airtable'`: split on spaces, '…' or "…" keeping spaces inside one argument.
+    static func tokenCommand(_ scanned: ScannedArguments) throws -> [String]? {
+        guard let text = try scanned.nonEmpty("--token-command") else { return nil }
+        var words: [String] = []
+        var word: String?
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { word = (word ?? "") + String(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                word = word ?? ""
+            } else if character == " " || character == "\t" {
+                if let finished = word { words.append(finished) }
+                word = nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        guard quote == nil else {
+            throw AppError.usage("--token-command has an unclosed quote: \(text)", command: "init")
+        }
+        if let finished = word { words.append(finished) }
+        guard !words.isEmpty else { throw AppError.usage("--token-command names no program", command: "init") }
+        return words
     }
 
     private static func rejectPositionals(_ scanned: ScannedArguments, allowed: Int = 0) throws {

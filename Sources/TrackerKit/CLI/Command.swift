@@ -1,6 +1,8 @@
 /// Options every command shares.
 public struct GlobalOptions: Equatable, Sendable {
     public var secretsPath: String?
+    /// The profile of the secrets file to use (`--profile`).
+    public var profile: String?
     public var timeoutSeconds: Int?
     public var isVerbose = false
     public var color = ColorChoice.auto
@@ -149,12 +151,18 @@ public struct InitOptions: Equatable, Sendable {
     /// Where to write; nil for the user's own secrets file.
     public var path: String?
     public var force = false
+    /// The program that prints the token, written as `tokenCommand` instead of a token.
+    public var tokenCommand: [String]?
 
-    public init(base: String? = nil, table: String? = nil, path: String? = nil, force: Bool = false) {
+    public init(
+        base: String? = nil, table: String? = nil, path: String? = nil, force: Bool = false,
+        tokenCommand: [String]? = nil
+    ) {
         self.base = base
         self.table = table
         self.path = path
         self.force = force
+        self.tokenCommand = tokenCommand
     }
 }
 

@@ -31,6 +31,7 @@ extension CommandSpec {
     /// Options every command accepts, before or after the subcommand.
     static let globalFlags: [FlagSpec] = [
         FlagSpec(name: "--secrets", value: "PATH", help: "read this secrets file instead of looking for Secrets.json"),
+        FlagSpec(name: "--profile", value: "NAME", help: "use this profile of the secrets file (or TRACKER_PROFILE)"),
         FlagSpec(name: "--timeout", value: "SECONDS", help: "give up on a request after this long (default 30)"),
         FlagSpec(name: "--verbose", help: "print one line per HTTP request on stderr (never the token)"),
         FlagSpec(
@@ -237,19 +238,27 @@ extension CommandSpec {
 
     static let initialize = CommandSpec(
         name: "init", summary: "Create the secrets file: token, base and table, checked first.",
-        usage: ["tracker init [--base ID] [--table NAME] [--path PATH] [--force]"],
+        usage: [
+            "tracker init [--base ID] [--table NAME] [--path PATH] [--force]",
+            "tracker init --profile NAME [--token-command 'COMMAND…'] [--base ID] [--table NAME] [--force]",
+        ],
         flags: [
             FlagSpec(name: "--base", value: "ID", help: "the base id, app… (asked on a terminal)"),
+            FlagSpec(
+                name: "--token-command", value: "COMMAND",
+                help: "keep no token in the file: run this to get it (split on spaces; '…' quotes)"),
             FlagSpec(name: "--table", value: "NAME", help: "the table (default \"Design projects\")"),
             FlagSpec(name: "--path", value: "PATH", help: "write here instead of ~/.config/tracker/Secrets.json"),
             FlagSpec(name: "--force", help: "replace an existing file"),
         ],
         examples: [
             "tracker init", "printf '%s\\n' \"$TOKEN\" | tracker init --base appXXXXXXXXXXXXXX",
+            "tracker init --profile client-x --token-command 'pass show airtable/client-x' --base appXXXXXXXXXXXXXX",
         ],
         notes: [
             "On a terminal it asks for the token (without echo), the base id and the table; otherwise it reads the",
             "token from stdin's first line and needs --base. One read checks them before the file is written (0600).",
+            "With --profile it adds (or with --force replaces) that profile and leaves the file's others as they were.",
         ])
 
     static let doctor = CommandSpec(

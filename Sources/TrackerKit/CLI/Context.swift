@@ -71,9 +71,16 @@ public struct Context: Sendable {
     @Sendable public static func filePacer(_ configuration: Configuration, _ directory: RuntimeDirectory)
         -> any RequestPacer
     {
-        FileRequestPacer(
+        let base = FileRequestPacer(
             directory: directory,
             name: FileRequestPacer.slotName(endpoint: configuration.endpoint, baseID: configuration.baseID),
             requestsPerSecond: configuration.requestsPerSecond)
+        // Airtable also limits a token to 50 requests a second across all its bases; a pace set above that is for a
+        // server that is not Airtable, and the token's budget follows it.
+        let token = FileRequestPacer(
+            directory: directory,
+            name: FileRequestPacer.slotName(endpoint: configuration.endpoint, token: configuration.token),
+            requestsPerSecond: max(FileRequestPacer.tokenRequestsPerSecond, configuration.requestsPerSecond))
+        return TwoBudgetPacer(base: base, token: token)
     }
 }

@@ -8,6 +8,8 @@ struct Runner {
     let today: CalendarDate
     /// The runtime directory, prepared at most once per command.
     private let runtimeDirectory = Locked<RuntimeDirectory?>(nil)
+    /// The configuration, read at most once per command: a token command runs once however often it is needed.
+    private let configuration = Locked<Configuration?>(nil)
     /// What tracker is waiting for, on a terminal's stderr; nil elsewhere.
     let status: StatusLine?
     /// The context's streams, clearing the status line before each write.
@@ -17,7 +19,7 @@ struct Runner {
         self.invocation = invocation
         self.context = context
         self.today = today
-        let status = context.output.isStderrTerminal ? StatusLine(write: context.output.standardError) : nil
+        let status = context.output.isStderrTerminal ? StatusLine(write: context.output.rawStandardError) : nil
         self.status = status
         self.output = status?.clearing(context.output) ?? context.output
         // A Ctrl-C that ends tracker at once must not leave the line for the shell's prompt to land on.
@@ -130,10 +132,15 @@ struct Runner {
     }
 
     func loadConfiguration() throws -> Configuration {
-        try ConfigurationLoader.load(
-            secretsFlag: invocation.globals.secretsPath, environment: context.environment,
+        if let loaded = configuration.withLock({ $0 }) { return loaded }
+        let configuration = try ConfigurationLoader.load(
+            secretsFlag: invocation.globals.secretsPath, profile: invocation.globals.profile,
+            environment: context.environment,
             currentDirectory: context.currentDirectory, warn: { output.standardError("tracker: \($0)\n") }
         ).get()
+        output.conceal(configuration.token)
+        self.configuration.withLock { $0 = configuration }
+        return configuration
     }
 
     /// The directory shared with the user's other tracker processes; an unusable one is said once, on stderr.

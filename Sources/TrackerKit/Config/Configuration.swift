@@ -17,6 +17,12 @@ public struct Configuration: Equatable, Sendable {
     public var secretsMode: UInt32? = nil
     /// Which keys came from environment variables, for `doctor` and hints.
     public var environmentKeys: [String]
+    /// The profile in use, when the file has profiles.
+    public var profile: String? = nil
+    /// Every profile the file has.
+    public var profiles: [String] = []
+    /// Where the token came from, for `doctor`: "the secrets file", "AIRTABLE_TOKEN", or the token command.
+    public var tokenOrigin = "the secrets file"
 
     public static let defaultEndpoint = URL(string: "https://api.airtable.com")!
     /// What a secrets file that leaves a setting out gets.
@@ -41,7 +47,11 @@ public struct Configuration: Equatable, Sendable {
 
 /// The keys a secrets file may hold; any other key is a typo and an error.
 enum SecretsKey: String, CaseIterable {
-    case token, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields
+    case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields
+    case profiles, `default`
+
+    /// The keys a profile may set: every setting, but not other profiles.
+    static var profileKeys: [SecretsKey] { allCases.filter { $0 != .profiles && $0 != .default } }
 
     /// The environment variable that overrides this key, if any.
     var environmentVariable: String? {

@@ -4,7 +4,7 @@ import Foundation
 public enum ConfigurationLoader {
     /// Resolves the configuration; `warn` receives one-line warnings such as a file readable by others.
     public static func load(
-        secretsFlag: String?, environment: [String: String], currentDirectory: String,
+        secretsFlag: String?, profile: String? = nil, environment: [String: String], currentDirectory: String,
         warn: (String) -> Void
     ) -> Result<Configuration, AppError> {
         let file: SecretsFile?
@@ -16,7 +16,51 @@ public enum ConfigurationLoader {
         let searched = SecretsFile.candidates(
             flag: secretsFlag, environment: environment, currentDirectory: currentDirectory
         ).map(\.path)
-        return Resolver(file: file, environment: environment, searched: searched).resolve()
+        let chosen: String?
+        switch choose(profile: profile, environment: environment, file: file, searched: searched) {
+        case .success(let name): chosen = name
+        case .failure(let error): return .failure(error)
+        }
+        return Resolver(file: file, profile: chosen, environment: environment, searched: searched).resolve()
+    }
+
+    /// The profile to use: `--profile`, else `TRACKER_PROFILE`, else the file's `"default"`, else its only profile;
+    /// nil for a file without profiles.
+    static func choose(profile flag: String?, environment: [String: String], file: SecretsFile?, searched: [String])
+        -> Result<String?, AppError>
+    {
+        let variable = environment["TRACKER_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let wanted = flag ?? variable
+        let how = flag != nil ? "--profile" : "TRACKER_PROFILE"
+        guard let file else {
+            guard let wanted else { return .success(nil) }
+            return .failure(
+                .configuration(
+                    "\(how) names profile \"\(wanted)\", but there is no secrets file (looked for \(searched.joined(separator: " and ")))",
+                    hint: "Run 'tracker init --profile \(wanted)' to create one."))
+        }
+        let names = file.profileNames
+        if let wanted {
+            if file.profiles[wanted] != nil { return .success(wanted) }
+            if names.isEmpty {
+                return .failure(
+                    .configuration(
+                        "\(how) names profile \"\(wanted)\", but \(file.path) has no profiles",
+                        hint: "Add one with 'tracker init --profile \(wanted)'."))
+            }
+            return .failure(
+                .configuration(
+                    "no profile \"\(wanted)\" in \(file.path)\(SecretsFile.listing(names))."
+                        + Suggestion.ending(for: wanted, in: names),
+                    hint: "Pick one with --profile NAME or TRACKER_PROFILE."))
+        }
+        if names.isEmpty { return .success(nil) }
+        if case .string(let name)? = file.values[.default] { return .success(name) }
+        if names.count == 1 { return .success(names[0]) }
+        return .failure(
+            .configuration(
+                "\(file.path) has several profiles and no \"default\"\(SecretsFile.listing(names))",
+                hint: "Pick one with --profile NAME or TRACKER_PROFILE, or add \"default\": \"NAME\" to the file."))
     }
 
     /// Refuses the example file's placeholders and values that cannot be a token or a base id.
@@ -33,8 +77,12 @@ public enum ConfigurationLoader {
             baseID.count == 17 && baseID.hasPrefix("app")
             && baseID.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII }
         guard isBaseID, !baseID.contains("XXXXXXXXXXXXXX") else {
+            // A value much longer than a base id may be a token pasted into the wrong key: it is not repeated.
+            let looksLikeToken = baseID.hasPrefix("pat") || baseID.hasPrefix("key") || baseID.count > 24
+            let shown = looksLikeToken ? "" : " \"\(baseID)\""
             throw AppError.configuration(
-                "baseId \"\(baseID)\" is not an Airtable base id (app followed by 14 letters and digits)",
+                "baseId\(shown) in \(origin) is not an Airtable base id (app followed by 14 letters and digits)"
+                    + (looksLikeToken ? "; it looks like a token, which belongs in \"token\"" : ""),
                 hint: "Copy it from the base's URL: https://airtable.com/appXXXXXXXXXXXXXX/…")
         }
     }
@@ -71,11 +119,18 @@ public enum ConfigurationLoader {
 
 private struct Resolver {
     var file: SecretsFile?
+    var profile: String?
     var environment: [String: String]
     /// The paths looked in, for the message when there is no file.
     var searched: [String]
 
-    var origin: String { file?.path ?? "the environment" }
+    var origin: String {
+        guard let file else { return "the environment" }
+        return profile.map { "profile \"\($0)\" of \(file.path)" } ?? file.path
+    }
+
+    /// The settings in force: the profile's over the file's top level.
+    private var values: [SecretsKey: SecretsValue] { file?.settings(of: profile) ?? [:] }
 
     func resolve() -> Result<Configuration, AppError> {
         Result {
@@ -85,7 +140,7 @@ private struct Resolver {
                     usedEnvironment.append(variable)
                     return value
                 }
-                switch file?.values[key] {
+                switch values[key] {
                 case nil: return nil
                 case .string(let value): return value
                 default: throw AppError.configuration("\"\(key.rawValue)\" in \(origin) must be a string", hint: nil)
@@ -97,7 +152,24 @@ private struct Resolver {
                 }
                 return value
             }
-            let token = try required(.token)
+            var tokenOrigin = "the secrets file"
+            let token: String
+            if environment["AIRTABLE_TOKEN"].map({ !$0.isEmpty }) ?? false || values[.tokenCommand] == nil {
+                if values[.token] != nil && values[.tokenCommand] != nil {
+                    throw AppError.configuration(
+                        "\(origin) has both \"token\" and \"tokenCommand\"; keep one", hint: nil)
+                }
+                token = try required(.token)
+                if usedEnvironment.contains("AIRTABLE_TOKEN") { tokenOrigin = "AIRTABLE_TOKEN" }
+            } else {
+                if values[.token] != nil {
+                    throw AppError.configuration(
+                        "\(origin) has both \"token\" and \"tokenCommand\"; keep one", hint: nil)
+                }
+                let command = try tokenCommand()
+                token = try TokenCommand.run(command).get()
+                tokenOrigin = "tokenCommand (\(TokenCommand.display(command)))"
+            }
             let baseID = try required(.baseId)
             let table = try required(.table)
             try ConfigurationLoader.check(token: token, baseID: baseID, origin: origin)
@@ -111,8 +183,23 @@ private struct Resolver {
                 retryBudgetSeconds: try whole(
                     .retryBudgetSeconds, default: Configuration.defaultRetryBudgetSeconds, range: 0...86400),
                 fieldSettings: try fieldSettings(),
-                secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment)
+                secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment,
+                profile: profile, profiles: file?.profileNames ?? [], tokenOrigin: tokenOrigin)
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
+    }
+
+    /// `"tokenCommand": ["pass", "show", "airtable"]`: a program and its arguments, run without a shell.
+    private func tokenCommand() throws -> [String] {
+        guard case .array(let items) = values[.tokenCommand], !items.isEmpty,
+            case let words = items.compactMap({ item -> String? in
+                if case .string(let word) = item { word } else { nil }
+            }), words.count == items.count, !words[0].isEmpty
+        else {
+            throw AppError.configuration(
+                "\"tokenCommand\" in \(origin) must be a list of strings, the program first, like [\"pass\", \"show\", \"airtable\"]",
+                hint: nil)
+        }
+        return words
     }
 
     private func missing(_ key: SecretsKey) -> AppError {
@@ -126,14 +213,16 @@ private struct Resolver {
                 hint: "Run 'tracker init' to create one, or set AIRTABLE_TOKEN, AIRTABLE_BASE_ID and AIRTABLE_TABLE.")
         }
         let variable = key.environmentVariable.map { ", or set \($0)" } ?? ""
+        let alternative = key == .token ? " (or \"tokenCommand\")" : ""
         return .configuration(
-            "\(file.path) has no \"\(key.rawValue)\"", hint: "Add it as in Secrets.example.json\(variable).")
+            "\(origin) has no \"\(key.rawValue)\"\(alternative)",
+            hint: "Add it as in Secrets.example.json\(variable).")
     }
 
     /// `"fields": {"due": "Deadline", "kickoff": null, "complete": {"field": "Status", "done": "Done"}}`: every key one
     /// of tracker's words, every value a usable field name, null for a field the base lacks, or the select object.
     private func fieldSettings() throws -> FieldSettings {
-        guard let value = file?.values[.fields] else { return .template }
+        guard let value = values[.fields] else { return .template }
         let example = #"like {"due": "Deadline"}"#
         guard case .object(let members) = value else {
             throw AppError.configuration("\"fields\" in \(origin) must be an object, \(example)", hint: nil)
@@ -201,7 +290,7 @@ private struct Resolver {
     private func number(_ key: SecretsKey, default value: Double, range: ClosedRange<Double>, whole: Bool = false)
         throws -> Double
     {
-        switch file?.values[key] {
+        switch values[key] {
         case nil: return value
         case .number(let number) where range.contains(number) && (!whole || number == number.rounded()):
             return number

@@ -130,6 +130,14 @@ public final class FileRequestPacer: RequestPacer {
             + String(key.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
     }
 
+    /// Airtable's limit for one token across every base it reaches.
+    public static let tokenRequestsPerSecond = 50.0
+
+    /// The slot file's name for a token's budget: a hash, never the token.
+    public static func slotName(endpoint: URL, token: String) -> String {
+        "pace-token-\(endpoint.host ?? "")-\(endpoint.port ?? 0)-" + String(StableHash.of(token), radix: 16)
+    }
+
     public func nextTurn() -> Double {
         update { schedule, now in schedule.reserve(at: now, requestsPerSecond: requestsPerSecond) }
     }
@@ -158,4 +166,20 @@ public final class FileRequestPacer: RequestPacer {
         _ = pwrite(fd, text, text.count, 0)
         return result
     }
+}
+
+/// Paces to two budgets at once, the base's and its token's: a request waits for whichever is further off. A 429 holds
+/// back the base only, as Airtable's answer does not say which limit was reached and other bases may be fine.
+public struct TwoBudgetPacer: RequestPacer {
+    let base: any RequestPacer
+    let token: any RequestPacer
+
+    public init(base: any RequestPacer, token: any RequestPacer) {
+        self.base = base
+        self.token = token
+    }
+
+    public func nextTurn() -> Double { max(base.nextTurn(), token.nextTurn()) }
+
+    public func rateLimited(holdingFor seconds: Double) { base.rateLimited(holdingFor: seconds) }
 }

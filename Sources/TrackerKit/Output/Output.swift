@@ -7,8 +7,11 @@ public struct OutputClosed: Error {}
 public struct Output: Sendable {
     /// Writes data to standard output; throws `OutputClosed` on a closed pipe, `AppError.output` on other failures.
     public var standardOutput: @Sendable (String) throws -> Void
-    /// Writes diagnostics to standard error; failures there are ignored, as there is nowhere left to report them.
-    public var standardError: @Sendable (String) -> Void
+    /// Writes to standard error exactly what it is given: only tracker's own terminal control (the status line)
+    /// uses it directly; everything else goes through `standardError(_:)`.
+    public var rawStandardError: @Sendable (String) -> Void
+    /// Secrets that must never be written, shared by every copy of this output.
+    let secrets = Locked<[String]>([])
     public var isStdoutTerminal: Bool
     public var isStderrTerminal: Bool
     /// The terminal's width in columns, when standard output is one.
@@ -20,10 +23,25 @@ public struct Output: Sendable {
         isStdoutTerminal: Bool = false, isStderrTerminal: Bool = false, terminalWidth: Int? = nil
     ) {
         self.standardOutput = standardOutput
-        self.standardError = standardError
+        self.rawStandardError = standardError
         self.isStdoutTerminal = isStdoutTerminal
         self.isStderrTerminal = isStderrTerminal
         self.terminalWidth = terminalWidth
+    }
+
+    /// Writes diagnostics to standard error; failures there are ignored, as there is nowhere left to report them.
+    ///
+    /// This is the one door to stderr: whatever a message carries (a project's name, Airtable's own message, a field
+    /// or view name) arrives with its control characters made visible, so no text from a base can move the cursor or
+    /// retitle the terminal, and with any token masked.
+    public func standardError(_ text: String) {
+        rawStandardError(StandardErrorText.safe(text, concealing: secrets.withLock { $0 }))
+    }
+
+    /// From now on `secret` is never written to stderr; it is shown masked.
+    public func conceal(_ secret: String) {
+        guard secret.count >= 8 else { return }
+        secrets.withLock { if !$0.contains(secret) { $0.append(secret) } }
     }
 
     /// The process's real streams, written with write(2) so a closed pipe is an error to handle, not a crash.

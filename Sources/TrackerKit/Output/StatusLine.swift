@@ -14,7 +14,7 @@ final class StatusLine: Sendable {
     func show(_ text: String, isWait: Bool = false) {
         shown.withLock { shown in
             guard isWait || !shown.isWait else { return }
-            write("\r\u{1B}[K" + text)
+            write("\r\u{1B}[K" + StandardErrorText.safe(text))
             shown = (true, isWait)
         }
     }
@@ -30,12 +30,12 @@ final class StatusLine: Sendable {
     /// `output` with every write clearing the line first, so text never lands in the middle of it.
     func clearing(_ output: Output) -> Output {
         var wrapped = output
-        let (out, err) = (output.standardOutput, output.standardError)
+        let (out, err) = (output.standardOutput, output.rawStandardError)
         wrapped.standardOutput = { [self] text in
             clear()
             try out(text)
         }
-        wrapped.standardError = { [self] text in
+        wrapped.rawStandardError = { [self] text in
             clear()
             err(text)
         }

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+
 @testable import TrackerKit
 
 #if canImport(FoundationNetworking)
@@ -24,11 +26,20 @@ final class TestClock: @unchecked Sendable {
         return waits
     }
 
+    /// More sleeps than any command makes: a loop that never gives up would otherwise spin forever on this clock.
+    static let runawayLimit = 10_000
+
     func sleep(_ seconds: Double) {
         lock.lock()
         time += seconds
         waits.append(seconds)
+        let runaway = waits.count == Self.runawayLimit
         lock.unlock()
+        if runaway {
+            // Cancelled, the code under test stops at its next check and the test fails instead of hanging.
+            Issue.record("slept \(Self.runawayLimit) times on the test clock: a wait that never ends")
+            withUnsafeCurrentTask { $0?.cancel() }
+        }
     }
 
     /// Network surroundings on this clock with a fixed random draw; `notices` collects the terminal notices.

@@ -33,7 +33,9 @@ extension Runner {
             for note in check.notes { try line("", note) }
         }
         func line(_ label: String, _ value: String) throws {
-            try output.standardOutput(label.padding(toLength: 10, withPad: " ", startingAt: 0) + value + "\n")
+            // Names from the base (fields, views, the table) are shown with their control characters made visible.
+            try output.standardOutput(
+                label.padding(toLength: 10, withPad: " ", startingAt: 0) + StandardErrorText.safe(value) + "\n")
         }
         switch Result(catching: { try loadConfiguration() }) {
         case .failure(let error):
@@ -46,7 +48,10 @@ extension Runner {
         case .success(let configuration):
             if !json { try describe(configuration, line) }
             // The lines above already show the configuration; JSON has no such lines, so it gets the check.
-            checks.append(DoctorCheck(name: "configuration", detail: "configuration read"))
+            checks.append(
+                DoctorCheck(
+                    name: "configuration",
+                    detail: "configuration read" + (Self.profileLine(configuration).map { "; profile \($0)" } ?? "")))
             for check in await doctorChecks(configuration) { try report(check) }
         }
         if json {
@@ -61,6 +66,14 @@ extension Runner {
         if let failure = checks.compactMap(\.error).first { throw failure }
     }
 
+    /// "work (others: client-x, personal)", or nil for a file without profiles.
+    static func profileLine(_ configuration: Configuration) -> String? {
+        guard let profile = configuration.profile else { return nil }
+        let others = configuration.profiles.filter { $0 != profile }
+        return "\"\(profile)\""
+            + (others.isEmpty ? "" : " (others: \(others.map { "\"\($0)\"" }.joined(separator: ", ")))")
+    }
+
     /// Which settings are in use: the file, the masked token and where it came from, the endpoint, base and table.
     private func describe(_ configuration: Configuration, _ line: (String, String) throws -> Void) throws {
         if let path = configuration.secretsPath {
@@ -68,9 +81,8 @@ extension Runner {
         } else {
             try line("secrets", "none; everything comes from the environment")
         }
-        let tokenSource =
-            configuration.environmentKeys.contains("AIRTABLE_TOKEN") ? "AIRTABLE_TOKEN" : "the secrets file"
-        try line("token", "\(configuration.maskedToken) (from \(tokenSource))")
+        if let profile = Self.profileLine(configuration) { try line("profile", profile) }
+        try line("token", "\(configuration.maskedToken) (from \(configuration.tokenOrigin))")
         try line("endpoint", configuration.endpoint.absoluteString)
         try line("base", "\(configuration.baseID), table \"\(configuration.table)\"")
         let settings = configuration.fieldSettings

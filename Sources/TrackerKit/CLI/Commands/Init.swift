@@ -5,30 +5,60 @@ extension Runner {
     /// the secrets file, 0600 in a 0700 directory.
     func initialize(_ options: InitOptions) async throws {
         let path = try secretsPath(options)
-        if FileManager.default.fileExists(atPath: path) && !options.force {
+        let profile = invocation.globals.profile
+        let existing = try existingFile(at: path)
+        if let existing, let profile {
+            if existing.profiles[profile] != nil && !options.force {
+                throw AppError.usage(
+                    "\(path) already has a profile \"\(profile)\"; pass --force to replace it", command: "init")
+            }
+        } else if existing != nil && !options.force {
             throw AppError.usage(
-                "\(path) already exists; pass --force to replace it, or --path to write another file", command: "init")
+                "\(path) already exists; pass --force to replace it, --profile NAME to add a profile, or --path to write another file",
+                command: "init")
         }
         let (token, baseID, table) = try askOrRead(options)
         let endpoint = try ConfigurationLoader.endpoint(context.environment["AIRTABLE_ENDPOINT_URL"])
         try ConfigurationLoader.check(token: token, baseID: baseID, origin: "what was typed")
+        output.conceal(token)
         let configuration = Configuration(
             token: token, baseID: baseID, table: table, endpoint: endpoint ?? Configuration.defaultEndpoint,
             secretsPath: path, environmentKeys: [])
         if output.isStderrTerminal { output.standardError("Checking the token and the table…\n") }
         try await makeClient(configuration: configuration).probeTable().get()
-        var members: [(String, JSONValue)] = [
-            ("token", .string(token)), ("baseId", .string(baseID)), ("table", .string(table)),
+        var members: [(SecretsKey, JSONValue)] = [
+            options.tokenCommand.map { (.tokenCommand, .array($0.map(JSONValue.string))) } ?? (.token, .string(token)),
+            (.baseId, .string(baseID)), (.table, .string(table)),
         ]
-        if let endpoint { members.append(("endpoint", .string(endpoint.absoluteString))) }
-        try SecretsFile.write(
-            JSONValue.object(members).serialized(), to: path, replacing: options.force,
-            privateDirectory: options.path == nil)
-        if output.isStderrTerminal {
+        if let endpoint { members.append((.endpoint, .string(endpoint.absoluteString))) }
+        var note = ""
+        if let profile {
+            let (text, moved) = (existing ?? SecretsFile(path: path, values: [:], mode: 0o600)).adding(
+                profile: profile, members)
+            try SecretsFile.write(text, to: path, replacing: existing != nil, privateDirectory: options.path == nil)
+            if moved { note = " The file's own settings are now profile \"main\", still the default." }
+        } else {
+            try SecretsFile.write(
+                JSONValue.object(members.map { ($0.0.rawValue, $0.1) }).serialized(), to: path,
+                replacing: options.force, privateDirectory: options.path == nil)
+        }
+        if output.isStderrTerminal || !note.isEmpty {
+            let named = profile.map { " as profile \"\($0)\"" } ?? ""
+            let source =
+                options.tokenCommand.map { "token from \(TokenCommand.display($0))" }
+                ?? "token \(configuration.maskedToken)"
             output.standardError(
-                "Saved \(path) (token \(configuration.maskedToken), base \(baseID), table \"\(table)\").\nTry: tracker list\n"
+                "Saved \(path)\(named) (\(source), base \(baseID), table \"\(table)\").\(note)\nTry: tracker \(profile.map { "--profile \($0) " } ?? "")list\n"
             )
         }
+    }
+
+    /// The secrets file already at `path`, read so a new profile can keep everything else; nil when there is none.
+    private func existingFile(at path: String) throws -> SecretsFile? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        guard invocation.globals.profile != nil else { return SecretsFile(path: path, values: [:], mode: 0) }
+        return try SecretsFile.read(path: path, mode: info.st_mode).get()
     }
 
     /// Where to write: `--path`, else `$XDG_CONFIG_HOME/tracker/Secrets.json`, else `~/.config/tracker/Secrets.json`.
@@ -45,6 +75,18 @@ extension Runner {
     /// On a terminal, asks (the token without echo); otherwise the token is stdin's first line and `--base` is needed.
     private func askOrRead(_ options: InitOptions) throws -> (token: String, baseID: String, table: String) {
         let defaultTable = options.table ?? "Design projects"
+        if let command = options.tokenCommand {
+            // The token comes from the command, now for the check and on every run after.
+            let token = try TokenCommand.run(command).get()
+            if let base = options.base { return (token, base, defaultTable) }
+            guard context.isStdinTerminal else {
+                throw AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
+            }
+            let base = ask("Base id (the app… part of the base's URL)", default: nil)
+            guard let base, !base.isEmpty else { throw AppError.usage("no base id was typed", command: "init") }
+            let table = ask("Table", default: defaultTable) ?? defaultTable
+            return (token, base, table.isEmpty ? defaultTable : table)
+        }
         guard context.isStdinTerminal else {
             let input = String(decoding: context.readStandardInput(), as: UTF8.self)
             let token =
@@ -76,39 +118,5 @@ extension Runner {
         output.standardError(question + (value.map { " [\($0)]" } ?? "") + ": ")
         let answer = context.readLine()?.trimmingCharacters(in: .whitespaces)
         return (answer?.isEmpty ?? true) ? value : answer
-    }
-}
-
-/// Turns terminal echo off while a secret is typed, and back on afterwards, even if Ctrl-C ends tracker meanwhile.
-enum TerminalEcho {
-    private static let saved = Locked<termios?>(nil)
-
-    /// Reads one line from the terminal without echoing it.
-    static func readHidden(prompt: String) -> String? {
-        _ = FileDescriptorWriter.write(prompt, to: STDERR_FILENO)
-        var settings = termios()
-        let isTerminal = tcgetattr(STDIN_FILENO, &settings) == 0
-        if isTerminal {
-            saved.withLock { $0 = settings }
-            var hidden = settings
-            hidden.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
-        }
-        defer {
-            restore()
-            _ = FileDescriptorWriter.write("\n", to: STDERR_FILENO)
-        }
-        return Swift.readLine()
-    }
-
-    /// Puts echo back if a secret was being read.
-    static func restore() {
-        guard
-            var settings = saved.withLock({ value -> termios? in
-                defer { value = nil }
-                return value
-            })
-        else { return }
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
     }
 }
