@@ -46,7 +46,8 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
     }
 
     func testTheBashScriptCompletesCommandsFlagsAndValues() throws {
-        let process = bareTracker()
+        var process = bareTracker()
+        try process.putOnPath()
         let script = try process.run(["completion", "bash"])
         XCTAssertEqual(script.status, 0)
         let path = process.runtimeDirectory + "/tracker.bash"
@@ -57,8 +58,9 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "/bin/bash",
                 [
                     "-c",
-                    "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; printf '%s\\n' \"${COMPREPLY[@]}\"",
-                ])
+                    "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; status=$?; "
+                        + "printf '%s\\n' \"${COMPREPLY[@]}\"; exit $status",
+                ], environment: process.environment, directory: process.runtimeDirectory)
             XCTAssertEqual(status, 0)
             return text.split(separator: "\n").map(String.init)
         }

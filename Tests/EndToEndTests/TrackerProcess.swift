@@ -96,6 +96,14 @@ struct TrackerProcess {
         chmod(runtimeDirectory + "/Secrets.json", 0o600)
     }
 
+    /// Makes `tracker` the first program of that name on PATH, as it is for a person whose shell completes it.
+    mutating func putOnPath() throws {
+        let bin = runtimeDirectory + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/tracker", withDestinationPath: Self.binary.path)
+        environment["PATH"] = bin + ":/usr/bin:/bin"
+    }
+
     /// Starts `tracker` without waiting, for tests that run several at once or signal it.
     func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
@@ -112,9 +120,12 @@ struct TrackerProcess {
     }
 }
 
-/// Runs another program to the end (bash, man, script) and returns its status and standard output.
+/// Runs another program to the end (bash, man, script) and returns its status and standard output; it is killed
+/// after `limit` seconds so that a hung shell fails the test instead of the run. A program that leaves a daemon
+/// behind holding its stdout (tmux's server) is run with `capturesOutput: false`.
 func runProgram(
-    _ path: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil
+    _ path: String, _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
+    limit: Double = 60, capturesOutput: Bool = true
 ) throws -> (status: Int32, stdout: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
@@ -122,12 +133,19 @@ func runProgram(
     if let environment { process.environment = environment }
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe()
-    process.standardOutput = out
+    process.standardOutput = capturesOutput ? out : FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+    defer { watchdog.cancel() }
+    let text =
+        capturesOutput ? String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) : ""
     process.waitUntilExit()
+    if process.terminationReason == .uncaughtSignal {
+        XCTFail("\(path) \(arguments.joined(separator: " ")) was stopped after \(limit) s")
+    }
     return (process.terminationStatus, text)
 }
 
@@ -160,7 +178,25 @@ class FakeAirtableTestCase: XCTestCase {
         try fake.start()
     }
 
+    /// The longest any end-to-end test may take. swift-corelibs-xctest does not enforce `executionTimeAllowance`, so a
+    /// watchdog ends the run with the test's name instead of letting CI hang.
+    static let timeLimit = 240.0
+    private var watchdog: DispatchWorkItem?
+
+    override func setUp() {
+        super.setUp()
+        let name = self.name
+        let watchdog = DispatchWorkItem {
+            FileHandle.standardError.write(
+                Data("\(name) took longer than \(Self.timeLimit) s; stopping the run\n".utf8))
+            exit(1)
+        }
+        self.watchdog = watchdog
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeLimit, execute: watchdog)
+    }
+
     override func tearDown() {
+        watchdog?.cancel()
         fake?.stop()
         for directory in directories { try? FileManager.default.removeItem(atPath: directory) }
         super.tearDown()

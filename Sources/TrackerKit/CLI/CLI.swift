@@ -14,6 +14,11 @@ public enum CLI {
     public static func run(arguments: [String], context: Context) async -> ExitCode {
         // Read once, so a whole command (a long listing past midnight included) sees one date.
         let today = CalendarDate(context.now(), in: context.timeZone)
+        if arguments.first == CompletionNames.command {
+            let lines = CompletionNames.lines(Array(arguments.dropFirst()), context: context)
+            try? context.output.standardOutput(lines.map { $0 + "\n" }.joined())
+            return .success
+        }
         let invocation: Invocation
         switch Invocation.parse(arguments, today: today) {
         case .success(let parsed): invocation = parsed

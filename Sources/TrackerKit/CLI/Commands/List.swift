@@ -149,9 +149,11 @@ extension Runner {
         var moreMatch = false
         let progress = ListingProgress(status: output.isStdoutTerminal ? status : nil)
         defer { progress.stop() }
+        var names: [String] = []
         do {
             try await client.listProjects(query) { page in
                 progress.read(page.count)
+                for project in page.prefix(NamesFile.projectLimit - names.count) { names.append(project.name ?? "") }
                 var page = page
                 if let email { page = page.filter { $0.lead?.email?.lowercased() == email } }
                 if page.count > remaining {
@@ -169,6 +171,9 @@ extension Runner {
             }
         } catch is ListingComplete {}
         progress.stop()
+        // Only a listing of the whole table may forget names; any other adds what it saw.
+        let isWholeTable = options.filters.isEmpty && options.view == nil && !moreMatch && options.limit == nil
+        rememberNames(names, replacing: isWholeTable, base: base)
         let closing = renderer.finish()
         if !closing.isEmpty { try output.standardOutput(closing) }
         guard format == .table else { return }

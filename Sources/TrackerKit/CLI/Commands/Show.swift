@@ -9,6 +9,7 @@ extension Runner {
         let unread = linked.filter { base.knowledge.recordNames(in: $0.key).isEmpty }
         async let names: Void = base.knowledge.readNames(of: unread)
         let project = try await ProjectNaming(client: base.client).resolve(options.target)
+        rememberNames([project.name ?? ""], replacing: false, base: base)
         if options.json {
             try output.standardOutput(project.jsonText(today: today) + "\n")
             return
