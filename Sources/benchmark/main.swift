@@ -1,7 +1,8 @@
 import FakeAirtable
 import Foundation
 
-// The benchmark: start-up, listings of 16, 1,000 and 50,000 projects, one add, and a rate-limited listing, each run
+// The benchmark: start-up, listings of 16, 1,000 and 50,000 projects, one add, each everyday command against a fake
+// that answers 300 ms late (its round trips), a 2 s wait (its CPU), names at TAB, and a rate-limited listing, each run
 // several times against the loopback fake; then tracker beside curl, memory, and pacing.
 //   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick]
 // (the static build needs libcurl's development package; a plain `swift build -c release` works too, slower to start)
@@ -18,11 +19,12 @@ try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirecto
 defer { try? FileManager.default.removeItem(atPath: scratch) }
 
 /// A running fake and the environment that points tracker at it.
-func serve(_ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPace: Int = 10000) throws -> (
-    FakeAirtable, [String: String]
-) {
+func serve(_ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPace: Int = 10000, latency: Double = 0)
+    throws -> (FakeAirtable, [String: String])
+{
     var options = FakeAirtable.Options()
     options.requestsPerSecond = requestsPerSecond
+    options.latency = latency
     let fake = FakeAirtable(options: options, records: records)
     try fake.start()
     let secrets = scratch + "/secrets-\(UUID().uuidString).json"
@@ -32,8 +34,11 @@ func serve(_ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPac
     chmod(secrets, 0o600)
     let runtime = scratch + "/run-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+    // A HOME of its own, so what one fake's base left in the cache does not speed up another's.
+    let home = scratch + "/home-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     return (
-        fake, ["TRACKER_SECRETS": secrets, "TRACKER_RUNTIME_DIR": runtime, "HOME": scratch, "PATH": "/usr/bin:/bin"]
+        fake, ["TRACKER_SECRETS": secrets, "TRACKER_RUNTIME_DIR": runtime, "HOME": home, "PATH": "/usr/bin:/bin"]
     )
 }
 
@@ -48,7 +53,8 @@ var rows: [(String, Summary)] = []
     let (low, high) = summary.wallRange
     print(
         String(
-            format: "  %-42@ %10@  (%@ – %@)  cpu %@  rss %.1f MiB%@", name as NSString,
+            format: "  %@ %10@  (%@ – %@)  cpu %@  rss %.1f MiB%@",
+            name.padding(toLength: 54, withPad: " ", startingAt: 0) as NSString,
             seconds(summary.wall) as NSString,
             seconds(low) as NSString, seconds(high) as NSString, seconds(summary.cpu) as NSString, summary.peak,
             (summary.failures > 0 ? "  FAILED \(summary.failures)" : "") as NSString))
@@ -86,6 +92,65 @@ record("list, 16 projects (1 page)", repeatRun(quick ? 5 : 20, ["list"], smallEn
 record("add, 1 project", repeatRun(quick ? 5 : 10, ["add", "--name", "Benchmark", "--due", "2026-12-01"], smallEnv))
 small.stop()
 
+// Round trips: a fake that answers every request 300 ms late, as the real service does from afar, so a command's wall
+// time divided by 0.3 s is the number of round trips it waited for (requests sent together count once).
+let latency = 0.3
+var tripRows: [(String, Summary)] = []
+@MainActor func recordTrips(_ name: String, _ summary: Summary) {
+    tripRows.append((name, summary))
+    print(
+        String(
+            format: "  %@ %10@  %.1f round trips  cpu %@%@",
+            name.padding(toLength: 54, withPad: " ", startingAt: 0) as NSString, seconds(summary.wall) as NSString,
+            summary.wall / latency, seconds(summary.cpu) as NSString,
+            (summary.failures > 0 ? "  FAILED \(summary.failures)" : "") as NSString))
+}
+let (slow, slowEnv) = try serve(FakeAirtable.recordedProjects, latency: latency)
+let ids = slow.records.compactMap { $0["id"] as? String }
+let lead = "katherineduh+collab10@demo.htable.com"
+let adding = ["add", "--name", "Benchmark", "--due", "2026-12-01", "--category", "Brand identity", "--lead", lead]
+let tripRuns = quick ? 1 : 3
+/// Runs `arguments` with nothing remembered: a HOME of its own each time.
+func coldRun(_ arguments: [String]) throws -> Summary {
+    Summary(
+        samples: try (0..<tripRuns).map { _ in
+            var environment = slowEnv
+            environment["HOME"] = scratch + "/home-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: environment["HOME"]!, withIntermediateDirectories: true)
+            return Measure.run(tracker, arguments, environment: environment)
+        })
+}
+recordTrips("add --category --lead, nothing remembered", try coldRun(adding))
+recordTrips("show by id, nothing remembered", try coldRun(["show", ids[6]]))
+_ = Measure.run(tracker, ["list"], environment: slowEnv)  // remembers the schema, as any earlier command would
+recordTrips("list, 16 projects (1 page)", repeatRun(tripRuns, ["list"], slowEnv))
+recordTrips("show by id", repeatRun(tripRuns, ["show", ids[6]], slowEnv))
+recordTrips("show by name", repeatRun(tripRuns, ["show", "Coffee packaging"], slowEnv))
+recordTrips("add --category --lead, schema remembered", repeatRun(tripRuns, adding, slowEnv))
+recordTrips("update by id --due", repeatRun(tripRuns, ["update", ids[6], "--due", "2027-01-15"], slowEnv))
+recordTrips(
+    "update by name --due", repeatRun(tripRuns, ["update", "Coffee packaging", "--due", "2027-01-16"], slowEnv))
+recordTrips("done by id", repeatRun(tripRuns, ["done", ids[6]], slowEnv))
+recordTrips("reopen by id", repeatRun(tripRuns, ["reopen", ids[6]], slowEnv))
+// Each delete needs a project that is still there: the warm-up and every run delete one of their own.
+let doomed = ids.suffix(tripRuns + 1)
+var deletes = doomed.map { Measure.run(tracker, ["delete", $0, "--yes"], environment: slowEnv) }
+deletes.removeFirst()
+recordTrips("delete by id --yes", Summary(samples: deletes))
+slow.stop()
+
+// Idle while waiting: one page answered after 2 s; the CPU column is what waiting cost.
+let (idle, idleEnv) = try serve(FakeAirtable.recordedProjects, latency: 2)
+let waiting = repeatRun(tripRuns, ["list"], idleEnv)
+record("list, 16 projects answered after 2 s", waiting)
+idle.stop()
+
+// Names at TAB: what `tracker show <TAB>` runs, with 5,000 project names remembered.
+let (named, namedEnv) = try serve(FakeAirtable.generatedProjects(count: 5000))
+_ = Measure.run(tracker, ["list"], environment: namedEnv)
+record("names at TAB, 5,000 projects remembered", repeatRun(quick ? 10 : 50, ["__complete", "projects"], namedEnv))
+named.stop()
+
 let (thousand, thousandEnv) = try serve(FakeAirtable.generatedProjects(count: 1000))
 let listThousand = repeatRun(quick ? 3 : 10, ["list"], thousandEnv)
 record("list, 1,000 projects (10 pages)", listThousand)
@@ -112,7 +177,7 @@ let query =
 let loop = """
     offset=""
     while :; do
-      body=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL?\(query)${offset:+&offset=$offset}")
+      body=$(curl -sf --compressed -H "Authorization: Bearer $TOKEN" "$URL?\(query)${offset:+&offset=$offset}") || exit 1
       offset=$(printf '%s' "$body" | grep -o '"offset":"[^"]*"' | cut -d'"' -f4 | sed 's|/|%2F|g')
       printf '%s\\n' "$body"
       [ -n "$offset" ] || break
@@ -181,6 +246,15 @@ print(
 
 for (name, limited, stored) in importRefusals {
     print("\(name): \(limited) × 429 seen by the fake, \(stored) projects afterwards")
+}
+
+print(
+    "\n| command, every answer 300 ms late | wall, median of \(tripRuns) | round trips (wall ÷ 0.3 s) | CPU, median |\n"
+        + "| --- | --- | --- | --- |")
+for (name, summary) in tripRows {
+    print(
+        "| \(name) | \(seconds(summary.wall)) | \(String(format: "%.1f", summary.wall / latency)) | \(seconds(summary.cpu)) |"
+    )
 }
 
 print(
