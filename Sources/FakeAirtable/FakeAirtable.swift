@@ -59,6 +59,12 @@ public final class FakeAirtable: @unchecked Sendable {
         case applyLate(seconds: Double)
         /// Apply the request, then send only half of the body.
         case truncatedBody
+        /// Apply the request, then send a whole, well-framed compressed body that inflates to only half of what
+        /// `airtable-uncompressed-content-length` says: a cut the transfer itself cannot see, only that header.
+        case shortInflated
+        /// Another client deletes these projects just before this request arrives, which is then answered as
+        /// usual (a delete of one of them gets Airtable's 404).
+        case deletedElsewhereFirst(ids: [String])
         /// Never answer: hold the connection silent for this long.
         case stall(seconds: Double)
         /// Send the headers, then hold the body back for this long.
@@ -197,7 +203,14 @@ public final class FakeAirtable: @unchecked Sendable {
         let coding = options.compression.flatMap {
             HTTPCompression.negotiate(request.header("accept-encoding"), preferred: $0)
         }
-        let action = Self.compress(respond(to: request, fault: fault), coding)
+        let plain = respond(to: request, fault: fault)
+        var action = Self.compress(plain, coding)
+        if case .shortInflated? = fault, let coding, case .respond(let code, var headers, let body) = plain {
+            // The header keeps the whole length; the bytes are the first half, compressed whole.
+            headers["Content-Encoding"] = coding.rawValue
+            headers["airtable-uncompressed-content-length"] = String(body.count)
+            action = .respond(status: code, headers: headers, body: coding.encode(body.prefix(body.count / 2)))
+        }
         var status: Int?
         switch action {
         case .respond(let code, _, _), .truncate(let code, _, _), .stallBody(_, let code, _, _): status = code
@@ -236,8 +249,13 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     private func respond(to request: HTTPRequest, fault: Fault?) -> HTTPAction {
+        if case .deletedElsewhereFirst(let ids)? = fault { locked { base.tables[0].remove(ids: Set(ids)) } }
         switch fault {
         case .status(let code, let type, let message, let retryAfter)?:
+            // An injected rate limit locks the base for its penalty, as a real one does (the monthly quota does not).
+            if code == 429 && type == "RATE_LIMIT_REACHED" {
+                locked { lockedUntil = max(lockedUntil, now + options.lockoutSeconds) }
+            }
             var headers: [String: String] = [:]
             if let retryAfter { headers["Retry-After"] = retryAfter }
             return .respond(
@@ -279,11 +297,12 @@ public final class FakeAirtable: @unchecked Sendable {
 
     /// Applies the per-base limit: a request over it gets 429 and locks the base out.
     private func rateLimit() -> HTTPAction? {
-        guard let limit = options.requestsPerSecond else { return nil }
-        return locked { () -> HTTPAction? in
+        locked { () -> HTTPAction? in
             let time = now
             recentRequests.removeAll { $0 <= time - 1 }
-            if time < lockedUntil || recentRequests.count >= limit {
+            // A lockout (from going over the limit, or an injected 429) holds whether or not a limit is enforced.
+            let isOver = options.requestsPerSecond.map { recentRequests.count >= $0 } ?? false
+            if time < lockedUntil || isOver {
                 if time >= lockedUntil { lockedUntil = time + options.lockoutSeconds }
                 var headers: [String: String] = [:]
                 if options.sendsRetryAfter { headers["Retry-After"] = String(Int((lockedUntil - time).rounded(.up))) }

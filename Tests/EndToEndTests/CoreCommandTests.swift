@@ -97,6 +97,11 @@ final class CoreCommandTests: FakeAirtableTestCase {
         XCTAssertEqual(
             fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Weekly review" }.count, 1)
         XCTAssertEqual(fake.records.count, 16 + 3)
+        // "Exactly this name": another case is another project.
+        let shouted = try tracker().run(["add", "--if-absent", "--name", "WEEKLY REVIEW", "--due", "2026-11-27"])
+        XCTAssertEqual(shouted.status, 0, shouted.stderr)
+        XCTAssertNotEqual(shouted.stdout, first.stdout)
+        XCTAssertEqual(fake.records.count, 16 + 4)
     }
 
     func testConcurrentIfAbsentRunsLeaveOneProject() throws {

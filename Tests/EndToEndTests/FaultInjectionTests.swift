@@ -17,7 +17,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
     // MARK: - Rate limit
 
     func testA429BurstIsWaitedOutWithRetryAfter() throws {
-        try startFake()
+        try startFake(options: .lockingOut(for: 1))
         let limited = FakeAirtable.Fault.rateLimited(retryAfter: "1")
         fake.inject(limited, onRequest: 1)
         fake.inject(limited, onRequest: 2)
@@ -31,7 +31,7 @@ final class FaultInjectionTests: FakeAirtableTestCase {
     }
 
     func testRateLimitedPastTheBudgetExits75() throws {
-        try startFake()
+        try startFake(options: .lockingOut(for: 1))
         fake.injectOnEveryRequest(.rateLimited(retryAfter: "1"))
         let result = try impatientTracker(budget: 3).run(["list"])
         assertFailure(result, status: 75, "Airtable is still rate limiting after")
@@ -98,6 +98,18 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 300)
         XCTAssertEqual(Set(result.lines).count, 300)
+    }
+
+    /// A body whose framing is whole but which inflates to less than `airtable-uncompressed-content-length`: only
+    /// tracker's own check of that header sees the cut, and a read is then asked for again.
+    func testABodyShorterThanAirtablesLengthHeaderIsReadAgain() throws {
+        try startFake()
+        fake.inject(.shortInflated, onRequest: 1)
+        let result = try tracker().run(["list", "--format", "ndjson"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.count, 16)
+        XCTAssertEqual(fake.recordLog.count, 2)
+        XCTAssertEqual(fake.recordLog.first?.encoding, "gzip")
     }
 
     func testConnectionRefusedExits69InWords() throws {
@@ -183,12 +195,26 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertTrue(result.stderr.contains("run the same command again with --if-absent"), result.stderr)
         XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 1, "never sent twice")
         // Airtable applies it late; finishing with --if-absent then finds it instead of creating another.
-        Thread.sleep(forTimeInterval: 5.5 - result.seconds)
+        for _ in 0..<100 where !names().contains("Pending") { Thread.sleep(forTimeInterval: 0.1) }
+        XCTAssertTrue(names().contains("Pending"), "the fake applied the create")
         let finish = try impatient.run(["add", "--if-absent", "--name", "Pending", "--due", "2026-12-01"])
         XCTAssertEqual(finish.status, 0, finish.stderr)
         XCTAssertEqual(names().filter { $0 == "Pending" }.count, 1)
         let created = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Pending" }
         XCTAssertEqual(finish.stdout, (created?["id"] as? String ?? "?") + "\n")
+    }
+
+    /// The lookup after a lost create counts only a project with this name *and* this due date, made since the
+    /// create was sent: one of the same name made a moment earlier for another day is not it.
+    func testALostCreateIsNotMistakenForAnotherOfTheSameName() throws {
+        try startFake()
+        let earlier = try tracker().run(["add", "--name", "Weekly review", "--due", "2026-11-20"])
+        XCTAssertEqual(earlier.status, 0, earlier.stderr)
+        fake.inject(.status(500, type: nil), onRequest: 1)
+        let result = try impatientTracker(budget: 2).run(["add", "--name", "Weekly review", "--due", "2026-11-27"])
+        assertFailure(result, status: 75, "the answer to creating \"Weekly review\" was lost")
+        XCTAssertFalse(result.stderr.contains(earlier.stdout.trimmingCharacters(in: .newlines)))
+        XCTAssertEqual(names().filter { $0 == "Weekly review" }.count, 1)
     }
 
     func testACreateResetOrAnswered5xxIsNeverSentAgain() throws {

@@ -234,7 +234,7 @@ final class FirstRunTests: FakeAirtableTestCase {
     }
 
     func testOnATerminalEveryRateLimitWaitCountsDown() throws {
-        try startFake()
+        try startFake(options: .lockingOut(for: 2))
         let limited = FakeAirtable.Fault.rateLimited(retryAfter: "2")
         fake.inject(limited, onRequest: 1)
         fake.inject(limited, onRequest: 2)

@@ -216,7 +216,7 @@ final class ImportTests: FakeAirtableTestCase {
     }
 
     func testServerErrorsAndA429StormEndWithEveryRowInOnce() throws {
-        try startFake(records: [])
+        try startFake(records: [], options: .lockingOut(for: 1))
         fake.inject(.status(500, type: nil), onRequest: 3)
         fake.inject(.status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error"), onRequest: 5)
         let limited = FakeAirtable.Fault.rateLimited(retryAfter: "1")

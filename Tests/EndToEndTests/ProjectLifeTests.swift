@@ -281,10 +281,22 @@ final class ProjectLifeTests: FakeAirtableTestCase {
 
     func testADeleteOfAProjectAlreadyGoneCountsAsDeleted() throws {
         try startFake()
+        // Someone deletes it in Airtable between tracker finding it and asking to delete it: Airtable answers 404.
+        fake.inject(.deletedElsewhereFirst(ids: ["rec3g0Xxmw2rw3scs"]), onRequest: 2)
+        let result = try tracker().run(["delete", "--yes", "CMCA brand identity"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "rec3g0Xxmw2rw3scs\n")
+        XCTAssertEqual(ids(named: "CMCA brand identity"), [])
+        XCTAssertEqual(fake.recordLog.map(\.method), ["GET", "DELETE", "GET"], "looked, found it gone, sent no more")
+        XCTAssertEqual(fake.recordLog[1].status, 404)
+    }
+
+    func testADeleteAnsweredWith404ThatDeletedNothingIsSentAgain() throws {
+        try startFake()
         fake.inject(
             .raw(404, body: #"{"error":{"type":"MODEL_ID_NOT_FOUND","message":"Record not found"}}"#), onRequest: 2)
         let result = try tracker().run(["delete", "--yes", "CMCA brand identity"])
-        // The fake's 404 applied nothing, so looking finds the project still there and deletes it once more.
+        // The 404 applied nothing, so looking finds the project still there and deletes it once more.
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "rec3g0Xxmw2rw3scs\n")
         XCTAssertEqual(ids(named: "CMCA brand identity"), [])

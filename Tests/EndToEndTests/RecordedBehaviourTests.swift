@@ -80,13 +80,16 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
         }
     }
 
+    /// A 429 as recorded: no `Retry-After`, and the base locked for 30 s. tracker waits the lockout out without
+    /// knocking again (a knock during the lockout would be refused too) and then completes.
     func testARecorded429IsWaitedOutAndTheListingCompletes() throws {
         try startFake()
-        fake.inject(.rateLimited(retryAfter: "1"), onRequest: 1)
-        let result = try tracker().run(["list"])
+        fake.inject(.rateLimited(), onRequest: 1)
+        let result = try tracker().run(["list"], limit: 90)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines.count, 16)
         XCTAssertEqual(fake.recordLog.map(\.status), [429, 200])
+        XCTAssertGreaterThanOrEqual(result.seconds, 30)
     }
 
     // MARK: - Staying inside the table

@@ -166,6 +166,16 @@ private final class Collected: @unchecked Sendable {
     }
 }
 
+extension FakeAirtable.Options {
+    /// A fake whose rate-limit lockout lasts `seconds`, for tests that inject 429s carrying a `Retry-After` that
+    /// short (Airtable locks a base for 30 s and sends no `Retry-After`; RecordedBehaviourTests waits that out).
+    static func lockingOut(for seconds: Double) -> Self {
+        var options = Self()
+        options.lockoutSeconds = seconds
+        return options
+    }
+}
+
 /// A test case with a fresh fake per test.
 class FakeAirtableTestCase: XCTestCase {
     var fake: FakeAirtable!

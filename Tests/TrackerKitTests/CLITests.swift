@@ -106,6 +106,19 @@ struct CLITests {
         #expect(result.requests.map(\.httpMethod) == ["GET"])
     }
 
+    /// "Only if no project has exactly this name": a project whose name differs in case is another project, even
+    /// when Airtable's answer includes it.
+    @Test func addIfAbsentCreatesWhenOnlyTheCaseDiffers() async {
+        let result = await run(
+            ["add", "--if-absent", "--name", "Weekly review", "--due", "2026-12-01"],
+            [
+                .http(200, body: #"{"records":[\#(Fixture.record(id: "recLOWERlower0000", name: "weekly review"))]}"#),
+                .http(200, body: Fixture.record(id: "recNEWnew00000000", name: "Weekly review")),
+            ])
+        #expect(result.stdout == "recNEWnew00000000\n")
+        #expect(result.requests.map(\.httpMethod) == ["GET", "POST"])
+    }
+
     @Test func showByNameListsAmbiguousMatches() async {
         let both =
             #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Twin")),\#(Fixture.record(id: "recBBBBBBBBBBBBBB", name: "Twin", due: "2027-01-01"))]}"#

@@ -171,6 +171,31 @@ struct BatchWriteTests {
         #expect(first["typecast"] == nil)
     }
 
+    /// Import's creates are upserts merged on the key, so one sent twice after a lost answer updates, never adds.
+    @Test func newProjectsGoAsUpsertsMergedOnTheKeyTenARequest() async throws {
+        let writes = (0..<12).map { Fixture.write(name: "New \($0)") }
+        let answer = { (count: Int) in
+            StubAnswer.http(
+                200,
+                body:
+                    #"{"records":[\#((0..<count).map { Fixture.record(id: "rec" + String(format: "%014d", $0), name: "New \($0)") }.joined(separator: ","))]}"#
+            )
+        }
+        let host = StubURLProtocol.host([.failure(.networkConnectionLost), answer(10), answer(2)])
+        var written = 0
+        try await Fixture.client(host).upsertProjects(writes, mergingOn: [.name, .due]) { written += $0.count }
+        #expect(written == 12)
+        #expect(host.requests.map(\.httpMethod) == ["PATCH", "PATCH", "PATCH"], "the lost batch is sent again")
+        for request in host.requests {
+            let body = try #require(try JSONSerialization.jsonObject(with: request.httpBody!) as? [String: Any])
+            let upsert = try #require(body["performUpsert"] as? [String: Any], "every batch is an upsert")
+            #expect(upsert["fieldsToMergeOn"] as? [String] == ["Name", "Due date"])
+            #expect(body["typecast"] == nil)
+            #expect(((body["records"] as? [[String: Any]]) ?? []).allSatisfy { $0["id"] == nil })
+        }
+        #expect(host.requests[0].httpBody == host.requests[1].httpBody)
+    }
+
     @Test func anUpdateWhoseAnswerWasLostIsSentAgainLikeARead() async throws {
         let answer = #"{"records":[\#(Fixture.record(id: "rec00000000000000", name: "x"))]}"#
         let host = StubURLProtocol.host([
