@@ -15,7 +15,9 @@ let package = Package(
         // libcurl's easy interface, loaded at run time (no -dev package needed): the Linux transport that waits idle.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // A loopback stand-in for Airtable's Web API, used by the end-to-end tests and the benchmark.
-        .target(name: "FakeAirtable", resources: [.copy("Resources/design-projects.json")]),
+        .target(
+            name: "FakeAirtable",
+            resources: [.copy("Resources/design-projects.json"), .copy("Resources/design-projects.json.gz")]),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
         // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.
         .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"]),

@@ -65,6 +65,11 @@ public final class FakeAirtable: @unchecked Sendable {
         /// Another client deletes these projects just before this request arrives, which is then answered as
         /// usual (a delete of one of them gets Airtable's 404).
         case deletedElsewhereFirst(ids: [String])
+        /// Answer with the recorded page as real gzip bytes (made once with `gzip -9 -n`): 5.6 KB that inflate to
+        /// 41.8 KB, as Airtable's do (its recording: 1,189 bytes for 3,737), whatever was asked.
+        case recordedCompressedPage
+        /// Answer as usual, but with `Transfer-Encoding: chunked` and no `Content-Length`.
+        case chunked
         /// Never answer: hold the connection silent for this long.
         case stall(seconds: Double)
         /// Send the headers, then hold the body back for this long.
@@ -156,6 +161,9 @@ public final class FakeAirtable: @unchecked Sendable {
         locked { standingFault = fault }
     }
 
+    /// Requests for records received so far, counted on arrival (the log has them only once answered).
+    public var recordRequestsReceived: Int { locked { requestCount } }
+
     /// Every request seen so far.
     public var log: [LogEntry] { locked { entries } }
 
@@ -204,7 +212,25 @@ public final class FakeAirtable: @unchecked Sendable {
             HTTPCompression.negotiate(request.header("accept-encoding"), preferred: $0)
         }
         let plain = respond(to: request, fault: fault)
-        var action = Self.compress(plain, coding)
+        // Not recorded for creates (airtable-api.md has the header on listings only): the stricter reading is that a
+        // write's answer may come without it, so the fake leaves it out there.
+        let isWrite = request.method != "GET" && !request.path.hasSuffix("/listRecords")
+        var action = Self.compress(plain, coding, statesInflatedLength: !isWrite)
+        switch fault {
+        case .recordedCompressedPage? where coding == .gzip:
+            action = .respond(
+                status: 200,
+                headers: [
+                    "Content-Encoding": "gzip",
+                    "airtable-uncompressed-content-length": String(FakeAirtable.recordedResponse.count),
+                ], body: FakeAirtable.recordedResponseGzip)
+        case .chunked?:
+            if case .respond(let code, var headers, let body) = action {
+                headers["Transfer-Encoding"] = "chunked"
+                action = .respond(status: code, headers: headers, body: body)
+            }
+        default: break
+        }
         if case .shortInflated? = fault, let coding, case .respond(let code, var headers, let body) = plain {
             // The header keeps the whole length; the bytes are the first half, compressed whole.
             headers["Content-Encoding"] = coding.rawValue
@@ -225,12 +251,14 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     /// Every answer's body in `coding`, with the headers Airtable sends alongside a compressed body.
-    private static func compress(_ action: HTTPAction, _ coding: HTTPCompression?) -> HTTPAction {
+    private static func compress(_ action: HTTPAction, _ coding: HTTPCompression?, statesInflatedLength: Bool)
+        -> HTTPAction
+    {
         guard let coding else { return action }
         func encoded(_ headers: [String: String], _ body: Data) -> ([String: String], Data) {
             var headers = headers
             headers["Content-Encoding"] = coding.rawValue
-            headers["airtable-uncompressed-content-length"] = String(body.count)
+            if statesInflatedLength { headers["airtable-uncompressed-content-length"] = String(body.count) }
             return (headers, coding.encode(body))
         }
         switch action {

@@ -9,6 +9,14 @@ extension FakeAirtable {
         return data
     }
 
+    /// The same response compressed once with `gzip -9 -n` and kept: real deflate, smaller than what it inflates to.
+    public static var recordedResponseGzip: Data {
+        guard let url = Bundle.module.url(forResource: "design-projects.json", withExtension: "gz"),
+            let data = try? Data(contentsOf: url)
+        else { fatalError("design-projects.json.gz is missing from the FakeAirtable resources") }
+        return data
+    }
+
     /// The 16 recorded projects, as record objects for `init(records:)`.
     public static var recordedProjects: [[String: Any]] {
         let object = try? JSONSerialization.jsonObject(with: recordedResponse) as? [String: Any]

@@ -119,6 +119,17 @@ final class HTTPServer: @unchecked Sendable {
         while !stopped, let request = reader.readRequest() {
             let keepAlive = request.header("connection")?.lowercased() != "close"
             switch handler(request) {
+            case .respond(let status, let headers, let body) where headers["Transfer-Encoding"] == "chunked":
+                // Chunks of 1,000 bytes and the last, empty one; no Content-Length.
+                var data = head(status, headers, length: nil, keepAlive: keepAlive)
+                var start = body.startIndex
+                while start < body.endIndex {
+                    let end = min(start + 1000, body.endIndex)
+                    data += Data((String(end - start, radix: 16) + "\r\n").utf8) + body[start..<end] + Data("\r\n".utf8)
+                    start = end
+                }
+                guard send(connection, data + Data("0\r\n\r\n".utf8)) else { return }
+                if !keepAlive { return }
             case .respond(let status, let headers, let body):
                 guard send(connection, head(status, headers, length: body.count, keepAlive: keepAlive) + body) else {
                     return
@@ -151,11 +162,11 @@ final class HTTPServer: @unchecked Sendable {
         while !stopped && Date() < end { usleep(20_000) }
     }
 
-    private func head(_ status: Int, _ headers: [String: String], length: Int, keepAlive: Bool) -> Data {
+    private func head(_ status: Int, _ headers: [String: String], length: Int?, keepAlive: Bool) -> Data {
         var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         var all = headers
         if all["Content-Type"] == nil { all["Content-Type"] = "application/json; charset=utf-8" }
-        all["Content-Length"] = String(length)
+        if let length { all["Content-Length"] = String(length) }
         all["Connection"] = keepAlive ? "keep-alive" : "close"
         for (name, value) in all.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
         return Data((text + "\r\n").utf8)

@@ -93,6 +93,7 @@ final class CoreCommandTests: FakeAirtableTestCase {
         XCTAssertEqual(dry.stdout, #"{"fields":{"Name":"Dry","Due date":"2026-12-01"}}"# + "\n")
         let first = try tracker().run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-11-27"])
         let second = try tracker().run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-11-27"])
+        XCTAssertTrue(first.stdout.hasPrefix("rec"), "an id, so the two can only be equal by being the same id")
         XCTAssertEqual(first.stdout, second.stdout)
         XCTAssertEqual(
             fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Weekly review" }.count, 1)

@@ -112,6 +112,33 @@ final class FaultInjectionTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.recordLog.first?.encoding, "gzip")
     }
 
+    /// Real gzip, 5.6 KB on the wire for 41.8 KB of JSON: a client comparing Content-Length with what it read
+    /// would call it cut off.
+    func testARealGzipAnswerSmallerThanItsJSONIsReadWhole() throws {
+        try startFake()
+        fake.inject(.recordedCompressedPage, onRequest: 1)
+        let result = try tracker().run(["list", "--format", "ndjson"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.count, 16)
+        XCTAssertEqual(fake.recordLog.count, 1)
+        XCTAssertLessThan(FakeAirtable.recordedResponseGzip.count, FakeAirtable.recordedResponse.count / 5)
+    }
+
+    /// Answers with no Content-Length (chunked), for a listing and for a create, whose answer also comes without
+    /// Airtable's length header.
+    func testChunkedAnswersWithoutAnyLengthAreReadWhole() throws {
+        try startFake()
+        fake.inject(.chunked, onRequest: 1)
+        let listed = try tracker().run(["list", "--format", "ndjson"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.lines.count, 16)
+        fake.inject(.chunked, onRequest: 1)
+        let added = try tracker().run(["add", "--name", "Chunked", "--due", "2026-12-01"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual(added.stdout, (fake.records.last?["id"] as? String ?? "?") + "\n")
+        XCTAssertEqual(fake.recordLog.map(\.method), ["GET", "POST"], "read once, created once")
+    }
+
     func testConnectionRefusedExits69InWords() throws {
         try startFake()
         fake.stop()

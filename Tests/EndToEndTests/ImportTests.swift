@@ -221,7 +221,9 @@ final class ImportTests: FakeAirtableTestCase {
         fake.inject(.status(503, type: "RETRIABLE_ERROR", message: "Server encountered an error"), onRequest: 5)
         let limited = FakeAirtable.Fault.rateLimited(retryAfter: "1")
         for number in 7...10 { fake.inject(limited, onRequest: number) }
-        let result = try tracker().run(["import", "-", "--format", "csv"], stdin: Self.csv(80))
+        // A faster pace than Airtable's, so the slower pace after each 429 costs this test seconds, not tens.
+        let result = try configuredTracker(#""requestsPerSecond": 50"#).run(
+            ["import", "-", "--format", "csv"], stdin: Self.csv(80))
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "created 80, updated 0, unchanged 0\n")
         XCTAssertEqual(names().count, 80)

@@ -81,10 +81,23 @@ struct TrackerProcess {
             group.wait()
         }
         process.waitUntilExit()
-        return ProcessResult(
+        let result = ProcessResult(
             status: process.terminationStatus, stdout: collected.text(isOut: true),
             stderr: collected.text(isOut: false),
             seconds: Date().timeIntervalSince(started), environmentHome: environment["HOME"] ?? "")
+        Self.assertNoToken(in: result, arguments: arguments, given: [environment["AIRTABLE_TOKEN"], stdin])
+        return result
+    }
+
+    /// Every run, with or without a fake: no output holds the token it was given or anything shaped like one.
+    static func assertNoToken(in result: ProcessResult, arguments: [String], given: [String?]) {
+        let given = given.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { $0.count >= 20 }
+        for (stream, text) in [("stdout", result.stdout), ("stderr", result.stderr)] {
+            let shaped = text.range(of: #"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"#, options: .regularExpression) != nil
+            if shaped || given.contains(where: { text.contains($0) }) {
+                XCTFail("tracker \(arguments.joined(separator: " ")) printed a token on \(stream)")
+            }
+        }
     }
 
     /// Writes a secrets file in the working directory with these extra settings (a JSON object's members).

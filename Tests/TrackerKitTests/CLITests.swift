@@ -119,6 +119,36 @@ struct CLITests {
         #expect(result.requests.map(\.httpMethod) == ["GET", "POST"])
     }
 
+    /// `done X` racing a cron `add X`: the project appears between the lookup and the search for close names. The
+    /// name it would suggest is the one typed, so tracker looks again and finds it.
+    @Test func aNameThatAppearsWhileLookingIsFoundNotSuggested() async {
+        let project = Fixture.record(id: "recRACEDraced0000", name: "Weekly review")
+        let result = await run(
+            ["done", "Weekly review"],
+            [
+                .http(200, body: #"{"records":[]}"#),
+                .http(200, body: #"{"records":[\#(project)]}"#),
+                .http(200, body: #"{"records":[\#(project)]}"#),
+                .http(200, body: #"{"records":[\#(project)]}"#),
+            ])
+        #expect(result.code == .success, "\(result.stderr)")
+        #expect(result.stdout == "recRACEDraced0000\n")
+        #expect(result.requests.map(\.httpMethod) == ["GET", "GET", "GET", "PATCH"])
+    }
+
+    @Test func aNameStillMissingIsNeverItsOwnSuggestion() async {
+        let result = await run(
+            ["done", "Weekly review"],
+            [
+                .http(200, body: #"{"records":[]}"#),
+                .http(200, body: #"{"records":[\#(Fixture.record(id: "recRACEDraced0000", name: "Weekly review"))]}"#),
+                .http(200, body: #"{"records":[]}"#),
+            ])
+        #expect(result.code == .notFound)
+        #expect(!result.stderr.contains("Did you mean"), "\(result.stderr)")
+        #expect(result.requests.count == 3)
+    }
+
     @Test func showByNameListsAmbiguousMatches() async {
         let both =
             #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Twin")),\#(Fixture.record(id: "recBBBBBBBBBBBBBB", name: "Twin", due: "2027-01-01"))]}"#

@@ -152,15 +152,16 @@ struct ProjectAPIClientTests {
 
     @Test(arguments: [(15_999, "GET"), (16_000, "POST"), (16_001, "POST")])
     func aURLOf16000CharactersOrMoreGoesAsPOST(length: Int, method: String) async throws {
-        let host = StubURLProtocol.host([.http(200, body: #"{"records":[]}"#)])
+        let host = StubURLProtocol.host([.http(200, body: #"{"records":[]}"#), .http(200, body: #"{"records":[]}"#)])
         let client = Fixture.client(host)
-        // Every "x" of the formula adds one character to the URL.
-        let empty =
-            "https://\(host.name)/v0/appTESTbase000001/Design%20projects?"
-            + ProjectAPIClient.encode(ListQuery(filterByFormula: "").queryItems(offset: nil))
-        let formula = String(repeating: "x", count: length - empty.count)
+        // The length is measured on the wire, not with tracker's own encoder: a one-"x" formula's URL as sent, and
+        // every further "x" adds one character.
+        try await client.listProjects(ListQuery(filterByFormula: "x")) { _ in }
+        let probe = try #require(host.requests.first?.url?.absoluteString)
+        let formula = String(repeating: "x", count: length - (probe.count - 1))
         try await client.listProjects(ListQuery(filterByFormula: formula)) { _ in }
-        let request = try #require(host.requests.first)
+        let request = try #require(host.requests.last)
+        #expect(host.requests.count == 2)
         #expect(request.httpMethod == method)
         if method == "GET" { #expect(request.url!.absoluteString.count == length) }
     }
@@ -225,6 +226,25 @@ struct ProjectAPIClientTests {
         #expect(error.exitCode == .temporaryFailure)
         #expect(host.requests.map(\.httpMethod) == ["POST", "GET", "GET", "GET", "GET", "GET"])
         #expect(clock.sleeps == [1, 2, 4, 8])
+    }
+
+    /// With two minutes of retry budget, looking for a lost create still stops after about 20 s, and the status line
+    /// says what is being checked.
+    @Test func lookingForALostCreateIsBoundedAndSaysWhatItChecks() async throws {
+        let host = StubURLProtocol.host(
+            [.http(502, body: "")], fallback: .http(200, body: #"{"records":[]}"#))
+        let clock = TestClock()
+        let notices = Recorder()
+        let client = ProjectAPIClient(
+            configuration: Fixture.configuration(host: host.name),
+            network: Fixture.network(session: StubURLProtocol.session(), clock: clock, budget: 120, notices: notices),
+            now: { Date(timeIntervalSince1970: 1_795_000_000) })
+        let error = try #require(
+            await client.createProject(Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!).failure)
+        #expect(error == .createOutcomeUnknown(name: "X", waitedSeconds: 15))
+        #expect(clock.sleeps.reduce(0, +) <= ProjectAPIClient.lostCreateLookupSeconds)
+        #expect(
+            notices.text.contains(#"checking whether "X", due 2026-12-01, was made (up to 20 s)"#), "\(notices.text)")
     }
 
     @Test func aCreateAppliedLateIsFoundByLookingAgain() async throws {

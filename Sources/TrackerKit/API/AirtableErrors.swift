@@ -36,5 +36,5 @@ enum AirtableErrors {
             if case .http(429, let body) = error { return body.type == billingLimitType }
             return false
         },
-        inflatedLengthHeader: "airtable-uncompressed-content-length")
+        inflatedLengthHeader: "airtable-uncompressed-content-length", serviceName: "Airtable")
 }

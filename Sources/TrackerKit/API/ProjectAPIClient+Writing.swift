@@ -104,12 +104,20 @@ extension ProjectAPIClient {
         }
     }
 
+    /// How long tracker looks for a create whose answer was lost (at most the retry budget): Airtable applies a
+    /// write within seconds or not at all, and a person at a terminal should not wait two minutes to hear so.
+    public static let lostCreateLookupSeconds = 20.0
+
     /// Looks for the project a create with a lost answer would have made, with growing pauses.
     private func findCreated(name: String, due: CalendarDate?, since: String, startedAt started: Double) async
         -> Result<Project, AppError>
     {
-        network.notice("Airtable's answer to the create was lost; looking for \"\(name)\" before doing anything else…")
-        let found = await network.poll(startedAt: started) { () async -> Result<Project?, AppError> in
+        let dueText = due.map { ", due \($0)," } ?? ""
+        network.notice(
+            "Airtable's answer to the create was lost; checking whether \"\(name)\"\(dueText) was made "
+                + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")
+        let found = await network.poll(startedAt: started, within: Self.lostCreateLookupSeconds) {
+            () async -> Result<Project?, AppError> in
             await projects(named: name).map { matches in matches.last { $0.due == due && $0.createdTime >= since } }
         }
         switch found {

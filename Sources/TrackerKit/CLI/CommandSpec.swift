@@ -253,7 +253,7 @@ extension CommandSpec {
         ],
         examples: [
             "tracker init", "printf '%s\\n' \"$TOKEN\" | tracker init --base appXXXXXXXXXXXXXX",
-            "tracker init --profile client-x --token-command 'pass show airtable/x' --base appXXXXXXXXXXXXXX",
+            "tracker init --profile work --token-command 'pass show airtable'",
         ],
         notes: [
             "On a terminal it asks for the token (without echo), the base id and the table; otherwise it reads the",

@@ -36,13 +36,8 @@ public final class FileLock: Sendable {
         return .success(FileLock(descriptor: descriptor))
     }
 
-    /// The lock `add --if-absent` holds while it looks for a project and creates it.
-    public static func lockName(forAdding name: String, baseID: String, table: String) -> String {
-        self.name(prefix: "add", [baseID, table, name])
-    }
-
     /// A file name for `parts` that is safe and short whatever the parts hold.
-    static func name(prefix: String, _ parts: [String]) -> String {
+    public static func name(prefix: String, _ parts: [String]) -> String {
         prefix + "-" + String(StableHash.of(parts.joined(separator: "\u{0}")), radix: 16)
     }
 }

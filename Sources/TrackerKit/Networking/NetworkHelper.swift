@@ -20,14 +20,17 @@ public struct ServiceRules: Sendable {
     public var isFinalLimit: @Sendable (AppError) -> Bool
     /// A header that carries a compressed body's length once inflated, by which a cut-off answer is told.
     public var inflatedLengthHeader: String?
+    /// The service's name in what people are told while tracker waits on it.
+    public var serviceName: String
 
     public init(
         error: @escaping @Sendable (Int, Data) -> AppError, isFinalLimit: @escaping @Sendable (AppError) -> Bool,
-        inflatedLengthHeader: String?
+        inflatedLengthHeader: String?, serviceName: String = "the server"
     ) {
         self.error = error
         self.isFinalLimit = isFinalLimit
         self.inflatedLengthHeader = inflatedLengthHeader
+        self.serviceName = serviceName
     }
 
     /// HTTP alone: a status and no more.
@@ -135,10 +138,10 @@ public final class NetworkHelper: Sendable {
                 // With a status line every lockout is counted down; without one, the first is said once.
                 if environment.status == nil {
                     notifyOnce(
-                        "Airtable is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…"
+                        "\(rules.serviceName) is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…"
                     )
                 }
-                await wait(delay) { "Airtable is rate limiting this base; retrying in \($0)s…" }
+                await wait(delay) { "\(self.rules.serviceName) is rate limiting this base; retrying in \($0)s…" }
                 if Task.isCancelled { return .failure(.interrupted) }
                 continue
             case .transient(let retryAfter, let error):
@@ -147,7 +150,7 @@ public final class NetworkHelper: Sendable {
                     environment.now() - started + delay <= policy.budgetSeconds
                 else { return .failure(error) }
                 transientRetries += 1
-                notifyOnce("\(Self.describeTransient(error)); retrying…")
+                notifyOnce("\(describeTransient(error)); retrying…")
             }
             await environment.sleep(delay)
             if Task.isCancelled { return .failure(.interrupted) }
@@ -171,7 +174,7 @@ public final class NetworkHelper: Sendable {
     public func now() -> Double { environment.now() }
 
     /// Tells a person at a terminal what tracker is waiting for, once per command.
-    public func notice(_ text: String) { notifyOnce(text) }
+    public func notice(_ text: String) { environment.notify?(text) }
 
     /// Runs `probe` again, pausing 1, 2, 4 and then 8 seconds, until it finds something or `seconds` counted from
     /// `started` are spent (at most the retry budget): `.success(nil)` then.
@@ -302,8 +305,8 @@ public final class NetworkHelper: Sendable {
     }
 
     /// A failure as it stands before any retry, for the "retrying" notice.
-    static func describeTransient(_ error: AppError) -> String {
-        if case .timedOut(let seconds) = error { return "Airtable did not answer within \(seconds)s" }
+    func describeTransient(_ error: AppError) -> String {
+        if case .timedOut(let seconds) = error { return "\(rules.serviceName) did not answer within \(seconds)s" }
         return error.message
     }
 

@@ -22,8 +22,9 @@ extension Runner {
         // Two runs of the same cron line must not both find the name absent and both create it.
         var lock: FileLock?
         if options.ifAbsent {
+            // One lock per name in this table of this base: other names and tables go on at once.
             lock = try await FileLock.acquire(
-                FileLock.lockName(forAdding: name, baseID: base.configuration.baseID, table: base.configuration.table),
+                FileLock.name(prefix: "add", [base.configuration.baseID, base.configuration.table, name]),
                 in: sharedDirectory(), waitingAtMost: Double(base.configuration.retryBudgetSeconds),
                 doing: "adding \"\(name)\"", now: context.network.now, sleep: context.network.sleep
             ).get()

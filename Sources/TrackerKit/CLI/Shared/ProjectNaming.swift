@@ -19,11 +19,23 @@ struct ProjectNaming {
         return projects
     }
 
-    private func pick(_ target: String, from candidates: [Project]) async throws -> Project {
+    /// `resembled`: the close names already read, when this is the second look.
+    private func pick(_ target: String, from candidates: [Project], resembled: [String]? = nil) async throws
+        -> Project
+    {
         let matches = Self.matches(of: target, in: candidates, id: \.id, name: \.name)
         switch matches.count {
         case 1: return matches[0]
-        case 0: throw try await notFound(target)
+        case 0:
+            if let resembled { throw Self.notFound(target, resembling: resembled) }
+            let resembling = try await client.names(resembling: target).get()
+            // A project of that very name turned up between the two reads (a cron `add` racing this command):
+            // read it again instead of suggesting what was typed.
+            if resembling.contains(where: { $0.lowercased() == target.lowercased() }) {
+                let again = try await client.candidates(for: [target]).get()
+                return try await pick(target, from: again, resembled: resembling)
+            }
+            throw Self.notFound(target, resembling: resembling)
         default:
             throw AppError.ambiguous(
                 name: target,
@@ -33,11 +45,12 @@ struct ProjectNaming {
         }
     }
 
-    private func notFound(_ target: String) async throws -> AppError {
+    private static func notFound(_ target: String, resembling: [String]) -> AppError {
         let what =
             ProjectAPIClient.looksLikeRecordID(target)
             ? "no project has id or name \"\(target)\"" : "no project is named \"\(target)\""
-        let close = Self.closest(to: target, among: try await client.names(resembling: target).get())
+        // Suggesting exactly what was typed would say nothing.
+        let close = closest(to: target, among: resembling.filter { $0 != target })
         return .notFound(what, hint: Suggestion.question(close) ?? "Run 'tracker list' to see names and ids.")
     }
 
