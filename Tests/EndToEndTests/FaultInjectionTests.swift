@@ -103,25 +103,27 @@ final class FaultInjectionTests: FakeAirtableTestCase {
     /// A body whose framing is whole but which inflates to less than `airtable-uncompressed-content-length`: only
     /// tracker's own check of that header sees the cut, and a read is then asked for again.
     func testABodyShorterThanAirtablesLengthHeaderIsReadAgain() throws {
-        try startFake()
-        fake.inject(.shortInflated, onRequest: 1)
-        let result = try tracker().run(["list", "--format", "ndjson"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.lines.count, 16)
-        XCTAssertEqual(fake.recordLog.count, 2)
-        XCTAssertEqual(fake.recordLog.first?.encoding, "gzip")
+        try assertAListingIsWhole(after: .shortInflated, requests: 2)
     }
 
     /// Real gzip, 5.6 KB on the wire for 41.8 KB of JSON: a client comparing Content-Length with what it read
     /// would call it cut off.
     func testARealGzipAnswerSmallerThanItsJSONIsReadWhole() throws {
-        try startFake()
-        fake.inject(.recordedCompressedPage, onRequest: 1)
-        let result = try tracker().run(["list", "--format", "ndjson"])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.lines.count, 16)
-        XCTAssertEqual(fake.recordLog.count, 1)
         XCTAssertLessThan(FakeAirtable.recordedResponseGzip.count, FakeAirtable.recordedResponse.count / 5)
+        try assertAListingIsWhole(after: .recordedCompressedPage, requests: 1)
+    }
+
+    /// A listing whose first answer comes with `fault` prints all 16 projects, having sent `requests` requests.
+    private func assertAListingIsWhole(
+        after fault: FakeAirtable.Fault, requests: Int, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        try startFake()
+        fake.inject(fault, onRequest: 1)
+        let result = try tracker().run(["list", "--format", "ndjson"])
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        XCTAssertEqual(result.lines.count, 16, file: file, line: line)
+        XCTAssertEqual(fake.recordLog.count, requests, file: file, line: line)
+        XCTAssertEqual(fake.recordLog.first?.encoding, "gzip", file: file, line: line)
     }
 
     /// Answers with no Content-Length (chunked), for a listing and for a create, whose answer also comes without

@@ -15,7 +15,7 @@ final class ProfileTests: FakeAirtableTestCase {
     /// A second base under another token, with two projects of its own.
     private func startSecondBase() throws {
         var options = FakeAirtable.Options()
-        options.token = "patSECONDsecond00.1111111111111111111111111111111111111111111111111111111111112222"
+        options.token = "patSECONDsecond00.0000000000000000000000000000000000000000000000000000000000002222"
         options.baseID = "appSECONDbase0002"
         options.table = "Jobs"
         let records = Array(FakeAirtable.recordedProjects.prefix(2))

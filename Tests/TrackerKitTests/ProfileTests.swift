@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct ProfileTests {
     static let token = ConfigurationTests.token
-    static let other = "patZYXWVUTSRQPONML.1111111111111111111111111111111111111111111111111111111111115432"
+    static let other = "patZYXWVUTSRQPONML.0000000000000000000000000000000000000000000000000000000000005432"
     static let file = """
         {"default": "work", "table": "Design projects", "timeoutSeconds": 12,
          "profiles": {
