@@ -135,6 +135,12 @@ struct CommandParsingTests {
         ),
         // A flag given twice: the last one wins, so an alias can be overridden.
         (["list", "--limit", "20", "--limit", "5"], Invocation(command: .list(ListOptions(limit: 5)))),
+        // The last of a flag given twice wins, whatever the flag.
+        (["list", "--format", "json", "--format", "csv"], Invocation(command: .list(ListOptions(format: .csv)))),
+        (
+            ["add", "--name", "A", "--due", "2026-11-30", "--name", "B", "--due", "2026-12-01"],
+            Invocation(command: .add(AddOptions(input: ProjectInput(name: "B", due: due))))
+        ),
         (
             ["add", "--name", "X", "--name", "Y", "--due", "2026-12-01"],
             Invocation(command: .add(AddOptions(input: ProjectInput(name: "Y", due: due))))
@@ -253,6 +259,19 @@ struct CommandParsingTests {
         #expect(error.message == message)
         #expect(error.exitCode == .usage)
         #expect(error.hint?.hasPrefix("Run 'tracker help") == true)
+    }
+
+    /// cli-spec.md "Naming a project": the id, else the exact name, else the names equal ignoring case.
+    @Test func anExactNameWinsOverOnesEqualIgnoringCase() {
+        let records = [("recA", "Twin"), ("recB", "twin"), ("recC", "TWIN"), ("recD", "Other")]
+        func match(_ target: String) -> [String] {
+            ProjectNaming.matches(of: target, in: records, id: \.0, name: \.1).map(\.0)
+        }
+        #expect(match("twin") == ["recB"])
+        #expect(match("Twin") == ["recA"])
+        #expect(match("tWiN") == ["recA", "recB", "recC"], "no exact match: every one equal ignoring case")
+        #expect(match("recD") == ["recD"])
+        #expect(match("Tw") == [])
     }
 
     @Test func recordIDsAreToldFromNames() {
