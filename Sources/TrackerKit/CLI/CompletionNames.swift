@@ -62,7 +62,7 @@ extension ConfigurationLoader {
         else { return nil }
         let values = file?.settings(of: profile) ?? [:]
         func value(_ key: SecretsKey) -> String? {
-            if let variable = key.environmentVariable, let set = environment[variable], !set.isEmpty { return set }
+            if let set = environmentValue(of: key, in: environment) { return set }
             if case .string(let text)? = values[key] { return text }
             return nil
         }

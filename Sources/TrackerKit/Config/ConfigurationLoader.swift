@@ -63,6 +63,11 @@ public enum ConfigurationLoader {
                 hint: "Pick one with --profile NAME or TRACKER_PROFILE, or add \"default\": \"NAME\" to the file."))
     }
 
+    /// The environment's value for `key` (AIRTABLE_TOKEN and the like), which overrides the file's unless empty.
+    static func environmentValue(of key: SecretsKey, in environment: [String: String]) -> String? {
+        key.environmentVariable.flatMap { environment[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Refuses the example file's placeholders and values that cannot be a token or a base id.
     static func check(token: String, baseID: String, origin: String) throws {
         if token.contains("XXXXXXXXXXXXXX") || token.hasSuffix(String(repeating: "0", count: 64)) {
@@ -136,8 +141,8 @@ private struct Resolver {
         Result {
             var usedEnvironment: [String] = []
             func string(_ key: SecretsKey) throws -> String? {
-                if let variable = key.environmentVariable, let value = environment[variable], !value.isEmpty {
-                    usedEnvironment.append(variable)
+                if let value = ConfigurationLoader.environmentValue(of: key, in: environment) {
+                    usedEnvironment.append(key.environmentVariable!)
                     return value
                 }
                 switch values[key] {
@@ -152,20 +157,17 @@ private struct Resolver {
                 }
                 return value
             }
+            if values[.token] != nil && values[.tokenCommand] != nil {
+                throw AppError.configuration("\(origin) has both \"token\" and \"tokenCommand\"; keep one", hint: nil)
+            }
             var tokenOrigin = "the secrets file"
             let token: String
-            if environment["AIRTABLE_TOKEN"].map({ !$0.isEmpty }) ?? false || values[.tokenCommand] == nil {
-                if values[.token] != nil && values[.tokenCommand] != nil {
-                    throw AppError.configuration(
-                        "\(origin) has both \"token\" and \"tokenCommand\"; keep one", hint: nil)
-                }
+            // AIRTABLE_TOKEN wins over both, so the command is not run when the environment gives the token.
+            if ConfigurationLoader.environmentValue(of: .token, in: environment) != nil || values[.tokenCommand] == nil
+            {
                 token = try required(.token)
                 if usedEnvironment.contains("AIRTABLE_TOKEN") { tokenOrigin = "AIRTABLE_TOKEN" }
             } else {
-                if values[.token] != nil {
-                    throw AppError.configuration(
-                        "\(origin) has both \"token\" and \"tokenCommand\"; keep one", hint: nil)
-                }
                 let command = try tokenCommand()
                 token = try TokenCommand.run(command).get()
                 tokenOrigin = "tokenCommand (\(TokenCommand.display(command)))"
@@ -203,7 +205,7 @@ private struct Resolver {
     }
 
     private func missing(_ key: SecretsKey) -> AppError {
-        guard let file else {
+        guard file != nil else {
             let variable = key.environmentVariable ?? key.rawValue
             let searched = searched.joined(separator: " and ")
             let home = environment["HOME"].map { $0.isEmpty ? nil : $0 } ?? nil

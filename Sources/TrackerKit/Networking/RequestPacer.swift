@@ -103,8 +103,7 @@ struct PaceSchedule: Equatable {
 ///
 /// Each request reserves a slot under `flock` and then sleeps until it, so several cron jobs started in the same
 /// second queue up instead of bursting into a 30-second lockout, while one command's independent requests still go
-/// together. Without a usable runtime directory the schedule is
-/// kept in the process.
+/// together. Without a usable runtime directory the schedule is kept in the process.
 public final class FileRequestPacer: RequestPacer {
     private let directory: RuntimeDirectory
     private let name: String

@@ -4,18 +4,18 @@ extension Runner {
     func delete(_ options: ProjectsOptions) async throws {
         let client = try await prepareBase().client
         var written = writtenOutput(options.mode)
-        // With --yes and ids alone, the delete is the one request: Airtable's answer says whether each id is one of
-        // this table's (nothing is deleted otherwise), and only then are the projects found by the naming rule.
-        if options.confirmed && !options.mode.dryRun && !options.mode.json
-            && options.targets.allSatisfy(ProjectAPIClient.looksLikeRecordID)
-        {
-            let ids = Self.unique(options.targets)
-            do {
-                try await client.deleteProjects(ids, unverified: true) { batch in try written.emitIDs(batch) }
-                try written.finish()
-                narrate("Deleted \(ids.count) project\(ids.count == 1 ? "" : "s").", options.mode)
-                return
-            } catch let error as AppError where ProjectAPIClient.isNotInThisTable(error) {}
+        // With --yes and ids alone, the delete is the one request (--json prints objects, so it reads them first).
+        var deletedByID = 0
+        let wroteByID = try await writtenByID(
+            options.targets, allowed: options.confirmed && !options.mode.dryRun && !options.mode.json
+        ) { ids in
+            try await client.deleteProjects(ids, unverified: true) { batch in try written.emitIDs(batch) }
+            deletedByID = ids.count
+        }
+        if wroteByID {
+            try written.finish()
+            narrate("Deleted \(deletedByID) project\(deletedByID == 1 ? "" : "s").", options.mode)
+            return
         }
         let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
         let ids = projects.map(\.id)

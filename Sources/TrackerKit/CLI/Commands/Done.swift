@@ -23,17 +23,12 @@ extension Runner {
                 try await client.updateProjects(changes) { try written.emit($0) }
             }
         }
-        // By ids alone, the write is the one request (setting a value twice changes nothing); Airtable's answer says
-        // whether each id is one of this table's, and only then are the projects found by the naming rule.
+        // By ids alone the write is the one request (setting a value twice changes nothing).
         var count = Set(options.targets).count
-        var isDone = false
-        if options.targets.allSatisfy(ProjectAPIClient.looksLikeRecordID) && !options.mode.dryRun {
-            do {
-                try await apply(Self.unique(options.targets).map { ProjectChange(id: $0, write: write) })
-                isDone = true
-            } catch let error as AppError where ProjectAPIClient.isNotInThisTable(error) {}
+        let wroteByID = try await writtenByID(options.targets, allowed: !options.mode.dryRun) { ids in
+            try await apply(ids.map { ProjectChange(id: $0, write: write) })
         }
-        if !isDone {
+        if !wroteByID {
             let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
             let changes = projects.filter { $0.isComplete != complete }.map { ProjectChange(id: $0.id, write: write) }
             if options.mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
@@ -44,10 +39,5 @@ extension Runner {
         try written.finish()
         let state = complete ? "complete" : "not complete"
         narrate("Marked \(count) project\(count == 1 ? "" : "s") \(state).", options.mode)
-    }
-
-    /// The values in their first order, each once.
-    static func unique(_ values: [String]) -> [String] {
-        values.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
 }

@@ -73,19 +73,16 @@ extension Runner {
     }
 
     /// On a terminal, asks (the token without echo); otherwise the token is stdin's first line and `--base` is needed.
+    /// With `--token-command` the token comes from the command, now for the check and on every run after.
     private func askOrRead(_ options: InitOptions) throws -> (token: String, baseID: String, table: String) {
         let defaultTable = options.table ?? "Design projects"
+        let needsBase = AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
         if let command = options.tokenCommand {
-            // The token comes from the command, now for the check and on every run after.
             let token = try TokenCommand.run(command).get()
             if let base = options.base { return (token, base, defaultTable) }
-            guard context.isStdinTerminal else {
-                throw AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
-            }
-            let base = ask("Base id (the app… part of the base's URL)", default: nil)
-            guard let base, !base.isEmpty else { throw AppError.usage("no base id was typed", command: "init") }
-            let table = ask("Table", default: defaultTable) ?? defaultTable
-            return (token, base, table.isEmpty ? defaultTable : table)
+            guard context.isStdinTerminal else { throw needsBase }
+            let (base, table) = try askBaseAndTable(base: nil, table: defaultTable)
+            return (token, base, table)
         }
         guard context.isStdinTerminal else {
             let input = String(decoding: context.readStandardInput(), as: UTF8.self)
@@ -97,9 +94,7 @@ extension Runner {
                     "init reads the token from stdin's first line when stdin is not a terminal, and got none",
                     command: "init")
             }
-            guard let base = options.base else {
-                throw AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
-            }
+            guard let base = options.base else { throw needsBase }
             return (token, base, defaultTable)
         }
         output.standardError("Create a token at https://airtable.com/create/tokens with the scopes\n")
@@ -108,10 +103,16 @@ extension Runner {
             let token = context.readSecret("Token (typing is hidden): ")?.trimmingCharacters(
                 in: .whitespacesAndNewlines), !token.isEmpty
         else { throw AppError.usage("no token was typed", command: "init") }
-        let base = ask("Base id (the app… part of the base's URL)", default: options.base)
+        let (base, table) = try askBaseAndTable(base: options.base, table: defaultTable)
+        return (token, base, table)
+    }
+
+    /// Asks for the base id and the table at the terminal, offering what is known.
+    private func askBaseAndTable(base known: String?, table defaultTable: String) throws -> (String, String) {
+        let base = ask("Base id (the app… part of the base's URL)", default: known)
         guard let base, !base.isEmpty else { throw AppError.usage("no base id was typed", command: "init") }
         let table = ask("Table", default: defaultTable) ?? defaultTable
-        return (token, base, table.isEmpty ? defaultTable : table)
+        return (base, table.isEmpty ? defaultTable : table)
     }
 
     private func ask(_ question: String, default value: String?) -> String? {

@@ -7,14 +7,17 @@ extension Runner {
         let base = try await prepareBase()
         let linked = options.json ? [:] : linkedTables(base)
         let unread = linked.filter { base.knowledge.recordNames(in: $0.key).isEmpty }
-        async let names: Void = base.knowledge.readNames(of: unread)
+        async let read = base.knowledge.readNames(
+            unread.map {
+                .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
+            })
         let project = try await ProjectNaming(client: base.client).resolve(options.target)
         rememberNames([project.name ?? ""], replacing: false, base: base)
         if options.json {
             try output.standardOutput(project.jsonText(today: today) + "\n")
             return
         }
-        await names
+        _ = await read
         let recordNames = await linkedNames(of: project, in: linked, base: base)
         let formatter = FieldFormatter(table: base.layout.table, timeZone: context.timeZone, recordNames: recordNames)
         // The base's own fields in the table's order (every one, empty or not), else as the record has them.
@@ -62,30 +65,17 @@ extension Runner {
             wanted[id, default: []] += field.value.arrayValue?.compactMap(\.stringValue) ?? []
         }
         var names: [String: String] = [:]
-        var missing: [(table: String, primary: String, ids: [String])] = []
+        var missing: [BaseKnowledge.NamesWanted] = []
         for (table, ids) in wanted {
             let known = base.knowledge.recordNames(in: table)
             for id in ids { if let name = known[id] { names[id] = name } }
             let unknown = Array(Set(ids.filter { known[$0] == nil })).sorted()
-            if !unknown.isEmpty, let primary = tables[table] { missing.append((table, primary, unknown)) }
-        }
-        let client = base.client
-        let found = await withTaskGroup(of: (String, [LinkedRecord]).self) { group in
-            for (table, primary, ids) in missing {
-                group.addTask {
-                    let records = await client.linkedRecords(
-                        in: table, primaryField: primary, matching: Formula.any(ids.map(Formula.recordID(is:))))
-                    return (table, (try? records.get()) ?? [])
-                }
+            if !unknown.isEmpty, let primary = tables[table] {
+                let formula = Formula.any(unknown.map(Formula.recordID(is:)))
+                missing.append(.init(table: table, primaryField: primary, formula: formula, limit: 100))
             }
-            var all: [(String, [LinkedRecord])] = []
-            for await result in group { all.append(result) }
-            return all
         }
-        for (table, records) in found {
-            base.knowledge.remember(records: records, in: table)
-            for record in records { if let name = record.name { names[record.id] = name } }
-        }
+        for record in await base.knowledge.readNames(missing) { if let name = record.name { names[record.id] = name } }
         return names
     }
 }

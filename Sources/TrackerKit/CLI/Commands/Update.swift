@@ -14,19 +14,17 @@ extension Runner {
             }
             return updated
         }
-        // By id, the write itself is the one request: Airtable's answer says whether the id is one of this table's.
+        // By id, the write itself is the one request; a name is looked up while the values are checked.
         let target = options.target
         let isID = ProjectAPIClient.looksLikeRecordID(target) && !options.mode.dryRun
         async let checked = check(base)
         async let named = isID ? nil : ProjectNaming(client: client).resolve(target)
         let write = try await checked
         var updated: Project?
-        if isID {
-            do {
-                updated = try await apply(ProjectChange(id: target, write: write))
-            } catch let error as AppError where ProjectAPIClient.isNotInThisTable(error) {}
+        let wroteByID = try await writtenByID([target], allowed: isID) { ids in
+            updated = try await apply(ProjectChange(id: ids[0], write: write))
         }
-        if updated == nil {
+        if !wroteByID {
             let project: Project
             if let found = try await named {
                 project = found

@@ -86,16 +86,26 @@ final class BaseKnowledge: Sendable {
     /// A linked table is read whole for its names when it holds at most this many records (the rest are looked up).
     static let linkedNamesRead = 500
 
-    /// Reads the primary-field names of the records of `tables` (id or name → primary field), all at once, each up to
-    /// `linkedNamesRead` records, and remembers them; a table that cannot be read is left to be looked up by id.
-    func readNames(of tables: [String: String]) async {
+    /// Some records of one linked table whose names to read: `formula` picks them, `limit` bounds them.
+    struct NamesWanted: Sendable {
+        var table: String
+        var primaryField: String
+        var formula: String
+        var limit: Int
+    }
+
+    /// Reads the primary-field names of the records `wanted` picks, one request a table, all at once, and remembers
+    /// them; returns the records read. A table that cannot be read is left out (its ids stay ids).
+    @discardableResult
+    func readNames(_ wanted: [NamesWanted]) async -> [LinkedRecord] {
         let client = self.client
         let found = await withTaskGroup(of: (String, [LinkedRecord]?).self) { group in
-            for (table, primary) in tables {
+            for request in wanted {
                 group.addTask {
                     let found = await client.linkedRecords(
-                        in: table, primaryField: primary, matching: "TRUE()", limit: Self.linkedNamesRead)
-                    return (table, try? found.get())
+                        in: request.table, primaryField: request.primaryField, matching: request.formula,
+                        limit: request.limit)
+                    return (request.table, try? found.get())
                 }
             }
             var all: [(String, [LinkedRecord])] = []
@@ -103,6 +113,7 @@ final class BaseKnowledge: Sendable {
             return all
         }
         for (table, records) in found { remember(records: records, in: table) }
+        return found.flatMap(\.1)
     }
 
     private func adopt(_ remembered: RememberedBase, isCurrent: Bool) throws -> TableLayout {
