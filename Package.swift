@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Layers, each a target that imports only those below it, so an upward import does not compile:
+//   tracker (the command line) → TrackerAPI → TrackerNetwork → TrackerSystem → TrackerModel
 let package = Package(
     name: "tracker",
     // macOS 13 or later; Linux with the Swift 6 toolchain. (These machines build for Linux; macOS is checked by reading.)
@@ -10,8 +12,16 @@ let package = Package(
         .executable(name: "fake-airtable", targets: ["fake-airtable"]),
     ],
     targets: [
-        .executableTarget(name: "tracker", dependencies: ["TrackerKit"]),
-        .target(name: "TrackerKit", dependencies: ["CCurl"]),
+        // The command line: argv, the commands, help, man page, completion, output, the secrets file, the cache.
+        .executableTarget(name: "tracker", dependencies: ["TrackerAPI"]),
+        // Airtable's routes and JSON: ProjectAPIClient, the schema, formulas, record decoding.
+        .target(name: "TrackerAPI", dependencies: ["TrackerNetwork"]),
+        // HTTP only: NetworkHelper (a request in, Result<Data, AppError> out), pacing, retries, transports.
+        .target(name: "TrackerNetwork", dependencies: ["TrackerSystem", "CCurl"]),
+        // What tracker processes share on one machine: the runtime directory, file locks, a monotonic clock.
+        .target(name: "TrackerSystem", dependencies: ["TrackerModel"]),
+        // Projects, fields, dates, JSON reading and writing, AppError and exit codes.
+        .target(name: "TrackerModel"),
         // libcurl's easy interface, loaded at run time (no -dev package needed): the Linux transport that waits idle.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // A loopback stand-in for Airtable's Web API, used by the end-to-end tests and the benchmark.
@@ -22,7 +32,7 @@ let package = Package(
         // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.
         .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"]),
         .executableTarget(name: "measure-child"),
-        .testTarget(name: "TrackerKitTests", dependencies: ["TrackerKit", "FakeAirtable"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "TrackerKit"]),
+        .testTarget(name: "TrackerTests", dependencies: ["tracker", "FakeAirtable"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "TrackerModel"]),
     ]
 )

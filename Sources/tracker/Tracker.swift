@@ -1,5 +1,8 @@
 import Foundation
-import TrackerKit
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
 
 @main
 enum Tracker {

@@ -1,0 +1,20 @@
+import Foundation
+import TrackerModel
+
+/// What the client needs to reach one Airtable table: where, which, with which token, and the base's field names.
+public struct BaseAccess: Equatable, Sendable {
+    public var token: String
+    public var baseID: String
+    public var table: String
+    public var endpoint: URL
+    /// What the user said about the base's fields: renamed, absent, completion in a select.
+    public var fieldSettings: FieldSettings
+
+    public init(token: String, baseID: String, table: String, endpoint: URL, fieldSettings: FieldSettings = .template) {
+        self.token = token
+        self.baseID = baseID
+        self.table = table
+        self.endpoint = endpoint
+        self.fieldSettings = fieldSettings
+    }
+}

@@ -1,8 +1,0 @@
-/// A 64-bit FNV-1a hash of text: the same in every process and every run, unlike `Hasher`.
-enum StableHash {
-    static func of(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
-}

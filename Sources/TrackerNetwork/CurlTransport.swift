@@ -1,0 +1,167 @@
+import TrackerSystem
+import TrackerModel
+#if os(Linux)
+    import CCurl
+    import Foundation
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// Sends requests with libcurl's blocking easy interface, each on a thread of its own, so waiting for Airtable
+    /// costs no CPU: FoundationNetworking's URLSession spins while a request is in flight (a 3-second wait cost 2.9 s
+    /// of CPU on this toolchain; this transport, under 0.01 s). libcurl is loaded at run time (the same libcurl.so.4
+    /// FoundationNetworking links), so building needs nothing but the toolchain. macOS uses URLSession, which waits
+    /// idle there.
+    ///
+    /// It keeps what the URLSession path did: compressed answers inflated (every coding libcurl has), the system's CA
+    /// certificates, `HTTPS_PROXY`/`NO_PROXY` from the environment (libcurl reads them), a hard deadline per request,
+    /// and writes on a connection of their own (`fresh`), because libcurl silently re-sends a request when a reused
+    /// connection dies before answering.
+    public final class CurlTransport: HTTPTransport, @unchecked Sendable {
+        /// Easy handles with live connections, reused by reads; writes get a handle of their own.
+        private let idle = Locked<[Handle]>([])
+
+        private final class Handle: @unchecked Sendable {
+            let pointer: UnsafeMutableRawPointer
+            init?() {
+                guard let pointer = tracker_curl_handle_new() else { return nil }
+                self.pointer = pointer
+            }
+            deinit { tracker_curl_handle_free(pointer) }
+        }
+
+        /// A transport, or nil when libcurl cannot be loaded.
+        public init?() {
+            guard tracker_curl_load() != 0 else { return nil }
+        }
+
+        public func send(_ request: URLRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+            let reused = fresh ? nil : idle.withLock { $0.popLast() }
+            guard let handle = reused ?? Handle() else { return .failed(.broken("libcurl could not be loaded")) }
+            let call = Call(request: request, timeout: timeout, fresh: fresh)
+            let outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<TransportOutcome, Never>) in
+                    let thread = Thread {
+                        continuation.resume(returning: call.perform(on: handle.pointer))
+                    }
+                    thread.stackSize = 1 << 20
+                    thread.start()
+                }
+            } onCancel: {
+                call.cancel()
+            }
+            if !fresh { idle.withLock { $0.append(handle) } }
+            return outcome
+        }
+
+        /// One request's C structures, alive until libcurl is done with them.
+        private final class Call: @unchecked Sendable {
+            /// On the heap: libcurl's thread reads it while another may set its `cancelled` flag, which Swift's
+            /// exclusive access to a stored property would not allow.
+            private let request = UnsafeMutablePointer<tracker_curl_request>.allocate(capacity: 1)
+            private let strings: [UnsafeMutablePointer<CChar>]
+            private let headerList: UnsafeMutablePointer<UnsafePointer<CChar>?>
+            private let body: UnsafeMutablePointer<CChar>?
+
+            init(request: URLRequest, timeout: Double, fresh: Bool) {
+                let url = strdup(request.url?.absoluteString ?? "")!
+                let method = strdup(request.httpMethod ?? "GET")!
+                let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map {
+                    strdup("\($0.key): \($0.value)")!
+                }
+                self.request.initialize(to: tracker_curl_request())
+                strings = [url, method] + headers
+                headerList = .allocate(capacity: max(1, headers.count))
+                for (index, header) in headers.enumerated() { headerList[index] = UnsafePointer(header) }
+                if let data = request.httpBody {
+                    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, data.count))
+                    data.withUnsafeBytes { bytes in
+                        if let base = bytes.baseAddress { memcpy(pointer, base, data.count) }
+                    }
+                    body = pointer
+                    self.request.pointee.body = UnsafePointer(pointer)
+                    self.request.pointee.body_length = Int64(data.count)
+                } else {
+                    body = nil
+                }
+                self.request.pointee.url = UnsafePointer(url)
+                self.request.pointee.method = UnsafePointer(method)
+                self.request.pointee.headers = UnsafePointer(headerList)
+                self.request.pointee.header_count = Int32(headers.count)
+                self.request.pointee.timeout_ms = Int((timeout + 0.5) * 1000)
+                self.request.pointee.fresh_connection = fresh ? 1 : 0
+            }
+
+            deinit {
+                request.deallocate()
+                strings.forEach { free($0) }
+                headerList.deallocate()
+                body?.deallocate()
+            }
+
+            func cancel() {
+                // The transfer thread reads the flag with an atomic load in its progress callback.
+                request.pointee.cancelled = 1
+            }
+
+            func perform(on handle: UnsafeMutableRawPointer) -> TransportOutcome {
+                var response = tracker_curl_response()
+                let code = tracker_curl_perform(handle, request, &response)
+                defer { tracker_curl_response_free(&response) }
+                guard code == 0 else {
+                    let detail = withUnsafeBytes(of: &response.error) { bytes in
+                        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                    return .failed(Self.failure(code, detail: detail))
+                }
+                let body = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
+                let block =
+                    response.header_block.map {
+                        String(
+                            decoding: UnsafeRawBufferPointer(start: $0, count: response.header_length), as: UTF8.self)
+                    } ?? ""
+                return .answered(HTTPAnswer(status: Int(response.status), headers: Self.headers(block), body: body))
+            }
+
+            /// The header lines of the last answer (libcurl hands them over as they came).
+            /// Read as bytes: Foundation's trimming goes through NSString, which cost more than the request on a fast
+            /// loopback listing.
+            static func headers(_ block: String) -> [String: String] {
+                var headers: [String: String] = [:]
+                func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+                    let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+                    let start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+                    let end = bytes.lastIndex { !isSpace($0) }.map { $0 + 1 } ?? start
+                    return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+                }
+                for line in Array(block.utf8).split(separator: 0x0A).dropFirst() {
+                    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                    headers[trimmed(line[..<colon]).lowercased()] = trimmed(line[(colon + 1)...])
+                }
+                return headers
+            }
+
+            /// libcurl's result codes (curl.h, stable) in the terms of `TransportFailure`, with its own words.
+            static func failure(_ code: Int32, detail: String) -> TransportFailure {
+                let words = detail.isEmpty ? String(cString: tracker_curl_strerror(code)) : detail
+                switch code {
+                case 5, 6: return .unreachable("host name not found")
+                case 7:
+                    // COULDNT_CONNECT: libcurl 7.88 says "Couldn't connect to server" for a refused connection.
+                    let lowered = words.lowercased()
+                    let unreachable = lowered.contains("no route") || lowered.contains("unreachable")
+                    return .unreachable(unreachable ? "network unreachable" : "connection refused")
+                case 28: return .timedOut
+                case 18: return .broken("the answer was cut off")
+                case 61: return .broken("the compressed answer could not be decoded")
+                case 52: return .broken("connection closed without an answer")
+                case 55, 56: return .broken("connection reset")
+                case 42: return .cancelled
+                case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: return .tls(words)
+                default: return TransportFailure.fromCurl(words)
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,76 @@
+import Foundation
+import TrackerSystem
+import TrackerModel
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An HTTP answer as it arrived: status, headers (looked up in any case) and the body, inflated.
+public struct HTTPAnswer: Sendable {
+    public var status: Int
+    /// Header values by lower-cased name.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { _, last in last }
+        self.body = body
+    }
+
+    /// A header's value, whatever the case of its name.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// How a request failed before an answer arrived, in the terms retries are decided by.
+public enum TransportFailure: Equatable, Sendable {
+    /// Nothing reached the server: the connection was refused, the host not found, the machine offline.
+    case unreachable(String)
+    case timedOut
+    /// The request may have reached the server: reset, cut off, an answer that could not be decoded or none at all.
+    case broken(String)
+    /// The TLS connection failed (mostly a certificate this machine does not trust); it will fail the same way again.
+    case tls(String)
+    case cancelled
+
+    /// The failure in words: never "NSURLErrorDomain error -1001".
+    public var words: String {
+        switch self {
+        case .unreachable(let words), .broken(let words), .tls(let words): words
+        case .timedOut: "timed out"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// One exchange as it ended.
+public enum TransportOutcome: Sendable {
+    case answered(HTTPAnswer)
+    case failed(TransportFailure)
+}
+
+/// Moves one request and its answer; `NetworkHelper` decides what the outcome means and whether to try again.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and waits at most `timeout` seconds for the whole answer. With `fresh`, the request goes on a
+    /// connection of its own, closed afterwards, so nothing can send it a second time on its own.
+    func send(_ request: URLRequest, fresh: Bool, timeout: Double) async -> TransportOutcome
+}
+
+extension TransportFailure {
+    /// libcurl's description of a failed transfer (how Linux reports most network failures), in the words a user needs.
+    static func fromCurl(_ detail: String) -> TransportFailure {
+        let text = detail.lowercased()
+        if text.hasPrefix("transfer closed with") || text.contains("partial file") {
+            return .broken("the answer was cut off")
+        }
+        if text.contains("content unencoding") || text.contains("content decoding") {
+            return .broken("the compressed answer could not be decoded")
+        }
+        if text.contains("connection reset") || text.contains("recv failure") || text.contains("send failure") {
+            return .broken("connection reset")
+        }
+        if ["ssl", "tls", "certificate", "handshake"].contains(where: { text.contains($0) }) { return .tls(detail) }
+        return .broken(detail)
+    }
+}

@@ -1,0 +1,332 @@
+import Foundation
+import TrackerSystem
+import TrackerModel
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Whether a request may be sent again when its answer is lost.
+public enum RequestKind: Sendable {
+    /// Reads, and anything else the service applies at most once however often it arrives.
+    case idempotent
+    /// Creates: a lost answer leaves the outcome unknown, so it is never re-sent blindly.
+    case notIdempotent
+}
+
+/// What a service's answers mean beyond HTTP, given to `NetworkHelper` by the layer that knows the service.
+public struct ServiceRules: Sendable {
+    /// The error an answer with this (non-2xx) status and body stands for.
+    public var error: @Sendable (_ status: Int, _ body: Data) -> AppError
+    /// Whether a 429 is a limit that waiting cannot lift: it is reported at once, and nobody else is held back.
+    public var isFinalLimit: @Sendable (AppError) -> Bool
+    /// A header that carries a compressed body's length once inflated, by which a cut-off answer is told.
+    public var inflatedLengthHeader: String?
+    /// The service's name in what people are told while tracker waits on it.
+    public var serviceName: String
+
+    public init(
+        error: @escaping @Sendable (Int, Data) -> AppError, isFinalLimit: @escaping @Sendable (AppError) -> Bool,
+        inflatedLengthHeader: String?, serviceName: String = "the server"
+    ) {
+        self.error = error
+        self.isFinalLimit = isFinalLimit
+        self.inflatedLengthHeader = inflatedLengthHeader
+        self.serviceName = serviceName
+    }
+
+    /// HTTP alone: a status and no more.
+    public static let plainHTTP = ServiceRules(
+        error: { status, _ in .http(status: status, ServiceError(type: nil, message: nil)) },
+        isFinalLimit: { _ in false },
+        inflatedLengthHeader: nil)
+}
+
+/// Sends HTTP requests: paces them, applies the timeout, retries what is safe, and maps failures to `AppError`.
+public final class NetworkHelper: Sendable {
+    /// What the helper needs from the outside world, injected so tests run without sleeping.
+    public struct Environment: Sendable {
+        public var now: @Sendable () -> Double
+        public var sleep: @Sendable (Double) async -> Void
+        public var random: @Sendable () -> Double
+        /// Receives one line per request when --verbose is on.
+        public var log: (@Sendable (String) -> Void)?
+        /// Receives the one-time "retrying" notices, when stderr is a terminal.
+        public var notify: (@Sendable (String) -> Void)?
+        /// Shows what is being waited for on a line redrawn in place (nil clears it), when stderr is a terminal.
+        public var status: (@Sendable (String?) -> Void)?
+
+        public init(
+            now: @escaping @Sendable () -> Double = MonotonicClock.now,
+            sleep: @escaping @Sendable (Double) async -> Void = NetworkHelper.sleep,
+            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+            log: (@Sendable (String) -> Void)? = nil, notify: (@Sendable (String) -> Void)? = nil
+        ) {
+            self.now = now
+            self.sleep = sleep
+            self.random = random
+            self.log = log
+            self.notify = notify
+        }
+    }
+
+    private let transport: any HTTPTransport
+    private let timeoutSeconds: Int
+    private let policy: RetryPolicy
+    private let pacer: any RequestPacer
+    private let rules: ServiceRules
+    private let environment: Environment
+    private let hasNotified = Locked(false)
+
+    public init(
+        transport: any HTTPTransport, timeoutSeconds: Int, policy: RetryPolicy, pacer: any RequestPacer,
+        rules: ServiceRules = .plainHTTP, environment: Environment = Environment()
+    ) {
+        self.transport = transport
+        self.timeoutSeconds = timeoutSeconds
+        self.policy = policy
+        self.pacer = pacer
+        self.rules = rules
+        self.environment = environment
+    }
+
+    /// The transport for this platform: libcurl's easy interface on Linux (URLSession there spins while it waits),
+    /// URLSession on macOS.
+    public static func makeTransport(timeoutSeconds: Int) -> any HTTPTransport {
+        #if os(Linux)
+            if let curl = CurlTransport() { return curl }
+        #endif
+        return URLSessionTransport(
+            session: URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds),
+            freshSession: { URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds) })
+    }
+
+    /// Sleeps for `seconds`, returning early if the task is cancelled.
+    @Sendable public static func sleep(_ seconds: Double) async { await MonotonicClock.sleep(seconds) }
+
+    /// Sends `request`, retrying within the policy, and returns the body of a 2xx answer.
+    public func send(_ request: URLRequest, kind: RequestKind) async -> Result<Data, AppError> {
+        let started = environment.now()
+        var transientRetries = 0
+        var rateLimitRetries = 0
+        var rateLimitWaited = 0.0
+        while true {
+            let turn = pacer.nextTurn()
+            // Other tracker processes are using this base; a person should not wonder why nothing happens.
+            if turn > 1 {
+                await wait(turn) { "waiting \($0)s behind other tracker processes using this base…" }
+            } else if turn > 0 {
+                await environment.sleep(turn)
+            }
+            let outcome = await attempt(request, kind: kind)
+            if Task.isCancelled { return .failure(.interrupted) }
+            let decision = classify(outcome, kind: kind, host: request.url?.host ?? "the service")
+            let delay: Double
+            switch decision {
+            case .done(let result):
+                return result
+            case .rateLimited(let retryAfter, let error):
+                delay = policy.rateLimitDelay(
+                    attempt: rateLimitRetries, retryAfter: retryAfter, random: environment.random())
+                // Every tracker process on the machine holds back and then slows down, not just this one.
+                pacer.rateLimited(holdingFor: delay)
+                guard environment.now() - started + delay <= policy.budgetSeconds else {
+                    return .failure(rateLimitWaited > 0 ? .rateLimited(waitedSeconds: Int(rateLimitWaited)) : error)
+                }
+                rateLimitRetries += 1
+                rateLimitWaited += delay
+                // With a status line every lockout is counted down; without one, the first is said once.
+                if environment.status == nil {
+                    notifyOnce(
+                        "\(rules.serviceName) is rate limiting this base; waiting \(max(1, Int(delay.rounded())))s before retrying…"
+                    )
+                }
+                await wait(delay) { "\(self.rules.serviceName) is rate limiting this base; retrying in \($0)s…" }
+                if Task.isCancelled { return .failure(.interrupted) }
+                continue
+            case .transient(let retryAfter, let error):
+                delay = retryAfter ?? policy.transientDelay(attempt: transientRetries, random: environment.random())
+                guard transientRetries < policy.maxTransientRetries,
+                    environment.now() - started + delay <= policy.budgetSeconds
+                else { return .failure(error) }
+                transientRetries += 1
+                notifyOnce("\(describeTransient(error)); retrying…")
+            }
+            await environment.sleep(delay)
+            if Task.isCancelled { return .failure(.interrupted) }
+        }
+    }
+
+    /// Sleeps `seconds`, counting down on the status line when there is one.
+    private func wait(_ seconds: Double, saying text: (Int) -> String) async {
+        guard let status = environment.status else { return await environment.sleep(seconds) }
+        var left = seconds
+        while left > 0 && !Task.isCancelled {
+            status(text(Int(left.rounded(.up))))
+            let step = min(1, left)
+            await environment.sleep(step)
+            left -= step
+        }
+        status(nil)
+    }
+
+    /// The helper's clock, for work that must fit in the retry budget.
+    public func now() -> Double { environment.now() }
+
+    /// Tells a person at a terminal what tracker is waiting for, once per command.
+    public func notice(_ text: String) { environment.notify?(text) }
+
+    /// Runs `probe` again, pausing 1, 2, 4 and then 8 seconds, until it finds something or `seconds` counted from
+    /// `started` are spent (at most the retry budget): `.success(nil)` then.
+    public func poll<T>(
+        startedAt started: Double, within seconds: Double? = nil, _ probe: () async -> Result<T?, AppError>
+    )
+        async -> Result<T?, AppError>
+    {
+        let limit = min(seconds ?? policy.budgetSeconds, policy.budgetSeconds)
+        var pause = 1.0
+        while true {
+            switch await probe() {
+            case .success(let found?): return .success(found)
+            case .failure(let error): return .failure(error)
+            case .success(nil): break
+            }
+            guard environment.now() - started + pause <= limit else { return .success(nil) }
+            await environment.sleep(pause)
+            if Task.isCancelled { return .failure(.interrupted) }
+            pause = min(pause * 2, 8)
+        }
+    }
+
+    private func notifyOnce(_ text: String) {
+        let isFirst = hasNotified.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if isFirst { environment.notify?(text) }
+    }
+
+    // MARK: - One attempt
+
+    private func attempt(_ request: URLRequest, kind: RequestKind) async -> TransportOutcome {
+        let start = environment.now()
+        // libcurl silently sends a request again on a fresh connection when a reused one dies before answering. For a
+        // create that would be a second project, and a body it cannot replay hangs until the timeout; on a new
+        // connection of its own a write is sent once, and its failures come to us.
+        let isWrite = kind == .notIdempotent || request.httpBody != nil
+        let outcome = await transport.send(request, fresh: isWrite, timeout: Double(timeoutSeconds))
+        if let log = environment.log {
+            let status: String
+            switch outcome {
+            case .answered(let answer): status = String(answer.status)
+            case .failed(let failure): status = failure.words
+            }
+            let path = request.url.map(Self.loggablePath) ?? ""
+            let milliseconds = Int((environment.now() - start) * 1000)
+            log("\(request.httpMethod ?? "GET") \(path) \(status) \(milliseconds)ms")
+        }
+        return outcome
+    }
+
+    // MARK: - Classifying answers
+
+    private enum Decision {
+        case done(Result<Data, AppError>)
+        case rateLimited(retryAfter: Double?, AppError)
+        case transient(retryAfter: Double?, AppError)
+    }
+
+    private func classify(_ outcome: TransportOutcome, kind: RequestKind, host: String) -> Decision {
+        switch outcome {
+        case .answered(let answer): return classify(answer, kind: kind, host: host)
+        case .failed(let failure): return classify(failure, kind: kind, host: host)
+        }
+    }
+
+    private func classify(_ answer: HTTPAnswer, kind: RequestKind, host: String) -> Decision {
+        let status = answer.status
+        let retryAfter = answer.header("Retry-After").flatMap(Self.parseRetryAfter)
+        if (200..<300).contains(status) {
+            if isCutOff(answer) { return failure(.network("the answer from \(host) was cut off"), kind: kind) }
+            return .done(.success(answer.body))
+        }
+        let error = rules.error(status, answer.body)
+        switch status {
+        case 429 where rules.isFinalLimit(error):
+            // Waiting does not help (a monthly quota), and other processes must not be held back for it.
+            return .done(.failure(error))
+        case 429:
+            return .rateLimited(retryAfter: retryAfter, error)
+        case 500...599:
+            // A 503 "could have timed out processing your request": any 5xx may have applied a write.
+            guard kind == .idempotent else { return .done(.failure(.requestOutcomeUnknown(error.message))) }
+            return .transient(retryAfter: retryAfter, error)
+        default:
+            return .done(.failure(error))
+        }
+    }
+
+    /// Whether a 2xx body is shorter than the server said. The transport inflates compressed answers, so
+    /// `Content-Length` (the compressed size) only counts for an uncompressed body; the service may send the inflated
+    /// size in a header of its own. A body that stops short of `Content-Length` on the wire already fails the
+    /// transfer itself.
+    func isCutOff(_ answer: HTTPAnswer) -> Bool {
+        if let header = rules.inflatedLengthHeader, let inflated = answer.header(header).flatMap(Int.init) {
+            return answer.body.count != inflated
+        }
+        let coding = answer.header("Content-Encoding")?.lowercased() ?? "identity"
+        guard coding == "identity", let declared = answer.header("Content-Length").flatMap(Int.init) else {
+            return false
+        }
+        return answer.body.count != declared
+    }
+
+    private func classify(_ failure: TransportFailure, kind: RequestKind, host: String) -> Decision {
+        switch failure {
+        case .unreachable(let words):
+            // Nothing reached the server, so even a create may be sent again.
+            return .transient(retryAfter: nil, .network("cannot reach \(host): \(words)"))
+        case .timedOut:
+            return self.failure(.timedOut(seconds: timeoutSeconds), kind: kind)
+        case .cancelled:
+            return .done(.failure(.interrupted))
+        case .tls(let reason):
+            // A certificate this machine does not trust will fail the same way every time: reported at once.
+            return .done(.failure(.tls(host: host, reason: reason)))
+        case .broken(let words):
+            return self.failure(.network("the connection to \(host) failed: \(words)"), kind: kind)
+        }
+    }
+
+    /// A failure after the request may have reached the server: retried for reads, reported as unknown for writes.
+    private func failure(_ error: AppError, kind: RequestKind) -> Decision {
+        kind == .idempotent
+            ? .transient(retryAfter: nil, error) : .done(.failure(.requestOutcomeUnknown(error.message)))
+    }
+
+    /// A failure as it stands before any retry, for the "retrying" notice.
+    func describeTransient(_ error: AppError) -> String {
+        if case .timedOut(let seconds) = error { return "\(rules.serviceName) did not answer within \(seconds)s" }
+        return error.message
+    }
+
+    /// The path and query as sent, less the long and constant `fields[]` list.
+    static func loggablePath(_ url: URL) -> String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let query = (components?.percentEncodedQuery ?? "").split(separator: "&").filter {
+            !$0.hasPrefix("fields%5B%5D=")
+        }
+        return (components?.percentEncodedPath ?? url.path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
+    static func parseRetryAfter(_ value: String) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite { return min(seconds, 3600) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return min(max(0, date.timeIntervalSinceNow), 3600)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import TrackerModel
+
+/// The one directory where a user's tracker processes meet (the pacing slots and the `--if-absent` locks).
+///
+/// It is `/tmp/tracker-UID` whatever the environment: cron sets no `XDG_RUNTIME_DIR` and often another `TMPDIR`, and
+/// two paths would let a cron job and a login shell burst into Airtable's lockout together. `TRACKER_RUNTIME_DIR`
+/// overrides it, for tests and unusual machines.
+public struct RuntimeDirectory: Sendable {
+    /// The directory, when it is safe to use.
+    public let path: String?
+    /// Why it is not, for a one-line warning.
+    public let problem: String?
+
+    /// No shared directory: pacing and locks cover this process only (what tests use).
+    public static let none = RuntimeDirectory(path: nil, problem: nil)
+
+    /// Where the directory is for this environment.
+    public static func location(environment: [String: String]) -> String {
+        if let path = environment["TRACKER_RUNTIME_DIR"], !path.isEmpty { return path }
+        return "/tmp/tracker-\(getuid())"
+    }
+
+    /// Creates the directory 0700 if needed and checks that it is a directory of this user that nobody else can write.
+    public static func prepare(environment: [String: String]) -> RuntimeDirectory {
+        let path = location(environment: environment)
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            return RuntimeDirectory(path: nil, problem: "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return RuntimeDirectory(path: nil, problem: "cannot use \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            return RuntimeDirectory(path: nil, problem: "\(path) is not a directory")
+        }
+        // Someone else's directory could feed us false slots or hold our locks.
+        guard info.st_uid == getuid() else {
+            return RuntimeDirectory(path: nil, problem: "\(path) belongs to another user")
+        }
+        if info.st_mode & 0o077 != 0 && chmod(path, 0o700) != 0 {
+            return RuntimeDirectory(path: nil, problem: "\(path) is open to other users and cannot be made private")
+        }
+        return RuntimeDirectory(path: path, problem: nil)
+    }
+
+    /// The warning for an unusable directory, naming the fallback.
+    public var warning: String? {
+        problem.map { "warning: \($0); pacing and locks now cover this process only" }
+    }
+
+    /// Opens (creating) a file in the directory, refusing to follow a planted symlink; -1 when there is no directory.
+    public func open(_ name: String) -> Int32 {
+        guard let path else { return -1 }
+        return Foundation.open(path + "/" + name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// The command-line front end: parse, execute, report; returns the exit code instead of exiting.
+enum CLI {
+    /// Runs tracker in the real process: real streams, clock, network and signal handling.
+    static func run(arguments: [String], environment: [String: String]) async -> ExitCode {
+        let context = Context.live(environment: environment)
+        let watch = Interruption.watch(context.interruption)
+        defer { watch.cancel() }
+        return await run(arguments: arguments, context: context)
+    }
+
+    /// Runs tracker with injected surroundings; the only place errors are turned into text.
+    static func run(arguments: [String], context: Context) async -> ExitCode {
+        // Read once, so a whole command (a long listing past midnight included) sees one date.
+        let today = CalendarDate(context.now(), in: context.timeZone)
+        if arguments.first == CompletionNames.command {
+            let lines = CompletionNames.lines(Array(arguments.dropFirst()), context: context)
+            try? context.output.standardOutput(lines.map { $0 + "\n" }.joined())
+            return .success
+        }
+        let invocation: Invocation
+        switch Invocation.parse(arguments, today: today) {
+        case .success(let parsed): invocation = parsed
+        case .failure(let error): return report(error, to: context.output)
+        }
+        do {
+            try await Runner(invocation: invocation, context: context, today: today).execute()
+            return .success
+        } catch is OutputClosed {
+            return .success
+        } catch let error as AppError {
+            return report(error, to: context.output)
+        } catch {
+            return report(.output("\(error)"), to: context.output)
+        }
+    }
+
+    /// Prints `tracker: <message>` and the hint on stderr, and returns the error's exit code.
+    static func report(_ error: AppError, to output: Output) -> ExitCode {
+        var text = "tracker: \(error.message)\n"
+        if let hint = error.hint { text += hint + "\n" }
+        output.standardError(text)
+        return error.exitCode
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Everything a command touches outside its own arguments, injected so tests are fast and deterministic.
+struct Context: Sendable {
+    var environment: [String: String]
+    var output: Output
+    var currentDirectory: String
+    /// The wall clock, for "today" and for creation times.
+    var now: @Sendable () -> Date
+    var timeZone: TimeZone
+    /// How requests travel: libcurl on Linux, URLSession on macOS, a stub in tests.
+    var makeTransport: @Sendable (_ timeoutSeconds: Int) -> any HTTPTransport
+    /// The directory shared with other tracker processes; prepared only when a command needs it.
+    var prepareRuntimeDirectory: @Sendable () -> RuntimeDirectory
+    var makePacer: @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer
+    /// Clock, sleep and randomness for retries.
+    var network: NetworkHelper.Environment
+    var readStandardInput: @Sendable () -> Data
+    /// Whether standard input is a terminal, where tracker may ask questions.
+    var isStdinTerminal: Bool
+    /// One line typed at the terminal (an answer), nil at the end of input.
+    var readLine: @Sendable () -> String?
+    /// Asks for a secret on the terminal without echoing it (`tracker init`).
+    var readSecret: @Sendable (_ prompt: String) -> String? = { TerminalEcho.readHidden(prompt: $0) }
+    /// Ctrl-C, for commands that stop cleanly between requests.
+    var interruption = Interruption()
+    /// Where the schema and resolved names are remembered between commands; nil remembers nothing.
+    var cacheDirectory: CacheDirectory?
+
+    init(
+        environment: [String: String], output: Output, currentDirectory: String,
+        now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current,
+        makeTransport: @escaping @Sendable (Int) -> any HTTPTransport = NetworkHelper.makeTransport(timeoutSeconds:),
+        prepareRuntimeDirectory: @escaping @Sendable () -> RuntimeDirectory = { RuntimeDirectory.none },
+        makePacer: @escaping @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer = Context.filePacer,
+        network: NetworkHelper.Environment = NetworkHelper.Environment(),
+        readStandardInput: @escaping @Sendable () -> Data = { FileHandle.standardInput.readDataToEndOfFile() },
+        isStdinTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { Swift.readLine() },
+        cacheDirectory: CacheDirectory? = nil
+    ) {
+        self.environment = environment
+        self.output = output
+        self.currentDirectory = currentDirectory
+        self.now = now
+        self.timeZone = timeZone
+        self.makeTransport = makeTransport
+        self.prepareRuntimeDirectory = prepareRuntimeDirectory
+        self.makePacer = makePacer
+        self.network = network
+        self.readStandardInput = readStandardInput
+        self.isStdinTerminal = isStdinTerminal
+        self.readLine = readLine
+        self.cacheDirectory = cacheDirectory
+    }
+
+    /// The real process: its streams, working directory, clock and a machine-wide pacer.
+    static func live(environment: [String: String]) -> Context {
+        Context(
+            environment: environment, output: .standard(environment: environment),
+            currentDirectory: FileManager.default.currentDirectoryPath,
+            prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) },
+            isStdinTerminal: isatty(STDIN_FILENO) == 1,
+            cacheDirectory: CacheDirectory.location(environment: environment))
+    }
+
+    /// Paces through a slot file shared by every tracker process using the same base.
+    @Sendable static func filePacer(_ configuration: Configuration, _ directory: RuntimeDirectory)
+        -> any RequestPacer
+    {
+        let base = FileRequestPacer(
+            directory: directory,
+            name: FileRequestPacer.slotName(endpoint: configuration.endpoint, baseID: configuration.baseID),
+            requestsPerSecond: configuration.requestsPerSecond)
+        // Airtable also limits a token to 50 requests a second across all its bases; a pace set above that is for a
+        // server that is not Airtable, and the token's budget follows it.
+        let token = FileRequestPacer(
+            directory: directory,
+            name: FileRequestPacer.slotName(endpoint: configuration.endpoint, token: configuration.token),
+            requestsPerSecond: max(FileRequestPacer.tokenRequestsPerSecond, configuration.requestsPerSecond))
+        return TwoBudgetPacer(base: base, token: token)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// Ctrl-C as tracker handles it: the process ends at once (130), except while a command can stop cleanly between
+/// requests; then the first Ctrl-C asks it to stop there, and a second one still ends tracker at once.
+final class Interruption: Sendable {
+    private let state = Locked((cleanStop: false, requested: false, notice: String?.none))
+    private let cleanup = Locked<(@Sendable () -> Void)?>(nil)
+
+    init() {}
+
+    /// Runs `work` (clearing the status line) before a Ctrl-C ends tracker.
+    func beforeEnding(_ work: @escaping @Sendable () -> Void) {
+        cleanup.withLock { $0 = work }
+    }
+
+    /// What must happen before tracker ends on Ctrl-C.
+    func end() {
+        cleanup.withLock { $0 }?()
+        TerminalEcho.restore()
+    }
+
+    /// Lets the next Ctrl-C only ask for a stop, saying `notice` on stderr; nil returns to ending at once.
+    func stopBetweenRequests(notice: String?) {
+        state.withLock {
+            $0.cleanStop = true
+            $0.notice = notice
+        }
+    }
+
+    /// Whether Ctrl-C asked the command to stop.
+    var isRequested: Bool { state.withLock { $0.requested } }
+
+    /// Handles one Ctrl-C; true when tracker must end now.
+    func handleSignal() -> Bool {
+        let (endNow, notice) = state.withLock { state -> (Bool, String?) in
+            guard state.cleanStop, !state.requested else { return (true, nil) }
+            state.requested = true
+            return (false, state.notice)
+        }
+        if let notice { _ = FileDescriptorWriter.write("\n" + notice + "\n", to: STDERR_FILENO) }
+        return endNow
+    }
+
+    /// Routes the process's SIGINT to `interruption` for as long as the returned source lives.
+    static func watch(_ interruption: Interruption) -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        // Nothing buffered is worth printing after a Ctrl-C that ends tracker.
+        source.setEventHandler {
+            guard interruption.handleSignal() else { return }
+            interruption.end()
+            _exit(ExitCode.interrupted.rawValue)
+        }
+        source.resume()
+        return source
+    }
+}

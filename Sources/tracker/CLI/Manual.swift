@@ -1,0 +1,76 @@
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+/// The manual page (`tracker help --man`, roff for man(1)), built from the same specs as help and completion.
+enum Manual {
+    static var page: String {
+        var text = """
+            .TH TRACKER 1 "" "tracker \(Version.current)" "User Commands"
+            .SH NAME
+            tracker \\- the projects of an Airtable Project tracker base, from the command line
+            .SH SYNOPSIS
+            .B tracker
+            \\fIcommand\\fR [\\fIflags\\fR]
+            .SH DESCRIPTION
+            tracker lists, adds, changes and imports the projects of an Airtable "Project tracker" base. On a terminal
+            it prints tables and asks before deleting; in pipes and cron it prints plain data, never asks, and says
+            every failure in one line with an exit status scripts can rely on.
+            .SH COMMANDS
+
+            """
+        for spec in CommandSpec.all {
+            text += ".SS \(escape(spec.name))\n\(escape(spec.summary))\n.PP\n.nf\n"
+            // man indents a command's text by seven columns.
+            text += Help.usageLines(Help.usage(spec), width: 73).map { escape($0) + "\n" }.joined() + ".fi\n"
+            text += flags(spec.flags)
+            if !spec.notes.isEmpty { text += ".PP\n" + escape(spec.notes.joined(separator: " ")) + "\n" }
+            text += ".PP\nExamples:\n.nf\n" + spec.examples.map { escape($0) + "\n" }.joined() + ".fi\n"
+        }
+        text += ".SH GLOBAL FLAGS\n" + flags(CommandSpec.globalFlags)
+        text += """
+            .SH FILES
+            .TP
+            .I ~/.config/tracker/Secrets.json
+            The secrets file \\fBtracker init\\fR writes ($XDG_CONFIG_HOME/tracker/Secrets.json when that is set). Also
+            looked for: \\-\\-secrets PATH, $TRACKER_SECRETS, ./Secrets.json.
+            .TP
+            .I /tmp/tracker-UID/
+            Pacing and locks shared by all of a user's tracker processes ($TRACKER_RUNTIME_DIR to move it).
+            .SH ENVIRONMENT
+            AIRTABLE_TOKEN, AIRTABLE_BASE_ID, AIRTABLE_TABLE and AIRTABLE_ENDPOINT_URL override single settings.
+            NO_COLOR turns colour off. HTTPS_PROXY and NO_PROXY work as for curl.
+            .SH EXIT STATUS
+            .TS
+            l l.
+            0\tsuccess
+            1\tanything not below
+            64\tusage: a bad command, flag or value; an ambiguous name
+            65\tAirtable rejected the data; import found invalid rows
+            66\tnot found
+            69\tAirtable or network failing; untrusted TLS; quota used up
+            75\ttemporary: rate limit, timeout, a write's outcome unknown
+            77\tauthentication or permission
+            78\tconfiguration
+            130\tinterrupted
+            .TE
+
+            """
+        return text
+    }
+
+    private static func flags(_ flags: [FlagSpec]) -> String {
+        flags.map { flag in
+            let names = [flag.short, flag.name].compactMap { $0 }.map { "\\fB\(escape($0))\\fR" }.joined(
+                separator: ", ")
+            return ".TP\n" + names + (flag.value.map { " \\fI\(escape($0))\\fR" } ?? "") + "\n" + escape(flag.help)
+                + "\n"
+        }.joined()
+    }
+
+    /// Text safe in roff: backslashes and hyphens escaped, no line starting with a control character.
+    static func escape(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+    }
+}

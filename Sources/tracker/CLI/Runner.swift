@@ -1,0 +1,183 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// Executes one parsed invocation; each command lives in its own file under Commands/.
+struct Runner {
+    var invocation: Invocation
+    var context: Context
+    /// Read once, so a whole command (a long listing past midnight included) sees one date.
+    let today: CalendarDate
+    /// The runtime directory, prepared at most once per command.
+    private let runtimeDirectory = Locked<RuntimeDirectory?>(nil)
+    /// The configuration, read at most once per command: a token command runs once however often it is needed.
+    private let configuration = Locked<Configuration?>(nil)
+    /// What tracker is waiting for, on a terminal's stderr; nil elsewhere.
+    let status: StatusLine?
+    /// The context's streams, clearing the status line before each write.
+    let output: Output
+
+    init(invocation: Invocation, context: Context, today: CalendarDate) {
+        self.invocation = invocation
+        self.context = context
+        self.today = today
+        let status = context.output.isStderrTerminal ? StatusLine(write: context.output.rawStandardError) : nil
+        self.status = status
+        self.output = status?.clearing(context.output) ?? context.output
+        // A Ctrl-C that ends tracker at once must not leave the line for the shell's prompt to land on.
+        if let status { context.interruption.beforeEnding { status.clear() } }
+    }
+    var style: Style {
+        Style(
+            isEnabled: invocation.globals.color.isEnabled(
+                isTerminal: output.isStdoutTerminal, environment: context.environment))
+    }
+
+    func execute() async throws {
+        defer { status?.clear() }
+        switch invocation.command {
+        case .help(let topic): try output.standardOutput(Help.page(for: topic))
+        case .version: try output.standardOutput(Version.line + "\n")
+        case .manual: try output.standardOutput(Manual.page)
+        case .list(let options): try await list(options)
+        case .add(let options): try await add(options)
+        case .show(let options): try await show(options)
+        case .update(let options): try await update(options)
+        case .done(let options): try await done(options)
+        case .reopen(let options): try await reopen(options)
+        case .delete(let options): try await delete(options)
+        case .importProjects(let options): try await importProjects(options)
+        case .initialize(let options): try await initialize(options)
+        case .completion(let shell): try output.standardOutput(Completion.script(for: shell))
+        case .doctor(let json): try await doctor(json: json)
+        }
+    }
+
+    // MARK: - Wiring
+
+    /// What a command that reads or writes projects works with.
+    struct Base {
+        var configuration: Configuration
+        /// A client that reads and writes the fields as this base has them.
+        var client: ProjectAPIClient
+        var knowledge: BaseKnowledge
+        var layout: TableLayout
+    }
+
+    /// Reads the configuration and the table's layout (the remembered schema, or the schema read now).
+    func prepareBase() async throws -> Base {
+        let configuration = try loadConfiguration()
+        let client = makeClient(configuration: configuration)
+        let knowledge = BaseKnowledge(client: client, cache: context.cacheDirectory, now: context.now)
+        let layout = try await knowledge.layout()
+        return Base(
+            configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout)
+    }
+
+    /// Checks values against `base` as the command last saw it.
+    func valueChecker(_ base: Base, command: String) async throws -> ValueChecker {
+        ValueChecker(
+            client: base.client.using(try await base.knowledge.layout().fields), knowledge: base.knowledge,
+            layout: try await base.knowledge.layout(), command: command, today: today, timeZone: context.timeZone)
+    }
+
+    /// Runs `body`; when Airtable's answer contradicts what tracker remembered about the base (a field, a choice, a
+    /// linked record or a view it no longer has), the schema is read again and `recheck` checks the values once more,
+    /// so a stale memory is reported as the value that is wrong, not as Airtable's refusal.
+    func recheckingOnContradiction<T>(
+        _ base: Base, recheck: (Base) async throws -> Void, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as AppError where Self.contradictsMemory(error) && !base.knowledge.isCurrent {
+            guard let fresh = try await base.knowledge.refreshed() else { throw error }
+            var updated = base
+            updated.layout = fresh
+            updated.client = base.client.using(fresh.fields)
+            try await recheck(updated)
+            throw error
+        }
+    }
+
+    /// A word's field, or a usage error naming the flag and the field this base lacks.
+    static func requireField(_ word: FieldMap.Word, for flag: String, in fields: FieldMap, command: String?) throws
+        -> String
+    {
+        guard let name = fields[word] else {
+            throw AppError.usage(
+                "\(flag) needs the \(word.rawValue) field, and this base has none (\"\(word.rawValue)\" is null in \"fields\", or the table has no \"\(word.templateName)\")",
+                command: command)
+        }
+        return name
+    }
+
+    func requireField(_ word: FieldMap.Word, for flag: String, in fields: FieldMap, command: String?) throws -> String {
+        try Self.requireField(word, for: flag, in: fields, command: command)
+    }
+
+    /// Answers that mean the base changed since its schema was read: those cli-spec.md names, and a field that has
+    /// become computed since (recorded: `Field "X" cannot accept a value because the field is computed`).
+    static func contradictsMemory(_ error: AppError) -> Bool {
+        switch error {
+        case .missingField: return true
+        case .http(422, let body):
+            if body.type == "INVALID_VALUE_FOR_COLUMN", body.message?.contains("because the field is computed") == true
+            {
+                return true
+            }
+            return [
+                "UNKNOWN_FIELD_NAME", "INVALID_MULTIPLE_CHOICE_OPTIONS", "ROW_DOES_NOT_EXIST", "VIEW_NAME_NOT_FOUND",
+            ]
+            .contains(body.type ?? "")
+        default: return false
+        }
+    }
+
+    func loadConfiguration() throws -> Configuration {
+        if let loaded = configuration.withLock({ $0 }) { return loaded }
+        let configuration = try ConfigurationLoader.load(
+            secretsFlag: invocation.globals.secretsPath, profile: invocation.globals.profile,
+            environment: context.environment,
+            currentDirectory: context.currentDirectory, warn: { output.standardError("tracker: \($0)\n") }
+        ).get()
+        output.conceal(configuration.token)
+        self.configuration.withLock { $0 = configuration }
+        return configuration
+    }
+
+    /// The directory shared with the user's other tracker processes; an unusable one is said once, on stderr.
+    func sharedDirectory() -> RuntimeDirectory {
+        runtimeDirectory.withLock { cached in
+            if let cached { return cached }
+            let directory = context.prepareRuntimeDirectory()
+            if let warning = directory.warning { output.standardError("tracker: \(warning)\n") }
+            cached = directory
+            return directory
+        }
+    }
+
+    func makeClient(configuration: Configuration) -> ProjectAPIClient {
+        let timeout = invocation.globals.timeoutSeconds ?? configuration.timeoutSeconds
+        var environment = context.network
+        if invocation.globals.isVerbose {
+            environment.log = { [output] line in output.standardError("tracker: \(line)\n") }
+        }
+        if output.isStderrTerminal {
+            environment.notify = { [output] line in output.standardError("tracker: \(line)\n") }
+        }
+        if let status {
+            environment.status = { text in
+                if let text { status.show("tracker: " + text, isWait: true) } else { status.clear() }
+            }
+        }
+        let network = NetworkHelper(
+            transport: context.makeTransport(timeout), timeoutSeconds: timeout,
+            policy: RetryPolicy(budgetSeconds: Double(configuration.retryBudgetSeconds)),
+            pacer: context.makePacer(configuration, sharedDirectory()), rules: ProjectAPIClient.rules,
+            environment: environment)
+        return ProjectAPIClient(
+            access: configuration.access, network: network, now: context.now, userAgent: "tracker/\(Version.current)")
+    }
+}

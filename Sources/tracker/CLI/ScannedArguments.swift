@@ -1,0 +1,43 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// The flags and positional words of one command line, before they are given meaning.
+struct ScannedArguments {
+    var command: CommandSpec?
+    var values: [String: [String]] = [:]
+    var positionals: [String] = []
+
+    func has(_ flag: String) -> Bool { values[flag] != nil }
+    func last(_ flag: String) -> String? { values[flag]?.last }
+    func all(_ flag: String) -> [String] { values[flag] ?? [] }
+
+    /// The flag's value, which must hold more than white space.
+    func nonEmpty(_ flag: String) throws -> String? {
+        guard let value = last(flag) else { return nil }
+        guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw AppError.usage("\(flag) must not be empty", command: command?.name)
+        }
+        return value
+    }
+
+    /// The flag's date, in any form cli-spec.md lists; a malformed or impossible one is a usage error naming the flag.
+    func date(_ flag: String, today: CalendarDate) throws -> CalendarDate? {
+        guard let text = last(flag) else { return nil }
+        switch DateInput.read(text, today: today) {
+        case .date(let date): return date
+        case .impossible: throw AppError.usage("\(flag) '\(text)' is not a real date", command: command?.name)
+        case .unrecognized:
+            throw AppError.usage("\(flag) '\(text)' is not a date; use \(DateInput.forms)", command: command?.name)
+        }
+    }
+
+    /// Fails when both flags were given.
+    func rejectTogether(_ first: String, _ second: String) throws {
+        if has(first) && has(second) {
+            throw AppError.usage("\(first) and \(second) cannot be used together", command: command?.name)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// tracker's cache directory: `$XDG_CACHE_HOME/tracker`, else `~/.cache/tracker`; 0700, files 0600.
+///
+/// Nothing in it is needed: a file that is missing, unreadable, corrupt or someone else's is simply not used.
+struct CacheDirectory: Sendable {
+    let path: String
+
+    init(path: String) { self.path = path }
+
+    /// Where the cache lives for this environment; nil when neither variable is set (cron without HOME).
+    static func location(environment: [String: String]) -> CacheDirectory? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return CacheDirectory(path: cache + "/tracker")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") { return CacheDirectory(path: home + "/.cache/tracker") }
+        return nil
+    }
+
+    /// The bytes of `name`, if it is a regular file of this user's in a directory only this user can use.
+    func read(_ name: String) -> Data? {
+        guard isPrivate(create: false) else { return nil }
+        let descriptor = open(path + "/" + name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else {
+            return nil
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = Foundation.read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
+    }
+
+    /// Replaces `name` with `data` at once (written aside, then renamed), so a reader never sees half a file.
+    @discardableResult
+    func write(_ data: Data, to name: String) -> Bool {
+        guard isPrivate(create: true) else { return false }
+        let temporary = path + "/." + name + "." + String(getpid()) + "." + String(UInt32.random(in: 0...UInt32.max))
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { return false }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        close(descriptor)
+        guard written, rename(temporary, path + "/" + name) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    /// Whether the directory is this user's and closed to others, creating it (and its parents) when asked.
+    private func isPrivate(create: Bool) -> Bool {
+        if create {
+            try? FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() else { return false }
+        if info.st_mode & 0o077 != 0 { return chmod(path, 0o700) == 0 }
+        return true
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// The names a shell completes at TAB, as tracker last read them: projects (the first 5,000), categories, views, the
+/// base's own fields. Kept per endpoint, base and table, with no token in it or its name, so completing needs no
+/// secret and sends no request.
+struct NamesFile: Equatable, Sendable {
+    var projects: [String] = []
+    var categories: [String] = []
+    var views: [String] = []
+    var fields: [String] = []
+
+    /// The most project names kept.
+    static let projectLimit = 5000
+
+    init() {}
+
+    /// The file's name for one table of one base.
+    static func fileName(endpoint: URL, baseID: String, table: String) -> String {
+        let key = StableHash.of([endpoint.absoluteString, baseID, table].joined(separator: "\u{0}"))
+        return "names-\(baseID.filter { $0.isLetter || $0.isNumber })-\(String(key, radix: 16)).json"
+    }
+
+    /// `fresh` first, then the names already known that it does not repeat, up to the limit. A listing that read the
+    /// whole table replaces the list instead (`replacing`), so deleted projects fall out.
+    mutating func remember(projects fresh: [String], replacing: Bool) {
+        var seen = Set<String>()
+        var names: [String] = []
+        for name in fresh + (replacing ? [] : projects)
+        where names.count < Self.projectLimit && !name.isEmpty && seen.insert(name).inserted {
+            names.append(name)
+        }
+        projects = names
+    }
+
+    /// The schema's categories, views and the base's own fields (those not in `trackerFields`).
+    mutating func remember(table: BaseSchema.Table, category: String?, trackerFields: Set<String>) {
+        categories = category.flatMap { table.field(named: $0)?.choices } ?? []
+        views = table.views.map(\.name)
+        fields = table.fields.map(\.name).filter { !trackerFields.contains($0) }
+    }
+
+    var data: Data {
+        func list(_ names: [String]) -> JSONValue { .array(names.map(JSONValue.string)) }
+        let body = JSONValue.object([
+            ("version", .number(1)), ("projects", list(projects)), ("categories", list(categories)),
+            ("views", list(views)), ("fields", list(fields)),
+        ])
+        return Data(body.serialized().utf8)
+    }
+
+    init?(data: Data) {
+        guard let body = try? JSONParser.parse(data), body["version"]?.numberValue == 1 else { return nil }
+        func list(_ key: String) -> [String] { body[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        (projects, categories, views, fields) = (list("projects"), list("categories"), list("views"), list("fields"))
+    }
+}

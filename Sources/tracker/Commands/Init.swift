@@ -1,0 +1,127 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+extension Runner {
+    /// `tracker init`: asks for (or reads) the token, base and table, checks them with one read, and only then writes
+    /// the secrets file, 0600 in a 0700 directory.
+    func initialize(_ options: InitOptions) async throws {
+        let path = try secretsPath(options)
+        let profile = invocation.globals.profile
+        let existing = try existingFile(at: path)
+        if let existing, let profile {
+            if existing.profiles[profile] != nil && !options.force {
+                throw AppError.usage(
+                    "\(path) already has a profile \"\(profile)\"; pass --force to replace it", command: "init")
+            }
+        } else if existing != nil && !options.force {
+            throw AppError.usage(
+                "\(path) already exists; pass --force to replace it, --profile NAME to add a profile, or --path to write another file",
+                command: "init")
+        }
+        let (token, baseID, table) = try askOrRead(options)
+        let endpoint = try ConfigurationLoader.endpoint(context.environment["AIRTABLE_ENDPOINT_URL"])
+        try ConfigurationLoader.check(token: token, baseID: baseID, origin: "what was typed")
+        output.conceal(token)
+        let configuration = Configuration(
+            token: token, baseID: baseID, table: table, endpoint: endpoint ?? Configuration.defaultEndpoint,
+            secretsPath: path, environmentKeys: [])
+        if output.isStderrTerminal { output.standardError("Checking the token and the table…\n") }
+        try await makeClient(configuration: configuration).probeTable().get()
+        var members: [(SecretsKey, JSONValue)] = [
+            options.tokenCommand.map { (.tokenCommand, .array($0.map(JSONValue.string))) } ?? (.token, .string(token)),
+            (.baseId, .string(baseID)), (.table, .string(table)),
+        ]
+        if let endpoint { members.append((.endpoint, .string(endpoint.absoluteString))) }
+        var note = ""
+        if let profile {
+            let (text, moved) = (existing ?? SecretsFile(path: path, values: [:], mode: 0o600)).adding(
+                profile: profile, members)
+            try SecretsFile.write(text, to: path, replacing: existing != nil, privateDirectory: options.path == nil)
+            if moved { note = " The file's own settings are now profile \"main\", still the default." }
+        } else {
+            try SecretsFile.write(
+                JSONValue.object(members.map { ($0.0.rawValue, $0.1) }).serialized(), to: path,
+                replacing: options.force, privateDirectory: options.path == nil)
+        }
+        if output.isStderrTerminal || !note.isEmpty {
+            let named = profile.map { " as profile \"\($0)\"" } ?? ""
+            let source =
+                options.tokenCommand.map { "token from \(TokenCommand.display($0))" }
+                ?? "token \(configuration.maskedToken)"
+            output.standardError(
+                "Saved \(path)\(named) (\(source), base \(baseID), table \"\(table)\").\(note)\nTry: tracker \(profile.map { "--profile \($0) " } ?? "")list\n"
+            )
+        }
+    }
+
+    /// The secrets file already at `path`, read so a new profile can keep everything else; nil when there is none.
+    private func existingFile(at path: String) throws -> SecretsFile? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        guard invocation.globals.profile != nil else { return SecretsFile(path: path, values: [:], mode: 0) }
+        return try SecretsFile.read(path: path, mode: info.st_mode).get()
+    }
+
+    /// Where to write: `--path`, else `$XDG_CONFIG_HOME/tracker/Secrets.json`, else `~/.config/tracker/Secrets.json`.
+    private func secretsPath(_ options: InitOptions) throws -> String {
+        if let path = options.path {
+            return absolutePath(path)
+        }
+        guard let path = SecretsFile.userPath(environment: context.environment) else {
+            throw AppError.usage("neither XDG_CONFIG_HOME nor HOME is set; pass --path FILE", command: "init")
+        }
+        return path
+    }
+
+    /// On a terminal, asks (the token without echo); otherwise the token is stdin's first line and `--base` is needed.
+    /// With `--token-command` the token comes from the command, now for the check and on every run after.
+    private func askOrRead(_ options: InitOptions) throws -> (token: String, baseID: String, table: String) {
+        let defaultTable = options.table ?? "Design projects"
+        let needsBase = AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
+        if let command = options.tokenCommand {
+            let token = try TokenCommand.run(command).get()
+            if let base = options.base { return (token, base, defaultTable) }
+            guard context.isStdinTerminal else { throw needsBase }
+            let (base, table) = try askBaseAndTable(base: nil, table: defaultTable)
+            return (token, base, table)
+        }
+        guard context.isStdinTerminal else {
+            let input = String(decoding: context.readStandardInput(), as: UTF8.self)
+            let token =
+                input.split(separator: "\n", maxSplits: 1).first.map(String.init)?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            guard !token.isEmpty else {
+                throw AppError.usage(
+                    "init reads the token from stdin's first line when stdin is not a terminal, and got none",
+                    command: "init")
+            }
+            guard let base = options.base else { throw needsBase }
+            return (token, base, defaultTable)
+        }
+        output.standardError("Create a token at https://airtable.com/create/tokens with the scopes\n")
+        output.standardError("data.records:read and data.records:write, and give it access to your base.\n")
+        guard
+            let token = context.readSecret("Token (typing is hidden): ")?.trimmingCharacters(
+                in: .whitespacesAndNewlines), !token.isEmpty
+        else { throw AppError.usage("no token was typed", command: "init") }
+        let (base, table) = try askBaseAndTable(base: options.base, table: defaultTable)
+        return (token, base, table)
+    }
+
+    /// Asks for the base id and the table at the terminal, offering what is known.
+    private func askBaseAndTable(base known: String?, table defaultTable: String) throws -> (String, String) {
+        let base = ask("Base id (the app… part of the base's URL)", default: known)
+        guard let base, !base.isEmpty else { throw AppError.usage("no base id was typed", command: "init") }
+        let table = ask("Table", default: defaultTable) ?? defaultTable
+        return (base, table.isEmpty ? defaultTable : table)
+    }
+
+    private func ask(_ question: String, default value: String?) -> String? {
+        output.standardError(question + (value.map { " [\($0)]" } ?? "") + ": ")
+        let answer = context.readLine()?.trimmingCharacters(in: .whitespaces)
+        return (answer?.isEmpty ?? true) ? value : answer
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+extension Runner {
+    /// `tracker list`: streams every matching project in the chosen format, page by page.
+    func list(_ options: ListOptions) async throws {
+        let base = try await prepareBase()
+        do {
+            try await recheckingOnContradiction(base, recheck: { fresh in _ = try await listPlan(options, fresh) }) {
+                try await list(options, base: base)
+            }
+        } catch AppError.http(422, let body) where body.type == "VIEW_NAME_NOT_FOUND" {
+            // Without the schema tracker cannot list the views, but a view that is not there is still a usage error.
+            throw AppError.usage(
+                "--view: the table has no view \"\(options.view ?? "")\" (Airtable: \(body.message ?? "VIEW_NAME_NOT_FOUND")); 'tracker doctor' lists the views when the token may read the schema",
+                command: "list")
+        }
+    }
+
+    /// What a listing asks Airtable for and shows, every field it names checked against the base.
+    private struct ListPlan {
+        var query: ListQuery
+        var columns: [ListColumn]
+    }
+
+    private func listPlan(_ options: ListOptions, _ base: Base) async throws -> ListPlan {
+        var layout = base.layout
+        let fields = layout.fields
+        for (flag, word) in options.filters.neededWords {
+            _ = try requireField(word, for: flag, in: fields, command: "list")
+        }
+        /// Finds a name among the table's fields or views, reading the schema again once before refusing it.
+        func find<T>(_ lookup: (TableLayout) -> T?) async throws -> T? {
+            if let found = lookup(layout) { return found }
+            if let fresh = try await base.knowledge.refreshed() {
+                layout = fresh
+                return lookup(layout)
+            }
+            return nil
+        }
+        var view: String?
+        if let wanted = options.view {
+            if layout.table == nil {
+                view = wanted
+            } else if let found = try await find({ $0.table?.view(matching: wanted) }) {
+                view = found.name
+            } else {
+                let views = layout.table?.views.map(\.name) ?? []
+                throw AppError.usage(
+                    "--view: the table has no view \"\(wanted)\"; its views are \(views.map { "\"\($0)\"" }.joined(separator: ", ")).\(Suggestion.ending(for: wanted, in: views))",
+                    command: "list")
+            }
+        }
+        var sort: [(field: String, direction: ListQuery.Direction)] = []
+        let direction: ListQuery.Direction = options.descending ? .desc : .asc
+        switch options.sort {
+        case .word(let key)?:
+            sort = [(try requireField(key.word, for: "--sort \(key.rawValue)", in: fields, command: "list"), direction)]
+        case .field(let name)?:
+            sort = [(try await fieldName(name, flag: "--sort", layout: layout, find: find), direction)]
+        case nil: break
+        }
+        var columns: [ListColumn] = []
+        for column in options.columns {
+            guard case .field(let name) = column else {
+                columns.append(column)
+                continue
+            }
+            let field = try await fieldName(name, flag: "--columns", layout: layout, find: find)
+            columns.append(
+                fields.word(forFieldNamed: field).flatMap { fields[$0] == field ? Self.column(for: $0) : nil }
+                    ?? .field(field))
+        }
+        let email = options.filters.leadEmail
+        return ListPlan(
+            query: ListQuery(
+                filterByFormula: Formula.matching(options.filters, today: today, fields: fields),
+                sort: sort,
+                // One more than the limit tells whether more match. A lead's email is matched here, not by Airtable.
+                maxRecords: email == nil ? options.limit.map { $0 + 1 } : nil,
+                fields: fetchedFields(options, columns: columns, layout: layout), view: view),
+            columns: columns)
+    }
+
+    /// A field of the base named on the command line (any case); without the schema, taken as typed.
+    private func fieldName(
+        _ name: String, flag: String, layout: TableLayout,
+        find: ((TableLayout) -> BaseSchema.Field?) async throws -> BaseSchema.Field?
+    ) async throws -> String {
+        guard layout.table != nil else { return name }
+        if let field = try await find({ $0.field(matching: name) }) { return field.name }
+        let names = layout.table?.fields.map(\.name) ?? []
+        throw AppError.usage(
+            "\(flag): the table has no field \"\(name)\".\(Suggestion.ending(for: name, in: names)) 'tracker doctor' lists its fields",
+            command: "list")
+    }
+
+    /// tracker's column for a field that is one of its words.
+    private static func column(for word: FieldMap.Word) -> ListColumn {
+        switch word {
+        case .name: .name
+        case .category: .category
+        case .complete: .complete
+        case .kickoff: .kickoff
+        case .due: .due
+        case .lead: .leadName
+        case .team: .team
+        case .client: .clients
+        case .notes: .notes
+        }
+    }
+
+    /// The fields a listing shows: all of them for JSON, else only those its columns need, when the schema says they
+    /// exist (Airtable refuses a request naming a field the table lacks).
+    private func fetchedFields(_ options: ListOptions, columns: [ListColumn], layout: TableLayout) -> [String]? {
+        let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
+        guard layout.table != nil, format != .json, format != .ndjson else { return nil }
+        let fields = layout.fields
+        var words: [FieldMap.Word] = [.name, .due, .complete]
+        var others: [String] = []
+        if options.filters.leadEmail != nil { words.append(.lead) }
+        for column in columns {
+            switch column {
+            case .category: words.append(.category)
+            case .leadName, .leadEmail: words.append(.lead)
+            case .kickoff: words.append(.kickoff)
+            case .team: words.append(.team)
+            case .clients: words.append(.client)
+            case .notes: words.append(.notes)
+            case .field(let name): others.append(name)
+            default: break
+            }
+        }
+        var names: [String] = []
+        for name in words.compactMap({ fields[$0] }) + others where !names.contains(name) { names.append(name) }
+        return names
+    }
+
+    private func list(_ options: ListOptions, base: Base) async throws {
+        let client = base.client
+        let plan = try await listPlan(options, base)
+        let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
+        var renderer = makeRenderer(
+            format, today: today, style: style, width: output.terminalWidth ?? 80, columns: plan.columns,
+            formatter: FieldFormatter(table: base.layout.table, timeZone: context.timeZone))
+        var tally: [ProjectStatus: Int] = [:]
+        let email = options.filters.leadEmail
+        let query = plan.query
+        var remaining = options.limit ?? Int.max
+        var moreMatch = false
+        let progress = ListingProgress(status: output.isStdoutTerminal ? status : nil)
+        defer { progress.stop() }
+        var names: [String] = []
+        do {
+            try await client.listProjects(query) { page in
+                progress.read(page.count)
+                for project in page.prefix(NamesFile.projectLimit - names.count) { names.append(project.name ?? "") }
+                var page = page
+                if let email { page = page.filter { $0.lead?.email?.lowercased() == email } }
+                if page.count > remaining {
+                    moreMatch = true
+                    page = Array(page.prefix(remaining))
+                }
+                remaining -= page.count
+                for project in page { tally[project.status(today: today), default: 0] += 1 }
+                let text = renderer.render(page: page)
+                if !text.isEmpty {
+                    progress.stop()
+                    try output.standardOutput(text)
+                }
+                if moreMatch { throw ListingComplete() }
+            }
+        } catch is ListingComplete {}
+        progress.stop()
+        // Only a listing of the whole table may forget names; any other adds what it saw.
+        let isWholeTable = options.filters.isEmpty && options.view == nil && !moreMatch && options.limit == nil
+        rememberNames(names, replacing: isWholeTable, base: base)
+        let closing = renderer.finish()
+        if !closing.isEmpty { try output.standardOutput(closing) }
+        guard format == .table else { return }
+        var summary = Self.summary(tally)
+        if moreMatch, let limit = options.limit { summary += " (showing \(limit); more match)" }
+        output.standardError(summary + "\n")
+        if !renderer.leftOut.isEmpty {
+            let names = renderer.leftOut.map(\.title).joined(separator: " and ")
+            let example = (plan.columns.filter { !renderer.leftOut.contains($0) }.prefix(2) + renderer.leftOut)
+                .map(\.rawValue).joined(separator: ",")
+            output.standardError(
+                "tracker: \(names) left out to fit \(output.terminalWidth ?? 80) columns (try --columns \(example))\n")
+        }
+    }
+
+    /// Stops a listing once `--limit` projects were shown and one more told that more match.
+    private struct ListingComplete: Error {}
+
+    static func summary(_ tally: [ProjectStatus: Int]) -> String {
+        let total = tally.values.reduce(0, +)
+        guard total > 0 else { return "No projects." }
+        let parts = ProjectStatus.allCases.compactMap { status in tally[status].map { "\($0) \(status.rawValue)" } }
+        return "\(total) project\(total == 1 ? "" : "s"): \(parts.joined(separator: ", "))"
+    }
+}
+
+/// "read 1,200 projects…" on the status line while a listing has shown nothing for a second (on a terminal only).
+final class ListingProgress: Sendable {
+    private let state = Locked((read: 0, stopped: false))
+    private let ticker: Task<Void, Never>?
+
+    init(status: StatusLine?) {
+        guard let status else {
+            ticker = nil
+            return
+        }
+        let state = self.state
+        ticker = Task {
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
+            while !Task.isCancelled {
+                // Checked and drawn under one lock, so nothing is drawn once the listing has printed.
+                let stopped = state.withLock { state -> Bool in
+                    if !state.stopped {
+                        status.show("tracker: read \(state.read.formatted()) project\(state.read == 1 ? "" : "s")…")
+                    }
+                    return state.stopped
+                }
+                if stopped { return }
+                try? await Task.sleep(nanoseconds: 250_000_000)
+            }
+        }
+    }
+
+    func read(_ count: Int) { state.withLock { $0.read += count } }
+
+    /// Ends the progress; the next write clears its line.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        ticker?.cancel()
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+extension Runner {
+    /// `tracker show`: one project, by id or name, as a human view or as JSON. The names of the records it links to
+    /// come from memory; a linked table not yet remembered is read in the same round trip as the project.
+    func show(_ options: ShowOptions) async throws {
+        let base = try await prepareBase()
+        let linked = options.json ? [:] : linkedTables(base)
+        let unread = linked.filter { base.knowledge.recordNames(in: $0.key).isEmpty }
+        async let read = base.knowledge.readNames(
+            unread.map {
+                .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
+            })
+        let project = try await ProjectNaming(client: base.client).resolve(options.target)
+        rememberNames([project.name ?? ""], replacing: false, base: base)
+        if options.json {
+            try output.standardOutput(project.jsonText(today: today) + "\n")
+            return
+        }
+        _ = await read
+        let recordNames = await linkedNames(of: project, in: linked, base: base)
+        let formatter = FieldFormatter(table: base.layout.table, timeZone: context.timeZone, recordNames: recordNames)
+        // The base's own fields in the table's order (every one, empty or not), else as the record has them.
+        let values = Dictionary(project.otherFields.map { ($0.name, $0.value) }) { first, _ in first }
+        let shown =
+            base.layout.table?.fields.map(\.name).filter { !base.layout.fields.isTrackerField($0) }
+            ?? project.otherFields.map(\.name)
+        let others = shown.map { ($0, formatter.text(values[$0], field: $0)) }
+        let width = output.isStdoutTerminal ? output.terminalWidth : nil
+        let view = ProjectView(today: today, style: style, width: width, timeZone: context.timeZone)
+        try output.standardOutput(
+            view.render(
+                project, clientNames: recordNames, otherFields: others, absent: Set(base.layout.fields.absent)))
+    }
+
+    /// The tables the projects table links to (by id, or the template's Clients without the schema), each with its
+    /// primary field.
+    private func linkedTables(_ base: Base) -> [String: String] {
+        guard let table = base.layout.table else {
+            return base.layout.fields[.client] == nil ? [:] : ["Clients": "Name"]
+        }
+        var tables: [String: String] = [:]
+        for field in table.fields where field.type == "multipleRecordLinks" {
+            guard let id = field.linkedTableID, let linked = base.layout.schema?.table(id),
+                let primary = linked.primaryField
+            else { continue }
+            tables[linked.id] = primary.name
+        }
+        return tables
+    }
+
+    /// Names for the records `project` links to: remembered ones, and any other read now by id; ids stay ids where
+    /// that fails.
+    private func linkedNames(of project: Project, in tables: [String: String], base: Base) async -> [String: String] {
+        var wanted: [String: [String]] = [:]
+        if let clientTable = base.layout.table.flatMap({ table in
+            base.layout.fields[.client].flatMap { table.field(named: $0)?.linkedTableID }
+        })
+            ?? (tables["Clients"] != nil ? "Clients" : nil)
+        {
+            wanted[clientTable, default: []] += project.clients
+        }
+        for field in project.otherFields {
+            guard let id = base.layout.table?.field(named: field.name)?.linkedTableID else { continue }
+            wanted[id, default: []] += field.value.arrayValue?.compactMap(\.stringValue) ?? []
+        }
+        var names: [String: String] = [:]
+        var missing: [BaseKnowledge.NamesWanted] = []
+        for (table, ids) in wanted {
+            let known = base.knowledge.recordNames(in: table)
+            for id in ids { if let name = known[id] { names[id] = name } }
+            let unknown = Array(Set(ids.filter { known[$0] == nil })).sorted()
+            if !unknown.isEmpty, let primary = tables[table] {
+                let formula = Formula.any(unknown.map(Formula.recordID(is:)))
+                missing.append(.init(table: table, primaryField: primary, formula: formula, limit: 100))
+            }
+        }
+        for record in await base.knowledge.readNames(missing) { if let name = record.name { names[record.id] = name } }
+        return names
+    }
+}

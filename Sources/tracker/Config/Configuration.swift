@@ -1,0 +1,70 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// Everything tracker needs to reach one Airtable table, resolved from the secrets file and the environment.
+struct Configuration: Equatable, Sendable {
+    var token: String
+    var baseID: String
+    var table: String
+    var endpoint: URL
+    var requestsPerSecond = Configuration.defaultRequestsPerSecond
+    var timeoutSeconds = Configuration.defaultTimeoutSeconds
+    var retryBudgetSeconds = Configuration.defaultRetryBudgetSeconds
+    /// What the secrets file says about the base's fields: renamed, absent, completion in a select.
+    var fieldSettings: FieldSettings = .template
+    /// The secrets file that was read, if any.
+    var secretsPath: String?
+    /// That file's permission bits, as read when it was loaded.
+    var secretsMode: UInt32? = nil
+    /// Which keys came from environment variables, for `doctor` and hints.
+    var environmentKeys: [String]
+    /// The profile in use, when the file has profiles.
+    var profile: String? = nil
+    /// Every profile the file has.
+    var profiles: [String] = []
+    /// Where the token came from, for `doctor`: "the secrets file", "AIRTABLE_TOKEN", or the token command.
+    var tokenOrigin = "the secrets file"
+
+    static let defaultEndpoint = URL(string: "https://api.airtable.com")!
+    /// What a secrets file that leaves a setting out gets.
+    static let defaultRequestsPerSecond = 5.0
+    static let defaultTimeoutSeconds = 30
+    static let defaultRetryBudgetSeconds = 120
+
+    /// Whether group or others may read the secrets file (it holds the token).
+    var isSecretsFileReadableByOthers: Bool { secretsMode.map(Self.isReadableByOthers) ?? false }
+
+    /// Whether permission bits let group or others read a file.
+    static func isReadableByOthers(mode: UInt32) -> Bool { mode & 0o044 != 0 }
+
+    /// The token as it may be shown: `pat…1234`.
+    var maskedToken: String { TokenMask.masked(token) }
+
+    /// What the API client needs of this configuration.
+    var access: BaseAccess {
+        BaseAccess(token: token, baseID: baseID, table: table, endpoint: endpoint, fieldSettings: fieldSettings)
+    }
+}
+
+/// The keys a secrets file may hold; any other key is a typo and an error.
+enum SecretsKey: String, CaseIterable {
+    case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields
+    case profiles, `default`
+
+    /// The keys a profile may set: every setting, but not other profiles.
+    static var profileKeys: [SecretsKey] { allCases.filter { $0 != .profiles && $0 != .default } }
+
+    /// The environment variable that overrides this key, if any.
+    var environmentVariable: String? {
+        switch self {
+        case .token: "AIRTABLE_TOKEN"
+        case .baseId: "AIRTABLE_BASE_ID"
+        case .table: "AIRTABLE_TABLE"
+        case .endpoint: "AIRTABLE_ENDPOINT_URL"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// A value in the secrets file, kept with its JSON type so errors can say what was wrong.
+indirect enum SecretsValue: Decodable, Equatable {
+    case string(String)
+    case number(Double)
+    case object([String: SecretsValue])
+    case array([SecretsValue])
+    case null
+    case other
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if (try? container.decode(Bool.self)) != nil {
+            self = .other
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let object = try? container.decode([String: SecretsValue].self) {
+            self = .object(object)
+        } else if let array = try? container.decode([SecretsValue].self) {
+            self = .array(array)
+        } else {
+            self = .other
+        }
+    }
+}
+
+/// Finds the secrets file the way cli-spec.md orders it and reads its keys.
+struct SecretsFile {
+    var path: String
+    /// The top-level keys: the only settings of a file without profiles, else the defaults every profile starts from.
+    var values: [SecretsKey: SecretsValue]
+    /// The file's permission bits.
+    var mode: UInt32
+    /// Each profile's own keys, by name.
+    var profiles: [String: [SecretsKey: SecretsValue]] = [:]
+
+    /// The profile names, sorted.
+    var profileNames: [String] { profiles.keys.sorted() }
+
+    /// The settings of `profile` (nil for a file without profiles): its own keys over the top-level ones, a token
+    /// source of its own replacing the top level's either way.
+    func settings(of profile: String?) -> [SecretsKey: SecretsValue] {
+        var merged = values.filter { $0.key != .profiles && $0.key != .default }
+        guard let profile, let own = profiles[profile] else { return merged }
+        if own[.token] != nil || own[.tokenCommand] != nil {
+            merged[.token] = nil
+            merged[.tokenCommand] = nil
+        }
+        merged.merge(own) { $1 }
+        return merged
+    }
+
+    /// The candidate paths in lookup order, each with whether it was named explicitly (a missing explicit file is an error).
+    static func candidates(flag: String?, environment: [String: String], currentDirectory: String) -> [(
+        path: String, origin: String?
+    )] {
+        if let flag { return [(flag, "--secrets")] }
+        if let path = environment["TRACKER_SECRETS"], !path.isEmpty { return [(path, "TRACKER_SECRETS")] }
+        var paths = [(currentDirectory + "/Secrets.json", String?.none)]
+        if let user = userPath(environment: environment) { paths.append((user, nil)) }
+        return paths
+    }
+
+    /// The user's own secrets file: `$XDG_CONFIG_HOME/tracker/Secrets.json`, else `~/.config/tracker/Secrets.json`.
+    static func userPath(environment: [String: String]) -> String? {
+        if let config = environment["XDG_CONFIG_HOME"], !config.isEmpty { return config + "/tracker/Secrets.json" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/tracker/Secrets.json" }
+        return nil
+    }
+
+    /// Writes `text` to `path` readable by its owner only (0600), creating the directory (0700 when it is tracker's
+    /// own); an existing file is replaced only when `replacing`.
+    static func write(_ text: String, to path: String, replacing: Bool, privateDirectory: Bool) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw AppError.file("cannot create \(directory): \((error as NSError).localizedDescription)")
+        }
+        if privateDirectory { chmod(directory, 0o700) }
+        // Written whole beside the file and renamed over it, so a reader never sees half a file and an interrupted
+        // write leaves the old one.
+        let temporary = "\(path).\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw AppError.file("cannot write \(path): \(String(cString: strerror(errno)))") }
+        fchmod(descriptor, 0o600)
+        var code = FileDescriptorWriter.write(text + "\n", to: descriptor)
+        if code == 0 && fsync(descriptor) != 0 { code = errno }
+        close(descriptor)
+        if code == 0 && !replacing && access(path, F_OK) == 0 { code = EEXIST }
+        if code == 0 && rename(temporary, path) != 0 { code = errno }
+        if code != 0 {
+            unlink(temporary)
+            throw AppError.file("cannot write \(path): \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// The file's text with `profile` set to `settings`, every other key and profile kept; a file whose own settings
+    /// named a base moves them into profile "main" first, so it keeps meaning what it meant.
+    func adding(profile: String, _ settings: [(SecretsKey, JSONValue)]) -> (text: String, movedToMain: Bool) {
+        var top = values
+        var profiles = self.profiles
+        let connection: [SecretsKey] = [.token, .tokenCommand, .baseId, .table, .endpoint, .fields]
+        var moved = false
+        if profiles.isEmpty && (top[.baseId] != nil || top[.token] != nil || top[.tokenCommand] != nil) {
+            profiles["main"] = top.filter { connection.contains($0.key) }
+            for key in connection { top[key] = nil }
+            moved = true
+        }
+        // The first profile becomes the default: the one a file already used, else this one.
+        if top[.default] == nil && profiles.count <= 1 { top[.default] = .string(profiles.keys.first ?? profile) }
+        profiles[profile] = Dictionary(uniqueKeysWithValues: settings.map { ($0.0, SecretsValue($0.1)) })
+        top[.profiles] = nil
+        var lines = SecretsKey.allCases.compactMap { key in
+            top[key].map { "  \(JSONValue.string(key.rawValue).serialized()): \($0.json.serialized())" }
+        }
+        let entries = profiles.keys.sorted().map { name in
+            let members = SecretsKey.allCases.compactMap { key in profiles[name]?[key].map { (key.rawValue, $0.json) } }
+            return "    \(JSONValue.string(name).serialized()): \(JSONValue.object(members).serialized())"
+        }
+        lines.append("  \"profiles\": {\n" + entries.joined(separator: ",\n") + "\n  }")
+        return ("{\n" + lines.joined(separator: ",\n") + "\n}", moved)
+    }
+
+    /// Reads the first candidate that exists, or nil when none does.
+    static func locate(flag: String?, environment: [String: String], currentDirectory: String) -> Result<
+        SecretsFile?, AppError
+    > {
+        for (path, origin) in candidates(flag: flag, environment: environment, currentDirectory: currentDirectory) {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                if let origin {
+                    return .failure(
+                        .configuration(
+                            "\(origin) names \(path), which does not exist",
+                            hint: "Run 'tracker init --path \(path)' to create it."))
+                }
+                continue
+            }
+            return read(path: path, mode: info.st_mode).map { $0 }
+        }
+        return .success(nil)
+    }
+
+    static func read(path: String, mode: mode_t) -> Result<SecretsFile, AppError> {
+        if mode & S_IFMT == S_IFDIR {
+            return .failure(.configuration("\(path) is a directory, not a secrets file", hint: nil))
+        }
+        guard access(path, R_OK) == 0, let data = FileManager.default.contents(atPath: path) else {
+            let reason = errno != 0 ? String(cString: strerror(errno)) : "unreadable"
+            return .failure(.configuration("cannot read \(path): \(reason)", hint: nil))
+        }
+        let raw: [String: SecretsValue]
+        do {
+            raw = try JSONDecoder().decode([String: SecretsValue].self, from: data)
+        } catch {
+            return .failure(
+                .configuration(
+                    "\(path) is not a JSON object of settings",
+                    hint: "Compare it with Secrets.example.json; keys and strings need double quotes."))
+        }
+        return Result { () throws(AppError) in
+            let values = try keys(raw, in: path, allowed: SecretsKey.allCases)
+            var file = SecretsFile(path: path, values: values, mode: UInt32(mode & 0o777))
+            switch values[.profiles] {
+            case nil: break
+            case .object(let profiles):
+                for (name, profile) in profiles {
+                    guard case .object(let members) = profile else {
+                        throw AppError.configuration(
+                            "profile \"\(name)\" in \(path) must be an object of settings, like {\"baseId\": \"app…\"}",
+                            hint: nil)
+                    }
+                    file.profiles[name] = try keys(
+                        members, in: "profile \"\(name)\" of \(path)", allowed: SecretsKey.profileKeys)
+                }
+            default:
+                throw AppError.configuration(
+                    "\"profiles\" in \(path) must be an object, like {\"work\": {\"baseId\": \"app…\"}}", hint: nil)
+            }
+            switch values[.default] {
+            case nil: break
+            case .string(let name) where file.profiles[name] != nil: break
+            case .string(let name):
+                throw AppError.configuration(
+                    "\"default\" in \(path) names \"\(name)\", which is not one of its profiles\(listing(file.profileNames))",
+                    hint: nil)
+            default: throw AppError.configuration("\"default\" in \(path) must be a profile's name", hint: nil)
+            }
+            return file
+        }
+    }
+
+    /// " (a, b)" for a list of profile names, quoted; empty for none.
+    static func listing(_ names: [String]) -> String {
+        names.isEmpty ? "" : "; its profiles: " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
+    /// The settings of one level of the file, every key one it may hold.
+    private static func keys(_ raw: [String: SecretsValue], in place: String, allowed: [SecretsKey]) throws(AppError)
+        -> [SecretsKey: SecretsValue]
+    {
+        var values: [SecretsKey: SecretsValue] = [:]
+        for (name, value) in raw {
+            guard let key = SecretsKey(rawValue: name), allowed.contains(key) else {
+                if FieldMap.Word(rawValue: name) != nil {
+                    throw AppError.configuration(
+                        "\"\(name)\" in \(place) belongs inside \"fields\"",
+                        hint: "Write \"fields\": {\"\(name)\": …} (see 'Your own base' in the README).")
+                }
+                let known = allowed.map(\.rawValue)
+                // A key that could be a token is not repeated.
+                let shown = name.count > 40 ? "(a long key)" : "\"\(name)\""
+                throw AppError.configuration(
+                    "unknown key \(shown) in \(place).\(Suggestion.ending(for: name, in: known))",
+                    hint: "Known keys: \(known.joined(separator: ", ")).")
+            }
+            values[key] = value
+        }
+        return values
+    }
+}
+
+extension SecretsValue {
+    /// The value as JSON, objects in key order.
+    var json: JSONValue {
+        switch self {
+        case .string(let text): .string(text)
+        case .number(let number): .number(number)
+        case .object(let members): .object(members.keys.sorted().map { ($0, members[$0]!.json) })
+        case .array(let items): .array(items.map(\.json))
+        case .null, .other: .null
+        }
+    }
+
+    init(_ json: JSONValue) {
+        switch json {
+        case .string(let text): self = .string(text)
+        case .number(let number): self = .number(number)
+        case .object(let members): self = .object(Dictionary(members.map { ($0.0, SecretsValue($0.1)) }) { $1 })
+        case .array(let items): self = .array(items.map(SecretsValue.init))
+        case .null: self = .null
+        case .bool: self = .other
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// The table as one command sees it: which field each of tracker's words is, and the schema when the token may read it.
+struct TableLayout: Sendable {
+    var fields: FieldMap
+    /// The projects table's schema; nil when the token may not read the schema or the base has no such table.
+    var table: BaseSchema.Table?
+    var schema: BaseSchema?
+
+    /// The field of the projects table that `name` names (exactly, else ignoring case).
+    func field(matching name: String) -> BaseSchema.Field? { table?.field(matching: name) }
+}
+
+/// What a command knows about the base: the secrets file's `"fields"`, the schema (remembered for an hour, and read
+/// again at most once a command, before anything is refused as unknown), and names resolved since it was read.
+final class BaseKnowledge: Sendable {
+    private let client: ProjectAPIClient
+    private let settings: FieldSettings
+    private let cache: CacheDirectory?
+    private let fileName: String
+    private let now: @Sendable () -> Date
+
+    private struct State {
+        var remembered: RememberedBase?
+        var hasLoaded = false
+        /// Whether the schema was read from Airtable during this command.
+        var isCurrent = false
+        var layout: TableLayout?
+    }
+    private let state = Locked(State())
+
+    init(client: ProjectAPIClient, cache: CacheDirectory?, now: @escaping @Sendable () -> Date) {
+        self.client = client
+        self.settings = client.access.fieldSettings
+        self.cache = cache
+        self.fileName = RememberedBase.fileName(
+            endpoint: client.access.endpoint, baseID: client.access.baseID,
+            token: client.access.token)
+        self.now = now
+    }
+
+    /// Whether the schema was read during this command, so reading it again would learn nothing.
+    var isCurrent: Bool { state.withLock { $0.isCurrent } }
+
+    /// How many seconds ago the schema in use was read; nil before it was.
+    var age: Double? {
+        state.withLock { $0.remembered.map { now().timeIntervalSince1970 - $0.readAt } }
+    }
+
+    /// How many seconds ago the remembered schema was read, as it stands on disk; nil when none is.
+    func rememberedAge() -> Double? {
+        loadRemembered().map { now().timeIntervalSince1970 - $0.readAt }
+    }
+
+    /// The layout: from the remembered schema while it is under an hour old, else from the schema read now.
+    func layout() async throws -> TableLayout {
+        if let layout = state.withLock({ $0.layout }) { return layout }
+        let remembered = loadRemembered()
+        if let remembered, remembered.isFresh(at: now().timeIntervalSince1970) {
+            do {
+                return try adopt(remembered, isCurrent: false)
+            } catch let error as AppError {
+                // The base may have been put right since: read it again before refusing it.
+                guard error.exitCode == .configuration else { throw error }
+            }
+        }
+        return try await read()
+    }
+
+    /// The layout from the schema read again now, unless this command already read it: nil then, as nothing new
+    /// can be learned.
+    func refreshed() async throws -> TableLayout? {
+        if isCurrent { return nil }
+        return try await read()
+    }
+
+    /// The schema as Airtable has it now, remembered for the next hour.
+    private func read() async throws -> TableLayout {
+        let body = try await client.schemaBody().get()
+        // Names stay as long as the schema they were resolved with.
+        let layout = try adopt(RememberedBase(readAt: now().timeIntervalSince1970, schema: body), isCurrent: true)
+        save()
+        return layout
+    }
+
+    /// A linked table is read whole for its names when it holds at most this many records (the rest are looked up).
+    static let linkedNamesRead = 500
+
+    /// Some records of one linked table whose names to read: `formula` picks them, `limit` bounds them.
+    struct NamesWanted: Sendable {
+        var table: String
+        var primaryField: String
+        var formula: String
+        var limit: Int
+    }
+
+    /// Reads the primary-field names of the records `wanted` picks, one request a table, all at once, and remembers
+    /// them; returns the records read. A table that cannot be read is left out (its ids stay ids).
+    @discardableResult
+    func readNames(_ wanted: [NamesWanted]) async -> [LinkedRecord] {
+        let client = self.client
+        let found = await withTaskGroup(of: (String, [LinkedRecord]?).self) { group in
+            for request in wanted {
+                group.addTask {
+                    let found = await client.linkedRecords(
+                        in: request.table, primaryField: request.primaryField, matching: request.formula,
+                        limit: request.limit)
+                    return (request.table, try? found.get())
+                }
+            }
+            var all: [(String, [LinkedRecord])] = []
+            for await (table, records) in group { if let records { all.append((table, records)) } }
+            return all
+        }
+        for (table, records) in found { remember(records: records, in: table) }
+        return found.flatMap(\.1)
+    }
+
+    private func adopt(_ remembered: RememberedBase, isCurrent: Bool) throws -> TableLayout {
+        let schema = try remembered.schema.map { body throws(AppError) in try BaseSchema(airtable: body) }
+        let table = schema?.table(client.access.table)
+        let fields = try table.map { table throws(AppError) in try settings.resolve(in: table) } ?? settings.assumed
+        let layout = TableLayout(fields: fields, table: table, schema: schema)
+        state.withLock {
+            $0.remembered = remembered
+            $0.isCurrent = isCurrent
+            $0.layout = layout
+        }
+        return layout
+    }
+
+    private func loadRemembered() -> RememberedBase? {
+        state.withLock { state in
+            if !state.hasLoaded {
+                state.hasLoaded = true
+                state.remembered = cache?.read(fileName).flatMap(RememberedBase.init(data:))
+            }
+            return state.remembered
+        }
+    }
+
+    private func save() {
+        guard let cache, let data = state.withLock({ $0.remembered?.data }) else { return }
+        cache.write(data, to: fileName)
+    }
+
+    // MARK: - Names
+
+    /// The cell for the collaborator called `name`, if one was found by that name before.
+    func person(named name: String) -> JSONValue? {
+        state.withLock { $0.remembered?.people[name.lowercased()] }
+    }
+
+    /// The names of records of `table` tracker has seen, by id.
+    func recordNames(in table: String) -> [String: String] {
+        state.withLock { $0.remembered?.records[table] ?? [:] }
+    }
+
+    /// Remembers collaborators found by name, and records of other tables by id, for the next commands.
+    func remember(people: [String: JSONValue] = [:], records: [LinkedRecord] = [], in table: String? = nil) {
+        let changed = state.withLock { state -> Bool in
+            guard var remembered = state.remembered else { return false }
+            var changed = false
+            for (name, cell) in people where remembered.people[name.lowercased()] != cell {
+                remembered.people[name.lowercased()] = cell
+                changed = true
+            }
+            if let table {
+                for record in records {
+                    guard let name = record.name, remembered.records[table]?[record.id] != name else { continue }
+                    remembered.records[table, default: [:]][record.id] = name
+                    changed = true
+                }
+            }
+            state.remembered = remembered
+            return changed
+        }
+        if changed { save() }
+    }
+}

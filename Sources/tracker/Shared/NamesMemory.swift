@@ -1,0 +1,23 @@
+import Foundation
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+extension Runner {
+    /// Keeps the names file for shell completion up to date with what this command read: `projects` first, and the
+    /// schema's categories, views and fields when tracker has it. Failing to write it is not an error.
+    func rememberNames(_ projects: [String], replacing: Bool, base: Base) {
+        guard let cache = context.cacheDirectory else { return }
+        let configuration = base.configuration
+        let name = NamesFile.fileName(
+            endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
+        var names = cache.read(name).flatMap(NamesFile.init(data:)) ?? NamesFile()
+        names.remember(projects: projects, replacing: replacing)
+        if let table = base.layout.table {
+            names.remember(
+                table: table, category: base.layout.fields[.category], trackerFields: Set(base.layout.fields.names))
+        }
+        cache.write(names.data, to: name)
+    }
+}

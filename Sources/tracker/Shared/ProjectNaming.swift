@@ -1,0 +1,86 @@
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+/// How commands find the project a user named (cli-spec.md "Naming a project"): a record id of this table, else the
+/// exact name, else the one name that matches ignoring case.
+struct ProjectNaming {
+    var client: ProjectAPIClient
+
+    /// The one project `target` names; ambiguous is a usage error listing ids, none is not-found with close names.
+    func resolve(_ target: String) async throws -> Project {
+        try await resolve(all: [target])[0]
+    }
+
+    /// The projects `targets` name, found in one request before anything is written; each project once.
+    func resolve(all targets: [String]) async throws -> [Project] {
+        let candidates = try await client.candidates(for: targets).get()
+        var projects: [Project] = []
+        for target in targets {
+            let project = try await pick(target, from: candidates)
+            if !projects.contains(where: { $0.id == project.id }) { projects.append(project) }
+        }
+        return projects
+    }
+
+    /// `resembled`: the close names already read, when this is the second look.
+    private func pick(_ target: String, from candidates: [Project], resembled: [String]? = nil) async throws
+        -> Project
+    {
+        let matches = Self.matches(of: target, in: candidates, id: \.id, name: \.name)
+        switch matches.count {
+        case 1: return matches[0]
+        case 0:
+            if let resembled { throw Self.notFound(target, resembling: resembled) }
+            let resembling = try await client.names(resembling: target).get()
+            // A project of that very name turned up between the two reads (a cron `add` racing this command):
+            // read it again instead of suggesting what was typed.
+            if resembling.contains(where: { $0.lowercased() == target.lowercased() }) {
+                let again = try await client.candidates(for: [target]).get()
+                return try await pick(target, from: again, resembled: resembling)
+            }
+            throw Self.notFound(target, resembling: resembling)
+        default:
+            throw AppError.ambiguous(
+                name: target,
+                candidates: matches.sorted { $0.createdTime < $1.createdTime }.map {
+                    "\($0.id) (due \($0.due?.description ?? "none"))"
+                })
+        }
+    }
+
+    private static func notFound(_ target: String, resembling: [String]) -> AppError {
+        let what =
+            ProjectAPIClient.looksLikeRecordID(target)
+            ? "no project has id or name \"\(target)\"" : "no project is named \"\(target)\""
+        // Suggesting exactly what was typed would say nothing.
+        let close = closest(to: target, among: resembling.filter { $0 != target })
+        return .notFound(what, hint: Suggestion.question(close) ?? "Run 'tracker list' to see names and ids.")
+    }
+
+    /// The records `target` names among `candidates`: the one with that id, else those named exactly so, else those
+    /// named so ignoring case. One is a match; more are ambiguous.
+    static func matches<Record>(
+        of target: String, in candidates: [Record], id: (Record) -> String, name: (Record) -> String?
+    ) -> [Record] {
+        if let byID = candidates.first(where: { id($0) == target }) { return [byID] }
+        let exact = candidates.filter { name($0) == target }
+        return exact.isEmpty ? candidates.filter { name($0)?.lowercased() == target.lowercased() } : exact
+    }
+
+    /// Up to three of `names` near `name`: the same words in another case, a containing name, or a small typo.
+    static func closest(to name: String, among names: [String]) -> [String] {
+        let wanted = name.lowercased()
+        var scored: [(String, Int)] = []
+        for candidate in Set(names) {
+            let lowered = candidate.lowercased()
+            if lowered.contains(wanted) || wanted.contains(lowered) {
+                scored.append((candidate, 0))
+            } else {
+                let distance = Suggestion.distance(wanted, lowered)
+                if distance <= max(2, wanted.count / 4) { scored.append((candidate, distance)) }
+            }
+        }
+        return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
+    }
+}

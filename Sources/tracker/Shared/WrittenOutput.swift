@@ -1,0 +1,51 @@
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+extension Runner {
+    /// Prints the requests a `--dry-run` would send: `METHOD path` and the JSON body.
+    func printPlanned(_ requests: [PlannedRequest]) throws {
+        for request in requests { try output.standardOutput(request.text) }
+    }
+
+    /// Prints projects a command wrote, as they are written: ids one a line, a JSON array with `--json`, or nothing
+    /// with `-q`. `finish` closes the array.
+    func writtenOutput(_ mode: WriteMode) -> WrittenOutput {
+        WrittenOutput(mode: mode, today: today, output: output)
+    }
+}
+
+/// The stdout of a command that writes several projects, streamed batch by batch so what was done is on record even
+/// if a later batch fails.
+struct WrittenOutput {
+    let mode: WriteMode
+    private var array: JSONArrayRenderer
+    private let output: Output
+
+    init(mode: WriteMode, today: CalendarDate, output: Output) {
+        self.mode = mode
+        self.array = JSONArrayRenderer(today: today)
+        self.output = output
+    }
+
+    /// Ids already printed: a write that is tried again after finding projects by name prints each once.
+    private var printed: Set<String> = []
+
+    mutating func emit(_ projects: [Project]) throws {
+        let fresh = projects.filter { printed.insert($0.id).inserted }
+        guard !mode.quiet, !fresh.isEmpty else { return }
+        let text = mode.json ? array.render(page: fresh) : fresh.map { $0.id + "\n" }.joined()
+        try output.standardOutput(text)
+    }
+
+    /// Prints ids of projects written without being read (a delete by id); not for `--json`, which prints objects.
+    mutating func emitIDs(_ ids: [String]) throws {
+        let fresh = ids.filter { printed.insert($0).inserted }
+        guard !mode.quiet, !fresh.isEmpty else { return }
+        try output.standardOutput(fresh.map { $0 + "\n" }.joined())
+    }
+
+    mutating func finish() throws {
+        if mode.json && !mode.quiet { try output.standardOutput(array.finish()) }
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Testing
+
+@testable import TrackerAPI
+@testable import TrackerModel
+@testable import TrackerNetwork
+@testable import TrackerSystem
+@testable import tracker
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `CLI.run` end to end inside the process: stub network, recorded streams, fixed clock.
+@Suite(.timeLimit(.minutes(2)))
+struct CLITests {
+    struct Run {
+        var code: ExitCode
+        var stdout: String
+        var stderr: String
+        var host: StubURLProtocol.Host
+
+        /// The requests to the projects' routes: those after reading the schema.
+        var requests: [URLRequest] { host.requests.filter { !$0.url!.path.hasPrefix("/v0/meta/") } }
+    }
+
+    /// Runs tracker in the process; a command that reads the base first reads its schema, answered with the
+    /// template's unless `schema` says otherwise (nil: nothing is answered for it).
+    func run(
+        _ arguments: [String], _ answers: [StubAnswer] = [], terminal: Bool = false, stdin: String = "",
+        typed: [String] = [], secret: String? = nil, directory: String = "/nonexistent",
+        schema: StubAnswer? = .http(200, body: Fixture.templateSchema)
+    ) async -> Run {
+        let lines = Locked(typed)
+        let host = StubURLProtocol.host((schema.map { [$0] } ?? []) + answers)
+        let out = Recorder(), err = Recorder()
+        let clock = TestClock()
+        var context = Context(
+            environment: [
+                "AIRTABLE_TOKEN": Fixture.token, "AIRTABLE_BASE_ID": "appTESTbase000001",
+                "AIRTABLE_TABLE": "Design projects",
+                "AIRTABLE_ENDPOINT_URL": "https://\(host.name)", "HOME": "/nonexistent",
+            ],
+            output: Output(
+                standardOutput: out.append, standardError: err.append, isStdoutTerminal: terminal,
+                isStderrTerminal: terminal,
+                terminalWidth: 100),
+            currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
+            timeZone: TimeZone(identifier: "UTC")!,
+            makeTransport: { _ in URLSessionTransport(session: StubURLProtocol.session()) },
+            makePacer: { _, _ in UnlimitedPacer() },
+            network: clock.environment(), readStandardInput: { Data(stdin.utf8) }, isStdinTerminal: terminal,
+            readLine: { lines.withLock { $0.isEmpty ? nil : $0.removeFirst() } })
+        context.readSecret = { prompt in
+            err.append(prompt)
+            return secret
+        }
+        let code = await CLI.run(arguments: arguments, context: context)
+        return Run(code: code, stdout: out.text, stderr: err.text, host: host)
+    }
+
+    @Test func listPipedIsTSVAndSilentOnStderr() async {
+        let result = await run(
+            ["list"],
+            [
+                .http(200, body: Fixture.page(["a", "b"], offset: "o1")),
+                .http(200, body: Fixture.page(["c"], first: 2)),
+            ])
+        #expect(result.code == .success)
+        #expect(
+            result.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false)[1] }
+                == ["a", "b", "c"])
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func listOnATerminalIsATableWithACountOnStderr() async {
+        let result = await run(
+            ["list", "--color", "never"], [.http(200, body: Fixture.page(["a", "b"]))], terminal: true)
+        #expect(result.stdout.hasPrefix("ID                 NAME"))
+        #expect(result.stderr == "2 projects: 2 open\n")
+    }
+
+    @Test func addPrintsTheNewIDAndNothingElse() async {
+        let result = await run(
+            ["add", "--name", "X", "--due", "2026-12-01"],
+            [.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))])
+        #expect(result.code == .success)
+        #expect(result.stdout == "recNEWNEWNEWNEW01\n")
+        #expect(result.stderr.isEmpty)
+        #expect(
+            await run(
+                ["add", "-q", "--name", "X", "--due", "2026-12-01"],
+                [.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))]
+            ).stdout.isEmpty)
+    }
+
+    @Test func addDryRunPrintsTheBodyAndSendsNothing() async {
+        let result = await run(
+            ["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run"], stdin: "from stdin\n")
+        #expect(
+            result.stdout == #"{"fields":{"Name":"X","Due date":"2026-12-01","Notes":"from stdin"}}"#
+                + "\n")
+        #expect(result.requests.isEmpty)
+    }
+
+    @Test func addIfAbsentReusesAnExistingProject() async {
+        let result = await run(
+            ["add", "--if-absent", "--name", "a", "--due", "2026-12-01"], [.http(200, body: Fixture.page(["a"]))])
+        #expect(result.stdout == "rec00000000000000\n")
+        #expect(result.requests.map(\.httpMethod) == ["GET"])
+    }
+
+    /// "Only if no project has exactly this name": a project whose name differs in case is another project, even
+    /// when Airtable's answer includes it.
+    @Test func addIfAbsentCreatesWhenOnlyTheCaseDiffers() async {
+        let result = await run(
+            ["add", "--if-absent", "--name", "Weekly review", "--due", "2026-12-01"],
+            [
+                .http(200, body: #"{"records":[\#(Fixture.record(id: "recLOWERlower0000", name: "weekly review"))]}"#),
+                .http(200, body: Fixture.record(id: "recNEWnew00000000", name: "Weekly review")),
+            ])
+        #expect(result.stdout == "recNEWnew00000000\n")
+        #expect(result.requests.map(\.httpMethod) == ["GET", "POST"])
+    }
+
+    /// `done X` racing a cron `add X`: the project appears between the lookup and the search for close names. The
+    /// name it would suggest is the one typed, so tracker looks again and finds it.
+    @Test func aNameThatAppearsWhileLookingIsFoundNotSuggested() async {
+        let project = Fixture.record(id: "recRACEDraced0000", name: "Weekly review")
+        let result = await run(
+            ["done", "Weekly review"],
+            [
+                .http(200, body: #"{"records":[]}"#),
+                .http(200, body: #"{"records":[\#(project)]}"#),
+                .http(200, body: #"{"records":[\#(project)]}"#),
+                .http(200, body: #"{"records":[\#(project)]}"#),
+            ])
+        #expect(result.code == .success, "\(result.stderr)")
+        #expect(result.stdout == "recRACEDraced0000\n")
+        #expect(result.requests.map(\.httpMethod) == ["GET", "GET", "GET", "PATCH"])
+    }
+
+    @Test func aNameStillMissingIsNeverItsOwnSuggestion() async {
+        let result = await run(
+            ["done", "Weekly review"],
+            [
+                .http(200, body: #"{"records":[]}"#),
+                .http(200, body: #"{"records":[\#(Fixture.record(id: "recRACEDraced0000", name: "Weekly review"))]}"#),
+                .http(200, body: #"{"records":[]}"#),
+            ])
+        #expect(result.code == .notFound)
+        #expect(!result.stderr.contains("Did you mean"), "\(result.stderr)")
+        #expect(result.requests.count == 3)
+    }
+
+    @Test func showByNameListsAmbiguousMatches() async {
+        let both =
+            #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Twin")),\#(Fixture.record(id: "recBBBBBBBBBBBBBB", name: "Twin", due: "2027-01-01"))]}"#
+        let result = await run(["show", "Twin"], [.http(200, body: both)])
+        #expect(result.code == .usage)
+        #expect(
+            result.stderr
+                == "tracker: 2 projects are named \"Twin\": recAAAAAAAAAAAAAA (due 2026-12-01), recBBBBBBBBBBBBBB (due 2027-01-01)\nPass one of the ids instead.\n"
+        )
+    }
+
+    @Test(arguments: [
+        (
+            401, #"{"error":{"type":"AUTHENTICATION_REQUIRED","message":"Authentication required"}}"#,
+            ExitCode.permissionDenied
+        ),
+        (403, #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}"#, .permissionDenied),
+        (404, #"{"error":{"type":"MODEL_ID_NOT_FOUND","message":"Record not found"}}"#, .notFound),
+        (422, #"{"error":{"type":"INVALID_VALUE_FOR_COLUMN","message":"bad"}}"#, .dataRejected),
+    ])
+    func failuresAreOneLineAHintAndTheSpecsCode(status: Int, body: String, code: ExitCode) async {
+        let result = await run(["show", "recAAAAAAAAAAAAAA"], [.http(status, body: body)])
+        #expect(result.code == code)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("tracker: ") == true)
+        #expect(lines.count <= 2)
+        #expect(!result.stderr.contains(Fixture.token))
+    }
+
+    @Test func helpAndCommandHelpShowTheCommandsOwnPage() async {
+        let viaHelp = await run(["help", "add"])
+        let viaFlag = await run(["add", "--help"])
+        #expect(viaHelp.code == .success)
+        #expect(viaHelp.stdout.hasPrefix("Create a project and print its id.\n\nUSAGE\n  tracker add --name NAME "))
+        for expected in [
+            "\nFLAGS\n", "  --if-absent ", "  -q, --quiet ", "\nGLOBAL FLAGS\n", "  --secrets PATH ", "\nEXAMPLES\n",
+        ] {
+            #expect(viaHelp.stdout.contains(expected), "help add lacks \(expected)")
+        }
+        #expect(!viaHelp.stdout.contains("--overdue"), "list's flags are not on add's page")
+        #expect(viaFlag.stdout == viaHelp.stdout)
+        #expect(viaHelp.host.requests.isEmpty)
+    }
+
+    @Test func verboseLogsRequestsWithoutTheToken() async {
+        let result = await run(["--verbose", "list"], [.http(200, body: Fixture.page(["a"]))])
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("tracker: GET /v0/meta/bases/appTESTbase000001/tables 200 ") == true)
+        #expect(
+            lines.dropFirst().first?.hasPrefix("tracker: GET /v0/appTESTbase000001/Design%20projects?pageSize=100 200 ")
+                == true)
+        #expect(!result.stderr.contains(Fixture.token))
+    }
+
+    @Test func deleteOnATerminalShowsWhatItDeletesAndAsks() async throws {
+        let page = #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Old draft"))]}"#
+        let deleted = #"{"records":[{"id":"recAAAAAAAAAAAAAA","deleted":true}]}"#
+        let yes = await run(
+            ["delete", "Old draft"], [.http(200, body: page), .http(200, body: deleted)], terminal: true, typed: ["y"])
+        #expect(yes.code == .success)
+        #expect(yes.stdout == "recAAAAAAAAAAAAAA\n")
+        #expect(
+            yes.stderr.hasPrefix(
+                "This deletes 1 project:\n  recAAAAAAAAAAAAAA  Old draft, due 2026-12-01\nDelete it? [y/N] "))
+        #expect(yes.requests.map(\.httpMethod) == ["GET", "DELETE"])
+
+        let no = await run(["delete", "Old draft"], [.http(200, body: page)], terminal: true, typed: [""])
+        #expect(no.code == .failure)
+        #expect(no.stdout.isEmpty)
+        #expect(no.stderr.hasSuffix("[y/N] tracker: nothing was deleted\n"))
+        #expect(no.requests.map(\.httpMethod) == ["GET"])
+    }
+
+    @Test func deleteOffATerminalNeedsYesAndDeletesNothingWithout() async throws {
+        let page = #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Old draft"))]}"#
+        let result = await run(["delete", "Old draft"], [.http(200, body: page)])
+        #expect(result.code == .usage)
+        #expect(
+            result.stderr.hasPrefix("tracker: delete asks before deleting, and stdin is not a terminal; pass --yes"))
+        #expect(result.requests.map(\.httpMethod) == ["GET"])
+    }
+
+    @Test func initOnATerminalAsksWithoutEchoChecksThenWrites() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/conf/Secrets.json"
+        let result = await run(
+            ["init", "--path", path], [.http(200, body: #"{"records":[]}"#)], terminal: true,
+            typed: ["appABCDEFGHIJKLMN", ""], secret: Fixture.token, schema: nil)
+        #expect(result.code == .success, "\(result.stderr)")
+        #expect(result.stderr.contains("Token (typing is hidden): "))
+        #expect(result.stderr.contains("Base id (the app… part of the base's URL): "))
+        #expect(result.stderr.contains("Table [Design projects]: "))
+        #expect(!result.stderr.contains(Fixture.token), "the token is never shown")
+        #expect(result.host.requests.count == 1)
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.contains(#""baseId":"appABCDEFGHIJKLMN""#) && saved.contains(#""table":"Design projects""#))
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+    }
+}
