@@ -15,31 +15,31 @@ struct CommandParsingTests {
     func parse(_ arguments: [String]) -> Result<Invocation, AppError> { Invocation.parse(arguments, today: Self.today) }
 
     @Test(arguments: [
-        ([], Invocation(command: .help(topic: nil))),
-        (["--help"], Invocation(command: .help(topic: nil))),
-        (["--version"], Invocation(command: .version)),
-        (["help", "add"], Invocation(command: .help(topic: "add"))),
-        (["add", "--help"], Invocation(command: .help(topic: "add"))),
-        (["list", "-h"], Invocation(command: .help(topic: "list"))),
-        (["list"], Invocation(command: .list(ListOptions()))),
-        (["list", "--json"], Invocation(command: .list(ListOptions(format: .json)))),
-        (["list", "--format", "csv"], Invocation(command: .list(ListOptions(format: .csv)))),
-        (["list", "--format=ndjson"], Invocation(command: .list(ListOptions(format: .ndjson)))),
+        ([], Invocation(command: Help(topic: nil))),
+        (["--help"], Invocation(command: Help(topic: nil))),
+        (["--version"], Invocation(command: Version())),
+        (["help", "add"], Invocation(command: Help(topic: "add"))),
+        (["add", "--help"], Invocation(command: Help(topic: "add"))),
+        (["list", "-h"], Invocation(command: Help(topic: "list"))),
+        (["list"], Invocation(command: List())),
+        (["list", "--json"], Invocation(command: List(format: .json))),
+        (["list", "--format", "csv"], Invocation(command: List(format: .csv))),
+        (["list", "--format=ndjson"], Invocation(command: List(format: .ndjson))),
         (
             ["--secrets", "/tmp/s.json", "list", "--verbose", "--timeout", "5", "--color", "never"],
             Invocation(
-                command: .list(ListOptions()),
+                command: List(),
                 globals: GlobalOptions(secretsPath: "/tmp/s.json", timeoutSeconds: 5, isVerbose: true, color: .never))
         ),
-        (["show", "rec3g0Xxmw2rw3scs"], Invocation(command: .show(ShowOptions(target: "rec3g0Xxmw2rw3scs")))),
+        (["show", "rec3g0Xxmw2rw3scs"], Invocation(command: Show(target: "rec3g0Xxmw2rw3scs"))),
         (
             ["show", "--json", "CMCA brand identity"],
-            Invocation(command: .show(ShowOptions(target: "CMCA brand identity", json: true)))
+            Invocation(command: Show(target: "CMCA brand identity", json: true))
         ),
-        (["show", "--", "--odd name"], Invocation(command: .show(ShowOptions(target: "--odd name")))),
+        (["show", "--", "--odd name"], Invocation(command: Show(target: "--odd name"))),
         (
             ["add", "--name", "X", "--due", "2026-12-01"],
-            Invocation(command: .add(AddOptions(input: ProjectInput(name: "X", due: due))))
+            Invocation(command: Add(input: ProjectInput(name: "X", due: due)))
         ),
         (
             [
@@ -48,29 +48,26 @@ struct CommandParsingTests {
                 "--client", "recAAAAAAAAAAAAAA", "--notes", "hi", "--complete", "--if-absent", "-q",
             ],
             Invocation(
-                command: .add(
-                    AddOptions(
+                command: Add(
                         input: ProjectInput(
                             name: "Logo", due: due, kickoff: CalendarDate("2026-11-02"), category: "Brand identity",
                             lead: "ana@example.com", team: ["b@example.com", "c@example.com"],
                             clients: ["Acme", "recAAAAAAAAAAAAAA"], notes: .text("hi"), complete: true),
-                        ifAbsent: true, mode: WriteMode(quiet: true))))
+                        ifAbsent: true, mode: WriteMode(quiet: true)))
         ),
         (
             ["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run", "--json"],
             Invocation(
-                command: .add(
-                    AddOptions(
+                command: Add(
                         input: ProjectInput(name: "X", due: due, notes: .standardInput),
-                        mode: WriteMode(dryRun: true, json: true))))
+                        mode: WriteMode(dryRun: true, json: true)))
         ),
         (
             ["add", "--name", "X", "--due", "friday", "--lead", "Gal Samari", "--team", "Sam Epps"],
             Invocation(
-                command: .add(
-                    AddOptions(
+                command: Add(
                         input: ProjectInput(
-                            name: "X", due: CalendarDate("2026-11-27"), lead: "Gal Samari", team: ["Sam Epps"]))))
+                            name: "X", due: CalendarDate("2026-11-27"), lead: "Gal Samari", team: ["Sam Epps"])))
         ),
         (
             [
@@ -78,11 +75,10 @@ struct CommandParsingTests {
                 "lead",
             ],
             Invocation(
-                command: .update(
-                    UpdateOptions(
+                command: Update(
                         target: "Spring campaign",
                         input: ProjectInput(
-                            due: CalendarDate("2026-12-05"), complete: false, cleared: [.kickoff, .notes, .lead]))))
+                            due: CalendarDate("2026-12-05"), complete: false, cleared: [.kickoff, .notes, .lead])))
         ),
         // The base's own fields: --set FIELD=VALUE (split at the first =), --clear by name, and --add without --due
         // (a base may have no due date; whether it needs one is known once the base is read).
@@ -92,90 +88,86 @@ struct CommandParsingTests {
                 "--clear", "Owner email",
             ],
             Invocation(
-                command: .update(
-                    UpdateOptions(
+                command: Update(
                         target: "A",
                         input: ProjectInput(
                             cleared: [.kickoff], clearedFields: ["Tags", "Owner email"],
                             assignments: [
                                 FieldAssignment(field: "Budget", value: "1,200"),
                                 FieldAssignment(field: "Note", value: " a=b "),
-                            ]))))
+                            ])))
         ),
-        (["add", "--name", "X"], Invocation(command: .add(AddOptions(input: ProjectInput(name: "X"))))),
+        (["add", "--name", "X"], Invocation(command: Add(input: ProjectInput(name: "X")))),
         (
             ["list", "--view", "Active", "--sort", "Budget", "--desc", "--columns", "name,Budget,LEAD-NAME"],
             Invocation(
-                command: .list(
-                    ListOptions(
+                command: List(
                         sort: .field("Budget"), descending: true, columns: [.name, .field("Budget"), .leadName],
-                        view: "Active")))
+                        view: "Active"))
         ),
         (
             ["update", "rec3g0Xxmw2rw3scs", "--team", "a@example.com", "--client", "Acme", "--dry-run"],
             Invocation(
-                command: .update(
-                    UpdateOptions(
+                command: Update(
                         target: "rec3g0Xxmw2rw3scs", input: ProjectInput(team: ["a@example.com"], clients: ["Acme"]),
-                        mode: WriteMode(dryRun: true))))
+                        mode: WriteMode(dryRun: true)))
         ),
         (
             ["done", "A", "rec3g0Xxmw2rw3scs", "-q"],
             Invocation(
-                command: .done(ProjectsOptions(targets: ["A", "rec3g0Xxmw2rw3scs"], mode: WriteMode(quiet: true))))
+                command: Done(targets: ["A", "rec3g0Xxmw2rw3scs"], mode: WriteMode(quiet: true)))
         ),
         (
             ["reopen", "A", "--json"],
-            Invocation(command: .reopen(ProjectsOptions(targets: ["A"], mode: WriteMode(json: true))))
+            Invocation(command: Reopen(targets: ["A"], mode: WriteMode(json: true)))
         ),
         (
             ["delete", "A", "B", "--yes"],
-            Invocation(command: .delete(ProjectsOptions(targets: ["A", "B"], confirmed: true)))
+            Invocation(command: Delete(targets: ["A", "B"], confirmed: true))
         ),
-        (["delete", "-y", "A"], Invocation(command: .delete(ProjectsOptions(targets: ["A"], confirmed: true)))),
+        (["delete", "-y", "A"], Invocation(command: Delete(targets: ["A"], confirmed: true))),
         (
             ["list", "--due-before", "tomorrow"],
-            Invocation(command: .list(ListOptions(filters: ProjectFilters(dueBefore: CalendarDate("2026-11-22")))))
+            Invocation(command: List(filters: ProjectFilters(dueBefore: CalendarDate("2026-11-22"))))
         ),
         // A flag given twice: the last one wins, so an alias can be overridden.
-        (["list", "--limit", "20", "--limit", "5"], Invocation(command: .list(ListOptions(limit: 5)))),
+        (["list", "--limit", "20", "--limit", "5"], Invocation(command: List(limit: 5))),
         // The last of a flag given twice wins, whatever the flag.
-        (["list", "--format", "json", "--format", "csv"], Invocation(command: .list(ListOptions(format: .csv)))),
+        (["list", "--format", "json", "--format", "csv"], Invocation(command: List(format: .csv))),
         (
             ["add", "--name", "A", "--due", "2026-11-30", "--name", "B", "--due", "2026-12-01"],
-            Invocation(command: .add(AddOptions(input: ProjectInput(name: "B", due: due))))
+            Invocation(command: Add(input: ProjectInput(name: "B", due: due)))
         ),
         (
             ["add", "--name", "X", "--name", "Y", "--due", "2026-12-01"],
-            Invocation(command: .add(AddOptions(input: ProjectInput(name: "Y", due: due))))
+            Invocation(command: Add(input: ProjectInput(name: "Y", due: due)))
         ),
         // A command's flag before the command.
-        (["--limit", "1", "list"], Invocation(command: .list(ListOptions(limit: 1)))),
+        (["--limit", "1", "list"], Invocation(command: List(limit: 1))),
         // Choices ignore case.
         (
             ["list", "--sort", "Due", "--format", "JSON"],
-            Invocation(command: .list(ListOptions(format: .json, sort: .word(.due))))
+            Invocation(command: List(format: .json, sort: .word(.due)))
         ),
         (
             ["list", "--color", "NEVER"],
-            Invocation(command: .list(ListOptions()), globals: GlobalOptions(color: .never))
+            Invocation(command: List(), globals: GlobalOptions(color: .never))
         ),
         // Help wins over any other problem on the line.
-        (["add", "-h", "--name"], Invocation(command: .help(topic: "add"))),
-        (["add", "--due", "someday", "--help"], Invocation(command: .help(topic: "add"))),
-        (["help", "--man"], Invocation(command: .manual)),
-        (["import"], Invocation(command: .importProjects(ImportOptions()))),
+        (["add", "-h", "--name"], Invocation(command: Help(topic: "add"))),
+        (["add", "--due", "someday", "--help"], Invocation(command: Help(topic: "add"))),
+        (["help", "--man"], Invocation(command: Help(isManual: true))),
+        (["import"], Invocation(command: Import())),
         (
             ["import", "rows.csv", "--format", "CSV", "--key", "name,due", "--dry-run"],
             Invocation(
-                command: .importProjects(
-                    ImportOptions(file: "rows.csv", format: .csv, key: [.name, .due], mode: WriteMode(dryRun: true))))
+                command: Import(file: "rows.csv", format: .csv, key: [.name, .due], mode: WriteMode(dryRun: true)))
         ),
-        (["init"], Invocation(command: .initialize(InitOptions()))),
+        (["init"], Invocation(command: Init())),
         (
             ["init", "--base", "appABCDEFGHIJKLMN", "--table", "T", "--path", "s.json", "--force"],
             Invocation(
-                command: .initialize(InitOptions(base: "appABCDEFGHIJKLMN", table: "T", path: "s.json", force: true)))
+                command: Init(base: "appABCDEFGHIJKLMN", table: "T", path: "s.json", force: true))
         ),
     ])
     func parsesValidCommandLines(arguments: [String], expected: Invocation) {
@@ -298,7 +290,7 @@ struct CommandParsingTests {
         #expect(DateInput.read(typed, today: Self.today) == .date(CalendarDate(date)!))
         #expect(
             parse(["add", "--name", "X", "--due", typed]).map { invocation -> String? in
-                guard case .add(let options) = invocation.command else { return nil }
+                guard let options = invocation.command as? Add else { return nil }
                 return options.input.due?.description
             } == .success(date))
     }
@@ -313,19 +305,19 @@ struct CommandParsingTests {
         #expect(DateInput.read(typed, today: Self.today) == .unrecognized)
     }
 
-    @Test(arguments: [nil] + CommandSpec.all.map(\.name))
+    @Test(arguments: [nil] + CommandRegistry.specs.map(\.name))
     func everyHelpPageFits80Columns(topic: String?) {
-        for line in Help.page(for: topic).split(separator: "\n") {
+        for line in HelpPage.page(for: topic).split(separator: "\n") {
             // These pages hold only characters one column wide, so counting characters measures them.
             #expect(line.count <= 80, "help \(topic ?? "") has a line of \(line.count): \(line)")
         }
     }
 
     @Test func theCommandsListIsAligned() {
-        let page = Help.page(for: nil)
+        let page = HelpPage.page(for: nil)
         let section = page.components(separatedBy: "COMMANDS\n")[1].components(separatedBy: "\n\n")[0]
         let lines = section.split(separator: "\n")
-        #expect(lines.count >= CommandSpec.all.count)
+        #expect(lines.count >= CommandRegistry.specs.count)
         let starts = lines.map { line in
             line.dropFirst(2).drop(while: { $0 != " " }).prefix(while: { $0 == " " }).count + line.prefix(2).count
                 + line.dropFirst(2).prefix(while: { $0 != " " }).count
@@ -335,9 +327,9 @@ struct CommandParsingTests {
     }
 
     @Test func theManualIsRoffMadeFromTheSameSpecs() {
-        let manual = Manual.page
+        let manual = ManualPage.page
         #expect(manual.hasPrefix(".TH TRACKER 1 "))
-        for spec in CommandSpec.all { #expect(manual.contains(".SS \(spec.name)\n")) }
+        for spec in CommandRegistry.specs { #expect(manual.contains(".SS \(spec.name)\n")) }
         #expect(manual.contains("\\fB\\-\\-if\\-absent\\fR"))
         #expect(
             !manual.split(separator: "\n").contains {
@@ -353,8 +345,8 @@ struct CommandParsingTests {
     }
 
     @Test func helpForACommandMatchesItsFlagHelp() {
-        for spec in CommandSpec.all where spec.name != "help" {
-            let page = Help.page(for: spec.name)
+        for spec in CommandRegistry.specs where spec.name != "help" {
+            let page = HelpPage.page(for: spec.name)
             for section in ["USAGE", "FLAGS", "EXAMPLES"] {
                 #expect(page.contains("\n\(section)\n"), "\(spec.name) lacks \(section)")
             }

@@ -37,22 +37,7 @@ struct Runner {
 
     func execute() async throws {
         defer { status?.clear() }
-        switch invocation.command {
-        case .help(let topic): try output.standardOutput(Help.page(for: topic))
-        case .version: try output.standardOutput(Version.line + "\n")
-        case .manual: try output.standardOutput(Manual.page)
-        case .list(let options): try await list(options)
-        case .add(let options): try await add(options)
-        case .show(let options): try await show(options)
-        case .update(let options): try await update(options)
-        case .done(let options): try await done(options)
-        case .reopen(let options): try await reopen(options)
-        case .delete(let options): try await delete(options)
-        case .importProjects(let options): try await importProjects(options)
-        case .initialize(let options): try await initialize(options)
-        case .completion(let shell): try output.standardOutput(Completion.script(for: shell))
-        case .doctor(let json): try await doctor(json: json)
-        }
+        try await invocation.command.run(self)
     }
 
     // MARK: - Wiring

@@ -40,4 +40,12 @@ struct ScannedArguments {
             throw AppError.usage("\(first) and \(second) cannot be used together", command: command?.name)
         }
     }
+
+    /// Refuses words past the first `allowed` positional ones.
+    func rejectPositionals(allowed: Int = 0) throws {
+        guard positionals.count > allowed else { return }
+        let extra = positionals.dropFirst(allowed).map { "'\($0)'" }.joined(separator: " ")
+        throw AppError.usage(
+            "unexpected argument \(extra); quote values that contain spaces", command: command?.name)
+    }
 }

@@ -1,12 +1,60 @@
 import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
+
+/// `tracker add`: creates one project and prints its id; with `--if-absent`, only when no project has the name.
+struct Add: Command {
+    static let spec = CommandSpec(
+        name: "add", summary: "Create a project and print its id.",
+        usage: [
+            "tracker add --name NAME --due DATE [--kickoff DATE] [--category NAME]",
+            "            [--lead EMAIL] [--team EMAIL]... [--client NAME|ID]...",
+            "            [--notes TEXT | --notes-file PATH|-] [--complete] [--set FIELD=VALUE]...",
+            "            [--if-absent] [--dry-run] [--json] [-q]",
+        ],
+        flags: CommandSpec.fieldFlags + [
+            FlagSpec(name: "--complete", help: "mark the project complete"),
+            FlagSpec(
+                name: "--if-absent", help: "if a project with exactly this name exists, print its id and create nothing"
+            ),
+        ] + CommandSpec.writeFlags,
+        examples: [
+            "tracker add --name \"Spring campaign\" --due 2026-12-01",
+            "id=$(tracker add --name \"Logo refresh\" --due +2w --lead ana@example.com)",
+            "make-notes | tracker add --name \"Q1 audit\" --due +2w --notes-file -",
+            "tracker add -q --if-absent --name \"Weekly review\" --due friday",
+            "tracker add --name \"Site refresh\" --due +3w --set Budget=12000",
+        ],
+        notes: [
+            "--name and --due are required (--due only when the base has a due date field). \(CommandSpec.dateNote)",
+            "Categories, clients and people are checked against the base first; nothing is created by a typo.",
+            "With --if-absent it is safe to repeat, e.g. from cron.",
+        ])
+
+    /// The project's fields; the name is always there.
+    var input: ProjectInput
+    var ifAbsent = false
+    var mode = WriteMode()
+
+    var name: String { input.name ?? "" }
+
+    func run(_ runner: Runner) async throws { try await runner.add(self) }
+}
+
+extension Add {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        let input = try scanned.projectInput(today: today)
+        guard input.name != nil else { throw AppError.usage("add needs --name NAME", command: "add") }
+        self.init(input: input, ifAbsent: scanned.has("--if-absent"), mode: try scanned.writeMode())
+    }
+}
 
 extension Runner {
     /// `tracker add`: creates one project and prints its id; with `--if-absent`, only when no project has the name.
-    func add(_ options: AddOptions) async throws {
+    fileprivate func add(_ options: Add) async throws {
         let base = try await prepareBase()
         let notes = try readNotes(options.input.notes, command: "add")
         func check(_ base: Base) async throws -> ProjectWrite {
@@ -45,16 +93,5 @@ extension Runner {
         let when = due.map { ", due \($0) (\($0.relative(to: today)))" } ?? ""
         narrate("Created \"\(name)\"\(when).", options.mode)
         try printWritten(project, options.mode)
-    }
-
-    /// One line for a person at a terminal, on stderr; nothing in scripts, cron, or with `-q`.
-    func narrate(_ text: String, _ mode: WriteMode) {
-        if output.isStderrTerminal && !mode.quiet { output.standardError(TextCells.folded(text) + "\n") }
-    }
-
-    /// The one project a command wrote: its id, its JSON object, or nothing.
-    func printWritten(_ project: Project, _ mode: WriteMode) throws {
-        if mode.quiet { return }
-        try output.standardOutput(mode.json ? project.jsonText(today: today) + "\n" : project.id + "\n")
     }
 }

@@ -1,11 +1,38 @@
+import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
+
+/// `tracker delete`: deletes projects, after asking.
+struct Delete: Command {
+    static let spec = CommandSpec(
+        name: "delete", summary: "Delete projects, after asking.",
+        usage: ["tracker delete ID|NAME... [--yes] [--dry-run] [--json] [-q]"], positional: "ID|NAME...", arguments: .projects,
+        flags: [FlagSpec(name: "--yes", short: "-y", help: "do not ask; needed when stdin is not a terminal")]
+            + CommandSpec.writeFlags,
+        examples: ["tracker delete \"Old draft\"", "tracker delete --yes rec3g0Xxmw2rw3scs    # from a script"],
+        notes: [CommandSpec.namingNote, "On a terminal it shows what it will delete and asks. It prints the deleted ids."])
+
+    var targets: [String]
+    var mode = WriteMode()
+    /// `--yes`: no question asked.
+    var confirmed = false
+
+    func run(_ runner: Runner) async throws { try await runner.delete(self) }
+}
+
+extension Delete {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        self.init(
+            targets: try scanned.projectTargets(), mode: try scanned.writeMode(), confirmed: scanned.has("--yes"))
+    }
+}
+
 extension Runner {
     /// `tracker delete`: finds every project named, asks on a terminal (or needs `--yes`), deletes ten a request and
     /// prints the deleted ids.
-    func delete(_ options: ProjectsOptions) async throws {
+    fileprivate func delete(_ options: Delete) async throws {
         let client = try await prepareBase().client
         var written = writtenOutput(options.mode)
         // With --yes and ids alone, the delete is the one request (--json prints objects, so it reads them first).

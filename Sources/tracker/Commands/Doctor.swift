@@ -1,8 +1,32 @@
 import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
+
+/// `tracker doctor`: checks the configuration, the token, and the table's fields.
+struct Doctor: Command {
+    static let spec = CommandSpec(
+        name: "doctor", summary: "Check the configuration, the token, and the table's fields.",
+        usage: ["tracker doctor [--json]"],
+        flags: [FlagSpec(name: "--json", help: "one object with a checks array (name, ok, detail)")],
+        examples: ["tracker doctor", "tracker doctor --json | jq '.checks[] | select(.ok | not)'"],
+        notes: [
+            "Every check runs, even after one fails; it exits with the code of the first failing check, as any command",
+            "would, and 0 only when all pass.",
+        ])
+
+    var json = false
+
+    func run(_ runner: Runner) async throws { try await runner.doctor(json: json) }
+}
+
+extension Doctor {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        self.init(json: scanned.has("--json"))
+    }
+}
 
 /// One finding of `tracker doctor`.
 struct DoctorCheck {

@@ -1,47 +1,32 @@
+import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
-extension Runner {
-    /// `tracker done`: marks projects complete and prints their ids.
-    func done(_ options: ProjectsOptions) async throws {
-        try await setComplete(true, options, command: "done")
-    }
 
-    /// `tracker reopen`: marks projects not complete and prints their ids.
-    func reopen(_ options: ProjectsOptions) async throws {
-        try await setComplete(false, options, command: "reopen")
-    }
+/// `tracker done`: marks projects complete and prints their ids.
+struct Done: Command {
+    static let spec = CommandSpec(
+        name: "done", summary: "Mark projects complete.",
+        usage: ["tracker done ID|NAME... [--dry-run] [--json] [-q]"], positional: "ID|NAME...", arguments: .projects,
+        flags: CommandSpec.writeFlags,
+        examples: ["tracker done \"Spring campaign\"", "tracker done rec3g0Xxmw2rw3scs \"Logo refresh\""],
+        notes: [
+            CommandSpec.namingNote, "Every name is found before anything is written; a project already complete is not an error.",
+            "It prints the ids, one a line.",
+        ])
 
-    /// Finds every project named before writing, then sets the completion field (a checkbox, or the select's done
-    /// or open choice) ten projects a request. A project already in that state is not written, but it is printed like
-    /// the others.
-    private func setComplete(_ complete: Bool, _ options: ProjectsOptions, command: String) async throws {
-        let base = try await prepareBase()
-        let client = base.client
-        let value = try await valueChecker(base, command: command).completionValue(complete, flag: command)
-        let write = ProjectWrite([(.complete, value)])
-        var written = writtenOutput(options.mode)
-        func apply(_ changes: [ProjectChange]) async throws {
-            try await recheckingOnContradiction(base, recheck: { _ = try await valueChecker($0, command: command) }) {
-                try await client.updateProjects(changes) { try written.emit($0) }
-            }
-        }
-        // By ids alone the write is the one request (setting a value twice changes nothing).
-        var count = Set(options.targets).count
-        let wroteByID = try await writtenByID(options.targets, allowed: !options.mode.dryRun) { ids in
-            try await apply(ids.map { ProjectChange(id: $0, write: write) })
-        }
-        if !wroteByID {
-            let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
-            let changes = projects.filter { $0.isComplete != complete }.map { ProjectChange(id: $0.id, write: write) }
-            if options.mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
-            try written.emit(projects.filter { $0.isComplete == complete })
-            try await apply(changes)
-            count = projects.count
-        }
-        try written.finish()
-        let state = complete ? "complete" : "not complete"
-        narrate("Marked \(count) project\(count == 1 ? "" : "s") \(state).", options.mode)
+    var targets: [String]
+    var mode = WriteMode()
+
+    func run(_ runner: Runner) async throws {
+        try await runner.setComplete(true, targets: targets, mode: mode, command: "done")
     }
 }
+
+extension Done {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        self.init(targets: try scanned.projectTargets(), mode: try scanned.writeMode())
+    }
+}
+

@@ -1,14 +1,69 @@
 import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
+
+/// `tracker import`: creates and updates projects from CSV or JSON; safe to run again.
+struct Import: Command {
+    static let spec = CommandSpec(
+        name: "import", summary: "Create and update projects from CSV or JSON; safe to run again.",
+        usage: ["tracker import [FILE|-] [--format csv|ndjson|json] [--key FIELD[,FIELD]] [--dry-run] [--json] [-q]"],
+        positional: "FILE",
+        flags: [
+            FlagSpec(
+                name: "--format", value: "FORMAT", choices: ImportFormat.allCases.map(\.rawValue),
+                help: "csv, ndjson or json; else from the file's extension, else guessed"),
+            FlagSpec(
+                name: "--key", value: "FIELDS", choices: ["name", "due", "category"], checksChoices: false,
+                help: "what matches a row to a project: up to three of name, due, category (default name)"),
+        ] + CommandSpec.writeFlags,
+        examples: [
+            "tracker list --format ndjson > all.ndjson; tracker import all.ndjson",
+            "tracker import projects.csv --dry-run", "cat rows.csv | tracker import - --key name,due",
+        ],
+        notes: [
+            "CSV columns: name due kickoff category lead team client notes complete (what list writes too);",
+            "several emails or clients in one cell are separated by ;. Every row is checked before anything is written.",
+            "A row whose key matches one project updates it; interrupted imports finish when run again.",
+        ])
+
+    /// The file to read; nil or `-` for standard input.
+    var file: String? = nil
+    /// The format; nil takes it from the file's extension, else from what the text looks like.
+    var format: ImportFormat? = nil
+    /// The fields that match a row to an existing project: one to three of name, due, category.
+    var key: [FieldMap.Word] = [.name]
+    var mode = WriteMode()
+
+    func run(_ runner: Runner) async throws { try await runner.importProjects(self) }
+}
+
+extension Import {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals(allowed: 1)
+        self.init(file: scanned.positionals.first, mode: try scanned.writeMode())
+        format = scanned.last("--format").flatMap(ImportFormat.init(rawValue:))
+        if let text = scanned.last("--key") {
+            var key: [FieldMap.Word] = []
+            for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let word = item.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let field = FieldMap.Word(rawValue: word), [.name, .due, .category].contains(field) else {
+                    throw AppError.usage(
+                        "--key takes up to three of name, due, category, not '\(item)'", command: "import")
+                }
+                if !key.contains(field) { key.append(field) }
+            }
+            self.key = key
+        }
+    }
+}
 
 extension Runner {
     /// `tracker import`: reads rows, checks every one, plans create / update / unchanged from Airtable's current state,
     /// then writes ten rows a request. New projects go as upserts on the key, so running the same import again, after
     /// any failure or a kill, finishes the job without adding a project twice.
-    func importProjects(_ options: ImportOptions) async throws {
+    fileprivate func importProjects(_ options: Import) async throws {
         let text = try readImportText(options.file)
         let format = options.format ?? options.file.flatMap(ImportFormat.implied(byPath:)) ?? .sniffed(text)
         let base = try await prepareBase()

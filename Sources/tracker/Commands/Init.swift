@@ -1,13 +1,88 @@
 import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
+
+/// `tracker init`: creates the secrets file, the token, base and table checked first.
+struct Init: Command {
+    static let spec = CommandSpec(
+        name: "init", summary: "Create the secrets file: token, base and table, checked first.",
+        usage: [
+            "tracker init [--base ID] [--table NAME] [--path PATH] [--force]",
+            "tracker init --profile NAME [--token-command 'COMMAND…'] [--base ID] [--table NAME] [--force]",
+        ],
+        flags: [
+            FlagSpec(name: "--base", value: "ID", help: "the base id, app… (asked on a terminal)"),
+            FlagSpec(
+                name: "--token-command", value: "COMMAND",
+                help: "keep no token in the file: run this to get it (split on spaces; '…' quotes)"),
+            FlagSpec(name: "--table", value: "NAME", help: "the table (default \"Design projects\")"),
+            FlagSpec(name: "--path", value: "PATH", help: "write here instead of ~/.config/tracker/Secrets.json"),
+            FlagSpec(name: "--force", help: "replace an existing file"),
+        ],
+        examples: [
+            "tracker init", "printf '%s\\n' \"$TOKEN\" | tracker init --base appXXXXXXXXXXXXXX",
+            "tracker init --profile work --token-command 'pass show airtable'",
+        ],
+        notes: [
+            "On a terminal it asks for the token (without echo), the base id and the table; otherwise it reads the",
+            "token from stdin's first line and needs --base. One read checks them before the file is written (0600).",
+            "With --profile it adds (or with --force replaces) that profile and leaves the file's others as they were.",
+        ])
+
+    var base: String? = nil
+    var table: String? = nil
+    /// Where to write; nil for the user's own secrets file.
+    var path: String? = nil
+    var force = false
+    /// The program that prints the token, written as `tokenCommand` instead of a token.
+    var tokenCommand: [String]? = nil
+
+    func run(_ runner: Runner) async throws { try await runner.initialize(self) }
+}
+
+extension Init {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        self.init(
+            base: try scanned.nonEmpty("--base"), table: try scanned.nonEmpty("--table"),
+            path: try scanned.nonEmpty("--path"), force: scanned.has("--force"),
+            tokenCommand: try Self.tokenCommand(scanned))
+    }
+
+    /// `--token-command 'pass show airtable'`: split on spaces, '…' or "…" keeping spaces inside one argument.
+    static func tokenCommand(_ scanned: ScannedArguments) throws -> [String]? {
+        guard let text = try scanned.nonEmpty("--token-command") else { return nil }
+        var words: [String] = []
+        var word: String?
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { word = (word ?? "") + String(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                word = word ?? ""
+            } else if character == " " || character == "\t" {
+                if let finished = word { words.append(finished) }
+                word = nil
+            } else {
+                word = (word ?? "") + String(character)
+            }
+        }
+        guard quote == nil else {
+            throw AppError.usage("--token-command has an unclosed quote: \(text)", command: "init")
+        }
+        if let finished = word { words.append(finished) }
+        guard !words.isEmpty else { throw AppError.usage("--token-command names no program", command: "init") }
+        return words
+    }
+}
 
 extension Runner {
     /// `tracker init`: asks for (or reads) the token, base and table, checks them with one read, and only then writes
     /// the secrets file, 0600 in a 0700 directory.
-    func initialize(_ options: InitOptions) async throws {
+    fileprivate func initialize(_ options: Init) async throws {
         let path = try secretsPath(options)
         let profile = invocation.globals.profile
         let existing = try existingFile(at: path)
@@ -66,7 +141,7 @@ extension Runner {
     }
 
     /// Where to write: `--path`, else `$XDG_CONFIG_HOME/tracker/Secrets.json`, else `~/.config/tracker/Secrets.json`.
-    private func secretsPath(_ options: InitOptions) throws -> String {
+    private func secretsPath(_ options: Init) throws -> String {
         if let path = options.path {
             return absolutePath(path)
         }
@@ -78,7 +153,7 @@ extension Runner {
 
     /// On a terminal, asks (the token without echo); otherwise the token is stdin's first line and `--base` is needed.
     /// With `--token-command` the token comes from the command, now for the check and on every run after.
-    private func askOrRead(_ options: InitOptions) throws -> (token: String, baseID: String, table: String) {
+    private func askOrRead(_ options: Init) throws -> (token: String, baseID: String, table: String) {
         let defaultTable = options.table ?? "Design projects"
         let needsBase = AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
         if let command = options.tokenCommand {

@@ -1,12 +1,139 @@
 import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
+
+/// `tracker list`: streams every matching project in the chosen format, page by page.
+struct List: Command {
+    static let spec = CommandSpec(
+        name: "list", summary: "List projects: what is due, overdue and done.",
+        usage: [
+            "tracker list [--overdue] [--due-before DATE] [--due-within DAYS] [--complete | --incomplete]",
+            "             [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--view NAME]",
+            "             [--sort FIELD [--desc]] [--limit N] [--format table|tsv|csv|json|ndjson] [--json]",
+            "             [--columns COL[,COL]...]",
+        ],
+        flags: [
+            FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
+            FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
+            FlagSpec(name: "--due-within", value: "DAYS", help: "only projects due from today to DAYS days from now"),
+            FlagSpec(name: "--complete", help: "only complete projects"),
+            FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
+            FlagSpec(
+                name: "--category", value: "NAME", choices: CommandSpec.categoryChoices, checksChoices: false,
+                help: "only this category, e.g. \"Brand identity\""),
+            FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads"),
+            FlagSpec(
+                name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
+            FlagSpec(
+                name: "--view", value: "NAME",
+                help: "only the projects of this saved view, in its order; the other filters narrow it further"),
+            FlagSpec(
+                name: "--sort", value: "FIELD", choices: SortField.allCases.map(\.rawValue), checksChoices: false,
+                help: "order by due, name, kickoff, category or any field of the base (done by Airtable)"),
+            FlagSpec(name: "--desc", help: "with --sort: largest first"),
+            FlagSpec(name: "--limit", value: "N", help: "at most N projects"),
+            FlagSpec(
+                name: "--format", value: "FORMAT", choices: ListFormat.allCases.map(\.rawValue),
+                help: "table on a terminal, tsv when piped; or csv, json, ndjson"),
+            FlagSpec(name: "--json", help: "the same as --format json: one JSON array of project objects"),
+            FlagSpec(
+                name: "--columns", value: "COLS", choices: ListColumn.standard.map(\.rawValue), checksChoices: false,
+                help: "the table, TSV and CSV columns, in order, e.g. name,due,lead-email,Budget"),
+        ],
+        examples: [
+            "tracker list", "tracker list --overdue", "tracker list --due-within 7 --incomplete --sort due",
+            "tracker list --search logo --format csv > logos.csv",
+            "tracker list --json | jq '.[] | select(.status == \"overdue\") | .name'",
+            "tracker list --view \"Active\" --sort Budget --desc --columns name,due,Budget",
+        ],
+        notes: [
+            "Filters combine with AND and run on Airtable, so only matching projects are sent. Piped output is",
+            "tab-separated, one project a line, no header: id name due status category lead-name. Columns:",
+            "id name due status category lead-name lead-email kickoff team clients notes complete createdTime,",
+            "and the base's own fields by name (any case).",
+        ])
+
+    /// The explicit format; nil picks a table on a terminal and TSV otherwise.
+    var format: ListFormat? = nil
+    var filters = ProjectFilters()
+    var sort: SortKey? = nil
+    var descending = false
+    var limit: Int? = nil
+    /// The table, TSV and CSV columns, in order.
+    var columns: [ListColumn] = ListColumn.defaults
+    /// A saved view of the table, whose filters and order Airtable applies first.
+    var view: String? = nil
+
+    func run(_ runner: Runner) async throws { try await runner.list(self) }
+}
+
+/// What `list --sort` orders by: one of tracker's fields, or a field of the base by name.
+enum SortKey: Equatable, Sendable {
+    case word(SortField)
+    case field(String)
+}
+
+extension List {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        func count(_ flag: String, minimum: Int) throws -> Int? {
+            guard let value = scanned.last(flag) else { return nil }
+            guard let number = Int(value), number >= minimum, number <= 1_000_000 else {
+                throw AppError.usage(
+                    "\(flag) must be a whole number from \(minimum) to 1,000,000, not '\(value)'", command: "list")
+            }
+            return number
+        }
+        try scanned.rejectTogether("--complete", "--incomplete")
+        try scanned.rejectTogether("--overdue", "--complete")
+        if scanned.has("--desc") && !scanned.has("--sort") {
+            throw AppError.usage("--desc needs --sort FIELD", command: "list")
+        }
+        filters.dueBefore = try scanned.date("--due-before", today: today)
+        filters.overdue = scanned.has("--overdue")
+        filters.dueWithinDays = try count("--due-within", minimum: 0)
+        filters.complete = scanned.has("--complete") ? true : scanned.has("--incomplete") ? false : nil
+        filters.category = try scanned.nonEmpty("--category")
+        filters.lead = try scanned.nonEmpty("--lead")
+        filters.search = try scanned.nonEmpty("--search")
+        sort = try scanned.nonEmpty("--sort").map { text in
+            SortField(rawValue: text.lowercased()).map(SortKey.word)
+                ?? .field(text.trimmingCharacters(in: .whitespaces))
+        }
+        descending = scanned.has("--desc")
+        limit = try count("--limit", minimum: 1)
+        view = try scanned.nonEmpty("--view").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let text = scanned.last("--columns") {
+            columns = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                let name = item.trimmingCharacters(in: .whitespaces)
+                guard !name.isEmpty else {
+                    throw AppError.usage(
+                        "--columns has an empty name; it takes \(ListColumn.standard.map(\.rawValue).joined(separator: " ")) or the base's field names",
+                        command: "list")
+                }
+                return ListColumn(standardName: name) ?? .field(name)
+            }
+            if scanned.has("--json") || ["json", "ndjson"].contains(scanned.last("--format") ?? "") {
+                throw AppError.usage(
+                    "--columns is for the table, tsv and csv; JSON carries every field", command: "list")
+            }
+        }
+        if scanned.has("--json") {
+            if let format = scanned.last("--format"), format != "json" {
+                throw AppError.usage("--json and --format \(format) cannot be used together", command: "list")
+            }
+            format = .json
+        } else {
+            format = scanned.last("--format").flatMap(ListFormat.init(rawValue:))
+        }
+    }
+}
 
 extension Runner {
     /// `tracker list`: streams every matching project in the chosen format, page by page.
-    func list(_ options: ListOptions) async throws {
+    fileprivate func list(_ options: List) async throws {
         let base = try await prepareBase()
         do {
             try await recheckingOnContradiction(base, recheck: { fresh in _ = try await listPlan(options, fresh) }) {
@@ -26,7 +153,7 @@ extension Runner {
         var columns: [ListColumn]
     }
 
-    private func listPlan(_ options: ListOptions, _ base: Base) async throws -> ListPlan {
+    private func listPlan(_ options: List, _ base: Base) async throws -> ListPlan {
         var layout = base.layout
         let fields = layout.fields
         for (flag, word) in options.filters.neededWords {
@@ -115,7 +242,7 @@ extension Runner {
 
     /// The fields a listing shows: all of them for JSON, else only those its columns need, when the schema says they
     /// exist (Airtable refuses a request naming a field the table lacks).
-    private func fetchedFields(_ options: ListOptions, columns: [ListColumn], layout: TableLayout) -> [String]? {
+    private func fetchedFields(_ options: List, columns: [ListColumn], layout: TableLayout) -> [String]? {
         let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
         guard layout.table != nil, format != .json, format != .ndjson else { return nil }
         let fields = layout.fields
@@ -139,7 +266,7 @@ extension Runner {
         return names
     }
 
-    private func list(_ options: ListOptions, base: Base) async throws {
+    private func list(_ options: List, base: Base) async throws {
         let client = base.client
         let plan = try await listPlan(options, base)
         let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)

@@ -1,13 +1,38 @@
 import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
+
+/// `tracker show`: one project, by id or name, as a human view or as JSON.
+struct Show: Command {
+    static let spec = CommandSpec(
+        name: "show", summary: "Show every field of one project, by id or name.",
+        usage: ["tracker show ID|NAME [--json]"], positional: "ID|NAME", arguments: .projects,
+        flags: [FlagSpec(name: "--json", help: "print the project object as JSON")],
+        examples: [
+            "tracker show rec3g0Xxmw2rw3scs", "tracker show \"CMCA brand identity\"", "tracker show \"$id\" --json",
+        ],
+        notes: [CommandSpec.namingNote])
+
+    var target: String
+    var json = false
+
+    func run(_ runner: Runner) async throws { try await runner.show(self) }
+}
+
+extension Show {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        let target = try scanned.projectTarget()
+        try scanned.rejectPositionals(allowed: 1)
+        self.init(target: target, json: scanned.has("--json"))
+    }
+}
 
 extension Runner {
     /// `tracker show`: one project, by id or name, as a human view or as JSON. The names of the records it links to
     /// come from memory; a linked table not yet remembered is read in the same round trip as the project.
-    func show(_ options: ShowOptions) async throws {
+    fileprivate func show(_ options: Show) async throws {
         let base = try await prepareBase()
         let linked = options.json ? [:] : linkedTables(base)
         let unread = linked.filter { base.knowledge.recordNames(in: $0.key).isEmpty }

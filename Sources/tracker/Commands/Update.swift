@@ -1,10 +1,61 @@
+import Foundation
 import TrackerAPI
+import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerModel
+
+/// `tracker update`: changes some fields of one project; the others stay as they are.
+struct Update: Command {
+    static let spec = CommandSpec(
+        name: "update", summary: "Change some fields of one project; the others stay as they are.",
+        usage: [
+            "tracker update ID|NAME [--name NAME] [--due DATE] [--kickoff DATE] [--category NAME] [--lead EMAIL]",
+            "               [--team EMAIL]... [--client NAME|ID]... [--notes TEXT | --notes-file PATH|-]",
+            "               [--complete | --incomplete] [--set FIELD=VALUE]... [--clear FIELD[,FIELD]...]",
+            "               [--dry-run] [--json] [-q]",
+        ],
+        positional: "ID|NAME", arguments: .projects,
+        flags: CommandSpec.fieldFlags + [
+            FlagSpec(name: "--complete", help: "mark the project complete"),
+            FlagSpec(name: "--incomplete", help: "mark the project not complete"),
+            FlagSpec(
+                name: "--clear", value: "FIELDS", repeatable: true, choices: CommandSpec.clearable.map(\.rawValue),
+                checksChoices: false,
+                help: "empty these fields: kickoff, lead, team, client, notes, category, due, or any of the base's"),
+        ] + CommandSpec.writeFlags,
+        examples: [
+            "tracker update \"Spring campaign\" --due friday",
+            "tracker update rec3g0Xxmw2rw3scs --team ana@example.com --team \"Sam Epps\"",
+            "tracker update \"Logo refresh\" --clear kickoff,notes --dry-run",
+            "tracker update \"Logo refresh\" --set Priority=high --set Tags=web,print",
+        ],
+        notes: [
+            CommandSpec.namingNote, CommandSpec.dateNote, "--team and --client replace the whole list. It prints the project's id.",
+        ])
+
+    var target: String
+    var input: ProjectInput
+    var mode = WriteMode()
+
+    func run(_ runner: Runner) async throws { try await runner.update(self) }
+}
+
+extension Update {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        let target = try scanned.projectTarget()
+        try scanned.rejectPositionals(allowed: 1)
+        let input = try scanned.projectInput(today: today)
+        guard !input.isEmpty else {
+            throw AppError.usage(
+                "update needs something to change, e.g. --due friday or --clear notes", command: "update")
+        }
+        self.init(target: target, input: input, mode: try scanned.writeMode())
+    }
+}
+
 extension Runner {
     /// `tracker update`: changes only the given fields of one project (PATCH) and prints its id.
-    func update(_ options: UpdateOptions) async throws {
+    fileprivate func update(_ options: Update) async throws {
         let base = try await prepareBase()
         let client = base.client
         let notes = try readNotes(options.input.notes, command: "update")
@@ -42,29 +93,5 @@ extension Runner {
         guard let updated else { return }
         narrate("Updated \"\(updated.name ?? updated.id)\": \(describe(write, as: updated)).", options.mode)
         try printWritten(updated, options.mode)
-    }
-}
-
-extension Runner {
-    /// What a write changed, in words: `due 2026-11-27 (in 5 days), notes cleared, Budget`.
-    func describe(_ write: ProjectWrite, as project: Project) -> String {
-        write.cells.map { target, value in
-            guard case .word(let word) = target else {
-                let name = ProjectWrite.fieldName(target, .template) ?? ""
-                return value == .null ? "\(name) cleared" : name
-            }
-            if value == .null && word != .complete { return "\(word.rawValue) cleared" }
-            switch word {
-            case .due: return "due " + (project.due.map { "\($0) (\($0.relative(to: today)))" } ?? "?")
-            case .kickoff: return "kickoff " + (project.kickoff?.description ?? "?")
-            case .complete: return project.isComplete ? "complete" : "not complete"
-            case .name: return "renamed"
-            case .category: return "category \(project.category ?? "?")"
-            case .lead: return "lead \(project.lead?.displayName ?? "?")"
-            case .team: return "team of \(project.team.count)"
-            case .client: return "\(project.clients.count) client\(project.clients.count == 1 ? "" : "s")"
-            case .notes: return "notes"
-            }
-        }.joined(separator: ", ")
     }
 }

@@ -2,7 +2,56 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+/// How a write command reports: `--dry-run` prints the requests instead of sending them, `--json` prints project
+/// objects instead of ids, `-q` prints nothing.
+struct WriteMode: Equatable, Sendable {
+    var dryRun = false
+    var json = false
+    var quiet = false
+}
+
+extension ScannedArguments {
+    /// `--dry-run`, `--json` and `-q`, which every write command has.
+    func writeMode() throws -> WriteMode {
+        try rejectTogether("--json", "--quiet")
+        return WriteMode(dryRun: has("--dry-run"), json: has("--json"), quiet: has("--quiet"))
+    }
+}
+
 extension Runner {
+    /// One line for a person at a terminal, on stderr; nothing in scripts, cron, or with `-q`.
+    func narrate(_ text: String, _ mode: WriteMode) {
+        if output.isStderrTerminal && !mode.quiet { output.standardError(TextCells.folded(text) + "\n") }
+    }
+
+    /// The one project a command wrote: its id, its JSON object, or nothing.
+    func printWritten(_ project: Project, _ mode: WriteMode) throws {
+        if mode.quiet { return }
+        try output.standardOutput(mode.json ? project.jsonText(today: today) + "\n" : project.id + "\n")
+    }
+
+    /// What a write changed, in words: `due 2026-11-27 (in 5 days), notes cleared, Budget`.
+    func describe(_ write: ProjectWrite, as project: Project) -> String {
+        write.cells.map { target, value in
+            guard case .word(let word) = target else {
+                let name = ProjectWrite.fieldName(target, .template) ?? ""
+                return value == .null ? "\(name) cleared" : name
+            }
+            if value == .null && word != .complete { return "\(word.rawValue) cleared" }
+            switch word {
+            case .due: return "due " + (project.due.map { "\($0) (\($0.relative(to: today)))" } ?? "?")
+            case .kickoff: return "kickoff " + (project.kickoff?.description ?? "?")
+            case .complete: return project.isComplete ? "complete" : "not complete"
+            case .name: return "renamed"
+            case .category: return "category \(project.category ?? "?")"
+            case .lead: return "lead \(project.lead?.displayName ?? "?")"
+            case .team: return "team of \(project.team.count)"
+            case .client: return "\(project.clients.count) client\(project.clients.count == 1 ? "" : "s")"
+            case .notes: return "notes"
+            }
+        }.joined(separator: ", ")
+    }
+
     /// Prints the requests a `--dry-run` would send: `METHOD path` and the JSON body.
     func printPlanned(_ requests: [PlannedRequest]) throws {
         for request in requests { try output.standardOutput(request.text) }

@@ -3,7 +3,7 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 /// The manual page (`tracker help --man`, roff for man(1)), built from the same specs as help and completion.
-enum Manual {
+enum ManualPage {
     static var page: String {
         var text = """
             .TH TRACKER 1 "" "tracker \(Version.current)" "User Commands"
@@ -19,10 +19,10 @@ enum Manual {
             .SH COMMANDS
 
             """
-        for spec in CommandSpec.all {
+        for spec in CommandRegistry.specs {
             text += ".SS \(escape(spec.name))\n\(escape(spec.summary))\n.PP\n.nf\n"
             // man indents a command's text by seven columns.
-            text += Help.usageLines(Help.usage(spec), width: 73).map { escape($0) + "\n" }.joined() + ".fi\n"
+            text += HelpPage.usageLines(HelpPage.usage(spec), width: 73).map { escape($0) + "\n" }.joined() + ".fi\n"
             text += flags(spec.flags)
             if !spec.notes.isEmpty { text += ".PP\n" + escape(spec.notes.joined(separator: " ")) + "\n" }
             text += ".PP\nExamples:\n.nf\n" + spec.examples.map { escape($0) + "\n" }.joined() + ".fi\n"

@@ -3,11 +3,11 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 /// The help pages, built from the same specs the parser uses so they cannot drift apart; every line fits 80 columns.
-enum Help {
+enum HelpPage {
     static let width = 80
 
     static func page(for topic: String?) -> String {
-        guard let topic, let spec = CommandSpec.named(topic) else { return root }
+        guard let topic, let spec = CommandRegistry.spec(named: topic) else { return root }
         var text = "\(spec.summary)\n\nUSAGE\n" + usageLines(usage(spec)).map { "  \($0)\n" }.joined()
         text += "\nFLAGS\n" + (spec.flags.isEmpty ? "  (only the global flags below)\n" : flagLines(spec.flags))
         text += "\nGLOBAL FLAGS\n" + flagLines(CommandSpec.globalFlags)
@@ -43,7 +43,7 @@ enum Help {
 
     /// A usage line broken between its bracketed groups to fit `width` with its two-space indent, continued under
     /// the first argument.
-    static func usageLines(_ line: String, width: Int = Help.width) -> [String] {
+    static func usageLines(_ line: String, width: Int = HelpPage.width) -> [String] {
         guard line.count > width - 2 else { return [line] }
         var groups: [String] = []
         var current = ""
@@ -74,8 +74,8 @@ enum Help {
     }
 
     static var root: String {
-        let nameWidth = (CommandSpec.all.map(\.name.count).max() ?? 0) + 2
-        let commands = CommandSpec.all.map { spec in
+        let nameWidth = (CommandRegistry.specs.map(\.name.count).max() ?? 0) + 2
+        let commands = CommandRegistry.specs.map { spec in
             TextCells.wrap(spec.summary, to: width - 2 - nameWidth).enumerated().map { index, line in
                 "  " + (index == 0 ? spec.name : "").padded(to: nameWidth) + line
             }.joined(separator: "\n")

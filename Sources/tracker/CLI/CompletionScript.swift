@@ -8,7 +8,7 @@ enum Shell: String, Sendable, CaseIterable {
 }
 
 /// Shell completion scripts generated from the command specs: subcommands, flags, and fixed flag values.
-enum Completion {
+enum CompletionScript {
     static func script(for shell: Shell) -> String {
         switch shell {
         case .bash: bash
@@ -17,7 +17,7 @@ enum Completion {
         }
     }
 
-    private static var commands: [CommandSpec] { CommandSpec.all }
+    private static var commands: [CommandSpec] { CommandRegistry.specs }
     private static var globalWords: [String] { CommandSpec.globalFlags.map(\.name) + ["-h"] }
 
     private static func flags(_ spec: CommandSpec) -> [String] {
@@ -38,7 +38,7 @@ enum Completion {
     ]
 
     /// Commands whose arguments are projects.
-    private static let projectCommands = ["show", "update", "done", "reopen", "delete"]
+    private static var projectCommands: [String] { commands.filter { $0.arguments == .projects }.map(\.name) }
 
     private static let fileFlags = ["--secrets", "--notes-file"]
 
@@ -96,8 +96,8 @@ enum Completion {
         text +=
             "        \"\") COMPREPLY=($(compgen -W \"\(commands.map(\.name).joined(separator: " ")) \(globalWords.joined(separator: " ")) --version\" -- \"$cur\")) ;;\n"
         for spec in commands {
-            let positional = spec.name == "help" ? " " + commands.map(\.name).joined(separator: " ") : ""
-            let shells = spec.name == "completion" ? " " + Shell.allCases.map(\.rawValue).joined(separator: " ") : ""
+            let positional = spec.arguments == .commands ? " " + commands.map(\.name).joined(separator: " ") : ""
+            let shells = spec.arguments == .shells ? " " + Shell.allCases.map(\.rawValue).joined(separator: " ") : ""
             let words =
                 "COMPREPLY=($(compgen -W \"\(flags(spec).joined(separator: " "))\(positional)\(shells)\" -- \"$cur\"))"
             if projectCommands.contains(spec.name) {
@@ -172,7 +172,9 @@ enum Completion {
                 text +=
                     "                '\(repeats)\(flag.name)[\(help)]\(action.replacingOccurrences(of: "'", with: "'\\''"))' \\\n"
             }
-            if spec.name == "completion" { text += "                '1:shell:(bash zsh fish)' \\\n" }
+            if spec.arguments == .shells {
+                text += "                '1:shell:(\(Shell.allCases.map(\.rawValue).joined(separator: " ")))' \\\n"
+            }
             text +=
                 projectCommands.contains(spec.name)
                 ? "                '*:project:{_tracker_names projects}' ;;\n" : "                '*: :' ;;\n"
@@ -232,7 +234,10 @@ enum Completion {
         }
         text +=
             "complete -c tracker -n '__fish_seen_subcommand_from \(projectCommands.joined(separator: " "))' -a '(__tracker_names projects)'\n"
-        text += "complete -c tracker -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'\n"
+        for spec in commands where spec.arguments == .shells {
+            text +=
+                "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name)' -a '\(Shell.allCases.map(\.rawValue).joined(separator: " "))'\n"
+        }
         return text
     }
 }

@@ -2,8 +2,19 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-/// The version `tracker --version` prints and the User-Agent carries.
-enum Version {
+/// `tracker --version`: the version a bug report needs, which the User-Agent carries too.
+struct Version: Command {
+    /// Not a subcommand but the global `--version` flag, so the registry does not list it.
+    static let spec = CommandSpec(
+        name: "--version", summary: "Print tracker's version.", usage: ["tracker --version"], flags: [],
+        examples: ["tracker --version"])
+
+    init() {}
+
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {}
+
+    func run(_ runner: Runner) async throws { try runner.output.standardOutput(Self.line + "\n") }
+
     static let current = "0.2.0"
 
     /// `tracker 0.2.0 (Swift 6.3.1, Linux x86_64)`: what a bug report needs.

@@ -1,29 +1,25 @@
-import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
-import TrackerModel
 /// "Did you mean" for mistyped words: the closest candidate within a small edit distance.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate nearest to `word`, if one is near enough to be a plausible typo.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil
     }
 
     /// `Did you mean "a" or "b"?`, nil when there is nothing to suggest; `quote` is `'` for words of the command line.
-    static func question(_ names: [String], quote: String = "\"") -> String? {
+    public static func question(_ names: [String], quote: String = "\"") -> String? {
         guard !names.isEmpty else { return nil }
         return "Did you mean " + names.map { quote + $0 + quote }.joined(separator: " or ") + "?"
     }
 
     /// ` Did you mean "x"?` for the candidate closest to `word`, to end a message; empty when none is close.
-    static func ending(for word: String, in candidates: [String], quote: String = "\"") -> String {
+    public static func ending(for word: String, in candidates: [String], quote: String = "\"") -> String {
         question(closest(to: word, in: candidates).map { [$0] } ?? [], quote: quote).map { " " + $0 } ?? ""
     }
 
     /// Levenshtein distance between two strings.
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         var previous = Array(0...b.count)

@@ -1,0 +1,16 @@
+/// Every subcommand, in the order help lists them: adding a command is a file under Commands/ and a line here.
+enum CommandRegistry {
+    static let all: [any Command.Type] = [
+        List.self, Add.self, Show.self, Update.self, Done.self, Reopen.self, Delete.self, Import.self, Init.self,
+        Doctor.self, Completion.self, Help.self,
+    ]
+
+    /// The specs of every subcommand, in the same order.
+    static let specs: [CommandSpec] = all.map { $0.spec }
+
+    /// The command called `name`, if there is one.
+    static func command(named name: String) -> (any Command.Type)? { all.first { $0.spec.name == name } }
+
+    /// The spec of the command called `name`, if there is one.
+    static func spec(named name: String) -> CommandSpec? { command(named: name)?.spec }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import TrackerAPI
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+extension Runner {
+    /// Finds every project named before writing, then sets the completion field (a checkbox, or the select's done
+    /// or open choice) ten projects a request. A project already in that state is not written, but it is printed like
+    /// the others.
+    func setComplete(_ complete: Bool, targets: [String], mode: WriteMode, command: String) async throws {
+        let base = try await prepareBase()
+        let client = base.client
+        let value = try await valueChecker(base, command: command).completionValue(complete, flag: command)
+        let write = ProjectWrite([(.complete, value)])
+        var written = writtenOutput(mode)
+        func apply(_ changes: [ProjectChange]) async throws {
+            try await recheckingOnContradiction(base, recheck: { _ = try await valueChecker($0, command: command) }) {
+                try await client.updateProjects(changes) { try written.emit($0) }
+            }
+        }
+        // By ids alone the write is the one request (setting a value twice changes nothing).
+        var count = Set(targets).count
+        let wroteByID = try await writtenByID(targets, allowed: !mode.dryRun) { ids in
+            try await apply(ids.map { ProjectChange(id: $0, write: write) })
+        }
+        if !wroteByID {
+            let projects = try await ProjectNaming(client: client).resolve(all: targets)
+            let changes = projects.filter { $0.isComplete != complete }.map { ProjectChange(id: $0.id, write: write) }
+            if mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
+            try written.emit(projects.filter { $0.isComplete == complete })
+            try await apply(changes)
+            count = projects.count
+        }
+        try written.finish()
+        let state = complete ? "complete" : "not complete"
+        narrate("Marked \(count) project\(count == 1 ? "" : "s") \(state).", mode)
+    }
+}
