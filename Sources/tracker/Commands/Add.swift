@@ -72,15 +72,7 @@ extension Runner {
         let name = options.name
         let due = options.input.due
         // Two runs of the same cron line must not both find the name absent and both create it.
-        var lock: FileLock?
-        if options.ifAbsent {
-            // One lock per name in this table of this base: other names and tables go on at once.
-            lock = try await FileLock.acquire(
-                FileLock.name(prefix: "add", [base.configuration.baseID, base.configuration.table, name]),
-                in: sharedDirectory(), waitingAtMost: Double(base.configuration.retryBudgetSeconds),
-                doing: "adding \"\(name)\"", now: context.network.now, sleep: context.network.sleep
-            ).get()
-        }
+        let lock = options.ifAbsent ? try await lockName(name, in: base, command: "add", doing: "adding \"\(name)\"") : nil
         defer { withExtendedLifetime(lock) {} }
         if options.ifAbsent, let existing = try await client.projects(named: name).get().first {
             narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
