@@ -33,6 +33,6 @@ let package = Package(
         .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"]),
         .executableTarget(name: "measure-child"),
         .testTarget(name: "TrackerTests", dependencies: ["tracker", "FakeAirtable"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "TrackerModel"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable"]),
     ]
 )

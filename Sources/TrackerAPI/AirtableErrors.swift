@@ -6,7 +6,7 @@ import TrackerModel
 /// `{"error": "NOT_FOUND"}`, and the `{"errors": [{"error", "message"}]}` of 429s and the monthly quota.
 enum ErrorEnvelope {
     /// The error in `data`, or nil when `data` is not an Airtable error body.
-    static func parse(_ data: Data) -> ServiceError? {
+    public static func parse(_ data: Data) -> ServiceError? {
         guard let body = try? JSONParser.parse(data) else { return nil }
         let found: ServiceError
         if let type = body["error"]?.stringValue {
@@ -26,11 +26,11 @@ enum ErrorEnvelope {
 /// What Airtable's answers mean beyond HTTP.
 enum AirtableErrors {
     /// The error type of a 429 for the workspace's monthly API calls (waiting does not help).
-    static let billingLimitType = ServiceError.billingLimitType
+    public static let billingLimitType = ServiceError.billingLimitType
 
     /// Airtable's rules for `NetworkHelper`: its error bodies, the monthly quota that waiting cannot lift, and the
     /// header in which it sends a compressed answer's inflated length.
-    static let rules = ServiceRules(
+    public static let rules = ServiceRules(
         error: { status, body in
             .http(status: status, ErrorEnvelope.parse(body) ?? ServiceError(type: nil, message: nil))
         },

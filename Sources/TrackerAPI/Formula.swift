@@ -45,7 +45,7 @@ public enum Formula {
     }
 
     /// `{Name} = 'value'`.
-    public static func nameEquals(_ name: String, field nameField: String) -> String {
+    static func nameEquals(_ name: String, field nameField: String) -> String {
         "\(field(nameField)) = \(literal(name))"
     }
 

@@ -4,10 +4,10 @@ import TrackerModel
 public struct ListQuery: Equatable, Sendable {
     public enum Direction: String, Sendable { case asc, desc }
 
-    public var filterByFormula: String?
-    public var sort: [(field: String, direction: Direction)]
-    public var maxRecords: Int?
-    public var pageSize: Int
+    var filterByFormula: String?
+    var sort: [(field: String, direction: Direction)]
+    var maxRecords: Int?
+    var pageSize: Int
     /// The fields to fetch; nil for all of them. Only fields known to exist may be named: Airtable refuses the whole
     /// request for one the table lacks.
     public var fields: [String]?
@@ -48,7 +48,7 @@ public struct ListQuery: Equatable, Sendable {
     }
 
     /// The same parameters as a `POST …/listRecords` body, for queries too long for a URL.
-    func body(offset: String?) -> JSONValue {
+    public func body(offset: String?) -> JSONValue {
         var members: [(String, JSONValue)] = [("pageSize", .number(Double(pageSize)))]
         if let maxRecords { members.append(("maxRecords", .number(Double(maxRecords)))) }
         if let view { members.append(("view", .string(view))) }

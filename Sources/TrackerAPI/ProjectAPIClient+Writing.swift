@@ -8,9 +8,9 @@ import TrackerModel
 
 /// A request as tracker sends it: what `--dry-run` prints is exactly what would go.
 public struct PlannedRequest: Equatable, Sendable {
-    public var method: String
+    var method: String
     /// The path and query, percent-encoded as on the wire.
-    public var path: String
+    var path: String
     public var body: JSONValue?
 
     /// `METHOD path` and the JSON body on the next line.
@@ -20,7 +20,7 @@ public struct PlannedRequest: Equatable, Sendable {
 /// One project's id and the cells to change.
 public struct ProjectChange: Equatable, Sendable {
     public var id: String
-    public var write: ProjectWrite
+    var write: ProjectWrite
 
     public init(id: String, write: ProjectWrite) {
         self.id = id
@@ -49,7 +49,7 @@ extension ProjectAPIClient {
 
     /// `PATCH` upserts of at most ten new projects each, merged on the `key` fields: a project whose key exists is
     /// updated instead of created, so sending an upsert again can never add a second project.
-    public func plannedUpserts(_ writes: [ProjectWrite], mergingOn key: [FieldMap.Word]) -> [PlannedRequest] {
+    func plannedUpserts(_ writes: [ProjectWrite], mergingOn key: [FieldMap.Word]) -> [PlannedRequest] {
         Self.batches(writes).map { batch in
             let records = batch.map { JSONValue.object([("fields", $0.fields(fields))]) }
             let upsert = JSONValue.object([
@@ -108,7 +108,7 @@ extension ProjectAPIClient {
 
     /// How long tracker looks for a create whose answer was lost (at most the retry budget): Airtable applies a
     /// write within seconds or not at all, and a person at a terminal should not wait two minutes to hear so.
-    public static let lostCreateLookupSeconds = 20.0
+    static let lostCreateLookupSeconds = 20.0
 
     /// Looks for the project a create with a lost answer would have made, with growing pauses.
     private func findCreated(name: String, due: CalendarDate?, since: String, startedAt started: Double) async

@@ -13,7 +13,7 @@ public struct ProjectAPIClient: Sendable {
 
     public let access: BaseAccess
     let network: NetworkHelper
-    let now: @Sendable () -> Date
+    public let now: @Sendable () -> Date
     /// The `User-Agent` every request carries.
     let userAgent: String
     /// The base's names for tracker's fields: what the secrets file says until the schema has been read.
@@ -196,7 +196,7 @@ public struct ProjectAPIClient: Sendable {
     }
 
     /// The base's tables, fields and views from the schema API, or nil when the token lacks `schema.bases:read`.
-    public func schema() async -> Result<BaseSchema?, AppError> {
+    func schema() async -> Result<BaseSchema?, AppError> {
         await schemaBody().flatMap { body in
             Result { () throws(AppError) in try body.map { body throws(AppError) in try BaseSchema(airtable: body) } }
         }
@@ -214,7 +214,7 @@ public struct ProjectAPIClient: Sendable {
     }
 
     /// Sends a request to the table's routes, explaining failures that only make sense with the table in mind.
-    func send(_ request: URLRequest, kind: RequestKind) async -> Result<Data, AppError> {
+    public func send(_ request: URLRequest, kind: RequestKind) async -> Result<Data, AppError> {
         await network.send(request, kind: kind).mapError(explain)
     }
 

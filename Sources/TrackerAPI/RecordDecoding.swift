@@ -11,12 +11,12 @@ struct RecordPage<Record> {
 /// Turns Airtable's record JSON into projects and linked records, naming the JSON path of anything unexpected.
 enum RecordDecoding {
     /// A page of projects, read with the field names of `map`.
-    static func projects(_ data: Data, map: FieldMap) throws(AppError) -> RecordPage<Project> {
+    public static func projects(_ data: Data, map: FieldMap) throws(AppError) -> RecordPage<Project> {
         try page(data) { (record, path) throws(AppError) in try project(record, path: path, map: map) }
     }
 
     /// A page of another table's records, named by `primaryField`.
-    static func linkedRecords(_ data: Data, primaryField: String) throws(AppError) -> RecordPage<LinkedRecord> {
+    public static func linkedRecords(_ data: Data, primaryField: String) throws(AppError) -> RecordPage<LinkedRecord> {
         try page(data) { (record, path) throws(AppError) in
             LinkedRecord(
                 id: try id(of: record, path: path), name: record["fields"]?[primaryField].flatMap(Self.text))
@@ -34,7 +34,7 @@ enum RecordDecoding {
     }
 
     /// The parsed body, or what is wrong with it in a phrase.
-    static func body(_ data: Data) throws(AppError) -> JSONValue {
+    public static func body(_ data: Data) throws(AppError) -> JSONValue {
         if data.isEmpty { throw AppError.badResponse("the body is empty") }
         do {
             return try JSONParser.parse(data)
@@ -150,7 +150,7 @@ enum RecordDecoding {
     }
 
     /// A primary field's value as text: a string, or a number as Airtable would show it.
-    static func text(_ value: JSONValue) -> String? {
+    public static func text(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): return text
         case .number: return value.serialized()

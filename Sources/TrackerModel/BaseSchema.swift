@@ -10,7 +10,7 @@ public struct BaseSchema: Equatable, Sendable {
     public struct Table: Equatable, Sendable {
         public var id: String
         public var name: String
-        public var primaryFieldID: String?
+        var primaryFieldID: String?
         /// In the table's order, which is the order `show` lists them in.
         public var fields: [Field]
         public var views: [View]
@@ -62,7 +62,7 @@ public struct BaseSchema: Equatable, Sendable {
         /// The schema API's type: `singleLineText`, `currency`, `formula`…
         public var type: String
         /// The type's options as Airtable sent them (choices, precision, symbol, linked table…).
-        public var options: JSONValue?
+        var options: JSONValue?
 
         public init(id: String, name: String, type: String, options: JSONValue? = nil) {
             self.id = id
@@ -72,13 +72,13 @@ public struct BaseSchema: Equatable, Sendable {
         }
 
         /// Fields whose value Airtable computes; writing one is refused.
-        public static let computedTypes: Set<String> = [
+        static let computedTypes: Set<String> = [
             "formula", "rollup", "multipleLookupValues", "count", "autoNumber", "createdTime", "lastModifiedTime",
             "createdBy", "lastModifiedBy", "button", "externalSyncSource", "aiText",
         ]
 
         /// Whether Airtable computes the value.
-        public var isComputed: Bool { Self.computedTypes.contains(type) }
+        var isComputed: Bool { Self.computedTypes.contains(type) }
 
         /// The choices of a single or multiple select, in order.
         public var choices: [String] {

@@ -54,5 +54,5 @@ public enum DateInput {
 
 extension CalendarDate {
     /// The date `days` days later (earlier when negative).
-    public func adding(days: Int) -> CalendarDate { CalendarDate(dayNumber: dayNumber + days) }
+    func adding(days: Int) -> CalendarDate { CalendarDate(dayNumber: dayNumber + days) }
 }

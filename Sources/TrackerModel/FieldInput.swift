@@ -314,7 +314,7 @@ public enum FieldInput {
     }
 
     /// A schema type in words: `multipleSelects` → "multiple select".
-    public static func typeName(_ type: String) -> String {
+    static func typeName(_ type: String) -> String {
         switch type {
         case "singleLineText": "single line text"
         case "multilineText": "long text"

@@ -75,7 +75,7 @@ public struct FieldMap: Equatable, Sendable {
     public private(set) var completion: Completion?
 
     /// A map where each word in `names` is the field so named, and `completion` (if any) says how `complete` is kept.
-    public init(names: [Word: String], completion: Completion?) {
+    init(names: [Word: String], completion: Completion?) {
         var present = names
         present[.complete] = completion?.field
         self.present = present

@@ -7,7 +7,7 @@ public enum JSONParser {
     /// Why a text is not JSON, with the byte offset where reading stopped.
     public struct Failure: Error, Equatable {
         public var message: String
-        public var offset: Int
+        var offset: Int
     }
 
     /// Nesting deeper than this is refused rather than risking the stack on a hostile answer.
@@ -49,7 +49,7 @@ public enum JSONParser {
             }
         }
 
-        mutating func value(depth: Int) throws(Failure) -> JSONValue {
+        public mutating func value(depth: Int) throws(Failure) -> JSONValue {
             skipSpace()
             guard index < bytes.count else { throw failure("the text ends where a value should be") }
             switch bytes[index] {

@@ -27,7 +27,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// Appends the compact JSON text of this value to `text`.
-    public func write(to text: inout String) { text += serialized() }
+    func write(to text: inout String) { text += serialized() }
 
     /// Whether this is JSON's `null`.
     public var isNull: Bool { if case .null = self { true } else { false } }

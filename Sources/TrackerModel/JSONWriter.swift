@@ -3,7 +3,7 @@
 /// escape.
 public struct JSONWriter {
     /// The text so far.
-    public private(set) var bytes: [UInt8] = []
+    private(set) var bytes: [UInt8] = []
 
     /// An empty text with room for `capacity` bytes.
     public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
@@ -17,24 +17,24 @@ public struct JSONWriter {
     }
 
     /// Appends `"key":`.
-    public mutating func key(_ name: String) {
+    mutating func key(_ name: String) {
         string(name)
         bytes.append(UInt8(ascii: ":"))
     }
 
     /// Appends `value` as a string literal: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    public mutating func string(_ value: String) {
+    mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { escaped($0) }
     }
 
     /// Appends `value` as a string literal, or `null` when there is none.
-    public mutating func string(or value: String?) {
+    mutating func string(or value: String?) {
         if let value { string(value) } else { raw("null") }
     }
 
     /// Appends a number: whole numbers without a fraction, others as Swift prints a `Double`.
-    public mutating func number(_ value: Double) {
+    mutating func number(_ value: Double) {
         let text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
         bytes.append(contentsOf: text.utf8)
     }

@@ -18,7 +18,7 @@ import TrackerModel
     /// certificates, `HTTPS_PROXY`/`NO_PROXY` from the environment (libcurl reads them), a hard deadline per request,
     /// and writes on a connection of their own (`fresh`), because libcurl silently re-sends a request when a reused
     /// connection dies before answering.
-    public final class CurlTransport: HTTPTransport, @unchecked Sendable {
+    final class CurlTransport: HTTPTransport, @unchecked Sendable {
         /// Easy handles with live connections, reused by reads; writes get a handle of their own.
         private let idle = Locked<[Handle]>([])
 
@@ -32,7 +32,7 @@ import TrackerModel
         }
 
         /// A transport, or nil when libcurl cannot be loaded.
-        public init?() {
+        init?() {
             guard tracker_curl_load() != 0 else { return nil }
         }
 

@@ -10,17 +10,17 @@ import TrackerModel
 public struct HTTPAnswer: Sendable {
     public var status: Int
     /// Header values by lower-cased name.
-    public var headers: [String: String]
+    var headers: [String: String]
     public var body: Data
 
-    public init(status: Int, headers: [String: String], body: Data) {
+    init(status: Int, headers: [String: String], body: Data) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { _, last in last }
         self.body = body
     }
 
     /// A header's value, whatever the case of its name.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// How a request failed before an answer arrived, in the terms retries are decided by.

@@ -17,13 +17,13 @@ public enum RequestKind: Sendable {
 /// What a service's answers mean beyond HTTP, given to `NetworkHelper` by the layer that knows the service.
 public struct ServiceRules: Sendable {
     /// The error an answer with this (non-2xx) status and body stands for.
-    public var error: @Sendable (_ status: Int, _ body: Data) -> AppError
+    var error: @Sendable (_ status: Int, _ body: Data) -> AppError
     /// Whether a 429 is a limit that waiting cannot lift: it is reported at once, and nobody else is held back.
-    public var isFinalLimit: @Sendable (AppError) -> Bool
+    var isFinalLimit: @Sendable (AppError) -> Bool
     /// A header that carries a compressed body's length once inflated, by which a cut-off answer is told.
-    public var inflatedLengthHeader: String?
+    var inflatedLengthHeader: String?
     /// The service's name in what people are told while tracker waits on it.
-    public var serviceName: String
+    var serviceName: String
 
     public init(
         error: @escaping @Sendable (Int, Data) -> AppError, isFinalLimit: @escaping @Sendable (AppError) -> Bool,
@@ -48,7 +48,7 @@ public final class NetworkHelper: Sendable {
     public struct Environment: Sendable {
         public var now: @Sendable () -> Double
         public var sleep: @Sendable (Double) async -> Void
-        public var random: @Sendable () -> Double
+        var random: @Sendable () -> Double
         /// Receives one line per request when --verbose is on.
         public var log: (@Sendable (String) -> Void)?
         /// Receives the one-time "retrying" notices, when stderr is a terminal.

@@ -11,10 +11,10 @@ public protocol RequestPacer: Sendable {
 }
 
 /// A pacer that never waits, for tests and for endpoints with no limit.
-public struct UnlimitedPacer: RequestPacer {
+struct UnlimitedPacer: RequestPacer {
     public init() {}
-    public func nextTurn() -> Double { 0 }
-    public func rateLimited(holdingFor seconds: Double) {}
+    func nextTurn() -> Double { 0 }
+    func rateLimited(holdingFor seconds: Double) {}
 }
 
 /// The pacing schedule of one base: when the latest requests went (or will go), how long a 429 holds everything
@@ -88,17 +88,17 @@ struct PaceSchedule: Equatable {
     }
 
     /// The schedule as stored in the slot file: hold, slowdown, resumed, then the latest slots.
-    var text: String { ([hold, slowdown, resumed] + sent).map { "\($0)" }.joined(separator: " ") }
+    public var text: String { ([hold, slowdown, resumed] + sent).map { "\($0)" }.joined(separator: " ") }
 
     /// A stored schedule; one far in the future is left from before a reboot (the monotonic clock restarted).
-    init(text: String, now: Double) {
+    public init(text: String, now: Double) {
         let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
         guard numbers.count >= 3, numbers.allSatisfy({ $0 <= now + 3600 }) else { return }
         (hold, slowdown, resumed) = (numbers[0], max(1, numbers[1]), numbers[2])
         sent = Array(numbers.dropFirst(3).suffix(Self.maximumCapacity))
     }
 
-    init() {}
+    public init() {}
 }
 
 /// Shares one schedule of send slots between every tracker process on the machine through a locked file.
@@ -173,7 +173,7 @@ public final class FileRequestPacer: RequestPacer {
 /// back the base only, as Airtable's answer does not say which limit was reached and other bases may be fine.
 public struct TwoBudgetPacer: RequestPacer {
     let base: any RequestPacer
-    let token: any RequestPacer
+    public let token: any RequestPacer
 
     public init(base: any RequestPacer, token: any RequestPacer) {
         self.base = base

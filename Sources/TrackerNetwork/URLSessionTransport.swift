@@ -10,18 +10,18 @@ import TrackerModel
 ///
 /// On Linux, FoundationNetworking's URLSession keeps a CPU busy for as long as a request is in flight (its libcurl
 /// multi-handle timer is re-armed over and over), so tracker uses `CurlTransport` there.
-public struct URLSessionTransport: HTTPTransport {
+struct URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let freshSession: (@Sendable () -> URLSession)?
 
     /// `freshSession` makes a session of its own for a `fresh` request; without it every request shares `session`.
-    public init(session: URLSession, freshSession: (@Sendable () -> URLSession)? = nil) {
+    init(session: URLSession, freshSession: (@Sendable () -> URLSession)? = nil) {
         self.session = session
         self.freshSession = freshSession
     }
 
     /// An ephemeral session with no cache or cookies (answers may hold private data).
-    public static func makeSession(timeoutSeconds: Int) -> URLSession {
+    static func makeSession(timeoutSeconds: Int) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil

@@ -8,15 +8,15 @@ import TrackerModel
 /// overrides it, for tests and unusual machines.
 public struct RuntimeDirectory: Sendable {
     /// The directory, when it is safe to use.
-    public let path: String?
+    let path: String?
     /// Why it is not, for a one-line warning.
-    public let problem: String?
+    let problem: String?
 
     /// No shared directory: pacing and locks cover this process only (what tests use).
     public static let none = RuntimeDirectory(path: nil, problem: nil)
 
     /// Where the directory is for this environment.
-    public static func location(environment: [String: String]) -> String {
+    static func location(environment: [String: String]) -> String {
         if let path = environment["TRACKER_RUNTIME_DIR"], !path.isEmpty { return path }
         return "/tmp/tracker-\(getuid())"
     }

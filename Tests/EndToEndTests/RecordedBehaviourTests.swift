@@ -1,6 +1,5 @@
 import FakeAirtable
 import Foundation
-import TrackerModel
 import XCTest
 
 /// The built binary against the fake answering as recorded traffic from api.airtable.com shows (airtable-api.md

@@ -49,25 +49,25 @@ struct CommandParsingTests {
             ],
             Invocation(
                 command: Add(
-                        input: ProjectInput(
-                            name: "Logo", due: due, kickoff: CalendarDate("2026-11-02"), category: "Brand identity",
-                            lead: "ana@example.com", team: ["b@example.com", "c@example.com"],
-                            clients: ["Acme", "recAAAAAAAAAAAAAA"], notes: .text("hi"), complete: true),
-                        ifAbsent: true, mode: WriteMode(quiet: true)))
+                    input: ProjectInput(
+                        name: "Logo", due: due, kickoff: CalendarDate("2026-11-02"), category: "Brand identity",
+                        lead: "ana@example.com", team: ["b@example.com", "c@example.com"],
+                        clients: ["Acme", "recAAAAAAAAAAAAAA"], notes: .text("hi"), complete: true),
+                    ifAbsent: true, mode: WriteMode(quiet: true)))
         ),
         (
             ["add", "--name", "X", "--due", "2026-12-01", "--notes-file", "-", "--dry-run", "--json"],
             Invocation(
                 command: Add(
-                        input: ProjectInput(name: "X", due: due, notes: .standardInput),
-                        mode: WriteMode(dryRun: true, json: true)))
+                    input: ProjectInput(name: "X", due: due, notes: .standardInput),
+                    mode: WriteMode(dryRun: true, json: true)))
         ),
         (
             ["add", "--name", "X", "--due", "friday", "--lead", "Gal Samari", "--team", "Sam Epps"],
             Invocation(
                 command: Add(
-                        input: ProjectInput(
-                            name: "X", due: CalendarDate("2026-11-27"), lead: "Gal Samari", team: ["Sam Epps"])))
+                    input: ProjectInput(
+                        name: "X", due: CalendarDate("2026-11-27"), lead: "Gal Samari", team: ["Sam Epps"])))
         ),
         (
             [
@@ -76,9 +76,9 @@ struct CommandParsingTests {
             ],
             Invocation(
                 command: Update(
-                        target: "Spring campaign",
-                        input: ProjectInput(
-                            due: CalendarDate("2026-12-05"), complete: false, cleared: [.kickoff, .notes, .lead])))
+                    target: "Spring campaign",
+                    input: ProjectInput(
+                        due: CalendarDate("2026-12-05"), complete: false, cleared: [.kickoff, .notes, .lead])))
         ),
         // The base's own fields: --set FIELD=VALUE (split at the first =), --clear by name, and --add without --due
         // (a base may have no due date; whether it needs one is known once the base is read).
@@ -89,28 +89,28 @@ struct CommandParsingTests {
             ],
             Invocation(
                 command: Update(
-                        target: "A",
-                        input: ProjectInput(
-                            cleared: [.kickoff], clearedFields: ["Tags", "Owner email"],
-                            assignments: [
-                                FieldAssignment(field: "Budget", value: "1,200"),
-                                FieldAssignment(field: "Note", value: " a=b "),
-                            ])))
+                    target: "A",
+                    input: ProjectInput(
+                        cleared: [.kickoff], clearedFields: ["Tags", "Owner email"],
+                        assignments: [
+                            FieldAssignment(field: "Budget", value: "1,200"),
+                            FieldAssignment(field: "Note", value: " a=b "),
+                        ])))
         ),
         (["add", "--name", "X"], Invocation(command: Add(input: ProjectInput(name: "X")))),
         (
             ["list", "--view", "Active", "--sort", "Budget", "--desc", "--columns", "name,Budget,LEAD-NAME"],
             Invocation(
                 command: List(
-                        sort: .field("Budget"), descending: true, columns: [.name, .field("Budget"), .leadName],
-                        view: "Active"))
+                    sort: .field("Budget"), descending: true, columns: [.name, .field("Budget"), .leadName],
+                    view: "Active"))
         ),
         (
             ["update", "rec3g0Xxmw2rw3scs", "--team", "a@example.com", "--client", "Acme", "--dry-run"],
             Invocation(
                 command: Update(
-                        target: "rec3g0Xxmw2rw3scs", input: ProjectInput(team: ["a@example.com"], clients: ["Acme"]),
-                        mode: WriteMode(dryRun: true)))
+                    target: "rec3g0Xxmw2rw3scs", input: ProjectInput(team: ["a@example.com"], clients: ["Acme"]),
+                    mode: WriteMode(dryRun: true)))
         ),
         (
             ["done", "A", "rec3g0Xxmw2rw3scs", "-q"],

@@ -34,4 +34,3 @@ extension Completion {
         self.init(shell: shell)
     }
 }
-

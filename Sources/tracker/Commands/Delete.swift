@@ -8,11 +8,14 @@ import TrackerSystem
 struct Delete: Command {
     static let spec = CommandSpec(
         name: "delete", summary: "Delete projects, after asking.",
-        usage: ["tracker delete ID|NAME... [--yes] [--dry-run] [--json] [-q]"], positional: "ID|NAME...", arguments: .projects,
+        usage: ["tracker delete ID|NAME... [--yes] [--dry-run] [--json] [-q]"], positional: "ID|NAME...",
+        arguments: .projects,
         flags: [FlagSpec(name: "--yes", short: "-y", help: "do not ask; needed when stdin is not a terminal")]
             + CommandSpec.writeFlags,
         examples: ["tracker delete \"Old draft\"", "tracker delete --yes rec3g0Xxmw2rw3scs    # from a script"],
-        notes: [CommandSpec.namingNote, "On a terminal it shows what it will delete and asks. It prints the deleted ids."])
+        notes: [
+            CommandSpec.namingNote, "On a terminal it shows what it will delete and asks. It prints the deleted ids.",
+        ])
 
     var targets: [String]
     var mode = WriteMode()

@@ -12,7 +12,8 @@ struct Done: Command {
         flags: CommandSpec.writeFlags,
         examples: ["tracker done \"Spring campaign\"", "tracker done rec3g0Xxmw2rw3scs \"Logo refresh\""],
         notes: [
-            CommandSpec.namingNote, "Every name is found before anything is written; a project already complete is not an error.",
+            CommandSpec.namingNote,
+            "Every name is found before anything is written; a project already complete is not an error.",
             "It prints the ids, one a line.",
         ])
 
@@ -29,4 +30,3 @@ extension Done {
         self.init(targets: try scanned.projectTargets(), mode: try scanned.writeMode())
     }
 }
-

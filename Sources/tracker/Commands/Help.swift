@@ -40,4 +40,3 @@ extension Help {
         self.init(topic: topic)
     }
 }
-

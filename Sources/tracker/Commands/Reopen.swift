@@ -26,4 +26,3 @@ extension Reopen {
         self.init(targets: try scanned.projectTargets(), mode: try scanned.writeMode())
     }
 }
-

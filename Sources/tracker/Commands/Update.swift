@@ -30,7 +30,8 @@ struct Update: Command {
             "tracker update \"Logo refresh\" --set Priority=high --set Tags=web,print",
         ],
         notes: [
-            CommandSpec.namingNote, CommandSpec.dateNote, "--team and --client replace the whole list. It prints the project's id.",
+            CommandSpec.namingNote, CommandSpec.dateNote,
+            "--team and --client replace the whole list. It prints the project's id.",
         ])
 
     var target: String
