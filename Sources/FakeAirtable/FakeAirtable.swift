@@ -239,7 +239,9 @@ public final class FakeAirtable: @unchecked Sendable {
         }
         var status: Int?
         switch action {
-        case .respond(let code, _, _), .truncate(let code, _, _), .stallBody(_, let code, _, _): status = code
+        case .respond(let code, _, _), .truncate(let code, _, _), .stallBody(_, let code, _, _),
+            .resetMidBody(let code, _, _):
+            status = code
         default: status = nil
         }
         let entry = LogEntry(

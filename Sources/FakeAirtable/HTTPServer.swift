@@ -25,6 +25,8 @@ public enum HTTPAction: Sendable {
     case reset
     /// Send the headers and part of the body, then close.
     case truncate(status: Int, headers: [String: String], body: Data)
+    /// Send the headers and part of the body, then abort with a TCP reset.
+    case resetMidBody(status: Int, headers: [String: String], body: Data)
     /// Say nothing for this long, then close.
     case stall(seconds: Double)
     /// Send the headers, then stall before the body.
@@ -39,6 +41,7 @@ final class HTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var connections: Set<Int32> = []
     private var isStopped = false
+    private var acceptedCount = 0
 
     init(handler: @escaping @Sendable (HTTPRequest) -> HTTPAction) {
         self.handler = handler
@@ -75,13 +78,24 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Stops accepting and closes every open connection.
     func stop() {
+        // Connections are shut down under the lock, and closed only under it (after serving), so a number closed
+        // and reused by another socket in this process is never shut down here.
         lock.lock()
+        defer { lock.unlock() }
+        // Once only: the listener's number may belong to another socket after the accept loop has closed it.
+        guard !isStopped else { return }
         isStopped = true
-        let open = connections
-        lock.unlock()
+        // Shut down, not closed: the accept loop closes it once it has returned, so the descriptor's number cannot be
+        // reused by another socket (another server's, in tests that run in parallel) while the loop still accepts on it.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    /// How many connections clients have opened so far.
+    var connectionsAccepted: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return acceptedCount
     }
 
     private var stopped: Bool {
@@ -91,21 +105,28 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while !stopped {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR { continue }
                 return
             }
+            if stopped {
+                close(connection)
+                return
+            }
             var yes: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
             lock.lock()
             connections.insert(connection)
+            acceptedCount += 1
             lock.unlock()
             let thread = Thread { [self] in
                 serve(connection)
                 lock.lock()
                 connections.remove(connection)
+                close(connection)
                 lock.unlock()
             }
             thread.stackSize = 1 << 20
@@ -115,7 +136,6 @@ final class HTTPServer: @unchecked Sendable {
 
     private func serve(_ connection: Int32) {
         var reader = SocketReader(socket: connection)
-        defer { close(connection) }
         while !stopped, let request = reader.readRequest() {
             let keepAlive = request.header("connection")?.lowercased() != "close"
             switch handler(request) {
@@ -138,8 +158,15 @@ final class HTTPServer: @unchecked Sendable {
             case .close:
                 return
             case .reset:
-                var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+                abort(connection)
+                return
+            case .resetMidBody(let status, let headers, let body):
+                _ = send(
+                    connection,
+                    head(status, headers, length: body.count, keepAlive: true) + body.prefix(body.count / 2))
+                // Long enough for the client to have read what was sent, so the reset lands mid-body.
+                usleep(100_000)
+                abort(connection)
                 return
             case .truncate(let status, let headers, let body):
                 _ = send(
@@ -155,6 +182,12 @@ final class HTTPServer: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// Closes with a TCP reset instead of an orderly FIN.
+    private func abort(_ connection: Int32) {
+        var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
     }
 
     private func pause(_ seconds: Double) {

@@ -71,11 +71,14 @@ final class RoundTripTests: FakeAirtableTestCase {
         try startFake()
         let run = tracker()
         let client = try XCTUnwrap(fake.records(inTable: "Clients").first?["id"] as? String)
+        let clients = fake.records(inTable: "Clients").count
+        let projects = fake.records.count
         for arguments in [["update", client, "--due", "friday"], ["done", client], ["delete", "--yes", client]] {
             let result = try run.run(arguments)
             assertFailure(result, status: 66, "no project has id or name \"\(client)\"")
         }
-        XCTAssertEqual(fake.records(inTable: "Clients").count, fake.records(inTable: "Clients").count)
+        XCTAssertEqual(fake.records(inTable: "Clients").count, clients, "no client deleted")
+        XCTAssertEqual(fake.records.count, projects, "no project created or deleted")
         XCTAssertNotNil(fake.records(inTable: "Clients").first { $0["id"] as? String == client }, "not deleted")
         XCTAssertEqual(fake.recordLog.filter { $0.status == 200 && $0.method != "GET" }.count, 0, "nothing written")
 

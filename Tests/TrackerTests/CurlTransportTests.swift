@@ -1,0 +1,141 @@
+#if os(Linux)
+    import Foundation
+    import Testing
+
+    @testable import FakeAirtable
+    @testable import TrackerModel
+    @testable import TrackerNetwork
+    @testable import TrackerSystem
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// The transport every Linux user runs, against a real loopback server: what arrives on the wire, not a stub.
+    @Suite(.timeLimit(.minutes(2)))
+    struct CurlTransportTests {
+        /// A loopback server answering each path its own way, and a transport to reach it.
+        final class Loopback: Sendable {
+            let server: HTTPServer
+            let transport: CurlTransport
+
+            init(_ answers: @escaping @Sendable (String) -> HTTPAction) throws {
+                server = HTTPServer { answers($0.path) }
+                try server.start()
+                transport = try #require(CurlTransport(), "libcurl could not be loaded")
+            }
+
+            deinit { server.stop() }
+
+            func send(_ path: String, fresh: Bool = false, timeout: Double = 10) async -> TransportOutcome {
+                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
+                request.setValue("gzip, deflate", forHTTPHeaderField: "Accept-Encoding")
+                return await transport.send(request, fresh: fresh, timeout: timeout)
+            }
+        }
+
+        static let text = Data((0..<5_000).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+
+        func answer(_ outcome: TransportOutcome) throws -> HTTPAnswer {
+            guard case .answered(let answer) = outcome else {
+                Issue.record("expected an answer, got \(outcome)")
+                throw CancellationError()
+            }
+            return answer
+        }
+
+        func failure(_ outcome: TransportOutcome) -> TransportFailure? {
+            guard case .failed(let failure) = outcome else { return nil }
+            return failure
+        }
+
+        @Test func aGzipBodyArrivesInflatedWithItsHeaders() async throws {
+            let loopback = try Loopback { _ in
+                .respond(
+                    status: 200,
+                    headers: [
+                        "Content-Encoding": "gzip", "Content-Type": "application/json; charset=utf-8",
+                        "airtable-uncompressed-content-length": String(FakeAirtable.recordedResponse.count),
+                    ],
+                    body: FakeAirtable.recordedResponseGzip)
+            }
+            let answer = try answer(await loopback.send("/v0/app/table"))
+            #expect(answer.status == 200)
+            #expect(FakeAirtable.recordedResponseGzip.count < answer.body.count)
+            #expect(answer.body == FakeAirtable.recordedResponse)
+            #expect(answer.header("Airtable-Uncompressed-Content-Length") == String(answer.body.count))
+            #expect(answer.header("content-type") == "application/json; charset=utf-8")
+        }
+
+        @Test func aChunkedBodyWithNoLengthArrivesWhole() async throws {
+            let loopback = try Loopback { _ in
+                .respond(status: 200, headers: ["Transfer-Encoding": "chunked"], body: Self.text)
+            }
+            let answer = try answer(await loopback.send("/chunked"))
+            #expect(answer.header("content-length") == nil)
+            #expect(answer.body == Self.text)
+        }
+
+        @Test func aResetMidBodyIsABrokenExchangeNotAShortAnswer() async throws {
+            let loopback = try Loopback { _ in .resetMidBody(status: 200, headers: [:], body: Self.text) }
+            let failure = try #require(failure(await loopback.send("/reset")))
+            guard case .broken = failure else {
+                Issue.record("expected broken, got \(failure)")
+                return
+            }
+        }
+
+        @Test func aBodyCutShortOfItsLengthIsBroken() async throws {
+            let loopback = try Loopback { _ in .truncate(status: 200, headers: [:], body: Self.text) }
+            #expect(failure(await loopback.send("/cut")) == .broken("the answer was cut off"))
+        }
+
+        @Test func aServerThatSaysNothingTimesOutOnTime() async throws {
+            let loopback = try Loopback { _ in .stall(seconds: 10) }
+            let started = MonotonicClock.now()
+            #expect(failure(await loopback.send("/stall", timeout: 0.5)) == .timedOut)
+            #expect(MonotonicClock.now() - started < 3)
+        }
+
+        @Test func aBodyThatStopsComingTimesOutToo() async throws {
+            let loopback = try Loopback { _ in .stallBody(seconds: 10, status: 200, headers: [:], body: Self.text) }
+            #expect(failure(await loopback.send("/slow", timeout: 0.5)) == .timedOut)
+        }
+
+        @Test func aRefusedConnectionIsUnreachable() async throws {
+            let loopback = try Loopback { _ in .respond(status: 200, headers: [:], body: Data()) }
+            let port = loopback.server.port
+            loopback.server.stop()
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/")!)
+            request.httpMethod = "GET"
+            let failure = try #require(failure(await loopback.transport.send(request, fresh: true, timeout: 5)))
+            guard case .unreachable = failure else {
+                Issue.record("expected unreachable, got \(failure)")
+                return
+            }
+        }
+
+        @Test func anUntrustedCertificateIsRefusedAsTLS() async throws {
+            let server = try #require(try TLSServer.start(), "openssl is needed for this test")
+            defer { server.stop() }
+            let transport = try #require(CurlTransport())
+            let request = URLRequest(url: URL(string: "https://127.0.0.1:\(server.port)/")!)
+            let failure = try #require(failure(await transport.send(request, fresh: true, timeout: 10)))
+            guard case .tls(let words) = failure else {
+                Issue.record("expected a TLS failure, got \(failure)")
+                return
+            }
+            #expect(words.lowercased().contains("certificate"), "\(words)")
+        }
+
+        @Test func readsReuseTheConnectionAndWritesGetTheirOwn() async throws {
+            let loopback = try Loopback { _ in .respond(status: 200, headers: [:], body: Data("ok".utf8)) }
+            for fresh in [false, false, true] {
+                let answer = try answer(await loopback.send("/", fresh: fresh))
+                #expect(answer.body == Data("ok".utf8))
+            }
+            // The two reads share one connection; the write opens a second, which is closed after it.
+            #expect(loopback.server.connectionsAccepted == 2)
+        }
+    }
+#endif
