@@ -14,21 +14,7 @@ struct List: Command {
             "             [--sort FIELD [--desc]] [--limit N] [--format table|tsv|csv|json|ndjson] [--json]",
             "             [--columns COL[,COL]...]",
         ],
-        flags: [
-            FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
-            FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
-            FlagSpec(name: "--due-within", value: "DAYS", help: "only projects due from today to DAYS days from now"),
-            FlagSpec(name: "--complete", help: "only complete projects"),
-            FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
-            FlagSpec(
-                name: "--category", value: "NAME", choices: CommandSpec.categoryChoices, checksChoices: false,
-                help: "only this category, e.g. \"Brand identity\""),
-            FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads"),
-            FlagSpec(
-                name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
-            FlagSpec(
-                name: "--view", value: "NAME",
-                help: "only the projects of this saved view, in its order; the other filters narrow it further"),
+        flags: CommandSpec.filterFlags + [
             FlagSpec(
                 name: "--sort", value: "FIELD", choices: SortField.allCases.map(\.rawValue), checksChoices: false,
                 help: "order by due, name, kickoff, category or any field of the base (done by Airtable)"),
@@ -78,33 +64,17 @@ enum SortKey: Equatable, Sendable {
 extension List {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         try scanned.rejectPositionals()
-        func count(_ flag: String, minimum: Int) throws -> Int? {
-            guard let value = scanned.last(flag) else { return nil }
-            guard let number = Int(value), number >= minimum, number <= 1_000_000 else {
-                throw AppError.usage(
-                    "\(flag) must be a whole number from \(minimum) to 1,000,000, not '\(value)'", command: "list")
-            }
-            return number
-        }
-        try scanned.rejectTogether("--complete", "--incomplete")
-        try scanned.rejectTogether("--overdue", "--complete")
+        filters = try scanned.projectFilters(today: today)
         if scanned.has("--desc") && !scanned.has("--sort") {
             throw AppError.usage("--desc needs --sort FIELD", command: "list")
         }
-        filters.dueBefore = try scanned.date("--due-before", today: today)
-        filters.overdue = scanned.has("--overdue")
-        filters.dueWithinDays = try count("--due-within", minimum: 0)
-        filters.complete = scanned.has("--complete") ? true : scanned.has("--incomplete") ? false : nil
-        filters.category = try scanned.nonEmpty("--category")
-        filters.lead = try scanned.nonEmpty("--lead")
-        filters.search = try scanned.nonEmpty("--search")
         sort = try scanned.nonEmpty("--sort").map { text in
             SortField(rawValue: text.lowercased()).map(SortKey.word)
                 ?? .field(text.trimmingCharacters(in: .whitespaces))
         }
         descending = scanned.has("--desc")
-        limit = try count("--limit", minimum: 1)
-        view = try scanned.nonEmpty("--view").map { $0.trimmingCharacters(in: .whitespaces) }
+        limit = try scanned.wholeNumber("--limit", minimum: 1)
+        view = try scanned.view()
         if let text = scanned.last("--columns") {
             columns = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
                 let name = item.trimmingCharacters(in: .whitespaces)
@@ -154,40 +124,20 @@ extension Runner {
     }
 
     private func listPlan(_ options: List, _ base: Base) async throws -> ListPlan {
-        var layout = base.layout
-        let fields = layout.fields
+        let fields = base.layout.fields
         for (flag, word) in options.filters.neededWords {
             _ = try requireField(word, for: flag, in: fields, command: "list")
         }
-        /// Finds a name among the table's fields or views, reading the schema again once before refusing it.
-        func find<T>(_ lookup: (TableLayout) -> T?) async throws -> T? {
-            if let found = lookup(layout) { return found }
-            if let fresh = try await base.knowledge.refreshed() {
-                layout = fresh
-                return lookup(layout)
-            }
-            return nil
-        }
+        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: "list")
         var view: String?
-        if let wanted = options.view {
-            if layout.table == nil {
-                view = wanted
-            } else if let found = try await find({ $0.table?.view(matching: wanted) }) {
-                view = found.name
-            } else {
-                let views = layout.table?.views.map(\.name) ?? []
-                throw AppError.usage(
-                    "--view: the table has no view \"\(wanted)\"; its views are \(views.map { "\"\($0)\"" }.joined(separator: ", ")).\(Suggestion.ending(for: wanted, in: views))",
-                    command: "list")
-            }
-        }
+        if let wanted = options.view { view = try await lookup.view(wanted) }
         var sort: [(field: String, direction: ListQuery.Direction)] = []
         let direction: ListQuery.Direction = options.descending ? .desc : .asc
         switch options.sort {
         case .word(let key)?:
             sort = [(try requireField(key.word, for: "--sort \(key.rawValue)", in: fields, command: "list"), direction)]
         case .field(let name)?:
-            sort = [(try await fieldName(name, flag: "--sort", layout: layout, find: find), direction)]
+            sort = [(try await lookup.field(name, flag: "--sort"), direction)]
         case nil: break
         }
         var columns: [ListColumn] = []
@@ -196,7 +146,7 @@ extension Runner {
                 columns.append(column)
                 continue
             }
-            let field = try await fieldName(name, flag: "--columns", layout: layout, find: find)
+            let field = try await lookup.field(name, flag: "--columns")
             columns.append(
                 fields.word(forFieldNamed: field).flatMap { fields[$0] == field ? Self.column(for: $0) : nil }
                     ?? .field(field))
@@ -208,21 +158,8 @@ extension Runner {
                 sort: sort,
                 // One more than the limit tells whether more match. A lead's email is matched here, not by Airtable.
                 maxRecords: email == nil ? options.limit.map { $0 + 1 } : nil,
-                fields: fetchedFields(options, columns: columns, layout: layout), view: view),
+                fields: fetchedFields(options, columns: columns, layout: lookup.layout), view: view),
             columns: columns)
-    }
-
-    /// A field of the base named on the command line (any case); without the schema, taken as typed.
-    private func fieldName(
-        _ name: String, flag: String, layout: TableLayout,
-        find: ((TableLayout) -> BaseSchema.Field?) async throws -> BaseSchema.Field?
-    ) async throws -> String {
-        guard layout.table != nil else { return name }
-        if let field = try await find({ $0.field(matching: name) }) { return field.name }
-        let names = layout.table?.fields.map(\.name) ?? []
-        throw AppError.usage(
-            "\(flag): the table has no field \"\(name)\".\(Suggestion.ending(for: name, in: names)) 'tracker doctor' lists its fields",
-            command: "list")
     }
 
     /// tracker's column for a field that is one of its words.

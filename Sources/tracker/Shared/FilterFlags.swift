@@ -1,0 +1,55 @@
+import Foundation
+import TrackerModel
+
+/// The filters `list` has, which every command that reads many projects shares (`calendar` among them).
+extension CommandSpec {
+    /// The filter flags, in the order help lists them; they combine with AND and run on Airtable.
+    static let filterFlags: [FlagSpec] = [
+            FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
+            FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
+            FlagSpec(name: "--due-within", value: "DAYS", help: "only projects due from today to DAYS days from now"),
+            FlagSpec(name: "--complete", help: "only complete projects"),
+            FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
+            FlagSpec(
+                name: "--category", value: "NAME", choices: CommandSpec.categoryChoices, checksChoices: false,
+                help: "only this category, e.g. \"Brand identity\""),
+            FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads"),
+            FlagSpec(
+                name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
+            FlagSpec(
+                name: "--view", value: "NAME",
+                help: "only the projects of this saved view, in its order; the other filters narrow it further"),
+    ]
+}
+
+extension ScannedArguments {
+    /// The filters given, checked as far as no request is needed.
+    func projectFilters(today: CalendarDate) throws -> ProjectFilters {
+        try rejectTogether("--complete", "--incomplete")
+        try rejectTogether("--overdue", "--complete")
+        var filters = ProjectFilters()
+        filters.dueBefore = try date("--due-before", today: today)
+        filters.overdue = has("--overdue")
+        filters.dueWithinDays = try wholeNumber("--due-within", minimum: 0)
+        filters.complete = has("--complete") ? true : has("--incomplete") ? false : nil
+        filters.category = try nonEmpty("--category")
+        filters.lead = try nonEmpty("--lead")
+        filters.search = try nonEmpty("--search")
+        return filters
+    }
+
+    /// `--view NAME`, without the spaces around it.
+    func view() throws -> String? {
+        try nonEmpty("--view").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// A count given to `flag`: a whole number from `minimum` to a million.
+    func wholeNumber(_ flag: String, minimum: Int) throws -> Int? {
+        guard let value = last(flag) else { return nil }
+        guard let number = Int(value), number >= minimum, number <= 1_000_000 else {
+            throw AppError.usage(
+                "\(flag) must be a whole number from \(minimum) to 1,000,000, not '\(value)'", command: command?.name)
+        }
+        return number
+    }
+}

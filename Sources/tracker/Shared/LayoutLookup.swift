@@ -1,0 +1,45 @@
+import Foundation
+import TrackerModel
+
+/// Names typed on the command line looked up among the table's fields and views, the schema read again once before
+/// one is refused (it may have been added since tracker remembered the base).
+struct LayoutLookup {
+    private(set) var layout: TableLayout
+    let knowledge: BaseKnowledge
+    let command: String
+
+    init(layout: TableLayout, knowledge: BaseKnowledge, command: String) {
+        self.layout = layout
+        self.knowledge = knowledge
+        self.command = command
+    }
+
+    private mutating func find<T>(_ lookup: (TableLayout) -> T?) async throws -> T? {
+        if let found = lookup(layout) { return found }
+        if let fresh = try await knowledge.refreshed() {
+            layout = fresh
+            return lookup(layout)
+        }
+        return nil
+    }
+
+    /// The saved view called `wanted` (any case); without the schema, taken as typed for Airtable to judge.
+    mutating func view(_ wanted: String) async throws -> String {
+        guard layout.table != nil else { return wanted }
+        if let found = try await find({ $0.table?.view(matching: wanted) }) { return found.name }
+        let views = layout.table?.views.map(\.name) ?? []
+        throw AppError.usage(
+            "--view: the table has no view \"\(wanted)\"; its views are \(views.map { "\"\($0)\"" }.joined(separator: ", ")).\(Suggestion.ending(for: wanted, in: views))",
+            command: command)
+    }
+
+    /// A field of the base named on the command line (any case); without the schema, taken as typed.
+    mutating func field(_ name: String, flag: String) async throws -> String {
+        guard layout.table != nil else { return name }
+        if let field = try await find({ $0.field(matching: name) }) { return field.name }
+        let names = layout.table?.fields.map(\.name) ?? []
+        throw AppError.usage(
+            "\(flag): the table has no field \"\(name)\".\(Suggestion.ending(for: name, in: names)) 'tracker doctor' lists its fields",
+            command: command)
+    }
+}
