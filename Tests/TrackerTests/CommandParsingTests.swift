@@ -16,6 +16,18 @@ struct CommandParsingTests {
 
     @Test(arguments: [
         ([], Invocation(command: Help(topic: nil))),
+        (["calendar"], Invocation(command: CalendarFeed())),
+        (
+            ["calendar", "--all", "--out", "team.ics", "--category", "Brand identity", "--view", " Active "],
+            Invocation(
+                command: CalendarFeed(
+                    filters: ProjectFilters(category: "Brand identity"), view: "Active", includesComplete: true,
+                    out: "team.ics"))
+        ),
+        (
+            ["calendar", "--due-within", "30", "--lead", "ana@example.com"],
+            Invocation(command: CalendarFeed(filters: ProjectFilters(dueWithinDays: 30, lead: "ana@example.com")))
+        ),
         (["--help"], Invocation(command: Help(topic: nil))),
         (["--version"], Invocation(command: Version())),
         (["help", "add"], Invocation(command: Help(topic: "add"))),
@@ -180,6 +192,9 @@ struct CommandParsingTests {
         (["list", "--format", "xml"], "--format must be one of table, tsv, csv, json, ndjson, not 'xml'"),
         (["list", "--json", "--format", "csv"], "--json and --format csv cannot be used together"),
         (["list", "extra"], "unexpected argument 'extra'; quote values that contain spaces"),
+        (["calendar", "--all", "--incomplete"], "--all and --incomplete cannot be used together"),
+        (["calendar", "--out", " "], "--out must not be empty"),
+        (["calendar", "--sort", "due"], "--sort is not a flag of 'tracker calendar'; it belongs to 'tracker list'"),
         (["add", "--due", "2026-12-01"], "add needs --name NAME"),
         (["add", "--name", "X", "--set", "Budget"], "--set needs FIELD=VALUE, e.g. --set Budget=1200, not 'Budget'"),
         (["add", "--name", "X", "--set", "=5"], "--set '=5' names no field"),

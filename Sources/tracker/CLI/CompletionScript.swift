@@ -40,7 +40,13 @@ enum CompletionScript {
     /// Commands whose arguments are projects.
     private static var projectCommands: [String] { commands.filter { $0.arguments == .projects }.map(\.name) }
 
-    private static let fileFlags = ["--secrets", "--notes-file"]
+    /// Flags whose value is a file: their placeholder says so (PATH, FILE).
+    private static var fileFlags: [String] {
+        var seen: Set<String> = []
+        return (CommandSpec.globalFlags + commands.flatMap(\.flags)).filter {
+            ["PATH", "FILE"].contains($0.value ?? "") && seen.insert($0.name).inserted
+        }.map(\.name)
+    }
 
     private static var bash: String {
         var text = """

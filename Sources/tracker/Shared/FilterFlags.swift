@@ -5,20 +5,20 @@ import TrackerModel
 extension CommandSpec {
     /// The filter flags, in the order help lists them; they combine with AND and run on Airtable.
     static let filterFlags: [FlagSpec] = [
-            FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
-            FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
-            FlagSpec(name: "--due-within", value: "DAYS", help: "only projects due from today to DAYS days from now"),
-            FlagSpec(name: "--complete", help: "only complete projects"),
-            FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
-            FlagSpec(
-                name: "--category", value: "NAME", choices: CommandSpec.categoryChoices, checksChoices: false,
-                help: "only this category, e.g. \"Brand identity\""),
-            FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads"),
-            FlagSpec(
-                name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
-            FlagSpec(
-                name: "--view", value: "NAME",
-                help: "only the projects of this saved view, in its order; the other filters narrow it further"),
+        FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
+        FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
+        FlagSpec(name: "--due-within", value: "DAYS", help: "only projects due from today to DAYS days from now"),
+        FlagSpec(name: "--complete", help: "only complete projects"),
+        FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
+        FlagSpec(
+            name: "--category", value: "NAME", choices: CommandSpec.categoryChoices, checksChoices: false,
+            help: "only this category, e.g. \"Brand identity\""),
+        FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads"),
+        FlagSpec(
+            name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
+        FlagSpec(
+            name: "--view", value: "NAME",
+            help: "only the projects of this saved view, in its order; the other filters narrow it further"),
     ]
 }
 

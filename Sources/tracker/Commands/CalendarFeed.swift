@@ -1,0 +1,96 @@
+import Foundation
+import TrackerAPI
+import TrackerModel
+
+/// `tracker calendar`: the projects' due dates as an iCalendar file for any calendar app. (Not `Calendar`, which
+/// would hide Foundation's in the whole module.)
+struct CalendarFeed: Command {
+    static let spec = CommandSpec(
+        name: "calendar", summary: "Write the due dates as an iCalendar file for calendar apps.",
+        usage: [
+            "tracker calendar [--all] [--out FILE] [--overdue] [--due-before DATE]",
+            "                 [--due-within DAYS] [--complete | --incomplete] [--category NAME]",
+            "                 [--lead NAME|EMAIL] [--search TEXT] [--view NAME]",
+        ],
+        flags: CommandSpec.filterFlags + [
+            FlagSpec(name: "--all", help: "the complete projects too (without it, only open ones)"),
+            FlagSpec(
+                name: "--out", value: "FILE",
+                help: "replace FILE atomically, and leave it untouched when nothing changed"),
+        ],
+        examples: [
+            "tracker calendar > projects.ics",
+            "tracker calendar --out ~/public_html/projects.ics    # from cron",
+            "tracker calendar --category \"Brand identity\" --all --out brand.ics",
+        ],
+        notes: [
+            "One all-day event a project with a due date, named by the record id and the base, so calendar apps",
+            "update events instead of adding them again; the same projects always give the same bytes. The",
+            "filters are list's and run on Airtable.",
+        ])
+
+    var filters = ProjectFilters()
+    var view: String? = nil
+    /// `--all`: complete projects too.
+    var includesComplete = false
+    /// `--out FILE`; nil writes to stdout.
+    var out: String? = nil
+
+    func run(_ runner: Runner) async throws { try await runner.calendar(self) }
+}
+
+extension CalendarFeed {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        if scanned.has("--all") {
+            try scanned.rejectTogether("--all", "--complete")
+            try scanned.rejectTogether("--all", "--incomplete")
+        }
+        self.init(
+            filters: try scanned.projectFilters(today: today), view: try scanned.view(),
+            includesComplete: scanned.has("--all"), out: try scanned.nonEmpty("--out"))
+    }
+}
+
+extension Runner {
+    /// Streams the events page by page to stdout, or gathers them for `--out`; one listing, filtered on Airtable.
+    fileprivate func calendar(_ options: CalendarFeed) async throws {
+        let base = try await prepareBase()
+        let fields = base.layout.fields
+        let due = try requireField(.due, for: "calendar", in: fields, command: "calendar")
+        var filters = options.filters
+        for (flag, word) in filters.neededWords {
+            _ = try requireField(word, for: flag, in: fields, command: "calendar")
+        }
+        // Open projects unless --all; a base with no completion field has only open ones.
+        if !options.includesComplete && filters.complete == nil && fields.completion != nil { filters.complete = false }
+        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: "calendar")
+        var view: String?
+        if let wanted = options.view { view = try await lookup.view(wanted) }
+        let shown: [FieldMap.Word] = [.name, .due, .complete, .lead, .notes]
+        let query = ListQuery(
+            filterByFormula: Formula.all(
+                [Formula.field(due)] + [Formula.matching(filters, today: today, fields: fields)].compactMap { $0 }),
+            sort: [(due, .asc)],
+            fields: lookup.layout.table == nil ? nil : shown.compactMap { fields[$0] }, view: view)
+        let calendar = ICalendar(
+            baseID: base.configuration.baseID, tableID: lookup.layout.table?.id,
+            tableName: lookup.layout.table?.name ?? base.configuration.table)
+        let email = filters.leadEmail
+        // Streamed to stdout; for --out gathered, since the file is replaced whole or not at all.
+        var gathered = ""
+        func emit(_ text: String) throws {
+            if options.out == nil { try output.standardOutput(text) } else { gathered += text }
+        }
+        try emit(calendar.header)
+        try await base.client.listProjects(query) { page in
+            try emit(page.filter { email == nil || $0.lead?.email?.lowercased() == email }.map(calendar.event).joined())
+        }
+        try emit(calendar.footer)
+        guard let path = options.out else { return }
+        let changed = try ReplacedFile.write(Data(gathered.utf8), to: absolutePath(path), naming: "--out \(path)")
+        if output.isStderrTerminal {
+            output.standardError(changed ? "Wrote \(path).\n" : "\(path) is up to date; left untouched.\n")
+        }
+    }
+}
