@@ -82,7 +82,11 @@ public enum Formula {
         case false?: terms.append(complete.map { "NOT(\($0))" } ?? "FALSE()")
         case nil: break
         }
-        if let category = filters.category { terms.append("\(named(.category)) = \(literal(category))") }
+        // Ignoring case, so `--category "brand identity"` needs neither the schema nor the choice's spelling, whatever
+        // the field is called in this base.
+        if let category = filters.category {
+            terms.append(fields[.category].map { equalsIgnoringCase($0, category) } ?? "FALSE()")
+        }
         if let lead = filters.lead, filters.leadEmail == nil {
             terms.append(fields[.lead].map { equalsIgnoringCase($0, lead) } ?? "FALSE()")
         }

@@ -46,6 +46,25 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
 
     // MARK: - Listing
 
+    func testACategoryTypedInAnotherCaseFiltersTheRenamedField() throws {
+        try startCustomised()
+        let run = try customised()
+        let brand = Set(
+            fake.records.filter { ($0["fields"] as? [String: Any])?["Type"] as? String == "Brand identity" }.map {
+                $0["id"] as! String
+            })
+        XCTAssertFalse(brand.isEmpty)
+        for typed in ["Brand identity", "brand identity", "BRAND IDENTITY"] {
+            let result = try run.run(["list", "--category", typed])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(Set(result.lines.map { String($0.prefix { $0 != "\t" }) }), brand, typed)
+            let calendar = try run.run(["calendar", "--all", "--category", typed])
+            XCTAssertEqual(calendar.status, 0, calendar.stderr)
+            let dated = brand.filter { record($0)["Due date"] != nil }
+            XCTAssertEqual(calendar.stdout.components(separatedBy: "BEGIN:VEVENT").count - 1, dated.count, typed)
+        }
+    }
+
     func testListingPipedAsJSONAndOnATerminal() throws {
         try startCustomised()
         let run = try customised()

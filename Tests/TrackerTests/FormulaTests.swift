@@ -19,7 +19,7 @@ struct FormulaTests {
             ProjectFilters(dueWithinDays: 7),
             "AND({Due date}, NOT(IS_BEFORE({Due date}, '2026-11-21')), NOT(IS_AFTER({Due date}, '2026-11-28')))"
         ),
-        (ProjectFilters(category: "Brand identity"), "{Category} = 'Brand identity'"),
+        (ProjectFilters(category: "Brand identity"), "LOWER({Category}) = LOWER('Brand identity')"),
         (ProjectFilters(lead: "Gal Samari"), "LOWER({Project lead}) = LOWER('Gal Samari')"),
         (ProjectFilters(lead: "gal@example.com"), nil),
         (
@@ -28,7 +28,7 @@ struct FormulaTests {
         ),
         (
             ProjectFilters(complete: false, category: "x'), TRUE(), ('"),
-            "AND(NOT({Complete}), {Category} = 'x\\'), TRUE(), (\\'')"
+            "AND(NOT({Complete}), LOWER({Category}) = LOWER('x\\'), TRUE(), (\\''))"
         ),
     ])
     func filtersBecomeOneFormula(filters: ProjectFilters, formula: String?) {
