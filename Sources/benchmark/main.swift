@@ -165,6 +165,9 @@ let listBig = repeatRun(quick ? 1 : 5, ["list"], bigEnv)
 record("list, \(count) projects (\(pages) pages)", listBig)
 let ndjsonBig = repeatRun(quick ? 1 : 3, ["list", "--format", "ndjson"], bigEnv)
 record("list --format ndjson, \(count) projects", ndjsonBig)
+// calendar: one filtered listing (open projects with a due date) turned into events; compared with the listing above.
+let calendarBig = repeatRun(quick ? 1 : 3, ["calendar", "--all"], bigEnv)
+record("calendar --all, \(count) projects", calendarBig)
 
 // The same pages fetched by curl in a shell loop: the floor any client pays for this fake and this loopback.
 let query =
@@ -238,6 +241,10 @@ print(
     String(
         format: "peak RSS, ndjson: %.1f MiB for %d vs %.1f MiB for 1,000: %.2f× (goals < 40 MiB, ≤ 1.5×)",
         ndjsonBig.peak, count, ndjsonThousand.peak, ndjsonBig.peak / ndjsonThousand.peak))
+print(
+    String(
+        format: "calendar / list --format ndjson for %d: wall %.2f×, cpu %.2f× (goal ≤ 1.2×)", count,
+        calendarBig.wall / ndjsonBig.wall, calendarBig.cpu / ndjsonBig.cpu))
 print(String(format: "start-up: %@ median (goal < 15 ms)", seconds(rows[0].1.wall)))
 print(
     String(

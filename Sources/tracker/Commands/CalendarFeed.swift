@@ -84,7 +84,11 @@ extension Runner {
         }
         try emit(calendar.header)
         try await base.client.listProjects(query) { page in
-            try emit(page.filter { email == nil || $0.lead?.email?.lowercased() == email }.map(calendar.event).joined())
+            var bytes: [UInt8] = []
+            for project in page where email == nil || project.lead?.email?.lowercased() == email {
+                calendar.appendEvent(project, to: &bytes)
+            }
+            try emit(String(decoding: bytes, as: UTF8.self))
         }
         try emit(calendar.footer)
         guard let path = options.out else { return }

@@ -13,53 +13,76 @@ struct ICalendar {
 
     /// `BEGIN:VCALENDAR` and the calendar's properties.
     var header: String {
-        [
+        var out: [UInt8] = []
+        for line in [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tracker//Project tracker//EN", "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH", "X-WR-CALNAME:" + Self.text(tableName),
-        ].map(Self.folded).joined()
+        ] {
+            Self.appendLine([line], to: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `END:VCALENDAR`.
-    var footer: String { Self.folded("END:VCALENDAR") }
+    var footer: String { "END:VCALENDAR\r\n" }
 
     /// The project's event, or nothing when it has no due date.
     func event(_ project: Project) -> String {
-        guard let due = project.due else { return "" }
-        var lines = [
-            "BEGIN:VEVENT", "UID:" + Self.text("\(project.id)@\(baseID)"),
-            "DTSTAMP:" + Self.timestamp(project.createdTime),
-            "DTSTART;VALUE=DATE:" + Self.date(due),
-            "DTEND;VALUE=DATE:" + Self.date(CalendarDate(dayNumber: due.dayNumber + 1)),
-            "SUMMARY:" + Self.text(project.name ?? project.id),
-        ]
-        var description = ["Status: " + (project.isComplete ? "complete" : "not complete")]
-        if let lead = project.lead?.displayName { description.append("Lead: " + lead) }
-        if let notes = project.notes, !notes.isEmpty { description.append("\n" + notes) }
-        lines.append("DESCRIPTION:" + Self.text(description.joined(separator: "\n")))
+        var out: [UInt8] = []
+        appendEvent(project, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the project's event to `out` as bytes (a listing of 50,000 projects builds no String per line).
+    func appendEvent(_ project: Project, to out: inout [UInt8]) {
+        guard let due = project.due else { return }
+        out += Self.beginEvent
+        Self.appendLine(["UID:", Self.text(project.id), "@", Self.text(baseID)], to: &out)
+        Self.appendLine(["DTSTAMP:", Self.timestamp(project.createdTime)], to: &out)
+        Self.appendLine(["DTSTART;VALUE=DATE:", Self.date(due)], to: &out)
+        Self.appendLine(["DTEND;VALUE=DATE:", Self.date(CalendarDate(dayNumber: due.dayNumber + 1))], to: &out)
+        Self.appendLine(["SUMMARY:", Self.text(project.name ?? project.id)], to: &out)
+        // Each part escaped alone and joined by an escaped line break, so the common case takes text's fast path.
+        var description = ["DESCRIPTION:Status: ", project.isComplete ? "complete" : "not complete"]
+        if let lead = project.lead?.displayName { description += ["\\nLead: ", Self.text(lead)] }
+        if let notes = project.notes, !notes.isEmpty { description += ["\\n\\n", Self.text(notes)] }
+        Self.appendLine(description, to: &out)
         if let tableID {
             // An address, not TEXT: ids are letters and digits, so nothing in it needs escaping.
-            lines.append("URL;VALUE=URI:https://airtable.com/\(baseID)/\(tableID)/\(project.id)")
+            Self.appendLine(["URL;VALUE=URI:https://airtable.com/", baseID, "/", tableID, "/", project.id], to: &out)
         }
-        lines.append("TRANSP:TRANSPARENT")
-        lines.append("END:VEVENT")
-        return lines.map(Self.folded).joined()
+        out += Self.endEvent
     }
+
+    private static let beginEvent = Array("BEGIN:VEVENT\r\n".utf8)
+    private static let endEvent = Array("TRANSP:TRANSPARENT\r\nEND:VEVENT\r\n".utf8)
 
     /// `20261201`.
     static func date(_ date: CalendarDate) -> String {
-        date.description.filter { $0 != "-" }
+        String(decoding: date.description.utf8.filter { $0 != UInt8(ascii: "-") }, as: UTF8.self)
     }
 
     /// Airtable's `2026-01-01T09:30:00.000Z` as `20260101T093000Z`; the epoch when it is not in that form.
     static func timestamp(_ createdTime: String) -> String {
-        let digits = createdTime.prefix(19).filter(\.isNumber)
-        guard digits.count == 14, createdTime.count >= 19 else { return "19700101T000000Z" }
-        return String(digits.prefix(8)) + "T" + String(digits.suffix(6)) + "Z"
+        let head = createdTime.utf8.prefix(19)
+        let digits = head.filter { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard digits.count == 14, head.count == 19 else { return "19700101T000000Z" }
+        return String(decoding: digits.prefix(8), as: UTF8.self) + "T"
+            + String(decoding: digits.suffix(6), as: UTF8.self)
+            + "Z"
     }
 
     /// A TEXT value: backslash, `;` and `,` escaped, line breaks as `\n`, and no other control character (RFC 5545
     /// allows none in TEXT but the tab); those are shown as tracker shows them on a terminal.
     static func text(_ value: String) -> String {
+        // Most names and notes need nothing done: no escape, no line break, no control character.
+        if !value.utf8.contains(where: {
+            $0 < 0x20 || $0 == 0x7F || $0 == 0x5C || $0 == 0x3B || $0 == 0x2C || $0 >= 0xC2
+        })
+            || !value.unicodeScalars.contains(where: needsWork)
+        {
+            return value
+        }
         var result = String.UnicodeScalarView()
         var previousWasCarriageReturn = false
         for scalar in value.unicodeScalars {
@@ -83,41 +106,40 @@ struct ICalendar {
         return String(result)
     }
 
-    /// One content line ending in CRLF, folded so that no line is longer than 75 octets: a fold is CRLF and a space,
-    /// and never falls inside a UTF-8 sequence (nor, where it can be helped, inside a grapheme cluster).
-    static func folded(_ line: String) -> String {
-        guard line.utf8.count > 75 else { return line + "\r\n" }
-        var result = ""
-        var current = ""
-        var currentOctets = 0
-        var limit = 75
-        for character in line {
-            let octets = character.utf8.count
-            if currentOctets + octets > limit && currentOctets > 0 {
-                result += current + "\r\n "
-                current = ""
-                currentOctets = 0
-                // A continuation line starts with the space, which counts.
-                limit = 74
-            }
-            if octets > limit {
-                // A cluster longer than a line (a long run of combining marks): split between its scalars.
-                for scalar in character.unicodeScalars {
-                    let size = String(scalar).utf8.count
-                    if currentOctets + size > limit {
-                        result += current + "\r\n "
-                        current = ""
-                        currentOctets = 0
-                        limit = 74
-                    }
-                    current.unicodeScalars.append(scalar)
-                    currentOctets += size
-                }
-                continue
-            }
-            current.append(character)
-            currentOctets += octets
+    /// Whether a scalar of TEXT is escaped or replaced.
+    private static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "\\", ";", ",", "\u{2028}", "\u{2029}": true
+        default: ControlCharacters.isControl(scalar)
         }
-        return result + current + "\r\n"
+    }
+
+    /// One content line ending in CRLF, folded so that no line is longer than 75 octets: a fold is CRLF and a space,
+    /// and never falls inside a UTF-8 sequence (RFC 5545 3.1; unfolding restores any character split otherwise).
+    static func folded(_ line: String) -> String {
+        var out: [UInt8] = []
+        appendLine([line], to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the line made of `parts` to `out`, folded as `folded` says, in one pass over the bytes.
+    static func appendLine(_ parts: [String], to out: inout [UInt8]) {
+        var column = 0
+        for part in parts {
+            for byte in part.utf8 {
+                // A sequence's first octet says how long it is; continuation octets (10xxxxxx) follow it.
+                if byte & 0xC0 != 0x80 {
+                    let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                    if column + length > 75 {
+                        out += [13, 10, 32]
+                        // A continuation line starts with the space, which counts.
+                        column = 1
+                    }
+                }
+                out.append(byte)
+                column += 1
+            }
+        }
+        out += [13, 10]
     }
 }
