@@ -56,38 +56,21 @@ extension Runner {
     /// Streams the events page by page to stdout, or gathers them for `--out`; one listing, filtered on Airtable.
     fileprivate func calendar(_ options: CalendarFeed) async throws {
         let base = try await prepareBase()
-        let fields = base.layout.fields
-        let due = try requireField(.due, for: "calendar", in: fields, command: "calendar")
-        var filters = options.filters
-        for (flag, word) in filters.neededWords {
-            _ = try requireField(word, for: flag, in: fields, command: "calendar")
-        }
-        // Open projects unless --all; a base with no completion field has only open ones.
-        if !options.includesComplete && filters.complete == nil && fields.completion != nil { filters.complete = false }
-        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: "calendar")
-        var view: String?
-        if let wanted = options.view { view = try await lookup.view(wanted) }
-        let shown: [FieldMap.Word] = [.name, .due, .complete, .lead, .notes]
-        let query = ListQuery(
-            filterByFormula: Formula.all(
-                [Formula.field(due)] + [Formula.matching(filters, today: today, fields: fields)].compactMap { $0 }),
-            sort: [(due, .asc)],
-            fields: lookup.layout.table == nil ? nil : shown.compactMap { fields[$0] }, view: view)
+        let listing = try await datedListing(
+            options.filters, view: options.view, includesComplete: options.includesComplete,
+            showing: [.name, .due, .complete, .lead, .notes], base: base, command: "calendar")
         let calendar = ICalendar(
-            baseID: base.configuration.baseID, tableID: lookup.layout.table?.id,
-            tableName: lookup.layout.table?.name ?? base.configuration.table)
-        let email = filters.leadEmail
+            baseID: base.configuration.baseID, tableID: listing.layout.table?.id,
+            tableName: listing.layout.table?.name ?? base.configuration.table)
         // Streamed to stdout; for --out gathered, since the file is replaced whole or not at all.
         var gathered = ""
         func emit(_ text: String) throws {
             if options.out == nil { try output.standardOutput(text) } else { gathered += text }
         }
         try emit(calendar.header)
-        try await base.client.listProjects(query) { page in
+        try await listing.read(base.client) { page in
             var bytes: [UInt8] = []
-            for project in page where email == nil || project.lead?.email?.lowercased() == email {
-                calendar.appendEvent(project, to: &bytes)
-            }
+            for project in page { calendar.appendEvent(project, to: &bytes) }
             try emit(String(decoding: bytes, as: UTF8.self))
         }
         try emit(calendar.footer)

@@ -1,0 +1,119 @@
+import Foundation
+import TrackerModel
+
+/// Open projects as bars from kickoff to due over the coming weeks: one row a project under a week ruler with today
+/// marked, fitted to a width, in box-drawing characters or plain ASCII.
+struct TimelineChart {
+    /// The characters a chart is drawn with.
+    struct Glyphs: Equatable {
+        var bar: Character
+        var due: Character
+        var beyond: Character
+        var before: Character
+        var week: Character
+        var today: Character
+        var rule: Character
+        var ruleWeek: Character
+        var ruleToday: Character
+
+        static let unicode = Glyphs(
+            bar: "━", due: "◆", beyond: "▶", before: "◀", week: "┊", today: "│", rule: "─", ruleWeek: "┬",
+            ruleToday: "▼")
+        static let ascii = Glyphs(
+            bar: "=", due: "#", beyond: ">", before: "<", week: ":", today: "|", rule: "-", ruleWeek: "+",
+            ruleToday: "v")
+    }
+
+    var today: CalendarDate
+    var weeks: Int
+    /// The columns the whole chart may use.
+    var width: Int
+    var glyphs: Glyphs
+    var style: Style
+
+    /// The Monday of today's week: the chart starts there so that today is marked inside it.
+    var start: CalendarDate { CalendarDate(dayNumber: today.dayNumber - Self.weekdayIndex(today)) }
+    var days: Int { weeks * 7 }
+
+    /// 0 for Monday … 6 for Sunday (1970-01-01 was a Thursday).
+    static func weekdayIndex(_ date: CalendarDate) -> Int { ((date.dayNumber % 7) + 7 + 3) % 7 }
+
+    /// Shortest a name may be shortened to, and the narrowest chart, before either gives way.
+    static let minimumName = 8
+    static let readableName = 20
+    static let minimumChart = 14
+    /// ` 12-01`: the due date after the bar.
+    static let dueWidth = 6
+
+    /// The chart, every row ending in a newline; empty without projects.
+    func render(_ projects: [Project]) -> String {
+        let dated = projects.filter { $0.due != nil }
+        guard !dated.isEmpty else { return "" }
+        let names = dated.map { TextCells.safe($0.name ?? $0.id, breaks: .fold) }
+        let longest = names.map(TextCells.width).max() ?? 0
+        // Names give way first, down to a readable width; then the chart, down to its minimum; then the names again.
+        let marker = 2
+        let fixed = 1 + Self.dueWidth
+        let wanted = min(longest + marker, 40)
+        var nameWidth = max(min(wanted, Self.readableName), min(wanted, width - fixed - days))
+        var chartWidth = min(days, width - fixed - nameWidth)
+        if chartWidth < Self.minimumChart {
+            nameWidth = max(Self.minimumName, width - fixed - Self.minimumChart)
+            chartWidth = max(Self.minimumChart, width - fixed - nameWidth)
+        }
+        // Whole columns a day when there is room for more than one.
+        chartWidth = max(chartWidth, days * ((width - fixed - nameWidth) / days))
+        let columns = chartWidth
+        func column(_ day: Int) -> Int { day * columns / days }
+        let weekColumns = Set((0..<weeks).map { column($0 * 7) })
+        let todayColumn = column(today.dayNumber - start.dayNumber)
+
+        var text = ruler(columns: columns, weekColumns: weekColumns, todayColumn: todayColumn, nameWidth: nameWidth)
+        for (project, name) in zip(dated, names) {
+            let due = project.due!
+            let isOverdue = due < today
+            var cells = (0..<columns).map { index -> Character in
+                index == todayColumn ? glyphs.today : weekColumns.contains(index) ? glyphs.week : " "
+            }
+            let dueDay = due.dayNumber - start.dayNumber
+            let kickoffDay = max(0, (project.kickoff?.dayNumber ?? start.dayNumber) - start.dayNumber)
+            if dueDay < 0 {
+                cells[0] = glyphs.before
+            } else if kickoffDay >= days {
+                cells[columns - 1] = glyphs.beyond
+            } else {
+                let first = column(min(kickoffDay, dueDay))
+                let last = column(min(dueDay, days - 1))
+                for index in first...last { cells[index] = glyphs.bar }
+                cells[last] = dueDay >= days ? glyphs.beyond : glyphs.due
+            }
+            var fitted = TextCells.fit(name, nameWidth - marker)
+            if glyphs == .ascii { fitted = fitted.replacingOccurrences(of: "…", with: "~") }
+            let label = (isOverdue ? "! " : "  ") + fitted
+            let padded = label + String(repeating: " ", count: max(0, nameWidth - TextCells.width(label)))
+            let bar = String(cells)
+            let dueText = " " + String(due.description.suffix(5))
+            text += isOverdue ? style.red(padded + " " + bar + dueText) : padded + " " + bar + dueText
+            text += "\n"
+        }
+        return text
+    }
+
+    /// Two lines above the rows: each week's Monday as `MM-DD` where it fits, then the ticks with today marked.
+    private func ruler(columns: Int, weekColumns: Set<Int>, todayColumn: Int, nameWidth: Int) -> String {
+        var labels = [Character](repeating: " ", count: columns)
+        var free = 0
+        for week in 0..<weeks {
+            let index = week * 7 * columns / days
+            let label = Array(CalendarDate(dayNumber: start.dayNumber + week * 7).description.suffix(5))
+            guard index >= free, index + label.count <= columns else { continue }
+            for (offset, character) in label.enumerated() { labels[index + offset] = character }
+            free = index + label.count + 1
+        }
+        let ticks = (0..<columns).map { index -> Character in
+            index == todayColumn ? glyphs.ruleToday : weekColumns.contains(index) ? glyphs.ruleWeek : glyphs.rule
+        }
+        let pad = String(repeating: " ", count: nameWidth + 1)
+        return pad + String(labels) + "\n" + pad + String(ticks) + " due\n"
+    }
+}
