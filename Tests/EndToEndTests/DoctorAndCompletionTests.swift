@@ -68,9 +68,10 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
             [
-                "list", "add", "show", "update", "done", "reopen", "delete", "import", "init", "doctor", "completion",
-                "help",
+                "list", "add", "show", "update", "done", "reopen", "delete", "import", "changes", "calendar", "timeline",
+                "init", "doctor", "completion", "help",
             ])
+        XCTAssertEqual(Set(try complete(["tracker", "calendar", "--o"])), ["--out", "--overdue"])
         XCTAssertEqual(try complete(["tracker", "list", "--form"]), ["--format"])
         XCTAssertEqual(try complete(["tracker", "list", "--format", ""]), ["table", "tsv", "csv", "json", "ndjson"])
         XCTAssertEqual(try complete(["tracker", "list", "--sort", "k"]), ["kickoff"])

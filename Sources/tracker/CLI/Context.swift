@@ -34,6 +34,8 @@ struct Context: Sendable {
     var interruption = Interruption()
     /// Where the schema and resolved names are remembered between commands; nil remembers nothing.
     var cacheDirectory: CacheDirectory?
+    /// Where `tracker changes` keeps what it saw last; nil when there is nowhere (no HOME).
+    var stateDirectory: CacheDirectory?
 
     init(
         environment: [String: String], output: Output, currentDirectory: String,
@@ -44,7 +46,7 @@ struct Context: Sendable {
         network: NetworkHelper.Environment = NetworkHelper.Environment(),
         readStandardInput: @escaping @Sendable () -> Data = { FileHandle.standardInput.readDataToEndOfFile() },
         isStdinTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { Swift.readLine() },
-        cacheDirectory: CacheDirectory? = nil
+        cacheDirectory: CacheDirectory? = nil, stateDirectory: CacheDirectory? = nil
     ) {
         self.environment = environment
         self.output = output
@@ -59,6 +61,7 @@ struct Context: Sendable {
         self.isStdinTerminal = isStdinTerminal
         self.readLine = readLine
         self.cacheDirectory = cacheDirectory
+        self.stateDirectory = stateDirectory
     }
 
     /// The real process: its streams, working directory, clock and a machine-wide pacer.
@@ -68,7 +71,8 @@ struct Context: Sendable {
             currentDirectory: FileManager.default.currentDirectoryPath,
             prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) },
             isStdinTerminal: isatty(STDIN_FILENO) == 1,
-            cacheDirectory: CacheDirectory.location(environment: environment))
+            cacheDirectory: CacheDirectory.location(environment: environment),
+            stateDirectory: CacheDirectory.stateLocation(environment: environment))
     }
 
     /// Paces through a slot file shared by every tracker process using the same base.

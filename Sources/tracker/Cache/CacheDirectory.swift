@@ -21,6 +21,21 @@ struct CacheDirectory: Sendable {
         return nil
     }
 
+    /// Where `tracker changes` keeps its snapshots: `$XDG_STATE_HOME/tracker`, else `~/.local/state/tracker`. Unlike
+    /// the cache, what is there matters (it is what was last reported), so a failure to write it is an error.
+    static func stateLocation(environment: [String: String]) -> CacheDirectory? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return CacheDirectory(path: state + "/tracker")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return CacheDirectory(path: home + "/.local/state/tracker")
+        }
+        return nil
+    }
+
+    /// Removes `name`; true when it is gone (or was never there).
+    func remove(_ name: String) -> Bool { unlink(path + "/" + name) == 0 || errno == ENOENT }
+
     /// The bytes of `name`, if it is a regular file of this user's in a directory only this user can use.
     func read(_ name: String) -> Data? {
         guard isPrivate(create: false) else { return nil }

@@ -1,0 +1,200 @@
+import Foundation
+import TrackerAPI
+import TrackerModel
+import TrackerSystem
+
+/// `tracker changes`: what changed in the table since the last run, one line a change.
+struct Changes: Command {
+    static let spec = CommandSpec(
+        name: "changes", summary: "Show what changed in the table since the last run.",
+        usage: [
+            "tracker changes [--peek | --reset] [--json | --format text|json|ndjson] [--overdue]",
+            "                [--due-before DATE] [--due-within DAYS] [--complete | --incomplete]",
+            "                [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--view NAME]",
+        ],
+        flags: CommandSpec.filterFlags + [
+            FlagSpec(name: "--peek", help: "show the changes but remember nothing"),
+            FlagSpec(name: "--reset", help: "forget what was seen; the next run remembers afresh"),
+            FlagSpec(
+                name: "--format", value: "FORMAT", choices: Format.allCases.map(\.rawValue),
+                help: "text (a line a change), json (one array) or ndjson (an object a line)"),
+            FlagSpec(name: "--json", help: "the same as --format json"),
+        ],
+        examples: [
+            "tracker changes", "tracker changes --peek --category \"Brand identity\"",
+            "tracker changes --format ndjson | jq -r 'select(.change == \"added\") | .name'",
+        ],
+        notes: [
+            "The first run remembers the table and prints nothing. What was seen is replaced only after the changes",
+            "are written out, so a run that fails or is interrupted reports them again. Nothing changed prints",
+            "nothing, so cron mails nothing. Each set of filters has a memory of its own.",
+        ])
+
+    enum Format: String, CaseIterable, Sendable {
+        case text, json, ndjson
+    }
+
+    var filters = ProjectFilters()
+    var view: String? = nil
+    var format = Format.text
+    var peek = false
+    var reset = false
+
+    func run(_ runner: Runner) async throws { try await runner.changes(self) }
+
+    /// The filters and view as text: part of the snapshot's name and of what it says it holds.
+    var selection: String {
+        var parts: [String] = []
+        if filters.overdue { parts.append("overdue") }
+        if let date = filters.dueBefore { parts.append("due before \(date)") }
+        if let days = filters.dueWithinDays { parts.append("due within \(days)") }
+        if let complete = filters.complete { parts.append(complete ? "complete" : "incomplete") }
+        if let category = filters.category { parts.append("category \(category.lowercased())") }
+        if let lead = filters.lead { parts.append("lead \(lead.lowercased())") }
+        if let search = filters.search { parts.append("search \(search.lowercased())") }
+        if let view { parts.append("view \(view)") }
+        return parts.joined(separator: ", ")
+    }
+}
+
+extension Changes {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        try scanned.rejectTogether("--peek", "--reset")
+        self.init(filters: try scanned.projectFilters(today: today), view: try scanned.view())
+        peek = scanned.has("--peek")
+        reset = scanned.has("--reset")
+        if scanned.has("--json") {
+            if let format = scanned.last("--format"), format != "json" {
+                throw AppError.usage("--json and --format \(format) cannot be used together", command: "changes")
+            }
+            format = .json
+        } else if let text = scanned.last("--format") {
+            format = Format(rawValue: text) ?? .text
+        }
+    }
+}
+
+extension Runner {
+    /// Reads the table (one listing), compares it with the snapshot, writes the changes out, and only then replaces
+    /// the snapshot; one run at a time per snapshot.
+    fileprivate func changes(_ options: Changes) async throws {
+        guard let directory = context.stateDirectory else {
+            throw AppError.configuration(
+                "tracker changes needs somewhere to remember the table, and neither XDG_STATE_HOME nor HOME is set",
+                hint: "Set HOME (cron sets it) or XDG_STATE_HOME.")
+        }
+        let base = try await prepareBase()
+        let configuration = base.configuration
+        let name =
+            FileLock.name(
+                prefix: "changes",
+                [
+                    configuration.profile ?? "", configuration.endpoint.absoluteString, configuration.baseID,
+                    configuration.table, options.selection,
+                ]) + ".json"
+        let path = directory.path + "/" + name
+        // A second run on this snapshot waits for the first: never two reports of one change, never a torn file.
+        let lock = try await FileLock.acquire(
+            name, in: sharedDirectory(), waitingAtMost: Double(configuration.retryBudgetSeconds),
+            doing: "comparing with \(path)", now: context.network.now, sleep: context.network.sleep
+        ).get()
+        defer { withExtendedLifetime(lock) {} }
+        if options.reset {
+            guard directory.remove(name) else {
+                throw AppError.output("cannot remove \(path): \(String(cString: strerror(errno)))")
+            }
+            if output.isStderrTerminal {
+                output.standardError("Forgot what changes had seen; the next run remembers afresh.\n")
+            }
+            return
+        }
+        var previous: TableSnapshot?
+        if let data = directory.read(name) {
+            do {
+                previous = try TableSnapshot.read(
+                    data, baseID: configuration.baseID, table: configuration.table, selection: options.selection)
+            } catch {
+                let why =
+                    switch error {
+                    case .corrupt(let reason), .otherTable(let reason): reason
+                    }
+                throw AppError.configuration(
+                    "the snapshot \(path) cannot be trusted: \(why)",
+                    hint: "Run 'tracker changes --reset' to start over.")
+            }
+        }
+        let current = try await snapshot(options, base: base)
+        if let previous {
+            // A project that left the filters but is still in the table changed; it was not deleted.
+            let seen = Set(current.entries.map(\.id))
+            let missing = previous.entries.map(\.id).filter { !seen.contains($0) }
+            let left = options.selection.isEmpty ? [] : try await stillThere(missing, base: base)
+            let changes = TableChange.between(previous.entries, current.entries + left)
+            try write(changes, as: options.format)
+        } else if output.isStderrTerminal {
+            output.standardError(
+                "Remembered \(current.entries.count) project\(current.entries.count == 1 ? "" : "s"); the next run shows what changed.\n"
+            )
+        }
+        guard !options.peek else { return }
+        guard directory.write(current.data, to: name) else {
+            throw AppError.output("cannot write \(path); the same changes will be shown next time")
+        }
+    }
+
+    /// The table as it is now, narrowed by the filters and view.
+    private func snapshot(_ options: Changes, base: Base) async throws -> TableSnapshot {
+        let fields = base.layout.fields
+        for (flag, word) in options.filters.neededWords {
+            _ = try requireField(word, for: flag, in: fields, command: "changes")
+        }
+        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: "changes")
+        var view: String?
+        if let wanted = options.view { view = try await lookup.view(wanted) }
+        let formatter = FieldFormatter(
+            table: lookup.layout.table, timeZone: context.timeZone,
+            recordNames: lookup.layout.table == nil ? [:] : clientNames(base))
+        let email = options.filters.leadEmail
+        var entries: [TableSnapshot.Entry] = []
+        let query = ListQuery(
+            filterByFormula: Formula.matching(options.filters, today: today, fields: fields), view: view)
+        try await base.client.listProjects(query) { page in
+            for project in page where email == nil || project.lead?.email?.lowercased() == email {
+                entries.append(TableSnapshot.entry(project, formatter: formatter))
+            }
+        }
+        return TableSnapshot(
+            baseID: base.configuration.baseID, table: base.configuration.table, selection: options.selection,
+            entries: entries)
+    }
+
+    /// The projects among `ids` that are still in the table, read by id a hundred a request.
+    private func stillThere(_ ids: [String], base: Base) async throws -> [TableSnapshot.Entry] {
+        let formatter = FieldFormatter(
+            table: base.layout.table, timeZone: context.timeZone, recordNames: clientNames(base))
+        var entries: [TableSnapshot.Entry] = []
+        for chunk in ids.chunked(into: 100) {
+            let found = try await base.client.projects(matching: Formula.any(chunk.map(Formula.recordID(is:)))).get()
+            entries += found.map { TableSnapshot.entry($0, formatter: formatter) }
+        }
+        return entries
+    }
+
+    /// Client names tracker remembers, so a change of client reads as names where it can.
+    private func clientNames(_ base: Base) -> [String: String] {
+        guard let clients = base.layout.fields[.client],
+            let table = base.layout.table?.field(named: clients)?.linkedTableID
+        else { return [:] }
+        return base.knowledge.recordNames(in: table)
+    }
+
+    private func write(_ changes: [TableChange], as format: Changes.Format) throws {
+        guard !changes.isEmpty else { return }
+        switch format {
+        case .text: try output.standardOutput(changes.flatMap(\.lines).map { $0 + "\n" }.joined())
+        case .json: try output.standardOutput(JSONValue.array(changes.map(\.json)).serialized() + "\n")
+        case .ndjson: try output.standardOutput(changes.map { $0.json.serialized() + "\n" }.joined())
+        }
+    }
+}

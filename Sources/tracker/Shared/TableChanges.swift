@@ -1,0 +1,98 @@
+import Foundation
+import TrackerModel
+
+/// One project that changed between two snapshots, and what changed in it.
+struct TableChange: Equatable {
+    enum Kind: String {
+        case added, deleted, changed
+    }
+
+    /// A value before and after; nil is empty.
+    struct Value: Equatable {
+        var field: String
+        var from: String?
+        var to: String?
+        /// Whether `field` is one of tracker's words rather than a field of the base.
+        var isWord: Bool
+    }
+
+    var id: String
+    var name: String
+    var kind: Kind
+    /// For `added`, the due date; for `changed`, every value that differs (the name first, if it does).
+    var values: [Value] = []
+
+    /// The changes from `old` to `new`: added and changed ones in `new`'s order, then the deleted ones in `old`'s.
+    static func between(_ old: [TableSnapshot.Entry], _ new: [TableSnapshot.Entry]) -> [TableChange] {
+        let before = Dictionary(old.map { ($0.id, $0) }) { first, _ in first }
+        let present = Set(new.map(\.id))
+        var changes: [TableChange] = []
+        for entry in new {
+            guard let previous = before[entry.id] else {
+                changes.append(
+                    TableChange(
+                        id: entry.id, name: entry.name, kind: .added,
+                        values: entry.words["due"].map { [Value(field: "due", from: nil, to: $0, isWord: true)] } ?? [])
+                )
+                continue
+            }
+            var values: [Value] = []
+            if previous.name != entry.name {
+                values.append(Value(field: "name", from: previous.name, to: entry.name, isWord: true))
+            }
+            for word in TableSnapshot.words where previous.words[word] != entry.words[word] {
+                values.append(Value(field: word, from: previous.words[word], to: entry.words[word], isWord: true))
+            }
+            for field in Set(previous.fields.keys).union(entry.fields.keys).sorted()
+            where previous.fields[field] != entry.fields[field] {
+                values.append(Value(field: field, from: previous.fields[field], to: entry.fields[field], isWord: false))
+            }
+            if !values.isEmpty {
+                changes.append(TableChange(id: entry.id, name: entry.name, kind: .changed, values: values))
+            }
+        }
+        for entry in old where !present.contains(entry.id) {
+            changes.append(TableChange(id: entry.id, name: entry.name, kind: .deleted))
+        }
+        return changes
+    }
+
+    /// The change in words, one line each: `added NAME (due DATE)`, `NAME: due OLD → NEW`, `NAME: done`, …; text from
+    /// the base is made safe for a terminal and kept to one line.
+    var lines: [String] {
+        let name = TextCells.folded(self.name.isEmpty ? id : self.name)
+        switch kind {
+        case .added: return ["added \(name)" + (values.first?.to.map { " (due \($0))" } ?? "")]
+        case .deleted: return ["deleted \(name)"]
+        case .changed:
+            return values.map { value in
+                func shown(_ text: String?) -> String { text.map(TextCells.folded) ?? "none" }
+                switch (value.field, value.isWord) {
+                case ("name", true): return "\(name): renamed from \(shown(value.from))"
+                case ("complete", true): return "\(name): " + (value.to == nil ? "reopened" : "done")
+                case ("notes", true): return "\(name): notes changed"
+                case (let word, true): return "\(name): \(word) \(shown(value.from)) → \(shown(value.to))"
+                case (let field, false):
+                    return "\(name): \(TextCells.folded(field)): \(shown(value.from)) → \(shown(value.to))"
+                }
+            }
+        }
+    }
+
+    /// `{"id","name","change","fields":{"due":{"from":…,"to":…}}}`; `complete` as booleans, empty values as null.
+    var json: JSONValue {
+        let fields = kind == .changed ? values : []
+        return .object([
+            ("id", .string(id)), ("name", .string(name)), ("change", .string(kind.rawValue)),
+            (
+                "fields",
+                .object(
+                    fields.map { value in
+                        let isComplete = value.isWord && value.field == "complete"
+                        func json(_ text: String?) -> JSONValue { isComplete ? .bool(text != nil) : .string(or: text) }
+                        return (value.field, .object([("from", json(value.from)), ("to", json(value.to))]))
+                    })
+            ),
+        ])
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import TrackerModel
+@testable import tracker
+
+@Suite(.timeLimit(.minutes(2)))
+struct TableChangesTests {
+    typealias Entry = TableSnapshot.Entry
+
+    static let old = [
+        Entry(id: "rec1", name: "Logo", words: ["due": "2026-12-01", "lead": "Ana"], fields: ["Budget": "1,200"]),
+        Entry(id: "rec2", name: "Gone", words: [:], fields: [:]),
+        Entry(id: "rec3", name: "Same", words: ["due": "2026-12-05"], fields: [:]),
+        Entry(id: "rec4", name: "Open", words: [:], fields: [:]),
+    ]
+    static let new = [
+        Entry(
+            id: "rec1", name: "Logo v2", words: ["due": "2026-12-08", "notes": "x"], fields: ["Budget": "1,500"]),
+        Entry(id: "rec3", name: "Same", words: ["due": "2026-12-05"], fields: [:]),
+        Entry(id: "rec4", name: "Open", words: ["complete": "yes"], fields: [:]),
+        Entry(id: "rec5", name: "New\u{1B}[2J one", words: ["due": "2027-01-01"], fields: [:]),
+    ]
+
+    @Test func everyDifferenceIsOneLineAndNothingUnchangedIsSaid() {
+        let changes = TableChange.between(Self.old, Self.new)
+        #expect(changes.map(\.kind) == [.changed, .changed, .added, .deleted])
+        #expect(
+            changes.flatMap(\.lines) == [
+                "Logo v2: renamed from Logo", "Logo v2: due 2026-12-01 → 2026-12-08", "Logo v2: lead Ana → none",
+                "Logo v2: notes changed", "Logo v2: Budget: 1,200 → 1,500", "Open: done",
+                "added New^[[2J one (due 2027-01-01)", "deleted Gone",
+            ])
+        #expect(TableChange.between(Self.new, Self.new).isEmpty)
+        let reopened = TableChange.between(Array(Self.new[2...2]), Array(Self.old[3...3]))
+        #expect(reopened.flatMap(\.lines) == ["Open: reopened"])
+    }
+
+    @Test func jsonCarriesFromAndToWithCompleteAsBooleans() {
+        let changes = TableChange.between(Self.old, Self.new)
+        #expect(
+            changes[1].json.serialized()
+                == #"{"id":"rec4","name":"Open","change":"changed","fields":{"complete":{"from":false,"to":true}}}"#)
+        #expect(changes[3].json.serialized() == #"{"id":"rec2","name":"Gone","change":"deleted","fields":{}}"#)
+        #expect(changes[0].json["fields"]?["lead"]?["to"] == .null)
+    }
+
+    @Test func aSnapshotReadsBackAndAnyOtherIsRefused() throws {
+        let snapshot = TableSnapshot(baseID: "appA", table: "Design projects", selection: "", entries: Self.new)
+        let read = try TableSnapshot.read(snapshot.data, baseID: "appA", table: "Design projects", selection: "")
+        #expect(read == snapshot)
+        #expect(throws: TableSnapshot.Problem.self) {
+            try TableSnapshot.read(snapshot.data, baseID: "appB", table: "Design projects", selection: "")
+        }
+        #expect(throws: TableSnapshot.Problem.self) {
+            try TableSnapshot.read(snapshot.data, baseID: "appA", table: "Design projects", selection: "overdue")
+        }
+        for bad in [
+            "", "[]", #"{"tracker":"changes","version":2}"#, String(decoding: snapshot.data.prefix(40), as: UTF8.self),
+        ] {
+            #expect(throws: TableSnapshot.Problem.self) {
+                try TableSnapshot.read(Data(bad.utf8), baseID: "appA", table: "Design projects", selection: "")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (["changes"], Changes()),
+        (["changes", "--peek", "--json"], Changes(format: .json, peek: true)),
+        (["changes", "--format", "NDJSON", "--reset"], Changes(format: .ndjson, reset: true)),
+        (
+            ["changes", "--overdue", "--view", "Active"],
+            Changes(filters: ProjectFilters(overdue: true), view: "Active")
+        ),
+    ])
+    func optionsAreRead(arguments: [String], expected: Changes) throws {
+        let invocation = try Invocation.parse(arguments, today: CalendarDate("2026-11-24")!).get()
+        #expect(invocation.command as? Changes == expected)
+    }
+
+    @Test func theSelectionNamesTheSnapshotWhateverTheCase() {
+        #expect(Changes(filters: ProjectFilters(category: "Brand Identity")).selection == "category brand identity")
+        #expect(Changes().selection.isEmpty)
+    }
+}
