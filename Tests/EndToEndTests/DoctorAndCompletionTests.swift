@@ -68,7 +68,8 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
             [
-                "list", "add", "show", "update", "done", "reopen", "delete", "import", "changes", "calendar", "timeline",
+                "list", "add", "show", "update", "done", "reopen", "delete", "import", "changes", "calendar",
+                "timeline",
                 "init", "doctor", "completion", "help",
             ])
         XCTAssertEqual(Set(try complete(["tracker", "calendar", "--o"])), ["--out", "--overdue"])
