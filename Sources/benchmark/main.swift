@@ -168,6 +168,10 @@ record("list --format ndjson, \(count) projects", ndjsonBig)
 // calendar: one filtered listing (open projects with a due date) turned into events; compared with the listing above.
 let calendarBig = repeatRun(quick ? 1 : 3, ["calendar", "--all"], bigEnv)
 record("calendar --all, \(count) projects", calendarBig)
+// changes: the first run remembers the table, the next compares with it; both one listing of everything.
+_ = Measure.run(tracker, ["changes"], environment: bigEnv)
+let changesBig = repeatRun(quick ? 1 : 3, ["changes"], bigEnv)
+record("changes, \(count) projects, nothing changed", changesBig)
 
 // The same pages fetched by curl in a shell loop: the floor any client pays for this fake and this loopback.
 let query =
@@ -245,6 +249,11 @@ print(
     String(
         format: "calendar / list --format ndjson for %d: wall %.2f×, cpu %.2f× (goal ≤ 1.2×)", count,
         calendarBig.wall / ndjsonBig.wall, calendarBig.cpu / ndjsonBig.cpu))
+print(
+    String(
+        format:
+            "changes / list --format ndjson for %d: wall %.2f×, cpu %.2f× (goal ≤ 1.2×); peak RSS %.1f MiB (goal < 64)",
+        count, changesBig.wall / ndjsonBig.wall, changesBig.cpu / ndjsonBig.cpu, changesBig.peak))
 print(String(format: "start-up: %@ median (goal < 15 ms)", seconds(rows[0].1.wall)))
 print(
     String(
