@@ -146,12 +146,8 @@ extension Runner {
     /// The table as it is now, narrowed by the filters and view.
     private func snapshot(_ options: Changes, base: Base) async throws -> TableSnapshot {
         let fields = base.layout.fields
-        for (flag, word) in options.filters.neededWords {
-            _ = try requireField(word, for: flag, in: fields, command: "changes")
-        }
-        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: "changes")
-        var view: String?
-        if let wanted = options.view { view = try await lookup.view(wanted) }
+        let (lookup, view) = try await lookUpSelection(
+            options.filters, view: options.view, base: base, command: "changes")
         let formatter = FieldFormatter(
             table: lookup.layout.table, timeZone: context.timeZone,
             recordNames: lookup.layout.table == nil ? [:] : clientNames(base))

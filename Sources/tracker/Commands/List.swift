@@ -125,12 +125,7 @@ extension Runner {
 
     private func listPlan(_ options: List, _ base: Base) async throws -> ListPlan {
         let fields = base.layout.fields
-        for (flag, word) in options.filters.neededWords {
-            _ = try requireField(word, for: flag, in: fields, command: "list")
-        }
-        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: "list")
-        var view: String?
-        if let wanted = options.view { view = try await lookup.view(wanted) }
+        var (lookup, view) = try await lookUpSelection(options.filters, view: options.view, base: base, command: "list")
         var sort: [(field: String, direction: ListQuery.Direction)] = []
         let direction: ListQuery.Direction = options.descending ? .desc : .asc
         switch options.sort {

@@ -27,13 +27,10 @@ extension Runner {
     ) async throws -> DatedListing {
         let fields = base.layout.fields
         let due = try requireField(.due, for: command, in: fields, command: command)
+        let (lookup, name) = try await lookUpSelection(filters, view: view, base: base, command: command)
         var filters = filters
-        for (flag, word) in filters.neededWords { _ = try requireField(word, for: flag, in: fields, command: command) }
         // A base with no completion field has only open projects.
         if !includesComplete && filters.complete == nil && fields.completion != nil { filters.complete = false }
-        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: command)
-        var name: String?
-        if let view { name = try await lookup.view(view) }
         let wanted = words + (filters.leadEmail == nil ? [] : [.lead])
         let query = ListQuery(
             filterByFormula: Formula.all(

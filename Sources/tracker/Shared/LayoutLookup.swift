@@ -43,3 +43,18 @@ struct LayoutLookup {
             command: command)
     }
 }
+
+extension Runner {
+    /// Checks that the base has the fields `filters` need and finds `view` among its views; the lookup returned goes
+    /// on finding other names in the same (possibly re-read) layout.
+    func lookUpSelection(_ filters: ProjectFilters, view: String?, base: Base, command: String) async throws -> (
+        lookup: LayoutLookup, view: String?
+    ) {
+        for (flag, word) in filters.neededWords {
+            _ = try requireField(word, for: flag, in: base.layout.fields, command: command)
+        }
+        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: command)
+        guard let view else { return (lookup, nil) }
+        return (lookup, try await lookup.view(view))
+    }
+}
