@@ -109,42 +109,74 @@ extension Runner {
             }
             return
         }
-        var previous: TableSnapshot?
+        func untrusted(_ problem: TableSnapshot.Problem) -> AppError {
+            let why =
+                switch problem {
+                case .corrupt(let reason), .otherTable(let reason): reason
+                }
+            return AppError.configuration(
+                "the snapshot \(path) cannot be trusted: \(why)", hint: "Run 'tracker changes --reset' to start over.")
+        }
+        var previous: TableSnapshot.Stored?
         if let data = directory.read(name) {
             do {
                 previous = try TableSnapshot.read(
                     data, baseID: configuration.baseID, table: configuration.table, selection: options.selection)
             } catch {
-                let why =
-                    switch error {
-                    case .corrupt(let reason), .otherTable(let reason): reason
-                    }
-                throw AppError.configuration(
-                    "the snapshot \(path) cannot be trusted: \(why)",
-                    hint: "Run 'tracker changes --reset' to start over.")
+                throw untrusted(error)
             }
         }
-        let current = try await snapshot(options, base: base)
-        if let previous {
-            // A project that left the filters but is still in the table changed; it was not deleted.
-            let seen = Set(current.entries.map(\.id))
-            let missing = previous.entries.map(\.id).filter { !seen.contains($0) }
-            let left = options.selection.isEmpty ? [] : try await stillThere(missing, base: base)
-            let changes = TableChange.between(previous.entries, current.entries + left)
+        // The table is compared page by page as it arrives: only the lines of changed projects are ever parsed.
+        var lines: [String] = []
+        var changes: [TableChange] = []
+        var seen = Set<String>()
+        do {
+            try await readTable(options, base: base) { entry in
+                let line = entry.line
+                lines.append(line)
+                seen.insert(entry.id)
+                guard let previous, previous.lines[entry.id].map({ $0 != line }) ?? true else { return }
+                if let change = TableChange.change(from: try previous.entry(entry.id), to: entry) {
+                    changes.append(change)
+                }
+            }
+            if let previous {
+                let missing = previous.ids.filter { !seen.contains($0) }
+                // A project that left the filters but is still in the table changed; it was not deleted.
+                let left = options.selection.isEmpty ? [] : try await stillThere(missing, base: base)
+                let stayed = Set(left.map(\.id))
+                for entry in left {
+                    if let change = TableChange.change(from: try previous.entry(entry.id), to: entry) {
+                        changes.append(change)
+                    }
+                }
+                for id in missing where !stayed.contains(id) {
+                    if let entry = try previous.entry(id) { changes.append(TableChange.deleted(entry)) }
+                }
+            }
+        } catch let problem as TableSnapshot.Problem {
+            throw untrusted(problem)
+        }
+        if previous != nil {
             try write(changes, as: options.format)
         } else if output.isStderrTerminal {
             output.standardError(
-                "Remembered \(current.entries.count) project\(current.entries.count == 1 ? "" : "s"); the next run shows what changed.\n"
-            )
+                "Remembered \(lines.count) project\(lines.count == 1 ? "" : "s"); the next run shows what changed.\n")
         }
         guard !options.peek else { return }
-        guard directory.write(current.data, to: name) else {
+        var file =
+            TableSnapshot.header(
+                baseID: configuration.baseID, table: configuration.table, selection: options.selection) + "\n"
+        for line in lines { file += line + "\n" }
+        guard directory.write(Data(file.utf8), to: name) else {
             throw AppError.output("cannot write \(path); the same changes will be shown next time")
         }
     }
 
-    /// The table as it is now, narrowed by the filters and view.
-    private func snapshot(_ options: Changes, base: Base) async throws -> TableSnapshot {
+    /// Reads the table as it is now, narrowed by the filters and view, passing on each project as the snapshot has it.
+    private func readTable(
+        _ options: Changes, base: Base, each: (TableSnapshot.Entry) throws -> Void
+    ) async throws {
         let fields = base.layout.fields
         let (lookup, view) = try await lookUpSelection(
             options.filters, view: options.view, base: base, command: "changes")
@@ -152,17 +184,13 @@ extension Runner {
             table: lookup.layout.table, timeZone: context.timeZone,
             recordNames: lookup.layout.table == nil ? [:] : clientNames(base))
         let email = options.filters.leadEmail
-        var entries: [TableSnapshot.Entry] = []
         let query = ListQuery(
             filterByFormula: Formula.matching(options.filters, today: today, fields: fields), view: view)
         try await base.client.listProjects(query) { page in
             for project in page where email == nil || project.lead?.email?.lowercased() == email {
-                entries.append(TableSnapshot.entry(project, formatter: formatter))
+                try each(TableSnapshot.entry(project, formatter: formatter))
             }
         }
-        return TableSnapshot(
-            baseID: base.configuration.baseID, table: base.configuration.table, selection: options.selection,
-            entries: entries)
     }
 
     /// The projects among `ids` that are still in the table, read by id a hundred a request.

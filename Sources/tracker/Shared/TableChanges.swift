@@ -26,35 +26,34 @@ struct TableChange: Equatable {
     static func between(_ old: [TableSnapshot.Entry], _ new: [TableSnapshot.Entry]) -> [TableChange] {
         let before = Dictionary(old.map { ($0.id, $0) }) { first, _ in first }
         let present = Set(new.map(\.id))
-        var changes: [TableChange] = []
-        for entry in new {
-            guard let previous = before[entry.id] else {
-                changes.append(
-                    TableChange(
-                        id: entry.id, name: entry.name, kind: .added,
-                        values: entry.words["due"].map { [Value(field: "due", from: nil, to: $0, isWord: true)] } ?? [])
-                )
-                continue
-            }
-            var values: [Value] = []
-            if previous.name != entry.name {
-                values.append(Value(field: "name", from: previous.name, to: entry.name, isWord: true))
-            }
-            for word in TableSnapshot.words where previous.words[word] != entry.words[word] {
-                values.append(Value(field: word, from: previous.words[word], to: entry.words[word], isWord: true))
-            }
-            for field in Set(previous.fields.keys).union(entry.fields.keys).sorted()
-            where previous.fields[field] != entry.fields[field] {
-                values.append(Value(field: field, from: previous.fields[field], to: entry.fields[field], isWord: false))
-            }
-            if !values.isEmpty {
-                changes.append(TableChange(id: entry.id, name: entry.name, kind: .changed, values: values))
-            }
+        return new.compactMap { change(from: before[$0.id], to: $0) }
+            + old.filter { !present.contains($0.id) }.map(deleted)
+    }
+
+    /// `entry` added (no `previous`) or changed; nil when nothing differs.
+    static func change(from previous: TableSnapshot.Entry?, to entry: TableSnapshot.Entry) -> TableChange? {
+        guard let previous else {
+            return TableChange(
+                id: entry.id, name: entry.name, kind: .added,
+                values: entry.words["due"].map { [Value(field: "due", from: nil, to: $0, isWord: true)] } ?? [])
         }
-        for entry in old where !present.contains(entry.id) {
-            changes.append(TableChange(id: entry.id, name: entry.name, kind: .deleted))
+        var values: [Value] = []
+        if previous.name != entry.name {
+            values.append(Value(field: "name", from: previous.name, to: entry.name, isWord: true))
         }
-        return changes
+        for word in TableSnapshot.words where previous.words[word] != entry.words[word] {
+            values.append(Value(field: word, from: previous.words[word], to: entry.words[word], isWord: true))
+        }
+        for field in Set(previous.fields.keys).union(entry.fields.keys).sorted()
+        where previous.fields[field] != entry.fields[field] {
+            values.append(Value(field: field, from: previous.fields[field], to: entry.fields[field], isWord: false))
+        }
+        return values.isEmpty ? nil : TableChange(id: entry.id, name: entry.name, kind: .changed, values: values)
+    }
+
+    /// `entry` gone from the table.
+    static func deleted(_ entry: TableSnapshot.Entry) -> TableChange {
+        TableChange(id: entry.id, name: entry.name, kind: .deleted)
     }
 
     /// The change in words, one line each: `added NAME (due DATE)`, `NAME: due OLD → NEW`, `NAME: done`, …; text from
