@@ -3,7 +3,7 @@
 /// escape.
 public struct JSONWriter {
     /// The text so far.
-    private(set) var bytes: [UInt8] = []
+    public private(set) var bytes: [UInt8] = []
 
     /// An empty text with room for `capacity` bytes.
     public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
@@ -16,14 +16,17 @@ public struct JSONWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
+    /// Appends text that is JSON already (a line written by this writer, a serialized value), as it is.
+    public mutating func raw(json text: String) { bytes.append(contentsOf: text.utf8) }
+
     /// Appends `"key":`.
-    mutating func key(_ name: String) {
+    public mutating func key(_ name: String) {
         string(name)
         bytes.append(UInt8(ascii: ":"))
     }
 
     /// Appends `value` as a string literal: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { escaped($0) }
     }

@@ -59,7 +59,7 @@ struct CacheDirectory: Sendable {
 
     /// Replaces `name` with `data` at once (written aside, then renamed), so a reader never sees half a file.
     @discardableResult
-    func write(_ data: Data, to name: String) -> Bool {
+    func write(_ data: some ContiguousBytes, to name: String) -> Bool {
         guard isPrivate(create: true) else { return false }
         let temporary = path + "/." + name + "." + String(getpid()) + "." + String(UInt32.random(in: 0...UInt32.max))
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)

@@ -118,7 +118,9 @@ extension Runner {
                 "the snapshot \(path) cannot be trusted: \(why)", hint: "Run 'tracker changes --reset' to start over.")
         }
         var previous: TableSnapshot.Stored?
+        var previousSize = 0
         if let data = directory.read(name) {
+            previousSize = data.count
             do {
                 previous = try TableSnapshot.read(
                     data, baseID: configuration.baseID, table: configuration.table, selection: options.selection)
@@ -127,21 +129,32 @@ extension Runner {
             }
         }
         // The table is compared page by page as it arrives: only the lines of changed projects are ever parsed.
-        var lines: [String] = []
+        // The new snapshot is written as it is compared, straight into the file's bytes, header first.
+        // Sized from the last file, so growing it never holds two copies of a large table at once.
+        var file = JSONWriter(capacity: max(1 << 16, previousSize + previousSize / 8))
+        file.raw(
+            json: TableSnapshot.header(
+                baseID: configuration.baseID, table: configuration.table, selection: options.selection))
+        file.raw("\n")
+        var count = 0
         var changes: [TableChange] = []
-        var seen = Set<String>()
+        var seen = Set<UInt64>()
         do {
             try await readTable(options, base: base) { entry in
-                let line = entry.line
-                lines.append(line)
-                seen.insert(entry.id)
-                guard let previous, previous.lines[entry.id].map({ $0 != line }) ?? true else { return }
+                let start = file.bytes.count
+                entry.write(to: &file)
+                // Compared before the next write: a slice kept across it would copy the whole file every project.
+                let unchanged = previous?.line(entry.id).map { $0.elementsEqual(file.bytes[start...]) } ?? false
+                file.raw("\n")
+                count += 1
+                seen.insert(StableHash.of(entry.id))
+                guard let previous, !unchanged else { return }
                 if let change = TableChange.change(from: try previous.entry(entry.id), to: entry) {
                     changes.append(change)
                 }
             }
             if let previous {
-                let missing = previous.ids.filter { !seen.contains($0) }
+                let missing = previous.idHashes.filter { !seen.contains($0) }.compactMap(previous.id(hash:))
                 // A project that left the filters but is still in the table changed; it was not deleted.
                 let left = options.selection.isEmpty ? [] : try await stillThere(missing, base: base)
                 let stayed = Set(left.map(\.id))
@@ -161,14 +174,10 @@ extension Runner {
             try write(changes, as: options.format)
         } else if output.isStderrTerminal {
             output.standardError(
-                "Remembered \(lines.count) project\(lines.count == 1 ? "" : "s"); the next run shows what changed.\n")
+                "Remembered \(count) project\(count == 1 ? "" : "s"); the next run shows what changed.\n")
         }
         guard !options.peek else { return }
-        var file =
-            TableSnapshot.header(
-                baseID: configuration.baseID, table: configuration.table, selection: options.selection) + "\n"
-        for line in lines { file += line + "\n" }
-        guard directory.write(Data(file.utf8), to: name) else {
+        guard directory.write(file.bytes, to: name) else {
             throw AppError.output("cannot write \(path); the same changes will be shown next time")
         }
     }

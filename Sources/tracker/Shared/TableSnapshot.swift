@@ -69,26 +69,71 @@ struct TableSnapshot: Equatable {
         case otherTable(String)
     }
 
-    /// A snapshot file as read: its project lines by id, in the file's order, each parsed only when asked for.
+    /// A snapshot file as read: its project lines, found by id, in the file's order, each parsed only when asked for.
+    /// It works on the file's bytes and the ids' hashes: 50,000 projects cost one buffer and one small table.
     struct Stored {
-        var ids: [String] = []
-        var lines: [String: Substring] = [:]
+        private var bytes = Data()
+        private var ranges: [UInt64: Range<Int>] = [:]
+        private var order: [UInt64] = []
+        private static let prefix = Array(#"{"id":""#.utf8)
+
+        /// The hashes of the ids, in the file's order.
+        var idHashes: [UInt64] { order }
+
+        /// The ids, in the file's order.
+        var ids: [String] { order.compactMap { id(in: ranges[$0]!) } }
+
+        /// The project's line, nil when the snapshot did not have it.
+        func line(_ id: String) -> Data? {
+            guard let range = ranges[StableHash.of(id)], self.id(in: range) == id else { return nil }
+            return bytes[range]
+        }
+
+        /// The id of the project whose hash is `hash`.
+        func id(hash: UInt64) -> String? { ranges[hash].flatMap(id(in:)) }
 
         /// The project `id` as it was, nil when the snapshot did not have it.
         func entry(_ id: String) throws(Problem) -> Entry? {
-            guard let line = lines[id] else { return nil }
-            guard let entry = Entry(line: line) else { throw .corrupt("the line of \(id) is malformed") }
+            guard let line = line(id) else { return nil }
+            guard let entry = Entry(line: Substring(decoding: line, as: UTF8.self)) else {
+                throw .corrupt("the line of \(id) is malformed")
+            }
             return entry
+        }
+
+        private func id(in range: Range<Int>) -> String? {
+            let start = range.lowerBound + Self.prefix.count
+            guard let end = bytes[start..<range.upperBound].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+
+        fileprivate init(bytes: Data, lines: [Range<Int>]) throws(Problem) {
+            self.bytes = bytes
+            ranges.reserveCapacity(lines.count)
+            order.reserveCapacity(lines.count)
+            for (index, range) in lines.enumerated() {
+                guard bytes[range].starts(with: Self.prefix), let id = id(in: range) else {
+                    throw .corrupt("line \(index + 2) is not a project")
+                }
+                let hash = StableHash.of(id)
+                guard ranges.updateValue(range, forKey: hash) == nil else { throw .corrupt("\(id) is there twice") }
+                order.append(hash)
+            }
         }
     }
 
     /// Reads a snapshot file written for `baseID`, `table` and `selection`; anything else is refused, never trusted.
     static func read(_ data: Data, baseID: String, table: String, selection: String) throws(Problem) -> Stored {
-        let text = String(decoding: data, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.last == "" else { throw .corrupt("it does not end with a line break (cut short?)") }
-        lines.removeLast()
-        guard let first = lines.first, let root = try? JSONParser.parse(String(first)) else {
+        // Data from the file starts at index 0; a slice of another Data would not.
+        let bytes = Data(data)
+        var lines: [Range<Int>] = []
+        var start = 0
+        while let end = bytes[start...].firstIndex(of: 10) {
+            lines.append(start..<end)
+            start = end + 1
+        }
+        guard start == bytes.count else { throw .corrupt("it does not end with a line break (cut short?)") }
+        guard let first = lines.first, let root = try? JSONParser.parse(bytes[first]) else {
             throw .corrupt("its first line is not JSON")
         }
         guard root["tracker"]?.stringValue == "changes", root["version"]?.numberValue == 2 else {
@@ -100,30 +145,38 @@ struct TableSnapshot: Equatable {
         guard base == baseID, name == table, taken == selection else {
             throw .otherTable("it is of base \(base), table \"\(name)\"\(taken.isEmpty ? "" : " (\(taken))")")
         }
-        var stored = Stored()
-        stored.ids.reserveCapacity(lines.count)
-        let prefix = #"{"id":""#
-        for (index, line) in lines.dropFirst().enumerated() {
-            guard line.hasPrefix(prefix), let end = line.dropFirst(prefix.count).firstIndex(of: "\"") else {
-                throw .corrupt("line \(index + 2) is not a project")
-            }
-            let id = String(line[line.index(line.startIndex, offsetBy: prefix.count)..<end])
-            guard stored.lines.updateValue(line, forKey: id) == nil else { throw .corrupt("\(id) is there twice") }
-            stored.ids.append(id)
-        }
-        return stored
+        return try Stored(bytes: bytes, lines: Array(lines.dropFirst()))
     }
 }
 
 extension TableSnapshot.Entry {
     /// `{"id":…,"name":…,"words":{…},"fields":{…}}`, keys in order: equal entries give equal lines.
     var line: String {
-        func object(_ values: [String: String]) -> JSONValue {
-            .object(values.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.text
+    }
+
+    /// Appends the entry's line (without the line break) to `writer`.
+    func write(to writer: inout JSONWriter) {
+        func object(_ values: [String: String]) {
+            writer.raw("{")
+            for (index, key) in values.keys.sorted().enumerated() {
+                if index > 0 { writer.raw(",") }
+                writer.key(key)
+                writer.string(values[key]!)
+            }
+            writer.raw("}")
         }
-        return JSONValue.object([
-            ("id", .string(id)), ("name", .string(name)), ("words", object(words)), ("fields", object(fields)),
-        ]).serialized()
+        writer.raw(#"{"id":"#)
+        writer.string(id)
+        writer.raw(#","name":"#)
+        writer.string(name)
+        writer.raw(#","words":"#)
+        object(words)
+        writer.raw(#","fields":"#)
+        object(fields)
+        writer.raw("}")
     }
 
     /// An entry from its line; nil when the line is not one.
