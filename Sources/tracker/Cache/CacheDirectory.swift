@@ -59,27 +59,9 @@ struct CacheDirectory: Sendable {
 
     /// Replaces `name` with `data` at once (written aside, then renamed), so a reader never sees half a file.
     @discardableResult
-    func write(_ data: some ContiguousBytes, to name: String) -> Bool {
-        guard isPrivate(create: true) else { return false }
-        let temporary = path + "/." + name + "." + String(getpid()) + "." + String(UInt32.random(in: 0...UInt32.max))
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return false }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        close(descriptor)
-        guard written, rename(temporary, path + "/" + name) == 0 else {
-            unlink(temporary)
-            return false
-        }
-        return true
+    func write(_ data: some ContiguousBytes, to name: String, durable: Bool = false) -> Bool {
+        isPrivate(create: true)
+            && ReplacedFile.replace(path + "/" + name, with: data, mode: 0o600, durable: durable) == 0
     }
 
     /// Whether the directory is this user's and closed to others, creating it (and its parents) when asked.

@@ -177,7 +177,7 @@ extension Runner {
                 "Remembered \(count) project\(count == 1 ? "" : "s"); the next run shows what changed.\n")
         }
         guard !options.peek else { return }
-        guard directory.write(file.bytes, to: name) else {
+        guard directory.write(file.bytes, to: name, durable: true) else {
             throw AppError.output("cannot write \(path); the same changes will be shown next time")
         }
     }

@@ -87,19 +87,8 @@ struct SecretsFile {
             throw AppError.file("cannot create \(directory): \((error as NSError).localizedDescription)")
         }
         if privateDirectory { chmod(directory, 0o700) }
-        // Written whole beside the file and renamed over it, so a reader never sees half a file and an interrupted
-        // write leaves the old one.
-        let temporary = "\(path).\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw AppError.file("cannot write \(path): \(String(cString: strerror(errno)))") }
-        fchmod(descriptor, 0o600)
-        var code = FileDescriptorWriter.write(text + "\n", to: descriptor)
-        if code == 0 && fsync(descriptor) != 0 { code = errno }
-        close(descriptor)
-        if code == 0 && !replacing && access(path, F_OK) == 0 { code = EEXIST }
-        if code == 0 && rename(temporary, path) != 0 { code = errno }
+        let code = ReplacedFile.replace(path, with: Data((text + "\n").utf8), mode: 0o600, keepingExisting: !replacing)
         if code != 0 {
-            unlink(temporary)
             throw AppError.file("cannot write \(path): \(String(cString: strerror(code)))")
         }
     }
