@@ -143,11 +143,12 @@ struct Runner {
         }
     }
 
-    /// Holds a project name for `command` in this table of this base against every other tracker process of the user,
-    /// until the returned lock is released; other names and tables go on at once. Nil when there is no shared directory.
-    func lockName(_ name: String, in base: Base, command: String, doing what: String) async throws -> FileLock? {
+    /// Holds what `parts` name for `command` in this table of this base against every other tracker process of the
+    /// user, waiting at most the retry budget, until the returned lock is released; other names and tables go on at
+    /// once. Nil when there is no shared directory.
+    func lock(_ parts: [String], for command: String, in base: Base, doing what: String) async throws -> FileLock? {
         try await FileLock.acquire(
-            FileLock.name(prefix: command, [base.configuration.baseID, base.configuration.table, name]),
+            FileLock.name(prefix: command, [base.configuration.baseID, base.configuration.table] + parts),
             in: sharedDirectory(), waitingAtMost: Double(base.configuration.retryBudgetSeconds), doing: what,
             now: context.network.now, sleep: context.network.sleep
         ).get()

@@ -73,7 +73,7 @@ extension Runner {
         let due = options.input.due
         // Two runs of the same cron line must not both find the name absent and both create it.
         let lock =
-            options.ifAbsent ? try await lockName(name, in: base, command: "add", doing: "adding \"\(name)\"") : nil
+            options.ifAbsent ? try await lock([name], for: "add", in: base, doing: "adding \"\(name)\"") : nil
         defer { withExtendedLifetime(lock) {} }
         if options.ifAbsent, let existing = try await client.projects(named: name).get().first {
             narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)

@@ -95,11 +95,10 @@ extension Runner {
                 ]) + ".json"
         let path = directory.path + "/" + name
         // A second run on this snapshot waits for the first: never two reports of one change, never a torn file.
-        let lock = try await FileLock.acquire(
-            name, in: sharedDirectory(), waitingAtMost: Double(configuration.retryBudgetSeconds),
-            doing: "comparing with \(path)", now: context.network.now, sleep: context.network.sleep
-        ).get()
-        defer { withExtendedLifetime(lock) {} }
+        let held = try await lock(
+            [configuration.profile ?? "", configuration.endpoint.absoluteString, options.selection], for: "changes",
+            in: base, doing: "comparing with \(path)")
+        defer { withExtendedLifetime(held) {} }
         if options.reset {
             guard directory.remove(name) else {
                 throw AppError.output("cannot remove \(path): \(String(cString: strerror(errno)))")
