@@ -48,4 +48,13 @@ struct ScannedArguments {
         throw AppError.usage(
             "unexpected argument \(extra); quote values that contain spaces", command: command?.name)
     }
+
+    /// The output format asked for by name: `--json` is `--format json`, and the two may not disagree.
+    func formatName() throws -> String? {
+        guard has("--json") else { return last("--format") }
+        if let format = last("--format"), format != "json" {
+            throw AppError.usage("--json and --format \(format) cannot be used together", command: command?.name)
+        }
+        return "json"
+    }
 }

@@ -64,14 +64,7 @@ extension Changes {
         self.init(filters: try scanned.projectFilters(today: today), view: try scanned.view())
         peek = scanned.has("--peek")
         reset = scanned.has("--reset")
-        if scanned.has("--json") {
-            if let format = scanned.last("--format"), format != "json" {
-                throw AppError.usage("--json and --format \(format) cannot be used together", command: "changes")
-            }
-            format = .json
-        } else if let text = scanned.last("--format") {
-            format = Format(rawValue: text) ?? .text
-        }
+        format = try scanned.formatName().flatMap(Format.init(rawValue:)) ?? .text
     }
 }
 
@@ -135,33 +128,35 @@ extension Runner {
             json: TableSnapshot.header(
                 baseID: configuration.baseID, table: configuration.table, selection: options.selection))
         file.raw("\n")
-        var count = 0
         var changes: [TableChange] = []
         var seen = Set<UInt64>()
+        /// Adds what changed in `entry` since the snapshot (which `previous` must be).
+        func compare(_ entry: TableSnapshot.Entry, with previous: TableSnapshot.Stored) throws {
+            if let change = TableChange.change(from: try previous.entry(entry.id), to: entry) { changes.append(change) }
+        }
+        let listing = try await projectListing(options.filters, view: options.view, base: base, command: "changes")
+        let formatter = FieldFormatter(
+            table: listing.layout.table, timeZone: context.timeZone, recordNames: clientNames(listing.layout, base))
         do {
-            try await readTable(options, base: base) { entry in
-                let start = file.bytes.count
-                entry.write(to: &file)
-                // Compared before the next write: a slice kept across it would copy the whole file every project.
-                let unchanged = previous?.line(entry.id).map { $0.elementsEqual(file.bytes[start...]) } ?? false
-                file.raw("\n")
-                count += 1
-                seen.insert(StableHash.of(entry.id))
-                guard let previous, !unchanged else { return }
-                if let change = TableChange.change(from: try previous.entry(entry.id), to: entry) {
-                    changes.append(change)
+            try await listing.read(base.client) { page in
+                for project in page {
+                    let entry = TableSnapshot.entry(project, formatter: formatter)
+                    let start = file.bytes.count
+                    entry.write(to: &file)
+                    // Compared before the next write: a slice kept across it would copy the whole file every project.
+                    let unchanged = previous?.line(entry.id).map { $0.elementsEqual(file.bytes[start...]) } ?? false
+                    file.raw("\n")
+                    seen.insert(StableHash.of(entry.id))
+                    if let previous, !unchanged { try compare(entry, with: previous) }
                 }
             }
             if let previous {
                 let missing = previous.idHashes.filter { !seen.contains($0) }.compactMap(previous.id(hash:))
                 // A project that left the filters but is still in the table changed; it was not deleted.
-                let left = options.selection.isEmpty ? [] : try await stillThere(missing, base: base)
+                let left =
+                    options.selection.isEmpty ? [] : try await stillThere(missing, base: base, formatter: formatter)
                 let stayed = Set(left.map(\.id))
-                for entry in left {
-                    if let change = TableChange.change(from: try previous.entry(entry.id), to: entry) {
-                        changes.append(change)
-                    }
-                }
+                for entry in left { try compare(entry, with: previous) }
                 for id in missing where !stayed.contains(id) {
                     if let entry = try previous.entry(id) { changes.append(TableChange.deleted(entry)) }
                 }
@@ -173,7 +168,7 @@ extension Runner {
             try write(changes, as: options.format)
         } else if output.isStderrTerminal {
             output.standardError(
-                "Remembered \(count) project\(count == 1 ? "" : "s"); the next run shows what changed.\n")
+                "Remembered \(seen.count) project\(seen.count == 1 ? "" : "s"); the next run shows what changed.\n")
         }
         guard !options.peek else { return }
         guard directory.write(file.bytes, to: name, durable: true) else {
@@ -181,30 +176,10 @@ extension Runner {
         }
     }
 
-    /// Reads the table as it is now, narrowed by the filters and view, passing on each project as the snapshot has it.
-    private func readTable(
-        _ options: Changes, base: Base, each: (TableSnapshot.Entry) throws -> Void
-    ) async throws {
-        let fields = base.layout.fields
-        let (lookup, view) = try await lookUpSelection(
-            options.filters, view: options.view, base: base, command: "changes")
-        let formatter = FieldFormatter(
-            table: lookup.layout.table, timeZone: context.timeZone,
-            recordNames: lookup.layout.table == nil ? [:] : clientNames(base))
-        let email = options.filters.leadEmail
-        let query = ListQuery(
-            filterByFormula: Formula.matching(options.filters, today: today, fields: fields), view: view)
-        try await base.client.listProjects(query) { page in
-            for project in page where email == nil || project.lead?.email?.lowercased() == email {
-                try each(TableSnapshot.entry(project, formatter: formatter))
-            }
-        }
-    }
-
     /// The projects among `ids` that are still in the table, read by id a hundred a request.
-    private func stillThere(_ ids: [String], base: Base) async throws -> [TableSnapshot.Entry] {
-        let formatter = FieldFormatter(
-            table: base.layout.table, timeZone: context.timeZone, recordNames: clientNames(base))
+    private func stillThere(_ ids: [String], base: Base, formatter: FieldFormatter) async throws
+        -> [TableSnapshot.Entry]
+    {
         var entries: [TableSnapshot.Entry] = []
         for chunk in ids.chunked(into: 100) {
             let found = try await base.client.projects(matching: Formula.any(chunk.map(Formula.recordID(is:)))).get()
@@ -214,11 +189,8 @@ extension Runner {
     }
 
     /// Client names tracker remembers, so a change of client reads as names where it can.
-    private func clientNames(_ base: Base) -> [String: String] {
-        guard let clients = base.layout.fields[.client],
-            let table = base.layout.table?.field(named: clients)?.linkedTableID
-        else { return [:] }
-        return base.knowledge.recordNames(in: table)
+    private func clientNames(_ layout: TableLayout, _ base: Base) -> [String: String] {
+        layout.clientTableID.map(base.knowledge.recordNames(in:)) ?? [:]
     }
 
     private func write(_ changes: [TableChange], as format: Changes.Format) throws {

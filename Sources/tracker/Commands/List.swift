@@ -90,14 +90,7 @@ extension List {
                     "--columns is for the table, tsv and csv; JSON carries every field", command: "list")
             }
         }
-        if scanned.has("--json") {
-            if let format = scanned.last("--format"), format != "json" {
-                throw AppError.usage("--json and --format \(format) cannot be used together", command: "list")
-            }
-            format = .json
-        } else {
-            format = scanned.last("--format").flatMap(ListFormat.init(rawValue:))
-        }
+        format = try scanned.formatName().flatMap(ListFormat.init(rawValue:))
     }
 }
 

@@ -82,11 +82,7 @@ extension Runner {
     /// that fails.
     private func linkedNames(of project: Project, in tables: [String: String], base: Base) async -> [String: String] {
         var wanted: [String: [String]] = [:]
-        if let clientTable = base.layout.table.flatMap({ table in
-            base.layout.fields[.client].flatMap { table.field(named: $0)?.linkedTableID }
-        })
-            ?? (tables["Clients"] != nil ? "Clients" : nil)
-        {
+        if let clientTable = base.layout.clientTableID ?? (tables["Clients"] != nil ? "Clients" : nil) {
             wanted[clientTable, default: []] += project.clients
         }
         for field in project.otherFields {

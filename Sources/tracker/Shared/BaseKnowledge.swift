@@ -13,6 +13,9 @@ struct TableLayout: Sendable {
 
     /// The field of the projects table that `name` names (exactly, else ignoring case).
     func field(matching name: String) -> BaseSchema.Field? { table?.field(matching: name) }
+
+    /// The table the client field links to, when the schema says.
+    var clientTableID: String? { fields[.client].flatMap { table?.field(named: $0)?.linkedTableID } }
 }
 
 /// What a command knows about the base: the secrets file's `"fields"`, the schema (remembered for an hour, and read

@@ -1,0 +1,58 @@
+import Foundation
+import TrackerAPI
+import TrackerModel
+
+/// The projects list's filters and view pick, in one listing filtered on Airtable: what `changes`, `calendar` and
+/// `timeline` read.
+struct ProjectListing {
+    var query: ListQuery
+    /// The layout the names were looked up in (read again if a name was missing from what tracker remembered).
+    var layout: TableLayout
+    /// A lead asked for by email, which formulas cannot see, so it is matched here.
+    var leadEmail: String?
+
+    /// Reads every page, passing on the projects of each.
+    func read(_ client: ProjectAPIClient, onPage: ([Project]) async throws -> Void) async throws {
+        try await client.listProjects(query) { page in
+            try await onPage(leadEmail.map { email in page.filter { $0.lead?.email?.lowercased() == email } } ?? page)
+        }
+    }
+}
+
+extension Runner {
+    /// One listing of what `filters` and `view` pick, with `terms` added to the formula and `sort` applied by
+    /// Airtable, fetching only the fields `words` name (all of them when nil, or without the schema).
+    func projectListing(
+        _ filters: ProjectFilters, view: String?, base: Base, command: String, terms: [String] = [],
+        sort: [(field: String, direction: ListQuery.Direction)] = [], showing words: [FieldMap.Word]? = nil
+    ) async throws -> ProjectListing {
+        let fields = base.layout.fields
+        let (lookup, name) = try await lookUpSelection(filters, view: view, base: base, command: command)
+        let formula = terms + [Formula.matching(filters, today: today, fields: fields)].compactMap { $0 }
+        // Without the schema tracker cannot tell which fields exist, and naming a missing one fails the request.
+        let fetched =
+            lookup.layout.table == nil
+            ? nil
+            : words.map { words in
+                (words + (filters.leadEmail == nil ? [] : [.lead])).compactMap { fields[$0] }
+            }
+        let query = ListQuery(
+            filterByFormula: formula.isEmpty ? nil : Formula.all(formula), sort: sort, fields: fetched, view: name)
+        return ProjectListing(query: query, layout: lookup.layout, leadEmail: filters.leadEmail)
+    }
+
+    /// The projects with a due date, soonest due first; open ones only unless `includesComplete` or a filter says
+    /// otherwise (a base with no completion field has only open projects).
+    func datedListing(
+        _ filters: ProjectFilters, view: String?, includesComplete: Bool, showing words: [FieldMap.Word], base: Base,
+        command: String
+    ) async throws -> ProjectListing {
+        let fields = base.layout.fields
+        let due = try requireField(.due, for: command, in: fields, command: command)
+        var filters = filters
+        if !includesComplete && filters.complete == nil && fields.completion != nil { filters.complete = false }
+        return try await projectListing(
+            filters, view: view, base: base, command: command, terms: [Formula.field(due)], sort: [(due, .asc)],
+            showing: words)
+    }
+}
