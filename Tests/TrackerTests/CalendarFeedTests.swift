@@ -138,3 +138,12 @@ struct CalendarFeedTests {
         #expect(throws: AppError.self) { try ReplacedFile.write(Data(), to: directory + "/no/such", naming: "--out") }
     }
 }
+
+extension ICalendar {
+    /// The project's event as text, or nothing when it has no due date.
+    func event(_ project: Project) -> String {
+        var out: [UInt8] = []
+        appendEvent(project, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

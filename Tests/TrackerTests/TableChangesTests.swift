@@ -46,22 +46,22 @@ struct TableChangesTests {
     }
 
     @Test func aSnapshotReadsBackAndAnyOtherIsRefused() throws {
-        let snapshot = TableSnapshot(baseID: "appA", table: "Design projects", selection: "", entries: Self.new)
-        let read = try TableSnapshot.read(snapshot.data, baseID: "appA", table: "Design projects", selection: "")
+        let data = snapshotFile(baseID: "appA", table: "Design projects", selection: "", entries: Self.new)
+        let read = try TableSnapshot.read(data, baseID: "appA", table: "Design projects", selection: "")
         #expect(read.ids == Self.new.map(\.id))
         for entry in Self.new { #expect(try read.entry(entry.id) == entry) }
         #expect(try read.entry("recNONE") == nil)
         // Equal values give equal lines, whatever order the dictionaries hold them in.
         #expect(Self.new[0].line == TableSnapshot.Entry(line: Substring(Self.new[0].line))?.line)
         #expect(throws: TableSnapshot.Problem.self) {
-            try TableSnapshot.read(snapshot.data, baseID: "appB", table: "Design projects", selection: "")
+            try TableSnapshot.read(data, baseID: "appB", table: "Design projects", selection: "")
         }
         #expect(throws: TableSnapshot.Problem.self) {
-            try TableSnapshot.read(snapshot.data, baseID: "appA", table: "Design projects", selection: "overdue")
+            try TableSnapshot.read(data, baseID: "appA", table: "Design projects", selection: "overdue")
         }
-        let twice = String(decoding: snapshot.data, as: UTF8.self) + Self.new[0].line + "\n"
-        let cut = String(decoding: snapshot.data.dropLast(), as: UTF8.self)
-        let garbled = String(decoding: snapshot.data, as: UTF8.self).replacingOccurrences(of: #""words""#, with: "x")
+        let twice = String(decoding: data, as: UTF8.self) + Self.new[0].line + "\n"
+        let cut = String(decoding: data.dropLast(), as: UTF8.self)
+        let garbled = String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""words""#, with: "x")
         for bad in [twice, cut, garbled] {
             #expect(throws: TableSnapshot.Problem.self) {
                 let stored = try TableSnapshot.read(
@@ -70,7 +70,7 @@ struct TableChangesTests {
             }
         }
         for bad in [
-            "", "[]", #"{"tracker":"changes","version":1}"#, String(decoding: snapshot.data.prefix(40), as: UTF8.self),
+            "", "[]", #"{"tracker":"changes","version":1}"#, String(decoding: data.prefix(40), as: UTF8.self),
         ] {
             #expect(throws: TableSnapshot.Problem.self) {
                 try TableSnapshot.read(Data(bad.utf8), baseID: "appA", table: "Design projects", selection: "")
@@ -96,4 +96,31 @@ struct TableChangesTests {
         #expect(Changes(filters: ProjectFilters(category: "Brand Identity")).selection == "category brand identity")
         #expect(Changes().selection.isEmpty)
     }
+}
+
+extension TableChange {
+    /// The changes from `old` to `new` as `changes` finds them: added and changed ones in `new`'s order, then the
+    /// deleted ones in `old`'s.
+    static func between(_ old: [TableSnapshot.Entry], _ new: [TableSnapshot.Entry]) -> [TableChange] {
+        let before = Dictionary(old.map { ($0.id, $0) }) { first, _ in first }
+        let present = Set(new.map(\.id))
+        return new.compactMap { change(from: before[$0.id], to: $0) }
+            + old.filter { !present.contains($0.id) }.map(deleted)
+    }
+}
+
+extension TableSnapshot.Entry {
+    /// The entry's line, as `changes` writes it.
+    var line: String {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.text
+    }
+}
+
+/// A snapshot file as `changes` writes it: the header, then a line a project.
+func snapshotFile(baseID: String, table: String, selection: String, entries: [TableSnapshot.Entry]) -> Data {
+    Data(
+        (TableSnapshot.header(baseID: baseID, table: table, selection: selection) + "\n"
+            + entries.map { $0.line + "\n" }.joined()).utf8)
 }

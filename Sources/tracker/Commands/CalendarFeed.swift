@@ -42,10 +42,8 @@ struct CalendarFeed: Command {
 extension CalendarFeed {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         try scanned.rejectPositionals()
-        if scanned.has("--all") {
-            try scanned.rejectTogether("--all", "--complete")
-            try scanned.rejectTogether("--all", "--incomplete")
-        }
+        try scanned.rejectTogether("--all", "--complete")
+        try scanned.rejectTogether("--all", "--incomplete")
         self.init(
             filters: try scanned.projectFilters(today: today), view: try scanned.view(),
             includesComplete: scanned.has("--all"), out: try scanned.nonEmpty("--out"))

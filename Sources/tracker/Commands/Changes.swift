@@ -94,7 +94,7 @@ extension Runner {
         defer { withExtendedLifetime(held) {} }
         if options.reset {
             guard directory.remove(name) else {
-                throw AppError.output("cannot remove \(path): \(String(cString: strerror(errno)))")
+                throw AppError.output("the snapshot \(path) could not be removed: \(String(cString: strerror(errno)))")
             }
             if output.isStderrTerminal {
                 output.standardError("Forgot what changes had seen; the next run remembers afresh.\n")
@@ -172,7 +172,7 @@ extension Runner {
         }
         guard !options.peek else { return }
         guard directory.write(file.bytes, to: name, durable: true) else {
-            throw AppError.output("cannot write \(path); the same changes will be shown next time")
+            throw AppError.output("the snapshot \(path) could not be replaced; these changes will be shown again")
         }
     }
 

@@ -26,13 +26,6 @@ struct ICalendar {
     /// `END:VCALENDAR`.
     var footer: String { "END:VCALENDAR\r\n" }
 
-    /// The project's event, or nothing when it has no due date.
-    func event(_ project: Project) -> String {
-        var out: [UInt8] = []
-        appendEvent(project, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// Appends the project's event to `out` as bytes (a listing of 50,000 projects builds no String per line).
     func appendEvent(_ project: Project, to out: inout [UInt8]) {
         guard let due = project.due else { return }
@@ -114,15 +107,9 @@ struct ICalendar {
         }
     }
 
-    /// One content line ending in CRLF, folded so that no line is longer than 75 octets: a fold is CRLF and a space,
-    /// and never falls inside a UTF-8 sequence (RFC 5545 3.1; unfolding restores any character split otherwise).
-    static func folded(_ line: String) -> String {
-        var out: [UInt8] = []
-        appendLine([line], to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Appends the line made of `parts` to `out`, folded as `folded` says, in one pass over the bytes.
+    /// Appends the line made of `parts` to `out` in one pass over the bytes, ending in CRLF and folded so that no
+    /// line is longer than 75 octets: a fold is CRLF and a space, and never falls inside a UTF-8 sequence (RFC 5545
+    /// 3.1; unfolding restores any character split otherwise).
     static func appendLine(_ parts: [String], to out: inout [UInt8]) {
         var column = 0
         for part in parts {

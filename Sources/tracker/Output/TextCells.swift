@@ -100,8 +100,9 @@ enum TextCells {
         }
     }
 
-    /// `text` cut to at most `limit` columns, ending in "…" when cut, then padded with spaces to `limit`.
-    static func fit(_ text: String, _ limit: Int) -> String {
+    /// `text` cut to at most `limit` columns, ending in `ellipsis` (one column) when cut, then padded with spaces to
+    /// `limit`.
+    static func fit(_ text: String, _ limit: Int, ellipsis: String = "…") -> String {
         let total = width(text)
         if total <= limit { return text + String(repeating: " ", count: limit - total) }
         var result = ""
@@ -112,7 +113,7 @@ enum TextCells {
             result.append(character)
             used += w
         }
-        return result + "…" + String(repeating: " ", count: max(0, limit - 1 - used))
+        return result + ellipsis + String(repeating: " ", count: max(0, limit - 1 - used))
     }
 
     /// Breaks `line` at spaces so no piece is wider than `width` columns (a longer word stands alone).

@@ -15,13 +15,15 @@ struct TimelineChart {
         var rule: Character
         var ruleWeek: Character
         var ruleToday: Character
+        /// Ends a name cut to fit.
+        var cut: Character
 
         static let unicode = Glyphs(
             bar: "━", due: "◆", beyond: "▶", before: "◀", week: "┊", today: "│", rule: "─", ruleWeek: "┬",
-            ruleToday: "▼")
+            ruleToday: "▼", cut: "…")
         static let ascii = Glyphs(
             bar: "=", due: "#", beyond: ">", before: "<", week: ":", today: "|", rule: "-", ruleWeek: "+",
-            ruleToday: "v")
+            ruleToday: "v", cut: "~")
     }
 
     var today: CalendarDate
@@ -87,13 +89,11 @@ struct TimelineChart {
                 for index in first...last { cells[index] = glyphs.bar }
                 cells[last] = dueDay >= days ? glyphs.beyond : glyphs.due
             }
-            var fitted = TextCells.fit(name, nameWidth - marker)
-            if glyphs == .ascii { fitted = fitted.replacingOccurrences(of: "…", with: "~") }
-            let label = (isOverdue ? "! " : "  ") + fitted
-            let padded = label + String(repeating: " ", count: max(0, nameWidth - TextCells.width(label)))
+            let label =
+                (isOverdue ? "! " : "  ") + TextCells.fit(name, nameWidth - marker, ellipsis: String(glyphs.cut))
             let bar = String(cells)
             let dueText = " " + String(due.description.suffix(5))
-            text += isOverdue ? style.red(padded + " " + bar + dueText) : padded + " " + bar + dueText
+            text += isOverdue ? style.red(label + " " + bar + dueText) : label + " " + bar + dueText
             text += "\n"
         }
         return text

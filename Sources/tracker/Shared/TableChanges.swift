@@ -22,14 +22,6 @@ struct TableChange: Equatable {
     /// For `added`, the due date; for `changed`, every value that differs (the name first, if it does).
     var values: [Value] = []
 
-    /// The changes from `old` to `new`: added and changed ones in `new`'s order, then the deleted ones in `old`'s.
-    static func between(_ old: [TableSnapshot.Entry], _ new: [TableSnapshot.Entry]) -> [TableChange] {
-        let before = Dictionary(old.map { ($0.id, $0) }) { first, _ in first }
-        let present = Set(new.map(\.id))
-        return new.compactMap { change(from: before[$0.id], to: $0) }
-            + old.filter { !present.contains($0.id) }.map(deleted)
-    }
-
     /// `entry` added (no `previous`) or changed; nil when nothing differs.
     static func change(from previous: TableSnapshot.Entry?, to entry: TableSnapshot.Entry) -> TableChange? {
         guard let previous else {

@@ -3,7 +3,7 @@ import TrackerAPI
 import TrackerModel
 
 /// What `tracker changes` saw of the table last time: each project's name and the values it compares, as text.
-struct TableSnapshot: Equatable {
+enum TableSnapshot {
     /// One project as it was: tracker's fields by word (`due`, `lead`, …) and the base's own fields by name.
     struct Entry: Equatable {
         var id: String
@@ -11,12 +11,6 @@ struct TableSnapshot: Equatable {
         var words: [String: String]
         var fields: [String: String]
     }
-
-    var baseID: String
-    var table: String
-    /// The filters and view the listing had; a snapshot taken with others is another snapshot.
-    var selection: String
-    var entries: [Entry]
 
     static let words = ["due", "kickoff", "complete", "category", "lead", "team", "client", "notes"]
     /// Fields whose value changes by itself or with any edit: comparing them would report noise.
@@ -54,13 +48,6 @@ struct TableSnapshot: Equatable {
             ("tracker", .string("changes")), ("version", .number(2)), ("base", .string(baseID)),
             ("table", .string(table)), ("selection", .string(selection)),
         ]).serialized()
-    }
-
-    /// The whole file.
-    var data: Data {
-        var text = Self.header(baseID: baseID, table: table, selection: selection) + "\n"
-        for entry in entries { text += entry.line + "\n" }
-        return Data(text.utf8)
     }
 
     /// Why a snapshot file cannot be trusted.
@@ -150,14 +137,8 @@ struct TableSnapshot: Equatable {
 }
 
 extension TableSnapshot.Entry {
-    /// `{"id":…,"name":…,"words":{…},"fields":{…}}`, keys in order: equal entries give equal lines.
-    var line: String {
-        var writer = JSONWriter()
-        write(to: &writer)
-        return writer.text
-    }
-
-    /// Appends the entry's line (without the line break) to `writer`.
+    /// Appends the entry's line, `{"id":…,"name":…,"words":{…},"fields":{…}}` with keys in order, so equal entries
+    /// give equal lines, (without the line break) to `writer`.
     func write(to writer: inout JSONWriter) {
         func object(_ values: [String: String]) {
             writer.raw("{")
