@@ -102,9 +102,11 @@ struct TimelineChartTests {
     }
 
     @Test func theLocaleDecidesUnicode() {
-        #expect(Runner.localeIsUTF8(["LANG": "en_US.UTF-8"]))
-        #expect(Runner.localeIsUTF8(["LC_ALL": "C.utf8", "LANG": "C"]))
-        #expect(!Runner.localeIsUTF8(["LC_ALL": "C", "LANG": "en_US.UTF-8"]))
-        #expect(!Runner.localeIsUTF8([:]))
+        #expect(TimelineChart.Glyphs.localeIsUTF8(["LANG": "en_US.UTF-8"]))
+        #expect(TimelineChart.Glyphs.localeIsUTF8(["LC_ALL": "C.utf8", "LANG": "C"]))
+        #expect(!TimelineChart.Glyphs.localeIsUTF8(["LC_ALL": "C", "LANG": "en_US.UTF-8"]))
+        #expect(!TimelineChart.Glyphs.localeIsUTF8([:]))
+        #expect(TimelineChart.Glyphs.for(isTerminal: true, environment: ["LANG": "C.UTF-8"]) == .unicode)
+        #expect(TimelineChart.Glyphs.for(isTerminal: false, environment: ["LANG": "C.UTF-8"]) == .ascii)
     }
 }

@@ -55,7 +55,7 @@ extension Runner {
         try await listing.read(base.client) { projects += $0 }
         let chart = TimelineChart(
             today: today, weeks: options.weeks, width: output.terminalWidth ?? 80,
-            glyphs: output.isStdoutTerminal && Self.localeIsUTF8(context.environment) ? .unicode : .ascii,
+            glyphs: .for(isTerminal: output.isStdoutTerminal, environment: context.environment),
             style: style)
         let text = chart.render(projects)
         if text.isEmpty {
@@ -63,12 +63,5 @@ extension Runner {
             return
         }
         try output.standardOutput(text)
-    }
-
-    /// Whether the locale's characters are UTF-8, as C programs decide: LC_ALL, else LC_CTYPE, else LANG.
-    static func localeIsUTF8(_ environment: [String: String]) -> Bool {
-        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        let lowered = locale.lowercased()
-        return lowered.contains("utf-8") || lowered.contains("utf8")
     }
 }

@@ -24,6 +24,18 @@ struct TimelineChart {
         static let ascii = Glyphs(
             bar: "=", due: "#", beyond: ">", before: "<", week: ":", today: "|", rule: "-", ruleWeek: "+",
             ruleToday: "v", cut: "~")
+
+        /// Box drawing on a terminal whose locale is UTF-8; plain ASCII piped (mail, files) or elsewhere.
+        static func `for`(isTerminal: Bool, environment: [String: String]) -> Glyphs {
+            isTerminal && localeIsUTF8(environment) ? .unicode : .ascii
+        }
+
+        /// Whether the locale's characters are UTF-8, as C programs decide: LC_ALL, else LC_CTYPE, else LANG.
+        static func localeIsUTF8(_ environment: [String: String]) -> Bool {
+            let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+            let lowered = locale.lowercased()
+            return lowered.contains("utf-8") || lowered.contains("utf8")
+        }
     }
 
     var today: CalendarDate
