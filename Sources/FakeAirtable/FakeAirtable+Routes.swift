@@ -195,7 +195,7 @@ extension FakeAirtable {
         for formula in [view?.filter, parameters.formula].compactMap({ $0 }) where !formula.isEmpty {
             let evaluator = try FormulaEvaluator(formula, knownFields: known)
             matches = try matches.filter { record in
-                try evaluator.evaluate({ table.value($0, of: record, today: today) }, recordID: record.id, today: today)
+                try evaluator.evaluate({ table.value($0, of: record, today: today) }, record: record, today: today)
                     .isTruthy
             }
         }

@@ -172,7 +172,11 @@ extension FakeAirtable {
             guard let field = draft.tables[table].field(named: name) else {
                 throw WriteError(type: "UNKNOWN_FIELD_NAME", message: "Unknown field name: \"\(name)\"")
             }
-            record.fields[name] = try cell(field, value, table: table, typecast: typecast, in: &draft)
+            let stored = try cell(field, value, table: table, typecast: typecast, in: &draft)
+            // What LAST_MODIFIED_TIME({field}) reads. Not recorded: whether writing an equal value counts as a change;
+            // the fake counts it, so a client cannot rely on an unchanged time.
+            record.modifiedTimes[name] = timestamp()
+            record.fields[name] = stored
         }
     }
 

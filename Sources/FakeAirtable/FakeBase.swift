@@ -86,6 +86,17 @@ struct StoredRecord {
     var id: String
     var createdTime: String
     var fields: [String: Any]
+    /// When each field was last written, for `LAST_MODIFIED_TIME()`; a field never written since creation has none.
+    var modifiedTimes: [String: String] = [:]
+
+    /// `LAST_MODIFIED_TIME({a}, …)`: the latest write to any of `names` (any field when empty).
+    ///
+    /// Not recorded: what Airtable answers for fields never changed since the record was created. The fake answers the
+    /// creation time, so such a record is "changed" only as long ago as it was created.
+    func lastModified(_ names: [String]) -> String {
+        let times = names.isEmpty ? Array(modifiedTimes.values) : names.compactMap { modifiedTimes[$0] }
+        return times.max() ?? createdTime
+    }
 
     /// The value a formula sees for a stored field of `type`.
     func formulaValue(_ name: String, type: String?) -> FormulaValue {
@@ -164,7 +175,7 @@ struct FakeTable {
         let stored = types
         guard let evaluator = try? FormulaEvaluator(formula, knownFields: Set(stored.keys)) else { return nil }
         return try? evaluator.evaluate(
-            { record.formulaValue($0, type: stored[$0]) }, recordID: record.id, today: today)
+            { record.formulaValue($0, type: stored[$0]) }, record: record, today: today)
     }
 
     /// The record as Airtable returns it: non-empty cells only, computed fields included, `only` those named.
@@ -261,10 +272,13 @@ struct FakeBase {
             for (name, value) in object["fields"] as? [String: Any] ?? [:] where !options.removedFields.contains(name) {
                 fields[rename(name)] = value
             }
+            // `lastModifiedTimes` is the fake's own seed key (tests set when a field changed); Airtable has none.
             projectsTable.insert(
                 StoredRecord(
-                    id: id, createdTime: object["createdTime"] as? String ?? "2026-01-01T00:00:00.000Z", fields: fields)
-            )
+                    id: id, createdTime: object["createdTime"] as? String ?? "2026-01-01T00:00:00.000Z", fields: fields,
+                    modifiedTimes: (object["lastModifiedTimes"] as? [String: String] ?? [:]).reduce(into: [:]) {
+                        $0[rename($1.key)] = $1.value
+                    }))
         }
         var clients = FakeTable(
             id: Self.clientsTableID, name: "Clients",

@@ -63,13 +63,13 @@ struct FormulaEvaluator {
         }
     }
 
-    /// Evaluates the formula against a record's cells and id, `today` standing in for TODAY().
-    func evaluate(_ cell: (String) -> FormulaValue, recordID: String, today: String) throws -> FormulaValue {
-        try Self.evaluate(root, cell, record: recordID, today: today)
+    /// Evaluates the formula against a record's cells, id and times, `today` standing in for TODAY().
+    func evaluate(_ cell: (String) -> FormulaValue, record: StoredRecord, today: String) throws -> FormulaValue {
+        try Self.evaluate(root, cell, record: record, today: today)
     }
 
-    private static func evaluate(_ node: Node, _ cell: (String) -> FormulaValue, record: String, today: String) throws
-        -> FormulaValue
+    private static func evaluate(_ node: Node, _ cell: (String) -> FormulaValue, record: StoredRecord, today: String)
+        throws -> FormulaValue
     {
         func value(_ node: Node) throws -> FormulaValue { try evaluate(node, cell, record: record, today: today) }
         switch node {
@@ -87,7 +87,19 @@ struct FormulaEvaluator {
             default: return .bool(compare(op, l, r))
             }
         case .call(let name, let arguments):
-            if name == "RECORD_ID" { return .string(record) }
+            switch name {
+            case "RECORD_ID": return .string(record.id)
+            case "CREATED_TIME": return .string(record.createdTime)
+            case "LAST_MODIFIED_TIME":
+                let names = try arguments.map { argument in
+                    guard case .field(let name) = argument else {
+                        throw FormulaError(description: "Invalid formula. LAST_MODIFIED_TIME takes field references.")
+                    }
+                    return name
+                }
+                return .string(record.lastModified(names))
+            default: break
+            }
             return try call(name, arguments.map(value), today: today)
         }
     }
@@ -138,9 +150,15 @@ struct FormulaEvaluator {
             guard let range = h.range(of: n) else { return .number(0) }
             return .number(Double(h.distance(from: h.startIndex, to: range.lowerBound) + 1))
         case "TODAY": return .string(today)
-        case "IS_BEFORE", "IS_AFTER", "IS_SAME":
+        case "IS_SAME":
             guard let a = day(try arg(0)), let b = day(try arg(1)) else { return .bool(false) }
-            return .bool(name == "IS_BEFORE" ? a < b : name == "IS_AFTER" ? a > b : a == b)
+            return .bool(a == b)
+        case "IS_BEFORE", "IS_AFTER":
+            // To the second: a date alone is its midnight, UTC.
+            guard let a = FakeDates.instant(try arg(0).text), let b = FakeDates.instant(try arg(1).text) else {
+                return .bool(false)
+            }
+            return .bool(name == "IS_BEFORE" ? a < b : a > b)
         case "DATETIME_DIFF":
             guard let a = day(try arg(0)), let b = day(try arg(1)) else { return .blank }
             return .number(Double(a - b))
@@ -293,6 +311,16 @@ enum FakeDates {
         let yoe = y - era * 400
         let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
         return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468
+    }
+
+    /// Seconds since 1970 of `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM:SS[.sss]Z`.
+    static func instant(_ text: String) -> Double? {
+        guard let day = dayNumber(text) else { return nil }
+        let time = text.dropFirst(10)
+        guard time.hasPrefix("T") else { return Double(day) * 86400 }
+        let parts = time.dropFirst().prefix(8).split(separator: ":").compactMap { Double($0) }
+        guard parts.count == 3 else { return nil }
+        return Double(day) * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2]
     }
 
     static func string(dayNumber: Int) -> String {

@@ -2,9 +2,9 @@ import Foundation
 
 /// A date with no time or zone, as Airtable's date-only fields hold it: `YYYY-MM-DD`.
 public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-    let year: Int
-    let month: Int
-    let day: Int
+    public let year: Int
+    public let month: Int
+    public let day: Int
 
     /// Parses a strict `YYYY-MM-DD` that names a real day of the Gregorian calendar (2026-02-30 does not).
     public init?(_ text: String) {

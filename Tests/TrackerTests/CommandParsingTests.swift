@@ -28,6 +28,19 @@ struct CommandParsingTests {
             ["calendar", "--due-within", "30", "--lead", "ana@example.com"],
             Invocation(command: CalendarFeed(filters: ProjectFilters(dueWithinDays: 30, lead: "ana@example.com")))
         ),
+        (["report"], Invocation(command: Report())),
+        (
+            [
+                "report", "--days", "14", "--by", "lead", "--format", "email", "--to", "lead@example.com", "--to",
+                "Zoë <z@example.com>", "--from", "tracker@example.com", "--category", "Brand identity", "--always",
+            ],
+            Invocation(
+                command: Report(
+                    filters: ProjectFilters(category: "Brand identity"), days: 14, grouping: .lead, format: .email,
+                    recipients: ["lead@example.com", "=?UTF-8?B?Wm/Dqw==?= <z@example.com>"],
+                    sender: "tracker@example.com", always: true))
+        ),
+        (["report", "--json"], Invocation(command: Report(format: .json))),
         (["--help"], Invocation(command: Help(topic: nil))),
         (["--version"], Invocation(command: Version())),
         (["help", "add"], Invocation(command: Help(topic: "add"))),
@@ -264,6 +277,21 @@ struct CommandParsingTests {
         (["list", "--timeout", "0"], "--timeout must be a whole number of seconds from 1 to 3600, not '0'"),
         (["list", "--color", "sometimes"], "--color must be one of auto, always, never, not 'sometimes'"),
         (["help", "lisst"], "no help for unknown command 'lisst'. Did you mean 'list'?"),
+        (["report", "--format", "email"], "--format email needs --to ADDRESS, the recipient"),
+        (["report", "--to", "a@example.com"], "--to is for --format email"),
+        (["report", "--days", "0"], "--days must be a whole number from 1 to 1,000,000, not '0'"),
+        (["report", "--days", "400"], "--days must be a whole number from 1 to 366, not '400'"),
+        (["report", "--by", "client"], "--by must be one of none, lead, category, not 'client'"),
+        (
+            ["report", "--format", "email", "--to", "lead@example.com\nBcc: all@example.com"],
+            "'lead@example.com Bcc: all@example.com' is not one mail address (like lead@example.com or "
+                + "\"Lead Name <lead@example.com>\")"
+        ),
+        (
+            ["report", "--format", "email", "--to", "a@example.com, b@example.com"],
+            "'a@example.com, b@example.com' is not one mail address (like lead@example.com or "
+                + "\"Lead Name <lead@example.com>\")"
+        ),
     ])
     func rejectsBadCommandLinesWithAUsageError(arguments: [String], message: String) throws {
         let error = try #require(parse(arguments).failure)

@@ -2,7 +2,7 @@
 enum CommandRegistry {
     static let all: [any Command.Type] = [
         List.self, Add.self, Show.self, Update.self, Done.self, Reopen.self, Delete.self, Import.self, Init.self,
-        Changes.self, CalendarFeed.self, Timeline.self, Doctor.self, Completion.self, Help.self,
+        Report.self, Changes.self, CalendarFeed.self, Timeline.self, Doctor.self, Completion.self, Help.self,
     ]
 
     /// The specs of every subcommand, in the same order.

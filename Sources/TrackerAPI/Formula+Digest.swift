@@ -1,0 +1,36 @@
+import TrackerModel
+
+extension Formula {
+    /// `NOT(IS_BEFORE(CREATED_TIME(), 'since'))`: the record was created at `since` (ISO 8601, UTC) or later.
+    public static func createdSince(_ since: String) -> String {
+        "NOT(IS_BEFORE(CREATED_TIME(), \(literal(since))))"
+    }
+
+    /// The projects a digest of `days` days around `today` shows: overdue, due in the next `days`, completed since
+    /// `since` (the completion field changed then or later, and is complete now) or created since `since`.
+    ///
+    /// Airtable keeps no completion time, so "done lately" asks `LAST_MODIFIED_TIME({completion field})`
+    /// (airtable-api.md §13.4). Without a due or a completion field, the sections that need it match nothing.
+    public static func digest(today: CalendarDate, days: Int, since: String, fields: FieldMap) -> String {
+        let complete = fields.completion.map(isComplete)
+        let open = complete.map { ["NOT(\($0))"] } ?? []
+        let end = CalendarDate(dayNumber: today.dayNumber + days)
+        var sections: [String] = []
+        if let due = fields[.due].map(field) {
+            let todayLiteral = literal(today.description)
+            sections.append(all(open + [due, "IS_BEFORE(\(due), \(todayLiteral))"]))
+            sections.append(
+                all(
+                    open + [
+                        due, "NOT(IS_BEFORE(\(due), \(todayLiteral)))",
+                        "IS_BEFORE(\(due), \(literal(end.description)))",
+                    ]))
+        }
+        if let complete, let completion = fields.completion {
+            let changed = "LAST_MODIFIED_TIME(\(field(completion.field)))"
+            sections.append(all([complete, "NOT(IS_BEFORE(\(changed), \(literal(since))))"]))
+        }
+        sections.append(createdSince(since))
+        return any(sections)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import TrackerAPI
+import TrackerModel
+
+/// `tracker report`: what is overdue, due soon, done and new, as text, markdown, HTML, JSON or a whole mail.
+struct Report: Command {
+    static let spec = CommandSpec(
+        name: "report", summary: "Summarise what is overdue, due soon, done and new, for a mail.",
+        usage: [
+            "tracker report [--days N] [--by lead|category] [--always]",
+            "               [--format text|markdown|html|json|email] [--to ADDRESS]... [--from ADDRESS]",
+            "               [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--view NAME] [--complete |",
+            "               --incomplete]",
+        ],
+        flags: CommandSpec.filterFlags.filter { !["--overdue", "--due-before", "--due-within"].contains($0.name) } + [
+            FlagSpec(name: "--days", value: "N", help: "the last and next N days (default 7)"),
+            FlagSpec(
+                name: "--by", value: "GROUP", choices: ProjectDigest.Grouping.allCases.map(\.rawValue),
+                help: "group each section's projects by lead or category (default none)"),
+            FlagSpec(
+                name: "--format", value: "FORMAT", choices: Format.allCases.map(\.rawValue),
+                help: "text (default), markdown, html, json, or email (a message for sendmail -t)"),
+            FlagSpec(name: "--json", help: "the same as --format json"),
+            FlagSpec(
+                name: "--to", value: "ADDRESS", repeatable: true, help: "a recipient of --format email (repeatable)"),
+            FlagSpec(name: "--from", value: "ADDRESS", help: "the sender of --format email (default $EMAIL)"),
+            FlagSpec(name: "--always", help: "with nothing to report, print one line instead of nothing"),
+        ],
+        examples: [
+            "tracker report", "tracker report --days 14 --by lead --format markdown",
+            "tracker report --format email --to team@example.com | /usr/sbin/sendmail -t",
+        ],
+        notes: [
+            "Overdue, due in the next N days (today included), done in the last N days (completed then: the",
+            "completion field last changed then) and new (created then); a project is in every section it fits.",
+            "One listing, filtered on Airtable. Nothing to report prints nothing, so cron mails nothing.",
+            "--format email writes a whole message (text and HTML) for sendmail -t: --to is required, and the",
+            "sender is --from, else $EMAIL, else your login at this host.",
+        ])
+
+    enum Format: String, CaseIterable, Sendable {
+        case text, markdown, html, json, email
+    }
+
+    var filters = ProjectFilters()
+    var view: String? = nil
+    var days = 7
+    var grouping = ProjectDigest.Grouping.none
+    var format = Format.text
+    var recipients: [String] = []
+    var sender: String? = nil
+    var always = false
+
+    func run(_ runner: Runner) async throws { try await runner.report(self) }
+}
+
+extension Report {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        self.init(filters: try scanned.projectFilters(today: today), view: try scanned.view())
+        days =
+            try scanned.wholeNumber("--days", minimum: 1).map { days in
+                guard days <= 366 else {
+                    throw AppError.usage(
+                        "--days must be a whole number from 1 to 366, not '\(days)'", command: "report")
+                }
+                return days
+            } ?? 7
+        grouping = scanned.last("--by").flatMap(ProjectDigest.Grouping.init(rawValue:)) ?? .none
+        format = try scanned.formatName().flatMap(Format.init(rawValue:)) ?? .text
+        always = scanned.has("--always")
+        let typed = scanned.all("--to") + (scanned.last("--from").map { [$0] } ?? [])
+        if format != .email, let first = ["--to", "--from"].first(where: scanned.has) {
+            throw AppError.usage("\(first) is for --format email", command: "report")
+        }
+        for address in typed where MailMessage.mailbox(address) == nil {
+            throw AppError.usage(
+                "'\(TextCells.folded(address))' is not one mail address (like lead@example.com or "
+                    + "\"Lead Name <lead@example.com>\")", command: "report")
+        }
+        recipients = scanned.all("--to").compactMap(MailMessage.mailbox)
+        sender = scanned.last("--from").flatMap(MailMessage.mailbox)
+        if format == .email && recipients.isEmpty {
+            throw AppError.usage("--format email needs --to ADDRESS, the recipient", command: "report")
+        }
+    }
+}
+
+extension Runner {
+    /// Reads the projects of every section in one listing, sorts them into the digest, and writes it at once.
+    fileprivate func report(_ options: Report) async throws {
+        let base = try await prepareBase()
+        var digest = ProjectDigest(date: today, days: options.days, timeZone: context.timeZone)
+        let fields = base.layout.fields
+        let term = Formula.digest(today: today, days: options.days, since: digest.since, fields: fields)
+        let listing = try await projectListing(
+            options.filters, view: options.view, base: base, command: "report", terms: [term],
+            showing: options.format == .json ? nil : [.name, .due, .complete, .lead, .category])
+        try await listing.read(base.client) { page in
+            for project in page { digest.add(project) }
+        }
+        digest.sort()
+        guard !digest.isEmpty || options.always else { return }
+        let document = ReportDocument(
+            digest: digest, tableName: listing.layout.table?.name ?? base.configuration.table,
+            grouping: options.grouping)
+        switch options.format {
+        case .text: try output.standardOutput(digest.isEmpty ? document.nothingLine + "\n" : document.text())
+        case .markdown: try output.standardOutput(document.markdown())
+        case .html: try output.standardOutput(document.html())
+        case .json: try output.standardOutput(document.json(today: today))
+        case .email: try output.standardOutput(mail(document, options).rendered())
+        }
+    }
+
+    private func mail(_ document: ReportDocument, _ options: Report) -> MailMessage {
+        let environment = context.environment
+        let host = Self.hostName()
+        let login = [environment["LOGNAME"], environment["USER"]].compactMap { $0 }.first { !$0.isEmpty } ?? "tracker"
+        let sender =
+            options.sender ?? environment["EMAIL"].flatMap(MailMessage.mailbox)
+            ?? MailMessage.mailbox("\(login)@\(host)") ?? "tracker@localhost.localdomain"
+        let now = context.now()
+        let unique = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let summary = document.digest.isEmpty ? document.nothingLine : document.counts
+        return MailMessage(
+            from: sender, to: options.recipients, subject: "\(TextCells.folded(document.tableName)): \(summary)",
+            date: MailMessage.date(now, in: context.timeZone),
+            messageID: "<tracker.\(Int(now.timeIntervalSince1970)).\(unique)@\(host)>",
+            text: document.digest.isEmpty ? document.nothingLine + "\n" : document.text(), html: document.html(),
+            boundary: "=_tracker_\(unique)")
+    }
+
+    /// This machine's name as a mail domain: letters, digits, dots and hyphens, with a dot (or `.localdomain`).
+    private static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let name = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : ""
+        let cleaned = String(
+            name.unicodeScalars.filter {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-")
+            })
+        if cleaned.isEmpty { return "localhost.localdomain" }
+        return cleaned.contains(".") ? cleaned : cleaned + ".localdomain"
+    }
+}

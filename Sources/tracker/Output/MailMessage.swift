@@ -1,0 +1,157 @@
+import Foundation
+import TrackerModel
+
+/// A whole RFC 5322 message with a text and an HTML alternative, in UTF-8, ready for `sendmail -t`.
+///
+/// Lines end in LF, as `sendmail` reads them on standard input (it writes CRLF on the wire). Bodies are
+/// quoted-printable, so no line passes 76 octets and a line holding only "." cannot end the message early.
+struct MailMessage {
+    var from: String
+    var to: [String]
+    var subject: String
+    var date: String
+    var messageID: String
+    var text: String
+    var html: String
+    var boundary: String
+
+    /// The message's bytes as text (every byte ASCII).
+    func rendered() -> String {
+        var out = Self.header("From", from) + Self.header("To", to.joined(separator: ", "))
+        out += Self.header("Subject", subject)
+        out += "Date: \(date)\nMessage-ID: \(messageID)\n"
+        // RFC 3834: a report from a program; vacation responders leave it alone.
+        out += "Auto-Submitted: auto-generated\nMIME-Version: 1.0\n"
+        out += "Content-Type: multipart/alternative; boundary=\"\(boundary)\"\n\n"
+        out += "This is a message in MIME format: the same report as text and as HTML.\n"
+        for (type, body) in [("plain", text), ("html", html)] {
+            out += "\n--\(boundary)\nContent-Type: text/\(type); charset=utf-8\n"
+            out += "Content-Transfer-Encoding: quoted-printable\n\n"
+            out += Self.quotedPrintable(body)
+        }
+        return out + "\n--\(boundary)--\n"
+    }
+
+    // MARK: - Bodies
+
+    /// RFC 2045 quoted-printable of UTF-8 text: lines at most 76 octets with soft breaks, `=`, controls and non-ASCII
+    /// as `=XX`, spaces before a line end encoded, and a leading "." or "From " encoded for sendmail and mbox files.
+    static func quotedPrintable(_ text: String) -> String {
+        var out = ""
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if text.hasSuffix("\n") { lines.removeLast() }
+        for line in lines {
+            let bytes = Array(line.utf8)
+            var current = ""
+            for (index, byte) in bytes.enumerated() {
+                let isLast = index == bytes.count - 1
+                let atStart = current.isEmpty
+                let literal =
+                    (byte >= 33 && byte <= 126 && byte != UInt8(ascii: "="))
+                    || ((byte == 32 || byte == 9) && !isLast)
+                let guarded =
+                    atStart
+                    && (byte == UInt8(ascii: ".")
+                        || (byte == UInt8(ascii: "F") && line.utf8.dropFirst(index).starts(with: "From ".utf8)))
+                let token = literal && !guarded ? String(UnicodeScalar(byte)) : hex(byte)
+                if current.utf8.count + token.utf8.count > 75 {
+                    out += current + "=\n"
+                    current = ""
+                    // A continuation line may start with "." too.
+                    if byte == UInt8(ascii: ".") {
+                        current = hex(byte)
+                        continue
+                    }
+                }
+                current += token
+            }
+            out += current + "\n"
+        }
+        return out
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "=" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 15)])
+    }
+
+    // MARK: - Headers
+
+    /// `Name: value`, with non-ASCII in RFC 2047 encoded words and long values folded, ending in a newline.
+    static func header(_ name: String, _ value: String) -> String {
+        let isPlain = value.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value < 127 }
+        guard isPlain else {
+            // The first word shares its line with the header's name; lines stay within 78 characters.
+            let first = min(45, (78 - name.count - 2 - 12) / 4 * 3)
+            return "\(name): " + encodedWords(value, firstLimit: first).joined(separator: "\n ") + "\n"
+        }
+        var out = "\(name):"
+        var lineLength = out.count
+        for word in value.split(separator: " ", omittingEmptySubsequences: false) {
+            if lineLength + 1 + word.count > 78 && lineLength > name.count + 1 {
+                out += "\n"
+                lineLength = 0
+            }
+            out += " " + word
+            lineLength += 1 + word.count
+        }
+        return out + "\n"
+    }
+
+    /// `=?UTF-8?B?…?=` words of at most 45 octets of text each (72 characters; the first `firstLimit`), never
+    /// splitting a character.
+    static func encodedWords(_ text: String, firstLimit: Int = 45) -> [String] {
+        var words: [String] = []
+        var chunk: [UInt8] = []
+        func flush() {
+            if !chunk.isEmpty { words.append("=?UTF-8?B?" + Data(chunk).base64EncodedString() + "?=") }
+            chunk = []
+        }
+        for character in text {
+            let bytes = Array(String(character).utf8)
+            if chunk.count + bytes.count > (words.isEmpty ? firstLimit : 45) { flush() }
+            chunk += bytes
+        }
+        flush()
+        return words
+    }
+
+    /// A mailbox as typed (`lead@example.com` or `Lead Name <lead@example.com>`) in header form, or nil when it is
+    /// not one address: no control characters, commas or spaces in the address, an `@` with text either side.
+    static func mailbox(_ typed: String) -> String? {
+        let text = typed.trimmingCharacters(in: .whitespaces)
+        guard !text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return nil }
+        var name = "", address = text
+        if text.hasSuffix(">"), let open = text.lastIndex(of: "<") {
+            name = text[..<open].trimmingCharacters(in: .whitespaces)
+            address = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
+        }
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasSuffix("."),
+            address.unicodeScalars.allSatisfy({
+                $0.value > 32 && $0.value < 127 && !"<>(),;:\\\"[] ".unicodeScalars.contains($0)
+            })
+        else { return nil }
+        if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+        guard !name.isEmpty else { return address }
+        if !name.unicodeScalars.allSatisfy({ $0.isASCII }) {
+            return encodedWords(name).joined(separator: " ") + " <\(address)>"
+        }
+        let quoted = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"\(quoted)\" <\(address)>"
+    }
+
+    /// RFC 5322's date: `Tue, 24 Nov 2026 07:00:00 +0100`, in `timeZone`.
+    static func date(_ instant: Date, in timeZone: TimeZone) -> String {
+        let offset = timeZone.secondsFromGMT(for: instant)
+        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset
+        let seconds = ((local % 86400) + 86400) % 86400
+        let day = CalendarDate(dayNumber: (local - seconds) / 86400)
+        let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let zone = (offset < 0 ? "-" : "+") + two(abs(offset) / 3600) + two(abs(offset) / 60 % 60)
+        return "\(weekdays[TimelineChart.weekdayIndex(day)]), \(day.day) \(months[day.month - 1]) \(day.year) "
+            + "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) \(zone)"
+    }
+}

@@ -1,0 +1,128 @@
+import TrackerModel
+
+/// A digest written out for people (text, markdown) and scripts (JSON); HTML is `ReportHTML`.
+struct ReportDocument {
+    var digest: ProjectDigest
+    var tableName: String
+    var grouping: ProjectDigest.Grouping
+
+    /// The sections with projects, in the spec's order.
+    var sections: [(section: ProjectDigest.Section, projects: [Project])] {
+        ProjectDigest.Section.allCases.map { ($0, digest[$0]) }.filter { !$0.1.isEmpty }
+    }
+
+    /// `--always` with nothing to report.
+    var nothingLine: String { "nothing overdue, due or done in the last and next \(digest.days) days" }
+
+    var title: String { "\(TextCells.folded(tableName)): \(digest.date)" }
+
+    /// "3 overdue, 5 due soon, 2 done", the mail's subject after the table's name.
+    var counts: String {
+        "\(digest[.overdue].count) overdue, \(digest[.due].count) due soon, \(digest[.done].count) done"
+    }
+
+    static let width = 80
+
+    /// Plain text for a mail body: at most 80 columns, a line a project (name, due date, lead).
+    func text() -> String {
+        var out = TextCells.fit(title, Self.width).trimmedRight + "\n"
+        out += "The last and next \(digest.days) days.\n"
+        if digest.isEmpty { return out + "\n" + nothingLine + "\n" }
+        let indent = grouping == .none ? 2 : 4
+        let all = sections.flatMap(\.projects)
+        let leadWidth = min(20, all.map { TextCells.width(Self.leadName($0)) }.max() ?? 0)
+        let room = Self.width - indent - 12 - (leadWidth > 0 ? leadWidth + 2 : 0)
+        let nameWidth = min(room, all.map { TextCells.width(Self.name($0)) }.max() ?? 0)
+        for (section, projects) in sections {
+            out += "\n\(section.title) (\(projects.count))\n"
+            for group in ProjectDigest.groups(projects, by: grouping) {
+                if grouping != .none {
+                    out +=
+                        "  "
+                        + TextCells.fit("\(TextCells.folded(group.name)) (\(group.projects.count))", 76).trimmedRight
+                    out += "\n"
+                }
+                for project in group.projects {
+                    var line = String(repeating: " ", count: indent) + TextCells.fit(Self.name(project), nameWidth)
+                    line +=
+                        "  " + (project.due?.description ?? "no due").padding(toLength: 10, withPad: " ", startingAt: 0)
+                    if leadWidth > 0 { line += "  " + TextCells.fit(Self.leadName(project), leadWidth) }
+                    out += line.trimmedRight + "\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// Markdown: a heading a section (and a group), a list item a project, every name escaped.
+    func markdown() -> String {
+        var out = "# \(Self.escapedMarkdown(title))\n\nThe last and next \(digest.days) days.\n"
+        if digest.isEmpty { return out + "\n" + nothingLine + "\n" }
+        for (section, projects) in sections {
+            out += "\n## \(section.title) (\(projects.count))\n"
+            for group in ProjectDigest.groups(projects, by: grouping) {
+                if grouping != .none {
+                    out += "\n### \(Self.escapedMarkdown(TextCells.folded(group.name))) (\(group.projects.count))\n"
+                }
+                out += "\n"
+                for project in group.projects {
+                    var details = [project.due.map { "due \($0)" } ?? "no due date"]
+                    if let lead = project.lead {
+                        details.append(Self.escapedMarkdown(TextCells.folded(lead.displayName)))
+                    }
+                    out += "- \(Self.escapedMarkdown(Self.name(project))) (\(details.joined(separator: ", ")))\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// `{"date","days","sections":{"overdue":[…],"due":[…],"done":[…],"new":[…]}}` with the stable project objects.
+    func json(today: CalendarDate) -> String {
+        var json = JSONWriter(capacity: 4096)
+        json.raw("{\"date\":")
+        json.string(digest.date.description)
+        json.raw(json: ",\"days\":\(digest.days),\"sections\":{")
+        for (index, section) in ProjectDigest.Section.allCases.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.key(section.rawValue)
+            json.raw("[")
+            for (position, project) in digest[section].enumerated() {
+                if position > 0 { json.raw(",") }
+                project.writeJSON(today: today, to: &json)
+            }
+            json.raw("]")
+        }
+        json.raw("}}")
+        return json.text + "\n"
+    }
+
+    static func name(_ project: Project) -> String { TextCells.folded(project.name ?? project.id) }
+    static func leadName(_ project: Project) -> String { TextCells.folded(project.lead?.displayName ?? "") }
+
+    /// Text that stays literal in CommonMark: the punctuation that starts markup anywhere is backslash-escaped
+    /// (CommonMark allows escaping any ASCII punctuation), and so is what would start a list at the front, so
+    /// `*_[|` and `<script>` show as typed.
+    static func escapedMarkdown(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        let leadingDigits = text.prefix { $0.isASCII && $0.isNumber }.count
+        for (offset, character) in text.enumerated() {
+            let startsList =
+                (offset == 0 && (character == "-" || character == "+"))
+                || (offset == leadingDigits && offset > 0 && (character == "." || character == ")"))
+            if startsList || (character.isASCII && "\\`*_{}[]<>#!|~&".contains(character)) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+}
+
+extension String {
+    /// Without the spaces at the end, which a mail body or a terminal does not need.
+    var trimmedRight: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

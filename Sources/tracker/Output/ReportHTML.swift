@@ -1,0 +1,53 @@
+import TrackerModel
+
+extension ReportDocument {
+    /// One complete HTML document: styles inline (mail clients drop style sheets), no scripts, no external resources,
+    /// every text from Airtable escaped.
+    func html() -> String {
+        let font = "font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif"
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<title>\(Self.escapedHTML(title))</title>\n</head>\n"
+        out += "<body style=\"\(font);color:#1f2328;margin:16px\">\n"
+        out += "<h1 style=\"font-size:20px;margin:0 0 4px\">\(Self.escapedHTML(title))</h1>\n"
+        out += "<p style=\"color:#59636e;margin:0 0 16px\">The last and next \(digest.days) days.</p>\n"
+        if digest.isEmpty { return out + "<p>\(Self.escapedHTML(nothingLine))</p>\n</body>\n</html>\n" }
+        let cell = "padding:2px 12px 2px 0;vertical-align:top"
+        for (section, projects) in sections {
+            let colour = section == .overdue ? "#cf222e" : "#1f2328"
+            out += "<h2 style=\"font-size:16px;margin:16px 0 4px;color:\(colour)\">"
+            out += "\(section.title) (\(projects.count))</h2>\n"
+            for group in ProjectDigest.groups(projects, by: grouping) {
+                if grouping != .none {
+                    out += "<h3 style=\"font-size:14px;margin:8px 0 2px\">"
+                    out += "\(Self.escapedHTML(TextCells.folded(group.name))) (\(group.projects.count))</h3>\n"
+                }
+                out += "<table style=\"border-collapse:collapse;font-size:14px\">\n"
+                for project in group.projects {
+                    let due = project.due?.description ?? "no due date"
+                    out += "<tr><td style=\"\(cell)\">\(Self.escapedHTML(Self.name(project)))</td>"
+                    out += "<td style=\"\(cell);white-space:nowrap;color:\(colour)\">\(due)</td>"
+                    out += "<td style=\"\(cell)\">\(Self.escapedHTML(Self.leadName(project)))</td></tr>\n"
+                }
+                out += "</table>\n"
+            }
+        }
+        return out + "</body>\n</html>\n"
+    }
+
+    /// Text as HTML character data or an attribute value: `&`, `<`, `>` and both quotes as references.
+    static func escapedHTML(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

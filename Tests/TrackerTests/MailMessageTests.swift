@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import TrackerModel
+@testable import tracker
+
+/// `report --format email`: a message `sendmail -t` delivers and any mail client reads back as it was written.
+@Suite(.timeLimit(.minutes(2)))
+struct MailMessageTests {
+    /// RFC 2045's decoding, written from the RFC rather than from the encoder.
+    static func decodeQuotedPrintable(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var scalars = Array(line.utf8)
+            let soft = scalars.last == UInt8(ascii: "=")
+            if soft { scalars.removeLast() }
+            var index = 0
+            while index < scalars.count {
+                if scalars[index] == UInt8(ascii: "="), index + 2 < scalars.count + 0,
+                    let value = UInt8(String(decoding: scalars[index + 1...index + 2], as: UTF8.self), radix: 16)
+                {
+                    bytes.append(value)
+                    index += 3
+                } else {
+                    bytes.append(scalars[index])
+                    index += 1
+                }
+            }
+            if !soft { bytes.append(UInt8(ascii: "\n")) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test(arguments: [
+        "plain ascii line\n",
+        "Évry café — 漢字 🚀 and = signs ==\n",
+        String(repeating: "long line of words ", count: 30) + "\n",
+        String(repeating: "é", count: 100) + "\n",
+        ".\n..leading dots\nFrom the start\n",
+        "trailing spaces   \ntab\t\nnone",
+        "<script>alert(1)</script>\r\n",
+    ])
+    func quotedPrintableRoundTripsInShortSafeLines(text: String) {
+        let encoded = MailMessage.quotedPrintable(text)
+        let lines = encoded.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.allSatisfy { $0.utf8.count <= 76 }, "\(encoded)")
+        #expect(encoded.utf8.allSatisfy { ($0 >= 32 && $0 < 127) || $0 == 10 || $0 == 9 })
+        #expect(!lines.contains { $0.hasPrefix(".") || $0.hasPrefix("From ") }, "sendmail and mbox")
+        #expect(!lines.contains { $0.hasSuffix(" ") || $0.hasSuffix("\t") })
+        let expected = text.hasSuffix("\n") ? text : text + "\n"
+        #expect(
+            Self.decodeQuotedPrintable(encoded) == expected + "\n" || Self.decodeQuotedPrintable(encoded) == expected)
+    }
+
+    @Test func headersEncodeNonASCIIInWordsAndFoldLongOnes() {
+        let subject = MailMessage.header(
+            "Subject", "Projets de conception — équipe 漢字 🚀: 3 overdue, 5 due soon, 2 done")
+        let lines = subject.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.utf8.count <= 78 && $0.utf8.allSatisfy { $0 < 128 } })
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(" =?UTF-8?B?") })
+        let decoded = lines.map { line in
+            line.split(separator: " ").filter { $0.hasPrefix("=?UTF-8?B?") }.map { word in
+                String(decoding: Data(base64Encoded: String(word.dropFirst(10).dropLast(2)))!, as: UTF8.self)
+            }.joined()
+        }.joined()
+        #expect(decoded == "Projets de conception — équipe 漢字 🚀: 3 overdue, 5 due soon, 2 done")
+        let ascii = MailMessage.header("Subject", String(repeating: "word ", count: 30))
+        #expect(ascii.split(separator: "\n").count > 1)
+        #expect(ascii.split(separator: "\n").allSatisfy { $0.count <= 78 })
+    }
+
+    @Test(arguments: [
+        ("lead@example.com", "lead@example.com"),
+        ("  Lead Name <lead@example.com> ", "\"Lead Name\" <lead@example.com>"),
+        ("\"A \\\"B\\\"\" <a@example.com>", "\"A \\\\\\\"B\\\\\\\"\" <a@example.com>"),
+        ("Zoë <z@example.com>", "=?UTF-8?B?Wm/Dqw==?= <z@example.com>"),
+    ])
+    func mailboxesAreWrittenInHeaderForm(typed: String, header: String) {
+        #expect(MailMessage.mailbox(typed) == header)
+    }
+
+    @Test(arguments: [
+        "", "lead", "@example.com", "lead@", "lead@localhost", "a@example.com, b@example.com", "a b@example.com",
+        "lead@example.com\nBcc: all@example.com", "Name <lead@example.com\r\nBcc: x@y.z>",
+    ])
+    func whatIsNotOneAddressIsRefused(typed: String) {
+        #expect(MailMessage.mailbox(typed) == nil)
+    }
+
+    @Test func theDateIsRFC5322InTheLocalZone() {
+        let instant = Date(timeIntervalSince1970: 1_795_510_800)  // 2026-11-24 09:00:00 UTC, a Tuesday
+        #expect(MailMessage.date(instant, in: TimeZone(identifier: "UTC")!) == "Tue, 24 Nov 2026 09:00:00 +0000")
+        #expect(
+            MailMessage.date(instant, in: TimeZone(identifier: "America/New_York")!)
+                == "Tue, 24 Nov 2026 04:00:00 -0500")
+        #expect(
+            MailMessage.date(instant, in: TimeZone(identifier: "Asia/Kolkata")!) == "Tue, 24 Nov 2026 14:30:00 +0530")
+    }
+
+    @Test func aMessageIsMultipartAlternativeWithBothBodies() {
+        let message = MailMessage(
+            from: "tracker@example.com", to: ["a@example.com", "b@example.com"], subject: "T: 1 overdue",
+            date: "Tue, 24 Nov 2026 08:20:00 +0000", messageID: "<x@example.com>", text: "Überfällig\n.\n",
+            html: "<p>Überfällig</p>\n", boundary: "=_tracker_b")
+        let text = message.rendered()
+        let (head, body) = (text.components(separatedBy: "\n\n")[0], text)
+        for line in [
+            "From: tracker@example.com", "To: a@example.com, b@example.com", "Subject: T: 1 overdue",
+            "MIME-Version: 1.0", "Content-Type: multipart/alternative; boundary=\"=_tracker_b\"",
+        ] {
+            #expect(head.split(separator: "\n").contains(Substring(line)), "\(line)")
+        }
+        let parts = body.components(separatedBy: "\n--=_tracker_b")
+        #expect(parts.count == 4, "preamble, text, html, closing")
+        #expect(parts[1].contains("Content-Type: text/plain; charset=utf-8"))
+        #expect(parts[2].contains("Content-Type: text/html; charset=utf-8"))
+        #expect(parts[1].contains("\n\n=C3=9Cberf=C3=A4llig\n=2E\n"))
+        #expect(parts[3] == "--\n")
+        #expect(!text.split(separator: "\n").contains { $0.utf8.count > 78 })
+    }
+}
