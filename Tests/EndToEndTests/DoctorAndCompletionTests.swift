@@ -68,11 +68,15 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
             [
-                "list", "add", "show", "update", "done", "reopen", "delete", "import", "changes", "calendar",
-                "timeline",
+                "list", "add", "show", "update", "done", "reopen", "delete", "import", "report", "changes",
+                "calendar", "timeline",
                 "init", "doctor", "completion", "help",
             ])
         XCTAssertEqual(Set(try complete(["tracker", "calendar", "--o"])), ["--out", "--overdue"])
+        XCTAssertEqual(try complete(["tracker", "report", "--by", ""]), ["none", "lead", "category"])
+        XCTAssertEqual(
+            try complete(["tracker", "report", "--format", ""]), ["text", "markdown", "html", "json", "email"])
+        XCTAssertEqual(try complete(["tracker", "changes", "--format", ""]), ["text", "json", "ndjson"])
         XCTAssertEqual(try complete(["tracker", "list", "--form"]), ["--format"])
         XCTAssertEqual(try complete(["tracker", "list", "--format", ""]), ["table", "tsv", "csv", "json", "ndjson"])
         XCTAssertEqual(try complete(["tracker", "list", "--sort", "k"]), ["kickoff"])

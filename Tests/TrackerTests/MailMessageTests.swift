@@ -71,6 +71,7 @@ struct MailMessageTests {
 
     @Test(arguments: [
         ("lead@example.com", "lead@example.com"),
+        ("root@localhost", "root@localhost"),
         ("  Lead Name <lead@example.com> ", "\"Lead Name\" <lead@example.com>"),
         ("\"A \\\"B\\\"\" <a@example.com>", "\"A \\\\\\\"B\\\\\\\"\" <a@example.com>"),
         ("Zoë <z@example.com>", "=?UTF-8?B?Wm/Dqw==?= <z@example.com>"),
@@ -80,7 +81,7 @@ struct MailMessageTests {
     }
 
     @Test(arguments: [
-        "", "lead", "@example.com", "lead@", "lead@localhost", "a@example.com, b@example.com", "a b@example.com",
+        "", "lead", "@example.com", "lead@", "lead@example.", "a@example.com, b@example.com", "a b@example.com",
         "lead@example.com\nBcc: all@example.com", "Name <lead@example.com\r\nBcc: x@y.z>",
     ])
     func whatIsNotOneAddressIsRefused(typed: String) {

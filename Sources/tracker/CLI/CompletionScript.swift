@@ -24,12 +24,23 @@ enum CompletionScript {
         spec.flags.flatMap { [$0.name] + ($0.short.map { [$0] } ?? []) } + globalWords
     }
 
-    /// Flags whose values come from a fixed list.
-    private static var valued: [FlagSpec] {
-        var seen: Set<String> = []
-        return (commands.flatMap(\.flags) + CommandSpec.globalFlags).filter {
-            !$0.choices.isEmpty && namedValues[$0.name] == nil && seen.insert($0.name).inserted
+    /// Flags whose values come from a fixed list, each with the commands whose list differs from the first one's
+    /// (`--format` is list's formats in list, the report's in report).
+    private static var valued: [(flag: FlagSpec, others: [(command: String, choices: [String])])] {
+        var order: [String] = []
+        var first: [String: FlagSpec] = [:]
+        var others: [String: [(String, [String])]] = [:]
+        for (command, flag) in commands.flatMap({ spec in spec.flags.map { (spec.name, $0) } })
+            + CommandSpec.globalFlags.map({ ("", $0) })
+        where !flag.choices.isEmpty && namedValues[flag.name] == nil {
+            guard let seen = first[flag.name] else {
+                first[flag.name] = flag
+                order.append(flag.name)
+                continue
+            }
+            if seen.choices != flag.choices { others[flag.name, default: []].append((command, flag.choices)) }
         }
+        return order.map { (first[$0]!, others[$0] ?? []) }
     }
 
     /// Flags whose values are names tracker last read (the names file) or the secrets file's profiles.
@@ -88,10 +99,18 @@ enum CompletionScript {
             let suffix = flag == "--set" ? " =" : flag == "--columns" ? " ," : ""
             text += "        \(flag)) _tracker_names \(kind.rawValue)\(suffix); return ;;\n"
         }
-        for flag in valued {
-            let words = flag.choices.joined(separator: "\\n")
+        for (flag, others) in valued {
+            func reply(_ choices: [String]) -> String {
+                "COMPREPLY=($(compgen -W $'\(choices.joined(separator: "\\n"))' -- \"$cur\"))"
+            }
             text += "        \(flag.name))\n            local IFS=$'\\n'\n"
-            text += "            COMPREPLY=($(compgen -W $'\(words)' -- \"$cur\"))\n"
+            if others.isEmpty {
+                text += "            \(reply(flag.choices))\n"
+            } else {
+                text += "            case \"$command\" in\n"
+                for (command, choices) in others { text += "                \(command)) \(reply(choices)) ;;\n" }
+                text += "                *) \(reply(flag.choices)) ;;\n            esac\n"
+            }
             // Values with spaces must be inserted escaped, or they become two words.
             text += "            COMPREPLY=(\"${COMPREPLY[@]// /\\\\ }\")\n"
             text += "            return ;;\n"

@@ -9,8 +9,8 @@ struct Report: Command {
         usage: [
             "tracker report [--days N] [--by lead|category] [--always]",
             "               [--format text|markdown|html|json|email] [--to ADDRESS]... [--from ADDRESS]",
-            "               [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--view NAME] [--complete |",
-            "               --incomplete]",
+            "               [--complete | --incomplete] [--category NAME] [--lead NAME|EMAIL]",
+            "               [--search TEXT] [--view NAME]",
         ],
         flags: CommandSpec.filterFlags.filter { !["--overdue", "--due-before", "--due-within"].contains($0.name) } + [
             FlagSpec(name: "--days", value: "N", help: "the last and next N days (default 7)"),
@@ -28,14 +28,15 @@ struct Report: Command {
         ],
         examples: [
             "tracker report", "tracker report --days 14 --by lead --format markdown",
-            "tracker report --format email --to team@example.com | /usr/sbin/sendmail -t",
+            "tracker report --format email --to team@example.com > report.eml",
         ],
         notes: [
             "Overdue, due in the next N days (today included), done in the last N days (completed then: the",
             "completion field last changed then) and new (created then); a project is in every section it fits.",
             "One listing, filtered on Airtable. Nothing to report prints nothing, so cron mails nothing.",
             "--format email writes a whole message (text and HTML) for sendmail -t: --to is required, and the",
-            "sender is --from, else $EMAIL, else your login at this host.",
+            "sender is --from, else $EMAIL, else your login at this host. From cron, send the file only when it is",
+            "not empty: [ -s report.eml ] && /usr/sbin/sendmail -t < report.eml",
         ])
 
     enum Format: String, CaseIterable, Sendable {

@@ -117,7 +117,7 @@ struct MailMessage {
     }
 
     /// A mailbox as typed (`lead@example.com` or `Lead Name <lead@example.com>`) in header form, or nil when it is
-    /// not one address: no control characters, commas or spaces in the address, an `@` with text either side.
+    /// not one address: no control characters, commas or spaces in the address, an `@` with text either side (`root@localhost` is one).
     static func mailbox(_ typed: String) -> String? {
         let text = typed.trimmingCharacters(in: .whitespaces)
         guard !text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return nil }
@@ -127,7 +127,7 @@ struct MailMessage {
             address = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
         }
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasSuffix("."),
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[1].hasSuffix("."),
             address.unicodeScalars.allSatisfy({
                 $0.value > 32 && $0.value < 127 && !"<>(),;:\\\"[] ".unicodeScalars.contains($0)
             })

@@ -1,0 +1,158 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// `tracker report` as cron runs it: one listing, nothing when there is nothing, and a mail sendmail can send.
+final class ReportTests: FakeAirtableTestCase {
+
+    /// Local today plus `days`, as `YYYY-MM-DD`.
+    private func day(_ days: Int) -> String {
+        let date = Calendar(identifier: .gregorian).date(byAdding: .day, value: days, to: Date())!
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: .current, from: date)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
+    /// An instant `days` days from now.
+    private func time(_ days: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date().addingTimeInterval(days * 86400))
+    }
+
+    private func project(
+        _ id: String, _ name: String, due: String?, complete: Bool = false, created: String,
+        completed: String? = nil
+    ) -> [String: Any] {
+        var fields: [String: Any] = ["Name": name]
+        if let due { fields["Due date"] = due }
+        if complete { fields["Complete"] = true }
+        var record: [String: Any] = ["id": id, "createdTime": created, "fields": fields]
+        if let completed { record["lastModifiedTimes"] = ["Complete": completed] }
+        return record
+    }
+
+    /// One of each kind, and the ones that are in no section.
+    private var mixedProjects: [[String: Any]] {
+        [
+            project("recOVERDUE0000001", "Late <b>bold</b>", due: day(-3), created: time(-100)),
+            project("recDUESOON0000001", "Due soon *_[|", due: day(2), created: time(-100)),
+            project("recDUELATER000001", "Due after the span", due: day(20), created: time(-100)),
+            project(
+                "recDONENOW0000001", "Done lately", due: day(-1), complete: true, created: time(-100),
+                completed: time(-2)),
+            project(
+                "recDONEOLD0000001", "Done long ago", due: day(-60), complete: true, created: time(-100),
+                completed: time(-30)),
+            project("recNEWNODUE000001", "New, no due date", due: nil, created: time(-1)),
+        ]
+    }
+
+    private func sections(_ result: ProcessResult) throws -> [String: [String]] {
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let sections = try XCTUnwrap(object["sections"] as? [String: [[String: Any]]])
+        return sections.mapValues { $0.map { $0["id"] as! String } }
+    }
+
+    func testEachProjectIsInTheSectionsItFitsFromOneFilteredListing() throws {
+        try startFake(records: mixedProjects)
+        let result = try tracker().run(["report", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let found = try sections(result)
+        XCTAssertEqual(found["overdue"], ["recOVERDUE0000001"])
+        XCTAssertEqual(found["due"], ["recDUESOON0000001"])
+        XCTAssertEqual(found["done"], ["recDONENOW0000001"])
+        XCTAssertEqual(found["new"], ["recNEWNODUE000001"])
+        XCTAssertEqual(fake.recordLog.count, 1, "one listing")
+        XCTAssertEqual(fake.recordLog.first?.status, 200)
+        let query = fake.recordLog.first?.query.removingPercentEncoding ?? ""
+        XCTAssertTrue(query.contains("LAST_MODIFIED_TIME({Complete})"), query)
+        // A wider span takes in the later due date; a filter narrows every section.
+        let wider = try sections(try tracker().run(["report", "--json", "--days", "31"]))
+        XCTAssertEqual(wider["due"], ["recDUESOON0000001", "recDUELATER000001"])
+        XCTAssertEqual(wider["done"], ["recDONENOW0000001", "recDONEOLD0000001"])
+        let searched = try sections(try tracker().run(["report", "--json", "--search", "done"]))
+        XCTAssertEqual(searched, ["overdue": [], "due": [], "done": ["recDONENOW0000001"], "new": []])
+    }
+
+    func testMarkingAProjectDoneBringsItIntoDone() throws {
+        try startFake(records: mixedProjects)
+        let run = tracker()
+        XCTAssertEqual(try run.run(["done", "recOVERDUE0000001"]).status, 0)
+        let found = try sections(try run.run(["report", "--json"]))
+        XCTAssertEqual(found["done"]?.sorted(), ["recDONENOW0000001", "recOVERDUE0000001"])
+        XCTAssertEqual(found["overdue"], [])
+    }
+
+    func testNothingToReportPrintsNothingUnlessAlways() throws {
+        try startFake(records: [project("recQUIET000000001", "Quiet", due: day(40), created: time(-100))])
+        for format in ["text", "markdown", "html", "json"] {
+            let quiet = try tracker().run(["report", "--format", format])
+            XCTAssertEqual(quiet.status, 0, quiet.stderr)
+            XCTAssertEqual(quiet.stdout + quiet.stderr, "", "cron mails nothing (\(format))")
+        }
+        let mail = try tracker().run(["report", "--format", "email", "--to", "lead@example.com"])
+        XCTAssertEqual(mail.stdout, "")
+        let always = try tracker().run(["report", "--always"])
+        XCTAssertEqual(always.stdout, "nothing overdue, due or done in the last and next 7 days\n")
+        let json = try tracker().run(["report", "--always", "--json"])
+        XCTAssertTrue(json.stdout.contains(#""sections":{"overdue":[],"due":[],"done":[],"new":[]}"#), json.stdout)
+    }
+
+    func testTextMarkdownAndHTMLKeepHostileNamesAsText() throws {
+        try startFake(records: mixedProjects)
+        let text = try tracker(["COLUMNS": "200"]).run(["report"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.lines.allSatisfy { $0.count <= 80 }, text.stdout)
+        XCTAssertTrue(text.stdout.contains("\nOverdue (1)\n  Late <b>bold</b>"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("\nDone (1)\n  Done lately"), text.stdout)
+        let markdown = try tracker().run(["report", "--format", "markdown"])
+        XCTAssertTrue(markdown.stdout.contains("## Due soon (1)\n\n- Due soon \\*\\_\\[\\| (due \(day(2)))"))
+        let html = try tracker().run(["report", "--format", "html"])
+        XCTAssertTrue(html.stdout.contains("Late &lt;b&gt;bold&lt;/b&gt;"))
+        XCTAssertFalse(html.stdout.contains("<b>"))
+    }
+
+    func testTheMailIsAWholeMessageWithCountsInTheSubject() throws {
+        try startFake(records: mixedProjects)
+        let result = try tracker(["EMAIL": "Tracker Bot <bot@example.com>"]).run([
+            "report", "--format", "email", "--to", "Zoë Lead <lead@example.com>", "--to", "ops@example.com",
+        ])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let message = result.stdout
+        let head = message.components(separatedBy: "\n\n")[0].split(separator: "\n").map(String.init)
+        XCTAssertTrue(head.contains("From: \"Tracker Bot\" <bot@example.com>"), "\(head)")
+        XCTAssertTrue(head.contains("To: =?UTF-8?B?Wm/DqyBMZWFk?= <lead@example.com>, ops@example.com"), "\(head)")
+        XCTAssertTrue(head.contains("Subject: Design projects: 1 overdue, 1 due soon, 1 done"), "\(head)")
+        XCTAssertTrue(head.contains("MIME-Version: 1.0"))
+        XCTAssertTrue(head.contains { $0.hasPrefix("Date: ") && $0.count > 30 })
+        XCTAssertTrue(head.contains { $0.hasPrefix("Message-ID: <tracker.") && $0.hasSuffix(">") })
+        XCTAssertTrue(head.contains { $0.hasPrefix("Content-Type: multipart/alternative; boundary=\"=_tracker_") })
+        XCTAssertTrue(message.contains("Content-Type: text/plain; charset=utf-8"))
+        XCTAssertTrue(message.contains("Content-Type: text/html; charset=utf-8"))
+        XCTAssertTrue(message.split(separator: "\n").allSatisfy { $0.utf8.count <= 78 })
+        XCTAssertTrue(message.utf8.allSatisfy { $0 < 128 }, "8-bit text is encoded")
+        let unbroken = message.replacingOccurrences(of: "=\n", with: "")
+        XCTAssertTrue(unbroken.contains("Late <b>bold</b>"), "the text part, quoted-printable")
+        XCTAssertTrue(unbroken.contains("Late &lt;b&gt;bold&lt;/b&gt;"), "the HTML part")
+        let bad = try tracker().run(["report", "--format", "email"])
+        assertFailure(bad, status: 64, "--format email needs --to ADDRESS, the recipient")
+    }
+
+    func testTheCustomisedBaseAsksForTheStatusSelectsChangeTime() throws {
+        var options = FakeAirtable.Options.customisedBase
+        options.grantsSchemaAccess = true
+        try startFake(records: FakeAirtable.customisedProjects, options: options)
+        let run = try configuredTracker(
+            #""fields": {"category": "Type", "complete": {"field": "Status", "done": "Done", "open": "In progress"}}"#)
+        let open = try XCTUnwrap(
+            fake.records.first { ($0["fields"] as? [String: Any])?["Status"] as? String == "In progress" })
+        let id = try XCTUnwrap(open["id"] as? String)
+        XCTAssertEqual(try run.run(["done", id]).status, 0)
+        let result = try run.run(["report", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let query = fake.recordLog.last?.query.removingPercentEncoding ?? ""
+        XCTAssertTrue(query.contains("LAST_MODIFIED_TIME({Status})"), query)
+        XCTAssertEqual(try sections(result)["done"], [id], "the projects done long ago are not done lately")
+    }
+}
