@@ -2,9 +2,6 @@ import Foundation
 import TrackerNetwork
 import TrackerModel
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A request as tracker sends it: what `--dry-run` prints is exactly what would go.
 public struct PlannedRequest: Equatable, Sendable {

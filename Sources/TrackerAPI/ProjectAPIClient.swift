@@ -2,9 +2,6 @@ import Foundation
 import TrackerNetwork
 import TrackerModel
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Knows Airtable's routes and JSON for the projects table; sends everything through a `NetworkHelper`.
 public struct ProjectAPIClient: Sendable {
@@ -156,7 +153,7 @@ public struct ProjectAPIClient: Sendable {
     }
 
     /// A listing of `table` as `GET`, or as `POST …/listRecords` when the URL would reach Airtable's limit.
-    func listRequest(_ table: URL, _ query: ListQuery, offset: String?) -> URLRequest {
+    func listRequest(_ table: URL, _ query: ListQuery, offset: String?) -> HTTPRequest {
         let url = URL(
             string: table.absoluteString + "?" + Self.encode(query.queryItems(offset: offset)))!
         guard url.absoluteString.count >= Self.maximumURLLength else { return request(url, method: "GET") }
@@ -214,7 +211,7 @@ public struct ProjectAPIClient: Sendable {
     }
 
     /// Sends a request to the table's routes, explaining failures that only make sense with the table in mind.
-    public func send(_ request: URLRequest, kind: RequestKind) async -> Result<Data, AppError> {
+    public func send(_ request: HTTPRequest, kind: RequestKind) async -> Result<Data, AppError> {
         await network.send(request, kind: kind).mapError(explain)
     }
 
@@ -247,15 +244,14 @@ public struct ProjectAPIClient: Sendable {
         return error
     }
 
-    func request(_ url: URL, method: String, body: JSONValue? = nil) -> URLRequest {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
+    func request(_ url: URL, method: String, body: JSONValue? = nil) -> HTTPRequest {
+        var request = HTTPRequest(url: url, method: method)
         request.setValue("Bearer \(access.token)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.serialized().utf8)
+            request.body = Data(body.serialized().utf8)
         }
         return request
     }

@@ -4,14 +4,10 @@ import TrackerModel
     import CCurl
     import Foundation
 
-    #if canImport(FoundationNetworking)
-        import FoundationNetworking
-    #endif
-
     /// Sends requests with libcurl's blocking easy interface, each on a thread of its own, so waiting for Airtable
     /// costs no CPU: FoundationNetworking's URLSession spins while a request is in flight (a 3-second wait cost 2.9 s
-    /// of CPU on this toolchain; this transport, under 0.01 s). libcurl is loaded at run time (the same libcurl.so.4
-    /// FoundationNetworking links), so building needs nothing but the toolchain. macOS uses URLSession, which waits
+    /// of CPU on this toolchain; this transport, under 0.01 s). libcurl is loaded at run time (libcurl.so.4, which every
+    /// distribution has), so building needs nothing but the toolchain, and FoundationNetworking is not linked at all. macOS uses URLSession, which waits
     /// idle there.
     ///
     /// It keeps what the URLSession path did: compressed answers inflated (every coding libcurl has), the system's CA
@@ -36,7 +32,7 @@ import TrackerModel
             guard tracker_curl_load() != 0 else { return nil }
         }
 
-        public func send(_ request: URLRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+        public func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
             let reused = fresh ? nil : idle.withLock { $0.popLast() }
             guard let handle = reused ?? Handle() else { return .failed(.broken("libcurl could not be loaded")) }
             let call = Call(request: request, timeout: timeout, fresh: fresh)
@@ -64,17 +60,17 @@ import TrackerModel
             private let headerList: UnsafeMutablePointer<UnsafePointer<CChar>?>
             private let body: UnsafeMutablePointer<CChar>?
 
-            init(request: URLRequest, timeout: Double, fresh: Bool) {
-                let url = strdup(request.url?.absoluteString ?? "")!
-                let method = strdup(request.httpMethod ?? "GET")!
-                let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map {
+            init(request: HTTPRequest, timeout: Double, fresh: Bool) {
+                let url = strdup(request.url.absoluteString)!
+                let method = strdup(request.method)!
+                let headers = request.headers.sorted { $0.key < $1.key }.map {
                     strdup("\($0.key): \($0.value)")!
                 }
                 self.request.initialize(to: tracker_curl_request())
                 strings = [url, method] + headers
                 headerList = .allocate(capacity: max(1, headers.count))
                 for (index, header) in headers.enumerated() { headerList[index] = UnsafePointer(header) }
-                if let data = request.httpBody {
+                if let data = request.body {
                     let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, data.count))
                     data.withUnsafeBytes { bytes in
                         if let base = bytes.baseAddress { memcpy(pointer, base, data.count) }

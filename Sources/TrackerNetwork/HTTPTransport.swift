@@ -2,9 +2,6 @@ import Foundation
 import TrackerSystem
 import TrackerModel
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// An HTTP answer as it arrived: status, headers (looked up in any case) and the body, inflated.
 public struct HTTPAnswer: Sendable {
@@ -54,7 +51,7 @@ public enum TransportOutcome: Sendable {
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and waits at most `timeout` seconds for the whole answer. With `fresh`, the request goes on a
     /// connection of its own, closed afterwards, so nothing can send it a second time on its own.
-    func send(_ request: URLRequest, fresh: Bool, timeout: Double) async -> TransportOutcome
+    func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome
 }
 
 extension TransportFailure {
@@ -72,5 +69,12 @@ extension TransportFailure {
         }
         if ["ssl", "tls", "certificate", "handshake"].contains(where: { text.contains($0) }) { return .tls(detail) }
         return .broken(detail)
+    }
+}
+
+/// What sends when libcurl cannot be loaded: every request fails with the one step that mends it.
+struct MissingCurlTransport: HTTPTransport {
+    func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+        .failed(.unreachable("libcurl (libcurl.so.4) could not be loaded; install it, e.g. apt-get install libcurl4"))
     }
 }

@@ -2,9 +2,6 @@ import Foundation
 import TrackerSystem
 import TrackerModel
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Whether a request may be sent again when its answer is lost.
 public enum RequestKind: Sendable {
@@ -94,18 +91,19 @@ public final class NetworkHelper: Sendable {
     /// URLSession on macOS.
     public static func makeTransport(timeoutSeconds: Int) -> any HTTPTransport {
         #if os(Linux)
-            if let curl = CurlTransport() { return curl }
+            return CurlTransport() ?? MissingCurlTransport()
+        #else
+            return URLSessionTransport(
+                session: URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds),
+                freshSession: { URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds) })
         #endif
-        return URLSessionTransport(
-            session: URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds),
-            freshSession: { URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds) })
     }
 
     /// Sleeps for `seconds`, returning early if the task is cancelled.
     @Sendable public static func sleep(_ seconds: Double) async { await MonotonicClock.sleep(seconds) }
 
     /// Sends `request`, retrying within the policy, and returns the body of a 2xx answer.
-    public func send(_ request: URLRequest, kind: RequestKind) async -> Result<Data, AppError> {
+    public func send(_ request: HTTPRequest, kind: RequestKind) async -> Result<Data, AppError> {
         let started = environment.now()
         var transientRetries = 0
         var rateLimitRetries = 0
@@ -120,7 +118,7 @@ public final class NetworkHelper: Sendable {
             }
             let outcome = await attempt(request, kind: kind)
             if Task.isCancelled { return .failure(.interrupted) }
-            let decision = classify(outcome, kind: kind, host: request.url?.host ?? "the service")
+            let decision = classify(outcome, kind: kind, host: request.url.host ?? "the service")
             let delay: Double
             switch decision {
             case .done(let result):
@@ -208,12 +206,12 @@ public final class NetworkHelper: Sendable {
 
     // MARK: - One attempt
 
-    private func attempt(_ request: URLRequest, kind: RequestKind) async -> TransportOutcome {
+    private func attempt(_ request: HTTPRequest, kind: RequestKind) async -> TransportOutcome {
         let start = environment.now()
         // libcurl silently sends a request again on a fresh connection when a reused one dies before answering. For a
         // create that would be a second project, and a body it cannot replay hangs until the timeout; on a new
         // connection of its own a write is sent once, and its failures come to us.
-        let isWrite = kind == .notIdempotent || request.httpBody != nil
+        let isWrite = kind == .notIdempotent || request.body != nil
         let outcome = await transport.send(request, fresh: isWrite, timeout: Double(timeoutSeconds))
         if let log = environment.log {
             let status: String
@@ -221,9 +219,9 @@ public final class NetworkHelper: Sendable {
             case .answered(let answer): status = String(answer.status)
             case .failed(let failure): status = failure.words
             }
-            let path = request.url.map(Self.loggablePath) ?? ""
+            let path = Self.loggablePath(request.url)
             let milliseconds = Int((environment.now() - start) * 1000)
-            log("\(request.httpMethod ?? "GET") \(path) \(status) \(milliseconds)ms")
+            log("\(request.method) \(path) \(status) \(milliseconds)ms")
         }
         return outcome
     }

@@ -1,15 +1,12 @@
+#if !os(Linux)
 import Foundation
 import TrackerSystem
 import TrackerModel
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Sends requests with URLSession: on macOS, and in tests through a stub URLProtocol.
+/// Sends requests with URLSession, on macOS, where Foundation's networking is the system's own.
 ///
-/// On Linux, FoundationNetworking's URLSession keeps a CPU busy for as long as a request is in flight (its libcurl
-/// multi-handle timer is re-armed over and over), so tracker uses `CurlTransport` there.
+/// Not on Linux: FoundationNetworking's URLSession keeps a CPU busy for as long as a request is in flight (its libcurl
+/// multi-handle timer is re-armed over and over), and linking it costs every start 7 ms; `CurlTransport` sends there.
 struct URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let freshSession: (@Sendable () -> URLSession)?
@@ -31,13 +28,17 @@ struct URLSessionTransport: HTTPTransport {
         return URLSession(configuration: configuration)
     }
 
-    public func send(_ request: URLRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+    public func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let session = fresh ? freshSession?() ?? self.session : self.session
         defer { if session !== self.session { session.finishTasksAndInvalidate() } }
         return await withTaskGroup(of: TransportOutcome?.self) { group in
             group.addTask { [session] in
                 do {
-                    let (data, response) = try await session.data(for: request)
+                    let (data, response) = try await session.data(for: urlRequest)
                     guard let http = response as? HTTPURLResponse else {
                         return .failed(.broken("connection closed without an answer"))
                     }
@@ -83,3 +84,4 @@ struct URLSessionTransport: HTTPTransport {
         }
     }
 }
+#endif

@@ -168,6 +168,12 @@ record("list --format ndjson, \(count) projects", ndjsonBig)
 // calendar: one filtered listing (open projects with a due date) turned into events; compared with the listing above.
 let calendarBig = repeatRun(quick ? 1 : 3, ["calendar", "--all"], bigEnv)
 record("calendar --all, \(count) projects", calendarBig)
+// report: one listing filtered on Airtable (overdue, due in the next 30 days, done and new); here 65% of the table.
+let reportBig = repeatRun(quick ? 1 : 3, ["report", "--days", "30", "--format", "json"], bigEnv)
+record("report --days 30 --format json, \(count) projects", reportBig)
+let mailBig = repeatRun(
+    quick ? 1 : 3, ["report", "--days", "30", "--by", "lead", "--format", "email", "--to", "team@example.com"], bigEnv)
+record("report --days 30 --by lead --format email, \(count)", mailBig)
 // changes: the first run remembers the table, the next compares with it; both one listing of everything.
 _ = Measure.run(tracker, ["changes"], environment: bigEnv)
 let changesBig = repeatRun(quick ? 1 : 3, ["changes"], bigEnv)
@@ -249,6 +255,12 @@ print(
     String(
         format: "calendar / list --format ndjson for %d: wall %.2f×, cpu %.2f× (goal ≤ 1.2×)", count,
         calendarBig.wall / ndjsonBig.wall, calendarBig.cpu / ndjsonBig.cpu))
+for (name, run) in [("report --format json", reportBig), ("report --format email", mailBig)] {
+    print(
+        String(
+            format: "%@ / list --format ndjson for %d: wall %.2f×, cpu %.2f× (goal ≤ 1.2×)", name, count,
+            run.wall / ndjsonBig.wall, run.cpu / ndjsonBig.cpu))
+}
 print(
     String(
         format:

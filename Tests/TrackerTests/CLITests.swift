@@ -7,9 +7,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// `CLI.run` end to end inside the process: stub network, recorded streams, fixed clock.
 @Suite(.timeLimit(.minutes(2)))
@@ -18,10 +15,10 @@ struct CLITests {
         var code: ExitCode
         var stdout: String
         var stderr: String
-        var host: StubURLProtocol.Host
+        var host: StubTransport.Host
 
         /// The requests to the projects' routes: those after reading the schema.
-        var requests: [URLRequest] { host.requests.filter { !$0.url!.path.hasPrefix("/v0/meta/") } }
+        var requests: [HTTPRequest] { host.requests.filter { !$0.url.path.hasPrefix("/v0/meta/") } }
     }
 
     /// Runs tracker in the process; a command that reads the base first reads its schema, answered with the
@@ -32,7 +29,7 @@ struct CLITests {
         schema: StubAnswer? = .http(200, body: Fixture.templateSchema)
     ) async -> Run {
         let lines = Locked(typed)
-        let host = StubURLProtocol.host((schema.map { [$0] } ?? []) + answers)
+        let host = StubTransport.host((schema.map { [$0] } ?? []) + answers)
         let out = Recorder(), err = Recorder()
         let clock = TestClock()
         var context = Context(
@@ -47,7 +44,7 @@ struct CLITests {
                 terminalWidth: 100),
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
             timeZone: TimeZone(identifier: "UTC")!,
-            makeTransport: { _ in URLSessionTransport(session: StubURLProtocol.session()) },
+            makeTransport: { _ in StubTransport() },
             makePacer: { _, _ in UnlimitedPacer() },
             network: clock.environment(), readStandardInput: { Data(stdin.utf8) }, isStdinTerminal: terminal,
             readLine: { lines.withLock { $0.isEmpty ? nil : $0.removeFirst() } })
@@ -107,7 +104,7 @@ struct CLITests {
         let result = await run(
             ["add", "--if-absent", "--name", "a", "--due", "2026-12-01"], [.http(200, body: Fixture.page(["a"]))])
         #expect(result.stdout == "rec00000000000000\n")
-        #expect(result.requests.map(\.httpMethod) == ["GET"])
+        #expect(result.requests.map(\.method) == ["GET"])
     }
 
     /// "Only if no project has exactly this name": a project whose name differs in case is another project, even
@@ -120,7 +117,7 @@ struct CLITests {
                 .http(200, body: Fixture.record(id: "recNEWnew00000000", name: "Weekly review")),
             ])
         #expect(result.stdout == "recNEWnew00000000\n")
-        #expect(result.requests.map(\.httpMethod) == ["GET", "POST"])
+        #expect(result.requests.map(\.method) == ["GET", "POST"])
     }
 
     /// `done X` racing a cron `add X`: the project appears between the lookup and the search for close names. The
@@ -137,7 +134,7 @@ struct CLITests {
             ])
         #expect(result.code == .success, "\(result.stderr)")
         #expect(result.stdout == "recRACEDraced0000\n")
-        #expect(result.requests.map(\.httpMethod) == ["GET", "GET", "GET", "PATCH"])
+        #expect(result.requests.map(\.method) == ["GET", "GET", "GET", "PATCH"])
     }
 
     @Test func aNameStillMissingIsNeverItsOwnSuggestion() async {
@@ -218,13 +215,13 @@ struct CLITests {
         #expect(
             yes.stderr.hasPrefix(
                 "This deletes 1 project:\n  recAAAAAAAAAAAAAA  Old draft, due 2026-12-01\nDelete it? [y/N] "))
-        #expect(yes.requests.map(\.httpMethod) == ["GET", "DELETE"])
+        #expect(yes.requests.map(\.method) == ["GET", "DELETE"])
 
         let no = await run(["delete", "Old draft"], [.http(200, body: page)], terminal: true, typed: [""])
         #expect(no.code == .failure)
         #expect(no.stdout.isEmpty)
         #expect(no.stderr.hasSuffix("[y/N] tracker: nothing was deleted\n"))
-        #expect(no.requests.map(\.httpMethod) == ["GET"])
+        #expect(no.requests.map(\.method) == ["GET"])
     }
 
     @Test func deleteOffATerminalNeedsYesAndDeletesNothingWithout() async throws {
@@ -233,7 +230,7 @@ struct CLITests {
         #expect(result.code == .usage)
         #expect(
             result.stderr.hasPrefix("tracker: delete asks before deleting, and stdin is not a terminal; pass --yes"))
-        #expect(result.requests.map(\.httpMethod) == ["GET"])
+        #expect(result.requests.map(\.method) == ["GET"])
     }
 
     @Test func initOnATerminalAsksWithoutEchoChecksThenWrites() async throws {

@@ -28,7 +28,7 @@
             deinit { server.stop() }
 
             func send(_ path: String, fresh: Bool = false, timeout: Double = 10) async -> TransportOutcome {
-                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
+                var request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(server.port)\(path)")!)
                 request.setValue("gzip, deflate", forHTTPHeaderField: "Accept-Encoding")
                 return await transport.send(request, fresh: fresh, timeout: timeout)
             }
@@ -106,8 +106,8 @@
             let loopback = try Loopback { _ in .respond(status: 200, headers: [:], body: Data()) }
             let port = loopback.server.port
             loopback.server.stop()
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/")!)
-            request.httpMethod = "GET"
+            var request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!)
+            request.method = "GET"
             let failure = try #require(failure(await loopback.transport.send(request, fresh: true, timeout: 5)))
             guard case .unreachable = failure else {
                 Issue.record("expected unreachable, got \(failure)")
@@ -119,7 +119,7 @@
             let server = try #require(try TLSServer.start(), "openssl is needed for this test")
             defer { server.stop() }
             let transport = try #require(CurlTransport())
-            let request = URLRequest(url: URL(string: "https://127.0.0.1:\(server.port)/")!)
+            let request = HTTPRequest(url: URL(string: "https://127.0.0.1:\(server.port)/")!)
             let failure = try #require(failure(await transport.send(request, fresh: true, timeout: 10)))
             guard case .tls(let words) = failure else {
                 Issue.record("expected a TLS failure, got \(failure)")

@@ -99,7 +99,7 @@ struct GeneratedInputTests {
         ]
         for (index, body) in Self.bodies(count: 1000, seed: 11).enumerated() {
             let status = [200, 200, 200, 401, 404, 422, 429, 500][index % 8]
-            let host = StubURLProtocol.host(
+            let host = StubTransport.host(
                 [.http(status, body: String(decoding: body, as: UTF8.self))],
                 fallback: .http(200, body: #"{"records":[]}"#))
             var outcome = ExitCode.success

@@ -8,20 +8,17 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 @Suite(.timeLimit(.minutes(2)))
 struct NetworkHelperTests {
     func send(
         _ answers: [StubAnswer], method: String = "GET", kind: RequestKind = .idempotent, budget: Double = 120,
         clock: TestClock = TestClock(), notices: Recorder? = nil
-    ) async -> (Result<Data, AppError>, StubURLProtocol.Host) {
-        let host = StubURLProtocol.host(answers)
-        let helper = Fixture.network(session: StubURLProtocol.session(), clock: clock, budget: budget, notices: notices)
-        var request = URLRequest(url: URL(string: "https://\(host.name)/v0/app/table")!)
-        request.httpMethod = method
+    ) async -> (Result<Data, AppError>, StubTransport.Host) {
+        let host = StubTransport.host(answers)
+        let helper = Fixture.network(clock: clock, budget: budget, notices: notices)
+        var request = HTTPRequest(url: URL(string: "https://\(host.name)/v0/app/table")!)
+        request.method = method
         return (await helper.send(request, kind: kind), host)
     }
 
@@ -116,10 +113,10 @@ struct NetworkHelperTests {
 
     @Test func stopsWaitingFor429WhenTheBudgetIsSpentWith75() async throws {
         let clock = TestClock()
-        let limitedHost = StubURLProtocol.host([], fallback: .http(429, body: ""))
-        let helper = Fixture.network(session: StubURLProtocol.session(), clock: clock, budget: 100)
+        let limitedHost = StubTransport.host([], fallback: .http(429, body: ""))
+        let helper = Fixture.network(clock: clock, budget: 100)
         let outcome = await helper.send(
-            URLRequest(url: URL(string: "https://\(limitedHost.name)/")!), kind: .idempotent)
+            HTTPRequest(url: URL(string: "https://\(limitedHost.name)/")!), kind: .idempotent)
         let error = try #require(outcome.failure)
         #expect(error == .rateLimited(waitedSeconds: 94))
         #expect(error.exitCode == .temporaryFailure)
@@ -133,13 +130,13 @@ struct NetworkHelperTests {
             body:
                 #"{"errors":[{"error":"RATE_LIMIT_REACHED","message":"Rate limit exceeded. Please try again later"}]}"#)
         let pacer = RecordingPacer()
-        let host = StubURLProtocol.host([limited, .http(200, body: "{}")])
+        let host = StubTransport.host([limited, .http(200, body: "{}")])
         let helper = NetworkHelper(
-            transport: URLSessionTransport(session: StubURLProtocol.session()), timeoutSeconds: 30,
+            transport: StubTransport(), timeoutSeconds: 30,
             policy: RetryPolicy(budgetSeconds: 120),
             pacer: pacer, rules: ProjectAPIClient.rules,
             environment: clock.environment())
-        let result = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
+        let result = await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
         #expect(throws: Never.self) { try result.get() }
         #expect(clock.sleeps == [31.5])
         #expect(pacer.holds == [31.5], "every process on the machine holds back, then slows down")
@@ -148,7 +145,7 @@ struct NetworkHelperTests {
     @Test func theMonthlyQuotaIsReportedAtOnceAndHoldsNobodyBack() async throws {
         let clock = TestClock()
         let pacer = RecordingPacer()
-        let host = StubURLProtocol.host([
+        let host = StubTransport.host([
             .http(
                 429,
                 body:
@@ -156,12 +153,12 @@ struct NetworkHelperTests {
             )
         ])
         let helper = NetworkHelper(
-            transport: URLSessionTransport(session: StubURLProtocol.session()), timeoutSeconds: 30,
+            transport: StubTransport(), timeoutSeconds: 30,
             policy: RetryPolicy(budgetSeconds: 120),
             pacer: pacer, rules: ProjectAPIClient.rules,
             environment: clock.environment())
         let error = try #require(
-            await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
+            await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
         #expect(error.exitCode == .unavailable)
         #expect(
             error.message
@@ -266,17 +263,19 @@ struct NetworkHelperTests {
     }
 
     @Test(arguments: [
-        (URLError.Code.cannotConnectToHost, "connection refused", ExitCode.unavailable),
-        (.cannotFindHost, "host name not found", .unavailable),
-        (.networkConnectionLost, "connection reset", .unavailable),
-        (.timedOut, "did not answer within 30s", .temporaryFailure),
-        (.serverCertificateUntrusted, "certificate not trusted", .unavailable),
+        (StubAnswer.failure(.unreachable("connection refused")), "connection refused", ExitCode.unavailable),
+        (.failure(.unreachable("host name not found")), "host name not found", .unavailable),
+        (.failure(.broken("connection reset")), "connection reset", .unavailable),
+        (.failure(.timedOut), "did not answer within 30s", .temporaryFailure),
+        (.curl("Failed to connect to x port 443 after 0 ms: Couldn't connect to server"), "Couldn't connect", .unavailable),
+        (.curl("SSL certificate problem: unable to get local issuer certificate"), "SSL certificate problem", .unavailable),
+        (.curl("Recv failure: Connection reset by peer"), "connection reset", .unavailable),
     ])
-    func describesNetworkFailuresInWords(code: URLError.Code, fragment: String, exit: ExitCode) async throws {
-        let host = StubURLProtocol.host([], fallback: .failure(code))
-        let helper = Fixture.network(session: StubURLProtocol.session(), clock: TestClock())
+    func describesNetworkFailuresInWords(answer: StubAnswer, fragment: String, exit: ExitCode) async throws {
+        let host = StubTransport.host([], fallback: answer)
+        let helper = Fixture.network(clock: TestClock())
         let error = try #require(
-            await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
+            await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
         #expect(error.message.contains(fragment), "\(error.message)")
         // The stub's host name is a random UUID, which may itself hold "-10".
         let words = error.message.replacingOccurrences(of: host.name, with: "HOST")
@@ -308,12 +307,12 @@ struct NetworkHelperTests {
     environment.status = { lines.append(($0 ?? "<clear>") + "\n") }
     let limited = StubAnswer.http(
         429, body: #"{"errors":[{"error":"RATE_LIMIT_REACHED"}]}"#, headers: ["Retry-After": "3"])
-    let host = StubURLProtocol.host([limited, limited, .http(200, body: "{}")])
+    let host = StubTransport.host([limited, limited, .http(200, body: "{}")])
     let helper = NetworkHelper(
-        transport: URLSessionTransport(session: StubURLProtocol.session()), timeoutSeconds: 30,
+        transport: StubTransport(), timeoutSeconds: 30,
         policy: RetryPolicy(budgetSeconds: 120),
         pacer: UnlimitedPacer(), rules: ProjectAPIClient.rules, environment: environment)
-    let result = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
+    let result = await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
     #expect(throws: Never.self) { try result.get() }
     let countdown = [
         "Airtable is rate limiting this base; retrying in 4s…", "Airtable is rate limiting this base; retrying in 3s…",
@@ -333,12 +332,12 @@ struct NetworkHelperTests {
     let lines = Recorder()
     var environment = clock.environment()
     environment.status = { lines.append(($0 ?? "<clear>") + "\n") }
-    let host = StubURLProtocol.host([.http(200, body: "{}")])
+    let host = StubTransport.host([.http(200, body: "{}")])
     let helper = NetworkHelper(
-        transport: URLSessionTransport(session: StubURLProtocol.session()), timeoutSeconds: 30,
+        transport: StubTransport(), timeoutSeconds: 30,
         policy: RetryPolicy(budgetSeconds: 120),
         pacer: Busy(), rules: ProjectAPIClient.rules, environment: environment)
-    _ = await helper.send(URLRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
+    _ = await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
     #expect(
         lines.lines == [
             "waiting 3s behind other tracker processes using this base…",

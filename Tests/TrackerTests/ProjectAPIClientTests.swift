@@ -8,9 +8,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 @Suite(.timeLimit(.minutes(2)))
 struct ProjectAPIClientTests {
@@ -59,7 +56,7 @@ struct ProjectAPIClientTests {
     }
 
     @Test func listingFollowsOffsetsAndAsksForTheFieldsItWasGiven() async throws {
-        let host = StubURLProtocol.host([
+        let host = StubTransport.host([
             .http(200, body: Fixture.page(["a", "b"], offset: "itrX/rec2")),
             .http(200, body: Fixture.page(["c"], first: 2, offset: "itrY/rec3")),
             .http(200, body: Fixture.page(["d"], first: 3)),
@@ -70,7 +67,7 @@ struct ProjectAPIClientTests {
             pages.append($0.compactMap(\.name))
         }
         #expect(pages == [["a", "b"], ["c"], ["d"]])
-        let urls = host.requests.map { $0.url!.absoluteString }
+        let urls = host.requests.map { $0.url.absoluteString }
         #expect(
             urls[0].hasSuffix(
                 "/v0/appTESTbase000001/Design%20projects?pageSize=100&fields%5B%5D=Name&fields%5B%5D=Due%20date"))
@@ -78,12 +75,12 @@ struct ProjectAPIClientTests {
         #expect(urls[2].hasSuffix("&offset=itrY%2Frec3"))
         for request in host.requests {
             #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer \(Fixture.token)")
-            #expect(!request.url!.absoluteString.contains(Fixture.token))
+            #expect(!request.url.absoluteString.contains(Fixture.token))
         }
     }
 
     @Test func theNextPageIsAskedForWhileThisOneIsShown() async throws {
-        let host = StubURLProtocol.host([
+        let host = StubTransport.host([
             .http(200, body: Fixture.page(["a"], offset: "itrX/rec1")),
             .http(200, body: Fixture.page(["b"], first: 1)),
         ])
@@ -101,7 +98,7 @@ struct ProjectAPIClientTests {
 
     @Test func anExpiredCursorRestartsTheListingWithoutRepeats() async throws {
         let expired = #"{"error":{"type":"LIST_RECORDS_ITERATOR_NOT_AVAILABLE"}}"#
-        let host = StubURLProtocol.host([
+        let host = StubTransport.host([
             .http(200, body: Fixture.page(["a", "b"], offset: "itr1/rec2")),
             .http(422, body: expired),
             .http(200, body: Fixture.page(["a", "b"], offset: "itr2/rec2")),
@@ -111,7 +108,7 @@ struct ProjectAPIClientTests {
         try await Fixture.client(host).listProjects(ListQuery()) { seen += $0.compactMap(\.name) }
         #expect(seen == ["a", "b", "c", "d"])
         #expect(host.requests.count == 4)
-        #expect(!host.requests[2].url!.absoluteString.contains("offset="))
+        #expect(!host.requests[2].url.absoluteString.contains("offset="))
     }
 
     @Test(arguments: [
@@ -132,7 +129,7 @@ struct ProjectAPIClientTests {
         ),
     ])
     func aBodyThatIsNotAPageIsAClearError(body: String, message: String) async throws {
-        let host = StubURLProtocol.host([.http(200, body: body)])
+        let host = StubTransport.host([.http(200, body: body)])
         var pages = 0
         let error = await #expect(throws: AppError.self) {
             try await Fixture.client(host).listProjects(ListQuery()) { _ in pages += 1 }
@@ -143,36 +140,36 @@ struct ProjectAPIClientTests {
     }
 
     @Test func longQueriesGoThroughListRecordsByPOST() async throws {
-        let host = StubURLProtocol.host([.http(200, body: Fixture.page(["a"]))])
+        let host = StubTransport.host([.http(200, body: Fixture.page(["a"]))])
         let formula = "{Name} = '" + String(repeating: "x", count: 16_000) + "'"
         try await Fixture.client(host).listProjects(ListQuery(filterByFormula: formula)) { _ in }
         let request = try #require(host.requests.first)
-        #expect(request.httpMethod == "POST")
-        #expect(request.url!.path.hasSuffix("/Design projects/listRecords"))
-        let body = try #require(try JSONSerialization.jsonObject(with: request.httpBody!) as? [String: Any])
+        #expect(request.method == "POST")
+        #expect(request.url.path.hasSuffix("/Design projects/listRecords"))
+        let body = try #require(try JSONSerialization.jsonObject(with: request.body!) as? [String: Any])
         #expect(body["filterByFormula"] as? String == formula)
         #expect(body["pageSize"] as? Int == 100)
     }
 
     @Test(arguments: [(15_999, "GET"), (16_000, "POST"), (16_001, "POST")])
     func aURLOf16000CharactersOrMoreGoesAsPOST(length: Int, method: String) async throws {
-        let host = StubURLProtocol.host([.http(200, body: #"{"records":[]}"#), .http(200, body: #"{"records":[]}"#)])
+        let host = StubTransport.host([.http(200, body: #"{"records":[]}"#), .http(200, body: #"{"records":[]}"#)])
         let client = Fixture.client(host)
         // The length is measured on the wire, not with tracker's own encoder: a one-"x" formula's URL as sent, and
         // every further "x" adds one character.
         try await client.listProjects(ListQuery(filterByFormula: "x")) { _ in }
-        let probe = try #require(host.requests.first?.url?.absoluteString)
+        let probe = try #require(host.requests.first?.url.absoluteString)
         let formula = String(repeating: "x", count: length - (probe.count - 1))
         try await client.listProjects(ListQuery(filterByFormula: formula)) { _ in }
         let request = try #require(host.requests.last)
         #expect(host.requests.count == 2)
-        #expect(request.httpMethod == method)
-        if method == "GET" { #expect(request.url!.absoluteString.count == length) }
+        #expect(request.method == method)
+        if method == "GET" { #expect(request.url.absoluteString.count == length) }
     }
 
     @Test func aRecordIDIsLookedUpInsideTheTableNeverByGET() async throws {
         // Airtable's GET of one record returns records of any table of the base, so tracker filters the table.
-        let host = StubURLProtocol.host([.http(200, body: #"{"records":[]}"#)])
+        let host = StubTransport.host([.http(200, body: #"{"records":[]}"#)])
         let found = try await Fixture.client(host).candidates(for: ["recAAAAAAAAAAAAAA"]).get()
         #expect(found.isEmpty)
         let url = try #require(host.requests.first?.url)
@@ -184,7 +181,7 @@ struct ProjectAPIClientTests {
     }
 
     @Test func createSendsTheCheckedFieldsWithoutTypecast() async throws {
-        let host = StubURLProtocol.host([.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))])
+        let host = StubTransport.host([.http(200, body: Fixture.record(id: "recNEWNEWNEWNEW01", name: "X"))])
         let write = ProjectWrite([
             (.name, .string("X")), (.due, .string("2026-12-01")), (.category, .string("Brand identity")),
             (.lead, .object([("email", .string("a@example.com"))])), (.client, .array([.string("recCLIENTclient01")])),
@@ -193,7 +190,7 @@ struct ProjectAPIClientTests {
         let project = try await Fixture.client(host).createProject(write, name: "X", due: CalendarDate("2026-12-01")!)
             .get()
         #expect(project.id == "recNEWNEWNEWNEW01")
-        let body = String(decoding: host.requests[0].httpBody!, as: UTF8.self)
+        let body = String(decoding: host.requests[0].body!, as: UTF8.self)
         #expect(
             body
                 == #"{"fields":{"Name":"X","Due date":"2026-12-01","Category":"Brand identity","Project lead":{"email":"a@example.com"},"Client":["recCLIENTclient01"],"Notes":"n","Complete":true}}"#
@@ -206,21 +203,21 @@ struct ProjectAPIClientTests {
         // The clock says 2026-11-19T...; the project was created just now.
         let created = Fixture.record(id: "recCREATED0000001", name: "X", created: "2026-11-19T08:00:00.000Z")
         let older = Fixture.record(id: "recOLDOLDOLDOLD01", name: "X", created: "2020-01-01T00:00:00.000Z")
-        let host = StubURLProtocol.host([
-            .failure(.networkConnectionLost),
+        let host = StubTransport.host([
+            .failure(.broken("connection reset")),
             .http(200, body: #"{"records":[\#(older),\#(created)]}"#),
         ])
         let project = try await Fixture.client(host).createProject(
             Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
         ).get()
         #expect(project.id == "recCREATED0000001")
-        #expect(host.requests.map(\.httpMethod) == ["POST", "GET"])
-        #expect(host.requests[1].url!.query!.contains("filterByFormula=%7BName%7D%20%3D%20%27X%27"))
+        #expect(host.requests.map(\.method) == ["POST", "GET"])
+        #expect(host.requests[1].url.query!.contains("filterByFormula=%7BName%7D%20%3D%20%27X%27"))
     }
 
     @Test func aLostCreateIsNeverSentAgainAndEndsUnknownWhenTheProjectNeverAppears() async throws {
         let older = Fixture.record(id: "recOLDOLDOLDOLD01", name: "X", created: "2020-01-01T00:00:00.000Z")
-        let host = StubURLProtocol.host([.failure(.timedOut)], fallback: .http(200, body: #"{"records":[\#(older)]}"#))
+        let host = StubTransport.host([.failure(.timedOut)], fallback: .http(200, body: #"{"records":[\#(older)]}"#))
         let clock = TestClock()
         let error = try #require(
             await Fixture.client(host, clock: clock, budget: 20).createProject(
@@ -228,20 +225,20 @@ struct ProjectAPIClientTests {
             ).failure)
         #expect(error == .createOutcomeUnknown(name: "X", waitedSeconds: 15))
         #expect(error.exitCode == .temporaryFailure)
-        #expect(host.requests.map(\.httpMethod) == ["POST", "GET", "GET", "GET", "GET", "GET"])
+        #expect(host.requests.map(\.method) == ["POST", "GET", "GET", "GET", "GET", "GET"])
         #expect(clock.sleeps == [1, 2, 4, 8])
     }
 
     /// With two minutes of retry budget, looking for a lost create still stops after about 20 s, and the status line
     /// says what is being checked.
     @Test func lookingForALostCreateIsBoundedAndSaysWhatItChecks() async throws {
-        let host = StubURLProtocol.host(
+        let host = StubTransport.host(
             [.http(502, body: "")], fallback: .http(200, body: #"{"records":[]}"#))
         let clock = TestClock()
         let notices = Recorder()
         let client = ProjectAPIClient(
             access: Fixture.configuration(host: host.name).access,
-            network: Fixture.network(session: StubURLProtocol.session(), clock: clock, budget: 120, notices: notices),
+            network: Fixture.network(clock: clock, budget: 120, notices: notices),
             now: { Date(timeIntervalSince1970: 1_795_000_000) })
         let error = try #require(
             await client.createProject(Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!).failure)
@@ -253,7 +250,7 @@ struct ProjectAPIClientTests {
 
     @Test func aCreateAppliedLateIsFoundByLookingAgain() async throws {
         let late = Fixture.record(id: "recLATELATELATE01", name: "X", created: "2026-11-19T08:00:05.000Z")
-        let host = StubURLProtocol.host([
+        let host = StubTransport.host([
             .http(503, body: #"{"error":{"type":"RETRIABLE_ERROR"}}"#),
             .http(200, body: #"{"records":[]}"#), .http(200, body: #"{"records":[]}"#),
             .http(200, body: #"{"records":[\#(late)]}"#),
@@ -262,23 +259,23 @@ struct ProjectAPIClientTests {
             Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
         ).get()
         #expect(project.id == "recLATELATELATE01")
-        #expect(host.requests.filter { $0.httpMethod == "POST" }.count == 1)
+        #expect(host.requests.filter { $0.method == "POST" }.count == 1)
     }
 
     @Test func anUnreadableAnswerToACreateMeansItWasAppliedSoTrackerLooks() async throws {
         let created = Fixture.record(id: "recCREATED0000001", name: "X", created: "2026-11-19T08:00:00.000Z")
-        let host = StubURLProtocol.host([
+        let host = StubTransport.host([
             .http(200, body: #"{"id":"rec"#), .http(200, body: #"{"records":[\#(created)]}"#),
         ])
         let project = try await Fixture.client(host).createProject(
             Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
         ).get()
         #expect(project.id == "recCREATED0000001")
-        #expect(host.requests.map(\.httpMethod) == ["POST", "GET"])
+        #expect(host.requests.map(\.method) == ["POST", "GET"])
     }
 
     @Test func whenTheLookupFailsTooTheOutcomeIsReportedUnknown() async throws {
-        let host = StubURLProtocol.host([.failure(.networkConnectionLost)], fallback: .failure(.cannotConnectToHost))
+        let host = StubTransport.host([.failure(.broken("connection reset"))], fallback: .failure(.unreachable("connection refused")))
         let error = try #require(
             await Fixture.client(host).createProject(
                 Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
@@ -289,7 +286,7 @@ struct ProjectAPIClientTests {
         }
         #expect(name == "X")
         #expect(error.exitCode == .temporaryFailure)
-        #expect(host.requests.filter { $0.httpMethod == "POST" }.count == 1)
+        #expect(host.requests.filter { $0.method == "POST" }.count == 1)
     }
 
     @Test(arguments: [

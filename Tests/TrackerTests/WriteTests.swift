@@ -7,9 +7,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Value checks and batched writes, through the stub URLProtocol.
 @Suite(.timeLimit(.minutes(2)))
@@ -25,8 +22,8 @@ struct ValueCheckTests {
     static let denied = StubAnswer.http(403, body: #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}"#)
 
     /// A checker for `add` as the command makes one: the first answer is the schema (`denied` for none).
-    func checker(_ answers: [StubAnswer]) async throws -> (ValueChecker, StubURLProtocol.Host) {
-        let host = StubURLProtocol.host(answers)
+    func checker(_ answers: [StubAnswer]) async throws -> (ValueChecker, StubTransport.Host) {
+        let host = StubTransport.host(answers)
         let client = Fixture.client(host)
         let knowledge = BaseKnowledge(client: client, cache: nil, now: Date.init)
         let layout = try await knowledge.layout()
@@ -75,7 +72,7 @@ struct ValueCheckTests {
         #expect(
             try await checker.clientIDs(["acme", "recGLOBEX00000001"]) == ["recACMEacme000001", "recGLOBEX00000001"])
         let request = try #require(host.requests.last)
-        #expect(request.url!.path == "/v0/appTESTbase000001/tblClients0000001")
+        #expect(request.url.path == "/v0/appTESTbase000001/tblClients0000001")
         #expect(
             Self.formula(request)
                 == "OR(LOWER({Company}) = LOWER('acme'), RECORD_ID() = 'recGLOBEX00000001', LOWER({Company}) = LOWER('recGLOBEX00000001'))"
@@ -141,8 +138,8 @@ struct ValueCheckTests {
         }
     }
 
-    static func formula(_ request: URLRequest) -> String? {
-        URLComponents(url: request.url!, resolvingAgainstBaseURL: false)?.queryItems?.first {
+    static func formula(_ request: HTTPRequest) -> String? {
+        URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first {
             $0.name == "filterByFormula"
         }?.value
     }
@@ -165,12 +162,12 @@ struct BatchWriteTests {
                     #"{"records":[\#(ids[start..<min(start + 10, 23)].map { Fixture.record(id: $0, name: "x") }.joined(separator: ","))]}"#
             )
         }
-        let host = StubURLProtocol.host(answers)
+        let host = StubTransport.host(answers)
         var seen: [String] = []
         try await Fixture.client(host).updateProjects(Self.changes(23)) { seen += $0.map(\.id) }
         #expect(seen == ids)
-        #expect(host.requests.map(\.httpMethod) == ["PATCH", "PATCH", "PATCH"])
-        let first = try #require(try JSONSerialization.jsonObject(with: host.requests[0].httpBody!) as? [String: Any])
+        #expect(host.requests.map(\.method) == ["PATCH", "PATCH", "PATCH"])
+        let first = try #require(try JSONSerialization.jsonObject(with: host.requests[0].body!) as? [String: Any])
         #expect((first["records"] as? [Any])?.count == 10)
         #expect(first["typecast"] == nil)
     }
@@ -185,25 +182,25 @@ struct BatchWriteTests {
                     #"{"records":[\#((0..<count).map { Fixture.record(id: "rec" + String(format: "%014d", $0), name: "New \($0)") }.joined(separator: ","))]}"#
             )
         }
-        let host = StubURLProtocol.host([.failure(.networkConnectionLost), answer(10), answer(2)])
+        let host = StubTransport.host([.failure(.broken("connection reset")), answer(10), answer(2)])
         var written = 0
         try await Fixture.client(host).upsertProjects(writes, mergingOn: [.name, .due]) { written += $0.count }
         #expect(written == 12)
-        #expect(host.requests.map(\.httpMethod) == ["PATCH", "PATCH", "PATCH"], "the lost batch is sent again")
+        #expect(host.requests.map(\.method) == ["PATCH", "PATCH", "PATCH"], "the lost batch is sent again")
         for request in host.requests {
-            let body = try #require(try JSONSerialization.jsonObject(with: request.httpBody!) as? [String: Any])
+            let body = try #require(try JSONSerialization.jsonObject(with: request.body!) as? [String: Any])
             let upsert = try #require(body["performUpsert"] as? [String: Any], "every batch is an upsert")
             #expect(upsert["fieldsToMergeOn"] as? [String] == ["Name", "Due date"])
             #expect(body["typecast"] == nil)
             #expect(((body["records"] as? [[String: Any]]) ?? []).allSatisfy { $0["id"] == nil })
         }
-        #expect(host.requests[0].httpBody == host.requests[1].httpBody)
+        #expect(host.requests[0].body == host.requests[1].body)
     }
 
     @Test func anUpdateWhoseAnswerWasLostIsSentAgainLikeARead() async throws {
         let answer = #"{"records":[\#(Fixture.record(id: "rec00000000000000", name: "x"))]}"#
-        let host = StubURLProtocol.host([
-            .failure(.networkConnectionLost), .http(503, body: ""), .http(200, body: answer),
+        let host = StubTransport.host([
+            .failure(.broken("connection reset")), .http(503, body: ""), .http(200, body: answer),
         ])
         var seen: [String] = []
         try await Fixture.client(host).updateProjects(Self.changes(1)) { seen += $0.map(\.id) }
@@ -213,23 +210,23 @@ struct BatchWriteTests {
 
     @Test func aDeleteWhoseAnswerWasLostIsConfirmedByLooking() async throws {
         let ids = Self.changes(3).map(\.id)
-        let host = StubURLProtocol.host([
-            .failure(.networkConnectionLost),
+        let host = StubTransport.host([
+            .failure(.broken("connection reset")),
             // Looking: all three are gone, so the delete was applied.
             .http(200, body: #"{"records":[]}"#),
         ])
         var deleted: [String] = []
         try await Fixture.client(host).deleteProjects(ids) { deleted += $0 }
         #expect(deleted == ids)
-        #expect(host.requests.map(\.httpMethod) == ["DELETE", "GET"])
+        #expect(host.requests.map(\.method) == ["DELETE", "GET"])
         #expect(
-            host.requests[0].url!.query
+            host.requests[0].url.query
                 == "records%5B%5D=rec00000000000000&records%5B%5D=rec00000000000001&records%5B%5D=rec00000000000002")
     }
 
     @Test func onlyProjectsStillThereAreDeletedAgain() async throws {
         let ids = Self.changes(2).map(\.id)
-        let host = StubURLProtocol.host([
+        let host = StubTransport.host([
             .http(404, body: #"{"error":{"type":"MODEL_ID_NOT_FOUND","message":"Record not found"}}"#),
             .http(200, body: #"{"records":[\#(Fixture.record(id: ids[1], name: "x"))]}"#),
             .http(200, body: #"{"records":[{"id":"\#(ids[1])","deleted":true}]}"#),
@@ -237,12 +234,12 @@ struct BatchWriteTests {
         var deleted: [String] = []
         try await Fixture.client(host).deleteProjects(ids) { deleted += $0 }
         #expect(deleted == ids, "one was already gone, which counts as deleted")
-        #expect(host.requests.map(\.httpMethod) == ["DELETE", "GET", "DELETE"])
-        #expect(host.requests[2].url!.query == "records%5B%5D=\(ids[1])")
+        #expect(host.requests.map(\.method) == ["DELETE", "GET", "DELETE"])
+        #expect(host.requests[2].url.query == "records%5B%5D=\(ids[1])")
     }
 
     @Test func plannedRequestsAreWhatADryRunPrints() {
-        let host = StubURLProtocol.host([])
+        let host = StubTransport.host([])
         let client = Fixture.client(host)
         #expect(
             client.plannedUpdates(Self.changes(1)).map(\.text)

@@ -4,9 +4,6 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Everything a command touches outside its own arguments, injected so tests are fast and deterministic.
 struct Context: Sendable {

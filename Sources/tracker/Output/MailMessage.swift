@@ -37,42 +37,40 @@ struct MailMessage {
     /// RFC 2045 quoted-printable of UTF-8 text: lines at most 76 octets with soft breaks, `=`, controls and non-ASCII
     /// as `=XX`, spaces before a line end encoded, and a leading "." or "From " encoded for sendmail and mbox files.
     static func quotedPrintable(_ text: String) -> String {
-        var out = ""
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + text.utf8.count / 8)
+        var lines = Array(text.utf8).split(separator: 10, omittingEmptySubsequences: false)
         if text.hasSuffix("\n") { lines.removeLast() }
         for line in lines {
-            let bytes = Array(line.utf8)
-            var current = ""
-            for (index, byte) in bytes.enumerated() {
-                let isLast = index == bytes.count - 1
-                let atStart = current.isEmpty
-                let literal =
-                    (byte >= 33 && byte <= 126 && byte != UInt8(ascii: "="))
-                    || ((byte == 32 || byte == 9) && !isLast)
+            var length = 0
+            var index = line.startIndex
+            while index < line.endIndex {
+                let byte = line[index]
+                let isLast = index == line.endIndex - 1
+                // A line must not start with "." (sendmail's end of input) or "From " (mbox's next message).
                 let guarded =
-                    atStart
-                    && (byte == UInt8(ascii: ".")
-                        || (byte == UInt8(ascii: "F") && line.utf8.dropFirst(index).starts(with: "From ".utf8)))
-                let token = literal && !guarded ? String(UnicodeScalar(byte)) : hex(byte)
-                if current.utf8.count + token.utf8.count > 75 {
-                    out += current + "=\n"
-                    current = ""
-                    // A continuation line may start with "." too.
-                    if byte == UInt8(ascii: ".") {
-                        current = hex(byte)
-                        continue
-                    }
+                    length == 0 && (byte == UInt8(ascii: ".") || line[index...].starts(with: "From ".utf8))
+                let literal =
+                    !guarded
+                    && ((byte >= 33 && byte <= 126 && byte != UInt8(ascii: "=")) || ((byte == 32 || byte == 9) && !isLast))
+                let size = literal ? 1 : 3
+                if length + size > 75 {
+                    out += [UInt8(ascii: "="), 10]
+                    length = 0
+                    continue  // the byte is weighed again at the start of the new line
                 }
-                current += token
+                if literal {
+                    out.append(byte)
+                } else {
+                    out += [UInt8(ascii: "="), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                }
+                length += size
+                index += 1
             }
-            out += current + "\n"
+            out.append(10)
         }
-        return out
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return "=" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 15)])
+        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: - Headers

@@ -7,9 +7,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A clock that moves only when slept on, so retry tests take no time and can assert the waits.
 final class TestClock: @unchecked Sendable {
@@ -103,21 +100,19 @@ enum Fixture {
             requestsPerSecond: 5, timeoutSeconds: 30, retryBudgetSeconds: budget, secretsPath: nil, environmentKeys: [])
     }
 
-    static func network(session: URLSession, clock: TestClock, budget: Double = 120, notices: Recorder? = nil)
-        -> NetworkHelper
-    {
+    static func network(clock: TestClock, budget: Double = 120, notices: Recorder? = nil) -> NetworkHelper {
         NetworkHelper(
-            transport: URLSessionTransport(session: session), timeoutSeconds: 30,
+            transport: StubTransport(), timeoutSeconds: 30,
             policy: RetryPolicy(budgetSeconds: budget), pacer: UnlimitedPacer(),
             rules: ProjectAPIClient.rules, environment: clock.environment(notices: notices))
     }
 
-    static func client(_ host: StubURLProtocol.Host, clock: TestClock = TestClock(), budget: Double = 120)
+    static func client(_ host: StubTransport.Host, clock: TestClock = TestClock(), budget: Double = 120)
         -> ProjectAPIClient
     {
         ProjectAPIClient(
             access: configuration(host: host.name).access,
-            network: network(session: StubURLProtocol.session(), clock: clock, budget: budget),
+            network: network(clock: clock, budget: budget),
             now: { Date(timeIntervalSince1970: 1_795_000_000) })
     }
 

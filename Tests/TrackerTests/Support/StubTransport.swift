@@ -1,0 +1,71 @@
+import Foundation
+@testable import TrackerNetwork
+
+/// A canned answer, or a transport failure, for one request.
+enum StubAnswer: Sendable {
+    case http(Int, body: String, headers: [String: String] = [:])
+    case failure(TransportFailure)
+    /// A failure in libcurl's words, as Linux reports them.
+    case curl(String)
+}
+
+/// Answers requests from canned answers instead of a network: the unit tests' transport. Each test gets its own
+/// host, so parallel tests never see each other's stubs.
+struct StubTransport: HTTPTransport {
+    /// What one stub host answers and what it was asked.
+    final class Host: @unchecked Sendable {
+        let name = UUID().uuidString.lowercased() + ".tracker.test"
+        private let lock = NSLock()
+        private var answers: [StubAnswer]
+        private let fallback: StubAnswer
+        private var seen: [HTTPRequest] = []
+
+        init(answers: [StubAnswer], fallback: StubAnswer) {
+            self.answers = answers
+            self.fallback = fallback
+        }
+
+        /// The requests received so far, bodies included.
+        var requests: [HTTPRequest] {
+            lock.lock()
+            defer { lock.unlock() }
+            return seen
+        }
+
+        func answer(_ request: HTTPRequest) -> StubAnswer {
+            lock.lock()
+            defer { lock.unlock() }
+            seen.append(request)
+            return answers.isEmpty ? fallback : answers.removeFirst()
+        }
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var hosts: [String: Host] = [:]
+
+    /// Registers a host that answers `answers` in order, then `fallback` forever.
+    static func host(_ answers: [StubAnswer], fallback: StubAnswer = .http(500, body: "{}")) -> Host {
+        let host = Host(answers: answers, fallback: fallback)
+        lock.lock()
+        hosts[host.name] = host
+        lock.unlock()
+        return host
+    }
+
+    private static func host(named name: String?) -> Host? {
+        lock.lock()
+        defer { lock.unlock() }
+        return name.flatMap { hosts[$0] }
+    }
+
+    func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+        switch Self.host(named: request.url.host)?.answer(request) ?? .failure(.unreachable("host name not found")) {
+        case .http(let status, let body, let headers):
+            return .answered(HTTPAnswer(status: status, headers: headers, body: Data(body.utf8)))
+        case .failure(let failure):
+            return .failed(failure)
+        case .curl(let words):
+            return .failed(.fromCurl(words))
+        }
+    }
+}
