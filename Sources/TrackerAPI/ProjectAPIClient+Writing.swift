@@ -1,7 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerNetwork
 import TrackerModel
-
 
 /// A request as tracker sends it: what `--dry-run` prints is exactly what would go.
 public struct PlannedRequest: Equatable, Sendable {

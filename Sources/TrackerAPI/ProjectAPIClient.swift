@@ -1,7 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerNetwork
 import TrackerModel
-
 
 /// Knows Airtable's routes and JSON for the projects table; sends everything through a `NetworkHelper`.
 public struct ProjectAPIClient: Sendable {
@@ -121,7 +124,7 @@ public struct ProjectAPIClient: Sendable {
     /// Whether `text` has the shape of a record id: `rec` and 14 letters or digits.
     public static func looksLikeRecordID(_ text: String) -> Bool {
         text.utf8.count == 17 && text.hasPrefix("rec")
-            && text.unicodeScalars.allSatisfy { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
+            && text.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
     }
 
     /// Names of projects that may be what the user meant by `name`, from a bounded search.
@@ -168,9 +171,9 @@ public struct ProjectAPIClient: Sendable {
     public func whoami() async -> Result<String, AppError> {
         let url = URL(string: access.endpoint.absoluteString + "/v0/meta/whoami")!
         return await network.send(request(url, method: "GET"), kind: .idempotent).flatMap { data in
-            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                let id = object["id"] as? String
-            else { return .failure(.badResponse("whoami has no user id")) }
+            guard let id = (try? JSONParser.parse(data))?["id"]?.stringValue else {
+                return .failure(.badResponse("whoami has no user id"))
+            }
             return .success(id)
         }
     }
@@ -229,9 +232,10 @@ public struct ProjectAPIClient: Sendable {
         let missing: [String]
         if body.type == "UNKNOWN_FIELD_NAME", let quote = message.firstIndex(of: "\"") {
             missing = [String(message[message.index(after: quote)...].dropLast(message.hasSuffix("\"") ? 1 : 0))]
-        } else if body.type == "INVALID_FILTER_BY_FORMULA", let range = message.range(of: "Unknown field names: ") {
+        } else if body.type == "INVALID_FILTER_BY_FORMULA", let range = message.firstRange(of: "Unknown field names: ")
+        {
             missing = message[range.upperBound...].split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces)
+                $0.trimmingWhitespace()
             }
         } else {
             return error
@@ -261,16 +265,25 @@ public struct ProjectAPIClient: Sendable {
         items.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
     static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            let isUnreserved =
+                (byte >= 48 && byte <= 57) || (byte | 0x20 >= 97 && byte | 0x20 <= 122)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "~")
+            if isUnreserved {
+                bytes.append(byte)
+            } else {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 }

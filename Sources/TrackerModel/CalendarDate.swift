@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A date with no time or zone, as Airtable's date-only fields hold it: `YYYY-MM-DD`.
 public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -32,14 +36,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         self.day = day
     }
 
-    /// The calendar date of `instant` as seen in `timeZone`.
-    public init(_ instant: Date, in timeZone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        self.year = parts.year ?? 1970
-        self.month = parts.month ?? 1
-        self.day = parts.day ?? 1
+    /// The calendar date of `instant` as seen in `zone`.
+    public init(_ instant: Date, in zone: Zone) {
+        self = zone.local(instant).date
     }
 
     public var description: String {

@@ -11,7 +11,7 @@ public enum DateInput {
     /// `YYYY-MM-DD` or `YYYY-M-D`; `today`, `tomorrow`, `yesterday`; a weekday (the next one, never today);
     /// `+3d`, `+2w`, `-1d` from today. Case does not matter.
     public static func read(_ text: String, today: CalendarDate) -> Reading {
-        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let word = text.trimmingWhitespace().lowercased()
         switch word {
         case "today": return .date(today)
         case "tomorrow": return .date(today.adding(days: 1))

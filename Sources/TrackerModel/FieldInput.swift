@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A value given for one of the base's fields, read by the field's type. Most are ready to send; selects, people and
 /// links still need to be matched against the base's choices and records.
@@ -41,15 +45,15 @@ public enum FieldInput {
     /// The value `text` gives `field`; `separator` splits lists (`,` on the command line, `;` in an import cell).
     public static func read(
         _ text: String, for field: BaseSchema.Field, separator: Character = ",", today: CalendarDate,
-        timeZone: TimeZone
+        timeZone: Zone
     ) -> Result<TypedValue, FieldProblem> {
         if let refusal = refusal(field) { return .failure(FieldProblem(message: refusal)) }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         func fail(_ form: String) -> Result<TypedValue, FieldProblem> {
             .failure(FieldProblem(message: "\"\(text)\" is not \(form)"))
         }
         func list() -> [String] {
-            text.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            text.split(separator: separator).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         }
         switch field.type {
         case "singleLineText", "email", "url", "phoneNumber", "barcode":
@@ -127,7 +131,7 @@ public enum FieldInput {
     /// The value a JSON cell gives `field` (an import row as `list --format ndjson` writes it): text is read as typed,
     /// numbers, flags and lists must already have the field's shape.
     public static func read(
-        json value: JSONValue, for field: BaseSchema.Field, today: CalendarDate, timeZone: TimeZone
+        json value: JSONValue, for field: BaseSchema.Field, today: CalendarDate, timeZone: Zone
     ) -> Result<TypedValue, FieldProblem> {
         if let refusal = refusal(field) { return .failure(FieldProblem(message: refusal)) }
         func fail(_ form: String) -> Result<TypedValue, FieldProblem> {
@@ -197,7 +201,7 @@ public enum FieldInput {
 
     /// An amount with an optional currency symbol before or after it: `$1,250.50`, `-$5`, `12 €`.
     static func amount(_ text: String, symbol: String?) -> Double? {
-        var rest = text.replacingOccurrences(of: " ", with: "")
+        var rest = text.replacing(" ", with: "")
         var negative = false
         if rest.hasPrefix("-") {
             negative = true
@@ -224,7 +228,7 @@ public enum FieldInput {
     /// `12%` is 0.12; a bare number is the fraction itself (`0.12`).
     static func percent(_ text: String) -> Double? {
         if text.hasSuffix("%") {
-            return number(String(text.dropLast()).trimmingCharacters(in: .whitespaces)).map { $0 / 100 }
+            return number(String(text.dropLast()).trimmingWhitespace()).map { $0 / 100 }
         }
         return number(text)
     }
@@ -248,39 +252,28 @@ public enum FieldInput {
 
     /// An instant as Airtable stores it (`2026-12-01T14:30:00.000Z`): ISO 8601 with a zone, a local date and time, or
     /// any DATE form (midnight, local).
-    static func dateTime(_ text: String, today: CalendarDate, timeZone: TimeZone) -> String? {
-        let output = ISO8601DateFormatter()
-        output.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
-        ] {
-            let input = ISO8601DateFormatter()
-            input.formatOptions = options
-            if let instant = input.date(from: text) { return output.string(from: instant) }
-        }
-        let normalised = text.replacingOccurrences(of: " ", with: "T")
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+    static func dateTime(_ text: String, today: CalendarDate, timeZone: Zone) -> String? {
+        if let instant = ISOInstant.date(text) { return ISOInstant.text(instant) }
+        let normalised = text.replacing(" ", with: "T")
         let pieces = normalised.split(separator: "T", maxSplits: 1).map(String.init)
         let day: CalendarDate
         switch DateInput.read(pieces[0], today: today) {
         case .date(let date): day = date
         default: return nil
         }
-        var components = DateComponents(year: day.year, month: day.month, day: day.day)
+        var seconds = 0
         if pieces.count == 2 {
             let clock = pieces[1].split(separator: ":", omittingEmptySubsequences: false)
             guard (2...3).contains(clock.count), let hour = Int(clock[0]), (0..<24).contains(hour),
                 clock[1].count == 2, let minute = Int(clock[1]), (0..<60).contains(minute)
             else { return nil }
-            components.hour = hour
-            components.minute = minute
+            seconds = hour * 3600 + minute * 60
             if clock.count == 3 {
                 guard clock[2].count == 2, let second = Int(clock[2]), (0..<60).contains(second) else { return nil }
-                components.second = second
+                seconds += second
             }
         }
-        return calendar.date(from: components).map(output.string(from:))
+        return ISOInstant.text(timeZone.instant(day, seconds: seconds))
     }
 
     static func isEmail(_ text: String) -> Bool {

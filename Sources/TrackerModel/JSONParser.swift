@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads JSON text into `JSONValue`, keeping each object's members in the order they were written, so a record's
 /// fields come out as Airtable sent them. It works on the bytes directly: a listing of 50,000 records is parsed without

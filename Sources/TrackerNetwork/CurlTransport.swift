@@ -2,13 +2,14 @@ import TrackerSystem
 import TrackerModel
 #if os(Linux)
     import CCurl
-    import Foundation
+    import FoundationEssentials
+    import Glibc
 
     /// Sends requests with libcurl's blocking easy interface, each on a thread of its own, so waiting for Airtable
     /// costs no CPU: FoundationNetworking's URLSession spins while a request is in flight (a 3-second wait cost 2.9 s
     /// of CPU on this toolchain; this transport, under 0.01 s). libcurl is loaded at run time (libcurl.so.4, which every
-    /// distribution has), so building needs nothing but the toolchain, and FoundationNetworking is not linked at all. macOS uses URLSession, which waits
-    /// idle there.
+    /// distribution has), so building needs nothing but the toolchain, and FoundationNetworking is not linked at all.
+    /// macOS uses URLSession, which waits idle there.
     ///
     /// It keeps what the URLSession path did: compressed answers inflated (every coding libcurl has), the system's CA
     /// certificates, `HTTPS_PROXY`/`NO_PROXY` from the environment (libcurl reads them), a hard deadline per request,
@@ -38,11 +39,10 @@ import TrackerModel
             let call = Call(request: request, timeout: timeout, fresh: fresh)
             let outcome = await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<TransportOutcome, Never>) in
-                    let thread = Thread {
+                    let started = DetachedThread.start {
                         continuation.resume(returning: call.perform(on: handle.pointer))
                     }
-                    thread.stackSize = 1 << 20
-                    thread.start()
+                    if !started { continuation.resume(returning: .failed(.broken("no thread for the request"))) }
                 }
             } onCancel: {
                 call.cancel()

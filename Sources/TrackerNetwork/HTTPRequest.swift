@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One request as tracker sends it: method, address, headers and body.
 ///
@@ -19,12 +23,12 @@ public struct HTTPRequest: Equatable, Sendable {
 
     /// A header's value, whatever the case of its name.
     public func value(forHTTPHeaderField name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.key.lowercased() == name.lowercased() }?.value
     }
 
     /// Sets (or with nil removes) a header, replacing one of the same name in another case.
     public mutating func setValue(_ value: String?, forHTTPHeaderField name: String) {
-        for key in headers.keys where key.caseInsensitiveCompare(name) == .orderedSame { headers[key] = nil }
+        for key in headers.keys where key.lowercased() == name.lowercased() { headers[key] = nil }
         if let value { headers[name] = value }
     }
 }

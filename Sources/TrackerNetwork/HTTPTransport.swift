@@ -1,7 +1,10 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerSystem
 import TrackerModel
-
 
 /// An HTTP answer as it arrived: status, headers (looked up in any case) and the body, inflated.
 public struct HTTPAnswer: Sendable {

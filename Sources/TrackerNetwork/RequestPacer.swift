@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerSystem
 import TrackerModel
 
@@ -128,7 +137,10 @@ public final class FileRequestPacer: RequestPacer {
     public static func slotName(endpoint: URL, baseID: String) -> String {
         let key = "\(endpoint.host ?? "")-\(endpoint.port ?? 0)-\(baseID)"
         return "pace-"
-            + String(key.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "_" })
+            + String(
+                key.unicodeScalars.map {
+                    $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : "_"
+                })
     }
 
     /// Airtable's limit for one token across every base it reaches.

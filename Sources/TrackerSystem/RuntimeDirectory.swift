@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerModel
 
 /// The one directory where a user's tracker processes meet (the pacing slots and the `--if-absent` locks).
@@ -52,6 +61,6 @@ public struct RuntimeDirectory: Sendable {
     /// Opens (creating) a file in the directory, refusing to follow a planted symlink; -1 when there is no directory.
     public func open(_ name: String) -> Int32 {
         guard let path else { return -1 }
-        return Foundation.open(path + "/" + name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        return POSIX.open(path + "/" + name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     }
 }

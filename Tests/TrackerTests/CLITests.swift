@@ -7,7 +7,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-
 /// `CLI.run` end to end inside the process: stub network, recorded streams, fixed clock.
 @Suite(.timeLimit(.minutes(2)))
 struct CLITests {
@@ -43,7 +42,7 @@ struct CLITests {
                 isStderrTerminal: terminal,
                 terminalWidth: 100),
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
-            timeZone: TimeZone(identifier: "UTC")!,
+            timeZone: Zone(identifier: "UTC")!,
             makeTransport: { _ in StubTransport() },
             makePacer: { _, _ in UnlimitedPacer() },
             network: clock.environment(), readStandardInput: { Data(stdin.utf8) }, isStdinTerminal: terminal,

@@ -90,12 +90,12 @@ struct MailMessageTests {
 
     @Test func theDateIsRFC5322InTheLocalZone() {
         let instant = Date(timeIntervalSince1970: 1_795_510_800)  // 2026-11-24 09:00:00 UTC, a Tuesday
-        #expect(MailMessage.date(instant, in: TimeZone(identifier: "UTC")!) == "Tue, 24 Nov 2026 09:00:00 +0000")
+        #expect(MailMessage.date(instant, in: Zone(identifier: "UTC")!) == "Tue, 24 Nov 2026 09:00:00 +0000")
         #expect(
-            MailMessage.date(instant, in: TimeZone(identifier: "America/New_York")!)
+            MailMessage.date(instant, in: Zone(identifier: "America/New_York")!)
                 == "Tue, 24 Nov 2026 04:00:00 -0500")
         #expect(
-            MailMessage.date(instant, in: TimeZone(identifier: "Asia/Kolkata")!) == "Tue, 24 Nov 2026 14:30:00 +0530")
+            MailMessage.date(instant, in: Zone(identifier: "Asia/Kolkata")!) == "Tue, 24 Nov 2026 14:30:00 +0530")
     }
 
     @Test func aMessageIsMultipartAlternativeWithBothBodies() {

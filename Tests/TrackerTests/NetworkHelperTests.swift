@@ -8,7 +8,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-
 @Suite(.timeLimit(.minutes(2)))
 struct NetworkHelperTests {
     func send(
@@ -267,8 +266,14 @@ struct NetworkHelperTests {
         (.failure(.unreachable("host name not found")), "host name not found", .unavailable),
         (.failure(.broken("connection reset")), "connection reset", .unavailable),
         (.failure(.timedOut), "did not answer within 30s", .temporaryFailure),
-        (.curl("Failed to connect to x port 443 after 0 ms: Couldn't connect to server"), "Couldn't connect", .unavailable),
-        (.curl("SSL certificate problem: unable to get local issuer certificate"), "SSL certificate problem", .unavailable),
+        (
+            .curl("Failed to connect to x port 443 after 0 ms: Couldn't connect to server"), "Couldn't connect",
+            .unavailable
+        ),
+        (
+            .curl("SSL certificate problem: unable to get local issuer certificate"), "SSL certificate problem",
+            .unavailable
+        ),
         (.curl("Recv failure: Connection reset by peer"), "connection reset", .unavailable),
     ])
     func describesNetworkFailuresInWords(answer: StubAnswer, fragment: String, exit: ExitCode) async throws {

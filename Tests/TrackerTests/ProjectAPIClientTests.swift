@@ -8,7 +8,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-
 @Suite(.timeLimit(.minutes(2)))
 struct ProjectAPIClientTests {
     @Test func decodesTheRecordedResponseWithoutLoss() throws {
@@ -275,7 +274,8 @@ struct ProjectAPIClientTests {
     }
 
     @Test func whenTheLookupFailsTooTheOutcomeIsReportedUnknown() async throws {
-        let host = StubTransport.host([.failure(.broken("connection reset"))], fallback: .failure(.unreachable("connection refused")))
+        let host = StubTransport.host(
+            [.failure(.broken("connection reset"))], fallback: .failure(.unreachable("connection refused")))
         let error = try #require(
             await Fixture.client(host).createProject(
                 Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!

@@ -186,7 +186,7 @@ struct RendererTests {
             team: [Collaborator(name: "Sam Epps", email: "sam@example.com"), Collaborator(name: "Skyler Xu")],
             clients: ["rectEfoe4zYOn8xDM", "recUNKNOWNclient1"], notes: "First line\nsecond line")
         let view = ProjectView(
-            today: Self.today, style: Style(isEnabled: false), timeZone: TimeZone(identifier: "UTC")!)
+            today: Self.today, style: Style(isEnabled: false), timeZone: Zone(identifier: "UTC")!)
         #expect(
             view.render(project, clientNames: ["rectEfoe4zYOn8xDM": "Acme"]) == """
                 CMCA brand identity
@@ -210,7 +210,7 @@ struct RendererTests {
             id: "recBBBBBBBBBBBBBB", createdTime: "2026-11-21T23:30:00.000Z", name: "Bare",
             notes: "one two three four five six seven eight nine ten eleven twelve")
         let view = ProjectView(
-            today: Self.today, style: Style(isEnabled: false), width: 40, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+            today: Self.today, style: Style(isEnabled: false), width: 40, timeZone: Zone(identifier: "Asia/Tokyo")!)
         #expect(
             view.render(project) == """
                 Bare

@@ -22,7 +22,7 @@ struct ReportTests {
     }
 
     static func digest(_ projects: [Project], days: Int = 7) -> ProjectDigest {
-        var digest = ProjectDigest(date: today, days: days, timeZone: TimeZone(identifier: "UTC")!)
+        var digest = ProjectDigest(date: today, days: days, timeZone: Zone(identifier: "UTC")!)
         for project in projects { digest.add(project) }
         digest.sort()
         return digest
@@ -30,14 +30,14 @@ struct ReportTests {
 
     @Test func theLastNDaysStartAtLocalMidnightInUTC() {
         let day = CalendarDate("2026-11-18")!
-        #expect(ProjectDigest.start(of: day, in: TimeZone(identifier: "UTC")!) == "2026-11-18T00:00:00.000Z")
-        #expect(ProjectDigest.start(of: day, in: TimeZone(identifier: "Europe/Paris")!) == "2026-11-17T23:00:00.000Z")
+        #expect(ProjectDigest.start(of: day, in: Zone(identifier: "UTC")!) == "2026-11-18T00:00:00.000Z")
+        #expect(ProjectDigest.start(of: day, in: Zone(identifier: "Europe/Paris")!) == "2026-11-17T23:00:00.000Z")
         #expect(
-            ProjectDigest.start(of: day, in: TimeZone(identifier: "America/Los_Angeles")!)
+            ProjectDigest.start(of: day, in: Zone(identifier: "America/Los_Angeles")!)
                 == "2026-11-18T08:00:00.000Z")
         // The night summer time starts in Paris: midnight is still winter time.
         #expect(
-            ProjectDigest.start(of: CalendarDate("2026-03-29")!, in: TimeZone(identifier: "Europe/Paris")!)
+            ProjectDigest.start(of: CalendarDate("2026-03-29")!, in: Zone(identifier: "Europe/Paris")!)
                 == "2026-03-28T23:00:00.000Z")
         #expect(Self.digest([], days: 7).since == "2026-11-18T00:00:00.000Z")
     }

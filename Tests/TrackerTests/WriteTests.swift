@@ -7,7 +7,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-
 /// Value checks and batched writes, through the stub URLProtocol.
 @Suite(.timeLimit(.minutes(2)))
 struct ValueCheckTests {
@@ -29,7 +28,7 @@ struct ValueCheckTests {
         let layout = try await knowledge.layout()
         let checker = ValueChecker(
             client: client.using(layout.fields), knowledge: knowledge, layout: layout, command: "add",
-            today: CalendarDate(year: 2026, month: 11, day: 22)!, timeZone: TimeZone(identifier: "UTC")!)
+            today: CalendarDate(year: 2026, month: 11, day: 22)!, timeZone: Zone(identifier: "UTC")!)
         return (checker, host)
     }
 

@@ -12,7 +12,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct FieldInputTests {
     static let today = CalendarDate(year: 2026, month: 11, day: 22)!
-    static let utc = TimeZone(identifier: "UTC")!
+    static let utc = Zone(identifier: "UTC")!
 
     static func field(_ type: String, _ options: String? = nil) -> BaseSchema.Field {
         BaseSchema.Field(
@@ -249,7 +249,7 @@ struct OwnFieldsTests {
                  {"id":"f9","name":"Links","type":"multipleRecordLinks"}],"views":[]}]}
                 """#))
         let formatter = FieldFormatter(
-            table: schema.tables[0], timeZone: TimeZone(identifier: "Europe/Paris")!, recordNames: ["recA": "Acme"])
+            table: schema.tables[0], timeZone: Zone(identifier: "Europe/Paris")!, recordNames: ["recA": "Acme"])
         #expect(formatter.text(.number(-1234567.891), field: "Budget") == "-€1,234,567.89")
         #expect(formatter.text(.number(0.125), field: "Progress") == "12.5%")
         #expect(formatter.text(.number(7), field: "Rating") == "7/10")

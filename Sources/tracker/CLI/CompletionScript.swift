@@ -163,7 +163,7 @@ enum CompletionScript {
 
             """
         for spec in commands {
-            text += "        '\(spec.name):\(spec.summary.replacingOccurrences(of: "'", with: "'\\''"))'\n"
+            text += "        '\(spec.name):\(spec.summary.replacing("'", with: "'\\''"))'\n"
         }
         let names = commands.map(\.name).joined(separator: "|")
         text += "    )\n    local command word\n    for word in ${words[2,CURRENT-1]}; do\n"
@@ -174,10 +174,10 @@ enum CompletionScript {
         for spec in commands + [CommandSpec(name: "", summary: "", usage: [], flags: [], examples: [], notes: [])] {
             text += "        \(spec.name.isEmpty ? "\"\"" : spec.name))\n            _arguments \\\n"
             for flag in spec.flags + CommandSpec.globalFlags {
-                let help = flag.help.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(
-                    of: "[", with: "("
+                let help = flag.help.replacing("'", with: "'\\''").replacing(
+                    "[", with: "("
                 )
-                .replacingOccurrences(of: "]", with: ")").replacingOccurrences(of: ":", with: "-")
+                .replacing("]", with: ")").replacing(":", with: "-")
                 var action = ""
                 if let kind = namedValues[flag.name] {
                     let suffix = flag.name == "--set" ? " =" : flag.name == "--columns" ? " ," : ""
@@ -186,7 +186,7 @@ enum CompletionScript {
                 } else if !flag.choices.isEmpty {
                     action =
                         ":\(flag.value ?? "value"):("
-                        + flag.choices.map { $0.replacingOccurrences(of: " ", with: "\\ ") }.joined(separator: " ")
+                        + flag.choices.map { $0.replacing(" ", with: "\\ ") }.joined(separator: " ")
                         + ")"
                 } else if fileFlags.contains(flag.name) {
                     action = ":\(flag.value ?? "file"):_files"
@@ -195,7 +195,7 @@ enum CompletionScript {
                 }
                 let repeats = flag.repeatable ? "*" : ""
                 text +=
-                    "                '\(repeats)\(flag.name)[\(help)]\(action.replacingOccurrences(of: "'", with: "'\\''"))' \\\n"
+                    "                '\(repeats)\(flag.name)[\(help)]\(action.replacing("'", with: "'\\''"))' \\\n"
             }
             if spec.arguments == .shells {
                 text += "                '1:shell:(\(Shell.allCases.map(\.rawValue).joined(separator: " ")))' \\\n"
@@ -234,7 +234,7 @@ enum CompletionScript {
         text += "complete -c tracker -f\n"
         for spec in commands {
             text +=
-                "complete -c tracker -n 'not __fish_seen_subcommand_from \(names)' -a \(spec.name) -d '\(spec.summary.replacingOccurrences(of: "'", with: "\\'"))'\n"
+                "complete -c tracker -n 'not __fish_seen_subcommand_from \(names)' -a \(spec.name) -d '\(spec.summary.replacing("'", with: "\\'"))'\n"
         }
         for spec in commands {
             for flag in spec.flags + CommandSpec.globalFlags {
@@ -254,7 +254,7 @@ enum CompletionScript {
                 } else if flag.value != nil {
                     line += " -x"
                 }
-                text += line + " -d '\(flag.help.replacingOccurrences(of: "'", with: "\\'"))'\n"
+                text += line + " -d '\(flag.help.replacing("'", with: "\\'"))'\n"
             }
         }
         text +=

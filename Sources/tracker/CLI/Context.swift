@@ -1,9 +1,17 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-
 
 /// Everything a command touches outside its own arguments, injected so tests are fast and deterministic.
 struct Context: Sendable {
@@ -12,7 +20,7 @@ struct Context: Sendable {
     var currentDirectory: String
     /// The wall clock, for "today" and for creation times.
     var now: @Sendable () -> Date
-    var timeZone: TimeZone
+    var timeZone: Zone
     /// How requests travel: libcurl on Linux, URLSession on macOS, a stub in tests.
     var makeTransport: @Sendable (_ timeoutSeconds: Int) -> any HTTPTransport
     /// The directory shared with other tracker processes; prepared only when a command needs it.
@@ -36,12 +44,12 @@ struct Context: Sendable {
 
     init(
         environment: [String: String], output: Output, currentDirectory: String,
-        now: @escaping @Sendable () -> Date = Date.init, timeZone: TimeZone = .current,
+        now: @escaping @Sendable () -> Date = Date.init, timeZone: Zone = .current,
         makeTransport: @escaping @Sendable (Int) -> any HTTPTransport = NetworkHelper.makeTransport(timeoutSeconds:),
         prepareRuntimeDirectory: @escaping @Sendable () -> RuntimeDirectory = { RuntimeDirectory.none },
         makePacer: @escaping @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer = Context.filePacer,
         network: NetworkHelper.Environment = NetworkHelper.Environment(),
-        readStandardInput: @escaping @Sendable () -> Data = { FileHandle.standardInput.readDataToEndOfFile() },
+        readStandardInput: @escaping @Sendable () -> Data = { Data(POSIX.readAll(STDIN_FILENO)) },
         isStdinTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { Swift.readLine() },
         cacheDirectory: CacheDirectory? = nil, stateDirectory: CacheDirectory? = nil
     ) {

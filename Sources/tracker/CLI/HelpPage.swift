@@ -38,7 +38,7 @@ enum HelpPage {
 
     /// A command's usage as one line: its spec writes it on several, as continuations.
     static func usage(_ spec: CommandSpec) -> String {
-        spec.usage.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        spec.usage.map { $0.trimmingWhitespace() }.joined(separator: " ")
     }
 
     /// A usage line broken between its bracketed groups to fit `width` with its two-space indent, continued under

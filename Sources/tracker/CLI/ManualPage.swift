@@ -70,7 +70,7 @@ enum ManualPage {
 
     /// Text safe in roff: backslashes and hyphens escaped, no line starting with a control character.
     static func escape(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        let escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
         return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -17,7 +21,7 @@ struct ScannedArguments {
     /// The flag's value, which must hold more than white space.
     func nonEmpty(_ flag: String) throws -> String? {
         guard let value = last(flag) else { return nil }
-        guard !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !value.trimmingWhitespaceAndNewlines().isEmpty else {
             throw AppError.usage("\(flag) must not be empty", command: command?.name)
         }
         return value

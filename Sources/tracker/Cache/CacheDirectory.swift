@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -49,7 +58,7 @@ struct CacheDirectory: Sendable {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = Foundation.read(descriptor, &buffer, buffer.count)
+            let count = POSIX.read(descriptor, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             data.append(contentsOf: buffer[0..<count])
@@ -67,8 +76,7 @@ struct CacheDirectory: Sendable {
     /// Whether the directory is this user's and closed to others, creating it (and its parents) when asked.
     private func isPrivate(create: Bool) -> Bool {
         if create {
-            try? FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            _ = POSIX.makeDirectories(Path.directory(of: path))
             if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }
         }
         var info = stat()

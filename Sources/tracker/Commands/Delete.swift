@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerModel
 import TrackerNetwork
@@ -73,7 +77,7 @@ extension Runner {
             text += "  \(project.id)  \(TextCells.folded(project.name ?? "(no name)"))\(due)\n"
         }
         output.standardError(text + "Delete \(projects.count == 1 ? "it" : "them")? [y/N] ")
-        let answer = context.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        let answer = context.readLine()?.trimmingWhitespace().lowercased()
         guard answer == "y" || answer == "yes" else { throw AppError.declined("nothing was deleted") }
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerModel
 import TrackerNetwork
@@ -63,7 +67,7 @@ extension Runner {
         func line(_ label: String, _ value: String) throws {
             // Names from the base (fields, views, the table) are shown with their control characters made visible.
             try output.standardOutput(
-                label.padding(toLength: 10, withPad: " ", startingAt: 0) + StandardErrorText.safe(value) + "\n")
+                label.spacePadded(to: 10) + StandardErrorText.safe(value) + "\n")
         }
         switch Result(catching: { try loadConfiguration() }) {
         case .failure(let error):

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerModel
 import TrackerNetwork
@@ -47,7 +51,7 @@ extension Import {
         if let text = scanned.last("--key") {
             var key: [FieldMap.Word] = []
             for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-                let word = item.trimmingCharacters(in: .whitespaces).lowercased()
+                let word = item.trimmingWhitespace().lowercased()
                 guard let field = FieldMap.Word(rawValue: word), [.name, .due, .category].contains(field) else {
                     throw AppError.usage(
                         "--key takes up to three of name, due, category, not '\(item)'", command: "import")

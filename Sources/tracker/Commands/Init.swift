@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerAPI
 import TrackerModel
 import TrackerNetwork
@@ -167,7 +176,7 @@ extension Runner {
             let input = String(decoding: context.readStandardInput(), as: UTF8.self)
             let token =
                 input.split(separator: "\n", maxSplits: 1).first.map(String.init)?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                .trimmingWhitespaceAndNewlines() ?? ""
             guard !token.isEmpty else {
                 throw AppError.usage(
                     "init reads the token from stdin's first line when stdin is not a terminal, and got none",
@@ -179,8 +188,8 @@ extension Runner {
         output.standardError("Create a token at https://airtable.com/create/tokens with the scopes\n")
         output.standardError("data.records:read and data.records:write, and give it access to your base.\n")
         guard
-            let token = context.readSecret("Token (typing is hidden): ")?.trimmingCharacters(
-                in: .whitespacesAndNewlines), !token.isEmpty
+            let token = context.readSecret("Token (typing is hidden): ")?.trimmingWhitespaceAndNewlines(),
+            !token.isEmpty
         else { throw AppError.usage("no token was typed", command: "init") }
         let (base, table) = try askBaseAndTable(base: options.base, table: defaultTable)
         return (token, base, table)
@@ -196,7 +205,7 @@ extension Runner {
 
     private func ask(_ question: String, default value: String?) -> String? {
         output.standardError(question + (value.map { " [\($0)]" } ?? "") + ": ")
-        let answer = context.readLine()?.trimmingCharacters(in: .whitespaces)
+        let answer = context.readLine()?.trimmingWhitespace()
         return (answer?.isEmpty ?? true) ? value : answer
     }
 }

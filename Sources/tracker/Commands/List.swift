@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerModel
 import TrackerNetwork
@@ -70,14 +74,14 @@ extension List {
         }
         sort = try scanned.nonEmpty("--sort").map { text in
             SortField(rawValue: text.lowercased()).map(SortKey.word)
-                ?? .field(text.trimmingCharacters(in: .whitespaces))
+                ?? .field(text.trimmingWhitespace())
         }
         descending = scanned.has("--desc")
         limit = try scanned.wholeNumber("--limit", minimum: 1)
         view = try scanned.view()
         if let text = scanned.last("--columns") {
             columns = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
-                let name = item.trimmingCharacters(in: .whitespaces)
+                let name = item.trimmingWhitespace()
                 guard !name.isEmpty else {
                     throw AppError.usage(
                         "--columns has an empty name; it takes \(ListColumn.standard.map(\.rawValue).joined(separator: " ")) or the base's field names",

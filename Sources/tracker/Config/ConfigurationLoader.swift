@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -84,7 +93,9 @@ enum ConfigurationLoader {
         }
         let isBaseID =
             baseID.count == 17 && baseID.hasPrefix("app")
-            && baseID.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII }
+            && baseID.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }
         guard isBaseID, !baseID.contains("XXXXXXXXXXXXXX") else {
             // A value much longer than a base id may be a token pasted into the wrong key: it is not repeated.
             let looksLikeToken = baseID.hasPrefix("pat") || baseID.hasPrefix("key") || baseID.count > 24
@@ -114,7 +125,7 @@ enum ConfigurationLoader {
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let bare = String(host.drop { $0 == "[" }.reversed().drop { $0 == "]" }.reversed()).lowercased()
         if bare == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
@@ -156,7 +167,7 @@ private struct Resolver {
                 }
             }
             func required(_ key: SecretsKey) throws -> String {
-                guard let value = try string(key), !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+                guard let value = try string(key), !value.trimmingWhitespace().isEmpty else {
                     throw missing(key)
                 }
                 return value
@@ -245,7 +256,7 @@ private struct Resolver {
             switch member {
             case .null:
                 settings.words[word] = .absent
-            case .string(let name) where !name.trimmingCharacters(in: .whitespaces).isEmpty:
+            case .string(let name) where !name.trimmingWhitespace().isEmpty:
                 settings.words[word] = .named(try Self.usableFieldName(name, key: key, origin: origin))
             case .object(let select) where word == .complete:
                 settings.completionSelect = try completionSelect(select)
@@ -268,7 +279,7 @@ private struct Resolver {
         func text(_ key: String) throws -> String? {
             switch members[key] {
             case nil: return nil
-            case .string(let value) where !value.trimmingCharacters(in: .whitespaces).isEmpty: return value
+            case .string(let value) where !value.trimmingWhitespace().isEmpty: return value
             default:
                 throw AppError.configuration(
                     "\"fields\".\"complete\".\"\(key)\" in \(origin) must be a non-empty string, as in \(form)",

@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -80,16 +89,13 @@ struct SecretsFile {
     /// Writes `text` to `path` readable by its owner only (0600), creating the directory (0700 when it is tracker's
     /// own); an existing file is replaced only when `replacing`.
     static func write(_ text: String, to path: String, replacing: Bool, privateDirectory: Bool) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw AppError.file("cannot create \(directory): \((error as NSError).localizedDescription)")
-        }
+        let directory = Path.directory(of: path)
+        let made = directory.isEmpty ? 0 : POSIX.makeDirectories(directory)
+        if made != 0 { throw AppError.file("cannot create \(directory): \(POSIX.describe(made))") }
         if privateDirectory { chmod(directory, 0o700) }
         let code = ReplacedFile.replace(path, with: Data((text + "\n").utf8), mode: 0o600, keepingExisting: !replacing)
         if code != 0 {
-            throw AppError.file("cannot write \(path): \(String(cString: strerror(code)))")
+            throw AppError.file("cannot write \(path): \(POSIX.describe(code))")
         }
     }
 

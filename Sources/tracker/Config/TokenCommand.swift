@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -15,7 +24,7 @@ enum TokenCommand {
     static func display(_ argv: [String]) -> String {
         argv.map { word in
             word.isEmpty || word.contains(where: { $0 == " " || $0 == "'" || $0 == "\"" })
-                ? "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" : word
+                ? "'" + word.replacing("'", with: "'\\''") + "'" : word
         }.joined(separator: " ")
     }
 
@@ -52,7 +61,7 @@ enum TokenCommand {
     private static func firstLine(_ data: [UInt8]) -> String? {
         let text = String(decoding: data, as: UTF8.self)
         let line = text.split(whereSeparator: \.isNewline).first.map {
-            $0.trimmingCharacters(in: .whitespaces)
+            $0.trimmingWhitespace()
         }
         return line?.isEmpty == false ? line : nil
     }

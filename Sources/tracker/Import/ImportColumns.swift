@@ -64,7 +64,7 @@ enum ImportColumns {
                     default: nil
                     }
                 }
-            case .text(let text)?: items = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            case .text(let text)?: items = text.split(separator: ";").map { $0.trimmingWhitespace() }
             case .person(let name, let email)?: items = [email ?? name].compactMap { $0 }
             default: return nil
             }

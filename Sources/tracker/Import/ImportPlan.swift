@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -128,9 +132,7 @@ struct ImportPlan {
 
     /// An ISO 8601 instant, with or without fractional seconds.
     private static func instant(_ text: String) -> Date? {
-        let parser = ISO8601DateFormatter()
-        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return parser.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+        ISOInstant.date(text)
     }
 
     /// Whether a value to write equals what a field holds as Airtable returned it: empty is empty whatever its shape

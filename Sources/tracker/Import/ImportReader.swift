@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -10,7 +14,7 @@ enum ImportFormat: String, Sendable, CaseIterable {
 
     /// The format a file's name implies, if any.
     static func implied(byPath path: String) -> ImportFormat? {
-        switch (path as NSString).pathExtension.lowercased() {
+        switch Path.pathExtension(of: path).lowercased() {
         case "csv": .csv
         case "ndjson", "jsonl": .ndjson
         case "json": .json
@@ -71,7 +75,7 @@ enum ImportReader {
         let records = csvRecords(text)
         guard let header = records.first else { return ([], []) }
         // Kept as the file spells them, so messages name them so; tracker's own columns are matched in any case.
-        let columns = header.cells.map { $0.trimmingCharacters(in: .whitespaces) }
+        let columns = header.cells.map { $0.trimmingWhitespace() }
         var rows: [ImportRow] = []
         var problems: [ImportProblem] = []
         for record in records.dropFirst() where !(record.cells.count == 1 && record.cells[0].isEmpty) {

@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -10,7 +19,7 @@ import TrackerModel
 struct FieldFormatter {
     /// The projects table's schema, when the token may read it.
     var table: BaseSchema.Table?
-    var timeZone: TimeZone = .current
+    var timeZone: Zone = .current
     /// Names of linked records by id, where known; links are shown by id otherwise.
     var recordNames: [String: String] = [:]
 
@@ -61,16 +70,10 @@ struct FieldFormatter {
 
     /// An instant in the local time zone: `2026-12-01 14:30`.
     private func localTime(_ text: String) -> String? {
-        let parser = ISO8601DateFormatter()
-        parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plain = ISO8601DateFormatter()
-        guard let instant = parser.date(from: text) ?? plain.date(from: text) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
-        let day = CalendarDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
-        return "\(day?.description ?? text) \(two(parts.hour)):\(two(parts.minute))"
+        guard let instant = ISOInstant.date(text) else { return nil }
+        let (day, seconds) = timeZone.local(instant)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(day) \(two(seconds / 3600)):\(two(seconds / 60 % 60))"
     }
 
     /// A value in one TSV or CSV cell, in the form `import` reads back: lists separated by `;`, people by email.
@@ -117,12 +120,23 @@ struct FieldFormatter {
         guard scaled < 1e17 else { return JSONValue.number(number).serialized() }
         let whole = Int64(scaled / factor)
         let fraction = Int64(scaled - Double(whole) * factor)
-        var text = Int(whole).formatted()
+        var text = groupedDigits(whole)
         if places > 0 {
             let digits = String(fraction)
             text += "." + String(repeating: "0", count: max(0, places - digits.count)) + digits
         }
         return (number < 0 && scaled > 0 ? "-" : "") + text
+    }
+
+    /// `1234567` as `1,234,567`.
+    private static func groupedDigits(_ value: Int64) -> String {
+        let digits = String(value)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 
     /// Seconds as `h:mm` (or `h:mm:ss` when the field's format shows seconds, or the value has them).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerModel
 
 /// Projects' due dates as an iCalendar document (RFC 5545): one all-day event a project, written so that the same

@@ -67,7 +67,7 @@ struct DelimitedRenderer: ListRenderer {
     /// RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes.
     static func csvField(_ value: String) -> String {
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + value.replacing("\"", with: "\"\"") + "\""
     }
 }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerModel
 
 /// A whole RFC 5322 message with a text and an HTML alternative, in UTF-8, ready for `sendmail -t`.
@@ -53,7 +57,8 @@ struct MailMessage {
                     length == 0 && (byte == UInt8(ascii: ".") || line[index...].starts(with: "From ".utf8))
                 let literal =
                     !guarded
-                    && ((byte >= 33 && byte <= 126 && byte != UInt8(ascii: "=")) || ((byte == 32 || byte == 9) && !isLast))
+                    && ((byte >= 33 && byte <= 126 && byte != UInt8(ascii: "="))
+                        || ((byte == 32 || byte == 9) && !isLast))
                 let size = literal ? 1 : 3
                 if length + size > 75 {
                     out += [UInt8(ascii: "="), 10]
@@ -117,11 +122,11 @@ struct MailMessage {
     /// A mailbox as typed (`lead@example.com` or `Lead Name <lead@example.com>`) in header form, or nil when it is
     /// not one address: no control characters, commas or spaces in the address, an `@` with text either side (`root@localhost` is one).
     static func mailbox(_ typed: String) -> String? {
-        let text = typed.trimmingCharacters(in: .whitespaces)
+        let text = typed.trimmingWhitespace()
         guard !text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return nil }
         var name = "", address = text
         if text.hasSuffix(">"), let open = text.lastIndex(of: "<") {
-            name = text[..<open].trimmingCharacters(in: .whitespaces)
+            name = text[..<open].trimmingWhitespace()
             address = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
         }
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
@@ -135,16 +140,14 @@ struct MailMessage {
         if !name.unicodeScalars.allSatisfy({ $0.isASCII }) {
             return encodedWords(name).joined(separator: " ") + " <\(address)>"
         }
-        let quoted = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let quoted = name.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
         return "\"\(quoted)\" <\(address)>"
     }
 
     /// RFC 5322's date: `Tue, 24 Nov 2026 07:00:00 +0100`, in `timeZone`.
-    static func date(_ instant: Date, in timeZone: TimeZone) -> String {
+    static func date(_ instant: Date, in timeZone: Zone) -> String {
         let offset = timeZone.secondsFromGMT(for: instant)
-        let local = Int(instant.timeIntervalSince1970.rounded(.down)) + offset
-        let seconds = ((local % 86400) + 86400) % 86400
-        let day = CalendarDate(dayNumber: (local - seconds) / 86400)
+        let (day, seconds) = timeZone.local(instant)
         let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -10,7 +14,7 @@ struct ProjectView {
     var style: Style
     /// The terminal width to wrap notes to; nil leaves their lines as they are.
     var width: Int? = nil
-    var timeZone: TimeZone = .current
+    var timeZone: Zone = .current
 
     /// The view; `clientNames` gives names for client ids (an id without one is shown as it is), and `otherFields` the
     /// base's own fields after tracker's, already in words (nil for an empty one).
@@ -70,9 +74,7 @@ struct ProjectView {
 
     /// When the record was created, as a date in the local time zone.
     private func created(_ project: Project) -> String? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let instant = formatter.date(from: project.createdTime) else {
+        guard let instant = ISOInstant.date(project.createdTime) else {
             return project.createdTime.isEmpty ? nil : TextCells.folded(project.createdTime)
         }
         let day = CalendarDate(instant, in: timeZone)

@@ -8,7 +8,7 @@ enum StandardErrorText {
     static func safe(_ text: String, concealing secrets: [String] = []) -> String {
         var text = text
         for secret in secrets where text.contains(secret) {
-            text = text.replacingOccurrences(of: secret, with: TokenMask.masked(secret))
+            text = text.replacing(secret, with: TokenMask.masked(secret))
         }
         text = maskingTokenShapes(text)
         guard text.unicodeScalars.contains(where: { ControlCharacters.isControl($0) && $0 != "\n" && $0 != "\t" })

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerModel
 
 /// Open projects as bars from kickoff to due over the coming weeks: one row a project under a week ruler with today

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerModel
 
 /// The flags of a project's fields, which `add` and `update` share.
@@ -14,7 +18,7 @@ extension ScannedArguments {
         }
         /// A name, email or id given to a flag, without the spaces around it.
         func item(_ flag: String, _ value: String) throws -> String {
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            let trimmed = value.trimmingWhitespace()
             guard !trimmed.isEmpty else { throw AppError.usage("\(flag) must not be empty", command: command) }
             try TextRules.refuseControlCharacters(trimmed, flag: flag, command: command)
             return trimmed
@@ -52,7 +56,7 @@ extension ScannedArguments {
         guard let equals = text.firstIndex(of: "=") else {
             throw AppError.usage("--set needs FIELD=VALUE, e.g. --set Budget=1200, not '\(text)'", command: command)
         }
-        let field = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let field = text[..<equals].trimmingWhitespace()
         guard !field.isEmpty else { throw AppError.usage("--set '\(text)' names no field", command: command) }
         try TextRules.refuseControlCharacters(field, flag: "--set", command: command)
         return FieldAssignment(field: field, value: String(text[text.index(after: equals)...]))
@@ -66,8 +70,7 @@ extension ScannedArguments {
         var words: [FieldMap.Word] = []
         var fields: [String] = []
         for value in all("--clear") {
-            for item in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty
-            {
+            for item in value.split(separator: ",").map({ $0.trimmingWhitespace() }) where !item.isEmpty {
                 if let word = FieldMap.Word(rawValue: item.lowercased()) {
                     guard word != .name else {
                         throw AppError.usage("--clear cannot empty name: every project needs one", command: "update")

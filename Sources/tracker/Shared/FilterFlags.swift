@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerModel
 
 /// The filters `list` has, which every command that reads many projects shares (`calendar` among them).
@@ -40,7 +44,7 @@ extension ScannedArguments {
 
     /// `--view NAME`, without the spaces around it.
     func view() throws -> String? {
-        try nonEmpty("--view").map { $0.trimmingCharacters(in: .whitespaces) }
+        try nonEmpty("--view").map { $0.trimmingWhitespace() }
     }
 
     /// A count given to `flag`: a whole number from `minimum` to a million.

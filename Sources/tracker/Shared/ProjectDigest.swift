@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerModel
 
 /// `tracker report`'s four sections for a day and a span of days, sorted as cli-spec.md says.
@@ -27,7 +31,7 @@ struct ProjectDigest {
     var since: String
     private(set) var projects: [Section: [Project]] = [:]
 
-    init(date: CalendarDate, days: Int, timeZone: TimeZone) {
+    init(date: CalendarDate, days: Int, timeZone: Zone) {
         self.date = date
         self.days = days
         since = Self.start(of: CalendarDate(dayNumber: date.dayNumber - days + 1), in: timeZone)
@@ -92,16 +96,5 @@ struct ProjectDigest {
     }
 
     /// Midnight of `day` where the user is, as `YYYY-MM-DDTHH:MM:SS.000Z`.
-    static func start(of day: CalendarDate, in timeZone: TimeZone) -> String {
-        // The offset at that midnight, found from the offset at the same clock time in UTC (they differ only across a
-        // change of daylight saving time).
-        let guess =
-            day.dayNumber * 86400
-            - timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(day.dayNumber) * 86400))
-        let instant = day.dayNumber * 86400 - timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(guess)))
-        let seconds = ((instant % 86400) + 86400) % 86400
-        let utcDay = CalendarDate(dayNumber: (instant - seconds) / 86400)
-        let clock = [seconds / 3600, seconds / 60 % 60, seconds % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }
-        return "\(utcDay)T\(clock.joined(separator: ":")).000Z"
-    }
+    static func start(of day: CalendarDate, in zone: Zone) -> String { ISOInstant.text(zone.instant(day)) }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerModel
 
 /// Positional words every command reads the same way: the projects it names.
@@ -14,7 +18,7 @@ extension ScannedArguments {
     }
 
     private func checkTarget(_ target: String, command: String) throws {
-        guard !target.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !target.trimmingWhitespace().isEmpty else {
             throw AppError.usage("\(command) needs a project id or name, not an empty string", command: command)
         }
         try TextRules.refuseControlCharacters(target, flag: "the project name", command: command)

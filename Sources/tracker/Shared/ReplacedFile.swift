@@ -1,5 +1,15 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import TrackerModel
+import TrackerSystem
 
 /// Files tracker writes while others may read them (the secrets file, the cache, a calendar a web server serves):
 /// written whole beside themselves and renamed over, so a reader sees the old file or the new one, never half of one,
@@ -12,9 +22,9 @@ enum ReplacedFile {
         _ path: String, with bytes: some ContiguousBytes, mode: mode_t, keepingExisting: Bool = false,
         durable: Bool = true
     ) -> Int32 {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Path.directory(of: path)
         let temporary =
-            (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid())."
+            (directory.isEmpty ? "." : directory) + "/.\(Path.lastComponent(of: path)).\(getpid())."
             + String(UInt32.random(in: 0...UInt32.max))
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { return errno }
@@ -22,7 +32,7 @@ enum ReplacedFile {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = POSIX.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     code = errno

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -15,7 +19,7 @@ final class ValueChecker: Sendable {
     let knowledge: BaseKnowledge
     private let command: String
     private let today: CalendarDate
-    private let timeZone: TimeZone
+    private let timeZone: Zone
     private let current: Locked<TableLayout>
     private let categories = Locked<[String: Result<String, AppError>]>([:])
     let links = Locked<[String: Result<String, AppError>]>([:])
@@ -25,7 +29,7 @@ final class ValueChecker: Sendable {
 
     init(
         client: ProjectAPIClient, knowledge: BaseKnowledge, layout: TableLayout, command: String, today: CalendarDate,
-        timeZone: TimeZone
+        timeZone: Zone
     ) {
         self.client = client
         self.knowledge = knowledge
@@ -181,7 +185,7 @@ final class ValueChecker: Sendable {
     func value(_ text: String, for field: BaseSchema.Field, separator: Character = ",", flag: String = "--set")
         async throws -> JSONValue
     {
-        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if text.trimmingWhitespace().isEmpty {
             throw usage("\(flag) \(field.name)= is empty; to empty a field, use --clear \(Self.naming("", field.name))")
         }
         let typed = FieldInput.read(text, for: field, separator: separator, today: today, timeZone: timeZone)

@@ -7,7 +7,6 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-
 /// A clock that moves only when slept on, so retry tests take no time and can assert the waits.
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()

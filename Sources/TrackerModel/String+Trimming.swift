@@ -1,0 +1,23 @@
+/// Trimming as Foundation's `CharacterSet` did it, without the part of Foundation that holds `CharacterSet`.
+extension StringProtocol {
+    /// Without spaces and tabs (any Unicode space separator) at either end; line breaks stay.
+    public func trimmingWhitespace() -> String {
+        trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    }
+
+    /// Without white space or line breaks at either end.
+    public func trimmingWhitespaceAndNewlines() -> String {
+        trimming { scalar in
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+                || (0x0A...0x0D).contains(scalar.value) || scalar == "\u{85}" || scalar == "\u{2028}"
+                || scalar == "\u{2029}"
+        }
+    }
+
+    private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isTrimmed($0) })!
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The C library's file calls by a name of their own, for code where a method called `open`, `read` or `write` would
+/// hide them.
+public enum POSIX {
+    public static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Glibc)
+            Glibc.open(path, flags, mode)
+        #else
+            Darwin.open(path, flags, mode)
+        #endif
+    }
+
+    public static func read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.read(descriptor, buffer, count)
+        #else
+            Darwin.read(descriptor, buffer, count)
+        #endif
+    }
+
+    public static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(descriptor, buffer, count)
+        #else
+            Darwin.write(descriptor, buffer, count)
+        #endif
+    }
+}
+
+extension POSIX {
+    /// Everything left to read from `descriptor` (standard input, a pipe), retrying reads a signal interrupted.
+    public static func readAll(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return bytes }
+            bytes += buffer[0..<count]
+        }
+    }
+
+    /// Creates `path` and any missing parents (`mkdir -p`) with `mode`; 0, or the errno of the step that failed.
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o755) -> Int32 {
+        var info = stat()
+        if stat(path, &info) == 0 { return info.st_mode & S_IFMT == S_IFDIR ? 0 : ENOTDIR }
+        let parent = Path.directory(of: path)
+        if !parent.isEmpty && parent != path {
+            let code = makeDirectories(parent, mode: mode)
+            if code != 0 { return code }
+        }
+        return mkdir(path, mode) == 0 || errno == EEXIST ? 0 : errno
+    }
+
+    /// The C library's words for an errno.
+    public static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+/// Slash-separated paths taken apart as `NSString` did, without the part of Foundation that holds it.
+public enum Path {
+    /// `a/b/c` → `a/b`, `/c` → `/`, `c` → "" (trailing slashes ignored).
+    public static func directory(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `a/b/c.txt` → `c.txt`.
+    public static func lastComponent(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? String(path)
+    }
+
+    /// `c.tar.gz` → `gz`, `notes` → "", `.profile` → "".
+    public static func pathExtension(of path: String) -> String {
+        let name = lastComponent(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+}
