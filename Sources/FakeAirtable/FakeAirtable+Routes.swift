@@ -56,7 +56,11 @@ extension FakeAirtable {
     // MARK: - Metadata
 
     private func meta(_ parts: [String]) -> HTTPAction {
-        if parts == ["whoami"] { return ok(["id": "usrFAKEuser000001"]) }
+        if parts == ["whoami"] {
+            var body: [String: Any] = ["id": options.user.id]
+            if let email = options.user.email { body["email"] = email }
+            return ok(body)
+        }
         guard parts.count == 3, parts[0] == "bases", parts[2] == "tables" else { return notFoundRoute() }
         guard options.grantsSchemaAccess, parts[1] == options.baseID else {
             return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)

@@ -21,6 +21,9 @@ public final class FakeAirtable: @unchecked Sendable {
         public var iteratorLifetime: Double?
         /// Whether the token may read the base schema (`schema.bases:read`).
         public var grantsSchemaAccess = true
+        /// What `GET /v0/meta/whoami` answers: the token's user id, and the email only with `user.email:read`
+        /// (airtable-api.md §10.3).
+        public var user: (id: String, email: String?) = ("usrFAKEuser000001", nil)
         /// Whether `typecast` may add choices to a select field (the user may change the schema).
         public var allowsSchemaChanges = true
         /// The coding answers use when the client accepts it (Airtable: gzip); nil for plain bodies.

@@ -87,8 +87,18 @@ public enum Formula {
         if let category = filters.category {
             terms.append(fields[.category].map { equalsIgnoringCase($0, category) } ?? "FALSE()")
         }
-        if let lead = filters.lead, filters.leadEmail == nil {
+        if let lead = filters.leadName {
             terms.append(fields[.lead].map { equalsIgnoringCase($0, lead) } ?? "FALSE()")
+        }
+        // A team member by name narrows on Airtable (the cell reads as names joined); tracker checks the name exactly.
+        if let member = filters.team, !member.contains("@"), member.lowercased() != "me" {
+            terms.append(
+                fields[.team].map { "FIND(LOWER(\(literal(member))), LOWER(\(field($0))))" } ?? "FALSE()")
+        }
+        // --mine: a project with neither a lead nor a team cannot be anyone's.
+        if filters.mine {
+            let people = [fields[.lead], fields[.team]].compactMap { $0 }.map(field)
+            terms.append(people.isEmpty ? "FALSE()" : any(people))
         }
         if let search = filters.search {
             let needle = "LOWER(\(literal(search)))"

@@ -167,14 +167,14 @@ public struct ProjectAPIClient: Sendable {
 
     // MARK: - Checks for doctor
 
-    /// The id of the user the token belongs to (`GET /v0/meta/whoami`, which needs no scope).
-    public func whoami() async -> Result<String, AppError> {
+    /// The user the token belongs to (`GET /v0/meta/whoami`, which needs no scope; the email only with
+    /// `user.email:read`).
+    public func whoami() async -> Result<Collaborator, AppError> {
         let url = URL(string: access.endpoint.absoluteString + "/v0/meta/whoami")!
         return await network.send(request(url, method: "GET"), kind: .idempotent).flatMap { data in
-            guard let id = (try? JSONParser.parse(data))?["id"]?.stringValue else {
-                return .failure(.badResponse("whoami has no user id"))
-            }
-            return .success(id)
+            let body = try? JSONParser.parse(data)
+            guard let id = body?["id"]?.stringValue else { return .failure(.badResponse("whoami has no user id")) }
+            return .success(Collaborator(id: id, email: body?["email"]?.stringValue))
         }
     }
 

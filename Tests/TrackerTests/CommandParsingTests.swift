@@ -41,6 +41,10 @@ struct CommandParsingTests {
                     sender: "tracker@example.com", always: true))
         ),
         (["report", "--json"], Invocation(command: Report(format: .json))),
+        (
+            ["list", "--mine", "--team", "Sam Epps", "--lead", "me"],
+            Invocation(command: List(filters: ProjectFilters(lead: "me", team: "Sam Epps", mine: true)))
+        ),
         (["--help"], Invocation(command: Help(topic: nil))),
         (["--version"], Invocation(command: Version())),
         (["help", "add"], Invocation(command: Help(topic: "add"))),

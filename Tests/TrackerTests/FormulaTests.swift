@@ -54,3 +54,39 @@ struct FormulaTests {
         #expect(!escaped, "a trailing backslash would escape the closing quote: \(literal)")
     }
 }
+
+@Suite struct PeopleFilterTests {
+    static let me = "usrME0000000000001"
+    static let other = Collaborator(id: "usrOTHER000000001", name: "Sam Epps", email: "sam@example.com")
+    static let mine = Collaborator(id: me, name: "Ana Diaz", email: "ana@example.com")
+
+    static func project(lead: Collaborator?, team: [Collaborator]) -> Project {
+        Project(id: "recA", createdTime: "", lead: lead, team: team)
+    }
+
+    @Test func mineIsLeadOrTeamByUserIdAndNamesMatchWhole() throws {
+        let keep = try #require(ProjectFilters(mine: true).localMatch(me: Self.me))
+        #expect(keep(Self.project(lead: Self.mine, team: [])))
+        #expect(keep(Self.project(lead: Self.other, team: [Self.other, Self.mine])))
+        #expect(!keep(Self.project(lead: Self.other, team: [Self.other])))
+        // Same name and email, another user: ids decide.
+        let lookalike = Collaborator(id: "usrLOOKALIKE00001", name: "Ana Diaz", email: "ana@example.com")
+        #expect(!keep(Self.project(lead: lookalike, team: [])))
+        let team = try #require(ProjectFilters(team: "sam epps").localMatch(me: nil))
+        #expect(team(Self.project(lead: nil, team: [Self.other])))
+        let partOfAName = try #require(ProjectFilters(team: "sam").localMatch(me: nil))
+        #expect(!partOfAName(Self.project(lead: nil, team: [Self.other])))
+        #expect(ProjectFilters(lead: "Sam Epps").localMatch(me: nil) == nil, "a lead's name is matched by Airtable")
+        #expect(
+            ProjectFilters(lead: "me").needsMe && ProjectFilters(team: "Me").needsMe
+                && !ProjectFilters(team: "x").needsMe)
+    }
+
+    @Test func formulasNarrowByTeamNameAndMineNeedsALeadOrATeam() {
+        let formula = Formula.matching(
+            ProjectFilters(team: "O'Brien", mine: true), today: CalendarDate("2026-11-24")!, fields: .template)
+        #expect(formula == "AND(FIND(LOWER('O\\'Brien'), LOWER({Project team})), OR({Project lead}, {Project team}))")
+        #expect(
+            Formula.matching(ProjectFilters(lead: "me"), today: CalendarDate("2026-11-24")!, fields: .template) == nil)
+    }
+}

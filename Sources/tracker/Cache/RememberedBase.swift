@@ -19,6 +19,8 @@ struct RememberedBase: Equatable, Sendable {
     var people: [String: JSONValue] = [:]
     /// Records of other tables by table id, then record id: the text of their primary field.
     var records: [String: [String: String]] = [:]
+    /// The token's user id (`GET /v0/meta/whoami`), once asked for.
+    var user: String?
 
     /// A schema is read at most this often (cli-spec.md "The schema is remembered").
     static let lifetime = 3600.0
@@ -50,7 +52,7 @@ struct RememberedBase: Equatable, Sendable {
             })
         let body = JSONValue.object([
             ("version", .number(Self.version)), ("readAt", .number(readAt)), ("schema", schema ?? .null),
-            ("people", people), ("records", records),
+            ("people", people), ("records", records), ("user", user.map(JSONValue.string) ?? .null),
         ])
         return Data(body.serialized().utf8)
     }
@@ -64,6 +66,7 @@ struct RememberedBase: Equatable, Sendable {
         let schema = body["schema"]
         self.schema = schema == .null ? nil : schema
         for (name, cell) in body["people"]?.objectMembers ?? [] { people[name] = cell }
+        user = body["user"]?.stringValue
         for (table, names) in body["records"]?.objectMembers ?? [] {
             var found: [String: String] = [:]
             for (id, name) in names.objectMembers ?? [] { found[id] = name.stringValue }

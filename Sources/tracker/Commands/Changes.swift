@@ -60,6 +60,8 @@ struct Changes: Command {
         if let complete = filters.complete { parts.append(complete ? "complete" : "incomplete") }
         if let category = filters.category { parts.append("category \(category.lowercased())") }
         if let lead = filters.lead { parts.append("lead \(lead.lowercased())") }
+        if let team = filters.team { parts.append("team \(team.lowercased())") }
+        if filters.mine { parts.append("mine") }
         if let search = filters.search { parts.append("search \(search.lowercased())") }
         if let view { parts.append("view \(view)") }
         return parts.joined(separator: ", ")

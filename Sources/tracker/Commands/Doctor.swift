@@ -140,7 +140,9 @@ extension Runner {
         let client = makeClient(configuration: configuration)
         var checks: [DoctorCheck] = []
         switch await client.whoami() {
-        case .success(let user): checks.append(DoctorCheck(name: "token", detail: "token accepted (user \(user))"))
+        case .success(let user):
+            let who = [user.id, user.email].compactMap { $0 }.joined(separator: ", ")
+            checks.append(DoctorCheck(name: "token", detail: "token accepted (user \(StandardErrorText.safe(who)))"))
         case .failure(let error): checks.append(.failed("token", error))
         }
         // What was remembered is said before it is replaced by what Airtable says now.

@@ -118,6 +118,7 @@ extension Runner {
     private struct ListPlan {
         var query: ListQuery
         var columns: [ListColumn]
+        var keep: (@Sendable (Project) -> Bool)?
     }
 
     private func listPlan(_ options: List, _ base: Base) async throws -> ListPlan {
@@ -143,15 +144,16 @@ extension Runner {
                 fields.word(forFieldNamed: field).flatMap { fields[$0] == field ? Self.column(for: $0) : nil }
                     ?? .field(field))
         }
-        let email = options.filters.leadEmail
+        let keep = try await peopleMatch(options.filters, base: base)
         return ListPlan(
             query: ListQuery(
                 filterByFormula: Formula.matching(options.filters, today: today, fields: fields),
                 sort: sort,
-                // One more than the limit tells whether more match. A lead's email is matched here, not by Airtable.
-                maxRecords: email == nil ? options.limit.map { $0 + 1 } : nil,
+                // One more than the limit tells whether more match. People by email or as `me` are matched here, not
+                // by Airtable.
+                maxRecords: keep == nil ? options.limit.map { $0 + 1 } : nil,
                 fields: fetchedFields(options, columns: columns, layout: lookup.layout), view: view),
-            columns: columns)
+            columns: columns, keep: keep)
     }
 
     /// tracker's column for a field that is one of its words.
@@ -177,7 +179,7 @@ extension Runner {
         let fields = layout.fields
         var words: [FieldMap.Word] = [.name, .due, .complete]
         var others: [String] = []
-        if options.filters.leadEmail != nil { words.append(.lead) }
+        if options.filters.localMatch(me: nil) != nil { words += [.lead, .team] }
         for column in columns {
             switch column {
             case .category: words.append(.category)
@@ -203,7 +205,7 @@ extension Runner {
             format, today: today, style: style, width: output.terminalWidth ?? 80, columns: plan.columns,
             formatter: FieldFormatter(table: base.layout.table, timeZone: context.timeZone))
         var tally: [ProjectStatus: Int] = [:]
-        let email = options.filters.leadEmail
+        let keep = plan.keep
         let query = plan.query
         var remaining = options.limit ?? Int.max
         var moreMatch = false
@@ -215,7 +217,7 @@ extension Runner {
                 progress.read(page.count)
                 for project in page.prefix(NamesFile.projectLimit - names.count) { names.append(project.name ?? "") }
                 var page = page
-                if let email { page = page.filter { $0.lead?.email?.lowercased() == email } }
+                if let keep { page = page.filter(keep) }
                 if page.count > remaining {
                     moreMatch = true
                     page = Array(page.prefix(remaining))

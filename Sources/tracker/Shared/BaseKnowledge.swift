@@ -155,6 +155,21 @@ final class BaseKnowledge: Sendable {
         cache.write(data, to: fileName)
     }
 
+    // MARK: - Who the token is
+
+    /// The token's user id: remembered with the schema, else asked of Airtable (`whoami`, which needs no scope).
+    func me() async throws -> String {
+        if let user = state.withLock({ $0.remembered?.user }) { return user }
+        guard let user = try await client.whoami().get().id else { throw AppError.badResponse("whoami has no user id") }
+        let changed = state.withLock { state -> Bool in
+            guard state.remembered != nil else { return false }
+            state.remembered?.user = user
+            return true
+        }
+        if changed { save() }
+        return user
+    }
+
     // MARK: - Names
 
     /// The cell for the collaborator called `name`, if one was found by that name before.

@@ -17,7 +17,9 @@ extension CommandSpec {
         FlagSpec(
             name: "--category", value: "NAME", choices: CommandSpec.categoryChoices, checksChoices: false,
             help: "only this category, e.g. \"Brand identity\""),
-        FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads"),
+        FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads (me: you)"),
+        FlagSpec(name: "--team", value: "NAME|EMAIL", help: "only projects with this person in the team (me: you)"),
+        FlagSpec(name: "--mine", help: "only projects you lead or are in the team of (the token's user)"),
         FlagSpec(
             name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
         FlagSpec(
@@ -38,6 +40,8 @@ extension ScannedArguments {
         filters.complete = has("--complete") ? true : has("--incomplete") ? false : nil
         filters.category = try nonEmpty("--category")
         filters.lead = try nonEmpty("--lead")
+        filters.team = try nonEmpty("--team")
+        filters.mine = has("--mine")
         filters.search = try nonEmpty("--search")
         return filters
     }

@@ -12,14 +12,12 @@ struct ProjectListing {
     var query: ListQuery
     /// The layout the names were looked up in (read again if a name was missing from what tracker remembered).
     var layout: TableLayout
-    /// A lead asked for by email, which formulas cannot see, so it is matched here.
-    var leadEmail: String?
+    /// The people asked for by email or as `me`, which formulas cannot see, so they are matched here.
+    var keep: (@Sendable (Project) -> Bool)?
 
     /// Reads every page, passing on the projects of each.
     func read(_ client: ProjectAPIClient, onPage: ([Project]) async throws -> Void) async throws {
-        try await client.listProjects(query) { page in
-            try await onPage(leadEmail.map { email in page.filter { $0.lead?.email?.lowercased() == email } } ?? page)
-        }
+        try await client.listProjects(query) { page in try await onPage(keep.map { page.filter($0) } ?? page) }
     }
 }
 
@@ -32,17 +30,25 @@ extension Runner {
     ) async throws -> ProjectListing {
         let fields = base.layout.fields
         let (lookup, name) = try await lookUpSelection(filters, view: view, base: base, command: command)
+        let keep = try await peopleMatch(filters, base: base)
         let formula = terms + [Formula.matching(filters, today: today, fields: fields)].compactMap { $0 }
         // Without the schema tracker cannot tell which fields exist, and naming a missing one fails the request.
         let fetched =
             lookup.layout.table == nil
             ? nil
             : words.map { words in
-                (words + (filters.leadEmail == nil ? [] : [.lead])).compactMap { fields[$0] }
+                (words + (keep == nil ? [] : [.lead, .team])).compactMap { fields[$0] }
             }
         let query = ListQuery(
             filterByFormula: formula.isEmpty ? nil : Formula.all(formula), sort: sort, fields: fetched, view: name)
-        return ProjectListing(query: query, layout: lookup.layout, leadEmail: filters.leadEmail)
+        return ProjectListing(query: query, layout: lookup.layout, keep: keep)
+    }
+
+    /// What tracker checks itself of the person filters (an email, `me`, a team member's exact name); asks who the
+    /// token is when `me` or `--mine` needs it.
+    func peopleMatch(_ filters: ProjectFilters, base: Base) async throws -> (@Sendable (Project) -> Bool)? {
+        let me = filters.needsMe ? try await base.knowledge.me() : nil
+        return filters.localMatch(me: me)
     }
 
     /// The projects with a due date, soonest due first; open ones only unless `includesComplete` or a filter says
