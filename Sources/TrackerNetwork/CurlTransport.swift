@@ -30,8 +30,11 @@ import TrackerModel
 
         /// A transport, or nil when libcurl cannot be loaded.
         init?() {
-            guard tracker_curl_load() != 0 else { return nil }
+            guard Self.load() else { return nil }
         }
+
+        /// Loads libcurl once per process (later calls wait for the first); false when it cannot be.
+        static func load() -> Bool { tracker_curl_load() != 0 }
 
         public func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
             let reused = fresh ? nil : idle.withLock { $0.popLast() }

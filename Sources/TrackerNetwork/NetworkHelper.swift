@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import Dispatch
 import TrackerSystem
 import TrackerModel
 
@@ -101,6 +102,27 @@ public final class NetworkHelper: Sendable {
                 freshSession: { URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds) })
         #endif
     }
+
+    /// Starts loading the platform's transport on a thread of its own, so that loading libcurl and the ~30 libraries
+    /// behind it (5 ms) overlaps reading the configuration and the cache instead of delaying the first request.
+    public static func preloadTransport() {
+        #if os(Linux)
+            let done = DispatchSemaphore(value: 0)
+            preloading.withLock { $0 = done }
+            if !DetachedThread.start({
+                _ = CurlTransport.load()
+                done.signal()
+            }) {
+                done.signal()
+            }
+        #endif
+    }
+
+    /// Waits (a second at most) for a transport still loading: a process that exits while a library is being loaded
+    /// on another thread can crash in the loader.
+    public static func settle() { _ = preloading.withLock { $0 }?.wait(timeout: .now() + 1) }
+
+    private static let preloading = Locked<DispatchSemaphore?>(nil)
 
     /// Sleeps for `seconds`, returning early if the task is cancelled.
     @Sendable public static func sleep(_ seconds: Double) async { await MonotonicClock.sleep(seconds) }

@@ -122,6 +122,10 @@ func coldRun(_ arguments: [String]) throws -> Summary {
 }
 recordTrips("add --category --lead, nothing remembered", try coldRun(adding))
 recordTrips("show by id, nothing remembered", try coldRun(["show", ids[6]]))
+recordTrips("list, nothing remembered", try coldRun(["list"]))
+recordTrips("list --overdue --json, nothing remembered", try coldRun(["list", "--overdue", "--json"]))
+recordTrips("report, nothing remembered", try coldRun(["report"]))
+recordTrips("timeline, nothing remembered", try coldRun(["timeline"]))
 _ = Measure.run(tracker, ["list"], environment: slowEnv)  // remembers the schema, as any earlier command would
 recordTrips("list, 16 projects (1 page)", repeatRun(tripRuns, ["list"], slowEnv))
 recordTrips("show by id", repeatRun(tripRuns, ["show", ids[6]], slowEnv))

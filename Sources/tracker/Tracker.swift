@@ -20,6 +20,7 @@ enum Tracker {
         signal(SIGPIPE, SIG_IGN)
         let code = await CLI.run(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        NetworkHelper.settle()
         exit(code.rawValue)
     }
 }

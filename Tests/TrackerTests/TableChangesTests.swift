@@ -22,6 +22,30 @@ struct TableChangesTests {
         Entry(id: "rec5", name: "New\u{1B}[2J one", words: ["due": "2027-01-01"], fields: [:]),
     ]
 
+    @Test func aLineWrittenStraightFromTheProjectIsTheEntrysLine() {
+        let people = [Collaborator(id: "usr1", name: "Ana"), Collaborator(id: "usr2", email: "bo@example.com")]
+        let projects = [
+            Project(id: "recA", createdTime: ""),
+            Project(
+                id: "recB", createdTime: "", name: "Logo \"x\"\n", category: "Brand", isComplete: true,
+                kickoff: CalendarDate("2026-11-01"), due: CalendarDate("2026-12-01"), lead: people[0], team: people,
+                clients: ["recC1", "recC2"], notes: "n\t",
+                otherFields: [
+                    FieldValue("Zeta", .number(3)), FieldValue("Budget", .string("1200")),
+                    FieldValue("Ärger", .bool(true)),
+                    FieldValue("Empty", .string("")),
+                ]),
+        ]
+        let formatter = FieldFormatter(table: nil, recordNames: ["recC1": "Acme"])
+        for project in projects {
+            var straight = JSONWriter()
+            TableSnapshot.writeLine(project, formatter: formatter, to: &straight)
+            var built = JSONWriter()
+            TableSnapshot.entry(project, formatter: formatter).write(to: &built)
+            #expect(straight.text == built.text)
+        }
+    }
+
     @Test func everyDifferenceIsOneLineAndNothingUnchangedIsSaid() {
         let changes = TableChange.between(Self.old, Self.new)
         #expect(changes.map(\.kind) == [.changed, .changed, .added, .deleted])

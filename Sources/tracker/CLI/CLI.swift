@@ -32,6 +32,7 @@ enum CLI {
         case .success(let parsed): invocation = parsed
         case .failure(let error): return report(error, to: context.output)
         }
+        if type(of: invocation.command).spec.usesNetwork { context.prepareNetwork() }
         do {
             try await Runner(invocation: invocation, context: context, today: today).execute()
             return .success

@@ -39,6 +39,9 @@ struct CommandSpec: Sendable {
     var examples: [String]
     var notes: [String] = []
 
+    /// Whether the command talks to Airtable (everything but help, completion scripts and the version).
+    var usesNetwork: Bool { !["help", "completion", "--version"].contains(name) }
+
     func flag(named name: String) -> FlagSpec? {
         flags.first { $0.name == name || $0.short == name }
     }

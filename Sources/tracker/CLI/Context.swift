@@ -35,6 +35,8 @@ struct Context: Sendable {
     var readLine: @Sendable () -> String?
     /// Asks for a secret on the terminal without echoing it (`tracker init`).
     var readSecret: @Sendable (_ prompt: String) -> String? = { TerminalEcho.readHidden(prompt: $0) }
+    /// Gets the network ready ahead of the first request (loads libcurl in the background); nothing in tests.
+    var prepareNetwork: @Sendable () -> Void = {}
     /// Ctrl-C, for commands that stop cleanly between requests.
     var interruption = Interruption()
     /// Where the schema and resolved names are remembered between commands; nil remembers nothing.
@@ -71,13 +73,15 @@ struct Context: Sendable {
 
     /// The real process: its streams, working directory, clock and a machine-wide pacer.
     static func live(environment: [String: String]) -> Context {
-        Context(
+        var context = Context(
             environment: environment, output: .standard(environment: environment),
             currentDirectory: FileManager.default.currentDirectoryPath,
             prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) },
             isStdinTerminal: isatty(STDIN_FILENO) == 1,
             cacheDirectory: CacheDirectory.location(environment: environment),
             stateDirectory: CacheDirectory.stateLocation(environment: environment))
+        context.prepareNetwork = { NetworkHelper.preloadTransport() }
+        return context
     }
 
     /// Paces through a slot file shared by every tracker process using the same base.

@@ -18,6 +18,11 @@ struct Runner {
     private let runtimeDirectory = Locked<RuntimeDirectory?>(nil)
     /// The configuration, read at most once per command: a token command runs once however often it is needed.
     private let configuration = Locked<Configuration?>(nil)
+    /// Whether a command that reads may send its work beside the schema read when nothing is remembered; off for the
+    /// second run of a command whose first the schema contradicted.
+    var mayReadBesideSchema = true
+    /// The schema read in flight for this run, if the command sent its work beside it.
+    private let inFlight = Locked<SchemaInFlight?>(nil)
     /// What tracker is waiting for, on a terminal's stderr; nil elsewhere.
     let status: StatusLine?
     /// The context's streams, clearing the status line before each write.
@@ -41,7 +46,19 @@ struct Runner {
 
     func execute() async throws {
         defer { status?.clear() }
-        try await invocation.command.run(self)
+        do {
+            try await invocation.command.run(self)
+        } catch let error where mayReadBesideSchema {
+            // Nothing was written before the schema was confirmed: run again, the schema first, when it says the
+            // work went out with the wrong fields (or failed for that reason).
+            guard let inFlight = inFlight.withLock({ $0 }) else { throw error }
+            if !(error is SchemaInFlight.Contradicted) {
+                guard await inFlight.contradicts() else { throw error }
+            }
+            var again = Runner(invocation: invocation, context: context, today: today)
+            again.mayReadBesideSchema = false
+            try await again.invocation.command.run(again)
+        }
     }
 
     // MARK: - Wiring
@@ -53,13 +70,30 @@ struct Runner {
         var client: ProjectAPIClient
         var knowledge: BaseKnowledge
         var layout: TableLayout
+        /// The schema read going out beside the work, when the layout above is only assumed.
+        var inFlight: SchemaInFlight? = nil
+
+        /// The layout confirmed by the schema read in flight, or the one in use: call before writing anything out.
+        func confirmedLayout() async throws -> TableLayout { try await inFlight?.confirmed() ?? layout }
     }
 
     /// Reads the configuration and the table's layout (the remembered schema, or the schema read now).
-    func prepareBase() async throws -> Base {
+    ///
+    /// With `readingBeside`, a command that only reads and confirms before writing anything out does not wait for a
+    /// schema that is not remembered: the layout is the one the secrets file assumes, and the schema read goes out
+    /// beside the command's first request (`base.inFlight`).
+    func prepareBase(readingBeside: Bool = false) async throws -> Base {
         let configuration = try loadConfiguration()
         let client = makeClient(configuration: configuration)
         let knowledge = BaseKnowledge(client: client, cache: context.cacheDirectory, now: context.now)
+        if readingBeside && mayReadBesideSchema && !knowledge.remembersFreshSchema {
+            let assumed = client.access.fieldSettings.assumed
+            let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
+            self.inFlight.withLock { $0 = inFlight }
+            return Base(
+                configuration: configuration, client: client.using(assumed), knowledge: knowledge,
+                layout: TableLayout(fields: assumed, table: nil, schema: nil), inFlight: inFlight)
+        }
         let layout = try await knowledge.layout()
         return Base(
             configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout)

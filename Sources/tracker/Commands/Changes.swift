@@ -151,14 +151,16 @@ extension Runner {
         do {
             try await listing.read(base.client) { page in
                 for project in page {
-                    let entry = TableSnapshot.entry(project, formatter: formatter)
                     let start = file.bytes.count
-                    entry.write(to: &file)
+                    TableSnapshot.writeLine(project, formatter: formatter, to: &file)
                     // Compared before the next write: a slice kept across it would copy the whole file every project.
-                    let unchanged = previous?.line(entry.id).map { $0.elementsEqual(file.bytes[start...]) } ?? false
+                    let unchanged = previous?.line(project.id).map { $0.elementsEqual(file.bytes[start...]) } ?? false
                     file.raw("\n")
-                    seen.insert(StableHash.of(entry.id))
-                    if let previous, !unchanged { try compare(entry, with: previous) }
+                    seen.insert(StableHash.of(project.id))
+                    // Only a changed project is built into an entry to compare field by field.
+                    if let previous, !unchanged {
+                        try compare(TableSnapshot.entry(project, formatter: formatter), with: previous)
+                    }
                 }
             }
             if let previous {

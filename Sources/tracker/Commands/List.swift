@@ -101,7 +101,10 @@ extension List {
 extension Runner {
     /// `tracker list`: streams every matching project in the chosen format, page by page.
     fileprivate func list(_ options: List) async throws {
-        let base = try await prepareBase()
+        // Cold, the listing goes out beside the schema read unless a name typed needs the schema to be found.
+        let namesFields = options.columns.contains { if case .field = $0 { true } else { false } }
+        let sortsByField = if case .field? = options.sort { true } else { false }
+        let base = try await prepareBase(readingBeside: options.view == nil && !namesFields && !sortsByField)
         do {
             try await recheckingOnContradiction(base, recheck: { fresh in _ = try await listPlan(options, fresh) }) {
                 try await list(options, base: base)
@@ -214,6 +217,7 @@ extension Runner {
         var names: [String] = []
         do {
             try await client.listProjects(query) { page in
+                _ = try await base.confirmedLayout()
                 progress.read(page.count)
                 for project in page.prefix(NamesFile.projectLimit - names.count) { names.append(project.name ?? "") }
                 var page = page
@@ -232,6 +236,7 @@ extension Runner {
                 if moreMatch { throw ListingComplete() }
             }
         } catch is ListingComplete {}
+        _ = try await base.confirmedLayout()
         progress.stop()
         // Only a listing of the whole table may forget names; any other adds what it saw.
         let isWholeTable = options.filters.isEmpty && options.view == nil && !moreMatch && options.limit == nil

@@ -99,20 +99,20 @@ extension Report {
 extension Runner {
     /// Reads the projects of every section in one listing, sorts them into the digest, and writes it at once.
     fileprivate func report(_ options: Report) async throws {
-        let base = try await prepareBase()
+        let base = try await prepareBase(readingBeside: true)
         var digest = ProjectDigest(date: today, days: options.days, timeZone: context.timeZone)
         let fields = base.layout.fields
         let term = Formula.digest(today: today, days: options.days, since: digest.since, fields: fields)
         let listing = try await projectListing(
             options.filters, view: options.view, base: base, command: "report", terms: [term],
             showing: options.format == .json ? nil : [.name, .due, .complete, .lead, .category])
-        try await listing.read(base.client) { page in
+        let layout = try await listing.read(base.client) { page in
             for project in page { digest.add(project) }
         }
         digest.sort()
         guard !digest.isEmpty || options.always else { return }
         let document = ReportDocument(
-            digest: digest, tableName: listing.layout.table?.name ?? base.configuration.table,
+            digest: digest, tableName: layout.table?.name ?? base.configuration.table,
             grouping: options.grouping)
         switch options.format {
         case .text: try output.standardOutput(digest.isEmpty ? document.nothingLine + "\n" : document.text())

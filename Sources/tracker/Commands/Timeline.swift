@@ -51,7 +51,7 @@ extension Runner {
     /// Reads every open project with a due date (one listing), then draws them at once: the name column is as wide
     /// as the longest name that fits.
     fileprivate func timeline(_ options: Timeline) async throws {
-        let base = try await prepareBase()
+        let base = try await prepareBase(readingBeside: true)
         let listing = try await datedListing(
             options.filters, view: options.view, includesComplete: false, showing: [.name, .due, .kickoff, .complete],
             base: base, command: "timeline")

@@ -37,6 +37,8 @@ final class BaseKnowledge: Sendable {
         /// Whether the schema was read from Airtable during this command.
         var isCurrent = false
         var layout: TableLayout?
+        /// The token's user, when asked before a schema to remember it with was read.
+        var user: String?
     }
     private let state = Locked(State())
 
@@ -48,6 +50,11 @@ final class BaseKnowledge: Sendable {
             endpoint: client.access.endpoint, baseID: client.access.baseID,
             token: client.access.token)
         self.now = now
+    }
+
+    /// Whether a schema under an hour old is remembered.
+    var remembersFreshSchema: Bool {
+        loadRemembered()?.isFresh(at: now().timeIntervalSince1970) == true
     }
 
     /// Whether the schema was read during this command, so reading it again would learn nothing.
@@ -128,6 +135,8 @@ final class BaseKnowledge: Sendable {
     }
 
     private func adopt(_ remembered: RememberedBase, isCurrent: Bool) throws -> TableLayout {
+        var remembered = remembered
+        if remembered.user == nil { remembered.user = state.withLock { $0.user } }
         let schema = try remembered.schema.map { body throws(AppError) in try BaseSchema(airtable: body) }
         let table = schema?.table(client.access.table)
         let fields = try table.map { table throws(AppError) in try settings.resolve(in: table) } ?? settings.assumed
@@ -162,6 +171,7 @@ final class BaseKnowledge: Sendable {
         if let user = state.withLock({ $0.remembered?.user }) { return user }
         guard let user = try await client.whoami().get().id else { throw AppError.badResponse("whoami has no user id") }
         let changed = state.withLock { state -> Bool in
+            state.user = user
             guard state.remembered != nil else { return false }
             state.remembered?.user = user
             return true

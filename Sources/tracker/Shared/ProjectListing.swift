@@ -14,10 +14,24 @@ struct ProjectListing {
     var layout: TableLayout
     /// The people asked for by email or as `me`, which formulas cannot see, so they are matched here.
     var keep: (@Sendable (Project) -> Bool)?
+    /// The schema read sent beside the listing, which must confirm the layout before a page is passed on.
+    var inFlight: SchemaInFlight? = nil
 
-    /// Reads every page, passing on the projects of each.
-    func read(_ client: ProjectAPIClient, onPage: ([Project]) async throws -> Void) async throws {
-        try await client.listProjects(query) { page in try await onPage(keep.map { page.filter($0) } ?? page) }
+    /// Reads every page, passing on the projects of each; returns the layout, as the schema confirmed it.
+    @discardableResult
+    func read(_ client: ProjectAPIClient, onPage: ([Project]) async throws -> Void) async throws -> TableLayout {
+        var confirmed: TableLayout?
+        func confirm() async throws -> TableLayout {
+            if let confirmed { return confirmed }
+            let layout = try await inFlight?.confirmed() ?? self.layout
+            confirmed = layout
+            return layout
+        }
+        try await client.listProjects(query) { page in
+            _ = try await confirm()
+            try await onPage(keep.map { page.filter($0) } ?? page)
+        }
+        return try await confirm()
     }
 }
 
@@ -41,7 +55,7 @@ extension Runner {
             }
         let query = ListQuery(
             filterByFormula: formula.isEmpty ? nil : Formula.all(formula), sort: sort, fields: fetched, view: name)
-        return ProjectListing(query: query, layout: lookup.layout, keep: keep)
+        return ProjectListing(query: query, layout: lookup.layout, keep: keep, inFlight: base.inFlight)
     }
 
     /// What tracker checks itself of the person filters (an email, `me`, a team member's exact name); asks who the

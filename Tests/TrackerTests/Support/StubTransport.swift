@@ -17,11 +17,14 @@ struct StubTransport: HTTPTransport {
         let name = UUID().uuidString.lowercased() + ".tracker.test"
         private let lock = NSLock()
         private var answers: [StubAnswer]
+        /// Answers for `/v0/meta/` requests, which may go out beside others in any order; nil: they take their turn.
+        private var metaAnswers: [StubAnswer]?
         private let fallback: StubAnswer
         private var seen: [HTTPRequest] = []
 
-        init(answers: [StubAnswer], fallback: StubAnswer) {
+        init(answers: [StubAnswer], meta: [StubAnswer]? = nil, fallback: StubAnswer) {
             self.answers = answers
+            self.metaAnswers = meta
             self.fallback = fallback
         }
 
@@ -36,6 +39,10 @@ struct StubTransport: HTTPTransport {
             lock.lock()
             defer { lock.unlock() }
             seen.append(request)
+            if request.url.path.hasPrefix("/v0/meta/"), let meta = metaAnswers {
+                guard !meta.isEmpty else { return fallback }
+                return metaAnswers!.removeFirst()
+            }
             return answers.isEmpty ? fallback : answers.removeFirst()
         }
     }
@@ -44,8 +51,10 @@ struct StubTransport: HTTPTransport {
     nonisolated(unsafe) private static var hosts: [String: Host] = [:]
 
     /// Registers a host that answers `answers` in order, then `fallback` forever.
-    static func host(_ answers: [StubAnswer], fallback: StubAnswer = .http(500, body: "{}")) -> Host {
-        let host = Host(answers: answers, fallback: fallback)
+    static func host(_ answers: [StubAnswer], meta: [StubAnswer]? = nil, fallback: StubAnswer = .http(500, body: "{}"))
+        -> Host
+    {
+        let host = Host(answers: answers, meta: meta, fallback: fallback)
         lock.lock()
         hosts[host.name] = host
         lock.unlock()

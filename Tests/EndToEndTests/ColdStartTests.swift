@@ -1,0 +1,64 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// cli-spec.md "Fewest round trips", cold: with nothing remembered, a read goes out beside the schema read, and nothing
+/// is written before the schema confirms the fields it assumed.
+final class ColdStartTests: FakeAirtableTestCase {
+    private func startSlow(_ options: FakeAirtable.Options = .init(), records: [[String: Any]]? = nil) throws {
+        var options = options
+        options.latency = 0.3
+        try startFake(records: records ?? FakeAirtable.recordedProjects, options: options)
+    }
+
+    /// The schema read and the record requests, each with when it arrived.
+    private var schemaReads: [FakeAirtable.LogEntry] { fake.log.filter { $0.path.hasSuffix("/tables") } }
+
+    func testListReportAndTimelineSendTheirWorkBesideTheSchemaRead() throws {
+        try startSlow()
+        for arguments in [["list", "--overdue"], ["report"], ["timeline"]] {
+            let run = tracker()  // a HOME of its own: nothing remembered
+            let before = fake.log.count
+            let result = try run.run(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertFalse(result.stdout.isEmpty, "\(arguments)")
+            let sent = Array(fake.log.dropFirst(before))
+            let schema = try XCTUnwrap(sent.first { $0.path.hasSuffix("/tables") }, "\(arguments)")
+            let listing = try XCTUnwrap(sent.first { !$0.path.hasPrefix("/v0/meta/") }, "\(arguments)")
+            XCTAssertEqual(sent.count, 2, "\(arguments): \(sent.map(\.path))")
+            // Sent together: the listing arrived before the schema was answered, 300 ms later.
+            XCTAssertLessThan(abs(listing.received - schema.received), 0.15, "\(arguments)")
+            // The next run remembers the schema and sends the listing alone.
+            let warm = try run.run(arguments)
+            XCTAssertEqual(warm.stdout, result.stdout, "\(arguments)")
+        }
+    }
+
+    func testASchemaThatContradictsTheAssumedFieldsRunsTheCommandAgainAndPrintsOnce() throws {
+        // "Kickoff date" was deleted and the secrets file does not say so: the assumed fields name it.
+        var options = FakeAirtable.Options()
+        options.removedFields = ["Kickoff date"]
+        try startSlow(options)
+        let cold = try tracker().run(["list", "--json"])
+        XCTAssertEqual(cold.status, 0, cold.stderr)
+        let projects = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(cold.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(projects.count, fake.records.count, "printed once")
+        XCTAssertTrue(projects.allSatisfy { $0["kickoff"] is NSNull })
+        XCTAssertEqual(schemaReads.count, 1, "the second run uses the schema the first read")
+        XCTAssertEqual(fake.recordLog.count, 2, "the listing sent beside the schema, then again with its fields")
+        // The same projects as a run that read the schema first (the fake's key order inside "fields" varies).
+        let warm = try tracker().run(["list", "--json"])
+        let warmProjects = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(warm.stdout.utf8)) as? NSArray)
+        XCTAssertEqual(warmProjects, projects as NSArray)
+
+    }
+
+    func testAViewTypedInAnotherCaseWaitsForTheSchemaToFindIt() throws {
+        try startSlow()
+        let result = try tracker().run(["list", "--view", "completed PROJECTS"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let sent = fake.log
+        XCTAssertEqual(sent.first?.path.hasSuffix("/tables"), true)
+        XCTAssertGreaterThan(try XCTUnwrap(sent.last).received, try XCTUnwrap(sent.first).time - 0.01)
+    }
+}
