@@ -85,3 +85,34 @@ public enum Path {
         return String(name[name.index(after: dot)...])
     }
 }
+
+extension POSIX {
+    /// Runs `argv` (found on PATH) with every stream on /dev/null and waits for it: its exit status, or nil when it
+    /// could not be started.
+    public static func runQuietly(_ argv: [String]) -> Int32? {
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor: Int32 in 0...2 {
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        var arguments = argv.map { strdup($0) } + [nil]
+        defer { for argument in arguments { free(argument) } }
+        var pid: pid_t = 0
+        #if canImport(Darwin)
+            let environment = _NSGetEnviron().pointee
+        #else
+            let environment = environ
+        #endif
+        guard posix_spawnp(&pid, argv[0], &actions, nil, &arguments, environment) == 0 else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+    }
+}

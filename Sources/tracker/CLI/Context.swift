@@ -35,6 +35,8 @@ struct Context: Sendable {
     var readLine: @Sendable () -> String?
     /// Asks for a secret on the terminal without echoing it (`tracker init`).
     var readSecret: @Sendable (_ prompt: String) -> String? = { TerminalEcho.readHidden(prompt: $0) }
+    /// Hands an address to the user's browser, detached and silent; false when there is no browser to start.
+    var openInBrowser: @Sendable (_ address: String) -> Bool = { _ in false }
     /// Gets the network ready ahead of the first request (loads libcurl in the background); nothing in tests.
     var prepareNetwork: @Sendable () -> Void = {}
     /// Ctrl-C, for commands that stop cleanly between requests.
@@ -81,7 +83,26 @@ struct Context: Sendable {
             cacheDirectory: CacheDirectory.location(environment: environment),
             stateDirectory: CacheDirectory.stateLocation(environment: environment))
         context.prepareNetwork = { NetworkHelper.preloadTransport() }
+        context.openInBrowser = { Context.startBrowser($0, environment: environment) }
         return context
+    }
+
+    /// `$BROWSER` (its words, then the address), else `xdg-open` (`open` on macOS), started in the background by a shell
+    /// with every stream on /dev/null; the address is an argument, never part of the script.
+    static func startBrowser(_ address: String, environment: [String: String]) -> Bool {
+        #if canImport(Darwin)
+            let opener = "open"
+        #else
+            let opener = "xdg-open"
+        #endif
+        // BROWSER may list several, separated by colons (as `man` and `xdg-open` read it): the first is tried.
+        let browser =
+            environment["BROWSER"].flatMap { $0.split(separator: ":").first.map(String.init) }.flatMap {
+                $0.trimmingWhitespace().isEmpty ? nil : $0
+            } ?? opener
+        let script =
+            #"set -- $0 "$1"; command -v "$1" >/dev/null 2>&1 || exit 127; "$@" </dev/null >/dev/null 2>&1 & exit 0"#
+        return POSIX.runQuietly(["/bin/sh", "-c", script, browser, address]) == 0
     }
 
     /// Paces through a slot file shared by every tracker process using the same base.

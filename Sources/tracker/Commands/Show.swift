@@ -63,7 +63,10 @@ extension Runner {
         let view = ProjectView(today: today, style: style, width: width, timeZone: context.timeZone)
         try output.standardOutput(
             view.render(
-                project, clientNames: recordNames, otherFields: others, absent: Set(base.layout.fields.absent)))
+                project, clientNames: recordNames, otherFields: others, absent: Set(base.layout.fields.absent),
+                address: base.layout.table.map {
+                    WebAddress.record(baseID: base.configuration.baseID, tableID: $0.id, recordID: project.id)
+                }))
     }
 
     /// The tables the projects table links to (by id, or the template's Clients without the schema), each with its

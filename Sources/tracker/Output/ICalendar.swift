@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import TrackerAPI
 import TrackerModel
 
 /// Projects' due dates as an iCalendar document (RFC 5545): one all-day event a project, written so that the same
@@ -46,7 +47,8 @@ struct ICalendar {
         Self.appendLine(description, to: &out)
         if let tableID {
             // An address, not TEXT: ids are letters and digits, so nothing in it needs escaping.
-            Self.appendLine(["URL;VALUE=URI:https://airtable.com/", baseID, "/", tableID, "/", project.id], to: &out)
+            Self.appendLine(
+                ["URL;VALUE=URI:", WebAddress.record(baseID: baseID, tableID: tableID, recordID: project.id)], to: &out)
         }
         out += Self.endEvent
     }

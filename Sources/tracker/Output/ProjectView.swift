@@ -20,7 +20,7 @@ struct ProjectView {
     /// base's own fields after tracker's, already in words (nil for an empty one).
     func render(
         _ project: Project, clientNames: [String: String] = [:], otherFields: [(String, String?)] = [],
-        absent: Set<FieldMap.Word> = []
+        absent: Set<FieldMap.Word> = [], address: String? = nil
     ) -> String {
         let status = project.status(today: today)
         func date(_ value: CalendarDate?) -> String? { value.map { "\($0) (\($0.relative(to: today)))" } }
@@ -46,6 +46,7 @@ struct ProjectView {
         for (label, value, word) in rows where word.map({ !absent.contains($0) }) ?? true {
             text += line(label, value.map { [$0] } ?? [])
         }
+        if let address { text += line("Web", [address]) }
         let notes = project.notes.flatMap { $0.isEmpty ? nil : TextCells.safe($0, breaks: .keepNewlines) }
         let noteLines = notes.map { text in
             text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
