@@ -134,49 +134,30 @@ extension Runner {
         // The table is compared page by page as it arrives: only the lines of changed projects are ever parsed.
         // The new snapshot is written as it is compared, straight into the file's bytes, header first.
         // Sized from the last file, so growing it never holds two copies of a large table at once.
-        var file = JSONWriter(capacity: max(1 << 16, previousSize + previousSize / 8))
-        file.raw(
-            json: TableSnapshot.header(
-                baseID: configuration.baseID, table: configuration.table, selection: options.selection))
-        file.raw("\n")
-        var changes: [TableChange] = []
-        var seen = Set<UInt64>()
-        /// Adds what changed in `entry` since the snapshot (which `previous` must be).
-        func compare(_ entry: TableSnapshot.Entry, with previous: TableSnapshot.Stored) throws {
-            if let change = TableChange.change(from: try previous.entry(entry.id), to: entry) { changes.append(change) }
-        }
         let listing = try await projectListing(options.filters, view: options.view, base: base, command: "changes")
         let formatter = FieldFormatter(
             table: listing.layout.table, timeZone: context.timeZone, recordNames: clientNames(listing.layout, base))
+        var comparison = TableComparison(
+            previous: previous, formatter: formatter, capacity: max(1 << 16, previousSize + previousSize / 8),
+            header: TableSnapshot.header(
+                baseID: configuration.baseID, table: configuration.table, selection: options.selection))
         do {
-            try await listing.read(base.client) { page in
-                for project in page {
-                    let start = file.bytes.count
-                    TableSnapshot.writeLine(project, formatter: formatter, to: &file)
-                    // Compared before the next write: a slice kept across it would copy the whole file every project.
-                    let unchanged = previous?.line(project.id).map { $0.elementsEqual(file.bytes[start...]) } ?? false
-                    file.raw("\n")
-                    seen.insert(StableHash.of(project.id))
-                    // Only a changed project is built into an entry to compare field by field.
-                    if let previous, !unchanged {
-                        try compare(TableSnapshot.entry(project, formatter: formatter), with: previous)
-                    }
-                }
-            }
+            try await listing.read(base.client) { page in try comparison.add(page) }
             if let previous {
-                let missing = previous.idHashes.filter { !seen.contains($0) }.compactMap(previous.id(hash:))
+                let missing = previous.idHashes.filter { !comparison.seen.contains($0) }.compactMap(previous.id(hash:))
                 // A project that left the filters but is still in the table changed; it was not deleted.
                 let left =
                     options.selection.isEmpty ? [] : try await stillThere(missing, base: base, formatter: formatter)
                 let stayed = Set(left.map(\.id))
-                for entry in left { try compare(entry, with: previous) }
+                for entry in left { try comparison.compare(entry) }
                 for id in missing where !stayed.contains(id) {
-                    if let entry = try previous.entry(id) { changes.append(TableChange.deleted(entry)) }
+                    if let entry = try previous.entry(id) { comparison.changes.append(TableChange.deleted(entry)) }
                 }
             }
         } catch let problem as TableSnapshot.Problem {
             throw untrusted(problem)
         }
+        let (file, changes, seen) = (comparison.file, comparison.changes, comparison.seen)
         if previous != nil {
             try write(changes, as: options.format)
         } else if output.isStderrTerminal {

@@ -91,3 +91,44 @@ struct TableChange: Equatable {
         ])
     }
 }
+
+/// The table compared with the snapshot page by page as it arrives, the new snapshot written as it goes: only the lines
+/// of changed projects are ever parsed. A value type changed through one `mutating` call a page, so the bytes it
+/// writes are not checked for exclusive access one by one, as variables captured by a closure would be.
+struct TableComparison {
+    let previous: TableSnapshot.Stored?
+    let formatter: FieldFormatter
+    /// The new snapshot's bytes, header first.
+    private(set) var file: JSONWriter
+    var changes: [TableChange] = []
+    /// The hashes of the ids seen.
+    private(set) var seen = Set<UInt64>()
+
+    init(previous: TableSnapshot.Stored?, formatter: FieldFormatter, capacity: Int, header: String) {
+        self.previous = previous
+        self.formatter = formatter
+        // Sized from the last file, so growing it never holds two copies of a large table at once.
+        file = JSONWriter(capacity: capacity)
+        file.raw(json: header)
+        file.raw("\n")
+    }
+
+    mutating func add(_ page: [Project]) throws {
+        for project in page {
+            let start = file.bytes.count
+            TableSnapshot.writeLine(project, formatter: formatter, to: &file)
+            // Compared before the next write: a slice kept across it would copy the whole file every project.
+            let unchanged = previous?.line(project.id).map { $0.elementsEqual(file.bytes[start...]) } ?? false
+            file.raw("\n")
+            seen.insert(StableHash.of(project.id))
+            // Only a changed project is built into an entry to compare field by field.
+            if previous != nil, !unchanged { try compare(TableSnapshot.entry(project, formatter: formatter)) }
+        }
+    }
+
+    /// Adds what changed in `entry` since the snapshot, when there is one.
+    mutating func compare(_ entry: TableSnapshot.Entry) throws {
+        guard let previous else { return }
+        if let change = TableChange.change(from: try previous.entry(entry.id), to: entry) { changes.append(change) }
+    }
+}
