@@ -46,6 +46,24 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
 
     // MARK: - Listing
 
+    func testImportKeysOnTheRenamedCategoryIgnoringCaseWithoutTheSchema() throws {
+        try startCustomised(schema: false)
+        let run = try customised()
+        let coffee = try XCTUnwrap(record(named: "Coffee packaging"))
+        XCTAssertEqual(coffee.fields["Type"] as? String, "Brand identity")
+        let count = fake.records.count
+        try "name,due,category\nCoffee packaging,2027-02-01,BRAND IDENTITY\n".write(
+            toFile: run.runtimeDirectory + "/rows.csv", atomically: true, encoding: .utf8)
+        let result = try run.run(["import", "rows.csv", "--key", "name,category"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(fake.records.count, count, "updated, not created again")
+        XCTAssertEqual(record(coffee.id)["Due date"] as? String, "2027-02-01")
+        XCTAssertEqual(record(coffee.id)["Type"] as? String, "Brand identity", "the choice is not rewritten in caps")
+        let lookup = try XCTUnwrap(fake.recordLog.first { $0.method == "GET" || $0.path.hasSuffix("listRecords") })
+        let sent = (lookup.query + lookup.body).removingPercentEncoding ?? ""
+        XCTAssertTrue(sent.contains("LOWER({Type})"), sent)
+    }
+
     func testACategoryTypedInAnotherCaseFiltersTheRenamedField() throws {
         try startCustomised()
         let run = try customised()

@@ -45,9 +45,11 @@ struct ImportPlan {
 
     // MARK: - Keys
 
-    /// A row's key: the values of the key fields, as they would be stored; nil when the row lacks one.
+    /// A row's key: the values of the key fields, as they would be stored (a category in lower case, as it is
+    /// compared ignoring case: a base without schema access cannot spell it as its choice does); nil when the row
+    /// lacks one.
     static func key(of write: ProjectWrite, _ fields: [FieldMap.Word]) -> [String]? {
-        let values = fields.map { write[$0]?.stringValue }
+        let values = fields.map { word in write[word]?.stringValue.map { word == .category ? $0.lowercased() : $0 } }
         return values.contains(nil) ? nil : values.compactMap { $0 }
     }
 
@@ -57,13 +59,14 @@ struct ImportPlan {
             switch word {
             case .name: project.name ?? ""
             case .due: project.due?.description ?? ""
-            case .category: project.category ?? ""
+            case .category: (project.category ?? "").lowercased()
             default: ""
             }
         }
     }
 
-    /// A formula for the projects whose key may equal one of `keys`: name ignoring case (matched exactly afterwards).
+    /// A formula for the projects whose key may equal one of `keys`: name ignoring case (matched exactly afterwards),
+    /// category ignoring case, whatever the field is called.
     static func lookupFormula(_ keys: [[String]], _ fields: [FieldMap.Word], map: FieldMap) -> String {
         let rows = keys.map { key in
             let terms = zip(fields, key).map { word, value -> String in
@@ -72,7 +75,7 @@ struct ImportPlan {
                 let field = Formula.field(name)
                 switch word {
                 case .due: return "IS_SAME(\(field), \(Formula.literal(value)), 'day')"
-                case .name: return Formula.equalsIgnoringCase(name, value)
+                case .name, .category: return Formula.equalsIgnoringCase(name, value)
                 default: return "\(field) = \(Formula.literal(value))"
                 }
             }
@@ -112,7 +115,8 @@ struct ImportPlan {
         case .name: return text(project.name)
         case .due: return text(project.due?.description)
         case .kickoff: return text(project.kickoff?.description)
-        case .category: return text(project.category)
+        // A category typed in another case is the same choice (cli-spec.md "Values tracker checks").
+        case .category: return (value.stringValue ?? "").lowercased() == (project.category ?? "").lowercased()
         case .notes: return text(project.notes)
         case .complete:
             // A checkbox takes true or false; a select its done choice, or its open choice or null: a project that is
