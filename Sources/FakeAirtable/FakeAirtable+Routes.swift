@@ -20,6 +20,9 @@ extension FakeAirtable {
             return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
         }
         let query = Self.queryPairs(request.query)
+        if parts.count == 4, parts[3] == "comments" {
+            return comments(request.method, table: table, recordID: parts[2], query: query, body: request.body)
+        }
         switch (request.method, parts.count > 2 ? parts[2] : nil) {
         case ("GET", nil): return list(table, parameters: Self.queryParameters(query), expireIterator: expireIterator)
         case ("POST", "listRecords"?):

@@ -24,6 +24,10 @@ public final class FakeAirtable: @unchecked Sendable {
         /// What `GET /v0/meta/whoami` answers: the token's user id, and the email only with `user.email:read`
         /// (airtable-api.md §10.3).
         public var user: (id: String, email: String?) = ("usrFAKEuser000001", nil)
+        /// Whether the token has `data.recordComments:read` and `:write`; without, comment routes answer 403.
+        public var grantsCommentScopes = true
+        /// Comments already on records, by record id, oldest first.
+        public var comments: [String: [FakeComment]] = [:]
         /// Whether `typecast` may add choices to a select field (the user may change the schema).
         public var allowsSchemaChanges = true
         /// The coding answers use when the client accepts it (Airtable: gzip); nil for plain bodies.
@@ -118,6 +122,8 @@ public final class FakeAirtable: @unchecked Sendable {
     private var server: HTTPServer?
     private let started = Date()
     var base: FakeBase
+    /// Comments by record id, oldest first.
+    var recordComments: [String: [[String: Any]]] = [:]
     private var faults: [Int: Fault] = [:]
     private var metadataFaults: [Int: Fault] = [:]
     private var standingFault: Fault?
@@ -131,7 +137,11 @@ public final class FakeAirtable: @unchecked Sendable {
     public init(options: Options = Options(), records: [[String: Any]]) {
         self.options = options
         self.base = FakeBase(options: options, projects: records)
+        self.recordComments = options.comments.mapValues { $0.map(\.object) }
     }
+
+    /// The comments on a record now, oldest first.
+    public func comments(on recordID: String) -> [[String: Any]] { locked { recordComments[recordID] ?? [] } }
 
     /// Starts serving on 127.0.0.1 at `port` (0 picks a free one) and returns the port.
     @discardableResult

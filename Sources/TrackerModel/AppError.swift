@@ -26,6 +26,8 @@ public enum AppError: Error, Equatable, Sendable {
     case http(status: Int, ServiceError)
     /// Airtable refused the table's routes with 403: a wrong table name looks exactly like missing access.
     case tableAccessDenied(table: String, baseID: String, ServiceError)
+    /// A 403 on a route that needs a scope the token may lack (the comments'), naming it.
+    case scopeMissing(scope: String, doing: String)
     /// Nothing matched what the user asked for.
     case notFound(String, hint: String?)
     /// More than one project has the name the user gave.
@@ -67,7 +69,7 @@ extension AppError {
         case .usage, .ambiguous: .usage
         case .configuration, .missingField: .configuration
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
-        case .tableAccessDenied, .schemaUnreadable: .permissionDenied
+        case .tableAccessDenied, .schemaUnreadable, .scopeMissing: .permissionDenied
         case .notFound: .notFound
         case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .lockTimeout: .temporaryFailure
         case .network, .tls, .badResponse: .unavailable
@@ -103,6 +105,8 @@ extension AppError {
         case .tableAccessDenied(let table, let baseID, let body):
             "Airtable denied access to table \"\(table)\" of base \(baseID) (\(Self.detail(403, body)))"
         case .schemaUnreadable(let text): text
+        case .scopeMissing(let scope, let doing):
+            "Airtable denied \(doing) (403): the token needs the \(scope) scope"
         case .notFound(let text, _): text
         case .ambiguous(let name, let candidates):
             "\(candidates.count) projects are named \"\(name)\": \(candidates.joined(separator: ", "))"
@@ -143,6 +147,8 @@ extension AppError {
         case .http(let status, let body): Self.hint(status: status, type: body.type)
         case .tableAccessDenied(let table, _, _):
             "Check that the table is named \"\(table)\" exactly (\"table\" in the secrets file, or AIRTABLE_TABLE), and that the token has the data.records:read and data.records:write scopes and access to this base."
+        case .scopeMissing(let scope, _):
+            "Add \(scope) to the token at https://airtable.com/create/tokens; everything else works without it."
         case .notFound(_, let hint): hint
         case .ambiguous: "Pass one of the ids instead."
         case .rateLimited: "Another client may be using this base heavily; try again in a minute."

@@ -276,7 +276,8 @@ public enum FieldInput {
         return ISOInstant.text(timeZone.instant(day, seconds: seconds))
     }
 
-    static func isEmail(_ text: String) -> Bool {
+    /// Whether `text` has an email address's shape: one `@`, no spaces, a dotted domain.
+    public static func isEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !text.contains(where: \.isWhitespace) else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)

@@ -255,8 +255,14 @@ struct CommandParsingTests {
         (["done"], "done needs one or more project ids or names"),
         (["delete", "A", "--json", "-q"], "--json and --quiet cannot be used together"),
         (["reopen", "A", "--yes"], "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete'"),
-        (["--limit", "5"], "--limit belongs to 'tracker list'; put the command first: tracker list --limit …"),
-        (["--limit", "5", "add"], "--limit is not a flag of 'tracker add'; it belongs to 'tracker list'"),
+        (
+            ["--limit", "5"],
+            "--limit belongs to 'tracker list', 'tracker comments'; put the command first: tracker list --limit …"
+        ),
+        (
+            ["--limit", "5", "add"],
+            "--limit is not a flag of 'tracker add'; it belongs to 'tracker list', 'tracker comments'"
+        ),
         (["list", "--limit", "0"], "--limit must be a whole number from 1 to 1,000,000, not '0'"),
         (["import", "--key", "notes"], "--key takes up to three of name, due, category, not 'notes'"),
         (["init", "extra"], "unexpected argument 'extra'; quote values that contain spaces"),

@@ -44,8 +44,21 @@ extension Runner {
             unread.map {
                 .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
             })
+        // On a terminal the newest comments end the view: by id, read beside the record.
+        let wantsComments = !options.json && output.isStdoutTerminal
+        let byID = ProjectAPIClient.looksLikeRecordID(options.target)
+        async let early =
+            wantsComments && byID ? base.client.comments(on: options.target, limit: Self.commentsShown + 1) : nil
         let project = try await ProjectNaming(client: base.client).resolve(options.target)
         rememberNames([project.name ?? ""], replacing: false, base: base)
+        let comments: Result<[RecordComment], AppError>? =
+            if let early = await early, project.id == options.target {
+                early
+            } else if wantsComments {
+                await base.client.comments(on: project.id, limit: Self.commentsShown + 1)
+            } else {
+                nil
+            }
         if options.json {
             try output.standardOutput(project.jsonText(today: today) + "\n")
             return
@@ -67,6 +80,27 @@ extension Runner {
                 address: base.layout.table.map {
                     WebAddress.record(baseID: base.configuration.baseID, tableID: $0.id, recordID: project.id)
                 }))
+        // Without the comments scope (or when they cannot be read) the project is shown all the same.
+        if case .success(let newest)? = comments, !newest.isEmpty {
+            try output.standardOutput(commentsEnding(newest, target: options.target))
+        }
+    }
+
+    static let commentsShown = 3
+
+    /// The newest comments, oldest of them first, and where to read the rest.
+    private func commentsEnding(_ newest: [RecordComment], target: String) -> String {
+        let shown = Array(newest.prefix(Self.commentsShown).reversed())
+        let more = newest.count > Self.commentsShown
+        let quoted = target.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" }) ? "\"\(target)\"" : target
+        var text =
+            "\n" + style.bold("Comments")
+            + (more ? style.dim("  the \(shown.count) newest; all: tracker comments \(TextCells.folded(quoted))") : "")
+            + "\n"
+        let view = CommentView(
+            now: context.now(), zone: context.timeZone, today: today, style: style, width: output.terminalWidth ?? 80)
+        text += view.render(shown)
+        return text
     }
 
     /// The tables the projects table links to (by id, or the template's Clients without the schema), each with its

@@ -9,18 +9,21 @@ import TrackerSystem
 import TrackerModel
 
 extension Runner {
-    /// The notes a command was given: inline, from a file, or from standard input.
-    func readNotes(_ source: NotesSource?, command: String) throws -> String? {
+    /// The notes (or a comment) a command was given: inline, from a file (`flag` names it), or from standard input.
+    func readNotes(_ source: NotesSource?, command: String, flag: String = "--notes-file") throws -> String? {
         switch source {
         case nil: return nil
         case .text(let text): return text
         case .standardInput:
-            if context.isStdinTerminal { output.standardError("Reading notes from stdin; end with Ctrl-D.\n") }
+            if context.isStdinTerminal {
+                output.standardError(
+                    "Reading \(command == "comment" ? "the comment" : "notes") from stdin; end with Ctrl-D.\n")
+            }
             return Self.droppingOneTrailingNewline(String(decoding: context.readStandardInput(), as: UTF8.self))
         case .file(let path):
-            let data = try contents(ofFile: path, naming: "--notes-file \(path)")
+            let data = try contents(ofFile: path, naming: "\(flag) \(path)")
             guard let text = String(data: data, encoding: .utf8) else {
-                throw AppError.usage("--notes-file \(path) is not UTF-8 text", command: command)
+                throw AppError.usage("\(flag) \(path) is not UTF-8 text", command: command)
             }
             return Self.droppingOneTrailingNewline(text)
         }

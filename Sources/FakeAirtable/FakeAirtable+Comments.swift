@@ -1,0 +1,93 @@
+import Foundation
+
+extension FakeAirtable {
+    /// `GET`/`POST /v0/{base}/{table}/{record}/comments` as airtable-api.md §13.1 records them: newest first, pages of
+    /// at most 100 with an `offset`, 403 without the comment scopes, `@[usr…]` mentions, and the author the token's
+    /// user.
+    func comments(_ method: String, table: Int, recordID: String, query: [(String, String)], body: Data)
+        -> HTTPAction
+    {
+        // Not recorded: the exact 403 for a missing comments scope; the stricter reading is the one other scopes get.
+        guard options.grantsCommentScopes else {
+            return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
+        }
+        guard locked({ base.tables[table].record(id: recordID) }) != nil else { return notFoundRoute() }
+        switch method {
+        case "GET":
+            let pageSize = query.last { $0.0 == "pageSize" }.map { Int($0.1) ?? -1 } ?? 100
+            guard (1...100).contains(pageSize) else { return invalidRequest() }
+            let start: Int
+            if let offset = query.last(where: { $0.0 == "offset" })?.1 {
+                guard offset.hasPrefix("cmtoffset"), let index = Int(offset.dropFirst(9)) else {
+                    return error(422, "INVALID_OFFSET_VALUE", "The value of offset \(offset) is invalid")
+                }
+                start = index
+            } else {
+                start = 0
+            }
+            let newestFirst = Array(locked { recordComments[recordID] ?? [] }.reversed())
+            let page = Array(newestFirst.dropFirst(start).prefix(pageSize))
+            var answer: [String: Any] = ["comments": page]
+            answer["offset"] = start + pageSize < newestFirst.count ? "cmtoffset\(start + pageSize)" : NSNull()
+            return ok(answer)
+        case "POST":
+            guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+                let text = object["text"] as? String, !text.isEmpty
+            else { return invalidRequest() }
+            let comment = makeComment(text)
+            locked { recordComments[recordID, default: []].append(comment) }
+            return ok(comment)
+        default:
+            return notFoundRoute()
+        }
+    }
+
+    /// A new comment by the token's user, with the people it mentions.
+    private func makeComment(_ text: String) -> [String: Any] {
+        let people = locked { Array(base.collaborators.values) }
+        func person(_ id: String) -> [String: Any]? { people.first { $0["id"] as? String == id } }
+        var author: [String: Any] = ["id": options.user.id, "name": person(options.user.id)?["name"] ?? "Fake User"]
+        author["email"] = options.user.email ?? person(options.user.id)?["email"]
+        var mentioned: [String: Any] = [:]
+        var rest = Substring(text)
+        while let start = rest.range(of: "@[usr") {
+            guard let end = rest[start.upperBound...].firstIndex(of: "]") else { break }
+            let id = "usr" + rest[start.upperBound..<end]
+            if let known = person(id) {
+                mentioned[id] = [
+                    "type": "user", "id": id, "displayName": known["name"] ?? "", "email": known["email"] ?? "",
+                ]
+            }
+            rest = rest[end...]
+        }
+        var comment: [String: Any] = [
+            "id": FakeBase.makeID(prefix: "com"), "author": author, "text": text, "createdTime": Self.timestamp(),
+            "lastUpdatedTime": NSNull(),
+        ]
+        if !mentioned.isEmpty { comment["mentioned"] = mentioned }
+        return comment
+    }
+}
+
+/// A comment a test puts on a record before the fake starts.
+public struct FakeComment: Sendable {
+    public var id: String
+    public var author: (id: String, name: String, email: String)
+    public var text: String
+    public var createdTime: String
+
+    public init(id: String, author: (id: String, name: String, email: String), text: String, createdTime: String) {
+        self.id = id
+        self.author = author
+        self.text = text
+        self.createdTime = createdTime
+    }
+
+    /// Airtable's object for it (§13.1), never edited.
+    var object: [String: Any] {
+        [
+            "id": id, "author": ["id": author.id, "name": author.name, "email": author.email], "text": text,
+            "createdTime": createdTime, "lastUpdatedTime": NSNull(),
+        ]
+    }
+}

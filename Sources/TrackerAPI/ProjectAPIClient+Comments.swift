@@ -1,0 +1,100 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerModel
+import TrackerNetwork
+
+extension ProjectAPIClient {
+    /// Airtable's largest page of comments.
+    public static let commentPageSize = 100
+
+    private func commentsURL(_ recordID: String) -> URL {
+        URL(string: tableURL.absoluteString + "/" + Self.escape(recordID) + "/comments")!
+    }
+
+    /// A 403 on a comments route names the scope it needs.
+    private func commentScope(_ error: AppError, write: Bool) -> AppError {
+        switch error {
+        case .tableAccessDenied, .http(403, _):
+            return .scopeMissing(
+                scope: write ? "data.recordComments:write" : "data.recordComments:read",
+                doing: write ? "adding a comment" : "reading comments")
+        default: return error
+        }
+    }
+
+    /// The record's comments, newest first as Airtable gives them, through every page; at most `limit` when given.
+    public func comments(on recordID: String, limit: Int? = nil) async -> Result<[RecordComment], AppError> {
+        var comments: [RecordComment] = []
+        var offset: String?
+        repeat {
+            let size = min(Self.commentPageSize, limit.map { $0 - comments.count } ?? Self.commentPageSize)
+            var items = [("pageSize", String(size))]
+            if let offset { items.append(("offset", offset)) }
+            let url = URL(string: commentsURL(recordID).absoluteString + "?" + Self.encode(items))!
+            let page = await send(request(url, method: "GET"), kind: .idempotent).mapError {
+                commentScope($0, write: false)
+            }
+            switch page {
+            case .failure(let error): return .failure(error)
+            case .success(let data):
+                guard let body = try? JSONParser.parse(data), let list = body["comments"]?.arrayValue else {
+                    return .failure(.badResponse("comments is missing"))
+                }
+                for object in list {
+                    guard let comment = RecordComment(object) else {
+                        return .failure(.badResponse("a comment is malformed"))
+                    }
+                    comments.append(comment)
+                }
+                offset = body["offset"]?.stringValue
+            }
+        } while offset != nil && (limit.map { comments.count < $0 } ?? true)
+        return .success(comments)
+    }
+
+    /// Adds one comment by the token's user (`user`), never two: a POST whose answer is lost is looked for (the same
+    /// text, by this user, since the request) and not sent again.
+    public func addComment(_ text: String, to recordID: String, by user: String) async -> Result<
+        RecordComment, AppError
+    > {
+        let started = network.now()
+        let since = Self.timestamp(Date(timeIntervalSince1970: now().timeIntervalSince1970 - 60))
+        let request = request(commentsURL(recordID), method: "POST", body: .object([("text", .string(text))]))
+        switch await send(request, kind: .notIdempotent).mapError({ commentScope($0, write: true) }) {
+        case .success(let data):
+            if let body = try? JSONParser.parse(data), let comment = RecordComment(body) { return .success(comment) }
+            return await findComment(text, on: recordID, by: user, since: since, startedAt: started)
+        case .failure(.requestOutcomeUnknown):
+            return await findComment(text, on: recordID, by: user, since: since, startedAt: started)
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    /// Looks for the comment a POST with a lost answer would have made, with growing pauses.
+    private func findComment(_ text: String, on recordID: String, by user: String, since: String, startedAt: Double)
+        async -> Result<RecordComment, AppError>
+    {
+        network.notice(
+            "Airtable's answer to the comment was lost; checking whether it was added "
+                + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")
+        let found = await network.poll(startedAt: startedAt, within: Self.lostCreateLookupSeconds) {
+            () async -> Result<RecordComment?, AppError> in
+            await comments(on: recordID, limit: Self.commentPageSize).map { comments in
+                comments.first { $0.text == text && $0.author.id == user && $0.createdTime >= since }
+            }
+        }
+        switch found {
+        case .success(let comment?): return .success(comment)
+        case .failure(.interrupted): return .failure(.interrupted)
+        default:
+            return .failure(
+                .requestOutcomeUnknown(
+                    "the answer to adding the comment was lost, and it did not appear in "
+                        + "\(Int((network.now() - startedAt).rounded()))s of looking"))
+        }
+    }
+}

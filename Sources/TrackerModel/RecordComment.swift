@@ -1,0 +1,39 @@
+/// One comment on a record (airtable-api.md §13.1), with Airtable's object kept as it came for JSON output.
+public struct RecordComment: Equatable, Sendable {
+    public var id: String
+    public var author: Collaborator
+    /// The text as Airtable keeps it: a mention is `@[usr…]`.
+    public var text: String
+    public var createdTime: String
+    /// nil until the comment is edited.
+    public var lastUpdatedTime: String?
+    /// Airtable's object, exactly.
+    public var object: JSONValue
+
+    /// The comment in an Airtable comment object; nil when it lacks an id, text or creation time.
+    public init?(_ object: JSONValue) {
+        guard let id = object["id"]?.stringValue, let text = object["text"]?.stringValue,
+            let created = object["createdTime"]?.stringValue
+        else { return nil }
+        let author = object["author"]
+        self.id = id
+        self.author = Collaborator(
+            id: author?["id"]?.stringValue, name: author?["name"]?.stringValue, email: author?["email"]?.stringValue)
+        self.text = text
+        self.createdTime = created
+        self.lastUpdatedTime = object["lastUpdatedTime"]?.stringValue
+        self.object = object
+    }
+
+    /// The user ids mentioned (`@[usr…]`), in order.
+    public var mentionedIDs: [String] {
+        var ids: [String] = []
+        var rest = Substring(text)
+        while let start = rest.firstRange(of: "@[usr") {
+            guard let end = rest[start.upperBound...].firstIndex(of: "]") else { break }
+            ids.append("usr" + rest[start.upperBound..<end])
+            rest = rest[rest.index(after: end)...]
+        }
+        return ids
+    }
+}
