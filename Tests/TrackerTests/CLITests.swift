@@ -240,6 +240,13 @@ struct CLITests {
             ["init", "--path", path], [.http(200, body: #"{"records":[]}"#)], terminal: true,
             typed: ["appABCDEFGHIJKLMN", ""], secret: Fixture.token, schema: nil)
         #expect(result.code == .success, "\(result.stderr)")
+        // Every scope tracker can use is named, with what it gives.
+        for scope in [
+            "data.records:read", "data.records:write", "schema.bases:read", "data.recordComments:read",
+            "data.recordComments:write", "user.email:read",
+        ] {
+            #expect(result.stderr.contains("  \(scope) "), "\(scope)")
+        }
         #expect(result.stderr.contains("Token (typing is hidden): "))
         #expect(result.stderr.contains("Base id (the app… part of the base's URL): "))
         #expect(result.stderr.contains("Table [Design projects]: "))

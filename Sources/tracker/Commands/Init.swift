@@ -185,8 +185,7 @@ extension Runner {
             guard let base = options.base else { throw needsBase }
             return (token, base, defaultTable)
         }
-        output.standardError("Create a token at https://airtable.com/create/tokens with the scopes\n")
-        output.standardError("data.records:read and data.records:write, and give it access to your base.\n")
+        output.standardError(Self.scopesAdvice)
         guard
             let token = context.readSecret("Token (typing is hidden): ")?.trimmingWhitespaceAndNewlines(),
             !token.isEmpty
@@ -194,6 +193,18 @@ extension Runner {
         let (base, table) = try askBaseAndTable(base: options.base, table: defaultTable)
         return (token, base, table)
     }
+
+    /// Every scope tracker can use and what it gives, for a person about to create a token.
+    static let scopesAdvice = """
+        Create a token at https://airtable.com/create/tokens, give it access to your base, and these scopes:
+          data.records:read           list, show, report, calendar, timeline, changes (needed)
+          data.records:write          add, update, done, reopen, delete, import (needed to write)
+          schema.bases:read           your base's own fields, views and checked values; links in show
+          data.recordComments:read    comments, and the newest ones at the end of show
+          data.recordComments:write   comment
+          user.email:read             your email in doctor (--mine works without it)
+
+        """
 
     /// Asks for the base id and the table at the terminal, offering what is known.
     private func askBaseAndTable(base known: String?, table defaultTable: String) throws -> (String, String) {
