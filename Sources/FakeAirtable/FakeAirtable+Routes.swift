@@ -64,6 +64,14 @@ extension FakeAirtable {
             if let email = options.user.email { body["email"] = email }
             return ok(body)
         }
+        if parts == ["bases"] {
+            guard options.grantsSchemaAccess else {
+                return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
+            }
+            let others = options.otherBases.sorted { $0.key < $1.key }.map { ["id": $0.key, "name": $0.value] }
+            let bases = [["id": options.baseID, "name": "Project tracker"]] + others
+            return ok(["bases": bases.map { $0.merging(["permissionLevel": "create"]) { first, _ in first } }])
+        }
         guard parts.count == 3, parts[0] == "bases", parts[2] == "tables" else { return notFoundRoute() }
         guard options.grantsSchemaAccess, parts[1] == options.baseID else {
             return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)

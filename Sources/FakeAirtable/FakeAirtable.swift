@@ -24,6 +24,8 @@ public final class FakeAirtable: @unchecked Sendable {
         /// What `GET /v0/meta/whoami` answers: the token's user id, and the email only with `user.email:read`
         /// (airtable-api.md §10.3).
         public var user: (id: String, email: String?) = ("usrFAKEuser000001", nil)
+        /// Bases the token reaches besides this one (`GET /v0/meta/bases`); their schemas are not served.
+        public var otherBases: [String: String] = [:]
         /// Whether the token has `data.recordComments:read` and `:write`; without, comment routes answer 403.
         public var grantsCommentScopes = true
         /// Comments already on records, by record id, oldest first.

@@ -195,6 +195,30 @@ public struct ProjectAPIClient: Sendable {
         }
     }
 
+    /// The bases the token reaches (`GET /v0/meta/bases`, every page), as id and name; nil without
+    /// `schema.bases:read`.
+    public func bases() async -> Result<[(id: String, name: String)]?, AppError> {
+        var bases: [(id: String, name: String)] = []
+        var offset: String?
+        repeat {
+            let query = offset.map { "?" + Self.encode([("offset", $0)]) } ?? ""
+            let url = URL(string: access.endpoint.absoluteString + "/v0/meta/bases" + query)!
+            switch await network.send(request(url, method: "GET"), kind: .idempotent) {
+            case .failure(.http(403, _)): return .success(nil)
+            case .failure(let error): return .failure(error)
+            case .success(let data):
+                guard let body = try? JSONParser.parse(data), let list = body["bases"]?.arrayValue else {
+                    return .failure(.badResponse("bases is missing"))
+                }
+                for base in list {
+                    if let id = base["id"]?.stringValue { bases.append((id, base["name"]?.stringValue ?? id)) }
+                }
+                offset = body["offset"]?.stringValue
+            }
+        } while offset != nil
+        return .success(bases)
+    }
+
     /// The base's tables, fields and views from the schema API, or nil when the token lacks `schema.bases:read`.
     func schema() async -> Result<BaseSchema?, AppError> {
         await schemaBody().flatMap { body in

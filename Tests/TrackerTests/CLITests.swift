@@ -238,8 +238,10 @@ struct CLITests {
         let path = directory.path + "/conf/Secrets.json"
         let result = await run(
             ["init", "--path", path], [.http(200, body: #"{"records":[]}"#)], terminal: true,
-            typed: ["appABCDEFGHIJKLMN", ""], secret: Fixture.token, schema: nil)
+            typed: ["appABCDEFGHIJKLMN", ""], secret: Fixture.token,
+            schema: .http(403, body: #"{"error":{"type":"INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND"}}"#))
         #expect(result.code == .success, "\(result.stderr)")
+        #expect(result.stderr.contains("(With schema.bases:read, tracker would list your bases here.)"))
         // Every scope tracker can use is named, with what it gives.
         for scope in [
             "data.records:read", "data.records:write", "schema.bases:read", "data.recordComments:read",
@@ -251,10 +253,38 @@ struct CLITests {
         #expect(result.stderr.contains("Base id (the app… part of the base's URL): "))
         #expect(result.stderr.contains("Table [Design projects]: "))
         #expect(!result.stderr.contains(Fixture.token), "the token is never shown")
-        #expect(result.host.requests.count == 1)
+        #expect(result.host.requests.map(\.url.path) == ["/v0/meta/bases", "/v0/appABCDEFGHIJKLMN/Design projects"])
         let saved = try String(contentsOfFile: path, encoding: .utf8)
         #expect(saved.contains(#""baseId":"appABCDEFGHIJKLMN""#) && saved.contains(#""table":"Design projects""#))
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
+    }
+
+    @Test func initOffersTheTokensBasesAndThenTheTablesTemplateFirst() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/Secrets.json"
+        let bases =
+            #"{"bases":[{"id":"appAAAAAAAAAAAAAA","name":"Marketing"},{"id":"appBBBBBBBBBBBBBB","name":"Design"}]}"#
+        let lines = Locked(["2", ""])
+        let host = StubTransport.host(
+            [.http(200, body: #"{"records":[]}"#)],
+            meta: [.http(200, body: bases), .http(200, body: Fixture.templateSchema)])
+        let err = Recorder()
+        var context = Context(
+            environment: ["HOME": directory.path, "AIRTABLE_ENDPOINT_URL": "https://\(host.name)"],
+            output: Output(
+                standardOutput: { _ in }, standardError: err.append, isStdoutTerminal: true, isStderrTerminal: true,
+                terminalWidth: 100),
+            currentDirectory: directory.path, makeTransport: { _ in StubTransport() },
+            makePacer: { _, _ in UnlimitedPacer() }, network: TestClock().environment(), isStdinTerminal: true,
+            readLine: { lines.withLock { $0.isEmpty ? nil : $0.removeFirst() } })
+        context.readSecret = { _ in Fixture.token }
+        let code = await CLI.run(arguments: ["init", "--path", path], context: context)
+        #expect(code == .success, "\(err.text)")
+        #expect(err.text.contains("  1) Marketing (appAAAAAAAAAAAAAA)\n  2) Design (appBBBBBBBBBBBBBB)\n"))
+        #expect(err.text.contains("  1) Design projects\n"), "the template's table first: \(err.text)")
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.contains(#""baseId":"appBBBBBBBBBBBBBB""#) && saved.contains(#""table":"Design projects""#))
+        #expect(host.requests.last?.url.path == "/v0/appBBBBBBBBBBBBBB/Design projects")
     }
 }

@@ -105,8 +105,8 @@ extension Runner {
                 "\(path) already exists; pass --force to replace it, --profile NAME to add a profile, or --path to write another file",
                 command: "init")
         }
-        let (token, baseID, table) = try askOrRead(options)
         let endpoint = try ConfigurationLoader.endpoint(context.environment["AIRTABLE_ENDPOINT_URL"])
+        let (token, baseID, table) = try await askOrRead(options, endpoint: endpoint ?? Configuration.defaultEndpoint)
         try ConfigurationLoader.check(token: token, baseID: baseID, origin: "what was typed")
         output.conceal(token)
         let configuration = Configuration(
@@ -162,14 +162,16 @@ extension Runner {
 
     /// On a terminal, asks (the token without echo); otherwise the token is stdin's first line and `--base` is needed.
     /// With `--token-command` the token comes from the command, now for the check and on every run after.
-    private func askOrRead(_ options: Init) throws -> (token: String, baseID: String, table: String) {
+    private func askOrRead(_ options: Init, endpoint: URL) async throws -> (
+        token: String, baseID: String, table: String
+    ) {
         let defaultTable = options.table ?? "Design projects"
         let needsBase = AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
         if let command = options.tokenCommand {
             let token = try TokenCommand.run(command).get()
             if let base = options.base { return (token, base, defaultTable) }
             guard context.isStdinTerminal else { throw needsBase }
-            let (base, table) = try askBaseAndTable(base: nil, table: defaultTable)
+            let (base, table) = try await pickBaseAndTable(token: token, endpoint: endpoint, table: defaultTable)
             return (token, base, table)
         }
         guard context.isStdinTerminal else {
@@ -190,21 +192,69 @@ extension Runner {
             let token = context.readSecret("Token (typing is hidden): ")?.trimmingWhitespaceAndNewlines(),
             !token.isEmpty
         else { throw AppError.usage("no token was typed", command: "init") }
-        let (base, table) = try askBaseAndTable(base: options.base, table: defaultTable)
+        if options.base != nil {
+            let (base, table) = try askBaseAndTable(base: options.base, table: defaultTable)
+            return (token, base, table)
+        }
+        let (base, table) = try await pickBaseAndTable(token: token, endpoint: endpoint, table: defaultTable)
         return (token, base, table)
     }
 
     /// Every scope tracker can use and what it gives, for a person about to create a token.
     static let scopesAdvice = """
-        Create a token at https://airtable.com/create/tokens, give it access to your base, and these scopes:
-          data.records:read           list, show, report, calendar, timeline, changes (needed)
-          data.records:write          add, update, done, reopen, delete, import (needed to write)
-          schema.bases:read           your base's own fields, views and checked values; links in show
-          data.recordComments:read    comments, and the newest ones at the end of show
+        Create a token at https://airtable.com/create/tokens with access to your base
+        and these scopes:
+          data.records:read           list, show, report, calendar, changes (needed)
+          data.records:write          add, update, done, reopen, delete, import
+          schema.bases:read           your base's fields, views and choices; bases here
+          data.recordComments:read    comments, and the newest at the end of show
           data.recordComments:write   comment
           user.email:read             your email in doctor (--mine works without it)
 
         """
+
+    /// Offers the bases the token reaches, by number, then the chosen base's tables (the template's first); a typed
+    /// id or name is taken as it is. Without `schema.bases:read` nothing can be listed: the id is asked for.
+    private func pickBaseAndTable(token: String, endpoint: URL, table defaultTable: String) async throws -> (
+        String, String
+    ) {
+        func client(_ base: String) -> ProjectAPIClient {
+            makeClient(
+                configuration: Configuration(
+                    token: token, baseID: base, table: defaultTable, endpoint: endpoint, secretsPath: nil,
+                    environmentKeys: []))
+        }
+        guard case .success(let bases?) = await client("appUNKNOWN0000000").bases(), !bases.isEmpty else {
+            output.standardError("(With schema.bases:read, tracker would list your bases here.)\n")
+            return try askBaseAndTable(base: nil, table: defaultTable)
+        }
+        let base = try choose(
+            "Base", among: bases.map { ($0.id, "\(StandardErrorText.safe($0.name)) (\($0.id))") },
+            typed: { $0.hasPrefix("app") ? $0 : nil })
+        guard case .success(let body?) = await client(base).schemaBody(),
+            let schema = try? BaseSchema(airtable: body), !schema.tables.isEmpty
+        else {
+            return (base, ask("Table", default: defaultTable) ?? defaultTable)
+        }
+        let tables = schema.tables.sorted { ($0.name == defaultTable ? 0 : 1) < ($1.name == defaultTable ? 0 : 1) }
+        let table = try choose(
+            "Table", among: tables.map { ($0.name, StandardErrorText.safe($0.name)) },
+            typed: { typed in tables.first { $0.name.lowercased() == typed.lowercased() || $0.id == typed }?.name })
+        return (base, table)
+    }
+
+    /// Lists `choices` by number and reads one: a number, or what `typed` accepts; empty is the first.
+    private func choose(_ what: String, among choices: [(value: String, label: String)], typed: (String) -> String?)
+        throws -> String
+    {
+        output.standardError("\(what)s:\n")
+        for (index, choice) in choices.enumerated() { output.standardError("  \(index + 1)) \(choice.label)\n") }
+        let answer = ask("\(what) (1-\(choices.count))", default: "1") ?? "1"
+        if let number = Int(answer), (1...choices.count).contains(number) { return choices[number - 1].value }
+        if let value = typed(answer) { return value }
+        throw AppError.usage(
+            "'\(StandardErrorText.safe(answer))' is not one of the \(what.lowercased())s listed", command: "init")
+    }
 
     /// Asks for the base id and the table at the terminal, offering what is known.
     private func askBaseAndTable(base known: String?, table defaultTable: String) throws -> (String, String) {
