@@ -73,8 +73,27 @@ enum TableSnapshot {
         writer.string(project.id)
         writer.raw(#","name":"#)
         writer.string(project.name ?? "")
-        writer.raw(#","words":"#)
-        object(wordValues(project, formatter: formatter))
+        // The words in the order of their names, as `wordValues` lists them, written without building the list.
+        writer.raw(#","words":{"#)
+        var first = true
+        func word(_ key: StaticString, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            if !first { writer.raw(",") }
+            first = false
+            writer.raw(key)
+            writer.string(value)
+        }
+        word(#""category":"#, project.category)
+        if !project.clients.isEmpty {
+            word(#""client":"#, project.clients.map { formatter.recordNames[$0] ?? $0 }.joined(separator: ", "))
+        }
+        if project.isComplete { word(#""complete":"#, "yes") }
+        word(#""due":"#, project.due?.description)
+        word(#""kickoff":"#, project.kickoff?.description)
+        word(#""lead":"#, project.lead?.displayName)
+        word(#""notes":"#, project.notes)
+        if !project.team.isEmpty { word(#""team":"#, project.team.map(\.displayName).joined(separator: ", ")) }
+        writer.raw("}")
         writer.raw(#","fields":"#)
         object(project.otherFields.isEmpty ? [] : fieldValues(project, formatter: formatter))
         writer.raw("}")
