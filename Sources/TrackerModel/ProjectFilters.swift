@@ -34,9 +34,6 @@ public struct ProjectFilters: Equatable, Sendable {
 
     public var isEmpty: Bool { self == ProjectFilters() }
 
-    /// Whether a lead email is asked for: formulas only see a collaborator's name, so this one is checked locally.
-    public var leadEmail: String? { lead.flatMap { $0.contains("@") ? $0.lowercased() : nil } }
-
     /// Whether the lead is to be matched by name in a formula (not an email, not `me`).
     public var leadName: String? { lead.flatMap { $0.contains("@") || Self.isMe($0) ? nil : $0 } }
 

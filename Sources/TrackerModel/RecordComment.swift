@@ -24,16 +24,4 @@ public struct RecordComment: Equatable, Sendable {
         self.lastUpdatedTime = object["lastUpdatedTime"]?.stringValue
         self.object = object
     }
-
-    /// The user ids mentioned (`@[usr…]`), in order.
-    public var mentionedIDs: [String] {
-        var ids: [String] = []
-        var rest = Substring(text)
-        while let start = rest.firstRange(of: "@[usr") {
-            guard let end = rest[start.upperBound...].firstIndex(of: "]") else { break }
-            ids.append("usr" + rest[start.upperBound..<end])
-            rest = rest[rest.index(after: end)...]
-        }
-        return ids
-    }
 }

@@ -134,11 +134,6 @@ struct ImportPlan {
         }
     }
 
-    /// An ISO 8601 instant, with or without fractional seconds.
-    private static func instant(_ text: String) -> Date? {
-        ISOInstant.date(text)
-    }
-
     /// Whether a value to write equals what a field holds as Airtable returned it: empty is empty whatever its shape
     /// (Airtable leaves out `false`, `""` and `[]`), people match by email or id, links and selects as sets, instants
     /// as instants.
@@ -151,7 +146,7 @@ struct ImportPlan {
         case (.number(let a), .number(let b)): return a == b
         case (.string(let a), .string(let b)):
             if a == b { return true }
-            guard let x = instant(a), let y = instant(b) else { return false }
+            guard let x = ISOInstant.date(a), let y = ISOInstant.date(b) else { return false }
             return x == y
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }
