@@ -84,6 +84,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     /// Whole days from `self` to `other` (positive when `other` is later).
     public func days(until other: CalendarDate) -> Int { other.dayNumber - dayNumber }
 
+    /// 0 for Monday … 6 for Sunday (1970-01-01 was a Thursday).
+    public var weekdayIndex: Int { ((dayNumber % 7) + 7 + 3) % 7 }
+
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
 
     private static func daysIn(month: Int, year: Int) -> Int {

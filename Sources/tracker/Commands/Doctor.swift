@@ -67,7 +67,7 @@ extension Runner {
         func line(_ label: String, _ value: String) throws {
             // Names from the base (fields, views, the table) are shown with their control characters made visible.
             try output.standardOutput(
-                label.spacePadded(to: 10) + StandardErrorText.safe(value) + "\n")
+                TextCells.fit(label, 10) + StandardErrorText.safe(value) + "\n")
         }
         switch Result(catching: { try loadConfiguration() }) {
         case .failure(let error):

@@ -152,7 +152,7 @@ struct MailMessage {
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let zone = (offset < 0 ? "-" : "+") + two(abs(offset) / 3600) + two(abs(offset) / 60 % 60)
-        return "\(weekdays[TimelineChart.weekdayIndex(day)]), \(day.day) \(months[day.month - 1]) \(day.year) "
+        return "\(weekdays[day.weekdayIndex]), \(day.day) \(months[day.month - 1]) \(day.year) "
             + "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) \(zone)"
     }
 }

@@ -45,7 +45,7 @@ struct ReportDocument {
                 for project in group.projects {
                     var line = String(repeating: " ", count: indent) + TextCells.fit(Self.name(project), nameWidth)
                     line +=
-                        "  " + (project.due?.description ?? "no due").spacePadded(to: 10)
+                        "  " + TextCells.fit(project.due?.description ?? "no due", 10)
                     if leadWidth > 0 { line += "  " + TextCells.fit(Self.leadName(project), leadWidth) }
                     out += line.trimmedRight + "\n"
                 }
@@ -119,11 +119,6 @@ struct ReportDocument {
 }
 
 extension String {
-    /// At least `width` characters, spaces added at the end.
-    func spacePadded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-
     /// Without the spaces at the end, which a mail body or a terminal does not need.
     var trimmedRight: String {
         var text = self

@@ -50,11 +50,8 @@ struct TimelineChart {
     var style: Style
 
     /// The Monday of today's week: the chart starts there so that today is marked inside it.
-    var start: CalendarDate { CalendarDate(dayNumber: today.dayNumber - Self.weekdayIndex(today)) }
+    var start: CalendarDate { CalendarDate(dayNumber: today.dayNumber - today.weekdayIndex) }
     var days: Int { weeks * 7 }
-
-    /// 0 for Monday … 6 for Sunday (1970-01-01 was a Thursday).
-    static func weekdayIndex(_ date: CalendarDate) -> Int { ((date.dayNumber % 7) + 7 + 3) % 7 }
 
     /// Shortest a name may be shortened to, and the narrowest chart, before either gives way.
     static let minimumName = 8
