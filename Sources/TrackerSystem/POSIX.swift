@@ -90,29 +90,50 @@ extension POSIX {
     /// Runs `argv` (found on PATH) with every stream on /dev/null and waits for it: its exit status, or nil when it
     /// could not be started.
     public static func runQuietly(_ argv: [String]) -> Int32? {
+        guard case .success(let pid) = spawn(argv) else { return nil }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+    }
+
+    /// Starts `argv` (found on PATH) with this process's environment, stdin from /dev/null, stdout and stderr to the
+    /// descriptors given (else /dev/null), and `closing` closed in the child: its pid, or the errno of the failure.
+    public static func spawn(
+        _ argv: [String], standardOutput: Int32? = nil, standardError: Int32? = nil, closing: [Int32] = []
+    ) -> Result<pid_t, SpawnError> {
         #if canImport(Darwin)
+            // Darwin's posix_spawn types are optional pointers rather than structs.
             var actions: posix_spawn_file_actions_t? = nil
         #else
             var actions = posix_spawn_file_actions_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(
-                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for (target, source) in [(Int32(1), standardOutput), (2, standardError)] {
+            if let source {
+                posix_spawn_file_actions_adddup2(&actions, source, target)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+            }
         }
+        for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }
         var arguments = argv.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
         #if canImport(Darwin)
+            // Darwin gives a library its environment through _NSGetEnviron; Linux's glibc exports `environ`.
             let environment = _NSGetEnviron().pointee
         #else
             let environment = environ
         #endif
-        guard posix_spawnp(&pid, argv[0], &actions, nil, &arguments, environment) == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+        let code = posix_spawnp(&pid, argv[0], &actions, nil, &arguments, environment)
+        return code == 0 ? .success(pid) : .failure(SpawnError(code: code))
+    }
+
+    /// Why a program could not be started: an errno.
+    public struct SpawnError: Error {
+        public var code: Int32
     }
 }

@@ -86,36 +86,18 @@ enum TokenCommand {
             close(output[1])
             throw SpawnFailure(reason: String(cString: strerror(errno)))
         }
-        #if canImport(Darwin)
-            // Darwin's posix_spawn types are optional pointers rather than structs.
-            var actions: posix_spawn_file_actions_t? = nil
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
-        for descriptor in [output[0], output[1], errors[0], errors[1]] {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
-        var cArguments = argv.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        var pid: pid_t = 0
-        #if canImport(Darwin)
-            // Darwin gives a library its environment through _NSGetEnviron; Linux's glibc exports `environ`.
-            let environment = _NSGetEnviron().pointee
-        #else
-            let environment = environ
-        #endif
-        let code = posix_spawnp(&pid, argv[0], &actions, nil, &cArguments, environment)
+        let spawned = POSIX.spawn(
+            argv, standardOutput: output[1], standardError: errors[1],
+            closing: [output[0], output[1], errors[0], errors[1]])
         close(output[1])
         close(errors[1])
-        guard code == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let failure):
             close(output[0])
             close(errors[0])
-            throw SpawnFailure(reason: String(cString: strerror(code)))
+            throw SpawnFailure(reason: POSIX.describe(failure.code))
         }
         var outcome = Outcome()
         let deadline = MonotonicClock.now() + timeout
