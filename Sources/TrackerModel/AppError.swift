@@ -52,8 +52,12 @@ public enum AppError: Error, Equatable, Sendable {
     case invalidRows(count: Int, lines: [String])
     /// Writing an import failed or was interrupted part way; running it again finishes it.
     indirect case partialImport(AppError, written: Int, total: Int)
-    /// The user answered no to a question.
+    /// The user answered no to a question, or left an editor without saving.
     case declined(String)
+    /// `tracker edit`: fields changed both in Airtable and in the form, each as `"Due" is … in Airtable, … here`.
+    case editConflict([String])
+    /// `tracker edit` did not apply what was typed, for `cause`; the text is kept in the file at `path`.
+    indirect case editKept(AppError, path: String)
     /// A local file could not be read.
     case file(String)
     /// Standard output could not be written (other than a closed pipe).
@@ -77,7 +81,8 @@ extension AppError {
         case .output, .declined: .failure
         case .interrupted: .interrupted
         case .invalidRows: .dataRejected
-        case .partialImport(let cause, _, _): cause.exitCode
+        case .partialImport(let cause, _, _), .editKept(let cause, _): cause.exitCode
+        case .editConflict: .failure
         }
     }
 
@@ -129,6 +134,10 @@ extension AppError {
             "interrupted after \(written) of \(total) rows were written"
         case .partialImport(let cause, let written, let total):
             "\(cause.message) (\(written) of \(total) rows were written)"
+        case .editConflict(let fields):
+            "the project changed in Airtable while you edited it, so nothing was written: "
+                + fields.joined(separator: "; ")
+        case .editKept(let cause, _): cause.message
         case .file(let text): text
         case .output(let text): "cannot write output: \(text)"
         case .interrupted: "interrupted"
@@ -165,7 +174,11 @@ extension AppError {
             lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")
         case .partialImport:
             "Run the same command again to finish: rows already in are matched by their key, never added twice."
-        case .declined, .file, .output, .interrupted: nil
+        case .editKept(.editConflict, let path):
+            "What you typed is kept in \(path); 'tracker edit' again shows the project as it is now."
+        case .editKept(let cause, let path):
+            "What you typed is kept in \(path)." + (cause.hint.map { " " + $0 } ?? "")
+        case .declined, .file, .output, .interrupted, .editConflict: nil
         }
     }
 

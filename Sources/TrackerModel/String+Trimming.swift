@@ -6,18 +6,20 @@ extension StringProtocol {
     }
 
     /// Without white space or line breaks at either end.
-    public func trimmingWhitespaceAndNewlines() -> String {
-        trimming { scalar in
-            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
-                || (0x0A...0x0D).contains(scalar.value) || scalar == "\u{85}" || scalar == "\u{2028}"
-                || scalar == "\u{2029}"
-        }
+    public func trimmingWhitespaceAndNewlines() -> String { trimming(isSpaceOrBreak) }
+
+    /// Without white space or line breaks at the end; the start stays as it is.
+    public func trimmingTrailingWhitespaceAndNewlines() -> String { trimming(isSpaceOrBreak, leading: false) }
+
+    private func isSpaceOrBreak(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator || (0x0A...0x0D).contains(scalar.value)
+            || scalar == "\u{85}" || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
-    private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+    private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool, leading: Bool = true) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isTrimmed($0) })!
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        return String(String.UnicodeScalarView(scalars[(leading ? first : scalars.startIndex)...last]))
     }
 }

@@ -91,16 +91,22 @@ extension POSIX {
     /// could not be started.
     public static func runQuietly(_ argv: [String]) -> Int32? {
         guard case .success(let pid) = spawn(argv) else { return nil }
+        return exitStatus(of: pid)
+    }
+
+    /// Waits for the child `pid`: its exit status, or nil when a signal ended it.
+    public static func exitStatus(of pid: pid_t) -> Int32? {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
     }
 
-    /// Starts `argv` (found on PATH) with this process's environment, stdin from /dev/null, stdout and stderr to the
-    /// descriptors given (else /dev/null), and `closing` closed in the child: its pid, or the errno of the failure.
+    /// Starts `argv` (found on PATH) with this process's environment, its three streams on the descriptors given
+    /// (else /dev/null), and `closing` closed in the child: its pid, or the errno of the failure.
     public static func spawn(
-        _ argv: [String], standardOutput: Int32? = nil, standardError: Int32? = nil, closing: [Int32] = []
+        _ argv: [String], standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil,
+        closing: [Int32] = []
     ) -> Result<pid_t, SpawnError> {
         #if canImport(Darwin)
             // Darwin's posix_spawn types are optional pointers rather than structs.
@@ -110,12 +116,11 @@ extension POSIX {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        for (target, source) in [(Int32(1), standardOutput), (2, standardError)] {
+        for (target, source) in [(Int32(0), standardInput), (1, standardOutput), (2, standardError)] {
             if let source {
                 posix_spawn_file_actions_adddup2(&actions, source, target)
             } else {
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
             }
         }
         for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }

@@ -37,6 +37,9 @@ struct Context: Sendable {
     var readSecret: @Sendable (_ prompt: String) -> String? = { TerminalEcho.readHidden(prompt: $0) }
     /// Hands an address to the user's browser, detached and silent; false when there is no browser to start.
     var openInBrowser: @Sendable (_ address: String) -> Bool = { _ in false }
+    /// Runs `editor` (shell words, as `$EDITOR` holds them) on the file at `path` and waits: its exit status, nil when
+    /// a signal ended it.
+    var runEditor: @Sendable (_ editor: String, _ path: String) -> Int32? = { _, _ in nil }
     /// Gets the network ready ahead of the first request (loads libcurl in the background); nothing in tests.
     var prepareNetwork: @Sendable () -> Void = {}
     /// Ctrl-C, for commands that stop cleanly between requests.
@@ -84,6 +87,7 @@ struct Context: Sendable {
             stateDirectory: CacheDirectory.stateLocation(environment: environment))
         context.prepareNetwork = { NetworkHelper.preloadTransport() }
         context.openInBrowser = { Context.startBrowser($0, environment: environment) }
+        context.runEditor = { Context.runEditor($0, on: $1) }
         return context
     }
 
@@ -103,6 +107,25 @@ struct Context: Sendable {
         let script =
             #"set -- $0 "$1"; command -v "$1" >/dev/null 2>&1 || exit 127; "$@" </dev/null >/dev/null 2>&1 & exit 0"#
         return POSIX.runQuietly(["/bin/sh", "-c", script, browser, address]) == 0
+    }
+
+    /// `editor` run by a shell as git runs it (so `EDITOR="code --wait"` works), the path an argument; a stream that is
+    /// not a terminal (tracker's output piped) is the controlling terminal for the editor when there is one.
+    static func runEditor(_ editor: String, on path: String) -> Int32? {
+        var opened: [Int32] = []
+        defer { for descriptor in opened { close(descriptor) } }
+        func stream(_ descriptor: Int32, _ flags: Int32) -> Int32 {
+            guard isatty(descriptor) == 0 else { return descriptor }
+            let terminal = open("/dev/tty", flags | O_CLOEXEC)
+            guard terminal >= 0 else { return descriptor }
+            opened.append(terminal)
+            return terminal
+        }
+        let spawned = POSIX.spawn(
+            ["/bin/sh", "-c", editor + " \"$@\"", editor, path], standardInput: stream(STDIN_FILENO, O_RDONLY),
+            standardOutput: stream(STDOUT_FILENO, O_WRONLY), standardError: stream(STDERR_FILENO, O_WRONLY))
+        guard case .success(let pid) = spawned else { return 127 }
+        return POSIX.exitStatus(of: pid)
     }
 
     /// Paces through a slot file shared by every tracker process using the same base.

@@ -18,7 +18,7 @@ import TrackerModel
 /// Ctrl-C as tracker handles it: the process ends at once (130), except while a command can stop cleanly between
 /// requests; then the first Ctrl-C asks it to stop there, and a second one still ends tracker at once.
 final class Interruption: Sendable {
-    private let state = Locked((cleanStop: false, requested: false, notice: String?.none))
+    private let state = Locked((cleanStop: false, requested: false, notice: String?.none, editing: false))
     private let cleanup = Locked<(@Sendable () -> Void)?>(nil)
 
     init() {}
@@ -42,12 +42,20 @@ final class Interruption: Sendable {
         }
     }
 
+    /// Runs `body` with Ctrl-C left to the editor it starts (as git does): the terminal sends it to both.
+    func whileEditing<T>(_ body: () throws -> T) rethrows -> T {
+        state.withLock { $0.editing = true }
+        defer { state.withLock { $0.editing = false } }
+        return try body()
+    }
+
     /// Whether Ctrl-C asked the command to stop.
     var isRequested: Bool { state.withLock { $0.requested } }
 
     /// Handles one Ctrl-C; true when tracker must end now.
     func handleSignal() -> Bool {
         let (endNow, notice) = state.withLock { state -> (Bool, String?) in
+            if state.editing { return (false, nil) }
             guard state.cleanStop, !state.requested else { return (true, nil) }
             state.requested = true
             return (false, state.notice)

@@ -105,7 +105,7 @@ extension Runner {
 
     /// The tables the projects table links to (by id, or the template's Clients without the schema), each with its
     /// primary field.
-    private func linkedTables(_ base: Base) -> [String: String] {
+    func linkedTables(_ base: Base) -> [String: String] {
         guard let table = base.layout.table else {
             return base.layout.fields[.client] == nil ? [:] : ["Clients": "Name"]
         }
@@ -121,7 +121,7 @@ extension Runner {
 
     /// Names for the records `project` links to: remembered ones, and any other read now by id; ids stay ids where
     /// that fails.
-    private func linkedNames(of project: Project, in tables: [String: String], base: Base) async -> [String: String] {
+    func linkedNames(of project: Project, in tables: [String: String], base: Base) async -> [String: String] {
         var wanted: [String: [String]] = [:]
         if let clientTable = base.layout.clientTableID ?? (tables["Clients"] != nil ? "Clients" : nil) {
             wanted[clientTable, default: []] += project.clients
