@@ -127,6 +127,7 @@ struct CommandParsingTests {
                         ])))
         ),
         (["add", "--name", "X"], Invocation(command: Add(input: ProjectInput(name: "X")))),
+        (["edit", "Logo refresh", "--json"], Invocation(command: Edit(target: "Logo refresh", mode: WriteMode(json: true)))),
         (
             ["list", "--view", "Active", "--sort", "Budget", "--desc", "--columns", "name,Budget,LEAD-NAME"],
             Invocation(
@@ -254,6 +255,12 @@ struct CommandParsingTests {
         (["update", "A", "--complete", "--incomplete"], "--complete and --incomplete cannot be used together"),
         (["done"], "done needs one or more project ids or names"),
         (["delete", "A", "--json", "-q"], "--json and --quiet cannot be used together"),
+        (["edit"], "edit needs a project id or name"),
+        (["edit", "A", "B"], "unexpected argument 'B'; quote values that contain spaces"),
+        (
+            ["edit", "A", "--due", "friday"],
+            "--due is not a flag of 'tracker edit'; it belongs to 'tracker add', 'tracker update'"
+        ),
         (["reopen", "A", "--yes"], "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete'"),
         (
             ["--limit", "5"],

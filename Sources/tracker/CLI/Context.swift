@@ -121,8 +121,12 @@ struct Context: Sendable {
             opened.append(terminal)
             return terminal
         }
+        // A command that is not there is 127 before the shell can say so in a line of its own.
+        let first = editor.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? editor
+        let check = first.contains(where: { "'\"\\$`".contains($0) }) ? "" : #"command -v "$1" >/dev/null 2>&1 || exit 127; "#
         let spawned = POSIX.spawn(
-            ["/bin/sh", "-c", editor + " \"$@\"", editor, path], standardInput: stream(STDIN_FILENO, O_RDONLY),
+            ["/bin/sh", "-c", check + "shift; " + editor + #" "$@""#, editor, first, path],
+            standardInput: stream(STDIN_FILENO, O_RDONLY),
             standardOutput: stream(STDOUT_FILENO, O_WRONLY), standardError: stream(STDERR_FILENO, O_WRONLY))
         guard case .success(let pid) = spawned else { return 127 }
         return POSIX.exitStatus(of: pid)
