@@ -93,10 +93,7 @@ extension ProjectAPIClient {
         case .success(let comment?): return .success(comment)
         case .failure(.interrupted): return .failure(.interrupted)
         default:
-            return .failure(
-                .requestOutcomeUnknown(
-                    "the answer to adding the comment was lost, and it did not appear in "
-                        + "\(Int((network.now() - startedAt).rounded()))s of looking"))
+            return .failure(.commentOutcomeUnknown(waitedSeconds: Int((network.now() - startedAt).rounded())))
         }
     }
 }

@@ -46,6 +46,8 @@ public enum AppError: Error, Equatable, Sendable {
     case requestOutcomeUnknown(String)
     /// A create's answer was lost and the project did not appear while tracker looked for it.
     case createOutcomeUnknown(name: String, waitedSeconds: Int)
+    /// A comment's answer was lost and the comment did not appear while tracker looked for it.
+    case commentOutcomeUnknown(waitedSeconds: Int)
     /// Another tracker process held a lock for longer than the retry budget.
     case lockTimeout(what: String, waitedSeconds: Int)
     /// Rows of an import are invalid, so nothing was written; `lines` says what is wrong with each.
@@ -75,7 +77,8 @@ extension AppError {
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
         case .tableAccessDenied, .schemaUnreadable, .scopeMissing: .permissionDenied
         case .notFound: .notFound
-        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .lockTimeout: .temporaryFailure
+        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown, .lockTimeout:
+            .temporaryFailure
         case .network, .tls, .badResponse: .unavailable
         case .file: .notFound
         case .output, .declined: .failure
@@ -125,6 +128,8 @@ extension AppError {
         case .requestOutcomeUnknown(let cause): "\(cause); the request may or may not have been applied"
         case .createOutcomeUnknown(let name, let waited):
             "the answer to creating \"\(name)\" was lost, and the project did not appear in \(waited)s of looking; Airtable may still create it"
+        case .commentOutcomeUnknown(let waited):
+            "the answer to adding the comment was lost, and it did not appear in \(waited)s of looking; Airtable may still add it"
         case .lockTimeout(let what, let waited):
             "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
         case .declined(let text): text
@@ -169,6 +174,7 @@ extension AppError {
         case .createOutcomeUnknown:
             "To finish safely, run the same command again with --if-absent: it creates the project only if it is still missing."
         case .requestOutcomeUnknown: "Check with 'tracker list' before trying again."
+        case .commentOutcomeUnknown: "Check the project's comments ('tracker comments ID|NAME') before commenting again."
         case .lockTimeout: "Try again when it has finished."
         case .invalidRows(_, let lines):
             lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")

@@ -93,8 +93,9 @@ struct EditFormTests {
         do {
             _ = try Self.form.read(text)
         } catch {
+            #expect(error.messages(offset: 4).first == "line 6: the form has no field \"Colour\"")
             #expect(
-                error.messages == [
+                error.messages() == [
                     "line 2: the form has no field \"Colour\"", "line 3 is not \"Field: value\": just words",
                     "line 4: Name is given twice",
                 ])

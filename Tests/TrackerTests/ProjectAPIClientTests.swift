@@ -228,6 +228,20 @@ struct ProjectAPIClientTests {
         #expect(clock.sleeps == [1, 2, 4, 8])
     }
 
+    @Test func aLostCommentIsNeverSentAgainAndEndsUnknownNamingWhereToCheck() async throws {
+        let host = StubTransport.host(
+            [.failure(.timedOut)], fallback: .http(200, body: #"{"comments":[],"offset":null}"#))
+        let clock = TestClock()
+        let error = try #require(
+            await Fixture.client(host, clock: clock, budget: 20).addComment(
+                "Looks good", to: "recPROJECTproj001", by: "usrME"
+            ).failure)
+        #expect(error == .commentOutcomeUnknown(waitedSeconds: 15))
+        #expect(error.exitCode == .temporaryFailure)
+        #expect(error.hint?.contains("tracker comments") == true)
+        #expect(host.requests.map(\.method) == ["POST", "GET", "GET", "GET", "GET", "GET"])
+    }
+
     /// With two minutes of retry budget, looking for a lost create still stops after about 20 s, and the status line
     /// says what is being checked.
     @Test func lookingForALostCreateIsBoundedAndSaysWhatItChecks() async throws {

@@ -54,6 +54,7 @@ extension Runner {
         let opened = form.text()
         let files = EditFiles(context: context, recordID: project.id, opened: opened)
         var text = opened
+        let onTerminal = context.isStdinTerminal && output.isStderrTerminal
         var problems: [String] = []
         var checked: [(entry: EditForm.Entry, value: String, write: ProjectWrite)] = []
         while true {
@@ -85,13 +86,14 @@ extension Runner {
                     }
                 }
             } catch let error as EditForm.Problems {
-                problems = error.messages
+                // Numbered as the editor will show them, below these lines and a "#".
+                problems = error.messages(offset: onTerminal ? error.lines.count + 1 : 0)
             } catch let error as AppError {
                 throw AppError.editKept(error, path: files.keep(text))
             }
             if problems.isEmpty { break }
             // On a terminal the form comes back with what is wrong at the top; elsewhere nobody could fix it.
-            guard context.isStdinTerminal && output.isStderrTerminal else {
+            guard onTerminal else {
                 throw AppError.editKept(.usage(Self.oneLine(problems), command: "edit"), path: files.keep(text))
             }
         }

@@ -18,9 +18,16 @@ struct EditForm: Equatable {
         var value: String
     }
 
-    /// The form could not be read: one message per line at fault.
+    /// The form could not be read: what is wrong with each line at fault, by its number in the text read.
     struct Problems: Error, Equatable {
-        var messages: [String]
+        var lines: [(number: Int, problem: String)]
+
+        /// One message a line, numbered as in a file that has `offset` more lines above the text read.
+        func messages(offset: Int = 0) -> [String] {
+            lines.map { "line \($0.number + offset)\($0.problem)" }
+        }
+
+        static func == (lhs: Problems, rhs: Problems) -> Bool { lhs.messages() == rhs.messages() }
     }
 
     /// What the first line says the form is.
@@ -128,7 +135,7 @@ struct EditForm: Equatable {
     /// The values the edited `text` gives, by label, for the lines it still has; nil when it has none (emptied).
     func read(_ text: String) throws(Problems) -> [String: String]? {
         var values: [String: String] = [:]
-        var problems: [String] = []
+        var problems: [(number: Int, problem: String)] = []
         var current: String?
         var notes: [Substring]?
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
@@ -150,16 +157,17 @@ struct EditForm: Equatable {
             guard let entry = entry(startingLine: line) else {
                 let named = line.split(separator: ":", maxSplits: 1).first.map { $0.trimmingWhitespace() } ?? ""
                 problems.append(
+                    (index + 1,
                     line.contains(":")
-                        ? "line \(index + 1): the form has no field \"\(named)\"\(Suggestion.ending(for: named, in: entries.map(\.label)))"
-                        : "line \(index + 1) is not \"Field: value\": \(TextCells.folded(String(line.prefix(40))))")
+                        ? ": the form has no field \"\(named)\"\(Suggestion.ending(for: named, in: entries.map(\.label)))"
+                        : " is not \"Field: value\": \(TextCells.folded(String(line.prefix(40))))"))
                 current = nil
                 continue
             }
             let rest = line.dropFirst(entry.label.count + 1)
             let value = rest.hasPrefix(" ") ? rest.dropFirst() : rest
             guard values[entry.label] == nil else {
-                problems.append("line \(index + 1): \(entry.label) is given twice")
+                problems.append((index + 1, ": \(entry.label) is given twice"))
                 continue
             }
             if entry.key == .word(.notes) {
@@ -172,7 +180,7 @@ struct EditForm: Equatable {
         if let notes, let label = entries.last?.label {
             values[label] = notes.joined(separator: "\n").trimmingTrailingWhitespaceAndNewlines()
         }
-        guard problems.isEmpty else { throw Problems(messages: problems) }
+        guard problems.isEmpty else { throw Problems(lines: problems) }
         return values.isEmpty ? nil : values
     }
 
