@@ -77,7 +77,8 @@ extension AppError {
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
         case .tableAccessDenied, .schemaUnreadable, .scopeMissing: .permissionDenied
         case .notFound: .notFound
-        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown, .lockTimeout:
+        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown,
+            .lockTimeout:
             .temporaryFailure
         case .network, .tls, .badResponse: .unavailable
         case .file: .notFound
@@ -174,7 +175,8 @@ extension AppError {
         case .createOutcomeUnknown:
             "To finish safely, run the same command again with --if-absent: it creates the project only if it is still missing."
         case .requestOutcomeUnknown: "Check with 'tracker list' before trying again."
-        case .commentOutcomeUnknown: "Check the project's comments ('tracker comments ID|NAME') before commenting again."
+        case .commentOutcomeUnknown:
+            "Check the project's comments ('tracker comments ID|NAME') before commenting again."
         case .lockTimeout: "Try again when it has finished."
         case .invalidRows(_, let lines):
             lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")

@@ -68,7 +68,8 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
             [
-                "list", "add", "show", "open", "comment", "comments", "update", "edit", "done", "reopen", "delete", "import",
+                "list", "add", "show", "open", "comment", "comments", "update", "edit", "done", "reopen", "delete",
+                "import",
                 "report", "changes",
                 "calendar", "timeline",
                 "init", "doctor", "completion", "help",

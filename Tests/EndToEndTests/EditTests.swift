@@ -113,6 +113,11 @@ final class EditTests: FakeAirtableTestCase {
         let missing = try tracker(["EDITOR": "no-such-editor-here --wait"]).run(["edit", lemon])
         assertFailure(missing, status: 1, "the editor (no-such-editor-here --wait) could not be started")
         XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
+        // As from cron: no terminal and no editor named; vi would only print escape codes.
+        var cron = tracker()
+        cron.environment["EDITOR"] = nil
+        cron.environment["VISUAL"] = nil
+        assertFailure(try cron.run(["edit", lemon]), status: 64, "edit needs an editor")
         XCTAssertTrue(patches.isEmpty)
     }
 
@@ -123,8 +128,10 @@ final class EditTests: FakeAirtableTestCase {
         let result = try tracker(["EDITOR": script]).run(["edit", lemon])
         assertFailure(result, status: 64, "line ")
         XCTAssertTrue(result.stderr.contains("the form has no field \"Colour\""), result.stderr)
-        let fixedForm = try tracker(["EDITOR": try editor(#"sed -i 's/^Due: .*/Due: 2026-02-30/; s/^Category: .*/Category: nope/' "$1""#)])
-            .run(["edit", lemon])
+        let fixedForm = try tracker([
+            "EDITOR": try editor(#"sed -i 's/^Due: .*/Due: 2026-02-30/; s/^Category: .*/Category: nope/' "$1""#)
+        ])
+        .run(["edit", lemon])
         assertFailure(fixedForm, status: 64, "Category: unknown category \"nope\"")
         XCTAssertTrue(fixedForm.stderr.contains("Due: \"2026-02-30\" is not a real date"), fixedForm.stderr)
         XCTAssertEqual(fixedForm.stderr.split(separator: "\n").count, 2, fixedForm.stderr)
@@ -189,9 +196,11 @@ final class EditTests: FakeAirtableTestCase {
         options.grantsSchemaAccess = true
         try startFake(records: FakeAirtable.customisedProjects, options: options)
         let id = try XCTUnwrap(fake.records.first?["id"] as? String)
-        let run = try configuredTracker(CustomisedBaseTests.mapping, extra: [
-            "EDITOR": try editor(#"sed -i 's/^Budget: .*/Budget: $1,234.50/; s/^Priority: .*/Priority: low/' "$1""#)
-        ])
+        let run = try configuredTracker(
+            CustomisedBaseTests.mapping,
+            extra: [
+                "EDITOR": try editor(#"sed -i 's/^Budget: .*/Budget: $1,234.50/; s/^Priority: .*/Priority: low/' "$1""#)
+            ])
         let result = try run.run(["edit", id])
         XCTAssertEqual(result.status, 0, result.stderr)
         let form = saved("form")

@@ -1,7 +1,8 @@
 /// Every subcommand, in the order help lists them: adding a command is a file under Commands/ and a line here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
-        List.self, Add.self, Show.self, Open.self, Comment.self, Comments.self, Update.self, Edit.self, Done.self, Reopen.self,
+        List.self, Add.self, Show.self, Open.self, Comment.self, Comments.self, Update.self, Edit.self, Done.self,
+        Reopen.self,
         Delete.self, Import.self,
         Init.self,
         Report.self, Changes.self, CalendarFeed.self, Timeline.self, Doctor.self, Completion.self, Help.self,

@@ -123,7 +123,8 @@ struct Context: Sendable {
         }
         // A command that is not there is 127 before the shell can say so in a line of its own.
         let first = editor.split(whereSeparator: \.isWhitespace).first.map(String.init) ?? editor
-        let check = first.contains(where: { "'\"\\$`".contains($0) }) ? "" : #"command -v "$1" >/dev/null 2>&1 || exit 127; "#
+        let check =
+            first.contains(where: { "'\"\\$`".contains($0) }) ? "" : #"command -v "$1" >/dev/null 2>&1 || exit 127; "#
         let spawned = POSIX.spawn(
             ["/bin/sh", "-c", check + "shift; " + editor + #" "$@""#, editor, first, path],
             standardInput: stream(STDIN_FILENO, O_RDONLY),

@@ -44,6 +44,7 @@ extension Runner {
     /// Reads the project, hands its form to the editor until what comes back can be checked (or the user gives up),
     /// reads the project again, and writes what changed here and nowhere else in one PATCH.
     fileprivate func edit(_ options: Edit) async throws {
+        let editor = try editorCommand()
         let base = try await prepareBase()
         let naming = ProjectNaming(client: base.client)
         let project = try await naming.resolve(options.target)
@@ -59,7 +60,7 @@ extension Runner {
         var checked: [(entry: EditForm.Entry, value: String, write: ProjectWrite)] = []
         while true {
             let shown = problems.isEmpty ? text : EditForm.problemLines(problems) + text
-            let edited = Self.withoutProblems(try files.edit(shown, editor: editorCommand()))
+            let edited = Self.withoutProblems(try files.edit(shown, editor: editor))
             if edited == text {
                 // Quitting without saving: the first time that is "no changes"; after an error it keeps what was typed.
                 guard problems.isEmpty else {
@@ -126,10 +127,15 @@ extension Runner {
         problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; ")
     }
 
-    /// `$VISUAL`, else `$EDITOR`, else vi, as git chooses.
-    private func editorCommand() -> String {
+    /// `$VISUAL`, else `$EDITOR`, else vi, as git chooses; vi only on a terminal, where it can be used.
+    private func editorCommand() throws -> String {
         for name in ["VISUAL", "EDITOR"] {
             if let editor = context.environment[name], !editor.trimmingWhitespace().isEmpty { return editor }
+        }
+        guard context.isStdinTerminal else {
+            throw AppError.usage(
+                "edit needs an editor: there is no terminal for vi, and neither VISUAL nor EDITOR is set",
+                command: "edit")
         }
         return "vi"
     }
@@ -150,7 +156,8 @@ extension Runner {
             var write = ProjectWrite()
             write[checker.writeTarget(for: field)] =
                 value.isEmpty
-                ? (field.type == "checkbox" ? .bool(false) : .null) : try await checker.value(value, for: field, flag: "")
+                ? (field.type == "checkbox" ? .bool(false) : .null)
+                : try await checker.value(value, for: field, flag: "")
             return write
         case .word(let word):
             var input = ProjectInput()
@@ -180,7 +187,8 @@ extension Runner {
                 switch DateInput.read(value, today: today) {
                 case .date(let date): if word == .due { input.due = date } else { input.kickoff = date }
                 case .impossible: throw AppError.usage("\"\(value)\" is not a real date", command: "edit")
-                case .unrecognized: throw AppError.usage("\"\(value)\" is not a date: \(DateInput.forms)", command: "edit")
+                case .unrecognized:
+                    throw AppError.usage("\"\(value)\" is not a date: \(DateInput.forms)", command: "edit")
                 }
             case .complete:
                 switch value.lowercased() {

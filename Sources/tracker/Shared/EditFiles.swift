@@ -37,7 +37,8 @@ struct EditFiles {
         let edited = String(decoding: POSIX.readAll(reading), as: UTF8.self)
         close(reading)
         guard status == 0 else {
-            let how = status.map { $0 == 127 ? "could not be started (127)" : "exited with status \($0)" } ?? "was killed"
+            let how =
+                status.map { $0 == 127 ? "could not be started (127)" : "exited with status \($0)" } ?? "was killed"
             let failure = AppError.declined("the editor (\(editor)) \(how), so nothing was written")
             guard edited != opened else { throw failure }
             throw AppError.editKept(failure, path: keep(edited))
@@ -76,7 +77,9 @@ struct EditFiles {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { POSIX.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            let count = bytes.withUnsafeBytes {
+                POSIX.write(descriptor, $0.baseAddress! + offset, bytes.count - offset)
+            }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return false }
             offset += count

@@ -82,7 +82,9 @@ struct EditForm: Equatable {
     }
 
     /// A word's label: `Due`, `Kickoff`, `Client`.
-    static func label(_ word: FieldMap.Word) -> String { word.rawValue.prefix(1).uppercased() + word.rawValue.dropFirst() }
+    static func label(_ word: FieldMap.Word) -> String {
+        word.rawValue.prefix(1).uppercased() + word.rawValue.dropFirst()
+    }
 
     /// A value of the base's own field in the form `--set` reads back.
     static func text(_ value: JSONValue?, of field: BaseSchema.Field, names: ([String]) -> String) -> String {
@@ -157,10 +159,12 @@ struct EditForm: Equatable {
             guard let entry = entry(startingLine: line) else {
                 let named = line.split(separator: ":", maxSplits: 1).first.map { $0.trimmingWhitespace() } ?? ""
                 problems.append(
-                    (index + 1,
-                    line.contains(":")
-                        ? ": the form has no field \"\(named)\"\(Suggestion.ending(for: named, in: entries.map(\.label)))"
-                        : " is not \"Field: value\": \(TextCells.folded(String(line.prefix(40))))"))
+                    (
+                        index + 1,
+                        line.contains(":")
+                            ? ": the form has no field \"\(named)\"\(Suggestion.ending(for: named, in: entries.map(\.label)))"
+                            : " is not \"Field: value\": \(TextCells.folded(String(line.prefix(40))))"
+                    ))
                 current = nil
                 continue
             }
