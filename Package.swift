@@ -3,6 +3,7 @@ import PackageDescription
 
 // Layers, each a target that imports only those below it, so an upward import does not compile:
 //   tracker (the command line) → TrackerAPI → TrackerNetwork → TrackerSystem → TrackerModel
+// and beside them FakeAirtable (→ TrackerSystem), the loopback Airtable that `tracker demo` serves.
 let package = Package(
     name: "tracker",
     // macOS 13 or later; Linux with the Swift 6 toolchain. (These machines build for Linux; macOS is checked by reading.)
@@ -16,7 +17,7 @@ let package = Package(
         // Release builds on Linux drop the symbol table (28.6 MB → 15.8 MB static): what users install; tracker never
         // prints a stack trace, and debug builds keep their symbols.
         .executableTarget(
-            name: "tracker", dependencies: ["TrackerAPI"],
+            name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable"],
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))
             ]
@@ -31,15 +32,16 @@ let package = Package(
         .target(name: "TrackerModel"),
         // libcurl's easy interface, loaded at run time (no -dev package needed): the Linux transport that waits idle.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        // A loopback stand-in for Airtable's Web API, used by the end-to-end tests and the benchmark.
-        .target(
-            name: "FakeAirtable",
-            resources: [.copy("Resources/design-projects.json"), .copy("Resources/design-projects.json.gz")]),
+        // A loopback stand-in for Airtable's Web API: the end-to-end tests' and the benchmark's, and `tracker demo`'s, so
+        // like the layers it imports only FoundationEssentials (no resource bundle: the recorded answer is in source).
+        .target(name: "FakeAirtable", dependencies: ["TrackerSystem"]),
+        // `openssl s_server` with an untrusted certificate, for the tests of TLS failures.
+        .target(name: "LoopbackTLS"),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
         // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.
         .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"]),
         .executableTarget(name: "measure-child"),
-        .testTarget(name: "TrackerTests", dependencies: ["tracker", "FakeAirtable"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable"]),
+        .testTarget(name: "TrackerTests", dependencies: ["tracker", "FakeAirtable", "LoopbackTLS"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS"]),
     ]
 )

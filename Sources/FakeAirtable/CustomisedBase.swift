@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 extension FakeAirtable.Options {
     /// A Project tracker base its owner made their own, as issue 14 found one: "Kickoff date" deleted, "Category"
@@ -71,7 +83,7 @@ extension FakeAirtable {
             fields["Progress"] = Double(index % 5) / 4
             fields["Rating"] = index % 5 + 1
             fields["Time spent"] = 1800 * (index + 1)
-            if index % 4 == 0 { fields["Phone"] = "+1 415 555 01\(String(format: "%02d", index))" }
+            if index % 4 == 0 { fields["Phone"] = "+1 415 555 01\(zeroPadded(index, 2))" }
             if index % 3 == 1 { fields["Launch"] = "2026-12-0\(index % 9 + 1)T14:30:00.000Z" }
             // Airtable leaves empty cells out of a record.
             for (name, value) in fields where (value as? [Any])?.isEmpty == true { fields[name] = nil }

@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 extension FakeAirtable {
     /// `GET`/`POST /v0/{base}/{table}/{record}/comments` as airtable-api.md §13.1 records them: newest first, pages of
@@ -28,10 +40,10 @@ extension FakeAirtable {
             let newestFirst = Array(locked { recordComments[recordID] ?? [] }.reversed())
             let page = Array(newestFirst.dropFirst(start).prefix(pageSize))
             var answer: [String: Any] = ["comments": page]
-            answer["offset"] = start + pageSize < newestFirst.count ? "cmtoffset\(start + pageSize)" : NSNull()
+            answer["offset"] = start + pageSize < newestFirst.count ? "cmtoffset\(start + pageSize)" : AnyJSON.Null()
             return ok(answer)
         case "POST":
-            guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            guard let object = AnyJSON.parse(body) as? [String: Any],
                 let text = object["text"] as? String, !text.isEmpty
             else { return invalidRequest() }
             let comment = makeComment(text)
@@ -50,7 +62,7 @@ extension FakeAirtable {
         author["email"] = options.user.email ?? person(options.user.id)?["email"]
         var mentioned: [String: Any] = [:]
         var rest = Substring(text)
-        while let start = rest.range(of: "@[usr") {
+        while let start = rest.firstRange(of: "@[usr") {
             guard let end = rest[start.upperBound...].firstIndex(of: "]") else { break }
             let id = "usr" + rest[start.upperBound..<end]
             if let known = person(id) {
@@ -62,7 +74,7 @@ extension FakeAirtable {
         }
         var comment: [String: Any] = [
             "id": FakeBase.makeID(prefix: "com"), "author": author, "text": text, "createdTime": Self.timestamp(),
-            "lastUpdatedTime": NSNull(),
+            "lastUpdatedTime": AnyJSON.Null(),
         ]
         if !mentioned.isEmpty { comment["mentioned"] = mentioned }
         return comment
@@ -87,7 +99,7 @@ public struct FakeComment: Sendable {
     var object: [String: Any] {
         [
             "id": id, "author": ["id": author.id, "name": author.name, "email": author.email], "text": text,
-            "createdTime": createdTime, "lastUpdatedTime": NSNull(),
+            "createdTime": createdTime, "lastUpdatedTime": AnyJSON.Null(),
         ]
     }
 }

@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 extension FakeAirtable {
     static let permissionMessage =
@@ -26,7 +38,7 @@ extension FakeAirtable {
         switch (request.method, parts.count > 2 ? parts[2] : nil) {
         case ("GET", nil): return list(table, parameters: Self.queryParameters(query), expireIterator: expireIterator)
         case ("POST", "listRecords"?):
-            guard let body = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any] else {
+            guard let body = AnyJSON.parse(request.body) as? [String: Any] else {
                 return invalidRequest()
             }
             return list(table, parameters: Self.bodyParameters(body), expireIterator: expireIterator)
@@ -104,7 +116,7 @@ extension FakeAirtable {
     static func queryPairs(_ query: String) -> [(String, String)] {
         query.split(separator: "&").compactMap { pair in
             let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+                String($0).replacing("+", with: " ").percentDecoded ?? String($0)
             }
             return kv.count == 2 ? (kv[0], kv[1]) : nil
         }
@@ -136,8 +148,8 @@ extension FakeAirtable {
 
     static func bodyParameters(_ body: [String: Any]) -> ListParameters {
         var parameters = ListParameters()
-        parameters.pageSize = (body["pageSize"] as? NSNumber)?.intValue ?? 100
-        parameters.maxRecords = (body["maxRecords"] as? NSNumber)?.intValue
+        parameters.pageSize = AnyJSON.number(body["pageSize"] as Any).map { Int($0) } ?? 100
+        parameters.maxRecords = AnyJSON.number(body["maxRecords"] as Any).map { Int($0) }
         parameters.offset = body["offset"] as? String
         parameters.formula = body["filterByFormula"] as? String
         parameters.fields = body["fields"] as? [String]

@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 /// Changes to the projects table's schema made "in Airtable" while a test runs, as a base's owner makes them.
 extension FakeAirtable {

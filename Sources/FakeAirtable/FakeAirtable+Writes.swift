@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 extension FakeAirtable {
     /// A write Airtable refuses as a whole; nothing of the request is applied.
@@ -36,7 +48,7 @@ extension FakeAirtable {
 
     /// `POST /v0/{base}/{table}`: the single-record form or up to ten `records`.
     func create(_ table: Int, _ body: Data) -> HTTPAction {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        guard let object = AnyJSON.parse(body) as? [String: Any] else {
             return invalidRequest()
         }
         let typecast = object["typecast"] as? Bool ?? false
@@ -64,7 +76,7 @@ extension FakeAirtable {
     /// `PATCH|PUT /v0/{base}/{table}/{id}` or `PATCH|PUT /v0/{base}/{table}` with up to ten `records`, optionally
     /// `performUpsert`.
     func update(_ table: Int, id: String?, _ body: Data, destructive: Bool) -> HTTPAction {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+        guard let object = AnyJSON.parse(body) as? [String: Any] else {
             return invalidRequest()
         }
         let typecast = object["typecast"] as? Bool ?? false
@@ -192,11 +204,8 @@ extension FakeAirtable {
                 type: "INVALID_VALUE_FOR_COLUMN",
                 message: "Field \"\(field.name)\" cannot accept a value because the field is computed")
         }
-        if value is NSNull { return nil }
-        func number(_ value: Any) -> Double? {
-            guard let number = value as? NSNumber, !isJSONBool(value) else { return nil }
-            return number.doubleValue
-        }
+        if AnyJSON.isNull(value) { return nil }
+        func number(_ value: Any) -> Double? { AnyJSON.number(value) }
         switch field.type {
         case "singleLineText", "multilineText", "richText", "phoneNumber":
             guard let text = value as? String else { throw cannot }
@@ -229,12 +238,8 @@ extension FakeAirtable {
             else { throw cannot }
             return text
         case "dateTime":
-            let parser = ISO8601DateFormatter()
-            parser.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            guard let text = value as? String,
-                let instant = parser.date(from: text) ?? ISO8601DateFormatter().date(from: text)
-            else { throw cannot }
-            return parser.string(from: instant)
+            guard let text = value as? String, let instant = ISOInstant.date(text) else { throw cannot }
+            return ISOInstant.text(instant)
         case "singleSelect":
             guard let text = value as? String else { throw cannot }
             if text.isEmpty { return nil }
@@ -270,12 +275,8 @@ extension FakeAirtable {
         }
     }
 
-    /// Whether a decoded JSON value was `true` or `false`: on Linux a JSON number also casts to Bool, so the number's
-    /// own type code tells them apart (`c` for booleans).
-    static func isJSONBool(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) == "c"
-    }
+    /// Whether a decoded JSON value was `true` or `false` (a number is not).
+    static func isJSONBool(_ value: Any) -> Bool { AnyJSON.isBool(value) }
 
     /// Checks a select's choice; typecast adds an unknown one when the user may change the schema, as recorded.
     private static func choose(_ text: String, field: FakeField, table: Int, typecast: Bool, in draft: inout FakeBase)
@@ -320,8 +321,6 @@ extension FakeAirtable {
     }
 
     static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
+        ISOInstant.text(Date())
     }
 }

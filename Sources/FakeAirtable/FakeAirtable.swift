@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 /// A loopback stand-in for Airtable's Web API that answers as the recorded traffic of airtable-api.md section 12 shows:
 /// compressed bodies, both error shapes and the `errors` array of 429s, records of other tables returned by id,
@@ -120,7 +132,7 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     public let options: Options
-    private let lock = NSLock()
+    private let lock = FakeLock()
     private var server: HTTPServer?
     private let started = Date()
     var base: FakeBase
@@ -214,7 +226,7 @@ public final class FakeAirtable: @unchecked Sendable {
 
     private func handle(_ request: HTTPRequest) -> HTTPAction {
         let received = now
-        if options.latency > 0 { Thread.sleep(forTimeInterval: options.latency) }
+        if options.latency > 0 { pause(seconds: options.latency) }
         let fault = locked { () -> Fault? in
             if request.path.hasPrefix("/v0/meta/") {
                 metadataRequestCount += 1
@@ -324,7 +336,7 @@ public final class FakeAirtable: @unchecked Sendable {
         case .wrongShape?: return .respond(status: 200, headers: [:], body: Data(#"{"data":{"rows":[]}}"#.utf8))
         default: break
         }
-        if case .delay(let seconds)? = fault { Thread.sleep(forTimeInterval: seconds) }
+        if case .delay(let seconds)? = fault { pause(seconds: seconds) }
         if let limited = rateLimit() { return limited }
         if let tooLong = uriTooLong(request) { return tooLong }
         let answer = route(request, expireIterator: { if case .expireIterator? = fault { true } else { false } }())
@@ -381,6 +393,6 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     static func json(_ object: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])) ?? Data("{}".utf8)
+        AnyJSON.data(object)
     }
 }

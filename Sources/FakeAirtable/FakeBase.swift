@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 /// A field of a fake table as it is set up: name, schema type and options; the fake's behaviour follows the type.
 public struct FakeFieldSpec: Sendable {
@@ -104,7 +116,7 @@ struct StoredRecord {
         case nil: return type == "checkbox" ? .bool(false) : .blank
         case let value as Bool: return .bool(value)
         case let value as String: return .string(value)
-        case let value as NSNumber: return .number(value.doubleValue)
+        case let value where AnyJSON.number(value) != nil: return .number(AnyJSON.number(value)!)
         case let person as [String: Any]: return .string(person["name"] as? String ?? "")
         case let list as [Any]:
             return .string(list.map { ($0 as? [String: Any])?["name"] as? String ?? "\($0)" }.joined(separator: ", "))
@@ -241,16 +253,16 @@ struct FakeBase {
         let linked = ["Clients": Self.clientsTableID, "Tasks": Self.tasksTableID]
         let projectFields = specs.enumerated().map { index, spec in
             var field = FakeField(
-                id: "fldFAKEproj\(String(format: "%06d", index))", name: rename(spec.name), type: spec.type,
+                id: "fldFAKEproj\(zeroPadded(index, 6))", name: rename(spec.name), type: spec.type,
                 choices: spec.choices, linkedTableID: spec.linkedTable.flatMap { linked[$0] }, formula: spec.formula)
-            if let text = spec.options, let options = try? JSONSerialization.jsonObject(with: Data(text.utf8)) {
+            if let text = spec.options, let options = AnyJSON.parse(Data(text.utf8)) {
                 field.options = options as? [String: Any] ?? [:]
             }
             return field
         }
         let views = (options.views ?? Self.templateViews).enumerated().map { index, spec in
             FakeView(
-                id: "viwFAKEview" + String(format: "%06d", index), name: spec.name, type: spec.type,
+                id: "viwFAKEview" + zeroPadded(index, 6), name: spec.name, type: spec.type,
                 filter: spec.filter.map { isTemplate ? Self.renaming($0, options.renamedFields) : $0 },
                 sort: spec.sort.map { (rename($0.field), $0.descending) })
         }
@@ -311,7 +323,7 @@ struct FakeBase {
 
     /// A view's formula with the template's field names replaced as the base renamed them.
     private static func renaming(_ formula: String, _ renamed: [String: String]) -> String {
-        renamed.reduce(formula) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: "{\(pair.value)}")
+        renamed.reduce(formula) { text, pair in text.replacing("{\(pair.key)}", with: "{\(pair.value)}")
         }
     }
 

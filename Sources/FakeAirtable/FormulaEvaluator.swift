@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 /// A value in Airtable's formula language, as far as the fake needs it.
 enum FormulaValue: Equatable {
@@ -140,14 +152,14 @@ struct FormulaEvaluator {
         case "BLANK": return .blank
         case "LOWER": return .string(try arg(0).text.lowercased())
         case "UPPER": return .string(try arg(0).text.uppercased())
-        case "TRIM": return .string(try arg(0).text.trimmingCharacters(in: .whitespaces))
+        case "TRIM": return .string(try arg(0).text.trimmingWhitespace())
         case "LEN": return .number(Double(try arg(0).text.count))
         case "CONCATENATE": return .string(args.map(\.text).joined())
         case "FIND", "SEARCH":
             let needle = try arg(0).text, haystack = try arg(1).text
             let (n, h) = name == "SEARCH" ? (needle.lowercased(), haystack.lowercased()) : (needle, haystack)
             if n.isEmpty { return .number(h.isEmpty ? 0 : 1) }
-            guard let range = h.range(of: n) else { return .number(0) }
+            guard let range = h.firstRange(of: n) else { return .number(0) }
             return .number(Double(h.distance(from: h.startIndex, to: range.lowerBound) + 1))
         case "TODAY": return .string(today)
         case "IS_SAME":
@@ -333,7 +345,7 @@ enum FakeDates {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        return zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2)
     }
 
     /// Today's date in UTC, as Airtable's TODAY() gives it.

@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 /// The content codings the fake can answer with, each written without a compression library: the formats' own
 /// "stored" (uncompressed) blocks are valid input for every decoder, and they change the body's length, which is what
@@ -11,7 +23,7 @@ public enum HTTPCompression: String, Sendable, CaseIterable {
     /// The coding to answer with for an `Accept-Encoding` header: `preferred` if the client takes it, else nil.
     static func negotiate(_ acceptEncoding: String?, preferred: HTTPCompression) -> HTTPCompression? {
         let accepted = (acceptEncoding ?? "").split(separator: ",").compactMap { item -> String? in
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = item.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
             guard let name = parts.first, !name.isEmpty else { return nil }
             return parts.dropFirst().contains("q=0") ? nil : name
         }

@@ -1,4 +1,16 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Dispatch
+import TrackerModel
+import TrackerSystem
 
 /// A request as the fake server read it off the socket.
 public struct HTTPRequest: Sendable {
@@ -38,7 +50,7 @@ final class HTTPServer: @unchecked Sendable {
     private let handler: @Sendable (HTTPRequest) -> HTTPAction
     private var listener: Int32 = -1
     private(set) var port = 0
-    private let lock = NSLock()
+    private let lock = FakeLock()
     private var connections: Set<Int32> = []
     private var isStopped = false
     private var acceptedCount = 0
@@ -71,9 +83,7 @@ final class HTTPServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in acceptLoop() }
-        thread.stackSize = 1 << 20
-        thread.start()
+        _ = DetachedThread.start { [self] in acceptLoop() }
     }
 
     /// Stops accepting and closes every open connection.
@@ -122,15 +132,13 @@ final class HTTPServer: @unchecked Sendable {
             connections.insert(connection)
             acceptedCount += 1
             lock.unlock()
-            let thread = Thread { [self] in
+            _ = DetachedThread.start { [self] in
                 serve(connection)
                 lock.lock()
                 connections.remove(connection)
                 close(connection)
                 lock.unlock()
             }
-            thread.stackSize = 1 << 20
-            thread.start()
         }
     }
 
@@ -186,8 +194,8 @@ final class HTTPServer: @unchecked Sendable {
 
     /// Closes with a TCP reset instead of an orderly FIN.
     private func abort(_ connection: Int32) {
-        var linger = Foundation.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Foundation.linger>.size))
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
     }
 
     private func pause(_ seconds: Double) {
@@ -209,7 +217,7 @@ final class HTTPServer: @unchecked Sendable {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.send(
+                let written = Glibc.send(
                     connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
                 if written <= 0 { return false }
                 offset += written
@@ -243,10 +251,10 @@ private struct SocketReader {
 
     mutating func readRequest() -> HTTPRequest? {
         let separator = Data("\r\n\r\n".utf8)
-        var found = buffer.range(of: separator)
+        var found = buffer.firstRange(of: separator)
         while found == nil {
             guard fill() else { return nil }
-            found = buffer.range(of: separator)
+            found = buffer.firstRange(of: separator)
         }
         guard let headEnd = found else { return nil }
         let head = String(decoding: buffer[buffer.startIndex..<headEnd.lowerBound], as: UTF8.self)
@@ -257,13 +265,12 @@ private struct SocketReader {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingWhitespace()
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         if headers["expect"]?.lowercased() == "100-continue" {
             let reply = Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-            _ = reply.withUnsafeBytes { Foundation.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = reply.withUnsafeBytes { Glibc.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
         }
         while buffer.count < length {
             guard fill() else { return nil }
@@ -274,7 +281,7 @@ private struct SocketReader {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         return HTTPRequest(
             method: String(requestLine[0]),
-            path: String(parts[0]).removingPercentEncoding ?? String(parts[0]),
+            path: String(parts[0]).percentDecoded ?? String(parts[0]),
             query: parts.count > 1 ? String(parts[1]) : "", target: target, headers: headers, body: Data(body))
     }
 

@@ -66,6 +66,8 @@ public enum AppError: Error, Equatable, Sendable {
     case output(String)
     /// The user pressed Ctrl-C.
     case interrupted
+    /// A program tracker ran for the user (the demo's shell or command) ended with `status`, having said why itself.
+    case exited(ExitCode)
 }
 
 extension AppError {
@@ -84,6 +86,7 @@ extension AppError {
         case .file: .notFound
         case .output, .declined: .failure
         case .interrupted: .interrupted
+        case .exited(let status): status
         case .invalidRows: .dataRejected
         case .partialImport(let cause, _, _), .editKept(let cause, _): cause.exitCode
         case .editConflict: .failure
@@ -147,6 +150,7 @@ extension AppError {
         case .file(let text): text
         case .output(let text): "cannot write output: \(text)"
         case .interrupted: "interrupted"
+        case .exited: ""
         }
     }
 
@@ -186,7 +190,7 @@ extension AppError {
             "What you typed is kept in \(path); 'tracker edit' again shows the project as it is now."
         case .editKept(let cause, let path):
             "What you typed is kept in \(path)." + (cause.hint.map { " " + $0 } ?? "")
-        case .declined, .file, .output, .interrupted, .editConflict: nil
+        case .declined, .file, .output, .interrupted, .editConflict, .exited: nil
         }
     }
 

@@ -104,9 +104,10 @@ extension POSIX {
 
     /// Starts `argv` (found on PATH) with this process's environment, its three streams on the descriptors given
     /// (else /dev/null), and `closing` closed in the child: its pid, or the errno of the failure.
+    /// `environment`, when given, replaces this process's.
     public static func spawn(
         _ argv: [String], standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil,
-        closing: [Int32] = []
+        closing: [Int32] = [], environment: [String: String]? = nil
     ) -> Result<pid_t, SpawnError> {
         #if canImport(Darwin)
             // Darwin's posix_spawn types are optional pointers rather than structs.
@@ -129,16 +130,42 @@ extension POSIX {
         var pid: pid_t = 0
         #if canImport(Darwin)
             // Darwin gives a library its environment through _NSGetEnviron; Linux's glibc exports `environ`.
-            let environment = _NSGetEnviron().pointee
+            let inherited = _NSGetEnviron().pointee
         #else
-            let environment = environ
+            let inherited = environ
         #endif
-        let code = posix_spawnp(&pid, argv[0], &actions, nil, &arguments, environment)
+        var given = environment.map { $0.map { strdup($0.key + "=" + $0.value) } + [nil] }
+        defer { for entry in given ?? [] { free(entry) } }
+        let code =
+            if given != nil {
+                posix_spawnp(&pid, argv[0], &actions, nil, &arguments, &given!)
+            } else {
+                posix_spawnp(&pid, argv[0], &actions, nil, &arguments, inherited)
+            }
         return code == 0 ? .success(pid) : .failure(SpawnError(code: code))
     }
 
     /// Why a program could not be started: an errno.
     public struct SpawnError: Error {
         public var code: Int32
+    }
+}
+
+extension POSIX {
+    /// The path of the running program's file, as the kernel knows it; nil where it cannot be told.
+    public static func executablePath() -> String? {
+        #if os(Linux)
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #elseif canImport(Darwin)
+            var size = UInt32(4096)
+            var buffer = [CChar](repeating: 0, count: Int(size))
+            guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+            return String(cString: buffer)
+        #else
+            return nil
+        #endif
     }
 }

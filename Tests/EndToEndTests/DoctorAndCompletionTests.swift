@@ -72,7 +72,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "import",
                 "report", "changes",
                 "calendar", "timeline",
-                "init", "doctor", "completion", "help",
+                "init", "demo", "doctor", "completion", "help",
             ])
         XCTAssertEqual(Set(try complete(["tracker", "calendar", "--o"])), ["--out", "--overdue"])
         XCTAssertEqual(try complete(["tracker", "report", "--by", ""]), ["none", "lead", "category"])

@@ -1,4 +1,5 @@
 import FakeAirtable
+import LoopbackTLS
 import Foundation
 import XCTest
 

@@ -3,6 +3,7 @@
     import Testing
 
     @testable import FakeAirtable
+    import LoopbackTLS
     @testable import TrackerModel
     @testable import TrackerNetwork
     @testable import TrackerSystem

@@ -47,6 +47,7 @@ enum CLI {
 
     /// Prints `tracker: <message>` and the hint on stderr, and returns the error's exit code.
     static func report(_ error: AppError, to output: Output) -> ExitCode {
+        if case .exited(let status) = error { return status }
         var text = "tracker: \(error.message)\n"
         if let hint = error.hint { text += hint + "\n" }
         output.standardError(text)

@@ -40,7 +40,7 @@ struct CommandSpec: Sendable {
     var notes: [String] = []
 
     /// Whether the command talks to Airtable (everything but help, completion scripts and the version).
-    var usesNetwork: Bool { !["help", "completion", "--version"].contains(name) }
+    var usesNetwork: Bool { !["help", "completion", "--version", "demo"].contains(name) }
 
     func flag(named name: String) -> FlagSpec? {
         flags.first { $0.name == name || $0.short == name }

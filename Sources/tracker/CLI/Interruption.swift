@@ -42,8 +42,9 @@ final class Interruption: Sendable {
         }
     }
 
-    /// Runs `body` with Ctrl-C left to the editor it starts (as git does): the terminal sends it to both.
-    func whileEditing<T>(_ body: () throws -> T) rethrows -> T {
+    /// Runs `body` with Ctrl-C left to the program it starts and waits for (an editor, the demo's shell), as git
+    /// does: the terminal sends it to both.
+    func whileAnotherProgramRuns<T>(_ body: () throws -> T) rethrows -> T {
         state.withLock { $0.editing = true }
         defer { state.withLock { $0.editing = false } }
         return try body()

@@ -29,7 +29,7 @@ struct EditFiles {
         let written = Self.write(text, to: descriptor)
         close(descriptor)
         guard written else { throw AppError.file("cannot write the form to \(path): \(POSIX.describe(errno))") }
-        let status = context.interruption.whileEditing { context.runEditor(editor, path) }
+        let status = context.interruption.whileAnotherProgramRuns { context.runEditor(editor, path) }
         let reading = POSIX.open(path, O_RDONLY | O_CLOEXEC, 0)
         guard reading >= 0 else {
             throw AppError.file("the editor left no file at \(path) (\(POSIX.describe(errno))), so nothing was written")

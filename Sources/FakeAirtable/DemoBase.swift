@@ -1,0 +1,68 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerModel
+
+extension FakeAirtable {
+    /// The base `tracker demo` serves: the template's 16 recorded projects, their dates moved by whole weeks so the
+    /// latest is due three weeks after `today` (some overdue, some due soon, some done), named clients, a few comments,
+    /// the template's views, and the token's user one of the collaborators, so "my projects" has some.
+    public static func demo(today: String) -> (options: Options, records: [[String: Any]]) {
+        var records = recordedProjects
+        let dues = records.compactMap {
+            (($0["fields"] as? [String: Any])?["Due date"] as? String).flatMap(FakeDates.dayNumber)
+        }
+        let todayNumber = FakeDates.dayNumber(today) ?? 0
+        let shift = ((todayNumber + 21 - (dues.max() ?? todayNumber)) / 7) * 7
+        for index in records.indices {
+            guard var fields = records[index]["fields"] as? [String: Any] else { continue }
+            for name in ["Due date", "Kickoff date"] {
+                if let day = (fields[name] as? String).flatMap(FakeDates.dayNumber) {
+                    fields[name] = FakeDates.string(dayNumber: day + shift)
+                }
+            }
+            records[index]["fields"] = fields
+        }
+        var options = Options()
+        options.clientNames = [
+            "Acme Robotics", "Blue Door Coffee", "Cedar Health", "Dune Studio", "Evergreen Bank", "Fjord Audio",
+            "Granite Labs", "Harbor Foods", "Iris Optics", "Juniper Schools",
+        ]
+        var people: [[String: Any]] = []
+        for record in records {
+            guard let lead = (record["fields"] as? [String: Any])?["Project lead"] as? [String: Any],
+                let id = lead["id"] as? String, !people.contains(where: { $0["id"] as? String == id })
+            else { continue }
+            people.append(lead)
+        }
+        func person(_ index: Int) -> (id: String, name: String, email: String)? {
+            guard people.indices.contains(index), let id = people[index]["id"] as? String else { return nil }
+            return (id, people[index]["name"] as? String ?? "", people[index]["email"] as? String ?? "")
+        }
+        if let me = person(0) { options.user = (me.id, me.email) }
+        let now = Date().timeIntervalSince1970
+        func time(hoursAgo hours: Double) -> String { ISOInstant.text(Date(timeIntervalSince1970: now - hours * 3600)) }
+        var comments: [String: [FakeComment]] = [:]
+        let said: [(record: Int, author: Int, hours: Double, text: (String) -> String)] = [
+            (0, 1, 50, { _ in "Kickoff notes are in the shared folder." }),
+            (0, 0, 26, { _ in "Thanks! First sketches by Friday." }),
+            (0, 2, 3, { mention in "Can we move the review? \(mention) is out Thursday." }),
+            (1, 0, 8, { _ in "Waiting on the client's feedback on the second round." }),
+        ]
+        for line in said {
+            guard records.indices.contains(line.record), let id = records[line.record]["id"] as? String,
+                let author = person(line.author)
+            else { continue }
+            let mention = person(1).map { "@[\($0.id)]" } ?? "someone"
+            let number = (comments[id]?.count ?? 0) + 1
+            comments[id, default: []].append(
+                FakeComment(
+                    id: "comDEMO\(line.record)\(number)00000000", author: author, text: line.text(mention),
+                    createdTime: time(hoursAgo: line.hours)))
+        }
+        options.comments = comments
+        return (options, records)
+    }
+}
