@@ -34,6 +34,28 @@ final class ColdStartTests: FakeAirtableTestCase {
         }
     }
 
+    /// `show` by id cold: the record, the schema and the template's Clients names leave together; every request is
+    /// sent before the first answer (300 ms late) comes back, so the command waits for one round trip.
+    func testShowByIDSendsTheRecordBesideTheSchemaRead() throws {
+        try startSlow()
+        let id = "rec3g0Xxmw2rw3scs"
+        for arguments in [["show", id], ["show", id, "--json"], ["open", id, "--url"]] {
+            let run = tracker()
+            let before = fake.log.count
+            let result = try run.run(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let sent = Array(fake.log.dropFirst(before))
+            XCTAssertTrue(sent.contains { $0.path.hasSuffix("/tables") }, "\(arguments): \(sent.map(\.path))")
+            let firstAnswer = try XCTUnwrap(sent.map(\.time).min())
+            let late = sent.filter { $0.received > firstAnswer - 0.05 }
+            XCTAssertEqual(late.count, 0, "\(arguments): sent after an answer: \(late.map(\.path))")
+            if arguments.count == 2 {
+                XCTAssertTrue(result.stdout.contains("Clients   Client 1"), result.stdout)
+                XCTAssertEqual(try run.run(arguments).stdout, result.stdout, "the same view warm")
+            }
+        }
+    }
+
     func testASchemaThatContradictsTheAssumedFieldsRunsTheCommandAgainAndPrintsOnce() throws {
         // "Kickoff date" was deleted and the secrets file does not say so: the assumed fields name it.
         var options = FakeAirtable.Options()

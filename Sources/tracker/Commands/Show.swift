@@ -37,10 +37,11 @@ extension Runner {
     /// `tracker show`: one project, by id or name, as a human view or as JSON. The names of the records it links to
     /// come from memory; a linked table not yet remembered is read in the same round trip as the project.
     fileprivate func show(_ options: Show) async throws {
-        let base = try await prepareBase()
-        let linked = options.json ? [:] : linkedTables(base)
-        let unread = linked.filter { base.knowledge.recordNames(in: $0.key).isEmpty }
-        async let read = base.knowledge.readNames(
+        // Cold, the schema read goes out beside the record's (and the template's Clients names): one round trip.
+        let prepared = try await prepareBase(readingBeside: true)
+        let linked = options.json ? [:] : linkedTables(prepared)
+        let unread = linked.filter { prepared.knowledge.recordNames(in: $0.key).isEmpty }
+        async let read = prepared.knowledge.readNames(
             unread.map {
                 .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
             })
@@ -48,8 +49,10 @@ extension Runner {
         let wantsComments = !options.json && output.isStdoutTerminal
         let byID = ProjectAPIClient.looksLikeRecordID(options.target)
         async let early =
-            wantsComments && byID ? base.client.comments(on: options.target, limit: Self.commentsShown + 1) : nil
-        let project = try await ProjectNaming(client: base.client).resolve(options.target)
+            wantsComments && byID ? prepared.client.comments(on: options.target, limit: Self.commentsShown + 1) : nil
+        let project = try await ProjectNaming(client: prepared.client).resolve(options.target)
+        var base = prepared
+        base.layout = try await prepared.confirmedLayout()
         rememberNames([project.name ?? ""], replacing: false, base: base)
         let comments: Result<[RecordComment], AppError>? =
             if let early = await early, project.id == options.target {
@@ -63,8 +66,10 @@ extension Runner {
             try output.standardOutput(project.jsonText(today: today) + "\n")
             return
         }
-        _ = await read
-        let recordNames = await linkedNames(of: project, in: linked, base: base)
+        let readBeside = Dictionary((await read).compactMap { record in record.name.map { (record.id, $0) } }) {
+            first, _ in first
+        }
+        let recordNames = await linkedNames(of: project, in: linkedTables(base), base: base, known: readBeside)
         let formatter = FieldFormatter(table: base.layout.table, timeZone: context.timeZone, recordNames: recordNames)
         // The base's own fields in the table's order (every one, empty or not), else as the record has them.
         let values = Dictionary(project.otherFields.map { ($0.name, $0.value) }) { first, _ in first }
@@ -121,7 +126,9 @@ extension Runner {
 
     /// Names for the records `project` links to: remembered ones, and any other read now by id; ids stay ids where
     /// that fails.
-    func linkedNames(of project: Project, in tables: [String: String], base: Base) async -> [String: String] {
+    func linkedNames(of project: Project, in tables: [String: String], base: Base, known: [String: String] = [:])
+        async -> [String: String]
+    {
         var wanted: [String: [String]] = [:]
         if let clientTable = base.layout.clientTableID ?? (tables["Clients"] != nil ? "Clients" : nil) {
             wanted[clientTable, default: []] += project.clients
@@ -133,9 +140,9 @@ extension Runner {
         var names: [String: String] = [:]
         var missing: [BaseKnowledge.NamesWanted] = []
         for (table, ids) in wanted {
-            let known = base.knowledge.recordNames(in: table)
-            for id in ids { if let name = known[id] { names[id] = name } }
-            let unknown = Array(Set(ids.filter { known[$0] == nil })).sorted()
+            let remembered = base.knowledge.recordNames(in: table).merging(known) { first, _ in first }
+            for id in ids { if let name = remembered[id] { names[id] = name } }
+            let unknown = Array(Set(ids.filter { remembered[$0] == nil })).sorted()
             if !unknown.isEmpty, let primary = tables[table] {
                 let formula = Formula.any(unknown.map(Formula.recordID(is:)))
                 missing.append(.init(table: table, primaryField: primary, formula: formula, limit: 100))
