@@ -56,6 +56,46 @@ final class ColdStartTests: FakeAirtableTestCase {
         }
     }
 
+    /// Writes by id whose values need no schema: the write leaves beside the schema read (one round trip), once.
+    func testWritesByIDGoOutBesideTheSchemaRead() throws {
+        try startSlow()
+        let id = "rec3g0Xxmw2rw3scs"
+        for arguments in [
+            ["done", id], ["reopen", id], ["update", id, "--due", "2027-01-15"], ["delete", "--yes", id],
+        ] {
+            let run = tracker()
+            let before = fake.log.count
+            let result = try run.run(arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stdout, id + "\n", "\(arguments)")
+            let sent = Array(fake.log.dropFirst(before))
+            XCTAssertTrue(sent.contains { $0.path.hasSuffix("/tables") }, "\(arguments): \(sent.map(\.path))")
+            XCTAssertEqual(sent.filter { !$0.path.hasPrefix("/v0/meta/") }.count, 1, "one write: \(sent.map(\.path))")
+            let firstAnswer = try XCTUnwrap(sent.map(\.time).min())
+            XCTAssertEqual(sent.filter { $0.received > firstAnswer - 0.05 }.count, 0, "\(arguments)")
+            let fields = fake.records.first { $0["id"] as? String == id }?["fields"] as? [String: Any]
+            switch arguments[0] {
+            case "done": XCTAssertEqual(fields?["Complete"] as? Bool, true)
+            case "reopen": XCTAssertNil(fields?["Complete"] as? Bool == true ? true : nil)
+            case "update": XCTAssertEqual(fields?["Due date"] as? String, "2027-01-15")
+            default: XCTAssertNil(fields, "deleted")
+            }
+        }
+    }
+
+    /// A write that names a field the base deleted (and the secrets file does not say so) is refused by Airtable, and
+    /// the command runs again with the schema: the user hears about the field, and nothing was written.
+    func testAWriteOnAFieldTheSchemaLacksIsRefusedThenCheckedAgainstTheSchema() throws {
+        var options = FakeAirtable.Options()
+        options.removedFields = ["Kickoff date"]
+        try startSlow(options)
+        let id = "rec3g0Xxmw2rw3scs"
+        let before = fake.records.first { $0["id"] as? String == id }?["fields"] as? NSDictionary
+        assertFailure(try tracker().run(["update", id, "--kickoff", "2027-01-04"]), status: 64, "--kickoff needs")
+        XCTAssertEqual(fake.records.first { $0["id"] as? String == id }?["fields"] as? NSDictionary, before)
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" && $0.status == 200 }.count, 0)
+    }
+
     func testASchemaThatContradictsTheAssumedFieldsRunsTheCommandAgainAndPrintsOnce() throws {
         // "Kickoff date" was deleted and the secrets file does not say so: the assumed fields name it.
         var options = FakeAirtable.Options()

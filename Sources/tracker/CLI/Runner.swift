@@ -101,10 +101,17 @@ struct Runner {
 
     /// Checks values against `base` as the command last saw it.
     func valueChecker(_ base: Base, command: String) async throws -> ValueChecker {
-        ValueChecker(
-            client: base.client.using(try await base.knowledge.layout().fields), knowledge: base.knowledge,
-            layout: try await base.knowledge.layout(), command: command, today: today, timeZone: context.timeZone)
+        // With the schema read in flight, the assumed layout stands until a value needs the schema: what it could have
+        // refused, Airtable refuses (no typecast), and the command then runs again with the schema.
+        let layout = base.inFlight == nil ? try await base.knowledge.layout() : base.layout
+        return ValueChecker(
+            client: base.client.using(layout.fields), knowledge: base.knowledge, layout: layout, command: command,
+            today: today, timeZone: context.timeZone)
     }
+
+    /// Waits for a schema read still in flight after a write, so it is remembered for the next command; once Airtable
+    /// has accepted the write, what the schema says no longer changes it.
+    func settle(_ base: Base) async { _ = try? await base.confirmedLayout() }
 
     /// Runs `body`; when Airtable's answer contradicts what tracker remembered about the base (a field, a choice, a
     /// linked record or a view it no longer has), the schema is read again and `recheck` checks the values once more,

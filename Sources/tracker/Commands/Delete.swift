@@ -40,7 +40,9 @@ extension Runner {
     /// `tracker delete`: finds every project named, asks on a terminal (or needs `--yes`), deletes ten a request and
     /// prints the deleted ids.
     fileprivate func delete(_ options: Delete) async throws {
-        let client = try await prepareBase().client
+        // Cold, the delete by ids (or the find by names) goes out beside the schema read.
+        let base = try await prepareBase(readingBeside: true)
+        let client = base.client
         var written = writtenOutput(options.mode)
         // With --yes and ids alone, the delete is the one request (--json prints objects, so it reads them first).
         var deletedByID = 0
@@ -52,10 +54,12 @@ extension Runner {
         }
         if wroteByID {
             try written.finish()
+            await settle(base)
             narrate("Deleted \(deletedByID) project\(deletedByID == 1 ? "" : "s").", options.mode)
             return
         }
         let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
+        _ = try await base.confirmedLayout()
         let ids = projects.map(\.id)
         if options.mode.dryRun { return try printPlanned(client.plannedDeletes(ids)) }
         if !options.confirmed { try confirmDeleting(projects) }

@@ -61,7 +61,13 @@ extension Update {
 extension Runner {
     /// `tracker update`: changes only the given fields of one project (PATCH) and prints its id.
     fileprivate func update(_ options: Update) async throws {
-        let base = try await prepareBase()
+        // Values only the schema can check (a choice, a person, a link, the base's own fields) wait for it; the
+        // others go out beside it, cold.
+        let input = options.input
+        let needsSchema =
+            input.category != nil || input.lead != nil || input.team != nil || input.clients != nil
+            || !input.assignments.isEmpty || !input.clearedFields.isEmpty
+        let base = try await prepareBase(readingBeside: !needsSchema)
         let client = base.client
         let notes = try readNotes(options.input.notes, command: "update")
         func check(_ base: Base) async throws -> ProjectWrite {
@@ -91,10 +97,12 @@ extension Runner {
             } else {
                 project = try await ProjectNaming(client: client).resolve(target)
             }
+            _ = try await base.confirmedLayout()
             let change = ProjectChange(id: project.id, write: write)
             if options.mode.dryRun { return try printPlanned(client.plannedUpdates([change])) }
             updated = try await apply(change) ?? project
         }
+        await settle(base)
         guard let updated else { return }
         narrate("Updated \"\(updated.name ?? updated.id)\": \(describe(write, as: updated)).", options.mode)
         try printWritten(updated, options.mode)

@@ -13,7 +13,8 @@ extension Runner {
     /// or open choice) ten projects a request. A project already in that state is not written, but it is printed like
     /// the others.
     func setComplete(_ complete: Bool, targets: [String], mode: WriteMode, command: String) async throws {
-        let base = try await prepareBase()
+        // Cold, the write by ids (or the find by names) goes out beside the schema read.
+        let base = try await prepareBase(readingBeside: true)
         let client = base.client
         let value = try await valueChecker(base, command: command).completionValue(complete, flag: command)
         let write = ProjectWrite([(.complete, value)])
@@ -30,6 +31,7 @@ extension Runner {
         }
         if !wroteByID {
             let projects = try await ProjectNaming(client: client).resolve(all: targets)
+            _ = try await base.confirmedLayout()
             let changes = projects.filter { $0.isComplete != complete }.map { ProjectChange(id: $0.id, write: write) }
             if mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
             try written.emit(projects.filter { $0.isComplete == complete })
@@ -37,6 +39,7 @@ extension Runner {
             count = projects.count
         }
         try written.finish()
+        await settle(base)
         let state = complete ? "complete" : "not complete"
         narrate("Marked \(count) project\(count == 1 ? "" : "s") \(state).", mode)
     }
