@@ -126,6 +126,11 @@ recordTrips("list, nothing remembered", try coldRun(["list"]))
 recordTrips("list --overdue --json, nothing remembered", try coldRun(["list", "--overdue", "--json"]))
 recordTrips("report, nothing remembered", try coldRun(["report"]))
 recordTrips("timeline, nothing remembered", try coldRun(["timeline"]))
+recordTrips("update by id --due, nothing remembered", try coldRun(["update", ids[5], "--due", "2027-01-14"]))
+recordTrips("done by id, nothing remembered", try coldRun(["done", ids[5]]))
+recordTrips("reopen by id, nothing remembered", try coldRun(["reopen", ids[5]]))
+recordTrips("comment by id, nothing remembered", try coldRun(["comment", ids[5], "Benchmark note"]))
+recordTrips("comments by id, nothing remembered", try coldRun(["comments", ids[5]]))
 _ = Measure.run(tracker, ["list"], environment: slowEnv)  // remembers the schema, as any earlier command would
 recordTrips("list, 16 projects (1 page)", repeatRun(tripRuns, ["list"], slowEnv))
 recordTrips("show by id", repeatRun(tripRuns, ["show", ids[6]], slowEnv))
@@ -136,6 +141,8 @@ recordTrips(
     "update by name --due", repeatRun(tripRuns, ["update", "Coffee packaging", "--due", "2027-01-16"], slowEnv))
 recordTrips("done by id", repeatRun(tripRuns, ["done", ids[6]], slowEnv))
 recordTrips("reopen by id", repeatRun(tripRuns, ["reopen", ids[6]], slowEnv))
+recordTrips("comment by id", repeatRun(tripRuns, ["comment", ids[6], "Benchmark note"], slowEnv))
+recordTrips("comments by id", repeatRun(tripRuns, ["comments", ids[6]], slowEnv))
 // Each delete needs a project that is still there: the warm-up and every run delete one of their own.
 let doomed = ids.suffix(tripRuns + 1)
 var deletes = doomed.map { Measure.run(tracker, ["delete", $0, "--yes"], environment: slowEnv) }

@@ -39,8 +39,10 @@ final class ColdStartTests: FakeAirtableTestCase {
     func testShowByIDSendsTheRecordBesideTheSchemaRead() throws {
         try startSlow()
         let id = "rec3g0Xxmw2rw3scs"
-        for arguments in [["show", id], ["show", id, "--json"], ["open", id, "--url"]] {
-            let run = tracker()
+        for arguments in [
+            ["show", id], ["show", id, "--json"], ["open", id, "--url"], ["comments", id], ["edit", id],
+        ] {
+            let run = tracker(["EDITOR": "true"])
             let before = fake.log.count
             let result = try run.run(arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
@@ -49,11 +51,25 @@ final class ColdStartTests: FakeAirtableTestCase {
             let firstAnswer = try XCTUnwrap(sent.map(\.time).min())
             let late = sent.filter { $0.received > firstAnswer - 0.05 }
             XCTAssertEqual(late.count, 0, "\(arguments): sent after an answer: \(late.map(\.path))")
-            if arguments.count == 2 {
+            if arguments == ["show", id] {
                 XCTAssertTrue(result.stdout.contains("Clients   Client 1"), result.stdout)
                 XCTAssertEqual(try run.run(arguments).stdout, result.stdout, "the same view warm")
             }
         }
+    }
+
+    /// `comment` cold: the schema, who the token is and the project leave together; the POST waits for the project
+    /// only (two round trips, as warm).
+    func testACommentWaitsForTheProjectAloneBeforeItsPost() throws {
+        try startSlow()
+        let result = try tracker().run(["comment", "rec3g0Xxmw2rw3scs", "Proofs are in"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let post = try XCTUnwrap(fake.log.first { $0.method == "POST" })
+        let before = fake.log.filter { $0.method != "POST" }
+        XCTAssertEqual(
+            Set(before.map { $0.path.hasPrefix("/v0/meta/") ? $0.path : "record" }).count, 3, "\(before.map(\.path))")
+        XCTAssertLessThan(try XCTUnwrap(before.map(\.received).max()), try XCTUnwrap(before.map(\.time).min()))
+        XCTAssertGreaterThanOrEqual(post.received, try XCTUnwrap(before.map(\.time).min()))
     }
 
     /// Writes by id whose values need no schema: the write leaves beside the schema read (one round trip), once.

@@ -56,8 +56,11 @@ extension Runner {
         guard !typed.trimmingWhitespaceAndNewlines().isEmpty else {
             throw AppError.usage("the comment is empty", command: "comment")
         }
-        let base = try await prepareBase()
+        // Cold, the schema read and who the token is go out beside the project's read; the POST waits for the project.
+        let base = try await prepareBase(readingBeside: true)
+        async let user: String? = options.mode.dryRun ? nil : base.knowledge.me()
         let project = try await ProjectNaming(client: base.client).resolve(options.target)
+        _ = try await base.confirmedLayout()
         let text = try await withMentions(typed, base: base)
         if options.mode.dryRun {
             let path = "/v0/\(base.configuration.baseID)/\(base.configuration.table)/\(project.id)/comments"
@@ -65,7 +68,7 @@ extension Runner {
                 "POST \(path)\n" + JSONValue.object([("text", .string(text))]).serialized() + "\n")
             return
         }
-        let me = try await base.knowledge.me()
+        guard let me = try await user else { return }
         let comment = try await base.client.addComment(text, to: project.id, by: me).get()
         narrate("Commented on \(project.name ?? project.id).", options.mode)
         if options.mode.quiet { return }

@@ -53,8 +53,18 @@ extension Runner {
     /// Reads every page (Airtable gives the newest first, a hundred a page) and prints them oldest first.
     fileprivate func comments(_ options: Comments) async throws {
         let base = try await prepareBase(readingBeside: true)
+        // By id the comments are asked for beside the record (and the schema): one round trip. They are used only
+        // once the record is found in this table.
+        let byID = ProjectAPIClient.looksLikeRecordID(options.target)
+        async let early = byID ? base.client.comments(on: options.target, limit: options.limit) : nil
         let project = try await ProjectNaming(client: base.client).resolve(options.target)
-        let comments = Array(try await base.client.comments(on: project.id, limit: options.limit).get().reversed())
+        let read =
+            if let early = await early, project.id == options.target {
+                early
+            } else {
+                await base.client.comments(on: project.id, limit: options.limit)
+            }
+        let comments = Array(try read.get().reversed())
         _ = try await base.confirmedLayout()
         let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
         switch format {

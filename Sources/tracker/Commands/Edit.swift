@@ -45,11 +45,22 @@ extension Runner {
     /// reads the project again, and writes what changed here and nowhere else in one PATCH.
     fileprivate func edit(_ options: Edit) async throws {
         let editor = try editorCommand()
-        let base = try await prepareBase()
+        // Cold, the record (and the template's Clients names) go out beside the schema read, as for show.
+        let prepared = try await prepareBase(readingBeside: true)
+        let unread = linkedTables(prepared).filter { prepared.knowledge.recordNames(in: $0.key).isEmpty }
+        async let read = prepared.knowledge.readNames(
+            unread.map {
+                .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
+            })
+        let project = try await ProjectNaming(client: prepared.client).resolve(options.target)
+        var base = prepared
+        base.layout = try await prepared.confirmedLayout()
+        base.inFlight = nil
         let naming = ProjectNaming(client: base.client)
-        let project = try await naming.resolve(options.target)
-        let tables = linkedTables(base)
-        let names = await linkedNames(of: project, in: tables, base: base)
+        let readBeside = Dictionary((await read).compactMap { record in record.name.map { (record.id, $0) } }) {
+            first, _ in first
+        }
+        let names = await linkedNames(of: project, in: linkedTables(base), base: base, known: readBeside)
         let form = EditForm(project: project, layout: base.layout, recordNames: names)
         let checker = try await valueChecker(base, command: "edit")
         let opened = form.text()
