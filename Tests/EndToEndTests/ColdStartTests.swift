@@ -11,6 +11,12 @@ final class ColdStartTests: FakeAirtableTestCase {
         try startFake(records: records ?? FakeAirtable.recordedProjects, options: options)
     }
 
+    /// A tracker with nothing remembered, not paced: requests that do not wait for each other are seen to leave
+    /// together whatever order a loaded machine gives their turns under 5 a second.
+    private func unpaced(_ extra: [String: String] = [:]) throws -> TrackerProcess {
+        try configuredTracker(#""requestsPerSecond": 100"#, extra: extra)
+    }
+
     /// The schema read and the record requests, each with when it arrived.
     private var schemaReads: [FakeAirtable.LogEntry] { fake.log.filter { $0.path.hasSuffix("/tables") } }
 
@@ -42,7 +48,7 @@ final class ColdStartTests: FakeAirtableTestCase {
         for arguments in [
             ["show", id], ["show", id, "--json"], ["open", id, "--url"], ["comments", id], ["edit", id],
         ] {
-            let run = tracker(["EDITOR": "true"])
+            let run = try unpaced(["EDITOR": "true"])
             let before = fake.log.count
             let result = try run.run(arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
@@ -62,7 +68,7 @@ final class ColdStartTests: FakeAirtableTestCase {
     /// only (two round trips, as warm).
     func testACommentWaitsForTheProjectAloneBeforeItsPost() throws {
         try startSlow()
-        let result = try tracker().run(["comment", "rec3g0Xxmw2rw3scs", "Proofs are in"])
+        let result = try unpaced().run(["comment", "rec3g0Xxmw2rw3scs", "Proofs are in"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let post = try XCTUnwrap(fake.log.first { $0.method == "POST" })
         let before = fake.log.filter { $0.method != "POST" }
@@ -79,7 +85,7 @@ final class ColdStartTests: FakeAirtableTestCase {
         for arguments in [
             ["done", id], ["reopen", id], ["update", id, "--due", "2027-01-15"], ["delete", "--yes", id],
         ] {
-            let run = tracker()
+            let run = try unpaced()
             let before = fake.log.count
             let result = try run.run(arguments)
             XCTAssertEqual(result.status, 0, result.stderr)

@@ -61,14 +61,18 @@ struct MailMessage {
                         || ((byte == 32 || byte == 9) && !isLast))
                 let size = literal ? 1 : 3
                 if length + size > 75 {
-                    out += [UInt8(ascii: "="), 10]
+                    out.append(UInt8(ascii: "="))
+                    out.append(10)
                     length = 0
                     continue  // the byte is weighed again at the start of the new line
                 }
                 if literal {
                     out.append(byte)
                 } else {
-                    out += [UInt8(ascii: "="), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                    // Three appends, not an array literal: this runs for every byte of a large report.
+                    out.append(UInt8(ascii: "="))
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 15)])
                 }
                 length += size
                 index += 1

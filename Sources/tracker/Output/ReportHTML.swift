@@ -36,16 +36,20 @@ extension ReportDocument {
 
     /// Text as HTML character data or an attribute value: `&`, `<`, `>` and both quotes as references.
     static func escapedHTML(_ text: String) -> String {
+        // Most names need nothing; bytes, not grapheme clusters, tell (a report can hold thousands of them).
+        guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 }) else {
+            return text
+        }
         var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
+        out.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.append(character)
+            default: out.unicodeScalars.append(character)
             }
         }
         return out

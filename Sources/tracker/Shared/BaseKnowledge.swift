@@ -135,13 +135,14 @@ final class BaseKnowledge: Sendable {
     }
 
     private func adopt(_ remembered: RememberedBase, isCurrent: Bool) throws -> TableLayout {
-        var remembered = remembered
-        if remembered.user == nil { remembered.user = state.withLock { $0.user } }
         let schema = try remembered.schema.map { body throws(AppError) in try BaseSchema(airtable: body) }
         let table = schema?.table(client.access.table)
         let fields = try table.map { table throws(AppError) in try settings.resolve(in: table) } ?? settings.assumed
         let layout = TableLayout(fields: fields, table: table, schema: schema)
         state.withLock {
+            // In the same lock as `me()` looks for a remembered base, so a whoami answered meanwhile is kept.
+            var remembered = remembered
+            if remembered.user == nil { remembered.user = $0.user }
             $0.remembered = remembered
             $0.isCurrent = isCurrent
             $0.layout = layout
