@@ -105,6 +105,10 @@ struct ReportTests {
         let text = ReportDocument(digest: digest, tableName: "T", grouping: .lead).text()
         let headings = text.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") }
         #expect(headings == ["  Amy (1)", "  zed (2)", "  No lead (1)"])
+        // Lines end where their text does, a project without a lead at its due date; ordered by due in a group.
+        #expect(!text.split(separator: "\n").contains { $0.hasSuffix(" ") }, "\(text)")
+        #expect(text.contains("\n    B  2026-11-21\n"), "\(text)")
+        #expect(text.contains("\n    A  2026-11-20  zed\n    D  2026-11-23  zed\n"), "\(text)")
     }
 
     @Test func markdownEscapesWhatWouldBecomeMarkup() {

@@ -119,12 +119,21 @@ struct ICalendar {
     static func appendLine(_ parts: [String], to out: inout [UInt8]) {
         var column = 0
         for part in parts {
+            // Most parts fit whole: copied at once (per byte, this was a fifth of a 50,000-event calendar's time).
+            let count = part.utf8.count
+            if column + count <= 75 {
+                out.append(contentsOf: part.utf8)
+                column += count
+                continue
+            }
             for byte in part.utf8 {
                 // A sequence's first octet says how long it is; continuation octets (10xxxxxx) follow it.
                 if byte & 0xC0 != 0x80 {
                     let length = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
                     if column + length > 75 {
-                        out += [13, 10, 32]
+                        out.append(13)
+                        out.append(10)
+                        out.append(32)
                         // A continuation line starts with the space, which counts.
                         column = 1
                     }
@@ -133,6 +142,7 @@ struct ICalendar {
                 column += 1
             }
         }
-        out += [13, 10]
+        out.append(13)
+        out.append(10)
     }
 }

@@ -42,12 +42,19 @@ struct ReportDocument {
                         + TextCells.fit("\(TextCells.folded(group.name)) (\(group.projects.count))", 76).trimmedRight
                     out += "\n"
                 }
+                let margin = String(repeating: " ", count: indent)
                 for project in group.projects {
-                    var line = String(repeating: " ", count: indent) + TextCells.fit(Self.name(project), nameWidth)
-                    line +=
-                        "  " + TextCells.fit(project.due?.description ?? "no due", 10)
-                    if leadWidth > 0 { line += "  " + TextCells.fit(Self.leadName(project), leadWidth) }
-                    out += line.trimmedRight + "\n"
+                    out += margin
+                    out += TextCells.fit(Self.name(project), nameWidth)
+                    out += "  "
+                    let due = TextCells.fit(project.due?.description ?? "no due", 10)
+                    let lead = leadWidth > 0 ? TextCells.fit(Self.leadName(project), leadWidth).trimmedRight : ""
+                    out += lead.isEmpty ? due.trimmedRight : due
+                    if !lead.isEmpty {
+                        out += "  "
+                        out += lead
+                    }
+                    out += "\n"
                 }
             }
         }
@@ -121,8 +128,9 @@ struct ReportDocument {
 extension String {
     /// Without the spaces at the end, which a mail body or a terminal does not need.
     var trimmedRight: String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
+        // By bytes: a space is one, and a report trims a line per project.
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == 32 { end = utf8.index(before: end) }
+        return end == utf8.endIndex ? self : String(self[..<end])
     }
 }

@@ -62,19 +62,33 @@ struct ProjectDigest {
     /// Overdue oldest first, due soon soonest first, new newest first. Done by due date, latest first: Airtable
     /// gives a listing no completion time to sort by.
     mutating func sort() {
-        func name(_ project: Project) -> String { project.name ?? project.id }
-        func byDue(_ ascending: Bool) -> (Project, Project) -> Bool {
-            { a, b in
-                let x = a.due?.dayNumber ?? .max, y = b.due?.dayNumber ?? .max
-                return x != y ? (ascending ? x < y : x > y) : name(a) < name(b)
+        typealias Key = (number: Int, text: String, name: String)
+        func byDue(_ ascending: Bool) -> (Project) -> Key {
+            { project in
+                let day = project.due?.dayNumber ?? .max
+                return (ascending ? day : -day, "", project.name ?? project.id)
             }
         }
-        projects[.overdue]?.sort(by: byDue(true))
-        projects[.due]?.sort(by: byDue(true))
-        projects[.done]?.sort(by: byDue(false))
-        projects[.new]?.sort {
-            $0.createdTime != $1.createdTime ? $0.createdTime > $1.createdTime : name($0) < name($1)
+        func inOrder(_ a: Key, _ b: Key) -> Bool {
+            a.number != b.number ? a.number < b.number : a.text != b.text ? a.text > b.text : a.name < b.name
         }
+        for section in [Section.overdue, .due] {
+            projects[section] = projects[section].map { Self.ordered($0, byDue(true), inOrder) }
+        }
+        projects[.done] = projects[.done].map { Self.ordered($0, byDue(false), inOrder) }
+        // Newest first: the creation time compares descending (`text`), then the name.
+        projects[.new] = projects[.new].map {
+            Self.ordered($0, { (0, $0.createdTime, $0.name ?? $0.id) }, inOrder)
+        }
+    }
+
+    /// `list` in the order of its keys, each project moved once: a Project holds a dozen references, and sorting the
+    /// values themselves copied them at every step (a sixth of a 30,000-project report's time).
+    private static func ordered<Key>(_ list: [Project], _ key: (Project) -> Key, _ inOrder: (Key, Key) -> Bool)
+        -> [Project]
+    {
+        let keys = list.map(key)
+        return list.indices.sorted { inOrder(keys[$0], keys[$1]) }.map { list[$0] }
     }
 
     /// The projects of a section under each lead or category, in alphabetical order with the unnamed group last.
