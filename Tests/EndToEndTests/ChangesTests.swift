@@ -19,7 +19,10 @@ final class ChangesTests: FakeAirtableTestCase {
         let snapshot = try XCTUnwrap(snapshots(run).first)
         let attributes = try FileManager.default.attributesOfItem(atPath: snapshot)
         XCTAssertEqual((attributes[.posixPermissions] as? Int).map { $0 & 0o777 }, 0o600)
+        let inode = attributes[.systemFileNumber] as? Int
         XCTAssertEqual(try run.run(["changes"]).stdout, "", "nothing changed, nothing printed")
+        let after = try FileManager.default.attributesOfItem(atPath: snapshot)
+        XCTAssertEqual(after[.systemFileNumber] as? Int, inode, "the same snapshot, not replaced by an equal one")
 
         XCTAssertEqual(try run.run(["update", "Coffee packaging", "--due", "2027-01-15", "--notes", "new"]).status, 0)
         XCTAssertEqual(try run.run(["done", "Lemon headband"]).status, 0)

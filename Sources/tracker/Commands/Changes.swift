@@ -122,7 +122,8 @@ extension Runner {
         }
         var previous: TableSnapshot.Stored?
         var previousSize = 0
-        if let data = directory.read(name) {
+        let previousData = directory.read(name)
+        if let data = previousData {
             previousSize = data.count
             do {
                 previous = try TableSnapshot.read(
@@ -165,6 +166,15 @@ extension Runner {
                 "Remembered \(seen.count) project\(seen.count == 1 ? "" : "s"); the next run shows what changed.\n")
         }
         guard !options.peek else { return }
+        // Nothing changed and the file already says so, byte for byte: replacing it (and waiting for the disk) would
+        // only cost time.
+        if changes.isEmpty, let previousData, !file.bytes.isEmpty, previousData.count == file.bytes.count,
+            previousData.withUnsafeBytes({ old in
+                file.bytes.withUnsafeBytes { memcmp(old.baseAddress!, $0.baseAddress!, old.count) == 0 }
+            })
+        {
+            return
+        }
         guard directory.write(file.bytes, to: name, durable: true) else {
             throw AppError.output("the snapshot \(path) could not be replaced; these changes will be shown again")
         }
