@@ -235,20 +235,25 @@ extension FakeAirtable {
         }
         let sort = parameters.sort.isEmpty ? view?.sort ?? [] : parameters.sort
         if !sort.isEmpty {
-            matches.sort { a, b in
-                for rule in sort {
-                    let x = table.value(rule.field, of: a, today: today)
-                    let y = table.value(rule.field, of: b, today: today)
+            // Each record's values read once and the records moved once: sorting 50,000 records by reading the cells
+            // at every comparison took the fake longer than tracker took to read all 500 pages.
+            let keys = matches.map { record in sort.map { rule in table.value(rule.field, of: record, today: today) } }
+            let texts = keys.map { $0.map(\.text) }
+            let order = matches.indices.sorted { a, b in
+                for (index, rule) in sort.enumerated() {
                     // Empty cells sort first ascending, as in Airtable; numbers as numbers.
                     let ordered: Bool?
-                    switch (x, y) {
+                    switch (keys[a][index], keys[b][index]) {
                     case (.number(let p), .number(let q)): ordered = p == q ? nil : p < q
-                    default: ordered = x.text == y.text ? nil : x.text < y.text
+                    default:
+                        let (x, y) = (texts[a][index], texts[b][index])
+                        ordered = x == y ? nil : x < y
                     }
                     if let ordered { return rule.descending ? !ordered : ordered }
                 }
                 return false
             }
+            matches = order.map { matches[$0] }
         }
         let ids = matches.map(\.id)
         return parameters.maxRecords.map { Array(ids.prefix($0)) } ?? ids
