@@ -22,7 +22,7 @@ final class ColdStartTests: FakeAirtableTestCase {
 
     func testListReportAndTimelineSendTheirWorkBesideTheSchemaRead() throws {
         try startSlow()
-        for arguments in [["list", "--overdue"], ["report"], ["timeline"]] {
+        for arguments in [["list", "--overdue"], ["report"], ["timeline"], ["calendar", "--all"]] {
             let run = tracker()  // a HOME of its own: nothing remembered
             let before = fake.log.count
             let result = try run.run(arguments)
@@ -38,6 +38,24 @@ final class ColdStartTests: FakeAirtableTestCase {
             let warm = try run.run(arguments)
             XCTAssertEqual(warm.stdout, result.stdout, "\(arguments)")
         }
+    }
+
+    /// `changes` cold: its listing leaves beside the schema read, and what it remembers is formatted by the schema's
+    /// types, so the next run (schema remembered) sees nothing changed.
+    func testChangesColdSendsItsListingBesideTheSchemaAndRemembersWhatAWarmRunSees() throws {
+        var options = FakeAirtable.Options.customisedBase
+        options.latency = 0.3
+        try startFake(records: FakeAirtable.customisedProjects, options: options)
+        let run = try configuredTracker(CustomisedBaseTests.mapping + #", "requestsPerSecond": 100"#)
+        let cold = try run.run(["changes"])
+        XCTAssertEqual(cold.status, 0, cold.stderr)
+        let schema = try XCTUnwrap(schemaReads.first)
+        let listing = try XCTUnwrap(fake.recordLog.first)
+        XCTAssertLessThan(abs(listing.received - schema.received), 0.15, "sent together")
+        let warm = try run.run(["changes"])
+        XCTAssertEqual(warm.status, 0, warm.stderr)
+        XCTAssertEqual(warm.stdout, "", "nothing changed: the cold run remembered the values as a warm run reads them")
+        XCTAssertEqual(schemaReads.count, 1)
     }
 
     /// `show` by id cold: the record, the schema and the template's Clients names leave together; every request is

@@ -57,24 +57,37 @@ extension CalendarFeed {
 extension Runner {
     /// Streams the events page by page to stdout, or gathers them for `--out`; one listing, filtered on Airtable.
     fileprivate func calendar(_ options: CalendarFeed) async throws {
-        let base = try await prepareBase()
+        // Cold, the listing goes out beside the schema read; the events wait for it to confirm the layout (the
+        // table's id makes each event's address).
+        let base = try await prepareBase(readingBeside: true)
         let listing = try await datedListing(
             options.filters, view: options.view, includesComplete: options.includesComplete,
             showing: [.name, .due, .complete, .lead, .notes], base: base, command: "calendar")
-        let calendar = ICalendar(
-            baseID: base.configuration.baseID, tableID: listing.layout.table?.id,
-            tableName: listing.layout.table?.name ?? base.configuration.table)
+        func calendar(_ layout: TableLayout) -> ICalendar {
+            ICalendar(
+                baseID: base.configuration.baseID, tableID: layout.table?.id,
+                tableName: layout.table?.name ?? base.configuration.table)
+        }
         // Streamed to stdout; for --out gathered, since the file is replaced whole or not at all.
         var gathered = ""
         func emit(_ text: String) throws {
             if options.out == nil { try output.standardOutput(text) } else { gathered += text }
         }
-        try emit(calendar.header)
-        try await listing.read(base.client) { page in
+        var started: ICalendar?
+        let layout = try await listing.read(base.client) { page in
+            if started == nil {
+                // The listing has confirmed the layout before passing on its first page.
+                let made = calendar(try await listing.inFlight?.confirmed() ?? listing.layout)
+                try emit(made.header)
+                started = made
+            }
+            guard let calendar = started else { return }
             var bytes: [UInt8] = []
             for project in page { calendar.appendEvent(project, to: &bytes) }
             try emit(String(decoding: bytes, as: UTF8.self))
         }
+        let calendar = started ?? calendar(layout)
+        if started == nil { try emit(calendar.header) }
         try emit(calendar.footer)
         guard let path = options.out else { return }
         let changed = try ReplacedFile.write(Data(gathered.utf8), to: absolutePath(path), naming: "--out \(path)")

@@ -88,7 +88,7 @@ extension Runner {
                 "tracker changes needs somewhere to remember the table, and neither XDG_STATE_HOME nor HOME is set",
                 hint: "Set HOME (cron sets it) or XDG_STATE_HOME.")
         }
-        let base = try await prepareBase()
+        let base = try await prepareBase(readingBeside: true)
         let configuration = base.configuration
         let name =
             FileLock.name(
@@ -136,19 +136,32 @@ extension Runner {
         // The new snapshot is written as it is compared, straight into the file's bytes, header first.
         // Sized from the last file, so growing it never holds two copies of a large table at once.
         let listing = try await projectListing(options.filters, view: options.view, base: base, command: "changes")
-        let formatter = FieldFormatter(
-            table: listing.layout.table, timeZone: context.timeZone, recordNames: clientNames(listing.layout, base))
-        var comparison = TableComparison(
-            previous: previous, formatter: formatter, capacity: max(1 << 16, previousSize + previousSize / 8),
-            header: TableSnapshot.header(
-                baseID: configuration.baseID, table: configuration.table, selection: options.selection))
+        // Cold, the listing goes out beside the schema read; values are formatted by the fields' types, so the
+        // comparison starts once the schema has confirmed the layout (before the first page is passed on).
+        func formatter(_ layout: TableLayout) -> FieldFormatter {
+            FieldFormatter(table: layout.table, timeZone: context.timeZone, recordNames: clientNames(layout, base))
+        }
+        func comparing(_ layout: TableLayout) -> TableComparison {
+            TableComparison(
+                previous: previous, formatter: formatter(layout),
+                capacity: max(1 << 16, previousSize + previousSize / 8),
+                header: TableSnapshot.header(
+                    baseID: configuration.baseID, table: configuration.table, selection: options.selection))
+        }
+        var started: TableComparison?
+        var comparison: TableComparison
         do {
-            try await listing.read(base.client) { page in try comparison.add(page) }
+            let layout = try await listing.read(base.client) { page in
+                if started == nil { started = comparing(try await listing.inFlight?.confirmed() ?? listing.layout) }
+                try started?.add(page)
+            }
+            comparison = started ?? comparing(layout)
             if let previous {
                 let missing = previous.idHashes.filter { !comparison.seen.contains($0) }.compactMap(previous.id(hash:))
                 // A project that left the filters but is still in the table changed; it was not deleted.
                 let left =
-                    options.selection.isEmpty ? [] : try await stillThere(missing, base: base, formatter: formatter)
+                    options.selection.isEmpty
+                    ? [] : try await stillThere(missing, base: base, formatter: formatter(layout))
                 let stayed = Set(left.map(\.id))
                 for entry in left { try comparison.compare(entry) }
                 for id in missing where !stayed.contains(id) {
