@@ -121,6 +121,9 @@ func coldRun(_ arguments: [String]) throws -> Summary {
         })
 }
 recordTrips("add --category --lead, nothing remembered", try coldRun(adding))
+recordTrips("add --name --due, nothing remembered", try coldRun(["add", "--name", "Cold", "--due", "2027-01-08"]))
+recordTrips("calendar, nothing remembered", try coldRun(["calendar"]))
+recordTrips("changes (first run), nothing remembered", try coldRun(["changes"]))
 recordTrips("show by id, nothing remembered", try coldRun(["show", ids[0]]))
 // Coffee packaging links Tasks too, a table only the schema names: its names take a second round trip.
 recordTrips("show by id linking Tasks, nothing remembered", try coldRun(["show", ids[6]]))

@@ -136,6 +136,28 @@ final class ColdStartTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" && $0.status == 200 }.count, 0)
     }
 
+    /// `add` of a name and dates cold: the create leaves beside the schema read. One the base cannot hold (its kickoff
+    /// field deleted, the secrets file not saying so) is refused by Airtable, then told against the schema, and never
+    /// sent twice.
+    func testAddOfNameAndDatesGoesOutBesideTheSchemaAndIsNeverSentTwice() throws {
+        var options = FakeAirtable.Options()
+        options.removedFields = ["Kickoff date"]
+        try startSlow(options)
+        let count = fake.records.count
+        let added = try unpaced().run(["add", "--name", "Cold start", "--due", "2027-01-08"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stdout.hasPrefix("rec"), added.stdout)
+        let firstAnswer = try XCTUnwrap(fake.log.map(\.time).min())
+        XCTAssertEqual(fake.log.filter { $0.received > firstAnswer - 0.05 }.count, 0, "\(fake.log.map(\.path))")
+        XCTAssertEqual(fake.records.count, count + 1)
+
+        let before = fake.recordLog.count
+        let refused = try unpaced().run(["add", "--name", "Kicked off", "--due", "2027-01-08", "--kickoff", "today"])
+        assertFailure(refused, status: 64, "--kickoff needs")
+        XCTAssertEqual(fake.records.count, count + 1, "nothing created")
+        XCTAssertEqual(fake.recordLog.dropFirst(before).filter { $0.method == "POST" }.count, 1, "sent once")
+    }
+
     func testASchemaThatContradictsTheAssumedFieldsRunsTheCommandAgainAndPrintsOnce() throws {
         // "Kickoff date" was deleted and the secrets file does not say so: the assumed fields name it.
         var options = FakeAirtable.Options()

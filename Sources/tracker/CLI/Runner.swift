@@ -109,6 +109,10 @@ struct Runner {
             today: today, timeZone: context.timeZone)
     }
 
+    /// From here on a failure is reported, never answered by running the command again with the schema: for a write
+    /// that must not happen twice (a create), once it may have been sent.
+    func neverRunAgain() { inFlight.withLock { $0 = nil } }
+
     /// Waits for a schema read still in flight after a write, so it is remembered for the next command; once Airtable
     /// has accepted the write, what the schema says no longer changes it.
     func settle(_ base: Base) async { _ = try? await base.confirmedLayout() }
@@ -121,10 +125,16 @@ struct Runner {
     ) async throws -> T {
         do {
             return try await body()
-        } catch let error as AppError where Self.contradictsMemory(error) && !base.knowledge.isCurrent {
-            guard let fresh = try await base.knowledge.refreshed() else { throw error }
+        } catch let error as AppError
+            where Self.contradictsMemory(error) && (base.inFlight != nil || !base.knowledge.isCurrent)
+        {
+            // Cold, the schema read beside the write says what was assumed wrongly; else it is read again.
+            let fresh =
+                base.inFlight != nil ? try? await base.knowledge.layout() : try await base.knowledge.refreshed()
+            guard let fresh else { throw error }
             var updated = base
             updated.layout = fresh
+            updated.inFlight = nil
             updated.client = base.client.using(fresh.fields)
             try await recheck(updated)
             throw error

@@ -59,7 +59,13 @@ extension Add {
 extension Runner {
     /// `tracker add`: creates one project and prints its id; with `--if-absent`, only when no project has the name.
     fileprivate func add(_ options: Add) async throws {
-        let base = try await prepareBase()
+        // Values only the schema can check (a choice, a person, a client, the base's own fields) wait for it; a
+        // project of a name and dates goes out beside it, cold.
+        let input = options.input
+        let needsSchema =
+            input.category != nil || input.lead != nil || input.team != nil || input.clients != nil
+            || !input.assignments.isEmpty
+        let base = try await prepareBase(readingBeside: !needsSchema && !options.mode.dryRun)
         let notes = try readNotes(options.input.notes, command: "add")
         func check(_ base: Base) async throws -> ProjectWrite {
             if base.layout.fields[.due] != nil && options.input.due == nil {
@@ -84,9 +90,13 @@ extension Runner {
             try printWritten(existing, options.mode)
             return
         }
+        // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
+        // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
+        neverRunAgain()
         let project = try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
             try await client.createProject(write, name: name, due: due).get()
         }
+        await settle(base)
         let when = due.map { ", due \($0) (\($0.relative(to: today)))" } ?? ""
         narrate("Created \"\(name)\"\(when).", options.mode)
         try printWritten(project, options.mode)
