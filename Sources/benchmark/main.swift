@@ -125,7 +125,7 @@ recordTrips("add --name --due, nothing remembered", try coldRun(["add", "--name"
 recordTrips("calendar, nothing remembered", try coldRun(["calendar"]))
 recordTrips("changes (first run), nothing remembered", try coldRun(["changes"]))
 recordTrips("show by id, nothing remembered", try coldRun(["show", ids[0]]))
-// Coffee packaging links Tasks too, a table only the schema names: its names take a second round trip.
+// Coffee packaging links Tasks too, the template's other table, read by name beside the schema.
 recordTrips("show by id linking Tasks, nothing remembered", try coldRun(["show", ids[6]]))
 recordTrips("list, nothing remembered", try coldRun(["list"]))
 recordTrips("list --overdue --json, nothing remembered", try coldRun(["list", "--overdue", "--json"]))

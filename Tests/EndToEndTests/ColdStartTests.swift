@@ -63,8 +63,11 @@ final class ColdStartTests: FakeAirtableTestCase {
     func testShowByIDSendsTheRecordBesideTheSchemaRead() throws {
         try startSlow()
         let id = "rec3g0Xxmw2rw3scs"
+        // Coffee packaging links Tasks as well, a table the template has and the schema names.
+        let coffee = "recPsjO1tkEyBCF7y"
         for arguments in [
-            ["show", id], ["show", id, "--json"], ["open", id, "--url"], ["comments", id], ["edit", id],
+            ["show", id], ["show", coffee], ["show", id, "--json"], ["open", id, "--url"], ["comments", id],
+            ["edit", id],
         ] {
             let run = try unpaced(["EDITOR": "true"])
             let before = fake.log.count
@@ -75,6 +78,9 @@ final class ColdStartTests: FakeAirtableTestCase {
             let firstAnswer = try XCTUnwrap(sent.map(\.time).min())
             let late = sent.filter { $0.received > firstAnswer - 0.05 }
             XCTAssertEqual(late.count, 0, "\(arguments): sent after an answer: \(late.map(\.path))")
+            if arguments == ["show", coffee] {
+                XCTAssertTrue(result.stdout.contains("Task 1") && result.stdout.contains("Client 6"), result.stdout)
+            }
             if arguments == ["show", id] {
                 XCTAssertTrue(result.stdout.contains("Clients   Client 1"), result.stdout)
                 XCTAssertEqual(try run.run(arguments).stdout, result.stdout, "the same view warm")

@@ -112,7 +112,11 @@ extension Runner {
     /// primary field.
     func linkedTables(_ base: Base) -> [String: String] {
         guard let table = base.layout.table else {
-            return base.layout.fields[.client] == nil ? [:] : ["Clients": "Name"]
+            var tables = base.layout.fields[.client] == nil ? [:] : ["Clients": "Name"]
+            // Cold, the schema is on its way: the template's other linked table is read beside it too, so a project
+            // with tasks is shown in one round trip (a base without that table answers 404, which costs nothing).
+            if base.inFlight != nil { tables["Tasks"] = "Name" }
+            return tables
         }
         var tables: [String: String] = [:]
         for field in table.fields where field.type == "multipleRecordLinks" {
