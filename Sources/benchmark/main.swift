@@ -179,20 +179,20 @@ let pages = count / 100
 let (big, bigEnv) = try serve(FakeAirtable.generatedProjects(count: count))
 let listBig = repeatRun(quick ? 1 : 5, ["list"], bigEnv)
 record("list, \(count) projects (\(pages) pages)", listBig)
-let ndjsonBig = repeatRun(quick ? 1 : 3, ["list", "--format", "ndjson"], bigEnv)
+let ndjsonBig = repeatRun(quick ? 1 : 7, ["list", "--format", "ndjson"], bigEnv)
 record("list --format ndjson, \(count) projects", ndjsonBig)
 // calendar: one filtered listing (open projects with a due date) turned into events; compared with the listing above.
-let calendarBig = repeatRun(quick ? 1 : 3, ["calendar", "--all"], bigEnv)
+let calendarBig = repeatRun(quick ? 1 : 7, ["calendar", "--all"], bigEnv)
 record("calendar --all, \(count) projects", calendarBig)
 // report: one listing filtered on Airtable (overdue, due in the next 30 days, done and new); here 65% of the table.
-let reportBig = repeatRun(quick ? 1 : 3, ["report", "--days", "30", "--format", "json"], bigEnv)
+let reportBig = repeatRun(quick ? 1 : 7, ["report", "--days", "30", "--format", "json"], bigEnv)
 record("report --days 30 --format json, \(count) projects", reportBig)
 let mailBig = repeatRun(
-    quick ? 1 : 3, ["report", "--days", "30", "--by", "lead", "--format", "email", "--to", "team@example.com"], bigEnv)
+    quick ? 1 : 7, ["report", "--days", "30", "--by", "lead", "--format", "email", "--to", "team@example.com"], bigEnv)
 record("report --days 30 --by lead --format email, \(count)", mailBig)
 // changes: the first run remembers the table, the next compares with it; both one listing of everything.
 _ = Measure.run(tracker, ["changes"], environment: bigEnv)
-let changesBig = repeatRun(quick ? 1 : 3, ["changes"], bigEnv)
+let changesBig = repeatRun(quick ? 1 : 7, ["changes"], bigEnv)
 record("changes, \(count) projects, nothing changed", changesBig)
 
 // The same pages fetched by curl in a shell loop: the floor any client pays for this fake and this loopback.
