@@ -133,9 +133,17 @@ enum TableSnapshot {
         var ids: [String] { order.compactMap { id(in: ranges[$0]!) } }
 
         /// The project's line, nil when the snapshot did not have it.
-        func line(_ id: String) -> ArraySlice<UInt8>? {
-            guard let range = ranges[StableHash.of(id)], self.id(in: range) == id else { return nil }
+        func line(_ id: String, hash: UInt64? = nil) -> ArraySlice<UInt8>? {
+            guard let range = ranges[hash ?? StableHash.of(id)], holds(id, in: range) else { return nil }
             return bytes[range]
+        }
+
+        /// Whether the line at `range` is the project `id`'s: its id's bytes compared in place, no string made.
+        private func holds(_ id: String, in range: Range<Int>) -> Bool {
+            let start = range.lowerBound + Self.prefix.count
+            let end = start + id.utf8.count
+            guard end < range.upperBound, bytes[end] == UInt8(ascii: "\"") else { return false }
+            return bytes[start..<end].elementsEqual(id.utf8)
         }
 
         /// The id of the project whose hash is `hash`.
