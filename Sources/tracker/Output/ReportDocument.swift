@@ -2,9 +2,22 @@ import TrackerModel
 
 /// A digest written out for people (text, markdown) and scripts (JSON); HTML is `ReportHTML`.
 struct ReportDocument {
-    var digest: ProjectDigest
-    var tableName: String
-    var grouping: ProjectDigest.Grouping
+    let digest: ProjectDigest
+    let tableName: String
+    let grouping: ProjectDigest.Grouping
+    /// The sections with projects, each in its groups: made once for the text, markdown and HTML of one mail (a
+    /// grouping copies every project, each a dozen references).
+    let grouped: [(section: ProjectDigest.Section, groups: [(name: String, projects: [Project])])]
+
+    init(digest: ProjectDigest, tableName: String, grouping: ProjectDigest.Grouping) {
+        self.digest = digest
+        self.tableName = tableName
+        self.grouping = grouping
+        grouped = ProjectDigest.Section.allCases.compactMap { section in
+            let projects = digest[section]
+            return projects.isEmpty ? nil : (section, ProjectDigest.groups(projects, by: grouping))
+        }
+    }
 
     /// The sections with projects, in the spec's order.
     var sections: [(section: ProjectDigest.Section, projects: [Project])] {
@@ -29,13 +42,19 @@ struct ReportDocument {
         out += "The last and next \(digest.days) days.\n"
         if digest.isEmpty { return out + "\n" + nothingLine + "\n" }
         let indent = grouping == .none ? 2 : 4
-        let all = sections.flatMap(\.projects)
-        let leadWidth = min(20, all.map { TextCells.width(Self.leadName($0)) }.max() ?? 0)
+        var (widestLead, widestName) = (0, 0)
+        for (_, projects) in sections {
+            for project in projects {
+                widestLead = max(widestLead, TextCells.width(Self.leadName(project)))
+                widestName = max(widestName, TextCells.width(Self.name(project)))
+            }
+        }
+        let leadWidth = min(20, widestLead)
         let room = Self.width - indent - 12 - (leadWidth > 0 ? leadWidth + 2 : 0)
-        let nameWidth = min(room, all.map { TextCells.width(Self.name($0)) }.max() ?? 0)
-        for (section, projects) in sections {
-            out += "\n\(section.title) (\(projects.count))\n"
-            for group in ProjectDigest.groups(projects, by: grouping) {
+        let nameWidth = min(room, widestName)
+        for (section, groups) in grouped {
+            out += "\n\(section.title) (\(digest[section].count))\n"
+            for group in groups {
                 if grouping != .none {
                     out +=
                         "  "
@@ -65,9 +84,9 @@ struct ReportDocument {
     func markdown() -> String {
         var out = "# \(Self.escapedMarkdown(title))\n\nThe last and next \(digest.days) days.\n"
         if digest.isEmpty { return out + "\n" + nothingLine + "\n" }
-        for (section, projects) in sections {
-            out += "\n## \(section.title) (\(projects.count))\n"
-            for group in ProjectDigest.groups(projects, by: grouping) {
+        for (section, groups) in grouped {
+            out += "\n## \(section.title) (\(digest[section].count))\n"
+            for group in groups {
                 if grouping != .none {
                     out += "\n### \(Self.escapedMarkdown(TextCells.folded(group.name))) (\(group.projects.count))\n"
                 }

@@ -12,11 +12,11 @@ extension ReportDocument {
         out += "<p style=\"color:#59636e;margin:0 0 16px\">The last and next \(digest.days) days.</p>\n"
         if digest.isEmpty { return out + "<p>\(Self.escapedHTML(nothingLine))</p>\n</body>\n</html>\n" }
         let cell = "padding:2px 12px 2px 0;vertical-align:top"
-        for (section, projects) in sections {
+        for (section, groups) in grouped {
             let colour = section == .overdue ? "#cf222e" : "#1f2328"
             out += "<h2 style=\"font-size:16px;margin:16px 0 4px;color:\(colour)\">"
-            out += "\(section.title) (\(projects.count))</h2>\n"
-            for group in ProjectDigest.groups(projects, by: grouping) {
+            out += "\(section.title) (\(digest[section].count))</h2>\n"
+            for group in groups {
                 if grouping != .none {
                     out += "<h3 style=\"font-size:14px;margin:8px 0 2px\">"
                     out += "\(Self.escapedHTML(TextCells.folded(group.name))) (\(group.projects.count))</h3>\n"
