@@ -3,14 +3,7 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-import Dispatch
 import TrackerModel
-import TrackerSystem
 
 extension FakeAirtable.Options {
     /// A Project tracker base its owner made their own, as issue 14 found one: "Kickoff date" deleted, "Category"

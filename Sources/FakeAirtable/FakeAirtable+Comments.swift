@@ -3,14 +3,6 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-import Dispatch
-import TrackerModel
-import TrackerSystem
 
 extension FakeAirtable {
     /// `GET`/`POST /v0/{base}/{table}/{record}/comments` as airtable-api.md §13.1 records them: newest first, pages of

@@ -3,14 +3,6 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-import Dispatch
-import TrackerModel
-import TrackerSystem
 
 extension FakeAirtable {
     static let permissionMessage =

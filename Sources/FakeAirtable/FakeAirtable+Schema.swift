@@ -3,14 +3,6 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-import Dispatch
-import TrackerModel
-import TrackerSystem
 
 /// Changes to the projects table's schema made "in Airtable" while a test runs, as a base's owner makes them.
 extension FakeAirtable {

@@ -3,14 +3,7 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-import Dispatch
 import TrackerModel
-import TrackerSystem
 
 extension FakeAirtable {
     /// A write Airtable refuses as a whole; nothing of the request is applied.

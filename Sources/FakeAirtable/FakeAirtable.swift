@@ -3,14 +3,7 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import Dispatch
-import TrackerModel
-import TrackerSystem
 
 /// A loopback stand-in for Airtable's Web API that answers as the recorded traffic of airtable-api.md section 12 shows:
 /// compressed bodies, both error shapes and the `errors` array of 429s, records of other tables returned by id,

@@ -3,14 +3,6 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-import Dispatch
-import TrackerModel
-import TrackerSystem
 
 /// A field of a fake table as it is set up: name, schema type and options; the fake's behaviour follows the type.
 public struct FakeFieldSpec: Sendable {

@@ -3,14 +3,6 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-import Dispatch
-import TrackerModel
-import TrackerSystem
 
 extension FakeAirtable {
     /// The recorded Airtable response of the Project tracker template (16 projects), byte for byte.

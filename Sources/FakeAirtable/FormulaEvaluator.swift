@@ -8,9 +8,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Dispatch
 import TrackerModel
-import TrackerSystem
 
 /// A value in Airtable's formula language, as far as the fake needs it.
 enum FormulaValue: Equatable {

@@ -3,14 +3,7 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-import Dispatch
 import TrackerModel
-import TrackerSystem
 
 /// The content codings the fake can answer with, each written without a compression library: the formats' own
 /// "stored" (uncompressed) blocks are valid input for every decoder, and they change the body's length, which is what

@@ -8,7 +8,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Dispatch
 import TrackerModel
 import TrackerSystem
 
