@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import Dispatch
+import TrackerSystem
 
 /// A loopback stand-in for Airtable's Web API that answers as the recorded traffic of airtable-api.md section 12 shows:
 /// compressed bodies, both error shapes and the `errors` array of 429s, records of other tables returned by id,
@@ -125,7 +126,7 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     public let options: Options
-    private let lock = FakeLock()
+    private let lock = Locked(())
     private var server: HTTPServer?
     private let started = Date()
     var base: FakeBase
@@ -208,9 +209,7 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+        try lock.withLock { _ in try body() }
     }
 
     private var now: Double { Date().timeIntervalSince(started) }

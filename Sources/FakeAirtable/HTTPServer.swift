@@ -49,7 +49,7 @@ final class HTTPServer: @unchecked Sendable {
     private let handler: @Sendable (HTTPRequest) -> HTTPAction
     private var listener: Int32 = -1
     private(set) var port = 0
-    private let lock = FakeLock()
+    private let lock = Locked(())
     private var connections: Set<Int32> = []
     private var isStopped = false
     private var acceptedCount = 0
@@ -89,29 +89,22 @@ final class HTTPServer: @unchecked Sendable {
     func stop() {
         // Connections are shut down under the lock, and closed only under it (after serving), so a number closed
         // and reused by another socket in this process is never shut down here.
-        lock.lock()
-        defer { lock.unlock() }
-        // Once only: the listener's number may belong to another socket after the accept loop has closed it.
-        guard !isStopped else { return }
-        isStopped = true
-        // Shut down, not closed: the accept loop closes it once it has returned, so the descriptor's number cannot be
-        // reused by another socket (another server's, in tests that run in parallel) while the loop still accepts on it.
-        shutdown(listener, Int32(SHUT_RDWR))
-        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        lock.withLock { _ in
+            // Once only: the listener's number may belong to another socket after the accept loop has closed it.
+            guard !isStopped else { return }
+            isStopped = true
+            // Shut down, not closed: the accept loop closes it once it has returned, so the descriptor's number cannot
+            // be reused by another socket (another server's, in tests that run in parallel) while the loop still
+            // accepts on it.
+            shutdown(listener, Int32(SHUT_RDWR))
+            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// How many connections clients have opened so far.
-    var connectionsAccepted: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return acceptedCount
-    }
+    var connectionsAccepted: Int { lock.withLock { _ in acceptedCount } }
 
-    private var stopped: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return isStopped
-    }
+    private var stopped: Bool { lock.withLock { _ in isStopped } }
 
     private func acceptLoop() {
         defer { close(listener) }
@@ -127,16 +120,16 @@ final class HTTPServer: @unchecked Sendable {
             }
             var yes: Int32 = 1
             setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-            lock.lock()
-            connections.insert(connection)
-            acceptedCount += 1
-            lock.unlock()
+            lock.withLock { _ in
+                connections.insert(connection)
+                acceptedCount += 1
+            }
             _ = DetachedThread.start { [self] in
                 serve(connection)
-                lock.lock()
-                connections.remove(connection)
-                close(connection)
-                lock.unlock()
+                lock.withLock { _ in
+                    connections.remove(connection)
+                    close(connection)
+                }
             }
         }
     }

@@ -4,21 +4,6 @@
     import Darwin
 #endif
 
-/// A mutex, where Foundation would have given NSLock.
-final class FakeLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
-}
-
 /// Sleeps the calling thread, where Foundation would have given `Thread.sleep`.
 func pause(seconds: Double) {
     guard seconds > 0 else { return }
