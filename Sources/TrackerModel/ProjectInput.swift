@@ -42,6 +42,13 @@ public struct ProjectInput: Equatable, Sendable {
 
     /// Whether the input changes anything.
     public var isEmpty: Bool { self == ProjectInput() }
+
+    /// Whether a value can only be checked against the base's schema: a choice, a person, a client, one of the base's
+    /// own fields. A write of the others need not wait for the schema.
+    public var needsSchema: Bool {
+        category != nil || lead != nil || team != nil || clients != nil || !assignments.isEmpty
+            || !clearedFields.isEmpty
+    }
 }
 
 /// `--set FIELD=VALUE`: a value for one of the base's fields, by its name as typed.

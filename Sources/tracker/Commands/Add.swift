@@ -61,11 +61,7 @@ extension Runner {
     fileprivate func add(_ options: Add) async throws {
         // Values only the schema can check (a choice, a person, a client, the base's own fields) wait for it; a
         // project of a name and dates goes out beside it, cold.
-        let input = options.input
-        let needsSchema =
-            input.category != nil || input.lead != nil || input.team != nil || input.clients != nil
-            || !input.assignments.isEmpty
-        let base = try await prepareBase(readingBeside: !needsSchema && !options.mode.dryRun)
+        let base = try await prepareBase(readingBeside: !options.input.needsSchema && !options.mode.dryRun)
         let notes = try readNotes(options.input.notes, command: "add")
         func check(_ base: Base) async throws -> ProjectWrite {
             if base.layout.fields[.due] != nil && options.input.due == nil {

@@ -45,22 +45,15 @@ extension Runner {
     /// reads the project again, and writes what changed here and nowhere else in one PATCH.
     fileprivate func edit(_ options: Edit) async throws {
         let editor = try editorCommand()
-        // Cold, the record (and the template's Clients names) go out beside the schema read, as for show.
+        // Cold, the record (and the template's linked names) go out beside the schema read, as for show.
         let prepared = try await prepareBase(readingBeside: true)
-        let unread = linkedTables(prepared).filter { prepared.knowledge.recordNames(in: $0.key).isEmpty }
-        async let read = prepared.knowledge.readNames(
-            unread.map {
-                .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
-            })
+        async let read = namesReadBeside(prepared)
         let project = try await ProjectNaming(client: prepared.client).resolve(options.target)
         var base = prepared
         base.layout = try await prepared.confirmedLayout()
         base.inFlight = nil
         let naming = ProjectNaming(client: base.client)
-        let readBeside = Dictionary((await read).compactMap { record in record.name.map { (record.id, $0) } }) {
-            first, _ in first
-        }
-        let names = await linkedNames(of: project, in: linkedTables(base), base: base, known: readBeside)
+        let names = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
         let form = EditForm(project: project, layout: base.layout, recordNames: names)
         let checker = try await valueChecker(base, command: "edit")
         let opened = form.text()
@@ -195,20 +188,22 @@ extension Runner {
                 input.notes = .text(value)
                 notes = value
             case .due, .kickoff:
-                switch DateInput.read(value, today: today) {
-                case .date(let date): if word == .due { input.due = date } else { input.kickoff = date }
-                case .impossible: throw AppError.usage("\"\(value)\" is not a real date", command: "edit")
-                case .unrecognized:
-                    throw AppError.usage("\"\(value)\" is not a date: \(DateInput.forms)", command: "edit")
-                }
+                let date = try typed(value, as: "date").stringValue.flatMap(CalendarDate.init)
+                if word == .due { input.due = date } else { input.kickoff = date }
             case .complete:
-                switch value.lowercased() {
-                case "yes", "true", "1": input.complete = true
-                case "no", "false", "0": input.complete = false
-                default: throw AppError.usage("\"\(value)\" is not yes or no", command: "edit")
-                }
+                input.complete = try typed(value, as: "checkbox").boolValue
             }
             return try await checker.write(for: input, notes: notes)
+        }
+    }
+
+    /// `value` read as `--set` reads a field of `type` (dates in every form the flags take, yes/no for a checkbox).
+    private func typed(_ value: String, as type: String) throws -> JSONValue {
+        let field = BaseSchema.Field(id: "", name: "", type: type)
+        switch FieldInput.read(value, for: field, today: today, timeZone: context.timeZone) {
+        case .success(.ready(let cell)): return cell
+        case .failure(let problem): throw AppError.usage(problem.message, command: "edit")
+        case .success: throw AppError.usage("\"\(value)\" is not a \(type)", command: "edit")
         }
     }
 

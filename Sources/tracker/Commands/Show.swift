@@ -37,14 +37,9 @@ extension Runner {
     /// `tracker show`: one project, by id or name, as a human view or as JSON. The names of the records it links to
     /// come from memory; a linked table not yet remembered is read in the same round trip as the project.
     fileprivate func show(_ options: Show) async throws {
-        // Cold, the schema read goes out beside the record's (and the template's Clients names): one round trip.
+        // Cold, the schema read goes out beside the record's (and the template's linked names): one round trip.
         let prepared = try await prepareBase(readingBeside: true)
-        let linked = options.json ? [:] : linkedTables(prepared)
-        let unread = linked.filter { prepared.knowledge.recordNames(in: $0.key).isEmpty }
-        async let read = prepared.knowledge.readNames(
-            unread.map {
-                .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
-            })
+        async let read = options.json ? [:] : namesReadBeside(prepared)
         // On a terminal the newest comments end the view: by id, read beside the record.
         let wantsComments = !options.json && output.isStdoutTerminal
         let byID = ProjectAPIClient.looksLikeRecordID(options.target)
@@ -66,10 +61,7 @@ extension Runner {
             try output.standardOutput(project.jsonText(today: today) + "\n")
             return
         }
-        let readBeside = Dictionary((await read).compactMap { record in record.name.map { (record.id, $0) } }) {
-            first, _ in first
-        }
-        let recordNames = await linkedNames(of: project, in: linkedTables(base), base: base, known: readBeside)
+        let recordNames = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
         let formatter = FieldFormatter(table: base.layout.table, timeZone: context.timeZone, recordNames: recordNames)
         // The base's own fields in the table's order (every one, empty or not), else as the record has them.
         let values = Dictionary(project.otherFields.map { ($0.name, $0.value) }) { first, _ in first }
@@ -106,6 +98,17 @@ extension Runner {
             now: context.now(), zone: context.timeZone, today: today, style: style, width: output.terminalWidth ?? 80)
         text += view.render(shown)
         return text
+    }
+
+    /// The names of the records of the linked tables not yet remembered, by id: each table read whole, beside the
+    /// project's read (cold, the template's Clients and Tasks).
+    func namesReadBeside(_ base: Base) async -> [String: String] {
+        let unread = linkedTables(base).filter { base.knowledge.recordNames(in: $0.key).isEmpty }
+        let records = await base.knowledge.readNames(
+            unread.map {
+                .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
+            })
+        return Dictionary(records.compactMap { record in record.name.map { (record.id, $0) } }) { first, _ in first }
     }
 
     /// The tables the projects table links to (by id, or the template's Clients without the schema), each with its

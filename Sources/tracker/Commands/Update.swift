@@ -63,11 +63,7 @@ extension Runner {
     fileprivate func update(_ options: Update) async throws {
         // Values only the schema can check (a choice, a person, a link, the base's own fields) wait for it; the
         // others go out beside it, cold.
-        let input = options.input
-        let needsSchema =
-            input.category != nil || input.lead != nil || input.team != nil || input.clients != nil
-            || !input.assignments.isEmpty || !input.clearedFields.isEmpty
-        let base = try await prepareBase(readingBeside: !needsSchema)
+        let base = try await prepareBase(readingBeside: !options.input.needsSchema)
         let client = base.client
         let notes = try readNotes(options.input.notes, command: "update")
         func check(_ base: Base) async throws -> ProjectWrite {
