@@ -76,6 +76,12 @@ struct Context: Sendable {
         self.stateDirectory = stateDirectory
     }
 
+    /// Where temporary files go: `$TMPDIR` when it is an absolute path, else /tmp.
+    var temporaryDirectory: String {
+        let directory = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        return directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
+    }
+
     /// The real process: its streams, working directory, clock and a machine-wide pacer.
     static func live(environment: [String: String]) -> Context {
         var context = Context(

@@ -42,7 +42,7 @@ extension Demo {
 extension Runner {
     /// Serves the demo base, runs the shell or the command with an environment of its own, and takes it all away.
     fileprivate func demo(_ options: Demo) throws {
-        guard let directory = Self.privateDirectory(in: context.environment["TMPDIR"] ?? "/tmp") else {
+        guard let directory = Self.privateDirectory(in: context.temporaryDirectory) else {
             throw AppError.file("cannot create a directory for the demo: \(POSIX.describe(errno))")
         }
         defer { _ = POSIX.runQuietly(["rm", "-rf", directory]) }
@@ -51,7 +51,8 @@ extension Runner {
         do {
             _ = try fake.start()
         } catch {
-            throw AppError.network("cannot serve the demo base on 127.0.0.1: \(error)")
+            let reason = (error as? POSIXError).map { POSIX.describe($0.code.rawValue) } ?? "\(error)"
+            throw AppError.network("cannot serve the demo base on 127.0.0.1: \(reason)")
         }
         defer { fake.stop() }
         let secrets = directory + "/secrets.json"

@@ -21,7 +21,7 @@ struct EditFiles {
 
     /// Hands `text` to `editor` in a new 0600 file and returns what the editor left there; the file is gone after.
     func edit(_ text: String, editor: String) throws -> String {
-        let directory = temporaryDirectory()
+        let directory = context.temporaryDirectory
         guard let (path, descriptor) = Self.create(in: directory, prefix: "tracker-edit-\(recordID)-") else {
             throw AppError.file("cannot create a file for the editor in \(directory): \(POSIX.describe(errno))")
         }
@@ -53,16 +53,11 @@ struct EditFiles {
         if let state = context.stateDirectory, state.read(name) == nil, state.write(Array(text.utf8), to: name) {
             return state.path + "/" + name
         }
-        if let (path, descriptor) = Self.create(in: temporaryDirectory(), prefix: "tracker-kept-\(recordID)-") {
+        if let (path, descriptor) = Self.create(in: context.temporaryDirectory, prefix: "tracker-kept-\(recordID)-") {
             defer { close(descriptor) }
             if Self.write(text, to: descriptor) { return path }
         }
-        return "no file (neither the state directory nor \(temporaryDirectory()) can be written)"
-    }
-
-    private func temporaryDirectory() -> String {
-        let directory = context.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-        return directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
+        return "no file (neither the state directory nor \(context.temporaryDirectory) can be written)"
     }
 
     /// A new file only this user can read (mkstemps makes it 0600), `prefix` and six random characters then `.txt`: its path and descriptor.
