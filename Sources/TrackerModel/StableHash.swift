@@ -5,4 +5,11 @@ public enum StableHash {
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return hash
     }
+
+    /// The hash of text given as its UTF-8 bytes: the same as `of(String(decoding: bytes, as: UTF8.self))`.
+    public static func of(utf8 bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+    }
 }

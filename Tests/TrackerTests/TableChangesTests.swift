@@ -46,6 +46,34 @@ struct TableChangesTests {
         }
     }
 
+    @Test func aLargeSnapshotFindsEachProjectByItsIdAndReportsOnlyWhatChanged() throws {
+        let formatter = FieldFormatter(table: nil, recordNames: [:])
+        func project(_ number: Int, due: String = "2026-12-01") -> Project {
+            Project(id: "rec\(number)", createdTime: "", name: "Project \(number)", due: CalendarDate(due))
+        }
+        var first = TableComparison(
+            previous: nil, formatter: formatter, capacity: 0,
+            header: TableSnapshot.header(baseID: "appA", table: "Design projects", selection: ""))
+        try first.add((0..<5000).map { project($0) })
+        #expect(first.changes.isEmpty && first.count == 5000 && first.missing.isEmpty)
+        let stored = try TableSnapshot.read(first.file.bytes, baseID: "appA", table: "Design projects", selection: "")
+        #expect(stored.count == 5000)
+        for number in [0, 1, 2499, 4999] { #expect(stored.position(of: "rec\(number)") == number) }
+        #expect(stored.position(of: "rec5000") == nil && stored.position(of: "rec") == nil)
+        #expect(stored.position(of: "rec12") != nil && stored.position(of: "rec1") == 1)
+
+        var second = TableComparison(
+            previous: stored, formatter: formatter, capacity: 0,
+            header: TableSnapshot.header(baseID: "appA", table: "Design projects", selection: ""))
+        // Every project but 17 and 4000, 300 with a new due date, and one added.
+        let kept = (0..<5000).filter { $0 != 17 && $0 != 4000 }
+        try second.add(kept.map { $0 % 16 == 3 ? project($0, due: "2027-01-05") : project($0) } + [project(5000)])
+        #expect(second.missing == ["rec17", "rec4000"])
+        #expect(second.changes.filter { $0.kind == .changed }.count == kept.filter { $0 % 16 == 3 }.count)
+        #expect(second.changes.last?.kind == .added && second.changes.last?.id == "rec5000")
+        #expect(second.changes.first?.lines == ["Project 3: due 2026-12-01 → 2027-01-05"])
+    }
+
     @Test func everyDifferenceIsOneLineAndNothingUnchangedIsSaid() {
         let changes = TableChange.between(Self.old, Self.new)
         #expect(changes.map(\.kind) == [.changed, .changed, .added, .deleted])
@@ -89,7 +117,7 @@ struct TableChangesTests {
         for bad in [twice, cut, garbled] {
             #expect(throws: TableSnapshot.Problem.self) {
                 let stored = try TableSnapshot.read(
-                    Data(bad.utf8), baseID: "appA", table: "Design projects", selection: "")
+                    Array(bad.utf8), baseID: "appA", table: "Design projects", selection: "")
                 for id in stored.ids { _ = try stored.entry(id) }
             }
         }
@@ -97,7 +125,7 @@ struct TableChangesTests {
             "", "[]", #"{"tracker":"changes","version":1}"#, String(decoding: data.prefix(40), as: UTF8.self),
         ] {
             #expect(throws: TableSnapshot.Problem.self) {
-                try TableSnapshot.read(Data(bad.utf8), baseID: "appA", table: "Design projects", selection: "")
+                try TableSnapshot.read(Array(bad.utf8), baseID: "appA", table: "Design projects", selection: "")
             }
         }
     }
@@ -143,8 +171,8 @@ extension TableSnapshot.Entry {
 }
 
 /// A snapshot file as `changes` writes it: the header, then a line a project.
-func snapshotFile(baseID: String, table: String, selection: String, entries: [TableSnapshot.Entry]) -> Data {
-    Data(
+func snapshotFile(baseID: String, table: String, selection: String, entries: [TableSnapshot.Entry]) -> [UInt8] {
+    Array(
         (TableSnapshot.header(baseID: baseID, table: table, selection: selection) + "\n"
             + entries.map { $0.line + "\n" }.joined()).utf8)
 }

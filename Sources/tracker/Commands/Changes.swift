@@ -122,7 +122,8 @@ extension Runner {
         }
         var previous: TableSnapshot.Stored?
         var previousSize = 0
-        let previousData = directory.read(name)
+        // The same buffer the snapshot is read from (not a copy): compared with the new file at the end.
+        let previousData = directory.bytes(name)
         if let data = previousData {
             previousSize = data.count
             do {
@@ -157,7 +158,7 @@ extension Runner {
             }
             comparison = started ?? comparing(layout)
             if let previous {
-                let missing = previous.idHashes.filter { !comparison.seen.contains($0) }.compactMap(previous.id(hash:))
+                let missing = comparison.missing
                 // A project that left the filters but is still in the table changed; it was not deleted.
                 let left =
                     options.selection.isEmpty
@@ -171,12 +172,12 @@ extension Runner {
         } catch let problem as TableSnapshot.Problem {
             throw untrusted(problem)
         }
-        let (file, changes, seen) = (comparison.file, comparison.changes, comparison.seen)
+        let (file, changes, seen) = (comparison.file, comparison.changes, comparison.count)
         if previous != nil {
             try write(changes, as: options.format)
         } else if output.isStderrTerminal {
             output.standardError(
-                "Remembered \(seen.count) project\(seen.count == 1 ? "" : "s"); the next run shows what changed.\n")
+                "Remembered \(seen) project\(seen == 1 ? "" : "s"); the next run shows what changed.\n")
         }
         guard !options.peek else { return }
         // Nothing changed and the file already says so, byte for byte: replacing it (and waiting for the disk) would

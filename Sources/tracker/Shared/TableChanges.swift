@@ -106,33 +106,44 @@ struct TableComparison {
     /// The new snapshot's bytes, header first.
     private(set) var file: JSONWriter
     var changes: [TableChange] = []
-    /// The hashes of the ids seen.
-    private(set) var seen = Set<UInt64>()
+    /// How many projects the listing held.
+    private(set) var count = 0
+    /// Which of the snapshot's projects the listing held, by position in the snapshot.
+    private var seen: [Bool]
 
     init(previous: TableSnapshot.Stored?, formatter: FieldFormatter, capacity: Int, header: String) {
         self.previous = previous
         self.formatter = formatter
+        seen = [Bool](repeating: false, count: previous?.count ?? 0)
         // Sized from the last file, so growing it never holds two copies of a large table at once.
         file = JSONWriter(capacity: capacity)
         file.raw(json: header)
         file.raw("\n")
     }
 
+    /// The ids of the snapshot's projects the listing did not hold, in the snapshot's order.
+    var missing: [String] {
+        guard let previous else { return [] }
+        return seen.indices.filter { !seen[$0] }.compactMap(previous.id(at:))
+    }
+
     mutating func add(_ page: [Project]) throws {
+        count += page.count
         for project in page {
             let start = file.bytes.count
-            let hash = StableHash.of(project.id)
             TableSnapshot.writeLine(project, formatter: formatter, to: &file)
+            guard let previous else {
+                file.raw("\n")
+                continue
+            }
             // Compared before the next write (a slice kept across it would copy the whole file every project), as
             // memory: 50,000 lines compared byte by byte through generic slices were a tenth of the run.
-            let unchanged =
-                previous?.line(project.id, hash: hash).map { old in
-                    Self.sameBytes(old, file.bytes[start...])
-                } ?? false
+            let position = previous.position(of: project.id)
+            let unchanged = position.map { Self.sameBytes(previous.line(at: $0), file.bytes[start...]) } ?? false
             file.raw("\n")
-            seen.insert(hash)
+            if let position { seen[position] = true }
             // Only a changed project is built into an entry to compare field by field.
-            if previous != nil, !unchanged { try compare(TableSnapshot.entry(project, formatter: formatter)) }
+            if !unchanged { try compare(TableSnapshot.entry(project, formatter: formatter)) }
         }
     }
 
