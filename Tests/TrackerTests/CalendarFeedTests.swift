@@ -71,8 +71,7 @@ struct CalendarFeedTests {
 
     @Test func noDueDateNoEventAndNoTableIDNoAddress() {
         #expect(Self.calendar.event(Self.project(name: "X", due: nil)).isEmpty)
-        var calendar = Self.calendar
-        calendar.tableID = nil
+        let calendar = ICalendar(baseID: "appBASE", tableID: nil, tableName: "Design projects")
         #expect(!calendar.event(Self.project(name: "X")).contains("URL"))
     }
 
@@ -91,6 +90,13 @@ struct CalendarFeedTests {
             #expect(line.count <= 76 && (line.isEmpty || line.last == 13), "\(line.count) octets")
             #expect(!line.dropLast().contains(13))
             #expect(String(validating: Array(line), as: UTF8.self) != nil, "a fold inside a UTF-8 sequence")
+        }
+        // And no fold comes early: a folded line is full, its next character would not have fitted.
+        let physical = octets.split(separator: 10).map { Array($0.dropLast()) }
+        for (line, next) in zip(physical, physical.dropFirst()) where next.first == 32 {
+            let lead = next[1]
+            let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            #expect(line.count + length > 75, "folded at \(line.count) octets before a \(length)-octet character")
         }
         #expect(octets.suffix(2) == [13, 10])
         let lines = Self.unfolded(text)
