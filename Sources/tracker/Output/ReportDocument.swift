@@ -7,7 +7,7 @@ struct ReportDocument {
     let grouping: ProjectDigest.Grouping
     /// The sections with projects, each in its groups: made once for the text, markdown and HTML of one mail (a
     /// grouping copies every project, each a dozen references).
-    let grouped: [(section: ProjectDigest.Section, groups: [(name: String, projects: [Project])])]
+    let grouped: [(section: ProjectDigest.Section, groups: [(name: String, projects: ProjectDigest.Projects)])]
 
     init(digest: ProjectDigest, tableName: String, grouping: ProjectDigest.Grouping) {
         self.digest = digest
@@ -20,9 +20,12 @@ struct ReportDocument {
     }
 
     /// The sections with projects, in the spec's order.
-    var sections: [(section: ProjectDigest.Section, projects: [Project])] {
+    var sections: [(section: ProjectDigest.Section, projects: ProjectDigest.Projects)] {
         ProjectDigest.Section.allCases.map { ($0, digest[$0]) }.filter { !$0.1.isEmpty }
     }
+
+    /// How many rows the sections have, all told (a project new and overdue is in two).
+    var rows: Int { grouped.reduce(0) { $0 + digest[$1.section].count } }
 
     /// `--always` with nothing to report.
     var nothingLine: String { "nothing overdue, due or done in the last and next \(digest.days) days" }
@@ -44,7 +47,7 @@ struct ReportDocument {
         let indent = grouping == .none ? 2 : 4
         var (widestLead, widestName) = (0, 0)
         for (_, projects) in sections {
-            for project in projects {
+            projects.forEach { project in
                 widestLead = max(widestLead, TextCells.width(Self.leadName(project)))
                 widestName = max(widestName, TextCells.width(Self.name(project)))
             }
@@ -52,6 +55,7 @@ struct ReportDocument {
         let leadWidth = min(20, widestLead)
         let room = Self.width - indent - 12 - (leadWidth > 0 ? leadWidth + 2 : 0)
         let nameWidth = min(room, widestName)
+        out.reserveCapacity(out.utf8.count + rows * (indent + nameWidth + leadWidth + 16) + 1024)
         for (section, groups) in grouped {
             out += "\n\(section.title) (\(digest[section].count))\n"
             for group in groups {
@@ -62,7 +66,7 @@ struct ReportDocument {
                     out += "\n"
                 }
                 let margin = String(repeating: " ", count: indent)
-                for project in group.projects {
+                group.projects.forEach { project in
                     out += margin
                     out += TextCells.fit(Self.name(project), nameWidth)
                     out += "  "
@@ -91,7 +95,7 @@ struct ReportDocument {
                     out += "\n### \(Self.escapedMarkdown(TextCells.folded(group.name))) (\(group.projects.count))\n"
                 }
                 out += "\n"
-                for project in group.projects {
+                group.projects.forEach { project in
                     var details = [project.due.map { "due \($0)" } ?? "no due date"]
                     if let lead = project.lead {
                         details.append(Self.escapedMarkdown(TextCells.folded(lead.displayName)))
@@ -113,8 +117,10 @@ struct ReportDocument {
             if index > 0 { json.raw(",") }
             json.key(section.rawValue)
             json.raw("[")
-            for (position, project) in digest[section].enumerated() {
-                if position > 0 { json.raw(",") }
+            var first = true
+            digest[section].forEach { project in
+                if !first { json.raw(",") }
+                first = false
                 project.writeJSON(today: today, to: &json)
             }
             json.raw("]")
