@@ -313,10 +313,9 @@ struct FormulaEvaluator {
 /// Date arithmetic on `YYYY-MM-DD` strings (Airtable date cells and date-only literals).
 enum FakeDates {
     /// The number `count` ASCII digits make from `start` in `bytes`; nil when one is not a digit.
-    private static func digits(_ bytes: Substring.UTF8View, from start: Int, count: Int) -> Int? {
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> Int? {
         var value = 0
-        for offset in start..<start + count {
-            let byte = bytes[bytes.index(bytes.startIndex, offsetBy: offset)]
+        for byte in bytes[start..<start + count] {
             guard byte >= 48 && byte <= 57 else { return nil }
             value = value * 10 + Int(byte - 48)
         }
@@ -324,15 +323,20 @@ enum FakeDates {
     }
 
     static func dayNumber(_ text: String) -> Int? {
-        // `YYYY-MM-DD` read by bytes: formulas over 50,000 records parse dates millions of times.
-        let bytes = Substring(text).utf8
-        if bytes.count >= 10, bytes[bytes.index(bytes.startIndex, offsetBy: 4)] == 45,
-            bytes[bytes.index(bytes.startIndex, offsetBy: 7)] == 45,
-            let year = digits(bytes, from: 0, count: 4), let month = digits(bytes, from: 5, count: 2),
-            let day = digits(bytes, from: 8, count: 2)
-        {
-            return dayNumber(year: year, month: month, day: day)
-        }
+        var text = text
+        return text.withUTF8 { dayNumber($0) } ?? slowDayNumber(text)
+    }
+
+    /// `YYYY-MM-DD` read by bytes, in place: formulas over 50,000 records parse dates millions of times.
+    private static func dayNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count >= 10, bytes[4] == 45, bytes[7] == 45, let year = digits(bytes, from: 0, count: 4),
+            let month = digits(bytes, from: 5, count: 2), let day = digits(bytes, from: 8, count: 2)
+        else { return nil }
+        return dayNumber(year: year, month: month, day: day)
+    }
+
+    /// Dates written otherwise (`+12345-01-01`, one-digit months): split into numbers.
+    private static func slowDayNumber(_ text: String) -> Int? {
         let parts = text.prefix(10).split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3, text.count >= 10 else { return nil }
         return dayNumber(year: parts[0], month: parts[1], day: parts[2])
@@ -348,17 +352,25 @@ enum FakeDates {
 
     /// Seconds since 1970 of `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM:SS[.sss]Z`.
     static func instant(_ text: String) -> Double? {
+        var text = text
+        let fast = text.withUTF8 { bytes -> Double?? in
+            guard let day = dayNumber(bytes) else { return .none }
+            guard bytes.count > 10, bytes[10] == UInt8(ascii: "T") else {
+                return bytes.count == 10 ? Double(day) * 86400 : .none
+            }
+            guard bytes.count >= 19, bytes[13] == 58, bytes[16] == 58, let hours = digits(bytes, from: 11, count: 2),
+                let minutes = digits(bytes, from: 14, count: 2), let seconds = digits(bytes, from: 17, count: 2)
+            else { return .none }
+            return Double(day) * 86400 + Double(hours * 3600 + minutes * 60 + seconds)
+        }
+        return fast ?? slowInstant(text)
+    }
+
+    /// `instant` for text the byte reading does not take: split into numbers.
+    private static func slowInstant(_ text: String) -> Double? {
         guard let day = dayNumber(text) else { return nil }
         let time = text.dropFirst(10)
         guard time.hasPrefix("T") else { return Double(day) * 86400 }
-        let clock = time.utf8
-        if clock.count >= 9, clock[clock.index(clock.startIndex, offsetBy: 3)] == 58,
-            clock[clock.index(clock.startIndex, offsetBy: 6)] == 58,
-            let hours = digits(clock, from: 1, count: 2), let minutes = digits(clock, from: 4, count: 2),
-            let seconds = digits(clock, from: 7, count: 2)
-        {
-            return Double(day) * 86400 + Double(hours * 3600 + minutes * 60 + seconds)
-        }
         let parts = time.dropFirst().prefix(8).split(separator: ":").compactMap { Double($0) }
         guard parts.count == 3 else { return nil }
         return Double(day) * 86400 + parts[0] * 3600 + parts[1] * 60 + parts[2]
