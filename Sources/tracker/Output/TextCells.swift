@@ -20,6 +20,8 @@ enum TextCells {
 
     /// `text` with every control character made visible and harmless.
     static func safe(_ text: String, breaks: Breaks = .fold) -> String {
+        // Printable ASCII needs nothing, and its bytes say so faster than its scalars (a report folds every name).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: needsWork) else { return text }
         var result = String.UnicodeScalarView()
         var inBreak = false
