@@ -39,6 +39,8 @@ struct MailMessageTests {
         ".\n..leading dots\nFrom the start\n",
         "trailing spaces   \ntab\t\nnone",
         "<script>alert(1)</script>\r\n",
+        "<td style=\"padding:2px 12px 2px 0;vertical-align:top\">" + String(repeating: "Name = x ", count: 20)
+            + "</td>\n",
     ])
     func quotedPrintableRoundTripsInShortSafeLines(text: String) {
         let encoded = MailMessage.quotedPrintable(text)
@@ -47,6 +49,11 @@ struct MailMessageTests {
         #expect(encoded.utf8.allSatisfy { ($0 >= 32 && $0 < 127) || $0 == 10 || $0 == 9 })
         #expect(!lines.contains { $0.hasPrefix(".") || $0.hasPrefix("From ") }, "sendmail and mbox")
         #expect(!lines.contains { $0.hasSuffix(" ") || $0.hasSuffix("\t") })
+        // No soft break comes early: a line broken with "=" is full, the next octet or "=XX" would not have fitted.
+        for (line, next) in zip(lines, lines.dropFirst()) where line.hasSuffix("=") && !next.isEmpty {
+            let nextSize = next.hasPrefix("=") ? 3 : 1
+            #expect(line.utf8.count - 1 + nextSize > 75, "broken at \(line.utf8.count) octets: \(line)")
+        }
         let expected = text.hasSuffix("\n") ? text : text + "\n"
         #expect(
             Self.decodeQuotedPrintable(encoded) == expected + "\n" || Self.decodeQuotedPrintable(encoded) == expected)

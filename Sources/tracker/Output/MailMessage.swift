@@ -77,7 +77,25 @@ struct MailMessage {
     private static func appendQuotedPrintable(line: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var length = 0
         var index = 0
+        /// Whether the byte at `index` stays itself, as far as the line's end is concerned.
+        func isPlain(_ index: Int) -> Bool {
+            let byte = line[index]
+            return (byte >= 33 && byte <= 126 && byte != UInt8(ascii: "="))
+                || ((byte == 32 || byte == 9) && index != line.count - 1)
+        }
         while index < line.count {
+            // A run of bytes that stay themselves and fit the line, copied at once: one byte at a time was a tenth of
+            // a mail of 30,000 projects. The line's first byte is left to the checks below (".", "From ").
+            if length > 0 {
+                var end = index
+                while end < line.count, end - index < 75 - length, isPlain(end) { end += 1 }
+                if end > index {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: line[index..<end]))
+                    length += end - index
+                    index = end
+                    continue
+                }
+            }
             let byte = line[index]
             let isLast = index == line.count - 1
             // A line must not start with "." (sendmail's end of input) or "From " (mbox's next message).
