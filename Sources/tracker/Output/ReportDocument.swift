@@ -68,7 +68,7 @@ struct ReportDocument {
                 let margin = String(repeating: " ", count: indent)
                 group.projects.forEach { project in
                     out += margin
-                    out += TextCells.fit(Self.name(project), nameWidth)
+                    TextCells.appendFitted(Self.name(project), nameWidth, to: &out)
                     out += "  "
                     let due = TextCells.fit(project.due?.description ?? "no due", 10)
                     let lead = leadWidth > 0 ? TextCells.fit(Self.leadName(project), leadWidth).trimmedRight : ""

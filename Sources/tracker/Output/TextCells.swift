@@ -105,17 +105,28 @@ enum TextCells {
     /// `text` cut to at most `limit` columns, ending in `ellipsis` (one column) when cut, then padded with spaces to
     /// `limit`.
     static func fit(_ text: String, _ limit: Int, ellipsis: String = "…") -> String {
+        var out = ""
+        appendFitted(text, limit, ellipsis: ellipsis, to: &out)
+        return out
+    }
+
+    /// Appends `fit(text, limit)` to `out` without making it first: a report fits a name on every line.
+    static func appendFitted(_ text: String, _ limit: Int, ellipsis: String = "…", to out: inout String) {
         let total = width(text)
-        if total <= limit { return text + String(repeating: " ", count: limit - total) }
-        var result = ""
+        if total <= limit {
+            out += text
+            for _ in 0..<(limit - total) { out += " " }
+            return
+        }
         var used = 0
         for character in text {
             let w = width(character)
             if used + w > limit - 1 { break }
-            result.append(character)
+            out.append(character)
             used += w
         }
-        return result + ellipsis + String(repeating: " ", count: max(0, limit - 1 - used))
+        out += ellipsis
+        for _ in 0..<max(0, limit - 1 - used) { out += " " }
     }
 
     /// Breaks `line` at spaces so no piece is wider than `width` columns (a longer word stands alone).
