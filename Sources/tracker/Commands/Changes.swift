@@ -121,11 +121,9 @@ extension Runner {
                 "the snapshot \(path) cannot be trusted: \(why)", hint: "Run 'tracker changes --reset' to start over.")
         }
         var previous: TableSnapshot.Stored?
-        var previousSize = 0
         // The same buffer the snapshot is read from (not a copy): compared with the new file at the end.
         let previousData = directory.bytes(name)
         if let data = previousData {
-            previousSize = data.count
             do {
                 previous = try TableSnapshot.read(
                     data, baseID: configuration.baseID, table: configuration.table, selection: options.selection)
@@ -145,7 +143,7 @@ extension Runner {
         func comparing(_ layout: TableLayout) -> TableComparison {
             TableComparison(
                 previous: previous, formatter: formatter(layout),
-                capacity: max(1 << 16, previousSize + previousSize / 8),
+                capacity: max(1 << 16, (previousData?.count ?? 0) * 9 / 8),
                 header: TableSnapshot.header(
                     baseID: configuration.baseID, table: configuration.table, selection: options.selection))
         }

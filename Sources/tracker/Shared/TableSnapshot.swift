@@ -143,16 +143,22 @@ enum TableSnapshot {
         var ids: [String] { (0..<count).compactMap(id(at:)) }
 
         /// Where the project `id` is in the file, nil when the snapshot did not have it.
-        func position(of id: String, hash: UInt64? = nil) -> Int? {
-            let hash = hash ?? StableHash.of(id)
+        func position(of id: String) -> Int? {
+            guard let position = probe(StableHash.of(id)).position else { return nil }
+            return holds(id, in: ranges[position]) ? position : nil
+        }
+
+        /// The slot of `hash`: where the line with that hash sits (and its position), else the empty slot it would
+        /// take.
+        private func probe(_ hash: UInt64) -> (slot: Int, position: Int?) {
             let mask = slots.count - 1
-            var slot = self.slot(hash)
+            var slot = Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> shift)
             while slots[slot] != 0 {
                 let position = Int(slots[slot]) - 1
-                if hashes[position] == hash { return holds(id, in: ranges[position]) ? position : nil }
+                if hashes[position] == hash { return (slot, position) }
                 slot = (slot + 1) & mask
             }
-            return nil
+            return (slot, nil)
         }
 
         /// The line at `position`, without its line break.
@@ -174,8 +180,6 @@ enum TableSnapshot {
             }
             return entry
         }
-
-        private func slot(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: (hash &* 0x9E37_79B9_7F4A_7C15) >> shift) }
 
         /// Whether the line at `range` is the project `id`'s: its id's bytes compared in place, no string made.
         private func holds(_ id: String, in range: Range<Int>) -> Bool {
@@ -216,15 +220,9 @@ enum TableSnapshot {
             while 1 << bits < ranges.count * 2 { bits += 1 }
             shift = 64 - bits
             slots = [Int32](repeating: 0, count: 1 << Int(bits))
-            let mask = slots.count - 1
             for (position, hash) in hashes.enumerated() {
-                var slot = self.slot(hash)
-                while slots[slot] != 0 {
-                    if hashes[Int(slots[slot]) - 1] == hash {
-                        throw .corrupt("\(id(at: position) ?? "a project") is there twice")
-                    }
-                    slot = (slot + 1) & mask
-                }
+                let (slot, taken) = probe(hash)
+                guard taken == nil else { throw .corrupt("\(id(at: position) ?? "a project") is there twice") }
                 slots[slot] = Int32(position + 1)
             }
         }
