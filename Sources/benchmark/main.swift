@@ -5,7 +5,7 @@ import Foundation
 // that answers 300 ms late (its round trips), a 2 s wait (its CPU), names at TAB, and a rate-limited listing, each run
 // several times against the loopback fake; then tracker beside curl, memory, and pacing.
 //   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest]
-// (the static build needs libcurl's development package; a plain `swift build -c release` works too, slower to start)
+// (no -dev package is needed; a plain `swift build -c release` works too, slower to start)
 let quick = CommandLine.arguments.contains("--quick")
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
 let tracker = ProcessInfo.processInfo.environment["TRACKER_BINARY"] ?? directory + "/tracker"
@@ -125,7 +125,7 @@ print(
 )
 print()
 
-// `--digest`: only the digest commands against the listing, a few minutes instead of seven.
+// `--digest`: only the digest commands against the listing, under a minute instead of seven.
 if CommandLine.arguments.contains("--digest") {
     let (big, bigEnv) = try serve(FakeAirtable.generatedProjects(count: count))
     _ = digestRows(bigEnv)

@@ -148,8 +148,8 @@ struct CalendarFeedTests {
 extension ICalendar {
     /// The project's event as text, or nothing when it has no due date.
     func event(_ project: Project) -> String {
-        var out: [UInt8] = []
-        appendEvent(project, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        var lines = ContentLines()
+        appendEvent(project, to: &lines)
+        return String(decoding: lines.bytes, as: UTF8.self)
     }
 }

@@ -82,11 +82,10 @@ extension Runner {
                 started = made
             }
             guard let calendar = started else { return }
-            var bytes: [UInt8] = []
             // An event is 300 to 400 bytes: sized once instead of grown and copied as it fills.
-            bytes.reserveCapacity(page.count * 400)
-            for project in page { calendar.appendEvent(project, to: &bytes) }
-            try emit(String(decoding: bytes, as: UTF8.self))
+            var lines = ContentLines(capacity: page.count * 400)
+            for project in page { calendar.appendEvent(project, to: &lines) }
+            try emit(String(decoding: lines.bytes, as: UTF8.self))
         }
         let calendar = started ?? calendar(layout)
         if started == nil { try emit(calendar.header) }

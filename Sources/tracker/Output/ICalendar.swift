@@ -28,68 +28,60 @@ struct ICalendar {
 
     /// `BEGIN:VCALENDAR` and the calendar's properties.
     var header: String {
-        var out: [UInt8] = []
+        var lines = ContentLines()
         for line in [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tracker//Project tracker//EN", "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH", "X-WR-CALNAME:" + Self.text(tableName),
         ] {
-            var content = ContentLine()
-            content.append(line, to: &out)
-            content.end(&out)
+            lines.append(line)
+            lines.end()
         }
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: lines.bytes, as: UTF8.self)
     }
 
     /// `END:VCALENDAR`.
     var footer: String { "END:VCALENDAR\r\n" }
 
-    /// Appends the project's event to `out` as bytes, part by part: a calendar of 50,000 projects builds no String per
-    /// line and no list of parts (those were half of its time).
-    func appendEvent(_ project: Project, to out: inout [UInt8]) {
+    /// Appends the project's event to `lines`, part by part: a calendar of 50,000 projects builds no String per line
+    /// and no list of parts (those were half of its time).
+    func appendEvent(_ project: Project, to lines: inout ContentLines) {
         guard let due = project.due else { return }
-        out += Self.beginEvent
-        var line = ContentLine()
-        line.append("UID:", to: &out)
-        line.append(Self.text(project.id), to: &out)
-        line.append(uidSuffix, to: &out)
-        line.end(&out)
-        line = ContentLine()
-        line.append("DTSTAMP:", to: &out)
-        Self.appendTimestamp(project.createdTime, line: &line, to: &out)
-        line.end(&out)
-        line = ContentLine()
-        line.append("DTSTART;VALUE=DATE:", to: &out)
-        Self.appendDate(due, line: &line, to: &out)
-        line.end(&out)
-        line = ContentLine()
-        line.append("DTEND;VALUE=DATE:", to: &out)
-        Self.appendDate(CalendarDate(dayNumber: due.dayNumber + 1), line: &line, to: &out)
-        line.end(&out)
-        line = ContentLine()
-        line.append("SUMMARY:", to: &out)
-        line.append(Self.text(project.name ?? project.id), to: &out)
-        line.end(&out)
+        lines.appendWhole(Self.beginEvent)
+        lines.append("UID:")
+        lines.append(Self.text(project.id))
+        lines.append(uidSuffix)
+        lines.end()
+        lines.append("DTSTAMP:")
+        Self.appendTimestamp(project.createdTime, to: &lines)
+        lines.end()
+        lines.append("DTSTART;VALUE=DATE:")
+        Self.appendDate(due, to: &lines)
+        lines.end()
+        lines.append("DTEND;VALUE=DATE:")
+        Self.appendDate(CalendarDate(dayNumber: due.dayNumber + 1), to: &lines)
+        lines.end()
+        lines.append("SUMMARY:")
+        lines.append(Self.text(project.name ?? project.id))
+        lines.end()
         // Each part escaped alone and joined by an escaped line break, so the common case takes text's fast path.
-        line = ContentLine()
-        line.append("DESCRIPTION:Status: ", to: &out)
-        line.append(project.isComplete ? "complete" : "not complete", to: &out)
+        lines.append("DESCRIPTION:Status: ")
+        lines.append(project.isComplete ? "complete" : "not complete")
         if let lead = project.lead?.displayName {
-            line.append("\\nLead: ", to: &out)
-            line.append(Self.text(lead), to: &out)
+            lines.append("\\nLead: ")
+            lines.append(Self.text(lead))
         }
         if let notes = project.notes, !notes.isEmpty {
-            line.append("\\n\\n", to: &out)
-            line.append(Self.text(notes), to: &out)
+            lines.append("\\n\\n")
+            lines.append(Self.text(notes))
         }
-        line.end(&out)
+        lines.end()
         if let addressPrefix {
-            line = ContentLine()
-            line.append("URL;VALUE=URI:", to: &out)
-            line.append(addressPrefix, to: &out)
-            line.append(project.id, to: &out)
-            line.end(&out)
+            lines.append("URL;VALUE=URI:")
+            lines.append(addressPrefix)
+            lines.append(project.id)
+            lines.end()
         }
-        out += Self.endEvent
+        lines.appendWhole(Self.endEvent)
     }
 
     private static let beginEvent = Array("BEGIN:VEVENT\r\n".utf8)
@@ -101,43 +93,41 @@ struct ICalendar {
     }
 
     /// Appends `date` as `date(_:)` writes it, eight digits without a String when the year has four.
-    private static func appendDate(_ date: CalendarDate, line: inout ContentLine, to out: inout [UInt8]) {
-        guard (0...9999).contains(date.year) else { return line.append(Self.date(date), to: &out) }
+    private static func appendDate(_ date: CalendarDate, to lines: inout ContentLines) {
+        guard (0...9999).contains(date.year) else { return lines.append(Self.date(date)) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { digits in
             func put(_ index: Int, _ value: Int) { digits[index] = UInt8(ascii: "0") + UInt8(value % 10) }
             (put(0, date.year / 1000), put(1, date.year / 100), put(2, date.year / 10), put(3, date.year))
             (put(4, date.month / 10), put(5, date.month), put(6, date.day / 10), put(7, date.day))
-            line.append(UnsafeBufferPointer(digits), to: &out)
+            lines.append(UnsafeBufferPointer(digits))
         }
     }
 
     /// Airtable's `2026-01-01T09:30:00.000Z` as `20260101T093000Z`; the epoch when it is not in that form.
     static func timestamp(_ createdTime: String) -> String {
-        var out: [UInt8] = []
-        var line = ContentLine()
-        appendTimestamp(createdTime, line: &line, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        var lines = ContentLines()
+        appendTimestamp(createdTime, to: &lines)
+        return String(decoding: lines.bytes, as: UTF8.self)
     }
 
     /// Where `2026-01-01T09:30:00` has its fourteen digits.
     private static let timestampDigits = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
 
     /// Appends `timestamp(createdTime)`'s sixteen bytes, picked from the time's own.
-    private static func appendTimestamp(_ createdTime: String, line: inout ContentLine, to out: inout [UInt8]) {
+    private static func appendTimestamp(_ createdTime: String, to lines: inout ContentLines) {
         var time = createdTime
         time.withUTF8 { time in
-            let digitAt = timestampDigits
             let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
             // The digits in place, the separators as Airtable writes them.
-            guard time.count >= 19, digitAt.allSatisfy({ isDigit(time[$0]) }),
+            guard time.count >= 19, timestampDigits.allSatisfy({ isDigit(time[$0]) }),
                 time[4] == UInt8(ascii: "-"), time[7] == UInt8(ascii: "-"), time[10] == UInt8(ascii: "T"),
                 time[13] == UInt8(ascii: ":"), time[16] == UInt8(ascii: ":")
-            else { return line.append("19700101T000000Z", to: &out) }
+            else { return lines.append("19700101T000000Z") }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { stamp in
-                for (index, at) in digitAt.enumerated() { stamp[index < 8 ? index : index + 1] = time[at] }
+                for (index, at) in timestampDigits.enumerated() { stamp[index < 8 ? index : index + 1] = time[at] }
                 stamp[8] = UInt8(ascii: "T")
                 stamp[15] = UInt8(ascii: "Z")
-                line.append(UnsafeBufferPointer(stamp), to: &out)
+                lines.append(UnsafeBufferPointer(stamp))
             }
         }
     }
@@ -186,37 +176,45 @@ struct ICalendar {
 
 }
 
-/// One content line written part by part, folded as it goes so that no line is longer than 75 octets: a fold is CRLF
-/// and a space, and never falls inside a UTF-8 sequence (RFC 5545 3.1; unfolding restores any character split
-/// otherwise).
-struct ContentLine {
+/// iCalendar content lines as bytes, each written part by part and folded as it goes so that no line is longer
+/// than 75 octets: a fold is CRLF and a space, and never falls inside a UTF-8 sequence (RFC 5545 3.1; unfolding
+/// restores any character split otherwise).
+struct ContentLines {
+    private(set) var bytes: [UInt8] = []
+    /// Octets on the line being written.
     private var column = 0
 
-    mutating func append(_ part: String, to out: inout [UInt8]) {
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(_ part: String) {
         var part = part
-        part.withUTF8 { append($0, to: &out) }
+        part.withUTF8 { append($0) }
     }
 
-    mutating func append(_ part: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    mutating func append(_ part: UnsafeBufferPointer<UInt8>) {
         var start = 0
         // As much as fits copied at once, cut back to the start of a UTF-8 sequence (continuation octets are
         // 10xxxxxx): per byte, this was a fifth of a 50,000-event calendar's time.
         while part.count - start > 75 - column {
             var cut = start + 75 - column
             while cut > start, part[cut] & 0xC0 == 0x80 { cut -= 1 }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: part[start..<cut]))
-            out.append(contentsOf: [13, 10, 32])
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: part[start..<cut]))
+            bytes.append(contentsOf: [13, 10, 32])
             // A continuation line starts with the space, which counts.
             column = 1
             start = cut
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: part[start...]))
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: part[start...]))
         column += part.count - start
     }
 
     /// Ends the line with CRLF.
-    func end(_ out: inout [UInt8]) {
-        out.append(13)
-        out.append(10)
+    mutating func end() {
+        bytes.append(13)
+        bytes.append(10)
+        column = 0
     }
+
+    /// Appends lines already whole and short (`BEGIN:VEVENT` and its CRLF), between lines.
+    mutating func appendWhole(_ lines: [UInt8]) { bytes += lines }
 }

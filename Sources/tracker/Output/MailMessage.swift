@@ -97,15 +97,12 @@ struct MailMessage {
                 }
             }
             let byte = line[index]
-            let isLast = index == line.count - 1
             // A line must not start with "." (sendmail's end of input) or "From " (mbox's next message).
             let guarded =
                 length == 0
                 && (byte == UInt8(ascii: ".")
                     || (line.count - index >= 5 && line[index..<index + 5].elementsEqual(from)))
-            let literal =
-                !guarded
-                && ((byte >= 33 && byte <= 126 && byte != UInt8(ascii: "=")) || ((byte == 32 || byte == 9) && !isLast))
+            let literal = !guarded && isPlain(index)
             let size = literal ? 1 : 3
             if length + size > 75 {
                 out.append(UInt8(ascii: "="))

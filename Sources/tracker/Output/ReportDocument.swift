@@ -5,8 +5,7 @@ struct ReportDocument {
     let digest: ProjectDigest
     let tableName: String
     let grouping: ProjectDigest.Grouping
-    /// The sections with projects, each in its groups: made once for the text, markdown and HTML of one mail (a
-    /// grouping copies every project, each a dozen references).
+    /// The sections with projects, each in its groups: made once for the text, markdown and HTML of one mail.
     let grouped: [(section: ProjectDigest.Section, groups: [(name: String, projects: ProjectDigest.Projects)])]
 
     init(digest: ProjectDigest, tableName: String, grouping: ProjectDigest.Grouping) {
@@ -17,11 +16,6 @@ struct ReportDocument {
             let projects = digest[section]
             return projects.isEmpty ? nil : (section, ProjectDigest.groups(projects, by: grouping))
         }
-    }
-
-    /// The sections with projects, in the spec's order.
-    var sections: [(section: ProjectDigest.Section, projects: ProjectDigest.Projects)] {
-        ProjectDigest.Section.allCases.map { ($0, digest[$0]) }.filter { !$0.1.isEmpty }
     }
 
     /// How many rows the sections have, all told (a project new and overdue is in two).
@@ -46,8 +40,8 @@ struct ReportDocument {
         if digest.isEmpty { return out + "\n" + nothingLine + "\n" }
         let indent = grouping == .none ? 2 : 4
         var (widestLead, widestName) = (0, 0)
-        for (_, projects) in sections {
-            projects.forEach { project in
+        for (section, _) in grouped {
+            digest[section].forEach { project in
                 widestLead = max(widestLead, TextCells.width(Self.leadName(project)))
                 widestName = max(widestName, TextCells.width(Self.name(project)))
             }
