@@ -48,11 +48,11 @@ extension Runner {
         // Cold, the record (and the template's linked names) go out beside the schema read, as for show.
         let prepared = try await prepareBase(readingBeside: true)
         async let read = namesReadBeside(prepared)
-        let project = try await ProjectNaming(client: prepared.client).resolve(options.target)
+        let naming = ProjectNaming(client: prepared.client)
+        let project = try await naming.resolve(options.target)
         var base = prepared
         base.layout = try await prepared.confirmedLayout()
         base.inFlight = nil
-        let naming = ProjectNaming(client: base.client)
         let names = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
         let form = EditForm(project: project, layout: base.layout, recordNames: names)
         let checker = try await valueChecker(base, command: "edit")
