@@ -109,4 +109,111 @@ final class ChangesTests: FakeAirtableTestCase {
             output.split(separator: "\n").sorted(),
             ["added One (due 2027-03-01)", "added Three (due 2027-03-01)", "added Two (due 2027-03-01)"])
     }
+
+    /// Runs `tracker changes` with its standard output on `handle` (a full disk, a pipe nobody reads); status and stderr.
+    private func changes(_ run: TrackerProcess, into handle: FileHandle, _ arguments: [String] = []) throws -> (
+        status: Int32, stderr: String
+    ) {
+        let process = Process()
+        process.executableURL = TrackerProcess.binary
+        process.arguments = ["changes"] + arguments
+        process.environment = run.environment
+        process.currentDirectoryURL = URL(fileURLWithPath: run.runtimeDirectory)
+        let err = Pipe()
+        process.standardOutput = handle
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .exit, "ended by a signal")
+        return (process.terminationStatus, stderr)
+    }
+
+    /// cli-spec.md "changes": the snapshot is replaced only after the changes are written out, so output that could not
+    /// be written (a full disk) or was not read (a closed pipe) is reported again by the next run.
+    func testChangesThatCouldNotBeWrittenOutAreReportedAgain() throws {
+        try startFake()
+        let run = tracker()
+        XCTAssertEqual(try run.run(["changes"]).status, 0)
+        let snapshot = try XCTUnwrap(snapshots(run).first)
+        XCTAssertEqual(try run.run(["update", "Coffee packaging", "--due", "2027-01-15", "-q"]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+
+        let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
+        let onFullDisk = try changes(run, into: full)
+        try full.close()
+        XCTAssertEqual(onFullDisk.status, 1, onFullDisk.stderr)
+        XCTAssertTrue(onFullDisk.stderr.hasPrefix("tracker: "), onFullDisk.stderr)
+        XCTAssertEqual(onFullDisk.stderr.split(separator: "\n").count, 1, onFullDisk.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: snapshot)), before, "the snapshot kept")
+
+        // A reader that went away (`tracker changes | head -0`): quietly 0, as every command, and nothing remembered.
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        close(ends[0])
+        let closed = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+        let intoClosedPipe = try changes(run, into: closed, ["--format", "ndjson"])
+        try closed.close()
+        XCTAssertEqual(intoClosedPipe.status, 0, intoClosedPipe.stderr)
+        XCTAssertEqual(intoClosedPipe.stderr, "")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: snapshot)), before, "the snapshot kept")
+
+        XCTAssertEqual(try run.run(["changes"]).lines, ["Coffee packaging: due 2020-10-30 → 2027-01-15"])
+        XCTAssertEqual(try run.run(["changes"]).stdout, "", "once written out, remembered")
+    }
+
+    /// Each set of filters compares against a snapshot of its own: sharing one would report every project outside
+    /// the filters as deleted.
+    func testEachSetOfFiltersHasASnapshotOfItsOwn() throws {
+        var options = FakeAirtable.Options()
+        options.user = ("usrSdmrY5yGdbcZzg", nil)  // Leslie Walker, who leads and is on the team of recorded projects
+        try startFake(options: options)
+        let run = tracker()
+        XCTAssertEqual(try run.run(["changes"]).status, 0)
+        let filters: [[String]] = [
+            ["--mine"], ["--overdue"], ["--due-before", "2020-11-01"], ["--due-within", "30"], ["--complete"],
+            ["--incomplete"], ["--category", "Brand identity"], ["--lead", "me"], ["--team", "me"],
+            ["--search", "logo"], ["--view", "Completed projects"], ["--mine", "--category", "Brand identity"],
+        ]
+        for (number, filter) in filters.enumerated() {
+            let first = try run.run(["changes"] + filter)
+            XCTAssertEqual(first.status, 0, first.stderr)
+            XCTAssertEqual(first.stdout, "", "\(filter): a first run remembers and reports nothing")
+            XCTAssertEqual(snapshots(run).count, number + 2, "\(filter) has a snapshot of its own")
+        }
+        for filter in [[]] + filters {
+            XCTAssertEqual(try run.run(["changes"] + filter).stdout, "", "\(filter): nothing changed")
+        }
+        XCTAssertEqual(snapshots(run).count, filters.count + 1)
+    }
+
+    /// The snapshot is written aside and renamed over: a change replaces the file (a new inode), and a run that fails
+    /// while writing it (here, past a file size limit) leaves the old one whole, so the change is reported again.
+    func testTheSnapshotIsReplacedWholeOrNotAtAll() throws {
+        try startFake()
+        let run = tracker()
+        XCTAssertEqual(try run.run(["changes"]).status, 0)
+        let snapshot = try XCTUnwrap(snapshots(run).first)
+        func inode() throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: snapshot)[.systemFileNumber] as? Int
+        }
+        let first = try inode()
+        XCTAssertEqual(try run.run(["done", "Lemon headband", "-q"]).status, 0)
+        XCTAssertEqual(try run.run(["changes"]).lines, ["Lemon headband: done"])
+        XCTAssertNotEqual(try inode(), first, "replaced by rename, not rewritten in place")
+
+        XCTAssertEqual(try run.run(["reopen", "Lemon headband", "-q"]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        XCTAssertGreaterThan(before.count, 2048, "larger than the limit below, so writing it must fail")
+        var limited = run.environment
+        limited["TRACKER"] = TrackerProcess.binary.path
+        let failed = try runProgram(
+            "/bin/bash", ["-c", #"ulimit -f 2; trap '' XFSZ; exec "$TRACKER" changes 2>&1 >/dev/null"#], environment: limited,
+            directory: run.runtimeDirectory)
+        XCTAssertEqual(failed.status, 1, failed.stdout)
+        XCTAssertTrue(failed.stdout.contains("could not be replaced; these changes will be shown again"), failed.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: snapshot)), before, "the old snapshot, whole")
+        XCTAssertEqual(try run.run(["changes"]).lines, ["Lemon headband: reopened"])
+    }
 }

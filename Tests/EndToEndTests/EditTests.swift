@@ -121,6 +121,36 @@ final class EditTests: FakeAirtableTestCase {
         XCTAssertTrue(patches.isEmpty)
     }
 
+    /// The network fails after the editor closes (the write, or the read before it): what was typed is not lost.
+    func testAWriteThatFailsOnTheNetworkKeepsWhatWasTyped() throws {
+        try startFake()
+        let run = try configuredTracker(#""retryBudgetSeconds": 1, "timeoutSeconds": 2"#)
+        // The editor waits for the test to break the network, then saves a change.
+        let go = directory + "/go"
+        let script = try editor(
+            """
+            while [ ! -e "\(go)" ]; do sleep 0.05; done
+            sed -i 's/^Due: .*/Due: 2027-04-01/' "$1"
+            """)
+        var shell = run
+        shell.environment["EDITOR"] = script
+        let (process, _, err) = try shell.start(["edit", lemon])
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: directory + "/path") && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        fake.injectOnEveryRequest(.reset)
+        FileManager.default.createFile(atPath: go, contents: Data())
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        fake.injectOnEveryRequest(nil)
+        XCTAssertEqual(process.terminationStatus, 69, stderr)
+        XCTAssertTrue(stderr.hasPrefix("tracker: "), stderr)
+        XCTAssertTrue(try keptText(stderr).contains("\nDue: 2027-04-01\n"), stderr)
+        XCTAssertTrue(patches.isEmpty)
+        XCTAssertEqual(fields(lemon)["Due date"] as? String, "2020-11-01")
+    }
+
     func testAValueThatFailsItsCheckOffATerminalIs64NamingTheFieldAndKeepsTheText() throws {
         try startFake()
         let script = try editor(

@@ -139,6 +139,49 @@ final class ReportTests: FakeAirtableTestCase {
         assertFailure(bad, status: 64, "--format email needs --to ADDRESS, the recipient")
     }
 
+    /// A table named by someone hostile: its control characters never reach a header raw, so no header can be added.
+    func testATableNamedWithControlCharactersAddsNoHeaderAndAMailParserReadsTheMessageBack() throws {
+        var options = FakeAirtable.Options()
+        options.table = "Design\u{1B}]0;pwned\u{7} projects\r\nBcc: all@example.com"
+        try startFake(records: mixedProjects, options: options)
+        let result = try tracker().run(["report", "--format", "email", "--to", "lead@example.com"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let head = result.stdout.components(separatedBy: "\n\n")[0]
+        let headers = head.split(separator: "\n", omittingEmptySubsequences: false)
+        // Each line is a header of its own name or a continuation; none is Bcc, none holds a control character.
+        XCTAssertTrue(headers.allSatisfy { $0.hasPrefix(" ") || $0.range(of: "^[A-Za-z-]+: ", options: .regularExpression) != nil }, head)
+        XCTAssertFalse(headers.contains { $0.lowercased().hasPrefix("bcc") }, head)
+        XCTAssertTrue(result.stdout.utf8.allSatisfy { ($0 >= 32 && $0 < 127) || $0 == 10 }, "no raw control in the message")
+
+        // Read back by a real mail parser (Python's email package, RFC 5322 policy), where the machine has one.
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { return }
+        let message = NSTemporaryDirectory() + "tracker-mail-\(UUID().uuidString).eml"
+        try result.stdout.write(toFile: message, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: message) }
+        let script = """
+            import email, email.policy, json, sys
+            m = email.message_from_binary_file(open(sys.argv[1], 'rb'), policy=email.policy.default)
+            parts = [p.get_content() for p in m.walk() if not p.is_multipart()]
+            print(json.dumps({"bcc": m.get_all("Bcc"), "to": str(m["To"]), "subject": str(m["Subject"]),
+                "defects": len(m.defects) + sum(len(p.defects) for p in m.walk()), "keys": m.keys(),
+                "types": [p.get_content_type() for p in m.walk() if not p.is_multipart()], "text": parts[0]}))
+            """
+        let parsed = try runProgram(python, ["-c", script, message])
+        XCTAssertEqual(parsed.status, 0, parsed.stdout)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [String: Any])
+        XCTAssertTrue(object["bcc"] is NSNull, "\(object)")
+        XCTAssertEqual(object["to"] as? String, "lead@example.com")
+        XCTAssertEqual(object["defects"] as? Int, 0, "\(object)")
+        XCTAssertEqual(object["types"] as? [String], ["text/plain", "text/html"])
+        let subject = try XCTUnwrap(object["subject"] as? String)
+        XCTAssertTrue(subject.hasPrefix("Design^[]0;pwned^G projects"), subject)
+        XCTAssertTrue(subject.hasSuffix(": 1 overdue, 1 due soon, 1 done"), subject)
+        XCTAssertFalse(subject.unicodeScalars.contains { $0.value < 32 || $0.value == 127 }, subject)
+        XCTAssertEqual((object["keys"] as? [String])?.filter { $0.lowercased() == "subject" }.count, 1)
+        XCTAssertTrue((object["text"] as? String)?.contains("Late <b>bold</b>") == true, "\(object)")
+    }
+
     func testTheCustomisedBaseAsksForTheStatusSelectsChangeTime() throws {
         var options = FakeAirtable.Options.customisedBase
         options.grantsSchemaAccess = true

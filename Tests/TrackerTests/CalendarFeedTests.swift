@@ -108,6 +108,23 @@ struct CalendarFeedTests {
         #expect(lines.first == "BEGIN:VCALENDAR" && lines.last == "END:VCALENDAR")
     }
 
+    /// RFC 5545 §3.3.11, read on the raw lines: a reader that forgives a bare `;` or `,` would hide a missing escape.
+    @Test func backslashSemicolonAndCommaAreEscapedInTheRawLines() throws {
+        let lines = Self.unfolded(Self.calendar.event(Self.project(name: #"a, b; c\d"#, notes: #"x;y,z\w"#)))
+        #expect(lines.contains(#"SUMMARY:a\, b\; c\\d"#), "\(lines)")
+        let description = try #require(lines.first { $0.hasPrefix("DESCRIPTION:") })
+        #expect(description.hasSuffix(#"\n\nx\;y\,z\\w"#), "\(description)")
+        // Every `;` and `,` of a TEXT value is preceded by a backslash that is not itself escaped.
+        for line in [description, try #require(lines.first { $0.hasPrefix("SUMMARY:") })] {
+            let value = Array(line.drop { $0 != ":" }.dropFirst())
+            var escaped = false
+            for character in value {
+                if !escaped { #expect(character != ";" && character != ",", "raw \(character) in \(line)") }
+                escaped = !escaped && character == "\\"
+            }
+        }
+    }
+
     @Test func controlCharactersFromAirtableNeverReachTheFile() {
         let event = Self.calendar.event(Self.project(name: "a\u{1B}[2Jb\u{7}c\u{0}d"))
         #expect(!event.unicodeScalars.contains { ControlCharacters.isControl($0) && $0 != "\r" && $0 != "\n" })

@@ -76,6 +76,28 @@ struct MailMessageTests {
         #expect(ascii.split(separator: "\n").allSatisfy { $0.count <= 78 })
     }
 
+    /// The header writer is the last guard: whatever reaches it, no control character is written raw, so no value can
+    /// end its header and start another.
+    @Test(arguments: [
+        "x\r\nBcc: a@b.c", "x\nBcc: a@b.c", "x\rBcc: a@b.c", "tab\there", "bell\u{7} esc\u{1B}[2J nul\u{0} del\u{7F}",
+        "next line\u{85}Bcc: a@b.c", "Design projects\r\n\r\nbody",
+    ])
+    func aHeaderValueNeverCarriesAControlCharacterRaw(value: String) {
+        let header = MailMessage.header("Subject", value)
+        #expect(header.hasSuffix("\n"))
+        let lines = header.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first?.hasPrefix("Subject: ") == true, "\(header)")
+        // Folded lines continue the header (they start with a space); none is empty, none starts another header.
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(" ") && $0.count > 1 }, "\(header)")
+        #expect(!header.contains("Bcc:"), "\(header)")
+        #expect(header.utf8.allSatisfy { ($0 >= 32 && $0 < 127) || $0 == 10 }, "\(header)")
+        // And the value is still there, for a mail client to decode.
+        let decoded = lines.flatMap { $0.split(separator: " ") }.filter { $0.hasPrefix("=?UTF-8?B?") }.map { word in
+            String(decoding: Data(base64Encoded: String(word.dropFirst(10).dropLast(2))) ?? Data(), as: UTF8.self)
+        }.joined()
+        #expect(decoded == value)
+    }
+
     @Test(arguments: [
         ("lead@example.com", "lead@example.com"),
         ("root@localhost", "root@localhost"),
