@@ -1,43 +1,53 @@
 /// What the secrets file's `"fields"` says about the base: words renamed, words the base lacks (`null`), and
 /// completion kept in a single select (`"complete": {"field", "done", "open"}`). A word it does not mention is the
 /// template's field, when the table has one.
-public struct FieldSettings: Equatable, Sendable {
+public typealias FieldSettings = TableSettings<ProjectWord>
+/// What the secrets file's `"tasks": {"fields": …}` says about the Tasks table.
+public typealias TaskFieldSettings = TableSettings<TaskWord>
+
+/// A single select that says whether a record is complete.
+public struct CompletionSelect: Equatable, Sendable {
+    public var field: String
+    public var done: String
+    public var open: String?
+
+    public init(field: String, done: String, open: String?) {
+        self.field = field
+        self.done = done
+        self.open = open
+    }
+}
+
+/// What the secrets file says about one table's fields, written once for every table tracker reads.
+public struct TableSettings<TableWordType: TableWord>: Equatable, Sendable {
+    /// The table's words.
+    public typealias Word = TableWordType
+
     public enum Setting: Equatable, Sendable {
         case named(String)
         case absent
     }
 
-    /// A single select that says whether a project is complete.
-    public struct CompletionSelect: Equatable, Sendable {
-        public var field: String
-        public var done: String
-        public var open: String?
+    public typealias CompletionSelect = TrackerModel.CompletionSelect
 
-        public init(field: String, done: String, open: String?) {
-            self.field = field
-            self.done = done
-            self.open = open
-        }
-    }
-
-    public var words: [FieldMap.Word: Setting]
+    public var words: [Word: Setting]
     public var completionSelect: CompletionSelect?
 
-    public init(words: [FieldMap.Word: Setting] = [:], completionSelect: CompletionSelect? = nil) {
+    public init(words: [Word: Setting] = [:], completionSelect: CompletionSelect? = nil) {
         self.words = words
         self.completionSelect = completionSelect
     }
 
-    public static let template = FieldSettings()
+    public static var template: TableSettings { TableSettings() }
 
     /// Whether the file says anything about the fields.
     public var isTemplate: Bool { words.isEmpty && completionSelect == nil }
 
     /// The map when the schema cannot be read: unmentioned words keep the template's names, and Airtable's answers
     /// reveal a field the table lacks.
-    public var assumed: FieldMap {
-        var names: [FieldMap.Word: String] = [:]
-        for word in FieldMap.Word.allCases {
+    public var assumed: TableFields<TableWordType> {
+        var names: [Word: String] = [:]
+        for word in Word.allCases {
             switch words[word] {
             case .named(let name)?: names[word] = name
             case .absent?: break
@@ -45,39 +55,39 @@ public struct FieldSettings: Equatable, Sendable {
             }
         }
         if let select = completionSelect {
-            return FieldMap(
+            return TableFields<TableWordType>(
                 names: names, completion: .select(field: select.field, done: select.done, open: select.open))
         }
-        return FieldMap(names: names, completion: names[.complete].map { .checkbox(field: $0) })
+        return TableFields<TableWordType>(names: names, completion: names[Word.complete].map { .checkbox(field: $0) })
     }
 
     /// The map for `table` as its schema describes it: an unmentioned template field the table lacks is absent, and
     /// every field named must exist with a type tracker can read. Anything else is a configuration error naming the
     /// field and the fix.
-    public func resolve(in table: BaseSchema.Table) throws(AppError) -> FieldMap {
-        var names: [FieldMap.Word: String] = [:]
-        for word in FieldMap.Word.allCases where word != .complete {
+    public func resolve(in table: BaseSchema.Table) throws(AppError) -> TableFields<TableWordType> {
+        var names: [Word: String] = [:]
+        for word in Word.allCases where word != Word.complete {
             if let name = try resolve(word, in: table) { names[word] = name }
         }
         if let select = completionSelect {
-            return FieldMap(names: names, completion: try resolve(select, in: table))
+            return TableFields<TableWordType>(names: names, completion: try resolve(select, in: table))
         }
-        guard let name = try resolve(.complete, in: table), let field = table.field(named: name) else {
-            return FieldMap(names: names, completion: nil)
+        guard let name = try resolve(Word.complete, in: table), let field = table.field(named: name) else {
+            return TableFields<TableWordType>(names: names, completion: nil)
         }
         guard field.type == "checkbox" else {
             let choices = field.choices.map { "\"\($0)\"" }.joined(separator: ", ")
             throw AppError.configuration(
                 "the field \"\(name)\" is a single select, so tracker needs to know which choice means complete",
                 hint:
-                    "Add to \"fields\" in the secrets file: \"complete\": {\"field\": \"\(name)\", \"done\": \"<one of \(choices)>\", \"open\": \"<the choice reopen sets>\"}."
+                    "Add to \(Word.settingsKey) in the secrets file: \"complete\": {\"field\": \"\(name)\", \"done\": \"<one of \(choices)>\", \"open\": \"<the choice reopen sets>\"}."
             )
         }
-        return FieldMap(names: names, completion: .checkbox(field: name))
+        return TableFields<TableWordType>(names: names, completion: .checkbox(field: name))
     }
 
-    private func resolve(_ word: FieldMap.Word, in table: BaseSchema.Table) throws(AppError) -> String? {
-        if word == .name { return try primaryName(in: table) }
+    private func resolve(_ word: Word, in table: BaseSchema.Table) throws(AppError) -> String? {
+        if word == Word.name { return try primaryName(in: table) }
         let name: String
         switch words[word] {
         case .absent?: return nil
@@ -95,7 +105,7 @@ public struct FieldSettings: Equatable, Sendable {
             throw AppError.configuration(
                 "the field \"\(name)\" is a \(field.type) field, which tracker cannot use as its \"\(word.rawValue)\" (\(word.acceptedTypes.sorted().joined(separator: " or ")))",
                 hint:
-                    "Map \"\(word.rawValue)\" to a field of that type in \"fields\" of the secrets file, or set \"\(word.rawValue)\": null if the base has none."
+                    "Map \"\(word.rawValue)\" to a field of that type in \(Word.settingsKey) of the secrets file, or set \"\(word.rawValue)\": null if the base has none."
             )
         }
         return name
@@ -103,22 +113,22 @@ public struct FieldSettings: Equatable, Sendable {
 
     /// `name` is always the table's primary field; a mapping may only say so.
     private func primaryName(in table: BaseSchema.Table) throws(AppError) -> String {
-        let primary = table.primaryField?.name ?? FieldMap.Word.name.templateName
-        switch words[.name] {
+        let primary = table.primaryField?.name ?? Word.name.templateName
+        switch words[Word.name] {
         case .absent?:
             throw AppError.configuration(
-                "\"name\" cannot be null in \"fields\": it is always the table's primary field, \"\(primary)\"",
-                hint: "Remove \"name\" from \"fields\" in the secrets file.")
+                "\"name\" cannot be null in \(Word.settingsKey): it is always the table's primary field, \"\(primary)\"",
+                hint: "Remove \"name\" from \(Word.settingsKey) in the secrets file.")
         case .named(let named)? where named != primary:
             throw AppError.configuration(
-                "\"fields\" maps \"name\" to \"\(named)\", but tracker's name is always the table's primary field, \"\(primary)\"",
-                hint: "Remove \"name\" from \"fields\" in the secrets file, or set it to \"\(primary)\".")
+                "\(Word.settingsKey) maps \"name\" to \"\(named)\", but tracker's name is always the table's primary field, \"\(primary)\"",
+                hint: "Remove \"name\" from \(Word.settingsKey) in the secrets file, or set it to \"\(primary)\".")
         default:
             return primary
         }
     }
 
-    private func resolve(_ select: CompletionSelect, in table: BaseSchema.Table) throws(AppError) -> FieldMap.Completion
+    private func resolve(_ select: CompletionSelect, in table: BaseSchema.Table) throws(AppError) -> CompletionField
     {
         guard let field = table.field(named: select.field) else {
             throw AppError.missingField(word: "complete", field: select.field, table: table.name)
@@ -133,7 +143,7 @@ public struct FieldSettings: Equatable, Sendable {
             if let folded = field.choices.first(where: { $0.lowercased() == value.lowercased() }) { return folded }
             throw AppError.configuration(
                 "\"complete\".\"\(key)\" is \"\(value)\", which is not a choice of \"\(select.field)\" (\(field.choices.map { "\"\($0)\"" }.joined(separator: ", ")))",
-                hint: "Set it to one of the choices in \"fields\" of the secrets file.")
+                hint: "Set it to one of the choices in \(Word.settingsKey) of the secrets file.")
         }
         let done = try choice(select.done, "done")
         let open: String?
