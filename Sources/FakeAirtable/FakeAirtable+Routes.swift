@@ -217,11 +217,17 @@ extension FakeAirtable {
             // the fake more than the client otherwise.
             let byName = Dictionary(table.fields.map { ($0.name, $0) }) { first, _ in first }
             let computes = byName.values.contains { $0.formula != nil }
+            // A link field in a formula is the linked records' primary names, not their ids (airtable-api.md §14.1).
+            let links = linkNames(table, formula)
             matches = try matches.filter { record in
-                let cell: (String) -> FormulaValue =
-                    computes
-                    ? { table.value($0, of: record, today: today) }
-                    : { record.formulaValue($0, type: byName[$0]?.type) }
+                let cell: (String) -> FormulaValue = { name in
+                    if let names = links[name] {
+                        let ids = record.fields[name] as? [String] ?? []
+                        return ids.isEmpty ? .blank : .string(ids.map { names[$0] ?? "" }.joined(separator: ", "))
+                    }
+                    return computes
+                        ? table.value(name, of: record, today: today) : record.formulaValue(name, type: byName[name]?.type)
+                }
                 return try evaluator.evaluate(cell, record: record, today: today).isTruthy
             }
         }
@@ -249,6 +255,19 @@ extension FakeAirtable {
         }
         let ids = matches.map(\.id)
         return parameters.maxRecords.map { Array(ids.prefix($0)) } ?? ids
+    }
+
+    /// For each link field `formula` names, the linked records' primary names by id; called with the lock held.
+    private func linkNames(_ table: FakeTable, _ formula: String) -> [String: [String: String]] {
+        var names: [String: [String: String]] = [:]
+        for field in table.fields where field.type == "multipleRecordLinks" && formula.contains("{\(field.name)}") {
+            guard let linked = field.linkedTableID.flatMap(base.tableIndex) else { continue }
+            let other = base.tables[linked]
+            var byID: [String: String] = [:]
+            for record in other.records { byID[record.id] = "\(record.fields[other.primaryFieldName] ?? "")" }
+            names[field.name] = byID
+        }
+        return names
     }
 
     /// One record by id: like Airtable, the table in the URL is ignored and any table of the base is searched.

@@ -54,6 +54,7 @@ extension FakeAirtable {
                     id: FakeBase.makeID(prefix: "rec"), createdTime: Self.timestamp(), fields: [:])
                 try Self.write(input, to: &record, table: table, typecast: typecast, in: &draft)
                 draft.tables[table].insert(record)
+                draft.keepInverseLinks(table: table, recordID: record.id, old: nil, new: record.fields)
                 return draft.tables[table].json(record, fields: nil)
             }
         }
@@ -101,6 +102,7 @@ extension FakeAirtable {
                             id: FakeBase.makeID(prefix: "rec"), createdTime: Self.timestamp(), fields: [:])
                         try Self.write(fields, to: &record, table: table, typecast: typecast, in: &draft)
                         draft.tables[table].insert(record)
+                        draft.keepInverseLinks(table: table, recordID: record.id, old: nil, new: record.fields)
                         created.append(record.id)
                         records.append(draft.tables[table].json(record, fields: nil))
                         continue
@@ -130,9 +132,11 @@ extension FakeAirtable {
         guard var record = draft.tables[table].record(id: id) else {
             throw WriteError(status: 404, type: "MODEL_ID_NOT_FOUND", message: "Record not found")
         }
+        let old = record.fields
         if destructive { record.fields = [:] }
         try write(fields, to: &record, table: table, typecast: typecast, in: &draft)
         draft.tables[table].replace(record)
+        draft.keepInverseLinks(table: table, recordID: id, old: old, new: record.fields)
         return draft.tables[table].json(record, fields: nil)
     }
 
@@ -159,6 +163,9 @@ extension FakeAirtable {
         let result = transaction { (draft: inout FakeBase) throws -> Void in
             for id in ids where draft.tables[table].record(id: id) == nil {
                 throw WriteError(status: 404, type: "MODEL_ID_NOT_FOUND", message: "Record not found")
+            }
+            for id in ids {
+                draft.keepInverseLinks(table: table, recordID: id, old: draft.tables[table].record(id: id)?.fields, new: nil)
             }
             draft.tables[table].remove(ids: Set(ids))
         }

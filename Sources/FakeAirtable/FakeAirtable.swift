@@ -48,6 +48,13 @@ public final class FakeAirtable: @unchecked Sendable {
         public var projectFields: [FakeFieldSpec]?
         /// The projects table's saved views; nil for the template's.
         public var views: [FakeViewSpec]?
+        /// The Tasks table's name, and the template's task fields it calls otherwise or lacks.
+        public var tasksTable = "Tasks"
+        public var renamedTaskFields: [String: String] = [:]
+        public var removedTaskFields: Set<String> = []
+        /// The tasks the base starts with; nil for the recorded projects' tasks. The projects' Tasks fields are set to
+        /// match.
+        public var tasks: [FakeTaskSpec]?
         /// Names for the Clients records the projects link to, in order of first appearance.
         public var clientNames: [String] = []
         /// URLs of this many characters or more get Airtable's 414.

@@ -225,7 +225,7 @@ struct FakeBase {
     ]
     static let categories = ["Brand identity", "Industrial design", "Healthcare design", "Technology design"]
     static let clientsTableID = "tblFAKEclients001"
-    static let tasksTableID = "tblFAKEtasks00001"
+    static let tasksTableID = FakeTasks.tableID
 
     var tables: [FakeTable]
     /// Whether `typecast` may add choices to a select field.
@@ -296,19 +296,54 @@ struct FakeBase {
             clients.insert(StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: ["Name": name]))
         }
         var tasks = FakeTable(
-            id: Self.tasksTableID, name: "Tasks",
-            fields: [FakeField(id: "fldFAKEtask000001", name: "Name", type: "singleLineText")],
+            id: Self.tasksTableID, name: options.tasksTable,
+            fields: FakeTasks.fields(
+                projectsTableID: options.tableID, renamed: options.renamedTaskFields,
+                removed: options.removedTaskFields),
             views: [FakeView(id: "viwFAKEtasks0001", name: "All tasks", type: "grid", filter: nil, sort: [])])
-        var taskIDs: [String] = []
-        for object in FakeAirtable.recordedProjects + projects {
-            for task in object["fields"].flatMap({ ($0 as? [String: Any])?["Tasks"] as? [String] }) ?? []
-            where !taskIDs.contains(task) {
-                taskIDs.append(task)
+        let known = collaborators
+        let people = known.keys.sorted().compactMap { known[$0] }
+        var seeds: [(id: String, fields: [String: Any], created: String)] = []
+        if let given = options.tasks {
+            seeds = given.enumerated().map { index, task in
+                (task.id ?? "recFAKEtask" + zeroPadded(index, 6), task.fields(people: known), task.createdTime)
+            }
+        } else {
+            // The recorded projects list their tasks' ids; each gets the template's content and links back.
+            var taskIDs: [String] = []
+            var projectOf: [String: String] = [:]
+            for object in projects {
+                for task in object["fields"].flatMap({ ($0 as? [String: Any])?["Tasks"] as? [String] }) ?? []
+                where !taskIDs.contains(task) {
+                    taskIDs.append(task)
+                    projectOf[task] = object["id"] as? String
+                }
+            }
+            seeds = taskIDs.enumerated().map { index, id in
+                var fields = FakeTasks.recordedContent(index, people: people)
+                if let project = projectOf[id] { fields["Design project"] = [project] }
+                return (id, fields, "2020-01-01T00:00:00.000Z")
             }
         }
-        for (index, id) in taskIDs.enumerated() {
-            tasks.insert(
-                StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: ["Name": "Task \(index + 1)"]))
+        let projectLink = options.renamedTaskFields["Design project"] ?? "Design project"
+        // The projects' Tasks fields hold exactly the tasks that link to them, as Airtable keeps them.
+        let tasksField = rename("Tasks")
+        for record in projectsTable.records where record.fields[tasksField] != nil {
+            var record = record
+            record.fields[tasksField] = nil
+            projectsTable.replace(record)
+        }
+        for seed in seeds {
+            let fields = FakeTasks.renaming(
+                seed.fields, options.renamedTaskFields, removed: options.removedTaskFields)
+            tasks.insert(StoredRecord(id: seed.id, createdTime: seed.created, fields: fields))
+            for project in fields[projectLink] as? [String] ?? [] {
+                guard var record = projectsTable.record(id: project) else { continue }
+                var list = record.fields[tasksField] as? [String] ?? []
+                list.append(seed.id)
+                record.fields[tasksField] = list
+                projectsTable.replace(record)
+            }
         }
         tables = [projectsTable, clients, tasks]
     }

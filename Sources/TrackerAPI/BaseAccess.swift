@@ -13,12 +13,18 @@ public struct BaseAccess: Equatable, Sendable {
     public var endpoint: URL
     /// What the user said about the base's fields: renamed, absent, completion in a select.
     public var fieldSettings: FieldSettings
+    /// What the user said about the Tasks table: where it is and its fields, or that the base has none.
+    public var tasks: TasksSettings
 
-    public init(token: String, baseID: String, table: String, endpoint: URL, fieldSettings: FieldSettings = .template) {
+    public init(
+        token: String, baseID: String, table: String, endpoint: URL, fieldSettings: FieldSettings = .template,
+        tasks: TasksSettings = .template
+    ) {
         self.token = token
         self.baseID = baseID
         self.table = table
         self.endpoint = endpoint
         self.fieldSettings = fieldSettings
+        self.tasks = tasks
     }
 }

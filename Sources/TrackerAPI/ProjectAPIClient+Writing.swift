@@ -71,11 +71,15 @@ extension ProjectAPIClient {
 
     static func batches<T>(_ items: [T]) -> [[T]] { items.chunked(into: batchSize) }
 
-    private var tablePath: String {
-        URLComponents(url: tableURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? tableURL.path
+    private var tablePath: String { path(ofTable: access.table) }
+
+    /// The percent-encoded path of a table's records route.
+    func path(ofTable table: String) -> String {
+        let url = url(ofTable: table)
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
     }
 
-    private func send(_ planned: PlannedRequest, kind: RequestKind) async -> Result<Data, AppError> {
+    func send(_ planned: PlannedRequest, kind: RequestKind) async -> Result<Data, AppError> {
         let url = URL(string: access.endpoint.absoluteString + planned.path)!
         return await send(request(url, method: planned.method, body: planned.body), kind: kind)
     }
@@ -91,44 +95,58 @@ extension ProjectAPIClient {
     public func createProject(_ write: ProjectWrite, name: String, due: CalendarDate?) async -> Result<
         Project, AppError
     > {
+        let dueText = due.map { ", due \($0)," } ?? ""
+        return await createOnce(
+            plannedCreate(write), describing: "\"\(name)\"\(dueText)", name: name, noun: "project",
+            decode: { (data) throws(AppError) in try RecordDecoding.project(data, map: fields) },
+            find: { since in
+                await projects(named: name).map { matches in
+                    matches.last { $0.due == due && $0.createdTime >= since }
+                }
+            })
+    }
+
+    /// Sends a create of one record of any table and returns the record as Airtable stored it; never creates it twice.
+    ///
+    /// The create is sent again only when the failure proves it was not applied (refused connection, DNS, 429: the
+    /// network helper's retries). After a timeout, a reset, a 5xx or an unreadable answer Airtable may have applied it,
+    /// even seconds later; `find` then looks for it (made at or after the instant it is given) until it appears or the
+    /// lookup's time is spent, and the create is never sent again.
+    func createOnce<Record: Sendable>(
+        _ planned: PlannedRequest, describing what: String, name: String, noun: String,
+        decode: (Data) throws(AppError) -> Record, find: (String) async -> Result<Record?, AppError>
+    ) async -> Result<Record, AppError> {
         // Allow for the machine's clock running ahead of Airtable's.
         let since = Self.timestamp(now().addingTimeInterval(-120))
         let started = network.now()
-        switch await send(plannedCreate(write), kind: .notIdempotent) {
+        switch await send(planned, kind: .notIdempotent) {
         case .success(let data):
-            if let project = try? RecordDecoding.project(data, map: fields) { return .success(project) }
+            if let record = try? decode(data) { return .success(record) }
             // A 2xx means it was applied, whatever the body says.
-            return await findCreated(name: name, due: due, since: since, startedAt: started)
         case .failure(.requestOutcomeUnknown):
-            return await findCreated(name: name, due: due, since: since, startedAt: started)
+            break
         case .failure(let error):
             return .failure(error)
+        }
+        network.notice(
+            "Airtable's answer to the create was lost; checking whether \(what) was made "
+                + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")
+        let found = await network.poll(startedAt: started, within: Self.lostCreateLookupSeconds) {
+            await find(since)
+        }
+        switch found {
+        case .success(let record?): return .success(record)
+        case .failure(.interrupted): return .failure(.interrupted)
+        default:
+            return .failure(
+                .createOutcomeUnknown(
+                    name: name, waitedSeconds: Int((network.now() - started).rounded()), noun: noun))
         }
     }
 
     /// How long tracker looks for a create whose answer was lost (at most the retry budget): Airtable applies a
     /// write within seconds or not at all, and a person at a terminal should not wait two minutes to hear so.
     static let lostCreateLookupSeconds = 20.0
-
-    /// Looks for the project a create with a lost answer would have made, with growing pauses.
-    private func findCreated(name: String, due: CalendarDate?, since: String, startedAt started: Double) async
-        -> Result<Project, AppError>
-    {
-        let dueText = due.map { ", due \($0)," } ?? ""
-        network.notice(
-            "Airtable's answer to the create was lost; checking whether \"\(name)\"\(dueText) was made "
-                + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")
-        let found = await network.poll(startedAt: started, within: Self.lostCreateLookupSeconds) {
-            () async -> Result<Project?, AppError> in
-            await projects(named: name).map { matches in matches.last { $0.due == due && $0.createdTime >= since } }
-        }
-        switch found {
-        case .success(let project?): return .success(project)
-        case .failure(.interrupted): return .failure(.interrupted)
-        default:
-            return .failure(.createOutcomeUnknown(name: name, waitedSeconds: Int((network.now() - started).rounded())))
-        }
-    }
 
     // MARK: - Update
 
@@ -151,9 +169,18 @@ extension ProjectAPIClient {
     }
 
     private func sendIdempotent(_ requests: [PlannedRequest], onWritten: ([Project]) throws -> Void) async throws {
+        try await sendIdempotent(requests, decode: { (data) throws(AppError) in
+            try RecordDecoding.writtenProjects(data, map: fields)
+        }, onWritten: onWritten)
+    }
+
+    /// Sends writes that may be sent again (a PATCH sets cells to given values), passing each answer's records on.
+    func sendIdempotent<Record>(
+        _ requests: [PlannedRequest], decode: (Data) throws(AppError) -> [Record], onWritten: ([Record]) throws -> Void
+    ) async throws {
         for planned in requests {
             let data = try await send(planned, kind: .idempotent).get()
-            try onWritten(try RecordDecoding.writtenProjects(data, map: fields))
+            try onWritten(try decode(data))
         }
     }
 

@@ -66,7 +66,7 @@ enum RecordDecoding {
         return RecordPage(records: decoded, offset: offset?.stringValue)
     }
 
-    private static func id(of record: JSONValue, path: String) throws(AppError) -> String {
+    fileprivate static func id(of record: JSONValue, path: String) throws(AppError) -> String {
         guard record.objectMembers != nil else {
             throw AppError.badResponse("\(path.isEmpty ? "the body" : path) is not an object")
         }
@@ -76,36 +76,87 @@ enum RecordDecoding {
 
     /// A project from a record, its cells read by `map`; a cell of the wrong shape fails the whole answer.
     static func project(_ record: JSONValue, path: String, map: FieldMap) throws(AppError) -> Project {
-        let id = try id(of: record, path: path)
-        // One pass over the record's cells sorts them into tracker's words and the base's own fields: a listing reads
-        // tens of thousands of records, and a lookup per word would compare every name nine times.
-        let words = map.namedWords
-        var found = [JSONValue?](repeating: nil, count: FieldMap.Word.allCases.count)
-        var otherFields: [FieldValue] = []
-        for (name, value) in record["fields"]?.objectMembers ?? [] {
-            var isTrackers = false
-            for pair in words where pair.name == name {
-                found[pair.word.position] = value
-                isTrackers = true
+        let cells = try RecordCells(record, path: path, map: map)
+        return Project(
+            id: cells.id, createdTime: record["createdTime"]?.stringValue ?? "", name: try cells.name(),
+            category: try cells.string(.category), isComplete: try cells.isComplete(), kickoff: try cells.date(.kickoff),
+            due: try cells.date(.due), lead: try cells.people(.lead).first, team: try cells.people(.team),
+            clients: try cells.links(.client), notes: try cells.string(.notes), otherFields: cells.otherFields)
+    }
+
+    /// A page of tasks, read with the field names of `map`.
+    static func tasks(_ data: Data, map: TaskFieldMap) throws(AppError) -> RecordPage<ProjectTask> {
+        try page(data) { (record, path) throws(AppError) in try task(record, path: path, map: map) }
+    }
+
+    /// One record as a task (the answer to a create).
+    static func task(_ data: Data, map: TaskFieldMap) throws(AppError) -> ProjectTask {
+        try task(try body(data), path: "", map: map)
+    }
+
+    /// A task from a record, its cells read by `map` with the same rules as a project's.
+    static func task(_ record: JSONValue, path: String, map: TaskFieldMap) throws(AppError) -> ProjectTask {
+        let cells = try RecordCells(record, path: path, map: map)
+        return ProjectTask(
+            id: cells.id, createdTime: record["createdTime"]?.stringValue ?? "", name: try cells.name(),
+            projects: try cells.links(.project), isComplete: try cells.isComplete(),
+            estimate: try cells.number(.estimate), assignee: try cells.people(.assignee).first,
+            notes: try cells.string(.notes), otherFields: cells.otherFields)
+    }
+
+    /// One record's cells sorted into a table's words and the base's own fields, read with one set of rules for every
+    /// table: a cell of the wrong shape fails the whole answer, naming its JSON path.
+    struct RecordCells<Word: TableWord> {
+        let id: String
+        let map: TableFields<Word>
+        let path: String
+        private var found: [JSONValue?]
+        private(set) var otherFields: [FieldValue] = []
+
+        init(_ record: JSONValue, path: String, map: TableFields<Word>) throws(AppError) {
+            id = try RecordDecoding.id(of: record, path: path)
+            self.map = map
+            self.path = path
+            // One pass over the record's cells: a listing reads tens of thousands of records, and a lookup per word
+            // would compare every name with each word.
+            let words = map.namedWords
+            found = [JSONValue?](repeating: nil, count: Word.allCases.count)
+            for (name, value) in record["fields"]?.objectMembers ?? [] {
+                var isTrackers = false
+                for pair in words where pair.name == name {
+                    found[pair.word.position] = value
+                    isTrackers = true
+                }
+                if !isTrackers { otherFields.append(FieldValue(name, RecordDecoding.collaboratorsAsPeople(value))) }
             }
-            if !isTrackers { otherFields.append(FieldValue(name, Self.collaboratorsAsPeople(value))) }
         }
-        func cell(_ word: FieldMap.Word) -> JSONValue? { found[word.position] }
-        func where_(_ word: FieldMap.Word) -> String { dotted(dotted(path, "fields"), map[word] ?? "") }
-        func string(_ word: FieldMap.Word) throws(AppError) -> String? {
+
+        func cell(_ word: Word) -> JSONValue? { found[word.position] }
+
+        private func where_(_ word: Word) -> String { dotted(dotted(path, "fields"), map[word] ?? "") }
+
+        func string(_ word: Word) throws(AppError) -> String? {
             guard let value = cell(word), !value.isNull else { return nil }
             guard let text = value.stringValue else { throw AppError.badResponse("\(where_(word)) is not a string") }
             return text
         }
-        func date(_ word: FieldMap.Word) throws(AppError) -> CalendarDate? {
+
+        func date(_ word: Word) throws(AppError) -> CalendarDate? {
             guard let text = try string(word) else { return nil }
             guard let date = CalendarDate(text) else {
                 throw AppError.badResponse("\(where_(word)): \"\(text)\" is not a YYYY-MM-DD date")
             }
             return date
         }
-        func people(_ value: JSONValue?, _ word: FieldMap.Word) throws(AppError) -> [Collaborator] {
-            guard let value, !value.isNull else { return [] }
+
+        func number(_ word: Word) throws(AppError) -> Double? {
+            guard let value = cell(word), !value.isNull else { return nil }
+            guard let number = value.numberValue else { throw AppError.badResponse("\(where_(word)) is not a number") }
+            return number
+        }
+
+        func people(_ word: Word) throws(AppError) -> [Collaborator] {
+            guard let value = cell(word), !value.isNull else { return [] }
             let items = value.arrayValue ?? [value]
             var found: [Collaborator] = []
             for item in items {
@@ -117,40 +168,36 @@ enum RecordDecoding {
             }
             return found
         }
-        var isComplete = false
-        switch map.completion {
-        case .checkbox?:
-            if let value = cell(.complete), !value.isNull {
-                guard let flag = value.boolValue else {
-                    throw AppError.badResponse("\(where_(.complete)) is not true or false")
-                }
-                isComplete = flag
-            }
-        case .select(_, let done, _)?: isComplete = try string(.complete) == done
-        case nil: break
-        }
-        let clients: [String]
-        if let value = cell(.client), !value.isNull {
+
+        func links(_ word: Word) throws(AppError) -> [String] {
+            guard let value = cell(word), !value.isNull else { return [] }
             guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
-                throw AppError.badResponse("\(where_(.client)) is not an array of record ids")
+                throw AppError.badResponse("\(where_(word)) is not an array of record ids")
             }
-            clients = list.compactMap(\.stringValue)
-        } else {
-            clients = []
+            return list.compactMap(\.stringValue)
         }
-        let name: String?
-        if let value = cell(.name), !value.isNull {
-            // A primary field may be a formula or an autonumber; its text is the name all the same.
-            guard let text = Self.text(value) else { throw AppError.badResponse("\(where_(.name)) is not a string") }
-            name = text
-        } else {
-            name = nil
+
+        func isComplete() throws(AppError) -> Bool {
+            switch map.completion {
+            case .checkbox?:
+                guard let value = cell(Word.complete), !value.isNull else { return false }
+                guard let flag = value.boolValue else {
+                    throw AppError.badResponse("\(where_(Word.complete)) is not true or false")
+                }
+                return flag
+            case .select(_, let done, _)?: return try string(Word.complete) == done
+            case nil: return false
+            }
         }
-        return Project(
-            id: id, createdTime: record["createdTime"]?.stringValue ?? "", name: name,
-            category: try string(.category), isComplete: isComplete, kickoff: try date(.kickoff), due: try date(.due),
-            lead: try people(cell(.lead), .lead).first, team: try people(cell(.team), .team), clients: clients,
-            notes: try string(.notes), otherFields: otherFields)
+
+        /// The primary field's text; it may be a formula or an autonumber, whose text is the name all the same.
+        func name() throws(AppError) -> String? {
+            guard let value = cell(Word.name), !value.isNull else { return nil }
+            guard let text = RecordDecoding.text(value) else {
+                throw AppError.badResponse("\(where_(Word.name)) is not a string")
+            }
+            return text
+        }
     }
 
     /// A primary field's value as text: a string, or a number as Airtable would show it.
@@ -185,5 +232,5 @@ enum RecordDecoding {
         return id?.hasPrefix("usr") ?? false
     }
 
-    private static func dotted(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    fileprivate static func dotted(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 }

@@ -45,7 +45,7 @@ public enum AppError: Error, Equatable, Sendable {
     /// A write's answer was lost (reset, timeout, 5xx), so it may or may not have been applied.
     case requestOutcomeUnknown(String)
     /// A create's answer was lost and the project did not appear while tracker looked for it.
-    case createOutcomeUnknown(name: String, waitedSeconds: Int)
+    case createOutcomeUnknown(name: String, waitedSeconds: Int, noun: String = "project")
     /// A comment's answer was lost and the comment did not appear while tracker looked for it.
     case commentOutcomeUnknown(waitedSeconds: Int)
     /// Another tracker process held a lock for longer than the retry budget.
@@ -130,8 +130,8 @@ extension AppError {
         case .tls(let host, let reason): "cannot make a secure connection to \(host): \(reason)"
         case .badResponse(let text): "unexpected answer from Airtable: \(text)"
         case .requestOutcomeUnknown(let cause): "\(cause); the request may or may not have been applied"
-        case .createOutcomeUnknown(let name, let waited):
-            "the answer to creating \"\(name)\" was lost, and the project did not appear in \(waited)s of looking; Airtable may still create it"
+        case .createOutcomeUnknown(let name, let waited, let noun):
+            "the answer to creating \"\(name)\" was lost, and the \(noun) did not appear in \(waited)s of looking; Airtable may still create it"
         case .commentOutcomeUnknown(let waited):
             "the answer to adding the comment was lost, and it did not appear in \(waited)s of looking; Airtable may still add it"
         case .lockTimeout(let what, let waited):
@@ -176,8 +176,8 @@ extension AppError {
         case .tls:
             "tracker trusts the system's CA certificates. Behind a TLS-inspecting proxy, install its CA: copy it to /usr/local/share/ca-certificates/ and run 'sudo update-ca-certificates'."
         case .badResponse: "Airtable may be having problems; try again later."
-        case .createOutcomeUnknown:
-            "To finish safely, run the same command again with --if-absent: it creates the project only if it is still missing."
+        case .createOutcomeUnknown(_, _, let noun):
+            "To finish safely, run the same command again with --if-absent: it creates the \(noun) only if it is still missing."
         case .requestOutcomeUnknown: "Check with 'tracker list' before trying again."
         case .commentOutcomeUnknown:
             "Check the project's comments ('tracker comments ID|NAME') before commenting again."

@@ -63,10 +63,18 @@ public struct FieldAssignment: Equatable, Sendable {
 }
 
 /// The cells to send for one project, in the order given; `.null` empties a cell. Cells not here are left as they are.
-public struct ProjectWrite: Equatable, Sendable {
+public typealias ProjectWrite = RecordWrite<ProjectWord>
+/// The cells of a task to send.
+public typealias TaskWrite = RecordWrite<TaskWord>
+
+/// The cells of one record to send, by tracker's words or the base's own field names: written once for every table.
+public struct RecordWrite<TableWordType: TableWord>: Equatable, Sendable {
+    /// The table's words.
+    public typealias Word = TableWordType
+
     /// A cell: one of tracker's words, or another field of the base by its Airtable name.
     public enum Target: Hashable, Sendable {
-        case word(FieldMap.Word)
+        case word(Word)
         case field(String)
     }
 
@@ -74,7 +82,7 @@ public struct ProjectWrite: Equatable, Sendable {
 
     public init() {}
 
-    public init(_ cells: [(FieldMap.Word, JSONValue)]) {
+    public init(_ cells: [(Word, JSONValue)]) {
         for (word, value) in cells { self[word] = value }
     }
 
@@ -88,13 +96,13 @@ public struct ProjectWrite: Equatable, Sendable {
     }
 
     /// The value to send for `word`, nil when the cell is left alone.
-    public subscript(_ word: FieldMap.Word) -> JSONValue? {
+    public subscript(_ word: Word) -> JSONValue? {
         get { self[.word(word)] }
         set { self[.word(word)] = newValue }
     }
 
     /// The Airtable field a cell goes to; nil for a word the base lacks (which checks keep out of a write).
-    public static func fieldName(_ target: Target, _ map: FieldMap) -> String? {
+    public static func fieldName(_ target: Target, _ map: TableFields<Word>) -> String? {
         switch target {
         case .word(let word): map[word]
         case .field(let name): name
@@ -102,11 +110,11 @@ public struct ProjectWrite: Equatable, Sendable {
     }
 
     /// The `fields` object Airtable takes, with the base's field names.
-    public func fields(_ map: FieldMap) -> JSONValue {
+    public func fields(_ map: TableFields<Word>) -> JSONValue {
         .object(cells.compactMap { cell in Self.fieldName(cell.target, map).map { ($0, cell.value) } })
     }
 
-    public static func == (lhs: ProjectWrite, rhs: ProjectWrite) -> Bool {
+    public static func == (lhs: RecordWrite, rhs: RecordWrite) -> Bool {
         lhs.cells.map(\.target) == rhs.cells.map(\.target) && lhs.cells.map(\.value) == rhs.cells.map(\.value)
     }
 }

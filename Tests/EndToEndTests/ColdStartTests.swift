@@ -79,7 +79,7 @@ final class ColdStartTests: FakeAirtableTestCase {
             let late = sent.filter { $0.received > firstAnswer - 0.05 }
             XCTAssertEqual(late.count, 0, "\(arguments): sent after an answer: \(late.map(\.path))")
             if arguments == ["show", coffee] {
-                XCTAssertTrue(result.stdout.contains("Task 1") && result.stdout.contains("Client 6"), result.stdout)
+                XCTAssertTrue(result.stdout.contains("Dieline and proofs") && result.stdout.contains("Client 6"), result.stdout)
             }
             if arguments == ["show", id] {
                 XCTAssertTrue(result.stdout.contains("Clients   Client 1"), result.stdout)

@@ -92,7 +92,10 @@ struct Runner {
             self.inFlight.withLock { $0 = inFlight }
             return Base(
                 configuration: configuration, client: client.using(assumed), knowledge: knowledge,
-                layout: TableLayout(fields: assumed, table: nil, schema: nil), inFlight: inFlight)
+                layout: TableLayout(
+                    fields: assumed, table: nil, schema: nil,
+                    tasks: try? TaskLayout.resolve(client.access.tasks, projects: nil, schema: nil)),
+                inFlight: inFlight)
         }
         let layout = try await knowledge.layout()
         return Base(

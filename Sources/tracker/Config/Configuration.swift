@@ -19,6 +19,8 @@ struct Configuration: Equatable, Sendable {
     var retryBudgetSeconds = Configuration.defaultRetryBudgetSeconds
     /// What the secrets file says about the base's fields: renamed, absent, completion in a select.
     var fieldSettings: FieldSettings = .template
+    /// Where the base keeps its tasks: the secrets file's `"tasks"`.
+    var tasks: TasksSettings = .template
     /// The secrets file that was read, if any.
     var secretsPath: String?
     /// That file's permission bits, as read when it was loaded.
@@ -49,13 +51,14 @@ struct Configuration: Equatable, Sendable {
 
     /// What the API client needs of this configuration.
     var access: BaseAccess {
-        BaseAccess(token: token, baseID: baseID, table: table, endpoint: endpoint, fieldSettings: fieldSettings)
+        BaseAccess(
+            token: token, baseID: baseID, table: table, endpoint: endpoint, fieldSettings: fieldSettings, tasks: tasks)
     }
 }
 
 /// The keys a secrets file may hold; any other key is a typo and an error.
 enum SecretsKey: String, CaseIterable {
-    case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields
+    case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields, tasks
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.

@@ -199,7 +199,7 @@ private struct Resolver {
                     .timeoutSeconds, default: Configuration.defaultTimeoutSeconds, range: 1...3600),
                 retryBudgetSeconds: try whole(
                     .retryBudgetSeconds, default: Configuration.defaultRetryBudgetSeconds, range: 0...86400),
-                fieldSettings: try fieldSettings(),
+                fieldSettings: try fieldSettings(), tasks: try tasksSettings(),
                 secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment,
                 profile: profile, profiles: file?.profileNames ?? [], tokenOrigin: tokenOrigin)
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
@@ -239,42 +239,79 @@ private struct Resolver {
     /// `"fields": {"due": "Deadline", "kickoff": null, "complete": {"field": "Status", "done": "Done"}}`: every key one
     /// of tracker's words, every value a usable field name, null for a field the base lacks, or the select object.
     private func fieldSettings() throws -> FieldSettings {
-        guard let value = values[.fields] else { return .template }
+        try Self.tableSettings(values[.fields], place: ProjectWord.settingsKey, origin: origin)
+    }
+
+    /// `"tasks": {"table": "To-dos", "fields": {…}}` (the fields as for projects, with the tasks' words), or
+    /// `"tasks": null` for a base without a Tasks table; left out, the template's.
+    private func tasksSettings() throws -> TasksSettings {
+        guard let value = values[.tasks] else { return .template }
+        let form = #"{"table": "Tasks", "fields": {"estimate": null}}"#
+        switch value {
+        case .null: return .absent
+        case .object(let members):
+            for key in members.keys.sorted() where key != "table" && key != "fields" {
+                throw AppError.configuration(
+                    "unknown key \"\(key)\" in \"tasks\" of \(origin); it takes \(form), or null",
+                    hint: nil)
+            }
+            var table: String?
+            switch members["table"] {
+            case nil: table = nil
+            case .string(let name) where !name.trimmingWhitespace().isEmpty: table = name
+            default:
+                throw AppError.configuration(
+                    "\"tasks\".\"table\" in \(origin) must be the name of a table, as in \(form)", hint: nil)
+            }
+            return .table(
+                table, try Self.tableSettings(members["fields"], place: TaskWord.settingsKey, origin: origin))
+        default:
+            throw AppError.configuration("\"tasks\" in \(origin) must be an object, \(form), or null", hint: nil)
+        }
+    }
+
+    /// One table's `"fields"` object, `place` being how messages quote where it is in the file.
+    private static func tableSettings<Word: TableWord>(_ value: SecretsValue?, place: String, origin: String) throws
+        -> TableSettings<Word>
+    {
+        guard let value else { return .template }
         let example = #"like {"due": "Deadline"}"#
         guard case .object(let members) = value else {
-            throw AppError.configuration("\"fields\" in \(origin) must be an object, \(example)", hint: nil)
+            throw AppError.configuration("\(place) in \(origin) must be an object, \(example)", hint: nil)
         }
-        let words = FieldMap.Word.allCases.map(\.rawValue)
-        var settings = FieldSettings()
+        let words = Word.allCases.map(\.rawValue)
+        var settings = TableSettings<Word>()
         for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-            guard let word = FieldMap.Word(rawValue: key) else {
+            guard let word = Word(rawValue: key) else {
                 let suggestion = Suggestion.ending(for: key, in: words)
                 throw AppError.configuration(
-                    "unknown word \"\(key)\" in \"fields\" of \(origin).\(suggestion)",
+                    "unknown word \"\(key)\" in \(place) of \(origin).\(suggestion)",
                     hint: "Words: \(words.joined(separator: ", ")).")
             }
             switch member {
             case .null:
                 settings.words[word] = .absent
             case .string(let name) where !name.trimmingWhitespace().isEmpty:
-                settings.words[word] = .named(try Self.usableFieldName(name, key: key, origin: origin))
-            case .object(let select) where word == .complete:
-                settings.completionSelect = try completionSelect(select)
+                settings.words[word] = .named(try usableFieldName(name, key: key, place: place, origin: origin))
+            case .object(let select) where word == Word.complete:
+                settings.completionSelect = try completionSelect(select, place: place, origin: origin)
             default:
-                let forms = word == .complete ? #", null, or {"field": "Status", "done": "Done"}"# : " or null"
+                let forms = word == Word.complete ? #", null, or {"field": "Status", "done": "Done"}"# : " or null"
                 throw AppError.configuration(
-                    "\"fields\".\"\(key)\" in \(origin) must be the name of a field\(forms), \(example)", hint: nil)
+                    "\(place).\"\(key)\" in \(origin) must be the name of a field\(forms), \(example)", hint: nil)
             }
         }
         return settings
     }
 
     /// `{"field": "Status", "done": "Done", "open": "In progress"}`; `open` may be left out.
-    private func completionSelect(_ members: [String: SecretsValue]) throws -> FieldSettings.CompletionSelect {
+    private static func completionSelect(_ members: [String: SecretsValue], place: String, origin: String) throws
+        -> CompletionSelect
+    {
         let form = #"{"field": "Status", "done": "Done", "open": "In progress"}"#
         for key in members.keys where !["field", "done", "open"].contains(key) {
             throw AppError.configuration(
-                "unknown key \"\(key)\" in \"fields\".\"complete\" of \(origin); it takes \(form)", hint: nil)
+                "unknown key \"\(key)\" in \(place).\"complete\" of \(origin); it takes \(form)", hint: nil)
         }
         func text(_ key: String) throws -> String? {
             switch members[key] {
@@ -282,23 +319,24 @@ private struct Resolver {
             case .string(let value) where !value.trimmingWhitespace().isEmpty: return value
             default:
                 throw AppError.configuration(
-                    "\"fields\".\"complete\".\"\(key)\" in \(origin) must be a non-empty string, as in \(form)",
+                    "\(place).\"complete\".\"\(key)\" in \(origin) must be a non-empty string, as in \(form)",
                     hint: nil)
             }
         }
         guard let field = try text("field"), let done = try text("done") else {
             throw AppError.configuration(
-                "\"fields\".\"complete\" in \(origin) needs \"field\" and \"done\", as in \(form)", hint: nil)
+                "\(place).\"complete\" in \(origin) needs \"field\" and \"done\", as in \(form)", hint: nil)
         }
-        return FieldSettings.CompletionSelect(
-            field: try Self.usableFieldName(field, key: "complete", origin: origin), done: done, open: try text("open"))
+        return CompletionSelect(
+            field: try usableFieldName(field, key: "complete", place: place, origin: origin), done: done,
+            open: try text("open"))
     }
 
     /// Field names go into formulas as {Name}, which has no way to escape a brace.
-    private static func usableFieldName(_ name: String, key: String, origin: String) throws -> String {
+    private static func usableFieldName(_ name: String, key: String, place: String, origin: String) throws -> String {
         guard !name.contains("{") && !name.contains("}") else {
             throw AppError.configuration(
-                "\"fields\".\"\(key)\" in \(origin) names \"\(name)\"; tracker cannot use a field whose name has { or }",
+                "\(place).\"\(key)\" in \(origin) names \"\(name)\"; tracker cannot use a field whose name has { or }",
                 hint: "Rename the field in Airtable.")
         }
         return name

@@ -104,7 +104,7 @@ struct SecretsFile {
     func adding(profile: String, _ settings: [(SecretsKey, JSONValue)]) -> (text: String, movedToMain: Bool) {
         var top = values
         var profiles = self.profiles
-        let connection: [SecretsKey] = [.token, .tokenCommand, .baseId, .table, .endpoint, .fields]
+        let connection: [SecretsKey] = [.token, .tokenCommand, .baseId, .table, .endpoint, .fields, .tasks]
         var moved = false
         if profiles.isEmpty && (top[.baseId] != nil || top[.token] != nil || top[.tokenCommand] != nil) {
             profiles["main"] = top.filter { connection.contains($0.key) }

@@ -14,6 +14,11 @@ struct TableLayout: Sendable {
     /// The projects table's schema; nil when the token may not read the schema or the base has no such table.
     var table: BaseSchema.Table?
     var schema: BaseSchema?
+    /// The Tasks table; nil when the base has none or the secrets file says so (`requireTasks` says which).
+    var tasks: TaskLayout? = nil
+    /// Why the Tasks table named in the secrets file cannot be used; kept for task commands, so that a wrong `"tasks"`
+    /// never stops a command about projects.
+    var tasksProblem: AppError? = nil
 
     /// The field of the projects table that `name` names (exactly, else ignoring case).
     func field(matching name: String) -> BaseSchema.Field? { table?.field(matching: name) }
@@ -138,7 +143,12 @@ final class BaseKnowledge: Sendable {
         let schema = try remembered.schema.map { body throws(AppError) in try BaseSchema(airtable: body) }
         let table = schema?.table(client.access.table)
         let fields = try table.map { table throws(AppError) in try settings.resolve(in: table) } ?? settings.assumed
-        let layout = TableLayout(fields: fields, table: table, schema: schema)
+        var layout = TableLayout(fields: fields, table: table, schema: schema)
+        do {
+            layout.tasks = try TaskLayout.resolve(client.access.tasks, projects: table, schema: schema)
+        } catch {
+            layout.tasksProblem = error as? AppError ?? .configuration("\(error)", hint: nil)
+        }
         state.withLock {
             // In the same lock as `me()` looks for a remembered base, so a whoami answered meanwhile is kept.
             var remembered = remembered

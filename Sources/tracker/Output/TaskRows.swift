@@ -1,0 +1,141 @@
+import TrackerModel
+
+/// Tasks with the projects they belong to, in the order `tasks` shows them: by their project's due date (soonest
+/// first, tasks without a project last), then the project's name, then the task's name.
+struct TaskRows {
+    var tasks: [ProjectTask]
+    /// The projects the tasks link to, by id (those tracker could read).
+    var projects: [String: Project]
+    var today: CalendarDate
+
+    init(_ tasks: [ProjectTask], projects: [String: Project], today: CalendarDate) {
+        self.projects = projects
+        self.today = today
+        func key(_ task: ProjectTask) -> (Int, Int, String, String, String) {
+            guard let project = task.project.flatMap({ projects[$0] }) else {
+                return (1, 0, "", (task.name ?? "").lowercased(), task.id)
+            }
+            return (0, project.due?.dayNumber ?? Int.max, (project.name ?? "").lowercased() + "\u{0}" + project.id,
+                (task.name ?? "").lowercased(), task.id)
+        }
+        let keys = tasks.map(key)
+        self.tasks = tasks.indices.sorted { keys[$0] < keys[$1] }.map { tasks[$0] }
+    }
+
+    /// The project a task is shown under, with what the JSON object and the rows say of it.
+    func project(of task: ProjectTask) -> Project? { task.project.flatMap { projects[$0] } }
+
+    /// `7 tasks, 12.5 days estimated, 2 in overdue projects`.
+    var summary: String {
+        guard !tasks.isEmpty else { return "No tasks." }
+        let days = tasks.compactMap(\.estimate).reduce(0, +)
+        let overdue = tasks.filter { project(of: $0)?.status(today: today) == .overdue }.count
+        var parts = ["\(tasks.count) task\(tasks.count == 1 ? "" : "s")"]
+        if days > 0 { parts.append("\(ProjectTask.days((days * 10).rounded() / 10)) days estimated") }
+        if overdue > 0 { parts.append("\(overdue) in overdue projects") }
+        return parts.joined(separator: ", ")
+    }
+
+    // MARK: - Formats
+
+    /// The JSON object of one task, its project as read.
+    func json(_ task: ProjectTask) -> String {
+        var json = JSONWriter(capacity: 512)
+        let project = project(of: task).map { ($0.name, $0.due, $0.status(today: today)) }
+        task.writeJSON(project: project, to: &json)
+        return json.text
+    }
+
+    /// One JSON array.
+    var jsonArray: String {
+        tasks.isEmpty ? "[]\n" : "[\n" + tasks.map(json).joined(separator: ",\n") + "\n]\n"
+    }
+
+    /// One object a line.
+    var ndjson: String { tasks.map { json($0) + "\n" }.joined() }
+
+    /// The value of one column for a task.
+    func cell(_ column: TaskColumn, _ task: ProjectTask) -> String {
+        let project = project(of: task)
+        switch column {
+        case .id: return task.id
+        case .name: return task.name ?? ""
+        case .projectName: return project?.name ?? ""
+        case .projectID: return task.project ?? ""
+        case .due: return project?.due?.description ?? ""
+        case .status: return project.map { $0.status(today: today).rawValue } ?? ""
+        case .assigneeName: return task.assignee?.displayName ?? ""
+        case .assigneeEmail: return task.assignee?.email ?? ""
+        case .estimate: return task.estimate.map(ProjectTask.days) ?? ""
+        case .complete: return task.isComplete ? "true" : "false"
+        case .notes: return task.notes ?? ""
+        case .createdTime: return task.createdTime
+        }
+    }
+
+    /// Tab-separated lines, no header; tabs and newlines folded, controls made visible.
+    func tsv(_ columns: [TaskColumn]) -> String {
+        tasks.map { task in columns.map { TextCells.folded(cell($0, task)) }.joined(separator: "\t") + "\n" }.joined()
+    }
+
+    /// RFC 4180 with a header row.
+    func csv(_ columns: [TaskColumn]) -> String {
+        let header = columns.map(\.rawValue).joined(separator: ",") + "\r\n"
+        return header
+            + tasks.map { task in
+                columns.map { DelimitedRenderer.csvField(cell($0, task)) }.joined(separator: ",") + "\r\n"
+            }.joined()
+    }
+
+    /// On a terminal: the tasks grouped under their project's name, due date and status (overdue in red), each with a
+    /// box, its assignee and estimate, names shortened to fit `width`.
+    func grouped(width: Int, style: Style, unicode: Bool) -> String {
+        var out = ""
+        var shown: String?? = .none
+        let ellipsis = unicode ? "…" : "~"
+        func trimmed(_ text: String) -> String { String(text.reversed().drop { $0 == " " }.reversed()) }
+        let names = tasks.map { TextCells.folded($0.name ?? "") }
+        let people = tasks.map { TextCells.folded(cell(.assigneeName, $0)) }
+        let personWidth = min(24, people.map(TextCells.width).max() ?? 0)
+        let box = (open: unicode ? "☐" : "[ ]", done: unicode ? "✓" : "[x]")
+        // Indent, box and spaces, the assignee and an estimate such as "12.5d" keep their room; the name takes the rest.
+        let room = max(8, width - 2 - (unicode ? 1 : 3) - 1 - (personWidth > 0 ? personWidth + 2 : 0) - 8)
+        let nameWidth = min(room, names.map(TextCells.width).max() ?? 0)
+        for (index, task) in tasks.enumerated() {
+            let project = project(of: task)
+            if shown != .some(project?.id) {
+                shown = .some(project?.id)
+                if !out.isEmpty { out += "\n" }
+                if let project {
+                    let status = project.status(today: today)
+                    let due = project.due.map { "  due \($0)" } ?? ""
+                    let name = trimmed(
+                        TextCells.fit(TextCells.folded(project.name ?? project.id), max(10, width - 30), ellipsis: ellipsis))
+                    out += style.bold(name) + due + "  " + style.status(status, status.rawValue) + "\n"
+                } else {
+                    out += style.bold(task.project == nil ? "No project" : "Project \(task.project!)") + "\n"
+                }
+            }
+            var row = "  " + (task.isComplete ? box.done : box.open) + " "
+            row += TextCells.fit(names[index], nameWidth, ellipsis: ellipsis)
+            if personWidth > 0 { row += "  " + TextCells.fit(people[index], personWidth, ellipsis: ellipsis) }
+            if let estimate = task.estimate { row += "  " + ProjectTask.days(estimate) + "d" }
+            out += trimmed(row) + "\n"
+        }
+        return out
+    }
+}
+
+/// The columns of `tasks` in TSV and CSV.
+enum TaskColumn: String, CaseIterable, Sendable {
+    case id, name
+    case projectName = "project-name"
+    case projectID = "project-id"
+    case due, status
+    case assigneeName = "assignee-name"
+    case assigneeEmail = "assignee-email"
+    case estimate, complete, notes, createdTime
+
+    /// cli-spec.md: `id  name  project-name  due  status  assignee-name  estimate`.
+    static let defaults: [TaskColumn] = [.id, .name, .projectName, .due, .status, .assigneeName, .estimate]
+}
