@@ -135,7 +135,7 @@ public struct ProjectAPIClient: Sendable {
 
     /// A formula for records whose `field` shares a word, or a word's first or last three letters, with `name`: a
     /// bounded stand-in for reading a whole table to suggest close names. Nil when `name` has no word to look for.
-    static func resemblanceFormula(_ name: String, field: String) -> String? {
+    public static func resemblanceFormula(_ name: String, field: String) -> String? {
         let value = "LOWER(\(Formula.field(field)))"
         var fragments: [String] = []
         for word in name.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init) {

@@ -15,6 +15,15 @@ public enum CompletionField: Equatable, Sendable {
         case .checkbox(let field), .select(let field, _, _): field
         }
     }
+
+    /// What marking a record done (true) or reopening it (false) writes: a tick, or the select's choice (emptied on
+    /// reopening when no open choice is given).
+    public func value(complete: Bool) -> JSONValue {
+        switch self {
+        case .checkbox: .bool(complete)
+        case .select(_, let done, let open): complete ? .string(done) : open.map(JSONValue.string) ?? .null
+        }
+    }
 }
 
 /// One table's words for the fields tracker uses, and what each is in this base: a field by its name, or absent

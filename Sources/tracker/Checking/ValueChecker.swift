@@ -138,8 +138,7 @@ final class ValueChecker: Sendable {
     /// What `done` (true) or `reopen` (false) writes in the completion field: a tick or the select's choice.
     func completionValue(_ complete: Bool, flag: String) throws -> JSONValue {
         switch fields.completion {
-        case .checkbox?: return .bool(complete)
-        case .select(_, let done, let open)?: return complete ? .string(done) : open.map(JSONValue.string) ?? .null
+        case let completion?: return completion.value(complete: complete)
         case nil:
             throw usage(
                 "\(flag) needs a completion field, and this base has none; map one in \"fields\": \"complete\": \"<checkbox>\" or {\"field\": \"Status\", \"done\": \"Done\"}"

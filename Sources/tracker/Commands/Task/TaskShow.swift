@@ -1,0 +1,68 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerAPI
+import TrackerModel
+
+/// `tracker task show TASK`: one task, its project, who does it and what is left.
+struct TaskShow: Equatable, Sendable {
+    static let flags = ["--project", "--json"]
+
+    var task: String
+    var project: String?
+    var json = false
+
+    init(_ scanned: ScannedArguments) throws {
+        guard scanned.positionals.count == 1 else {
+            throw AppError.usage("task show takes one task: tracker task show TASK [--project PROJECT]", command: "task")
+        }
+        task = scanned.positionals[0]
+        project = try scanned.nonEmpty("--project")
+        json = scanned.has("--json")
+    }
+
+    func run(_ runner: Runner) async throws { try await runner.showTask(self) }
+}
+
+extension Runner {
+    /// The naming rule for tasks, narrowed to the project `--project` names when given.
+    func taskNaming(_ base: Base, _ layout: TaskLayout, project: String?) async throws -> TaskNaming {
+        guard let project else { return TaskNaming(client: base.client, layout: layout) }
+        let found = try await ProjectNaming(client: base.client).resolve(project)
+        return TaskNaming(client: base.client, layout: layout, within: found, withinIDs: taskIDs(of: found, in: layout))
+    }
+
+    fileprivate func showTask(_ options: TaskShow) async throws {
+        let base = try await prepareBase()
+        let layout = try taskLayout(base)
+        let task = try await taskNaming(base, layout, project: options.project).resolve(options.task)
+        let projects = try await base.client.projects(ids: task.projects).get()
+        let rows = TaskRows([task], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
+        if options.json { return try output.standardOutput(rows.json(task) + "\n") }
+        var lines = [style.bold(TextCells.folded(task.name ?? task.id))]
+        func line(_ label: String, _ value: String) {
+            lines.append("  " + label + String(repeating: " ", count: max(1, 10 - label.count)) + value)
+        }
+        if let project = rows.project(of: task) {
+            let status = project.status(today: today)
+            let due = project.due.map { "due \($0) (\($0.relative(to: today))), " } ?? ""
+            line("Project", TextCells.folded(project.name ?? project.id) + "  " + due + style.status(status, status.rawValue))
+        } else {
+            line("Project", task.project ?? "none")
+        }
+        line("Status", task.isComplete ? style.green("done") : "open")
+        if let person = task.assignee {
+            line("Assignee", TextCells.folded(person.displayName) + (person.email.map { " <\(TextCells.folded($0))>" } ?? ""))
+        }
+        if let estimate = task.estimate { line("Estimate", ProjectTask.days(estimate) + (estimate == 1 ? " day" : " days")) }
+        if let notes = task.notes, !notes.isEmpty {
+            let shown = TextCells.safe(notes, breaks: .keepNewlines).split(separator: "\n", omittingEmptySubsequences: false)
+            line("Notes", shown.first.map(String.init) ?? "")
+            for more in shown.dropFirst() { lines.append(String(repeating: " ", count: 12) + more) }
+        }
+        line("Id", task.id)
+        try output.standardOutput(lines.joined(separator: "\n") + "\n")
+    }
+}
