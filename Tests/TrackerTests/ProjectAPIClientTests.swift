@@ -294,7 +294,7 @@ struct ProjectAPIClientTests {
             await Fixture.client(host).createProject(
                 Fixture.write(name: "X"), name: "X", due: CalendarDate("2026-12-01")!
             ).failure)
-        guard case .createOutcomeUnknown(let name, _) = error else {
+        guard case .createOutcomeUnknown(let name, _, _) = error else {
             Issue.record("\(error)")
             return
         }

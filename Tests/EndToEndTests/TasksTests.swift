@@ -1,0 +1,238 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// The template's Tasks table (cli-spec.md "Tasks"): `tracker tasks` and `tracker task …` against the fake, as a
+/// script and a cron job run them.
+final class TasksTests: FakeAirtableTestCase {
+    static let coffee = "recPsjO1tkEyBCF7y"  // due 2020-10-30, open
+    static let lemon = "recZ2UzQoJcTTXjws"  // due 2020-11-01, open
+    static let cmca = "rec3g0Xxmw2rw3scs"  // due 2020-11-07, open
+    static let locax = "recv9K4cnpAB0VoMz"  // due 2020-10-17, complete
+    static let leslie = (id: "usrSdmrY5yGdbcZzg", email: "katherineduh+collab23@demo.htable.com")
+    static let gal = "katherineduh+collab10@demo.htable.com"
+
+    static let tasks: [FakeTaskSpec] = [
+        FakeTaskSpec(id: "recTASKdieline001", "Dieline and proofs", projects: [coffee], estimate: 2.5, assignee: leslie.email),
+        FakeTaskSpec(id: "recTASKkickoff001", "Kickoff meeting", projects: [lemon], estimate: 0.5, assignee: gal),
+        FakeTaskSpec(id: "recTASKkickoff002", "Kickoff meeting", projects: [cmca], estimate: 0.5, assignee: leslie.email),
+        FakeTaskSpec(id: "recTASKfinal00001", "Final files", projects: [coffee], estimate: 1, completed: true, assignee: gal),
+        FakeTaskSpec(id: "recTASKloose00001", "Loose end", projects: []),
+        FakeTaskSpec(id: "recTASKhinge00001", "Hinge prototype", projects: [locax], estimate: 3, assignee: leslie.email),
+    ]
+
+    private func start(_ configure: (inout FakeAirtable.Options) -> Void = { _ in }) throws {
+        var options = FakeAirtable.Options()
+        options.tasks = Self.tasks
+        options.user = (Self.leslie.id, nil)
+        configure(&options)
+        try startFake(options: options)
+    }
+
+    private func ids(_ result: ProcessResult) -> [String] {
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.lines.map { String($0.prefix { $0 != "\t" }) }
+    }
+
+    private var taskRequests: [FakeAirtable.LogEntry] {
+        fake.recordLog.filter { $0.path.contains("/tblFAKEtasks00001") || $0.path.hasSuffix("/Tasks") }
+    }
+
+    private func formula(_ entry: FakeAirtable.LogEntry) -> String {
+        let pairs = entry.query.split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+        let value = pairs.first { $0.first == "filterByFormula" }?.last ?? ""
+        return value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value
+    }
+
+    func testOpenTasksComeInTheirProjectsDueOrderFromOneFilteredListing() throws {
+        try start()
+        let run = tracker()
+        let piped = try run.run(["tasks"])
+        XCTAssertEqual(
+            ids(piped),
+            ["recTASKhinge00001", "recTASKdieline001", "recTASKkickoff001", "recTASKkickoff002", "recTASKloose00001"])
+        XCTAssertEqual(
+            piped.lines[1], "recTASKdieline001\tDieline and proofs\tCoffee packaging\t2020-10-30\toverdue\tLeslie Walker\t2.5")
+        XCTAssertEqual(piped.lines[4], "recTASKloose00001\tLoose end\t\t\t\t\t")
+        // One listing of the Tasks table, filtered on Airtable; then the projects by id, never the whole table.
+        let listings = taskRequests
+        XCTAssertEqual(listings.count, 1, "\(listings.map(\.query))")
+        XCTAssertEqual(formula(listings[0]), "NOT({Completed})")
+        let projectReads = fake.recordLog.filter { !taskRequests.map(\.path).contains($0.path) }
+        XCTAssertEqual(projectReads.count, 1, "\(fake.recordLog.map(\.path))")
+        XCTAssertTrue(
+            projectReads.first.map(formula)?.contains("RECORD_ID() = 'recv9K4cnpAB0VoMz'") == true,
+            "\(projectReads.map(formula))")
+
+        XCTAssertEqual(ids(try run.run(["tasks", "--done"])), ["recTASKfinal00001"])
+        XCTAssertEqual(ids(try run.run(["tasks", "--all"])).count, 6)
+        XCTAssertEqual(
+            ids(try run.run(["tasks", "--search", "KICKOFF"])), ["recTASKkickoff001", "recTASKkickoff002"])
+        XCTAssertEqual(ids(try run.run(["tasks", "--limit", "2"])), ["recTASKhinge00001", "recTASKdieline001"])
+
+        let csv = try run.run(["tasks", "--format", "csv", "--columns", "name,project-name,estimate"])
+        XCTAssertEqual(csv.stdout.components(separatedBy: "\r\n").prefix(2), ["name,project-name,estimate", "Hinge prototype,Locax notebook computer,3"])
+
+        let json = try run.run(["tasks", "--json", "--all"])
+        let objects = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let final = try XCTUnwrap(objects.first { $0["id"] as? String == "recTASKfinal00001" })
+        XCTAssertEqual(
+            Set(final.keys),
+            ["id", "name", "project", "projects", "complete", "estimate", "assignee", "notes", "createdTime", "fields"])
+        XCTAssertEqual(final["complete"] as? Bool, true)
+        XCTAssertEqual(final["estimate"] as? Double, 1)
+        let project = try XCTUnwrap(final["project"] as? [String: Any])
+        XCTAssertEqual(project["name"] as? String, "Coffee packaging")
+        XCTAssertEqual(project["status"] as? String, "overdue")
+        XCTAssertEqual((final["assignee"] as? [String: Any])?["email"] as? String, Self.gal)
+        let loose = try XCTUnwrap(objects.first { $0["id"] as? String == "recTASKloose00001" })
+        XCTAssertTrue(loose["project"] is NSNull)
+        XCTAssertEqual(loose["projects"] as? [String], [])
+        let ndjson = try run.run(["tasks", "--format", "ndjson"])
+        XCTAssertEqual(ndjson.lines.count, 5)
+    }
+
+    func testAProjectsTasksAreReadByTheIdsItsTasksFieldLists() throws {
+        try start()
+        let result = try tracker().run(["tasks", "coffee PACKAGING", "--all"])
+        XCTAssertEqual(ids(result), ["recTASKdieline001", "recTASKfinal00001"])
+        let reads = taskRequests
+        XCTAssertEqual(reads.count, 1)
+        let sent = formula(reads[0])
+        XCTAssertTrue(sent.contains("RECORD_ID() = 'recTASKdieline001'") && sent.contains("RECORD_ID() = 'recTASKfinal00001'"), sent)
+        XCTAssertFalse(sent.contains("Design project") || sent.contains("Coffee"), "never by the link's names: \(sent)")
+    }
+
+    func testMineIsTheTokensUserMatchedById() throws {
+        try start()
+        let run = tracker()
+        XCTAssertEqual(
+            ids(try run.run(["tasks", "--mine"])), ["recTASKhinge00001", "recTASKdieline001", "recTASKkickoff002"])
+        XCTAssertEqual(ids(try run.run(["tasks", "--assignee", "me"])).count, 3)
+        XCTAssertEqual(ids(try run.run(["tasks", "--assignee", Self.gal.uppercased()])), ["recTASKkickoff001"])
+        XCTAssertEqual(ids(try run.run(["tasks", "--assignee", "gal samari", "--all"])), ["recTASKfinal00001", "recTASKkickoff001"])
+        XCTAssertEqual(ids(try run.run(["tasks", "--assignee", "Gal"])), [], "a whole name, not part of one")
+    }
+
+    func testOnATerminalTasksAreGroupedUnderTheirProjectsWithBoxes() throws {
+        try start()
+        var run = tracker()
+        run.environment["LANG"] = "C.UTF-8"
+        let (status, shown) = try onATerminal(["tasks", "--all"], run, columns: 80)
+        XCTAssertEqual(status, 0, shown)
+        let text = shown.replacingOccurrences(of: "\r\n", with: "\n")
+        XCTAssertTrue(text.contains("Coffee packaging\u{1B}[0m  due 2020-10-30  \u{1B}[31moverdue\u{1B}[0m\n"), text)
+        XCTAssertTrue(text.contains("  ✓ Final files"), text)
+        XCTAssertTrue(text.contains("  ☐ Dieline and proofs  Leslie Walker  2.5d\n"), text)
+        XCTAssertTrue(text.contains("No project\u{1B}[0m\n  ☐ Loose end\n"), text)
+        XCTAssertTrue(text.contains("6 tasks, 7.5 days estimated, 4 in overdue projects"), text)
+        // Without UTF-8, ASCII boxes.
+        run.environment["LANG"] = "C"
+        let (_, plain) = try onATerminal(["tasks", "--all", "--color", "never"], run, columns: 80)
+        XCTAssertTrue(plain.contains("  [x] Final files"), plain)
+        XCTAssertTrue(plain.contains("Coffee packaging  due 2020-10-30  overdue"), plain)
+    }
+
+    func testAddingATaskLinksItOnceAndAirtableKeepsTheProjectsTasksField() throws {
+        try start()
+        let run = tracker()
+        let added = try run.run([
+            "task", "add", "Lemon headband", "Print proofs", "--assignee", "me", "--estimate", "1w", "--notes", "two\nlines",
+        ])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let id = added.stdout.trimmingCharacters(in: .newlines)
+        XCTAssertTrue(id.hasPrefix("rec") && id.count == 17, id)
+        let stored = try XCTUnwrap(fake.records(inTable: "Tasks").first { $0["id"] as? String == id }?["fields"] as? [String: Any])
+        XCTAssertEqual(stored["Design project"] as? [String], [Self.lemon])
+        XCTAssertEqual(stored["Time estimate (days)"] as? Double, 5)
+        XCTAssertEqual((stored["Assignee"] as? [String: Any])?["id"] as? String, Self.leslie.id)
+        XCTAssertEqual(stored["Notes"] as? String, "two\nlines")
+        let project = fake.records.first { $0["id"] as? String == Self.lemon }?["fields"] as? [String: Any]
+        XCTAssertEqual(project?["Tasks"] as? [String], ["recTASKkickoff001", id])
+        XCTAssertEqual(ids(try run.run(["tasks", "Lemon headband"])), ["recTASKkickoff001", id])
+
+        // --if-absent within the project: the same name there is found, not made again.
+        let again = try run.run(["task", "add", "Lemon headband", "Print proofs", "--if-absent"])
+        XCTAssertEqual(again.stdout, id + "\n", again.stderr)
+        XCTAssertEqual(fake.records(inTable: "Tasks").filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Print proofs" }.count, 1)
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" && !$0.path.hasSuffix("/listRecords") }.count, 1)
+
+        let dry = try run.run(["task", "add", "CMCA brand identity", "Brief", "--estimate", "0.5", "--dry-run"])
+        XCTAssertEqual(dry.stdout, #"{"fields":{"Name":"Brief","Time estimate (days)":0.5,"Design project":["rec3g0Xxmw2rw3scs"]}}"# + "\n")
+        let json = try run.run(["task", "show", "Print proofs", "--json"])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((object["project"] as? [String: Any])?["name"] as? String, "Lemon headband")
+    }
+
+    /// Exactly once: the create is applied but its answer lost; tracker looks for the task instead of sending it again.
+    func testACreateWhoseAnswerIsLostIsLookedForNeverSentTwice() throws {
+        try start()
+        let run = tracker()
+        // 1: the project's lookup; 2: the POST, applied and its answer dropped.
+        fake.inject(.applyThenDrop, onRequest: 2)
+        let result = try run.run(["task", "add", "Coffee packaging", "Color check"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let made = fake.records(inTable: "Tasks").filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Color check" }
+        XCTAssertEqual(made.count, 1, "one task for one command")
+        XCTAssertEqual(result.stdout, (made.first?["id"] as? String ?? "?") + "\n")
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" && !$0.path.hasSuffix("/listRecords") }.count, 1)
+    }
+
+    func testBadInputIsOneLineAndTheSpecsCodeWithNothingWritten() throws {
+        try start()
+        let run = tracker()
+        for (arguments, status, fragment) in [
+            (["task", "add", "Coffee packaging", "X", "--estimate", "-1"], Int32(64), "--estimate takes a number of days"),
+            (["task", "add", "Coffee packaging", "X", "--estimate", "abc"], 64, "--estimate takes a number of days"),
+            (["task", "add", "Coffee packaging", "X", "--estimate", "1.25"], 64, "takes 1 decimal place"),
+            (["task", "add", "Coffee packaging", "X", "--assignee", "Nobody Here"], 64, "no collaborator named"),
+            (["task", "add", "Coffee packaging", "bell\u{7}name"], 64, "control character (^G)"),
+            (["task", "done", "Dieline and proofs", "--project", "Lemon headband"], 66, "no task in \"Lemon headband\""),
+            (["task", "done", "Kickoff meeting"], 64, "Kickoff meeting"),
+            (["task", "show", Self.coffee], 66, "no task has id or name"),
+            (["show", "recTASKdieline001"], 66, "no project has id or name"),
+            (["task", "frobnicate"], 64, "unknown task verb 'frobnicate'"),
+            (["task", "show", "Loose end", "--estimate", "1"], 64, "--estimate is not a flag of 'tracker task show'"),
+        ] {
+            let result = try run.run(arguments)
+            assertFailure(result, status: status, fragment)
+            XCTAssertLessThanOrEqual(result.stderr.split(separator: "\n").count, 2, result.stderr)
+        }
+        let ambiguous = try run.run(["task", "done", "kickoff meeting"])
+        XCTAssertTrue(ambiguous.stderr.contains("recTASKkickoff001 (in Lemon headband)"), ambiguous.stderr)
+        XCTAssertTrue(ambiguous.stderr.contains("recTASKkickoff002 (in CMCA brand identity)"), ambiguous.stderr)
+        XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" || $0.path.hasSuffix("/listRecords") })
+    }
+
+    func testDoneAndReopenSetCompletedOnEveryTaskNamed() throws {
+        try start()
+        let run = tracker()
+        let done = try run.run(["task", "done", "Kickoff meeting", "Dieline and proofs", "--project", "CMCA brand identity"])
+        assertFailure(done, status: 66, "no task in \"CMCA brand identity\" is named \"Dieline and proofs\"")
+        XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" }, "nothing written when one is not found")
+        let ok = try run.run(["task", "done", "Kickoff meeting", "--project", "CMCA brand identity"])
+        XCTAssertEqual(ok.stdout, "recTASKkickoff002\n", ok.stderr)
+        let fields = { [fake] (id: String) in
+            fake!.records(inTable: "Tasks").first { $0["id"] as? String == id }?["fields"] as? [String: Any] ?? [:]
+        }
+        XCTAssertEqual(fields("recTASKkickoff002")["Completed"] as? Bool, true)
+        XCTAssertEqual(try run.run(["task", "reopen", "recTASKkickoff002", "recTASKfinal00001"]).lines, ["recTASKkickoff002", "recTASKfinal00001"])
+        XCTAssertNil(fields("recTASKfinal00001")["Completed"])
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" }.count, 2, "one request each time")
+    }
+
+    func testABaseWithoutTasksOrARenamedTasksTable() throws {
+        try start { $0.tasksTable = "To-dos" }
+        let run = tracker()
+        // Found through the projects' Tasks link, by the table's id, whatever it is called.
+        XCTAssertEqual(ids(try run.run(["tasks", "--done"])), ["recTASKfinal00001"])
+        let none = try configuredTracker(#""tasks": null"#)
+        assertFailure(try none.run(["tasks"]), status: 78, "no Tasks table (\"tasks\": null)")
+        assertFailure(try none.run(["task", "done", "Final files"]), status: 78, "no Tasks table")
+        let wrong = try configuredTracker(#""tasks": {"table": "Chores"}"#)
+        assertFailure(try wrong.run(["tasks"]), status: 78, "\"tasks\".\"table\" names \"Chores\"")
+        XCTAssertEqual(try wrong.run(["list"]).status, 0, "a wrong \"tasks\" never stops a command about projects")
+        let typo = try configuredTracker(#""tasks": {"fields": {"estimat": null}}"#)
+        assertFailure(try typo.run(["list"]), status: 78, "unknown word \"estimat\" in \"tasks\".\"fields\"")
+    }
+}
