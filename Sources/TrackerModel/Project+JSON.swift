@@ -12,7 +12,7 @@ extension Collaborator {
 extension Project {
     /// The stable JSON project object of cli-spec.md: every key present, `null` or `[]` when empty, then `fields`:
     /// the base's own fields as Airtable returned them. Written straight to bytes, as listings write thousands.
-    public func writeJSON(today: CalendarDate, to json: inout JSONWriter) {
+    public func writeJSON(today: CalendarDate, tasks: TaskProgress? = nil, to json: inout JSONWriter) {
         json.raw("{\"id\":")
         json.string(id)
         json.raw(",\"name\":")
@@ -47,13 +47,23 @@ extension Project {
             json.key(field.name)
             json.value(field.value)
         }
-        json.raw("}}")
+        json.raw("}")
+        if let tasks {
+            json.raw(",\"tasks\":{\"done\":")
+            json.value(.number(Double(tasks.done)))
+            json.raw(",\"total\":")
+            json.value(.number(Double(tasks.total)))
+            json.raw(",\"daysLeft\":")
+            json.value(.number(tasks.daysLeft))
+            json.raw("}")
+        }
+        json.raw("}")
     }
 
     /// The project's JSON object as one line of text, without the newline.
-    public func jsonText(today: CalendarDate) -> String {
+    public func jsonText(today: CalendarDate, tasks: TaskProgress? = nil) -> String {
         var json = JSONWriter(capacity: 512)
-        writeJSON(today: today, to: &json)
+        writeJSON(today: today, tasks: tasks, to: &json)
         return json.text
     }
 }

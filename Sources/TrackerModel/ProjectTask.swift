@@ -45,3 +45,22 @@ public enum TasksSettings: Equatable, Sendable {
     /// The template's: found through the projects' link, its fields by the template's names.
     public static let template = TasksSettings.table(nil, .template)
 }
+
+/// How far a project's tasks are: `3 of 7 done, 4.5 days left` (the estimates of the open ones).
+public struct TaskProgress: Equatable, Sendable {
+    public var done: Int
+    public var total: Int
+    public var daysLeft: Double
+
+    public init(_ tasks: [ProjectTask]) {
+        done = tasks.filter(\.isComplete).count
+        total = tasks.count
+        // Rounded to a tenth: sums of 0.1 steps drift in binary.
+        daysLeft = (tasks.filter { !$0.isComplete }.compactMap(\.estimate).reduce(0, +) * 10).rounded() / 10
+    }
+
+    /// `3 of 7 done, 4.5 days left`.
+    public var text: String {
+        "\(done) of \(total) done, \(ProjectTask.days(daysLeft)) day\(daysLeft == 1 ? "" : "s") left"
+    }
+}

@@ -236,3 +236,51 @@ final class TasksTests: FakeAirtableTestCase {
         assertFailure(try typo.run(["list"]), status: 78, "unknown word \"estimat\" in \"tasks\".\"fields\"")
     }
 }
+
+/// `show`'s progress line (cli-spec.md "Progress in projects"): the tasks read beside the record when the name is
+/// typed, by id after it otherwise; never the whole Tasks table.
+final class ShowProgressTests: FakeAirtableTestCase {
+    private func start() throws {
+        var options = FakeAirtable.Options()
+        options.tasks = TasksTests.tasks
+        try startFake(options: options)
+    }
+
+    func testShowByNameListsTheTasksInOneRoundTripAndJSONCountsThem() throws {
+        try start()
+        let run = tracker()
+        let json = try run.run(["show", "Coffee packaging", "--json"])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tasks = try XCTUnwrap(object["tasks"] as? [String: Any], json.stdout)
+        XCTAssertEqual(tasks["done"] as? Int, 1)
+        XCTAssertEqual(tasks["total"] as? Int, 2)
+        XCTAssertEqual(tasks["daysLeft"] as? Double, 2.5)
+        // Every request went out before the first answer came back: one round trip, cold.
+        let sent = fake.log
+        let firstAnswer = try XCTUnwrap(sent.map(\.time).min())
+        XCTAssertTrue(sent.allSatisfy { $0.received < firstAnswer + 0.05 }, "\(sent.map(\.path))")
+        XCTAssertFalse(sent.contains { $0.query.contains("TRUE%28%29") && $0.path.contains("Tasks") }, "never the whole table")
+
+        let (status, shown) = try onATerminal(["show", "Coffee packaging"], run, columns: 100)
+        XCTAssertEqual(status, 0, shown)
+        XCTAssertTrue(shown.contains("Tasks\u{1B}[0m  1 of 2 done, 2.5 days left"), shown)
+        XCTAssertTrue(shown.contains("Dieline and proofs  Leslie Walker  2.5d"), shown)
+    }
+
+    func testShowByIDReadsTheTasksByTheIdsTheRecordLists() throws {
+        try start()
+        let run = tracker()
+        XCTAssertEqual(try run.run(["list"]).status, 0)  // the schema remembered: a warm run
+        let before = fake.log.count
+        let json = try run.run(["show", TasksTests.lemon, "--json"])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((object["tasks"] as? [String: Any])?["total"] as? Int, 1)
+        let sent = Array(fake.log.dropFirst(before))
+        XCTAssertEqual(sent.count, 2, "the record, then its task by id: \(sent.map(\.path))")
+        XCTAssertTrue(sent[1].query.contains("RECORD_ID%28%29%20%3D%20%27recTASKkickoff001%27"), sent[1].query)
+        // A project without tasks: none, and no request for them.
+        let empty = try run.run(["show", "Premier utility bike", "--json"])
+        let none = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(empty.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((none["tasks"] as? [String: Any])?["total"] as? Int, 0)
+    }
+}

@@ -39,15 +39,22 @@ extension Runner {
     fileprivate func show(_ options: Show) async throws {
         // Cold, the schema read goes out beside the record's (and the template's linked names): one round trip.
         let prepared = try await prepareBase(readingBeside: true)
-        async let read = options.json ? [:] : namesReadBeside(prepared)
+        // The Tasks table's records are read whole below, so not their names alone.
+        let tasksTable = prepared.layout.tasks.map { [$0.route] } ?? []
+        async let read = options.json ? [:] : namesReadBeside(prepared, skipping: Set(tasksTable))
         // On a terminal the newest comments end the view: by id, read beside the record.
         let wantsComments = !options.json && output.isStdoutTerminal
         let byID = ProjectAPIClient.looksLikeRecordID(options.target)
         async let early =
             wantsComments && byID ? prepared.client.comments(on: options.target, limit: Self.commentsShown + 1) : nil
-        let project = try await ProjectNaming(client: prepared.client).resolve(options.target)
+        // A typed name lets the project's tasks be read beside its record: narrowed on Airtable by that name (a link
+        // is names inside a formula) and kept here only if the record's own Tasks field lists them.
+        async let tasksBeside = byID ? nil : tasksNamed(options.target, layout: prepared.layout.tasks, base: prepared)
+        let found = try await ProjectNaming(client: prepared.client).resolve(options.target)
         var base = prepared
         base.layout = try await prepared.confirmedLayout()
+        let tasks = try await tasks(of: found, read: await tasksBeside, base: base)
+        var project = found
         rememberNames([project.name ?? ""], replacing: false, base: base)
         let comments: Result<[RecordComment], AppError>? =
             if let early = await early, project.id == options.target {
@@ -58,15 +65,18 @@ extension Runner {
                 nil
             }
         if options.json {
-            try output.standardOutput(project.jsonText(today: today) + "\n")
+            try output.standardOutput(project.jsonText(today: today, tasks: tasks.map(TaskProgress.init)) + "\n")
             return
         }
+        // The tasks are listed whole below; their link is not shown again as names.
+        if tasks != nil, let link = base.layout.tasks?.projectsLink { project.otherFields.removeAll { $0.name == link } }
         let recordNames = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
         let formatter = FieldFormatter(table: base.layout.table, timeZone: context.timeZone, recordNames: recordNames)
         // The base's own fields in the table's order (every one, empty or not), else as the record has them.
         let values = Dictionary(project.otherFields.map { ($0.name, $0.value) }) { first, _ in first }
+        let listed = tasks == nil ? nil : base.layout.tasks?.projectsLink
         let shown =
-            base.layout.table?.fields.map(\.name).filter { !base.layout.fields.isTrackerField($0) }
+            base.layout.table?.fields.map(\.name).filter { !base.layout.fields.isTrackerField($0) && $0 != listed }
             ?? project.otherFields.map(\.name)
         let others = shown.map { ($0, formatter.text(values[$0], field: $0)) }
         let width = output.isStdoutTerminal ? output.terminalWidth : nil
@@ -77,6 +87,12 @@ extension Runner {
                 address: base.layout.table.map {
                     WebAddress.record(baseID: base.configuration.baseID, tableID: $0.id, recordID: project.id)
                 }))
+        if let tasks {
+            let rows = TaskRows(tasks, projects: [project.id: project], today: today)
+            let unicode = output.isStdoutTerminal && TimelineChart.Glyphs.localeIsUTF8(context.environment)
+            let heading = "\n" + style.bold("Tasks") + "  " + (tasks.isEmpty ? "none" : TaskProgress(tasks).text) + "\n"
+            try output.standardOutput(heading + rows.rows(width: width ?? 80, unicode: unicode))
+        }
         // Without the comments scope (or when they cannot be read) the project is shown all the same.
         if case .success(let newest)? = comments, !newest.isEmpty {
             try output.standardOutput(commentsEnding(newest, target: options.target))
@@ -84,6 +100,27 @@ extension Runner {
     }
 
     static let commentsShown = 3
+
+    /// Tasks that may be `name`'s, read beside the project's own read; nil when there is no Tasks table or the read
+    /// fails (the project's tasks are then read by id).
+    private func tasksNamed(_ name: String, layout: TaskLayout?, base: Base) async -> [ProjectTask]? {
+        guard let layout, let link = layout.fields[.project] else { return nil }
+        let formula = "FIND(LOWER(\(Formula.literal(name))), LOWER(\(Formula.field(link))))"
+        return try? await base.client.tasks(in: layout.client, matching: formula).get()
+    }
+
+    /// The project's tasks, in the order its Tasks field lists them: those read beside kept when the record lists them,
+    /// the rest read by id; nil when the base has no Tasks table or the projects no link to it.
+    private func tasks(of project: Project, read: [ProjectTask]?, base: Base) async throws -> [ProjectTask]? {
+        guard let layout = base.layout.tasks, let ids = taskIDs(of: project, in: layout) else { return nil }
+        let byID = Dictionary((read ?? []).map { ($0.id, $0) }) { first, _ in first }
+        let missing = ids.filter { byID[$0] == nil }
+        var found = byID
+        if !missing.isEmpty {
+            for task in try await base.client.tasks(in: layout.client, ids: missing).get() { found[task.id] = task }
+        }
+        return ids.compactMap { found[$0] }
+    }
 
     /// The newest comments, oldest of them first, and where to read the rest.
     private func commentsEnding(_ newest: [RecordComment], target: String) -> String {
@@ -102,8 +139,10 @@ extension Runner {
 
     /// The names of the records of the linked tables not yet remembered, by id: each table read whole, beside the
     /// project's read (cold, the template's Clients and Tasks).
-    func namesReadBeside(_ base: Base) async -> [String: String] {
-        let unread = linkedTables(base).filter { base.knowledge.recordNames(in: $0.key).isEmpty }
+    func namesReadBeside(_ base: Base, skipping: Set<String> = []) async -> [String: String] {
+        let unread = linkedTables(base).filter {
+            !skipping.contains($0.key) && base.knowledge.recordNames(in: $0.key).isEmpty
+        }
         let records = await base.knowledge.readNames(
             unread.map {
                 .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)

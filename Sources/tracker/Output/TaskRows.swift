@@ -87,6 +87,36 @@ struct TaskRows {
             }.joined()
     }
 
+    /// The tasks alone, one a line with a box, assignee and estimate: what `show` lists under a project.
+    func rows(width: Int, unicode: Bool, indent: String = "    ") -> String {
+        let (nameWidth, personWidth) = widths(width - indent.count + 2, unicode: unicode)
+        return tasks.indices.map {
+            row(tasks[$0], $0, indent: indent, nameWidth: nameWidth, personWidth: personWidth, unicode: unicode)
+        }.joined()
+    }
+
+    /// The name and assignee columns' widths: the assignee and an estimate such as "12.5d" keep their room, the name
+    /// takes the rest.
+    private func widths(_ width: Int, unicode: Bool) -> (name: Int, person: Int) {
+        let personWidth = min(24, tasks.map { TextCells.width(TextCells.folded(cell(.assigneeName, $0))) }.max() ?? 0)
+        let room = max(8, width - 2 - (unicode ? 1 : 3) - 1 - (personWidth > 0 ? personWidth + 2 : 0) - 8)
+        let nameWidth = min(room, tasks.map { TextCells.width(TextCells.folded($0.name ?? "")) }.max() ?? 0)
+        return (nameWidth, personWidth)
+    }
+
+    private func row(
+        _ task: ProjectTask, _ index: Int, indent: String, nameWidth: Int, personWidth: Int, unicode: Bool
+    ) -> String {
+        let ellipsis = unicode ? "…" : "~"
+        var row = indent + (task.isComplete ? (unicode ? "✓" : "[x]") : (unicode ? "☐" : "[ ]")) + " "
+        row += TextCells.fit(TextCells.folded(task.name ?? ""), nameWidth, ellipsis: ellipsis)
+        if personWidth > 0 {
+            row += "  " + TextCells.fit(TextCells.folded(cell(.assigneeName, task)), personWidth, ellipsis: ellipsis)
+        }
+        if let estimate = task.estimate { row += "  " + ProjectTask.days(estimate) + "d" }
+        return String(row.reversed().drop { $0 == " " }.reversed()) + "\n"
+    }
+
     /// On a terminal: the tasks grouped under their project's name, due date and status (overdue in red), each with a
     /// box, its assignee and estimate, names shortened to fit `width`.
     func grouped(width: Int, style: Style, unicode: Bool) -> String {
@@ -94,13 +124,7 @@ struct TaskRows {
         var shown: String?? = .none
         let ellipsis = unicode ? "…" : "~"
         func trimmed(_ text: String) -> String { String(text.reversed().drop { $0 == " " }.reversed()) }
-        let names = tasks.map { TextCells.folded($0.name ?? "") }
-        let people = tasks.map { TextCells.folded(cell(.assigneeName, $0)) }
-        let personWidth = min(24, people.map(TextCells.width).max() ?? 0)
-        let box = (open: unicode ? "☐" : "[ ]", done: unicode ? "✓" : "[x]")
-        // Indent, box and spaces, the assignee and an estimate such as "12.5d" keep their room; the name takes the rest.
-        let room = max(8, width - 2 - (unicode ? 1 : 3) - 1 - (personWidth > 0 ? personWidth + 2 : 0) - 8)
-        let nameWidth = min(room, names.map(TextCells.width).max() ?? 0)
+        let (nameWidth, personWidth) = widths(width, unicode: unicode)
         for (index, task) in tasks.enumerated() {
             let project = project(of: task)
             if shown != .some(project?.id) {
@@ -116,11 +140,7 @@ struct TaskRows {
                     out += style.bold(task.project == nil ? "No project" : "Project \(task.project!)") + "\n"
                 }
             }
-            var row = "  " + (task.isComplete ? box.done : box.open) + " "
-            row += TextCells.fit(names[index], nameWidth, ellipsis: ellipsis)
-            if personWidth > 0 { row += "  " + TextCells.fit(people[index], personWidth, ellipsis: ellipsis) }
-            if let estimate = task.estimate { row += "  " + ProjectTask.days(estimate) + "d" }
-            out += trimmed(row) + "\n"
+            out += row(task, index, indent: "  ", nameWidth: nameWidth, personWidth: personWidth, unicode: unicode)
         }
         return out
     }
