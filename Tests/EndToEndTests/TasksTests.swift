@@ -284,3 +284,48 @@ final class ShowProgressTests: FakeAirtableTestCase {
         XCTAssertEqual((none["tasks"] as? [String: Any])?["total"] as? Int, 0)
     }
 }
+
+/// `tracker status` (cli-spec.md "status"): what needs the token's user, as cron mails it.
+final class StatusTests: FakeAirtableTestCase {
+    func testStatusShowsYourLateProjectsOpenTasksAndWhatIsNewWithin80Columns() throws {
+        var options = FakeAirtable.Options()
+        options.tasks = TasksTests.tasks
+        options.user = (TasksTests.leslie.id, nil)
+        try startFake(options: options)
+        let run = tracker()
+        XCTAssertEqual(try run.run(["task", "add", "Lemon headband", "A task with a rather long name to be cut at eighty", "--assignee", "me"]).status, 0)
+        let before = fake.log.count
+        let result = try run.run(["status"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.lines.allSatisfy { $0.count <= 80 }, result.stdout)
+        XCTAssertEqual(result.lines.first, "Leslie Walker  " + String(result.lines.first?.suffix(10) ?? ""))
+        XCTAssertTrue(result.stdout.contains("\nYour projects ("), result.stdout)
+        XCTAssertTrue(result.lines.contains { $0.hasPrefix("  overdue   Lemon headband") }, result.stdout)
+        XCTAssertFalse(result.stdout.contains("Flapper brand identity"), "complete: nothing to do")
+        XCTAssertTrue(result.stdout.contains("Your open tasks (4, 6 days)"), result.stdout)
+        XCTAssertTrue(result.lines.contains { $0.hasPrefix("  [ ] Hinge prototype") }, result.stdout)
+        XCTAssertFalse(result.stdout.contains("Kickoff meeting                           Lemon"), "Gal's task")
+        XCTAssertTrue(result.stdout.contains("New for you in the last 7 days\n  task     A task with"), result.stdout)
+        // Both listings at once (the schema remembered by the add); then the tasks' projects by id.
+        let sent = Array(fake.log.dropFirst(before))
+        XCTAssertLessThanOrEqual(sent.count, 4, "\(sent.map(\.path))")
+
+        let json = try run.run(["status", "--json"])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(Set(object.keys), ["date", "user", "projects", "tasks", "new"])
+        XCTAssertEqual((object["user"] as? [String: Any])?["id"] as? String, TasksTests.leslie.id)
+        XCTAssertEqual((object["tasks"] as? [[String: Any]])?.count, 4)
+        XCTAssertEqual(((object["new"] as? [String: Any])?["tasks"] as? [[String: Any]])?.count, 1)
+    }
+
+    func testNothingNeedsYouIsOneLine() throws {
+        var options = FakeAirtable.Options()
+        options.tasks = []
+        options.user = ("usrNOBODY00000001", nil)
+        try startFake(options: options)
+        let result = try tracker().run(["status"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.count, 1, result.stdout)
+        XCTAssertTrue(result.stdout.hasPrefix("Nothing needs you today"), result.stdout)
+    }
+}

@@ -10,7 +10,7 @@ struct StatusView {
 
     func render(_ report: StatusReport) -> String {
         var out = style.bold(TextCells.fit(TextCells.folded(report.user.displayName), max(10, width - 14)).trimmedRight) + "  " + today.description + "\n"
-        let nameWidth = max(16, min(40, width - 34))
+        let nameWidth = max(16, min(40, width - 44))
         func name(_ text: String?) -> String { TextCells.fit(TextCells.folded(text ?? ""), nameWidth, ellipsis: unicode ? "…" : "~") }
         if !report.projects.isEmpty {
             out += "\n" + style.bold("Your projects") + " (\(report.projects.count))\n"
@@ -31,7 +31,7 @@ struct StatusView {
                 let box = unicode ? "☐" : "[ ]"
                 let due = project?.due.map { "due \($0)" } ?? ""
                 let overdue = project?.status(today: today) == .overdue
-                let projectName = TextCells.fit(TextCells.folded(project?.name ?? ""), max(8, width - nameWidth - 22), ellipsis: unicode ? "…" : "~")
+                let projectName = TextCells.fit(TextCells.folded(project?.name ?? ""), max(8, width - nameWidth - 22 - (unicode ? 2 : 4)), ellipsis: unicode ? "…" : "~")
                 out += ("  \(box) " + name(task.name) + "  " + projectName + "  " + (overdue ? style.red(due) : due)).trimmedRight + "\n"
             }
         }
