@@ -312,11 +312,13 @@ struct FakeBase {
             // The recorded projects list their tasks' ids; each gets the template's content and links back.
             var taskIDs: [String] = []
             var projectOf: [String: String] = [:]
-            for object in projects {
-                for task in object["fields"].flatMap({ ($0 as? [String: Any])?["Tasks"] as? [String] }) ?? []
-                where !taskIDs.contains(task) {
-                    taskIDs.append(task)
-                    projectOf[task] = object["id"] as? String
+            // The base's tasks exist whatever the projects table holds, as its people and clients do; a task links
+            // back only to a project this table has.
+            let present = Set(projects.compactMap { $0["id"] as? String })
+            for object in FakeAirtable.recordedProjects + projects {
+                for task in object["fields"].flatMap({ ($0 as? [String: Any])?["Tasks"] as? [String] }) ?? [] {
+                    if !taskIDs.contains(task) { taskIDs.append(task) }
+                    if let id = object["id"] as? String, present.contains(id) { projectOf[task] = id }
                 }
             }
             seeds = taskIDs.enumerated().map { index, id in
