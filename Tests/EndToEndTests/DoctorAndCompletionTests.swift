@@ -69,7 +69,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
             [
                 "list", "add", "show", "open", "comment", "comments", "update", "edit", "done", "reopen", "delete",
-                "import", "tasks", "task",
+                "import", "tasks", "task", "status",
                 "report", "changes",
                 "calendar", "timeline",
                 "init", "demo", "doctor", "completion", "help",

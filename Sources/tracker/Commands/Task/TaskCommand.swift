@@ -27,7 +27,7 @@ struct TaskCommand: Command {
             FlagSpec(name: "--if-absent", help: "add: print the id of a task of that name in the project, if any"),
         ] + CommandSpec.writeFlags,
         examples: [
-            "tracker task add \"Coffee packaging\" \"Print proofs\" --assignee me --estimate 1.5",
+            "tracker task add \"Coffee packaging\" Proofs --assignee me --estimate 1.5",
             "tracker task add -q --if-absent \"Weekly review\" \"Collect notes\"",
             "tracker task done \"Print proofs\" --project \"Coffee packaging\"",
             "tracker task show recXXXXXXXXXXXXXX --json",

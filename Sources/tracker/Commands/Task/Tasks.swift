@@ -34,7 +34,7 @@ struct Tasks: Command {
         examples: [
             "tracker tasks", "tracker tasks \"Coffee packaging\" --all", "tracker tasks --mine",
             "tracker tasks --assignee ana@example.com --format csv > ana.csv",
-            "tracker tasks --json | jq -r '.[] | select(.project.status == \"overdue\") | .name'",
+            "tracker tasks --json | jq -r '.[] | select(.project.status==\"overdue\").name'",
         ],
         notes: [
             "Open tasks by default, ordered by their project's due date. Filters run on Airtable; a project's tasks",
