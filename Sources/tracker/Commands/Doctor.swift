@@ -48,6 +48,11 @@ struct DoctorCheck {
     var label: String { isSkipped ? "skipped" : ok ? "ok" : "failed" }
 
     /// A check that failed with `error`, said as `name: message`.
+    static func skipped(_ name: String, _ detail: String) -> DoctorCheck {
+        DoctorCheck(name: name, detail: detail, isSkipped: true)
+    }
+
+    /// A check that failed with `error`, said as `name: message`.
     static func failed(_ name: String, _ error: AppError) -> DoctorCheck {
         DoctorCheck(name: name, error: error, detail: "\(name): \(error.message)")
     }
@@ -174,6 +179,7 @@ extension Runner {
                         ? "the table has no saved views"
                         : "views for list --view: " + table.views.map { "\"\($0.name)\"" }.joined(separator: ", ")))
         }
+        checks.append(tasksCheck(configuration.tasks, table: configuration.table, schema: schema))
         checks.append(cacheCheck(age: age))
         if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(paceCheck(configuration))
