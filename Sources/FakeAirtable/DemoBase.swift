@@ -63,6 +63,32 @@ extension FakeAirtable {
                     createdTime: time(hoursAgo: line.hours)))
         }
         options.comments = comments
+        options.tasks = demoTasks(me: person(0)?.email, others: (1..<4).compactMap { person($0)?.email }, now: time)
         return (options, records)
+    }
+
+    /// The demo's tasks: the work inside its open projects, some the token's user's (one put on them yesterday, so
+    /// `status` has something new), some done, the recorded projects' own task ids among them.
+    private static func demoTasks(me: String?, others: [String], now time: (Double) -> String) -> [FakeTaskSpec] {
+        let (cmca, bike, coffee, lemon, huntington, locax) = (
+            "rec3g0Xxmw2rw3scs", "rec6DyWEAw6ZOWrb4", "recPsjO1tkEyBCF7y", "recZ2UzQoJcTTXjws", "recbCffx3vobfga3D",
+            "recv9K4cnpAB0VoMz"
+        )
+        let other = { (index: Int) in others.isEmpty ? me : others[index % others.count] }
+        return [
+            FakeTaskSpec(id: "rec4V1o57X1xFvUFQ", "Dieline and proofs", projects: [coffee], estimate: 2.5, assignee: me),
+            FakeTaskSpec("Print vendor quotes", projects: [coffee], estimate: 1, completed: true, assignee: other(0)),
+            FakeTaskSpec("Color check with the client", projects: [coffee], estimate: 0.5, assignee: other(1)),
+            FakeTaskSpec("Kickoff meeting", projects: [cmca], estimate: 0.5, completed: true, assignee: me),
+            FakeTaskSpec("Logo sketches", projects: [cmca], estimate: 3, assignee: me, notes: "Three directions."),
+            FakeTaskSpec("Brand guidelines", projects: [cmca], estimate: 4, assignee: other(2)),
+            FakeTaskSpec("Frame geometry review", projects: [bike], estimate: 1.5, assignee: other(0)),
+            FakeTaskSpec("Saddle prototype", projects: [bike], estimate: 2, assignee: me, createdTime: time(20)),
+            FakeTaskSpec("Kickoff meeting", projects: [lemon], estimate: 0.5, completed: true, assignee: other(1)),
+            FakeTaskSpec("Fabric samples", projects: [lemon], estimate: 1, assignee: other(2)),
+            FakeTaskSpec("Signage mock-ups", projects: [huntington], estimate: 2, assignee: other(0)),
+            FakeTaskSpec(id: "recIBtCuYwODyDzVt", "Keyboard layout", projects: [locax], estimate: 1, completed: true, assignee: other(1)),
+            FakeTaskSpec(id: "recBPVLHTFhWX99Zp", "Hinge prototype", projects: [locax], estimate: 3, completed: true, assignee: me),
+        ]
     }
 }
