@@ -75,10 +75,11 @@ final class CoreCommandTests: FakeAirtableTestCase {
         XCTAssertTrue(human.stdout.hasPrefix("Spring campaign\n  ID        \(id)\n"), human.stdout)
         XCTAssertTrue(human.stdout.contains("  Lead      Gal Samari <\(lead)>"))
         XCTAssertTrue(human.stdout.contains("  Clients   Client 1\n"), human.stdout)
-        // The base's own fields follow tracker's, in the table's order: the template's images and tasks, empty here.
+        // The base's own fields follow tracker's, in the table's order (the template's images, empty here); then the
+        // project's tasks (none), which are not repeated as a field.
         XCTAssertTrue(
             human.stdout.hasSuffix(
-                "  Notes     Notes from stdin\n            second line\n  Project images —\n  Tasks          —\n"),
+                "  Notes     Notes from stdin\n            second line\n  Project images —\n\nTasks  none\n"),
             human.stdout)
         XCTAssertEqual(fake.records.count, 17)
     }
