@@ -296,10 +296,12 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         XCTAssertEqual(shown.status, 0, shown.stderr)
         let own = [
             "Budget", "Priority", "Tags", "Website", "Owner email", "Reviewed", "Estimate", "Progress", "Rating",
-            "Time spent", "Phone", "Launch", "Days left", "Project images", "Tasks",
+            "Time spent", "Phone", "Launch", "Days left", "Project images",
         ]
-        // After Notes, every one of the base's own fields in the table's order, labels padded to the longest.
-        let after = Array(shown.lines.drop { !$0.hasPrefix("  Notes") }.dropFirst().suffix(own.count))
+        // After Notes, every one of the base's own fields in the table's order, labels padded to the longest; the
+        // Tasks link is not among them: the project's tasks end the view.
+        let after = Array(shown.lines.drop { !$0.hasPrefix("  Notes") }.dropFirst().prefix(own.count))
+        XCTAssertEqual(shown.lines.last, "Tasks  none", shown.stdout)
         XCTAssertEqual(after.count, own.count, shown.stdout)
         for (line, label) in zip(after, own) {
             XCTAssertTrue(line.hasPrefix("  " + label.padding(toLength: 14, withPad: " ", startingAt: 0) + " "), line)
