@@ -45,6 +45,8 @@ public struct Project: Equatable, Sendable {
     public var notes: String?
     /// The record's other fields, in the order Airtable sent them.
     public var otherFields: [FieldValue]
+    /// How far its tasks are, when a command read them (`list --columns tasks,days-left`); nil otherwise.
+    public var taskProgress: TaskProgress? = nil
 
     public init(
         id: String, createdTime: String, name: String? = nil, category: String? = nil, isComplete: Bool = false,

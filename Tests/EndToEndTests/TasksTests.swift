@@ -133,6 +133,20 @@ final class TasksTests: FakeAirtableTestCase {
         XCTAssertTrue(plain.contains("Coffee packaging  due 2020-10-30  overdue"), plain)
     }
 
+    func testListColumnsTasksAndDaysLeftCostOneListingOfTheTasksTable() throws {
+        try start()
+        let run = tracker()
+        XCTAssertEqual(try run.run(["list"]).status, 0)
+        let before = fake.recordLog.count
+        let result = try run.run(["list", "--columns", "name,tasks,days-left"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.lines.contains("Coffee packaging\t1/2\t2.5"), result.stdout)
+        XCTAssertTrue(result.lines.contains("Locax notebook computer\t0/1\t3"), result.stdout)
+        XCTAssertTrue(result.lines.contains("Premier utility bike\t0/0\t0"), result.stdout)
+        let sent = Array(fake.recordLog.dropFirst(before))
+        XCTAssertEqual(sent.count, 2, "the projects and the tasks, one listing each: \(sent.map(\.path))")
+    }
+
     func testAddingATaskLinksItOnceAndAirtableKeepsTheProjectsTasksField() throws {
         try start()
         let run = tracker()

@@ -215,12 +215,19 @@ extension Runner {
         let progress = ListingProgress(status: output.isStdoutTerminal ? status : nil)
         defer { progress.stop() }
         var names: [String] = []
+        // Asked for tasks or days left: one listing of the Tasks table beside the projects', never one per project.
+        let taskReading = try progressRead(plan.columns, base: base)
+        defer { taskReading?.cancel() }
         do {
             try await client.listProjects(query) { page in
                 _ = try await base.confirmedLayout()
+                var page = page
+                if let taskReading {
+                    let tasks = try await taskReading.value
+                    for index in page.indices { page[index].taskProgress = TaskProgress(tasks[page[index].id] ?? []) }
+                }
                 progress.read(page.count)
                 for project in page.prefix(NamesFile.projectLimit - names.count) { names.append(project.name ?? "") }
-                var page = page
                 if let keep { page = page.filter(keep) }
                 if page.count > remaining {
                     moreMatch = true
@@ -253,6 +260,22 @@ extension Runner {
                 .map(\.rawValue).joined(separator: ",")
             output.standardError(
                 "tracker: \(names) left out to fit \(output.terminalWidth ?? 80) columns (try --columns \(example))\n")
+        }
+    }
+
+    /// The tasks of every project by project id, read in one listing of the Tasks table (only the fields that say
+    /// whose a task is, whether it is done and its estimate) when `columns` show progress; nil otherwise.
+    private func progressRead(_ columns: [ListColumn], base: Base) throws -> Task<[String: [ProjectTask]], Error>? {
+        guard columns.contains(.tasks) || columns.contains(.daysLeft) else { return nil }
+        let layout = try taskLayout(base)
+        let fields = layout.table == nil ? nil : [layout.fields.name] + [TaskWord.project, .complete, .estimate].compactMap { layout.fields[$0] }
+        let client = base.client
+        return Task {
+            var byProject: [String: [ProjectTask]] = [:]
+            try await client.listTasks(in: layout.client, ListQuery(fields: fields)) { page in
+                for task in page { for project in task.projects { byProject[project, default: []].append(task) } }
+            }
+            return byProject
         }
     }
 

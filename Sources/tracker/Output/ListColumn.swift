@@ -8,13 +8,15 @@ enum ListColumn: Hashable, Sendable {
     case leadName
     case leadEmail
     case kickoff, team, clients, notes, complete, createdTime
+    /// The project's tasks, done of all (`3/7`), and the estimates of the open ones (cli-spec.md "Progress").
+    case tasks, daysLeft
     /// One of the base's own fields, by its Airtable name.
     case field(String)
 
     /// tracker's own columns, in the order help lists them.
     static let standard: [ListColumn] = [
         .id, .name, .due, .status, .category, .leadName, .leadEmail, .kickoff, .team, .clients, .notes, .complete,
-        .createdTime,
+        .createdTime, .tasks, .daysLeft,
     ]
 
     /// The columns when none are asked for: `id name due status category lead-name` (stable).
@@ -44,6 +46,8 @@ enum ListColumn: Hashable, Sendable {
         case .notes: "notes"
         case .complete: "complete"
         case .createdTime: "createdTime"
+        case .tasks: "tasks"
+        case .daysLeft: "days-left"
         case .field(let name): name
         }
     }
@@ -65,6 +69,8 @@ enum ListColumn: Hashable, Sendable {
         case .notes: project.notes ?? ""
         case .complete: project.isComplete ? "true" : "false"
         case .createdTime: project.createdTime
+        case .tasks: project.taskProgress.map { "\($0.done)/\($0.total)" } ?? ""
+        case .daysLeft: project.taskProgress.map { ProjectTask.days($0.daysLeft) } ?? ""
         case .field(let name):
             project.otherFields.first { $0.name == name }.map { FieldFormatter.plain($0.value) } ?? ""
         }
@@ -76,6 +82,7 @@ enum ListColumn: Hashable, Sendable {
         case .leadName: "LEAD"
         case .leadEmail: "LEAD EMAIL"
         case .createdTime: "CREATED"
+        case .daysLeft: "DAYS LEFT"
         case .field(let name): name.uppercased()
         default: rawValue.uppercased()
         }
