@@ -343,3 +343,26 @@ final class StatusTests: FakeAirtableTestCase {
         XCTAssertTrue(result.stdout.hasPrefix("Nothing needs you today"), result.stdout)
     }
 }
+
+/// cli-spec.md "Naming a project": commands that only read forgive a name that holds every word typed; a write never
+/// acts on such a guess.
+final class ForgivingNamesTests: FakeAirtableTestCase {
+    func testReadingTakesTheOneProjectHoldingEveryWordAndAWriteNeverDoes() throws {
+        try startFake()
+        let run = tracker()
+        let shown = try run.run(["show", "COFFEE", "--json"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.hasPrefix(#"{"id":"recPsjO1tkEyBCF7y","name":"Coffee packaging""#), shown.stdout)
+        XCTAssertEqual(try run.run(["show", "identity cmca", "--json"]).status, 0, "every word, in any order")
+        XCTAssertEqual(try run.run(["tasks", "locax", "--all"]).lines.count, 2)
+        XCTAssertEqual(try run.run(["open", "lemon", "--url"]).status, 0)
+        let several = try run.run(["show", "brand identity"])
+        assertFailure(several, status: 66, "no project is named \"brand identity\"")
+        for write in [["done", "coffee"], ["update", "coffee", "--notes", "x"], ["delete", "coffee", "--yes"]] {
+            let result = try run.run(write)
+            assertFailure(result, status: 66, "no project is named \"coffee\"")
+            XCTAssertTrue(result.stderr.contains("Did you mean \"Coffee packaging\"?"), result.stderr)
+        }
+        XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" }, "nothing written on a guess")
+    }
+}

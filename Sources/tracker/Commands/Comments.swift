@@ -57,7 +57,7 @@ extension Runner {
         // once the record is found in this table.
         let byID = ProjectAPIClient.looksLikeRecordID(options.target)
         async let early = byID ? base.client.comments(on: options.target, limit: options.limit) : nil
-        let project = try await ProjectNaming(client: base.client).resolve(options.target)
+        let project = try await ProjectNaming(client: base.client, forgivesWords: true).resolve(options.target)
         let read =
             if let early = await early, project.id == options.target {
                 early

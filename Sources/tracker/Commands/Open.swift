@@ -40,7 +40,7 @@ extension Runner {
     /// on a terminal, hands it to the browser.
     fileprivate func open(_ options: Open) async throws {
         let base = try await prepareBase(readingBeside: true)
-        let project = try await ProjectNaming(client: base.client).resolve(options.target)
+        let project = try await ProjectNaming(client: base.client, forgivesWords: true).resolve(options.target)
         let layout = try await base.confirmedLayout()
         let baseID = base.configuration.baseID
         guard let tableID = layout.table?.id else {

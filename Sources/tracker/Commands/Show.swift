@@ -50,7 +50,7 @@ extension Runner {
         // A typed name lets the project's tasks be read beside its record: narrowed on Airtable by that name (a link
         // is names inside a formula) and kept here only if the record's own Tasks field lists them.
         async let tasksBeside = byID ? nil : tasksNamed(options.target, layout: prepared.layout.tasks, base: prepared)
-        let found = try await ProjectNaming(client: prepared.client).resolve(options.target)
+        let found = try await ProjectNaming(client: prepared.client, forgivesWords: true).resolve(options.target)
         var base = prepared
         base.layout = try await prepared.confirmedLayout()
         let tasks = try await tasks(of: found, read: await tasksBeside, base: base)

@@ -6,6 +6,9 @@ import TrackerModel
 /// exact name, else the one name that matches ignoring case.
 struct ProjectNaming {
     var client: ProjectAPIClient
+    /// For commands that only read (`show`, `open`, `comments`, `tasks PROJECT`): with no name matching, the one
+    /// project whose name holds every word typed, in any case (`show coffee`). A write never acts on such a guess.
+    var forgivesWords = false
 
     /// The one project `target` names; ambiguous is a usage error listing ids, none is not-found with close names.
     func resolve(_ target: String) async throws -> Project {
@@ -31,6 +34,7 @@ struct ProjectNaming {
         switch matches.count {
         case 1: return matches[0]
         case 0:
+            if forgivesWords, resembled == nil, let guessed = try await holdingEveryWord(of: target) { return guessed }
             if let resembled { throw Self.notFound(target, resembling: resembled) }
             let resembling = try await client.names(resembling: target).get()
             // A project of that very name turned up between the two reads (a cron `add` racing this command):
@@ -47,6 +51,20 @@ struct ProjectNaming {
                     "\($0.id) (due \($0.due?.description ?? "none"))"
                 })
         }
+    }
+
+    /// The one project whose name holds every word of `target` (any case); nil for none or several.
+    private func holdingEveryWord(of target: String) async throws -> Project? {
+        let words = target.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        guard !words.isEmpty else { return nil }
+        let name = "LOWER(\(Formula.field(client.fields.name)))"
+        let formula = Formula.all(words.map { "FIND(\(Formula.literal($0)), \(name))" })
+        let found = try await client.projects(matching: formula, limit: 2).get()
+        let holding = found.filter { project in
+            let lowered = (project.name ?? "").lowercased()
+            return words.allSatisfy { lowered.contains($0) }
+        }
+        return holding.count == 1 ? holding[0] : nil
     }
 
     private static func notFound(_ target: String, resembling: [String]) -> AppError {
