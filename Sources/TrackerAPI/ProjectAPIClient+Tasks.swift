@@ -121,4 +121,12 @@ extension ProjectAPIClient {
             decode: { (data) throws(AppError) in try RecordDecoding.tasks(data, map: table.fields).records },
             onWritten: onUpdated)
     }
+
+    /// Deletes the tasks ten a request; a lost answer is settled by looking, as for projects.
+    public func deleteTasks(_ ids: [String], in table: TaskTable, onDeleted: ([String]) throws -> Void) async throws {
+        try await deleteOnce(
+            ids, planned: { plannedTaskDeletes($0, in: table)[0] },
+            existing: { remaining in await tasks(in: table, ids: remaining).map { $0.map(\.id) } },
+            onDeleted: onDeleted)
+    }
 }

@@ -197,16 +197,27 @@ extension ProjectAPIClient {
     public func deleteProjects(_ ids: [String], unverified: Bool = false, onDeleted: ([String]) throws -> Void)
         async throws
     {
+        try await deleteOnce(
+            ids, unverified: unverified, planned: { plannedDeletes($0)[0] }, existing: { await existing(ids: $0) },
+            onDeleted: onDeleted)
+    }
+
+    /// Deletes records of any table ten a request with the rule `deleteProjects` describes: a lost answer or a 404 is
+    /// settled by looking (`existing` says which ids are still there), and only those are asked for again.
+    func deleteOnce(
+        _ ids: [String], unverified: Bool = false, planned: ([String]) -> PlannedRequest,
+        existing: ([String]) async -> Result<[String], AppError>, onDeleted: ([String]) throws -> Void
+    ) async throws {
         for batch in Self.batches(ids) {
             var remaining = batch
             for attempt in 1...3 where !remaining.isEmpty {
-                switch await send(plannedDeletes(remaining)[0], kind: .notIdempotent) {
+                switch await send(planned(remaining), kind: .notIdempotent) {
                 case .success:
                     remaining = []
                 case .failure(let error) where unverified && attempt == 1 && Self.isNotInThisTable(error):
                     throw error
                 case .failure(.requestOutcomeUnknown), .failure(.http(404, _)):
-                    remaining = try await existing(ids: remaining).get()
+                    remaining = try await existing(remaining).get()
                     if !remaining.isEmpty && attempt == 3 {
                         throw AppError.requestOutcomeUnknown(
                             "Airtable did not confirm deleting \(remaining.joined(separator: ", "))")

@@ -235,6 +235,45 @@ final class TasksTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" }.count, 2, "one request each time")
     }
 
+    func testUpdateChangesOnlyWhatIsGivenAndMoveToRelinksTheTask() throws {
+        try start()
+        let run = tracker()
+        let moved = try run.run([
+            "task", "update", "Dieline and proofs", "--move-to", "Lemon headband", "--estimate", "2", "--clear", "assignee",
+        ])
+        XCTAssertEqual(moved.stdout, "recTASKdieline001\n", moved.stderr)
+        let patch = try XCTUnwrap(fake.recordLog.last { $0.method == "PATCH" })
+        XCTAssertEqual(
+            patch.body,
+            #"{"records":[{"id":"recTASKdieline001","fields":{"Time estimate (days)":2,"Assignee":null,"Design project":["recZ2UzQoJcTTXjws"]}}]}"#)
+        let project = { [fake] (id: String) in
+            (fake!.records.first { $0["id"] as? String == id }?["fields"] as? [String: Any])?["Tasks"] as? [String]
+        }
+        XCTAssertEqual(project(Self.coffee), ["recTASKfinal00001"], "Airtable keeps the inverse link")
+        XCTAssertEqual(project(Self.lemon), ["recTASKkickoff001", "recTASKdieline001"])
+        assertFailure(try run.run(["task", "update", "Final files"]), status: 64, "task update needs something to change")
+        assertFailure(
+            try run.run(["task", "update", "Final files", "--clear", "name"]), status: 64, "--clear takes assignee, estimate, notes")
+    }
+
+    func testDeleteAsksOnATerminalNeedsYesOffOneAndALostAnswerIsSettledByLooking() throws {
+        try start()
+        let run = tracker()
+        assertFailure(try run.run(["task", "delete", "Loose end"]), status: 64, "pass --yes to delete without asking")
+        XCTAssertEqual(fake.records(inTable: "Tasks").count, 6)
+        // 1: finding the task; 2: the DELETE, applied and its answer lost: tracker looks, finds it gone, and is done.
+        fake.inject(.applyThenDrop, onRequest: 2)
+        let deleted = try run.run(["task", "delete", "Loose end", "--yes"])
+        XCTAssertEqual(deleted.stdout, "recTASKloose00001\n", deleted.stderr)
+        XCTAssertEqual(fake.records(inTable: "Tasks").count, 5)
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "DELETE" }.count, 1, "never sent again once it is gone")
+        XCTAssertEqual(fake.recordLog.last?.method, "GET", "looked for after the lost answer")
+        XCTAssertEqual(try run.run(["task", "delete", "recTASKhinge00001", "--yes", "-q"]).stdout, "")
+        XCTAssertEqual(fake.records(inTable: "Tasks").count, 4)
+        let project = fake.records.first { $0["id"] as? String == Self.locax }?["fields"] as? [String: Any]
+        XCTAssertNil(project?["Tasks"], "the project's link emptied by Airtable")
+    }
+
     func testABaseWithoutTasksOrARenamedTasksTable() throws {
         try start { $0.tasksTable = "To-dos" }
         let run = tracker()

@@ -8,7 +8,8 @@ enum HelpPage {
 
     static func page(for topic: String?) -> String {
         guard let topic, let spec = CommandRegistry.spec(named: topic) else { return root }
-        var text = "\(spec.summary)\n\nUSAGE\n" + usageLines(usage(spec)).map { "  \($0)\n" }.joined()
+        var text =
+            "\(spec.summary)\n\nUSAGE\n" + synopses(spec).flatMap { usageLines($0) }.map { "  \($0)\n" }.joined()
         text += "\nFLAGS\n" + (spec.flags.isEmpty ? "  (only the global flags below)\n" : flagLines(spec.flags))
         text += "\nGLOBAL FLAGS\n" + flagLines(CommandSpec.globalFlags)
         if !spec.notes.isEmpty {
@@ -39,6 +40,16 @@ enum HelpPage {
     /// A command's usage as one line: its spec writes it on several, as continuations.
     static func usage(_ spec: CommandSpec) -> String {
         spec.usage.map { $0.trimmingWhitespace() }.joined(separator: " ")
+    }
+
+    /// A command's usage as one line a form: a spec line that starts with `tracker ` begins another form (`task`'s
+    /// verbs), the others continue the one before.
+    static func synopses(_ spec: CommandSpec) -> [String] {
+        var forms: [String] = []
+        for line in spec.usage.map({ $0.trimmingWhitespace() }) {
+            if line.hasPrefix("tracker ") || forms.isEmpty { forms.append(line) } else { forms[forms.count - 1] += " " + line }
+        }
+        return forms
     }
 
     /// A usage line broken between its bracketed groups to fit `width` with its two-space indent, continued under

@@ -22,7 +22,9 @@ enum ManualPage {
         for spec in CommandRegistry.specs {
             text += ".SS \(escape(spec.name))\n\(escape(spec.summary))\n.PP\n.nf\n"
             // man indents a command's text by seven columns.
-            text += HelpPage.usageLines(HelpPage.usage(spec), width: 73).map { escape($0) + "\n" }.joined() + ".fi\n"
+            text +=
+                HelpPage.synopses(spec).flatMap { HelpPage.usageLines($0, width: 73) }.map { escape($0) + "\n" }.joined()
+                + ".fi\n"
             text += flags(spec.flags)
             if !spec.notes.isEmpty { text += ".PP\n" + escape(spec.notes.joined(separator: " ")) + "\n" }
             text += ".PP\nExamples:\n.nf\n" + spec.examples.map { escape($0) + "\n" }.joined() + ".fi\n"

@@ -9,13 +9,16 @@ import TrackerModel
 /// TaskCompletion); this file only says which verb was typed and that its flags are its own.
 struct TaskCommand: Command {
     static let spec = CommandSpec(
-        name: "task", summary: "Add a task to a project, show it, tick it off or reopen it.",
+        name: "task", summary: "Add a task to a project, show, change, tick off, reopen or delete it.",
         usage: [
             "tracker task add    PROJECT NAME [--assignee EMAIL|NAME|me] [--estimate DAYS]",
             "                    [--notes TEXT | --notes-file PATH|-] [--if-absent] [--dry-run] [--json] [-q]",
             "tracker task show   TASK [--project PROJECT] [--json]",
+            "tracker task update TASK [--project PROJECT] [--name NAME] [--assignee …] [--estimate DAYS]",
+            "                    [--notes …] [--move-to PROJECT] [--clear assignee,estimate,notes] [--dry-run]",
             "tracker task done   TASK... [--project PROJECT] [--dry-run] [--json] [-q]",
             "tracker task reopen TASK... [--project PROJECT] [--dry-run] [--json] [-q]",
+            "tracker task delete TASK... [--project PROJECT] [--yes] [--dry-run] [-q]",
         ],
         positional: "VERB", arguments: .projects,
         flags: [
@@ -25,6 +28,10 @@ struct TaskCommand: Command {
             FlagSpec(name: "--notes", value: "TEXT", help: "notes for the task"),
             FlagSpec(name: "--notes-file", value: "PATH", help: "read the notes from a file, or from stdin with -"),
             FlagSpec(name: "--if-absent", help: "add: print the id of a task of that name in the project, if any"),
+            FlagSpec(name: "--name", value: "NAME", help: "update: the task's new name"),
+            FlagSpec(name: "--move-to", value: "PROJECT", help: "update: link the task to this project instead"),
+            FlagSpec(name: "--clear", value: "FIELDS", help: "update: empty assignee, estimate or notes"),
+            FlagSpec(name: "--yes", help: "delete: do not ask (needed when stdin is not a terminal)"),
         ] + CommandSpec.writeFlags,
         examples: [
             "tracker task add \"Coffee packaging\" Proofs --assignee me --estimate 1.5",
@@ -42,6 +49,8 @@ struct TaskCommand: Command {
         case add(TaskAdd)
         case show(TaskShow)
         case completion(TaskCompletion)
+        case update(TaskUpdate)
+        case delete(TaskDelete)
     }
 
     var verb: Verb
@@ -51,12 +60,14 @@ struct TaskCommand: Command {
         case .add(let add): try await add.run(runner)
         case .show(let show): try await show.run(runner)
         case .completion(let completion): try await completion.run(runner)
+        case .update(let update): try await update.run(runner)
+        case .delete(let delete): try await delete.run(runner)
         }
     }
 }
 
 extension TaskCommand {
-    static let verbs = ["add", "show", "done", "reopen"]
+    static let verbs = ["add", "show", "update", "done", "reopen", "delete"]
 
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         guard let word = scanned.positionals.first else {
@@ -72,6 +83,12 @@ extension TaskCommand {
         case "show":
             own = TaskShow.flags
             verb = .show(try TaskShow(rest))
+        case "update":
+            own = TaskUpdate.flags
+            verb = .update(try TaskUpdate(rest))
+        case "delete":
+            own = TaskDelete.flags
+            verb = .delete(try TaskDelete(rest))
         case "done", "reopen":
             own = TaskCompletion.flags
             verb = .completion(try TaskCompletion(rest, complete: word == "done"))
