@@ -15,6 +15,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "ok        token accepted (user usrFAKEuser000001)", "ok        base and table reachable",
                 "ok        all 9 fields tracker uses exist",
                 "ok        views for list --view: \"All projects\", \"Incomplete projects by leader\", \"Completed projects\", \"Project calendar\", \"Due dates only\"",
+                "ok        Tasks table \"Tasks\": name \"Name\", project \"Design project\", estimate \"Time estimate (days)\", complete \"Completed\", assignee \"Assignee\", notes \"Notes\"",
                 "ok        no schema remembered yet (\(result.environmentHome)/.cache/tracker); the next command reads it",
                 "ok        pace 5 requests a second, within Airtable's 5",
             ])
@@ -28,6 +29,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         let result = try tracker().run(["doctor"])
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.lines.contains("skipped   field check: the token lacks schema.bases:read"), result.stdout)
+        XCTAssertTrue(result.lines.contains("skipped   tasks check: the token lacks schema.bases:read"), result.stdout)
     }
 
     func testDoctorFailsWithTheCodeOfTheFailingCheck() throws {
