@@ -25,6 +25,20 @@ extension FakeAirtable {
             }
             records[index]["fields"] = fields
         }
+        let now = Date().timeIntervalSince1970
+        func time(hoursAgo hours: Double) -> String { ISOInstant.text(Date(timeIntervalSince1970: now - hours * 3600)) }
+        // Every section of `report` has something: one project due in three days, one finished yesterday, one
+        // created two days ago (the shift alone leaves them to chance).
+        for index in records.indices {
+            guard var fields = records[index]["fields"] as? [String: Any] else { continue }
+            switch fields["Name"] as? String {
+            case "Coffee packaging": fields["Due date"] = FakeDates.string(dayNumber: todayNumber + 3)
+            case "CubePad": records[index]["lastModifiedTimes"] = ["Complete": time(hoursAgo: 26)]
+            case "Lemon headband": records[index]["createdTime"] = time(hoursAgo: 50)
+            default: break
+            }
+            records[index]["fields"] = fields
+        }
         var options = Options()
         options.clientNames = [
             "Acme Robotics", "Blue Door Coffee", "Cedar Health", "Dune Studio", "Evergreen Bank", "Fjord Audio",
@@ -42,8 +56,6 @@ extension FakeAirtable {
             return (id, people[index]["name"] as? String ?? "", people[index]["email"] as? String ?? "")
         }
         if let me = person(0) { options.user = (me.id, me.email) }
-        let now = Date().timeIntervalSince1970
-        func time(hoursAgo hours: Double) -> String { ISOInstant.text(Date(timeIntervalSince1970: now - hours * 3600)) }
         var comments: [String: [FakeComment]] = [:]
         let said: [(record: Int, author: Int, hours: Double, text: (String) -> String)] = [
             (0, 1, 50, { _ in "Kickoff notes are in the shared folder." }),

@@ -405,3 +405,37 @@ final class ForgivingNamesTests: FakeAirtableTestCase {
         XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" }, "nothing written on a guess")
     }
 }
+
+/// `report`'s section *Open tasks in overdue projects* (cli-spec.md "The digest").
+final class ReportTasksTests: FakeAirtableTestCase {
+    func testTheOpenTasksOfOverdueProjectsAreGroupedByAssigneeInEveryFormat() throws {
+        var options = FakeAirtable.Options()
+        options.tasks = TasksTests.tasks
+        // The recorded projects are all due in 2020: every open one is overdue.
+        try startFake(options: options)
+        let run = tracker()
+        let text = try run.run(["report", "--days", "3"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        // Loose end has no project and Hinge prototype's is done: neither is in an overdue project.
+        let section = text.stdout.components(separatedBy: "Open tasks in overdue projects (3)\n").last ?? ""
+        XCTAssertEqual(
+            section,
+            """
+              Gal Samari (1)
+                Kickoff meeting     Lemon headband       0.5d
+              Leslie Walker (2)
+                Dieline and proofs  Coffee packaging     2.5d
+                Kickoff meeting     CMCA brand identity  0.5d
+
+            """, text.stdout)
+        XCTAssertTrue(text.lines.allSatisfy { $0.count <= 80 })
+        let json = try run.run(["report", "--format", "json"])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tasks = try XCTUnwrap(object["tasks"] as? [[String: Any]])
+        XCTAssertEqual(Set(tasks.compactMap { $0["id"] as? String }), ["recTASKdieline001", "recTASKkickoff001", "recTASKkickoff002"])
+        let markdown = try run.run(["report", "--format", "markdown"])
+        XCTAssertTrue(markdown.stdout.contains("## Open tasks in overdue projects (3)\n\n### Gal Samari (1)\n\n- Kickoff meeting (Lemon headband, 0.5 days)\n"), markdown.stdout)
+        let html = try run.run(["report", "--format", "html"])
+        XCTAssertTrue(html.stdout.contains("Open tasks in overdue projects (3)</h2>"), html.stdout)
+    }
+}

@@ -106,20 +106,42 @@ extension Runner {
         let listing = try await projectListing(
             options.filters, view: options.view, base: base, command: "report", terms: [term],
             showing: options.format == .json ? nil : [.name, .due, .complete, .lead, .category])
+        // The open tasks, read in one listing beside the projects'; those of overdue projects make their section.
+        let openTasks = openTasksRead(base)
+        defer { openTasks?.cancel() }
         let layout = try await listing.read(base.client) { page in
             for project in page { digest.add(project) }
         }
         digest.sort()
         guard !digest.isEmpty || options.always else { return }
+        var tasks: TaskRows?
+        if let openTasks {
+            var overdue: [String: Project] = [:]
+            digest[.overdue].forEach { overdue[$0.id] = $0 }
+            let found = try await openTasks.value.filter { $0.project.map { overdue[$0] != nil } ?? false }
+            tasks = TaskRows(found, projects: overdue, today: today)
+        }
         let document = ReportDocument(
             digest: digest, tableName: layout.table?.name ?? base.configuration.table,
-            grouping: options.grouping)
+            grouping: options.grouping, tasks: tasks)
         switch options.format {
         case .text: try output.standardOutput(digest.isEmpty ? document.nothingLine + "\n" : document.text())
         case .markdown: try output.standardOutput(document.markdown())
         case .html: try output.standardOutput(document.html())
         case .json: try output.standardOutput(document.json(today: today))
         case .email: try output.standardOutput(mail(document, options).rendered())
+        }
+    }
+
+    /// Every open task, in one listing of the Tasks table; nil when the base has none.
+    private func openTasksRead(_ base: Base) -> Task<[ProjectTask], Error>? {
+        guard let layout = base.layout.tasks else { return nil }
+        let client = base.client
+        let formula = Formula.tasksMatching(TaskFilters(state: .open), fields: layout.fields)
+        return Task {
+            var found: [ProjectTask] = []
+            try await client.listTasks(in: layout.client, ListQuery(filterByFormula: formula)) { found += $0 }
+            return found
         }
     }
 

@@ -7,11 +7,14 @@ struct ReportDocument {
     let grouping: ProjectDigest.Grouping
     /// The sections with projects, each in its groups: made once for the text, markdown and HTML of one mail.
     let grouped: [(section: ProjectDigest.Section, groups: [(name: String, projects: ProjectDigest.Projects)])]
+    /// The open tasks of the overdue projects, when the base has a Tasks table.
+    let tasks: TaskRows?
 
-    init(digest: ProjectDigest, tableName: String, grouping: ProjectDigest.Grouping) {
+    init(digest: ProjectDigest, tableName: String, grouping: ProjectDigest.Grouping, tasks: TaskRows? = nil) {
         self.digest = digest
         self.tableName = tableName
         self.grouping = grouping
+        self.tasks = tasks
         grouped = ProjectDigest.Section.allCases.compactMap { section in
             let projects = digest[section]
             return projects.isEmpty ? nil : (section, ProjectDigest.groups(projects, by: grouping))
@@ -75,7 +78,7 @@ struct ReportDocument {
                 }
             }
         }
-        return out
+        return out + tasksText()
     }
 
     /// Markdown: a heading a section (and a group), a list item a project, every name escaped.
@@ -98,7 +101,7 @@ struct ReportDocument {
                 }
             }
         }
-        return out
+        return out + tasksMarkdown()
     }
 
     /// `{"date","days","sections":{"overdue":[…],"due":[…],"done":[…],"new":[…]}}` with the stable project objects.
@@ -119,7 +122,11 @@ struct ReportDocument {
             }
             json.raw("]")
         }
-        json.raw("}}")
+        json.raw("}")
+        if let tasks {
+            json.raw(json: ",\"tasks\":[" + tasks.tasks.map { tasks.json($0) }.joined(separator: ",") + "]")
+        }
+        json.raw("}")
         return json.text + "\n"
     }
 

@@ -42,7 +42,7 @@ extension ReportDocument {
                 out += "</table>\n"
             }
         }
-        return out + "</body>\n</html>\n"
+        return out + tasksHTML() + "</body>\n</html>\n"
     }
 
     /// Text as HTML character data or an attribute value: `&`, `<`, `>` and both quotes as references.
