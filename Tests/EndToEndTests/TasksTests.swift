@@ -439,3 +439,33 @@ final class ReportTasksTests: FakeAirtableTestCase {
         XCTAssertTrue(html.stdout.contains("Open tasks in overdue projects (3)</h2>"), html.stdout)
     }
 }
+
+/// Task names and notes are text from anyone who can edit the base (cli-spec.md "Text that came from Airtable").
+final class HostileTaskTextTests: FakeAirtableTestCase {
+    func testTaskTextNeverReachesATerminalTSVOrStderrRaw() throws {
+        var options = FakeAirtable.Options()
+        let hostile = "Evil\u{1B}]0;owned\u{7}\tname\nsecond\u{202E}line"
+        options.tasks = [
+            FakeTaskSpec(id: "recTASKevil000001", hostile, projects: [TasksTests.coffee], notes: "a\u{1B}[2Jb"),
+            FakeTaskSpec(id: "recTASKevil000002", hostile, projects: [TasksTests.lemon]),
+        ]
+        try startFake(options: options)
+        let run = tracker()
+        let tsv = try run.run(["tasks"])
+        XCTAssertEqual(tsv.lines.count, 2, tsv.stdout)
+        XCTAssertTrue(tsv.lines[0].hasPrefix("recTASKevil000001\tEvil^[]0;owned^G name second<U+202E>line\t"), tsv.stdout)
+        let json = try run.run(["tasks", "--json"])
+        let objects = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(objects.first?["name"] as? String, hostile, "JSON carries the exact value")
+        let (_, shown) = try onATerminal(["tasks"], run, columns: 100)
+        XCTAssertFalse(shown.contains("\u{1B}]0;"), shown)
+        XCTAssertFalse(shown.contains("\u{7}"), shown)
+        let (_, one) = try onATerminal(["task", "show", "recTASKevil000001"], run, columns: 100)
+        XCTAssertFalse(one.contains("\u{1B}]0;") || one.contains("\u{1B}[2J"), one)
+        XCTAssertTrue(one.contains("a^[[2Jb"), one)
+        // Two of that name: the ambiguity names them on stderr, controls made visible.
+        let ambiguous = try run.run(["task", "done", hostile])
+        XCTAssertEqual(ambiguous.status, 64, ambiguous.stderr)
+        XCTAssertFalse(ambiguous.stderr.contains("\u{1B}") || ambiguous.stderr.contains("\u{7}"), ambiguous.stderr)
+    }
+}
