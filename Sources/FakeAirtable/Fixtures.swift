@@ -39,4 +39,20 @@ extension FakeAirtable {
             return ["id": id, "createdTime": "2026-01-01T00:00:00.000Z", "fields": fields]
         }
     }
+
+    /// `count` tasks for `generatedProjects`' projects, five a project in turn: a third done, estimates of half a day
+    /// to four days, assigned to the recorded collaborators in turn.
+    public static func generatedTasks(count: Int, projects: Int) -> [FakeTaskSpec] {
+        let emails = recordedProjects.compactMap { $0["fields"] as? [String: Any] }.compactMap {
+            ($0["Project lead"] as? [String: Any])?["email"] as? String
+        }
+        let names = ["Kickoff meeting", "Research", "Sketches", "Client review", "Final files"]
+        return (0..<count).map { index in
+            FakeTaskSpec(
+                id: "recT" + zeroPadded(index + 1, 13), "\(names[index % names.count]) \(index / names.count + 1)",
+                projects: ["rec" + zeroPadded((index / 5) % max(1, projects) + 1, 14)],
+                estimate: Double(index % 8 + 1) / 2, completed: index % 3 == 0,
+                assignee: emails.isEmpty ? nil : emails[index % emails.count])
+        }
+    }
 }

@@ -19,10 +19,14 @@ try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirecto
 defer { try? FileManager.default.removeItem(atPath: scratch) }
 
 /// A running fake and the environment that points tracker at it.
-func serve(_ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPace: Int = 10000, latency: Double = 0)
+func serve(
+    _ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPace: Int = 10000, latency: Double = 0,
+    tasks: [FakeTaskSpec]? = nil
+)
     throws -> (FakeAirtable, [String: String])
 {
     var options = FakeAirtable.Options()
+    options.tasks = tasks
     options.requestsPerSecond = requestsPerSecond
     options.latency = latency
     let fake = FakeAirtable(options: options, records: records)
@@ -124,6 +128,44 @@ print(
     "machine: \(machine), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
 )
 print()
+
+/// `tracker tasks` over `count` tasks (five a project, so a fifth as many projects) against the listing of `count`
+/// projects, run in turn as the digest rows are.
+@MainActor func taskRows() throws {
+    let (base, environment) = try serve(
+        FakeAirtable.generatedProjects(count: count), tasks: FakeAirtable.generatedTasks(count: count, projects: count / 5))
+    defer { base.stop() }
+    let commands: [(String, [String])] = [
+        ("list --format ndjson, \(count) projects", ["list", "--format", "ndjson"]),
+        // Every open task (two thirds of them), then their projects by id, sorted by the projects' due dates.
+        ("tasks (TSV), \(count) tasks", ["tasks"]),
+        ("tasks --all --format ndjson, \(count) tasks", ["tasks", "--all", "--format", "ndjson"]),
+    ]
+    for (_, arguments) in commands { _ = Measure.run(tracker, arguments, environment: environment) }
+    var samples = [[Sample]](repeating: [], count: commands.count)
+    for _ in 0..<(quick ? 1 : 5) {
+        for (index, (_, arguments)) in commands.enumerated() {
+            samples[index].append(Measure.run(tracker, arguments, environment: environment))
+        }
+    }
+    let summaries = samples.map(Summary.init(samples:))
+    for (index, (name, _)) in commands.enumerated() { record(name, summaries[index]) }
+    for index in 1..<commands.count {
+        digestRatios.append(
+            String(
+                format: "%@ / list --format ndjson for %d: wall %.2f×, cpu %.2f× (goal ≤ 1.2×); peak RSS %.1f MiB",
+                commands[index].0, count, summaries[index].wall / summaries[0].wall,
+                summaries[index].cpu / summaries[0].cpu, summaries[index].peak))
+    }
+}
+
+// `--tasks`: only the task rows against the listing.
+if CommandLine.arguments.contains("--tasks") {
+    try taskRows()
+    print()
+    digestRatios.forEach { print($0) }
+    exit(0)
+}
 
 // `--digest`: only the digest commands against the listing, under a minute instead of seven.
 if CommandLine.arguments.contains("--digest") {
@@ -229,6 +271,7 @@ let listBig = repeatRun(quick ? 1 : 5, ["list"], bigEnv)
 record("list, \(count) projects (\(pages) pages)", listBig)
 let digest = digestRows(bigEnv)
 let ndjsonBig = digest[0]
+try taskRows()
 // The same pages fetched by curl in a shell loop: the floor any client pays for this fake and this loopback.
 let query =
     "pageSize=100"
