@@ -10,8 +10,9 @@ extension ProjectAPIClient {
     /// Airtable's largest page of comments.
     public static let commentPageSize = 100
 
-    private func commentsURL(_ recordID: String) -> URL {
-        URL(string: tableURL.absoluteString + "/" + Self.escape(recordID) + "/comments")!
+    /// The comments route of a record of `table` (the projects' table when nil).
+    private func commentsURL(_ recordID: String, table: String?) -> URL {
+        URL(string: (table.map(url(ofTable:)) ?? tableURL).absoluteString + "/" + Self.escape(recordID) + "/comments")!
     }
 
     /// A 403 on a comments route names the scope it needs.
@@ -26,14 +27,16 @@ extension ProjectAPIClient {
     }
 
     /// The record's comments, newest first as Airtable gives them, through every page; at most `limit` when given.
-    public func comments(on recordID: String, limit: Int? = nil) async -> Result<[RecordComment], AppError> {
+    public func comments(on recordID: String, limit: Int? = nil, inTable table: String? = nil) async -> Result<
+        [RecordComment], AppError
+    > {
         var comments: [RecordComment] = []
         var offset: String?
         repeat {
             let size = min(Self.commentPageSize, limit.map { $0 - comments.count } ?? Self.commentPageSize)
             var items = [("pageSize", String(size))]
             if let offset { items.append(("offset", offset)) }
-            let url = URL(string: commentsURL(recordID).absoluteString + "?" + Self.encode(items))!
+            let url = URL(string: commentsURL(recordID, table: table).absoluteString + "?" + Self.encode(items))!
             let page = await send(request(url, method: "GET"), kind: .idempotent).mapError {
                 commentScope($0, write: false)
             }
@@ -57,35 +60,37 @@ extension ProjectAPIClient {
 
     /// Adds one comment by the token's user (`user`), never two: a POST whose answer is lost is looked for (the same
     /// text, by this user, since the request) and not sent again.
-    public func addComment(_ text: String, to recordID: String, by user: String) async -> Result<
+    public func addComment(_ text: String, to recordID: String, by user: String, inTable table: String? = nil) async
+        -> Result<
         RecordComment, AppError
     > {
         let started = network.now()
         // A minute's allowance for this machine's clock and Airtable's to differ; the same text by the same user within
         // it is taken for this one (the stricter reading: never a second comment).
         let since = Self.timestamp(Date(timeIntervalSince1970: now().timeIntervalSince1970 - 60))
-        let request = request(commentsURL(recordID), method: "POST", body: .object([("text", .string(text))]))
+        let request = request(commentsURL(recordID, table: table), method: "POST", body: .object([("text", .string(text))]))
         switch await send(request, kind: .notIdempotent).mapError({ commentScope($0, write: true) }) {
         case .success(let data):
             if let body = try? JSONParser.parse(data), let comment = RecordComment(body) { return .success(comment) }
-            return await findComment(text, on: recordID, by: user, since: since, startedAt: started)
+            return await findComment(text, on: recordID, by: user, since: since, startedAt: started, table: table)
         case .failure(.requestOutcomeUnknown):
-            return await findComment(text, on: recordID, by: user, since: since, startedAt: started)
+            return await findComment(text, on: recordID, by: user, since: since, startedAt: started, table: table)
         case .failure(let error):
             return .failure(error)
         }
     }
 
     /// Looks for the comment a POST with a lost answer would have made, with growing pauses.
-    private func findComment(_ text: String, on recordID: String, by user: String, since: String, startedAt: Double)
-        async -> Result<RecordComment, AppError>
+    private func findComment(
+        _ text: String, on recordID: String, by user: String, since: String, startedAt: Double, table: String?
+    ) async -> Result<RecordComment, AppError>
     {
         network.notice(
             "Airtable's answer to the comment was lost; checking whether it was added "
                 + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")
         let found = await network.poll(startedAt: startedAt, within: Self.lostCreateLookupSeconds) {
             () async -> Result<RecordComment?, AppError> in
-            await comments(on: recordID, limit: Self.commentPageSize).map { comments in
+            await comments(on: recordID, limit: Self.commentPageSize, inTable: table).map { comments in
                 comments.first { $0.text == text && $0.author.id == user && $0.createdTime >= since }
             }
         }

@@ -469,3 +469,29 @@ final class HostileTaskTextTests: FakeAirtableTestCase {
         XCTAssertFalse(ambiguous.stderr.contains("\u{1B}") || ambiguous.stderr.contains("\u{7}"), ambiguous.stderr)
     }
 }
+
+/// `comment`, `comments` and `open` take `--task TASK [--project PROJECT]` in place of a project.
+final class TaskTargetTests: FakeAirtableTestCase {
+    func testATaskIsCommentedOnListedAndOpenedByTheTasksTable() throws {
+        var options = FakeAirtable.Options()
+        options.tasks = TasksTests.tasks
+        try startFake(options: options)
+        let run = tracker()
+        let added = try run.run(["comment", "--task", "Kickoff meeting", "--project", "Lemon headband", "Agenda sent"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stdout.hasPrefix("com"), added.stdout)
+        let post = try XCTUnwrap(fake.recordLog.last { $0.method == "POST" })
+        XCTAssertEqual(post.path, "/v0/appFAKEbase000001/tblFAKEtasks00001/recTASKkickoff001/comments")
+        let listed = try run.run(["comments", "--task", "recTASKkickoff001"])
+        XCTAssertEqual(listed.lines.count, 1, listed.stderr)
+        XCTAssertTrue(listed.stdout.hasSuffix("\tAgenda sent\n"), listed.stdout)
+        XCTAssertEqual(
+            try run.run(["open", "--task", "Dieline and proofs", "--url"]).stdout,
+            "https://airtable.com/appFAKEbase000001/tblFAKEtasks00001/recTASKdieline001\n")
+        assertFailure(try run.run(["comment", "--task", "Kickoff meeting", "x"]), status: 64, "Kickoff meeting")
+        assertFailure(
+            try run.run(["comments", "--task", "Final files", "Coffee packaging"]), status: 64,
+            "comments takes a project or --task TASK, not both")
+        assertFailure(try run.run(["open", "--project", "Coffee packaging"]), status: 64, "--project narrows --task")
+    }
+}

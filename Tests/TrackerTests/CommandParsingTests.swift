@@ -221,7 +221,7 @@ struct CommandParsingTests {
         (["add", "--name", "X", "--set", "=5"], "--set '=5' names no field"),
         (
             ["list", "--columns", "name,,due"],
-            "--columns has an empty name; it takes id name due status category lead-name lead-email kickoff team clients notes complete createdTime or the base's field names"
+            "--columns has an empty name; it takes id name due status category lead-name lead-email kickoff team clients notes complete createdTime tasks days-left or the base's field names"
         ),
         (["add", "--name", "  ", "--due", "2026-12-01"], "--name must not be empty"),
         (["add", "--name", "X", "--due", "2026-02-30"], "--due '2026-02-30' is not a real date"),
@@ -264,7 +264,7 @@ struct CommandParsingTests {
             ["edit", "A", "--due", "friday"],
             "--due is not a flag of 'tracker edit'; it belongs to 'tracker add', 'tracker update'"
         ),
-        (["reopen", "A", "--yes"], "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete'"),
+        (["reopen", "A", "--yes"], "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task'"),
         (
             ["--limit", "5"],
             "--limit belongs to 'tracker list', 'tracker comments', 'tracker tasks'; put the command first: tracker list --limit …"

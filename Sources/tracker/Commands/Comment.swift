@@ -10,11 +10,14 @@ import TrackerModel
 struct Comment: Command {
     static let spec = CommandSpec(
         name: "comment", summary: "Add a comment to a project; @email mentions a collaborator.",
-        usage: ["tracker comment ID|NAME TEXT [--dry-run] [--json | -q]", "tracker comment ID|NAME --file PATH|-"],
+        usage: [
+            "tracker comment ID|NAME TEXT [--dry-run] [--json | -q]", "tracker comment ID|NAME --file PATH|-",
+            "tracker comment --task TASK [--project PROJECT] TEXT [--dry-run] [--json | -q]",
+        ],
         positional: "ID|NAME", arguments: .projects,
         flags: [
             FlagSpec(name: "--file", value: "PATH", help: "read the comment from a file, or from stdin with -")
-        ] + CommandSpec.writeFlags,
+        ] + RecordTarget.flags + CommandSpec.writeFlags,
         examples: [
             "tracker comment \"Coffee packaging\" \"Proofs are in, @ana@example.com\"",
             "git log -1 --format=%B | tracker comment rec3g0Xxmw2rw3scs --file -",
@@ -25,7 +28,7 @@ struct Comment: Command {
             "before anything is sent again. Needs the token's data.recordComments:write scope.",
         ])
 
-    var target: String
+    var target: RecordTarget
     var source: NotesSource
     var mode = WriteMode()
 
@@ -34,14 +37,16 @@ struct Comment: Command {
 
 extension Comment {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        let target = try scanned.projectTarget()
+        let target = try scanned.recordTarget(allowing: 1)
+        // With --task, the text is the only word; else it follows the project.
+        let named = if case .project = target { 1 } else { 0 }
         let file = try scanned.nonEmpty("--file")
-        if file != nil { try scanned.rejectPositionals(allowed: 1) } else { try scanned.rejectPositionals(allowed: 2) }
+        try scanned.rejectPositionals(allowed: named + (file == nil ? 1 : 0))
         let source: NotesSource
         if let file {
             source = file == "-" ? .standardInput : .file(file)
-        } else if scanned.positionals.count == 2 {
-            source = .text(scanned.positionals[1])
+        } else if scanned.positionals.count == named + 1 {
+            source = .text(scanned.positionals[named])
         } else {
             throw AppError.usage("comment needs the text, or --file PATH (- for stdin)", command: "comment")
         }
@@ -59,18 +64,17 @@ extension Runner {
         // Cold, the schema read and who the token is go out beside the project's read; the POST waits for the project.
         let base = try await prepareBase(readingBeside: true)
         async let user: String? = options.mode.dryRun ? nil : base.knowledge.me()
-        let project = try await ProjectNaming(client: base.client).resolve(options.target)
-        _ = try await base.confirmedLayout()
+        let record = try await find(options.target, base: base, forgiving: false)
         let text = try await withMentions(typed, base: base)
         if options.mode.dryRun {
-            let path = "/v0/\(base.configuration.baseID)/\(base.configuration.table)/\(project.id)/comments"
+            let path = "/v0/\(base.configuration.baseID)/\(record.route ?? base.configuration.table)/\(record.id)/comments"
             try output.standardOutput(
                 "POST \(path)\n" + JSONValue.object([("text", .string(text))]).serialized() + "\n")
             return
         }
         guard let me = try await user else { return }
-        let comment = try await base.client.addComment(text, to: project.id, by: me).get()
-        narrate("Commented on \(project.name ?? project.id).", options.mode)
+        let comment = try await base.client.addComment(text, to: record.id, by: me, inTable: record.route).get()
+        narrate("Commented on \(record.name).", options.mode)
         if options.mode.quiet { return }
         try output.standardOutput(options.mode.json ? comment.object.serialized() + "\n" : comment.id + "\n")
     }

@@ -10,9 +10,12 @@ import TrackerModel
 struct Comments: Command {
     static let spec = CommandSpec(
         name: "comments", summary: "List a project's comments, oldest first.",
-        usage: ["tracker comments ID|NAME [--limit N] [--json | --format table|tsv|json|ndjson]"],
+        usage: [
+            "tracker comments ID|NAME [--limit N] [--json | --format table|tsv|json|ndjson]",
+            "tracker comments --task TASK [--project PROJECT] [--limit N] [--json | --format …]",
+        ],
         positional: "ID|NAME", arguments: .projects,
-        flags: [
+        flags: RecordTarget.flags + [
             FlagSpec(name: "--limit", value: "N", help: "only the newest N comments"),
             FlagSpec(
                 name: "--format", value: "FORMAT", choices: Format.allCases.map(\.rawValue),
@@ -32,7 +35,7 @@ struct Comments: Command {
         case table, tsv, json, ndjson
     }
 
-    var target: String
+    var target: RecordTarget
     var limit: Int? = nil
     var format: Format? = nil
 
@@ -41,7 +44,7 @@ struct Comments: Command {
 
 extension Comments {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        let target = try scanned.projectTarget()
+        let target = try scanned.recordTarget()
         try scanned.rejectPositionals(allowed: 1)
         self.init(
             target: target, limit: try scanned.wholeNumber("--limit", minimum: 1),
@@ -55,14 +58,17 @@ extension Runner {
         let base = try await prepareBase(readingBeside: true)
         // By id the comments are asked for beside the record (and the schema): one round trip. They are used only
         // once the record is found in this table.
-        let byID = ProjectAPIClient.looksLikeRecordID(options.target)
-        async let early = byID ? base.client.comments(on: options.target, limit: options.limit) : nil
-        let project = try await ProjectNaming(client: base.client, forgivesWords: true).resolve(options.target)
+        let byID: String? = if case .project(let typed) = options.target, ProjectAPIClient.looksLikeRecordID(typed) { typed } else { nil }
+        async let early: Result<[RecordComment], AppError>? = {
+            guard let byID else { return nil }
+            return await base.client.comments(on: byID, limit: options.limit)
+        }()
+        let record = try await find(options.target, base: base, forgiving: true)
         let read =
-            if let early = await early, project.id == options.target {
+            if let early = await early, record.id == byID {
                 early
             } else {
-                await base.client.comments(on: project.id, limit: options.limit)
+                await base.client.comments(on: record.id, limit: options.limit, inTable: record.route)
             }
         let comments = Array(try read.get().reversed())
         _ = try await base.confirmedLayout()
@@ -84,7 +90,7 @@ extension Runner {
                 }.joined())
         case .table:
             guard !comments.isEmpty else {
-                output.standardError("No comments on \(TextCells.folded(project.name ?? project.id)).\n")
+                output.standardError("No comments on \(TextCells.folded(record.name)).\n")
                 return
             }
             let view = CommentView(
