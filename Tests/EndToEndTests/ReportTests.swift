@@ -111,9 +111,16 @@ final class ReportTests: FakeAirtableTestCase {
         XCTAssertTrue(text.stdout.contains("\nOverdue (1)\n  Late <b>bold</b>"), text.stdout)
         XCTAssertTrue(text.stdout.contains("\nDone (1)\n  Done lately"), text.stdout)
         let markdown = try tracker().run(["report", "--format", "markdown"])
-        XCTAssertTrue(markdown.stdout.contains("## Due soon (1)\n\n- Due soon \\*\\_\\[\\| (due \(day(2)))"))
+        // Each name links to the record's address, as `show` prints it; the name stays escaped inside the link.
+        XCTAssertTrue(
+            markdown.stdout.contains(
+                "## Due soon (1)\n\n- [Due soon \\*\\_\\[\\|](https://airtable.com/appFAKEbase000001/tblFAKEdesign0001/recDUESOON0000001) (due \(day(2)))"
+            ), markdown.stdout)
         let html = try tracker().run(["report", "--format", "html"])
-        XCTAssertTrue(html.stdout.contains("Late &lt;b&gt;bold&lt;/b&gt;"))
+        XCTAssertTrue(
+            html.stdout.contains(
+                #"<a href="https://airtable.com/appFAKEbase000001/tblFAKEdesign0001/recOVERDUE0000001" style="color:#0969da">Late &lt;b&gt;bold&lt;/b&gt;</a>"#
+            ), html.stdout)
         XCTAssertFalse(html.stdout.contains("<b>"))
     }
 

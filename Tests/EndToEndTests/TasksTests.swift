@@ -437,6 +437,12 @@ final class ReportTasksTests: FakeAirtableTestCase {
         XCTAssertTrue(markdown.stdout.contains("## Open tasks in overdue projects (3)\n\n### Gal Samari (1)\n\n- Kickoff meeting (Lemon headband, 0.5 days)\n"), markdown.stdout)
         let html = try run.run(["report", "--format", "html"])
         XCTAssertTrue(html.stdout.contains("Open tasks in overdue projects (3)</h2>"), html.stdout)
+        // Grouped by lead, a lead is the group's heading and not repeated on every row.
+        let byLead = try run.run(["report", "--format", "markdown", "--by", "lead"])
+        XCTAssertTrue(byLead.stdout.contains("### Leslie Walker (1)\n\n- [Lemon headband]("), byLead.stdout)
+        XCTAssertFalse(byLead.stdout.contains("2020-11-01, Leslie Walker)"), byLead.stdout)
+        let htmlByLead = try run.run(["report", "--format", "html", "--by", "lead"])
+        XCTAssertFalse(htmlByLead.stdout.contains(">Leslie Walker</td>"), htmlByLead.stdout)
     }
 }
 

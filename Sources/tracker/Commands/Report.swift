@@ -121,9 +121,14 @@ extension Runner {
             let found = try await openTasks.value.filter { $0.project.map { overdue[$0] != nil } ?? false }
             tasks = TaskRows(found, projects: overdue, today: today)
         }
+        let baseID = base.configuration.baseID
         let document = ReportDocument(
             digest: digest, tableName: layout.table?.name ?? base.configuration.table,
-            grouping: options.grouping, tasks: tasks)
+            grouping: options.grouping, tasks: tasks,
+            address: layout.table.map { table in
+                let tableID = table.id
+                return { WebAddress.record(baseID: baseID, tableID: tableID, recordID: $0) }
+            })
         switch options.format {
         case .text: try output.standardOutput(digest.isEmpty ? document.nothingLine + "\n" : document.text())
         case .markdown: try output.standardOutput(document.markdown())

@@ -9,12 +9,19 @@ struct ReportDocument {
     let grouped: [(section: ProjectDigest.Section, groups: [(name: String, projects: ProjectDigest.Projects)])]
     /// The open tasks of the overdue projects, when the base has a Tasks table.
     let tasks: TaskRows?
+    /// A project's address on airtable.com (what `show` prints), when the table's id is known: HTML and markdown link
+    /// each name to it.
+    let address: (@Sendable (String) -> String)?
 
-    init(digest: ProjectDigest, tableName: String, grouping: ProjectDigest.Grouping, tasks: TaskRows? = nil) {
+    init(
+        digest: ProjectDigest, tableName: String, grouping: ProjectDigest.Grouping, tasks: TaskRows? = nil,
+        address: (@Sendable (String) -> String)? = nil
+    ) {
         self.digest = digest
         self.tableName = tableName
         self.grouping = grouping
         self.tasks = tasks
+        self.address = address
         grouped = ProjectDigest.Section.allCases.compactMap { section in
             let projects = digest[section]
             return projects.isEmpty ? nil : (section, ProjectDigest.groups(projects, by: grouping))
@@ -94,10 +101,13 @@ struct ReportDocument {
                 out += "\n"
                 group.projects.forEach { project in
                     var details = [project.due.map { "due \($0)" } ?? "no due date"]
-                    if let lead = project.lead {
+                    // A lead grouped under their own name is not repeated on every row.
+                    if let lead = project.lead, grouping != .lead {
                         details.append(Self.escapedMarkdown(TextCells.folded(lead.displayName)))
                     }
-                    out += "- \(Self.escapedMarkdown(Self.name(project))) (\(details.joined(separator: ", ")))\n"
+                    let name = Self.escapedMarkdown(Self.name(project))
+                    let linked = address.map { "[\(name)](\($0(project.id)))" } ?? name
+                    out += "- \(linked) (\(details.joined(separator: ", ")))\n"
                 }
             }
         }

@@ -30,13 +30,22 @@ extension ReportDocument {
                     "<tr><td style=\"\(cell)\">", "</td><td style=\"\(cell);white-space:nowrap;color:\(colour)\">",
                     "</td><td style=\"\(cell)\">"
                 )
+                // A lead grouped under their own name is not repeated on every row.
+                let showsLead = grouping != .lead
                 group.projects.forEach { project in
                     out += name
-                    out += Self.escapedHTML(Self.name(project))
+                    if let address {
+                        out += "<a href=\"" + Self.escapedHTML(address(project.id)) + "\" style=\"color:#0969da\">"
+                        out += Self.escapedHTML(Self.name(project)) + "</a>"
+                    } else {
+                        out += Self.escapedHTML(Self.name(project))
+                    }
                     out += due
                     out += project.due?.description ?? "no due date"
-                    out += lead
-                    out += Self.escapedHTML(Self.leadName(project))
+                    if showsLead {
+                        out += lead
+                        out += Self.escapedHTML(Self.leadName(project))
+                    }
                     out += "</td></tr>\n"
                 }
                 out += "</table>\n"
