@@ -41,13 +41,8 @@ extension Project {
         json.string(or: notes)
         json.raw(",\"createdTime\":")
         json.string(createdTime)
-        json.raw(",\"fields\":{")
-        for (index, field) in otherFields.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.key(field.name)
-            json.value(field.value)
-        }
-        json.raw("}")
+        json.raw(",\"fields\":")
+        otherFields.writeJSON(to: &json)
         if let tasks {
             json.raw(",\"tasks\":{\"done\":")
             json.value(.number(Double(tasks.done)))
@@ -65,5 +60,18 @@ extension Project {
         var json = JSONWriter(capacity: 512)
         writeJSON(today: today, tasks: tasks, to: &json)
         return json.text
+    }
+}
+
+extension [FieldValue] {
+    /// The base's own fields as one JSON object, by their Airtable names, values as Airtable returned them.
+    func writeJSON(to json: inout JSONWriter) {
+        json.raw("{")
+        for (index, field) in enumerated() {
+            if index > 0 { json.raw(",") }
+            json.key(field.name)
+            json.value(field.value)
+        }
+        json.raw("}")
     }
 }
