@@ -88,7 +88,8 @@ extension FakeAirtable {
         )
         let other = { (index: Int) in others.isEmpty ? me : others[index % others.count] }
         return [
-            FakeTaskSpec(id: "rec4V1o57X1xFvUFQ", "Dieline and proofs", projects: [coffee], estimate: 2.5, assignee: me),
+            FakeTaskSpec(
+                id: "rec4V1o57X1xFvUFQ", "Dieline and proofs", projects: [coffee], estimate: 2.5, assignee: me),
             FakeTaskSpec("Print vendor quotes", projects: [coffee], estimate: 1, completed: true, assignee: other(0)),
             FakeTaskSpec("Color check with the client", projects: [coffee], estimate: 0.5, assignee: other(1)),
             FakeTaskSpec("Kickoff meeting", projects: [cmca], estimate: 0.5, completed: true, assignee: me),
@@ -99,8 +100,12 @@ extension FakeAirtable {
             FakeTaskSpec("Kickoff meeting", projects: [lemon], estimate: 0.5, completed: true, assignee: other(1)),
             FakeTaskSpec("Fabric samples", projects: [lemon], estimate: 1, assignee: other(2)),
             FakeTaskSpec("Signage mock-ups", projects: [huntington], estimate: 2, assignee: other(0)),
-            FakeTaskSpec(id: "recIBtCuYwODyDzVt", "Keyboard layout", projects: [locax], estimate: 1, completed: true, assignee: other(1)),
-            FakeTaskSpec(id: "recBPVLHTFhWX99Zp", "Hinge prototype", projects: [locax], estimate: 3, completed: true, assignee: me),
+            FakeTaskSpec(
+                id: "recIBtCuYwODyDzVt", "Keyboard layout", projects: [locax], estimate: 1, completed: true,
+                assignee: other(1)),
+            FakeTaskSpec(
+                id: "recBPVLHTFhWX99Zp", "Hinge prototype", projects: [locax], estimate: 3, completed: true,
+                assignee: me),
         ]
     }
 }

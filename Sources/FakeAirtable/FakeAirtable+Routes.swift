@@ -226,7 +226,8 @@ extension FakeAirtable {
                         return ids.isEmpty ? .blank : .string(ids.map { names[$0] ?? "" }.joined(separator: ", "))
                     }
                     return computes
-                        ? table.value(name, of: record, today: today) : record.formulaValue(name, type: byName[name]?.type)
+                        ? table.value(name, of: record, today: today)
+                        : record.formulaValue(name, type: byName[name]?.type)
                 }
                 return try evaluator.evaluate(cell, record: record, today: today).isTruthy
             }

@@ -165,7 +165,8 @@ extension FakeAirtable {
                 throw WriteError(status: 404, type: "MODEL_ID_NOT_FOUND", message: "Record not found")
             }
             for id in ids {
-                draft.keepInverseLinks(table: table, recordID: id, old: draft.tables[table].record(id: id)?.fields, new: nil)
+                draft.keepInverseLinks(
+                    table: table, recordID: id, old: draft.tables[table].record(id: id)?.fields, new: nil)
             }
             draft.tables[table].remove(ids: Set(ids))
         }

@@ -62,13 +62,15 @@ extension ProjectAPIClient {
     /// text, by this user, since the request) and not sent again.
     public func addComment(_ text: String, to recordID: String, by user: String, inTable table: String? = nil) async
         -> Result<
-        RecordComment, AppError
-    > {
+            RecordComment, AppError
+        >
+    {
         let started = network.now()
         // A minute's allowance for this machine's clock and Airtable's to differ; the same text by the same user within
         // it is taken for this one (the stricter reading: never a second comment).
         let since = Self.timestamp(Date(timeIntervalSince1970: now().timeIntervalSince1970 - 60))
-        let request = request(commentsURL(recordID, table: table), method: "POST", body: .object([("text", .string(text))]))
+        let request = request(
+            commentsURL(recordID, table: table), method: "POST", body: .object([("text", .string(text))]))
         switch await send(request, kind: .notIdempotent).mapError({ commentScope($0, write: true) }) {
         case .success(let data):
             if let body = try? JSONParser.parse(data), let comment = RecordComment(body) { return .success(comment) }
@@ -83,8 +85,7 @@ extension ProjectAPIClient {
     /// Looks for the comment a POST with a lost answer would have made, with growing pauses.
     private func findComment(
         _ text: String, on recordID: String, by user: String, since: String, startedAt: Double, table: String?
-    ) async -> Result<RecordComment, AppError>
-    {
+    ) async -> Result<RecordComment, AppError> {
         network.notice(
             "Airtable's answer to the comment was lost; checking whether it was added "
                 + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")

@@ -122,7 +122,7 @@ extension ProjectAPIClient {
         switch await send(planned, kind: .notIdempotent) {
         case .success(let data):
             if let record = try? decode(data) { return .success(record) }
-            // A 2xx means it was applied, whatever the body says.
+        // A 2xx means it was applied, whatever the body says.
         case .failure(.requestOutcomeUnknown):
             break
         case .failure(let error):
@@ -169,9 +169,11 @@ extension ProjectAPIClient {
     }
 
     private func sendIdempotent(_ requests: [PlannedRequest], onWritten: ([Project]) throws -> Void) async throws {
-        try await sendIdempotent(requests, decode: { (data) throws(AppError) in
-            try RecordDecoding.writtenProjects(data, map: fields)
-        }, onWritten: onWritten)
+        try await sendIdempotent(
+            requests,
+            decode: { (data) throws(AppError) in
+                try RecordDecoding.writtenProjects(data, map: fields)
+            }, onWritten: onWritten)
     }
 
     /// Sends writes that may be sent again (a PATCH sets cells to given values), passing each answer's records on.

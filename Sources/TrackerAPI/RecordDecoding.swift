@@ -79,7 +79,8 @@ enum RecordDecoding {
         let cells = try RecordCells(record, path: path, map: map)
         return Project(
             id: cells.id, createdTime: record["createdTime"]?.stringValue ?? "", name: try cells.name(),
-            category: try cells.string(.category), isComplete: try cells.isComplete(), kickoff: try cells.date(.kickoff),
+            category: try cells.string(.category), isComplete: try cells.isComplete(),
+            kickoff: try cells.date(.kickoff),
             due: try cells.date(.due), lead: try cells.people(.lead).first, team: try cells.people(.team),
             clients: try cells.links(.client), notes: try cells.string(.notes), otherFields: cells.otherFields)
     }

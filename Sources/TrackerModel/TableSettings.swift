@@ -128,8 +128,7 @@ public struct TableSettings<TableWordType: TableWord>: Equatable, Sendable {
         }
     }
 
-    private func resolve(_ select: CompletionSelect, in table: BaseSchema.Table) throws(AppError) -> CompletionField
-    {
+    private func resolve(_ select: CompletionSelect, in table: BaseSchema.Table) throws(AppError) -> CompletionField {
         guard let field = table.field(named: select.field) else {
             throw AppError.missingField(word: "complete", field: select.field, table: table.name)
         }

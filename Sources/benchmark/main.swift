@@ -133,7 +133,8 @@ print()
 /// projects, run in turn as the digest rows are.
 @MainActor func taskRows() throws {
     let (base, environment) = try serve(
-        FakeAirtable.generatedProjects(count: count), tasks: FakeAirtable.generatedTasks(count: count, projects: count / 5))
+        FakeAirtable.generatedProjects(count: count),
+        tasks: FakeAirtable.generatedTasks(count: count, projects: count / 5))
     defer { base.stop() }
     let commands: [(String, [String])] = [
         ("list --format ndjson, \(count) projects", ["list", "--format", "ndjson"]),

@@ -209,7 +209,8 @@ final class ChangesTests: FakeAirtableTestCase {
         var limited = run.environment
         limited["TRACKER"] = TrackerProcess.binary.path
         let failed = try runProgram(
-            "/bin/bash", ["-c", #"ulimit -f 2; trap '' XFSZ; exec "$TRACKER" changes 2>&1 >/dev/null"#], environment: limited,
+            "/bin/bash", ["-c", #"ulimit -f 2; trap '' XFSZ; exec "$TRACKER" changes 2>&1 >/dev/null"#],
+            environment: limited,
             directory: run.runtimeDirectory)
         XCTAssertEqual(failed.status, 1, failed.stdout)
         XCTAssertTrue(failed.stdout.contains("could not be replaced; these changes will be shown again"), failed.stdout)

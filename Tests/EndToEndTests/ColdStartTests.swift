@@ -88,7 +88,8 @@ final class ColdStartTests: FakeAirtableTestCase {
                 XCTAssertEqual(late.count, 0, "\(arguments): sent after an answer: \(late.map(\.path))")
             }
             if arguments == ["show", coffee] {
-                XCTAssertTrue(result.stdout.contains("Dieline and proofs") && result.stdout.contains("Client 6"), result.stdout)
+                XCTAssertTrue(
+                    result.stdout.contains("Dieline and proofs") && result.stdout.contains("Client 6"), result.stdout)
             }
             if arguments == ["show", id] {
                 XCTAssertTrue(result.stdout.contains("Clients   Client 1"), result.stdout)

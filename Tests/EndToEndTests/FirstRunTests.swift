@@ -171,14 +171,17 @@ final class FirstRunTests: FakeAirtableTestCase {
             ["configuration", "token", "table", "fields", "views", "tasks", "cache", "pace"])
         XCTAssertTrue(checks.allSatisfy { $0["ok"] as? Bool == true })
         let tasks = checks.first { $0["name"] as? String == "tasks" }?["detail"] as? String
-        XCTAssertTrue(tasks?.hasPrefix("Tasks table \"Tasks\": name \"Name\", project \"Design project\"") == true, "\(tasks ?? "")")
+        XCTAssertTrue(
+            tasks?.hasPrefix("Tasks table \"Tasks\": name \"Name\", project \"Design project\"") == true,
+            "\(tasks ?? "")")
 
         let wrong = try tracker(["AIRTABLE_TABLE": "Design projekts"]).run(["doctor", "--json"])
         XCTAssertEqual(wrong.status, 77)
         let failed = try XCTUnwrap(
             (try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any])?["checks"]
                 as? [[String: Any]])
-        XCTAssertEqual(failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true], "every check ran")
+        XCTAssertEqual(
+            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true], "every check ran")
         XCTAssertTrue(
             (failed[2]["detail"] as? String)?.contains(
                 #"this base has the tables: "Design projects", "Clients", "Tasks""#) == true)

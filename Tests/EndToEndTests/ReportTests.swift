@@ -67,7 +67,8 @@ final class ReportTests: FakeAirtableTestCase {
         let projects = fake.recordLog.filter { $0.path.contains("/Design") }
         XCTAssertEqual(projects.count, 1, "one listing")
         XCTAssertEqual(fake.recordLog.count, 2, "\(fake.recordLog.map(\.path))")
-        XCTAssertEqual(fake.recordLog.filter { $0.path.hasSuffix("/Tasks") || $0.path.hasSuffix("/tblFAKEtasks00001") }.count, 1)
+        XCTAssertEqual(
+            fake.recordLog.filter { $0.path.hasSuffix("/Tasks") || $0.path.hasSuffix("/tblFAKEtasks00001") }.count, 1)
         XCTAssertEqual(projects.first?.status, 200)
         let query = projects.first?.query.removingPercentEncoding ?? ""
         XCTAssertTrue(query.contains("LAST_MODIFIED_TIME({Complete})"), query)
@@ -160,9 +161,13 @@ final class ReportTests: FakeAirtableTestCase {
         let head = result.stdout.components(separatedBy: "\n\n")[0]
         let headers = head.split(separator: "\n", omittingEmptySubsequences: false)
         // Each line is a header of its own name or a continuation; none is Bcc, none holds a control character.
-        XCTAssertTrue(headers.allSatisfy { $0.hasPrefix(" ") || $0.range(of: "^[A-Za-z-]+: ", options: .regularExpression) != nil }, head)
+        XCTAssertTrue(
+            headers.allSatisfy {
+                $0.hasPrefix(" ") || $0.range(of: "^[A-Za-z-]+: ", options: .regularExpression) != nil
+            }, head)
         XCTAssertFalse(headers.contains { $0.lowercased().hasPrefix("bcc") }, head)
-        XCTAssertTrue(result.stdout.utf8.allSatisfy { ($0 >= 32 && $0 < 127) || $0 == 10 }, "no raw control in the message")
+        XCTAssertTrue(
+            result.stdout.utf8.allSatisfy { ($0 >= 32 && $0 < 127) || $0 == 10 }, "no raw control in the message")
 
         // Read back by a real mail parser (Python's email package, RFC 5322 policy), where the machine has one.
         let python = "/usr/bin/python3"

@@ -13,12 +13,16 @@ final class TasksTests: FakeAirtableTestCase {
     static let gal = "katherineduh+collab10@demo.htable.com"
 
     static let tasks: [FakeTaskSpec] = [
-        FakeTaskSpec(id: "recTASKdieline001", "Dieline and proofs", projects: [coffee], estimate: 2.5, assignee: leslie.email),
+        FakeTaskSpec(
+            id: "recTASKdieline001", "Dieline and proofs", projects: [coffee], estimate: 2.5, assignee: leslie.email),
         FakeTaskSpec(id: "recTASKkickoff001", "Kickoff meeting", projects: [lemon], estimate: 0.5, assignee: gal),
-        FakeTaskSpec(id: "recTASKkickoff002", "Kickoff meeting", projects: [cmca], estimate: 0.5, assignee: leslie.email),
-        FakeTaskSpec(id: "recTASKfinal00001", "Final files", projects: [coffee], estimate: 1, completed: true, assignee: gal),
+        FakeTaskSpec(
+            id: "recTASKkickoff002", "Kickoff meeting", projects: [cmca], estimate: 0.5, assignee: leslie.email),
+        FakeTaskSpec(
+            id: "recTASKfinal00001", "Final files", projects: [coffee], estimate: 1, completed: true, assignee: gal),
         FakeTaskSpec(id: "recTASKloose00001", "Loose end", projects: []),
-        FakeTaskSpec(id: "recTASKhinge00001", "Hinge prototype", projects: [locax], estimate: 3, assignee: leslie.email),
+        FakeTaskSpec(
+            id: "recTASKhinge00001", "Hinge prototype", projects: [locax], estimate: 3, assignee: leslie.email),
     ]
 
     private func start(_ configure: (inout FakeAirtable.Options) -> Void = { _ in }) throws {
@@ -52,7 +56,8 @@ final class TasksTests: FakeAirtableTestCase {
             ids(piped),
             ["recTASKhinge00001", "recTASKdieline001", "recTASKkickoff001", "recTASKkickoff002", "recTASKloose00001"])
         XCTAssertEqual(
-            piped.lines[1], "recTASKdieline001\tDieline and proofs\tCoffee packaging\t2020-10-30\toverdue\tLeslie Walker\t2.5")
+            piped.lines[1],
+            "recTASKdieline001\tDieline and proofs\tCoffee packaging\t2020-10-30\toverdue\tLeslie Walker\t2.5")
         XCTAssertEqual(piped.lines[4], "recTASKloose00001\tLoose end\t\t\t\t\t")
         // One listing of the Tasks table, filtered on Airtable; then the projects by id, never the whole table.
         let listings = taskRequests
@@ -71,7 +76,9 @@ final class TasksTests: FakeAirtableTestCase {
         XCTAssertEqual(ids(try run.run(["tasks", "--limit", "2"])), ["recTASKhinge00001", "recTASKdieline001"])
 
         let csv = try run.run(["tasks", "--format", "csv", "--columns", "name,project-name,estimate"])
-        XCTAssertEqual(csv.stdout.components(separatedBy: "\r\n").prefix(2), ["name,project-name,estimate", "Hinge prototype,Locax notebook computer,3"])
+        XCTAssertEqual(
+            csv.stdout.components(separatedBy: "\r\n").prefix(2),
+            ["name,project-name,estimate", "Hinge prototype,Locax notebook computer,3"])
 
         let json = try run.run(["tasks", "--json", "--all"])
         let objects = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
@@ -99,7 +106,9 @@ final class TasksTests: FakeAirtableTestCase {
         let reads = taskRequests
         XCTAssertEqual(reads.count, 1)
         let sent = formula(reads[0])
-        XCTAssertTrue(sent.contains("RECORD_ID() = 'recTASKdieline001'") && sent.contains("RECORD_ID() = 'recTASKfinal00001'"), sent)
+        XCTAssertTrue(
+            sent.contains("RECORD_ID() = 'recTASKdieline001'") && sent.contains("RECORD_ID() = 'recTASKfinal00001'"),
+            sent)
         XCTAssertFalse(sent.contains("Design project") || sent.contains("Coffee"), "never by the link's names: \(sent)")
     }
 
@@ -110,7 +119,9 @@ final class TasksTests: FakeAirtableTestCase {
             ids(try run.run(["tasks", "--mine"])), ["recTASKhinge00001", "recTASKdieline001", "recTASKkickoff002"])
         XCTAssertEqual(ids(try run.run(["tasks", "--assignee", "me"])).count, 3)
         XCTAssertEqual(ids(try run.run(["tasks", "--assignee", Self.gal.uppercased()])), ["recTASKkickoff001"])
-        XCTAssertEqual(ids(try run.run(["tasks", "--assignee", "gal samari", "--all"])), ["recTASKfinal00001", "recTASKkickoff001"])
+        XCTAssertEqual(
+            ids(try run.run(["tasks", "--assignee", "gal samari", "--all"])),
+            ["recTASKfinal00001", "recTASKkickoff001"])
         XCTAssertEqual(ids(try run.run(["tasks", "--assignee", "Gal"])), [], "a whole name, not part of one")
     }
 
@@ -151,12 +162,14 @@ final class TasksTests: FakeAirtableTestCase {
         try start()
         let run = tracker()
         let added = try run.run([
-            "task", "add", "Lemon headband", "Print proofs", "--assignee", "me", "--estimate", "1w", "--notes", "two\nlines",
+            "task", "add", "Lemon headband", "Print proofs", "--assignee", "me", "--estimate", "1w", "--notes",
+            "two\nlines",
         ])
         XCTAssertEqual(added.status, 0, added.stderr)
         let id = added.stdout.trimmingCharacters(in: .newlines)
         XCTAssertTrue(id.hasPrefix("rec") && id.count == 17, id)
-        let stored = try XCTUnwrap(fake.records(inTable: "Tasks").first { $0["id"] as? String == id }?["fields"] as? [String: Any])
+        let stored = try XCTUnwrap(
+            fake.records(inTable: "Tasks").first { $0["id"] as? String == id }?["fields"] as? [String: Any])
         XCTAssertEqual(stored["Design project"] as? [String], [Self.lemon])
         XCTAssertEqual(stored["Time estimate (days)"] as? Double, 5)
         XCTAssertEqual((stored["Assignee"] as? [String: Any])?["id"] as? String, Self.leslie.id)
@@ -168,11 +181,16 @@ final class TasksTests: FakeAirtableTestCase {
         // --if-absent within the project: the same name there is found, not made again.
         let again = try run.run(["task", "add", "Lemon headband", "Print proofs", "--if-absent"])
         XCTAssertEqual(again.stdout, id + "\n", again.stderr)
-        XCTAssertEqual(fake.records(inTable: "Tasks").filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Print proofs" }.count, 1)
+        XCTAssertEqual(
+            fake.records(inTable: "Tasks").filter {
+                ($0["fields"] as? [String: Any])?["Name"] as? String == "Print proofs"
+            }.count, 1)
         XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" && !$0.path.hasSuffix("/listRecords") }.count, 1)
 
         let dry = try run.run(["task", "add", "CMCA brand identity", "Brief", "--estimate", "0.5", "--dry-run"])
-        XCTAssertEqual(dry.stdout, #"{"fields":{"Name":"Brief","Time estimate (days)":0.5,"Design project":["rec3g0Xxmw2rw3scs"]}}"# + "\n")
+        XCTAssertEqual(
+            dry.stdout,
+            #"{"fields":{"Name":"Brief","Time estimate (days)":0.5,"Design project":["rec3g0Xxmw2rw3scs"]}}"# + "\n")
         let json = try run.run(["task", "show", "Print proofs", "--json"])
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual((object["project"] as? [String: Any])?["name"] as? String, "Lemon headband")
@@ -186,7 +204,9 @@ final class TasksTests: FakeAirtableTestCase {
         fake.inject(.applyThenDrop, onRequest: 2)
         let result = try run.run(["task", "add", "Coffee packaging", "Color check"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let made = fake.records(inTable: "Tasks").filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Color check" }
+        let made = fake.records(inTable: "Tasks").filter {
+            ($0["fields"] as? [String: Any])?["Name"] as? String == "Color check"
+        }
         XCTAssertEqual(made.count, 1, "one task for one command")
         XCTAssertEqual(result.stdout, (made.first?["id"] as? String ?? "?") + "\n")
         XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" && !$0.path.hasSuffix("/listRecords") }.count, 1)
@@ -196,12 +216,18 @@ final class TasksTests: FakeAirtableTestCase {
         try start()
         let run = tracker()
         for (arguments, status, fragment) in [
-            (["task", "add", "Coffee packaging", "X", "--estimate", "-1"], Int32(64), "--estimate takes a number of days"),
+            (
+                ["task", "add", "Coffee packaging", "X", "--estimate", "-1"], Int32(64),
+                "--estimate takes a number of days"
+            ),
             (["task", "add", "Coffee packaging", "X", "--estimate", "abc"], 64, "--estimate takes a number of days"),
             (["task", "add", "Coffee packaging", "X", "--estimate", "1.25"], 64, "takes 1 decimal place"),
             (["task", "add", "Coffee packaging", "X", "--assignee", "Nobody Here"], 64, "no collaborator named"),
             (["task", "add", "Coffee packaging", "bell\u{7}name"], 64, "control character (^G)"),
-            (["task", "done", "Dieline and proofs", "--project", "Lemon headband"], 66, "no task in \"Lemon headband\""),
+            (
+                ["task", "done", "Dieline and proofs", "--project", "Lemon headband"], 66,
+                "no task in \"Lemon headband\""
+            ),
             (["task", "done", "Kickoff meeting"], 64, "Kickoff meeting"),
             (["task", "show", Self.coffee], 66, "no task has id or name"),
             (["show", "recTASKdieline001"], 66, "no project has id or name"),
@@ -221,7 +247,9 @@ final class TasksTests: FakeAirtableTestCase {
     func testDoneAndReopenSetCompletedOnEveryTaskNamed() throws {
         try start()
         let run = tracker()
-        let done = try run.run(["task", "done", "Kickoff meeting", "Dieline and proofs", "--project", "CMCA brand identity"])
+        let done = try run.run([
+            "task", "done", "Kickoff meeting", "Dieline and proofs", "--project", "CMCA brand identity",
+        ])
         assertFailure(done, status: 66, "no task in \"CMCA brand identity\" is named \"Dieline and proofs\"")
         XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" }, "nothing written when one is not found")
         let ok = try run.run(["task", "done", "Kickoff meeting", "--project", "CMCA brand identity"])
@@ -230,7 +258,9 @@ final class TasksTests: FakeAirtableTestCase {
             fake!.records(inTable: "Tasks").first { $0["id"] as? String == id }?["fields"] as? [String: Any] ?? [:]
         }
         XCTAssertEqual(fields("recTASKkickoff002")["Completed"] as? Bool, true)
-        XCTAssertEqual(try run.run(["task", "reopen", "recTASKkickoff002", "recTASKfinal00001"]).lines, ["recTASKkickoff002", "recTASKfinal00001"])
+        XCTAssertEqual(
+            try run.run(["task", "reopen", "recTASKkickoff002", "recTASKfinal00001"]).lines,
+            ["recTASKkickoff002", "recTASKfinal00001"])
         XCTAssertNil(fields("recTASKfinal00001")["Completed"])
         XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" }.count, 2, "one request each time")
     }
@@ -239,21 +269,25 @@ final class TasksTests: FakeAirtableTestCase {
         try start()
         let run = tracker()
         let moved = try run.run([
-            "task", "update", "Dieline and proofs", "--move-to", "Lemon headband", "--estimate", "2", "--clear", "assignee",
+            "task", "update", "Dieline and proofs", "--move-to", "Lemon headband", "--estimate", "2", "--clear",
+            "assignee",
         ])
         XCTAssertEqual(moved.stdout, "recTASKdieline001\n", moved.stderr)
         let patch = try XCTUnwrap(fake.recordLog.last { $0.method == "PATCH" })
         XCTAssertEqual(
             patch.body,
-            #"{"records":[{"id":"recTASKdieline001","fields":{"Time estimate (days)":2,"Assignee":null,"Design project":["recZ2UzQoJcTTXjws"]}}]}"#)
+            #"{"records":[{"id":"recTASKdieline001","fields":{"Time estimate (days)":2,"Assignee":null,"Design project":["recZ2UzQoJcTTXjws"]}}]}"#
+        )
         let project = { [fake] (id: String) in
             (fake!.records.first { $0["id"] as? String == id }?["fields"] as? [String: Any])?["Tasks"] as? [String]
         }
         XCTAssertEqual(project(Self.coffee), ["recTASKfinal00001"], "Airtable keeps the inverse link")
         XCTAssertEqual(project(Self.lemon), ["recTASKkickoff001", "recTASKdieline001"])
-        assertFailure(try run.run(["task", "update", "Final files"]), status: 64, "task update needs something to change")
         assertFailure(
-            try run.run(["task", "update", "Final files", "--clear", "name"]), status: 64, "--clear takes assignee, estimate, notes")
+            try run.run(["task", "update", "Final files"]), status: 64, "task update needs something to change")
+        assertFailure(
+            try run.run(["task", "update", "Final files", "--clear", "name"]), status: 64,
+            "--clear takes assignee, estimate, notes")
     }
 
     func testDeleteAsksOnATerminalNeedsYesOffOneAndALostAnswerIsSettledByLooking() throws {
@@ -312,7 +346,8 @@ final class ShowProgressTests: FakeAirtableTestCase {
         let sent = fake.log
         let firstAnswer = try XCTUnwrap(sent.map(\.time).min())
         XCTAssertTrue(sent.allSatisfy { $0.received < firstAnswer + 0.05 }, "\(sent.map(\.path))")
-        XCTAssertFalse(sent.contains { $0.query.contains("TRUE%28%29") && $0.path.contains("Tasks") }, "never the whole table")
+        XCTAssertFalse(
+            sent.contains { $0.query.contains("TRUE%28%29") && $0.path.contains("Tasks") }, "never the whole table")
 
         let (status, shown) = try onATerminal(["show", "Coffee packaging"], run, columns: 100)
         XCTAssertEqual(status, 0, shown)
@@ -346,7 +381,11 @@ final class StatusTests: FakeAirtableTestCase {
         options.user = (TasksTests.leslie.id, nil)
         try startFake(options: options)
         let run = tracker()
-        XCTAssertEqual(try run.run(["task", "add", "Lemon headband", "A task with a rather long name to be cut at eighty", "--assignee", "me"]).status, 0)
+        XCTAssertEqual(
+            try run.run([
+                "task", "add", "Lemon headband", "A task with a rather long name to be cut at eighty", "--assignee",
+                "me",
+            ]).status, 0)
         let before = fake.log.count
         let result = try run.run(["status"])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -432,9 +471,14 @@ final class ReportTasksTests: FakeAirtableTestCase {
         let json = try run.run(["report", "--format", "json"])
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let tasks = try XCTUnwrap(object["tasks"] as? [[String: Any]])
-        XCTAssertEqual(Set(tasks.compactMap { $0["id"] as? String }), ["recTASKdieline001", "recTASKkickoff001", "recTASKkickoff002"])
+        XCTAssertEqual(
+            Set(tasks.compactMap { $0["id"] as? String }),
+            ["recTASKdieline001", "recTASKkickoff001", "recTASKkickoff002"])
         let markdown = try run.run(["report", "--format", "markdown"])
-        XCTAssertTrue(markdown.stdout.contains("## Open tasks in overdue projects (3)\n\n### Gal Samari (1)\n\n- Kickoff meeting (Lemon headband, 0.5 days)\n"), markdown.stdout)
+        XCTAssertTrue(
+            markdown.stdout.contains(
+                "## Open tasks in overdue projects (3)\n\n### Gal Samari (1)\n\n- Kickoff meeting (Lemon headband, 0.5 days)\n"
+            ), markdown.stdout)
         let html = try run.run(["report", "--format", "html"])
         XCTAssertTrue(html.stdout.contains("Open tasks in overdue projects (3)</h2>"), html.stdout)
         // Grouped by lead, a lead is the group's heading and not repeated on every row.
@@ -459,7 +503,8 @@ final class HostileTaskTextTests: FakeAirtableTestCase {
         let run = tracker()
         let tsv = try run.run(["tasks"])
         XCTAssertEqual(tsv.lines.count, 2, tsv.stdout)
-        XCTAssertTrue(tsv.lines[0].hasPrefix("recTASKevil000001\tEvil^[]0;owned^G name second<U+202E>line\t"), tsv.stdout)
+        XCTAssertTrue(
+            tsv.lines[0].hasPrefix("recTASKevil000001\tEvil^[]0;owned^G name second<U+202E>line\t"), tsv.stdout)
         let json = try run.run(["tasks", "--json"])
         let objects = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(objects.first?["name"] as? String, hostile, "JSON carries the exact value")

@@ -264,7 +264,10 @@ struct CommandParsingTests {
             ["edit", "A", "--due", "friday"],
             "--due is not a flag of 'tracker edit'; it belongs to 'tracker add', 'tracker update'"
         ),
-        (["reopen", "A", "--yes"], "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task'"),
+        (
+            ["reopen", "A", "--yes"],
+            "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task'"
+        ),
         (
             ["--limit", "5"],
             "--limit belongs to 'tracker list', 'tracker comments', 'tracker tasks'; put the command first: tracker list --limit …"

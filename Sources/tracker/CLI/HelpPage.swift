@@ -47,7 +47,11 @@ enum HelpPage {
     static func synopses(_ spec: CommandSpec) -> [String] {
         var forms: [String] = []
         for line in spec.usage.map({ $0.trimmingWhitespace() }) {
-            if line.hasPrefix("tracker ") || forms.isEmpty { forms.append(line) } else { forms[forms.count - 1] += " " + line }
+            if line.hasPrefix("tracker ") || forms.isEmpty {
+                forms.append(line)
+            } else {
+                forms[forms.count - 1] += " " + line
+            }
         }
         return forms
     }

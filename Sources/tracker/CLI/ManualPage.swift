@@ -23,7 +23,8 @@ enum ManualPage {
             text += ".SS \(escape(spec.name))\n\(escape(spec.summary))\n.PP\n.nf\n"
             // man indents a command's text by seven columns.
             text +=
-                HelpPage.synopses(spec).flatMap { HelpPage.usageLines($0, width: 73) }.map { escape($0) + "\n" }.joined()
+                HelpPage.synopses(spec).flatMap { HelpPage.usageLines($0, width: 73) }.map { escape($0) + "\n" }
+                .joined()
                 + ".fi\n"
             text += flags(spec.flags)
             if !spec.notes.isEmpty { text += ".PP\n" + escape(spec.notes.joined(separator: " ")) + "\n" }

@@ -55,12 +55,14 @@ extension Runner {
             let precision = layout.table?.field(named: field)?.precision ?? 1
             guard DaysInput.fits(estimate, precision: precision) else {
                 let places = precision == 0 ? "whole days" : "\(precision) decimal place\(precision == 1 ? "" : "s")"
-                throw AppError.usage("--estimate \(ProjectTask.days(estimate)): \(field) takes \(places)", command: "task")
+                throw AppError.usage(
+                    "--estimate \(ProjectTask.days(estimate)): \(field) takes \(places)", command: "task")
             }
             write[.estimate] = .number(estimate)
         }
         if let notes = try readNotes(values.notes, command: "task") {
-            try TextRules.refuseControlCharacters(notes, flag: "--notes-file", command: "task", allowingLineBreaks: true)
+            try TextRules.refuseControlCharacters(
+                notes, flag: "--notes-file", command: "task", allowingLineBreaks: true)
             _ = try taskField(.notes, for: "--notes", in: layout)
             write[.notes] = .string(notes)
         }

@@ -67,7 +67,8 @@ extension Runner {
         let record = try await find(options.target, base: base, forgiving: false)
         let text = try await withMentions(typed, base: base)
         if options.mode.dryRun {
-            let path = "/v0/\(base.configuration.baseID)/\(record.route ?? base.configuration.table)/\(record.id)/comments"
+            let path =
+                "/v0/\(base.configuration.baseID)/\(record.route ?? base.configuration.table)/\(record.id)/comments"
             try output.standardOutput(
                 "POST \(path)\n" + JSONValue.object([("text", .string(text))]).serialized() + "\n")
             return

@@ -58,7 +58,10 @@ extension Runner {
         let base = try await prepareBase(readingBeside: true)
         // By id the comments are asked for beside the record (and the schema): one round trip. They are used only
         // once the record is found in this table.
-        let byID: String? = if case .project(let typed) = options.target, ProjectAPIClient.looksLikeRecordID(typed) { typed } else { nil }
+        let byID: String? =
+            if case .project(let typed) = options.target, ProjectAPIClient.looksLikeRecordID(typed) { typed } else {
+                nil
+            }
         async let early: Result<[RecordComment], AppError>? = {
             guard let byID else { return nil }
             return await base.client.comments(on: byID, limit: options.limit)

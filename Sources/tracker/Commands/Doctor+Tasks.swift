@@ -23,7 +23,8 @@ extension Runner {
                     "absent: " + absent.map { "\($0.rawValue) (\($0.templateName))" }.joined(separator: ", "))
             }
             if tasks.projectsLink == nil {
-                check.notes.append("the projects have no link to it: a project's tasks are found by the tasks' own link")
+                check.notes.append(
+                    "the projects have no link to it: a project's tasks are found by the tasks' own link")
             }
             return check
         } catch {

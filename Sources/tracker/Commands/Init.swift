@@ -113,18 +113,7 @@ extension Runner {
             token: token, baseID: baseID, table: table, endpoint: endpoint ?? Configuration.defaultEndpoint,
             secretsPath: path, environmentKeys: [])
         if output.isStderrTerminal { output.standardError("Checking the token and the table…\n") }
-        let client = makeClient(configuration: configuration)
-        try await client.probeTable().get()
-        // On a terminal, say where the tasks are (the table the projects' Tasks field links to), or that there are none.
-        var tasksLine = ""
-        if output.isStderrTerminal, case .success(let body?) = await client.schemaBody(),
-            let schema = try? BaseSchema(airtable: body)
-        {
-            let tasks = try? TaskLayout.resolve(.template, projects: schema.table(table), schema: schema)
-            tasksLine =
-                tasks.map { "Tasks: \"\(TextCells.folded($0.name))\" (tracker tasks, tracker task add …).\n" }
-                ?? "This base has no Tasks table; the task commands need one.\n"
-        }
+        try await makeClient(configuration: configuration).probeTable().get()
         var members: [(SecretsKey, JSONValue)] = [
             options.tokenCommand.map { (.tokenCommand, .array($0.map(JSONValue.string))) } ?? (.token, .string(token)),
             (.baseId, .string(baseID)), (.table, .string(table)),
@@ -147,7 +136,7 @@ extension Runner {
                 options.tokenCommand.map { "token from \(TokenCommand.display($0))" }
                 ?? "token \(configuration.maskedToken)"
             output.standardError(
-                "Saved \(path)\(named) (\(source), base \(baseID), table \"\(table)\").\(note)\n\(tasksLine)Try: tracker \(profile.map { "--profile \($0) " } ?? "")list\n"
+                "Saved \(path)\(named) (\(source), base \(baseID), table \"\(table)\").\(note)\nTry: tracker \(profile.map { "--profile \($0) " } ?? "")list\n"
             )
         }
     }

@@ -268,7 +268,9 @@ extension Runner {
     private func progressRead(_ columns: [ListColumn], base: Base) throws -> Task<[String: [ProjectTask]], Error>? {
         guard columns.contains(.tasks) || columns.contains(.daysLeft) else { return nil }
         let layout = try taskLayout(base)
-        let fields = layout.table == nil ? nil : [layout.fields.name] + [TaskWord.project, .complete, .estimate].compactMap { layout.fields[$0] }
+        let fields =
+            layout.table == nil
+            ? nil : [layout.fields.name] + [TaskWord.project, .complete, .estimate].compactMap { layout.fields[$0] }
         let client = base.client
         return Task {
             var byProject: [String: [ProjectTask]] = [:]

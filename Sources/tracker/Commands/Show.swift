@@ -69,7 +69,9 @@ extension Runner {
             return
         }
         // The tasks are listed whole below; their link is not shown again as names.
-        if tasks != nil, let link = base.layout.tasks?.projectsLink { project.otherFields.removeAll { $0.name == link } }
+        if tasks != nil, let link = base.layout.tasks?.projectsLink {
+            project.otherFields.removeAll { $0.name == link }
+        }
         let recordNames = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
         let formatter = FieldFormatter(table: base.layout.table, timeZone: context.timeZone, recordNames: recordNames)
         // The base's own fields in the table's order (every one, empty or not), else as the record has them.

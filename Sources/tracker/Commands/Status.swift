@@ -58,7 +58,8 @@ extension Runner {
         // Cold: the schema, who the token is and both listings go out at once; the tasks' projects follow by id.
         let base = try await prepareBase(readingBeside: true)
         let fields = base.layout.fields
-        let since = ProjectDigest.start(of: CalendarDate(dayNumber: today.dayNumber - options.days + 1), in: context.timeZone)
+        let since = ProjectDigest.start(
+            of: CalendarDate(dayNumber: today.dayNumber - options.days + 1), in: context.timeZone)
         let last = CalendarDate(dayNumber: today.dayNumber + options.days)
         var projectTerms: [String] = []
         let people = [fields[.lead], fields[.team]].compactMap { $0 }.map(Formula.field)
@@ -104,11 +105,13 @@ extension Runner {
             newTasks: tasks.filter { isNew($0.createdTime) })
         if options.json { return try output.standardOutput(statusJSON(report) + "\n") }
         guard !report.isEmpty else {
-            return try output.standardOutput("Nothing needs you today: no projects due within \(options.days) days, no open tasks.\n")
+            return try output.standardOutput(
+                "Nothing needs you today: no projects due within \(options.days) days, no open tasks.\n")
         }
         let width = output.isStdoutTerminal ? output.terminalWidth ?? 80 : 80
         let unicode = output.isStdoutTerminal && TimelineChart.Glyphs.localeIsUTF8(context.environment)
-        try output.standardOutput(StatusView(today: today, days: options.days, style: style, width: width, unicode: unicode).render(report))
+        try output.standardOutput(
+            StatusView(today: today, days: options.days, style: style, width: width, unicode: unicode).render(report))
     }
 
     private func statusJSON(_ report: StatusReport) -> String {

@@ -58,7 +58,8 @@ struct Configuration: Equatable, Sendable {
 
 /// The keys a secrets file may hold; any other key is a typo and an error.
 enum SecretsKey: String, CaseIterable {
-    case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields, tasks
+    case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields,
+        tasks
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.

@@ -36,7 +36,9 @@ struct TaskLayout: Sendable {
         let links = projects?.fields.filter { $0.type == "multipleRecordLinks" } ?? []
         let table: BaseSchema.Table?
         if let named {
-            guard let found = schema.table(named) ?? schema.tables.first(where: { $0.name.lowercased() == named.lowercased() })
+            guard
+                let found = schema.table(named)
+                    ?? schema.tables.first(where: { $0.name.lowercased() == named.lowercased() })
             else {
                 throw AppError.configuration(
                     "\"tasks\".\"table\" names \"\(named)\", but the base has no such table; its tables are \(schema.tables.map { "\"\($0.name)\"" }.joined(separator: ", "))",

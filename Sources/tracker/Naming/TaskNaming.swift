@@ -56,7 +56,8 @@ struct TaskNaming {
             ? "no task\(place) has id or name \"\(target)\"" : "no task\(place) is named \"\(target)\""
         var resembling: [String] = []
         if let formula = ProjectAPIClient.resemblanceFormula(target, field: layout.fields.name) {
-            resembling = try await client.tasks(in: layout.client, matching: formula, limit: 200).get().compactMap(\.name)
+            resembling = try await client.tasks(in: layout.client, matching: formula, limit: 200).get().compactMap(
+                \.name)
         }
         let close = ProjectNaming.closest(to: target, among: resembling.filter { $0 != target })
         return .notFound(what, hint: Suggestion.question(close) ?? "Run 'tracker tasks --all' to see names and ids.")

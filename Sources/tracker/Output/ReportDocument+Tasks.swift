@@ -8,7 +8,8 @@ extension ReportDocument {
         guard let tasks else { return [] }
         var groups: [String: [ProjectTask]] = [:]
         for task in tasks.tasks { groups[task.assignee?.displayName ?? "", default: []].append(task) }
-        return groups.keys.sorted { ($0.isEmpty ? 1 : 0, $0.lowercased()) < ($1.isEmpty ? 1 : 0, $1.lowercased()) }.map {
+        return groups.keys.sorted { ($0.isEmpty ? 1 : 0, $0.lowercased()) < ($1.isEmpty ? 1 : 0, $1.lowercased()) }.map
+        {
             (name: $0.isEmpty ? "Unassigned" : $0, tasks: groups[$0]!)
         }
     }
@@ -22,7 +23,8 @@ extension ReportDocument {
         let projects = tasks.tasks.map { tasks.project(of: $0).map(Self.name) ?? "" }
         let projectWidth = min(max(10, Self.width - 6 - nameWidth - 8), projects.map(TextCells.width).max() ?? 0)
         for group in tasksByAssignee {
-            out += "  " + TextCells.fit("\(TextCells.folded(group.name)) (\(group.tasks.count))", 76).trimmedRight + "\n"
+            out +=
+                "  " + TextCells.fit("\(TextCells.folded(group.name)) (\(group.tasks.count))", 76).trimmedRight + "\n"
             for task in group.tasks {
                 let project = tasks.project(of: task).map(Self.name) ?? ""
                 var line = "    " + TextCells.fit(TextCells.folded(task.name ?? task.id), nameWidth) + "  "
@@ -43,7 +45,8 @@ extension ReportDocument {
             for task in group.tasks {
                 var details = [tasks.project(of: task).map { Self.escapedMarkdown(Self.name($0)) } ?? "no project"]
                 if let estimate = task.estimate { details.append("\(ProjectTask.days(estimate)) days") }
-                out += "- \(Self.escapedMarkdown(TextCells.folded(task.name ?? task.id))) (\(details.joined(separator: ", ")))\n"
+                out +=
+                    "- \(Self.escapedMarkdown(TextCells.folded(task.name ?? task.id))) (\(details.joined(separator: ", ")))\n"
             }
         }
         return out

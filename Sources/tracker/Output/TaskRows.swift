@@ -15,8 +15,10 @@ struct TaskRows {
             guard let project = task.project.flatMap({ projects[$0] }) else {
                 return (1, 0, "", (task.name ?? "").lowercased(), task.id)
             }
-            return (0, project.due?.dayNumber ?? Int.max, (project.name ?? "").lowercased() + "\u{0}" + project.id,
-                (task.name ?? "").lowercased(), task.id)
+            return (
+                0, project.due?.dayNumber ?? Int.max, (project.name ?? "").lowercased() + "\u{0}" + project.id,
+                (task.name ?? "").lowercased(), task.id
+            )
         }
         let keys = tasks.map(key)
         self.tasks = tasks.indices.sorted { keys[$0] < keys[$1] }.map { tasks[$0] }
@@ -134,7 +136,8 @@ struct TaskRows {
                     let status = project.status(today: today)
                     let due = project.due.map { "  due \($0)" } ?? ""
                     let name = trimmed(
-                        TextCells.fit(TextCells.folded(project.name ?? project.id), max(10, width - 30), ellipsis: ellipsis))
+                        TextCells.fit(
+                            TextCells.folded(project.name ?? project.id), max(10, width - 30), ellipsis: ellipsis))
                     out += style.bold(name) + due + "  " + style.status(status, status.rawValue) + "\n"
                 } else {
                     out += style.bold(task.project == nil ? "No project" : "Project \(task.project!)") + "\n"

@@ -9,7 +9,9 @@ import TrackerModel
 /// `tracker task add PROJECT NAME`: creates one task linked to the project and prints its id; never two for one
 /// command (a lost answer is looked for, not sent again).
 struct TaskAdd: Equatable, Sendable {
-    static let flags = ["--assignee", "--estimate", "--notes", "--notes-file", "--if-absent", "--dry-run", "--json", "--quiet"]
+    static let flags = [
+        "--assignee", "--estimate", "--notes", "--notes-file", "--if-absent", "--dry-run", "--json", "--quiet",
+    ]
 
     var project: String
     var values: TaskValues
@@ -50,13 +52,16 @@ extension Runner {
         // Two runs of the same cron line must not both find the name absent and both create it.
         let lock =
             options.ifAbsent
-            ? try await lock([project.id, options.name], for: "task-add", in: base, doing: "adding \"\(options.name)\"")
+            ? try await lock(
+                [project.id, options.name], for: "task-add", in: base, doing: "adding \"\(options.name)\"")
             : nil
         defer { withExtendedLifetime(lock) {} }
         if options.ifAbsent {
             let existing = try await readTasks(TaskFilters(state: .all), of: project, tasks: layout, base: base)
             if let task = existing.tasks.first(where: { $0.name == options.name }) {
-                narrate("Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).", options.mode)
+                narrate(
+                    "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).",
+                    options.mode)
                 return try printTask(task, rows(task), options.mode)
             }
         }

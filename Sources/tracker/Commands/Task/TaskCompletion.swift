@@ -50,7 +50,8 @@ extension Runner {
         if options.mode.quiet { return }
         if options.mode.json {
             let projects = try await base.client.projects(ids: tasks.compactMap(\.project)).get()
-            let rows = TaskRows(tasks, projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
+            let rows = TaskRows(
+                tasks, projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
             return try output.standardOutput("[\n" + tasks.map(rows.json).joined(separator: ",\n") + "\n]\n")
         }
         try output.standardOutput(tasks.map { $0.id + "\n" }.joined())

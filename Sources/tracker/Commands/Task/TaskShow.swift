@@ -16,7 +16,8 @@ struct TaskShow: Equatable, Sendable {
 
     init(_ scanned: ScannedArguments) throws {
         guard scanned.positionals.count == 1 else {
-            throw AppError.usage("task show takes one task: tracker task show TASK [--project PROJECT]", command: "task")
+            throw AppError.usage(
+                "task show takes one task: tracker task show TASK [--project PROJECT]", command: "task")
         }
         task = scanned.positionals[0]
         project = try scanned.nonEmpty("--project")
@@ -39,7 +40,8 @@ extension Runner {
         let layout = try taskLayout(base)
         let task = try await taskNaming(base, layout, project: options.project).resolve(options.task)
         let projects = try await base.client.projects(ids: task.projects).get()
-        let rows = TaskRows([task], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
+        let rows = TaskRows(
+            [task], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
         if options.json { return try output.standardOutput(rows.json(task) + "\n") }
         var lines = [style.bold(TextCells.folded(task.name ?? task.id))]
         func line(_ label: String, _ value: String) {
@@ -48,17 +50,24 @@ extension Runner {
         if let project = rows.project(of: task) {
             let status = project.status(today: today)
             let due = project.due.map { "due \($0) (\($0.relative(to: today))), " } ?? ""
-            line("Project", TextCells.folded(project.name ?? project.id) + "  " + due + style.status(status, status.rawValue))
+            line(
+                "Project",
+                TextCells.folded(project.name ?? project.id) + "  " + due + style.status(status, status.rawValue))
         } else {
             line("Project", task.project ?? "none")
         }
         line("Status", task.isComplete ? style.green("done") : "open")
         if let person = task.assignee {
-            line("Assignee", TextCells.folded(person.displayName) + (person.email.map { " <\(TextCells.folded($0))>" } ?? ""))
+            line(
+                "Assignee",
+                TextCells.folded(person.displayName) + (person.email.map { " <\(TextCells.folded($0))>" } ?? ""))
         }
-        if let estimate = task.estimate { line("Estimate", ProjectTask.days(estimate) + (estimate == 1 ? " day" : " days")) }
+        if let estimate = task.estimate {
+            line("Estimate", ProjectTask.days(estimate) + (estimate == 1 ? " day" : " days"))
+        }
         if let notes = task.notes, !notes.isEmpty {
-            let shown = TextCells.safe(notes, breaks: .keepNewlines).split(separator: "\n", omittingEmptySubsequences: false)
+            let shown = TextCells.safe(notes, breaks: .keepNewlines).split(
+                separator: "\n", omittingEmptySubsequences: false)
             line("Notes", shown.first.map(String.init) ?? "")
             for more in shown.dropFirst() { lines.append(String(repeating: " ", count: 12) + more) }
         }

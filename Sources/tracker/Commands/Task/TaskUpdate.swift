@@ -19,13 +19,15 @@ struct TaskUpdate: Equatable, Sendable {
 
     init(_ scanned: ScannedArguments) throws {
         guard scanned.positionals.count == 1 else {
-            throw AppError.usage("task update takes one task: tracker task update TASK [--name NAME] …", command: "task")
+            throw AppError.usage(
+                "task update takes one task: tracker task update TASK [--name NAME] …", command: "task")
         }
         task = scanned.positionals[0]
         project = try scanned.nonEmpty("--project")
         values = try TaskValues(scanned, name: try scanned.nonEmpty("--name"))
         moveTo = try scanned.nonEmpty("--move-to")
-        for item in (scanned.last("--clear") ?? "").split(separator: ",").map({ $0.trimmingWhitespace().lowercased() }) {
+        for item in (scanned.last("--clear") ?? "").split(separator: ",").map({ $0.trimmingWhitespace().lowercased() })
+        {
             guard let word = TaskWord(rawValue: item), Self.clearable.contains(word) else {
                 throw AppError.usage(
                     "--clear takes \(Self.clearable.map(\.rawValue).joined(separator: ", ")), not \"\(item)\"",
@@ -63,8 +65,11 @@ extension Runner {
         var updated = task
         try await base.client.updateTasks([change], in: layout.client) { if let first = $0.first { updated = first } }
         let projects = try await base.client.projects(ids: updated.projects).get()
-        let rows = TaskRows([updated], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
-        narrate("Updated \"\(updated.name ?? updated.id)\"\(moved.map { ", now in \"\($0.name ?? $0.id)\"" } ?? "").", options.mode)
+        let rows = TaskRows(
+            [updated], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
+        narrate(
+            "Updated \"\(updated.name ?? updated.id)\"\(moved.map { ", now in \"\($0.name ?? $0.id)\"" } ?? "").",
+            options.mode)
         try printTask(updated, rows, options.mode)
     }
 }

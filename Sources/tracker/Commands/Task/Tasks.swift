@@ -84,7 +84,9 @@ extension Runner {
         let base = try await prepareBase()
         let layout = try taskLayout(base)
         var project: Project?
-        if let target = options.project { project = try await ProjectNaming(client: base.client, forgivesWords: true).resolve(target) }
+        if let target = options.project {
+            project = try await ProjectNaming(client: base.client, forgivesWords: true).resolve(target)
+        }
         let rows = try await readTasks(
             options.filters, of: project, tasks: layout, base: base, limit: options.limit)
         let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
