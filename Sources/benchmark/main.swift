@@ -21,12 +21,13 @@ defer { try? FileManager.default.removeItem(atPath: scratch) }
 /// A running fake and the environment that points tracker at it.
 func serve(
     _ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPace: Int = 10000, latency: Double = 0,
-    tasks: [FakeTaskSpec]? = nil
+    tasks: [FakeTaskSpec]? = nil, user: String? = nil
 )
     throws -> (FakeAirtable, [String: String])
 {
     var options = FakeAirtable.Options()
     options.tasks = tasks
+    if let user { options.user = (user, nil) }
     options.requestsPerSecond = requestsPerSecond
     options.latency = latency
     let fake = FakeAirtable(options: options, records: records)
@@ -160,8 +161,55 @@ print()
     }
 }
 
-// `--tasks`: only the task rows against the listing.
+/// Round trips of the task commands against a fake that answers every request 300 ms late (the recorded projects and
+/// tasks, the token's user assigned some): a command's wall time divided by 0.3 s is the round trips it waited for.
+@MainActor func taskTrips() throws {
+    let late = 0.3
+    let projects = FakeAirtable.recordedProjects
+    let mine = "katherineduh+collab23@demo.htable.com"
+    let tasks = [
+        FakeTaskSpec("Dieline and proofs", projects: ["recPsjO1tkEyBCF7y"], estimate: 2.5, assignee: mine),
+        FakeTaskSpec("Final files", projects: ["recPsjO1tkEyBCF7y"], estimate: 1, completed: true, assignee: mine),
+        FakeTaskSpec("Kickoff meeting", projects: ["recZ2UzQoJcTTXjws"], estimate: 0.5, assignee: mine),
+    ]
+    let (fake, environment) = try serve(projects, latency: late, tasks: tasks, user: "usrSdmrY5yGdbcZzg")
+    defer { fake.stop() }
+    let runs = quick ? 1 : 3
+    func row(_ name: String, _ arguments: [String], cold: Bool) throws {
+        var samples: [Sample] = []
+        var requests: [Int] = []
+        for _ in 0..<runs {
+            var env = environment
+            if cold {
+                env["HOME"] = scratch + "/home-\(UUID().uuidString)"
+                try FileManager.default.createDirectory(atPath: env["HOME"]!, withIntermediateDirectories: true)
+            }
+            let before = fake.log.count
+            samples.append(Measure.run(tracker, arguments, environment: env))
+            requests.append(fake.log.count - before)
+        }
+        let summary = Summary(samples: samples)
+        print(
+            String(
+                format: "  %@ %10@  %.1f round trips, %d requests", name.padding(toLength: 54, withPad: " ", startingAt: 0) as NSString,
+                seconds(summary.wall) as NSString, summary.wall / late, requests.max() ?? 0))
+    }
+    try row("show by name (tasks beside), nothing remembered", ["show", "Coffee packaging"], cold: true)
+    try row("show by id (tasks by id after), nothing remembered", ["show", "recPsjO1tkEyBCF7y"], cold: true)
+    try row("tasks --mine, nothing remembered", ["tasks", "--mine"], cold: true)
+    try row("status, nothing remembered", ["status"], cold: true)
+    _ = Measure.run(tracker, ["status"], environment: environment)  // remembers the schema and who the token is
+    try row("show by name", ["show", "Coffee packaging"], cold: false)
+    try row("show by id", ["show", "recPsjO1tkEyBCF7y"], cold: false)
+    try row("tasks --mine", ["tasks", "--mine"], cold: false)
+    try row("tasks PROJECT", ["tasks", "Coffee packaging"], cold: false)
+    try row("status", ["status"], cold: false)
+    try row("task done by name --dry-run", ["task", "done", "Final files", "--dry-run"], cold: false)
+}
+
+// `--tasks`: only the task rows against the listing, and the task commands' round trips.
 if CommandLine.arguments.contains("--tasks") {
+    try taskTrips()
     try taskRows()
     print()
     digestRatios.forEach { print($0) }
@@ -273,6 +321,7 @@ record("list, \(count) projects (\(pages) pages)", listBig)
 let digest = digestRows(bigEnv)
 let ndjsonBig = digest[0]
 try taskRows()
+try taskTrips()
 // The same pages fetched by curl in a shell loop: the floor any client pays for this fake and this loopback.
 let query =
     "pageSize=100"
