@@ -546,3 +546,40 @@ final class TaskTargetTests: FakeAirtableTestCase {
         assertFailure(try run.run(["open", "--project", "Coffee packaging"]), status: 64, "--project narrows --task")
     }
 }
+
+/// TAB after `task`: its verbs, a project after `add`, task names after the others, people after `--assignee`; all
+/// from what `tasks` last read, with no request.
+final class TaskCompletionTests: FakeAirtableTestCase {
+    func testBashCompletesVerbsTaskNamesAndAssignees() throws {
+        var options = FakeAirtable.Options()
+        options.tasks = TasksTests.tasks
+        try startFake(options: options)
+        var process = tracker()
+        try process.putOnPath()
+        XCTAssertEqual(try process.run(["tasks", "--all"]).status, 0)
+        XCTAssertEqual(try process.run(["list"]).status, 0)
+        let requests = fake.log.count
+        let script = try process.run(["completion", "bash"])
+        let path = process.runtimeDirectory + "/tracker.bash"
+        try script.stdout.write(toFile: path, atomically: false, encoding: .utf8)
+        func complete(_ words: [String]) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let (status, text) = try runProgram(
+                "/bin/bash",
+                [
+                    "-c",
+                    "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; "
+                        + "printf '%s\\n' \"${COMPREPLY[@]}\"",
+                ], environment: process.environment, directory: process.runtimeDirectory)
+            XCTAssertEqual(status, 0)
+            return text.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(try complete(["tracker", "task", ""]), ["add", "show", "update", "done", "reopen", "delete"])
+        XCTAssertEqual(try complete(["tracker", "task", "done", "Kick"]), ["Kickoff\\ meeting"])
+        XCTAssertEqual(try complete(["tracker", "task", "add", "Coff"]), ["Coffee\\ packaging"])
+        XCTAssertEqual(Set(try complete(["tracker", "tasks", "--assignee", ""])), ["me", "Leslie\\ Walker", "Gal\\ Samari"])
+        XCTAssertEqual(try complete(["tracker", "task", "update", "X", "--move-to", "Lem"]), ["Lemon\\ headband"])
+        XCTAssertEqual(try complete(["tracker", "comments", "--task", "Hin"]), ["Hinge\\ prototype"])
+        XCTAssertEqual(fake.log.count, requests, "TAB sends nothing")
+    }
+}

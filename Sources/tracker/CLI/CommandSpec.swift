@@ -25,6 +25,8 @@ enum ArgumentKind: Sendable {
     case commands
     /// The shells completion scripts exist for.
     case shells
+    /// `task`'s verbs, then projects after `add` and tasks by name after the others.
+    case taskVerbs
 }
 
 /// A subcommand's words: its flags, its positional argument and its help text.

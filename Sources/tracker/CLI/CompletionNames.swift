@@ -14,7 +14,7 @@ import TrackerModel
 enum CompletionNames {
     /// The kinds the scripts ask for.
     enum Kind: String, CaseIterable {
-        case projects, categories, views, fields, columns, profiles
+        case projects, categories, views, fields, columns, profiles, tasks, people
     }
 
     /// The hidden command's name; it is in no help page.
@@ -41,6 +41,7 @@ enum CompletionNames {
             switch kind {
             case .columns: return ListColumn.standard.map(\.rawValue)
             case .categories: return CommandSpec.categoryChoices
+            case .people: return ["me"]
             default: return []
             }
         }
@@ -53,6 +54,8 @@ enum CompletionNames {
         case .fields: found = names.fields
         case .columns: found = ListColumn.standard.map(\.rawValue) + names.fields
         case .profiles: found = []
+        case .tasks: found = names.tasks
+        case .people: found = ["me"] + names.people
         }
         // A name a line: one holding a line break cannot be offered whole, and one holding any other control
         // character is not put on a command line at all.

@@ -46,7 +46,12 @@ enum CompletionScript {
     /// Flags whose values are names tracker last read (the names file) or the secrets file's profiles.
     private static let namedValues: [String: CompletionNames.Kind] = [
         "--category": .categories, "--view": .views, "--set": .fields, "--columns": .columns, "--profile": .profiles,
+        "--assignee": .people, "--project": .projects, "--move-to": .projects, "--task": .tasks,
     ]
+
+    /// `task`'s verbs, and those whose arguments are tasks by name (`add` takes a project).
+    private static let taskVerbs = TaskCommand.verbs
+    private static var taskNamingVerbs: [String] { taskVerbs.filter { $0 != "add" } }
 
     /// Commands whose arguments are projects.
     private static var projectCommands: [String] { commands.filter { $0.arguments == .projects }.map(\.name) }
@@ -128,6 +133,17 @@ enum CompletionScript {
             if projectCommands.contains(spec.name) {
                 text +=
                     "        \(spec.name)) if [[ \"$cur\" == -* ]]; then \(words); else _tracker_names projects; fi ;;\n"
+            } else if spec.arguments == .taskVerbs {
+                // The verb first; then a project after `add`, tasks by name after the others.
+                let verbs = taskVerbs.joined(separator: "|")
+                text += "        \(spec.name))\n            local verb=\"\"\n"
+                text += "            for word in \"${COMP_WORDS[@]:2:COMP_CWORD-2}\"; do\n"
+                text += "                case \"$word\" in \(verbs)) verb=\"$word\"; break ;; esac\n            done\n"
+                text += "            if [[ \"$cur\" == -* ]]; then \(words)\n"
+                text +=
+                    "            elif [[ -z \"$verb\" ]]; then COMPREPLY=($(compgen -W \"\(taskVerbs.joined(separator: " "))\" -- \"$cur\"))\n"
+                text += "            elif [[ \"$verb\" == add ]]; then _tracker_names projects\n"
+                text += "            else _tracker_names tasks; fi ;;\n"
             } else {
                 text += "        \(spec.name)) \(words) ;;\n"
             }
@@ -200,9 +216,14 @@ enum CompletionScript {
             if spec.arguments == .shells {
                 text += "                '1:shell:(\(Shell.allCases.map(\.rawValue).joined(separator: " ")))' \\\n"
             }
-            text +=
-                projectCommands.contains(spec.name)
-                ? "                '*:project:{_tracker_names projects}' ;;\n" : "                '*: :' ;;\n"
+            if spec.arguments == .taskVerbs {
+                text += "                '1:verb:(\(taskVerbs.joined(separator: " ")))' \\\n"
+                text += "                '*:task:{[[ ${words[3]} == add ]] && _tracker_names projects || _tracker_names tasks}' ;;\n"
+            } else {
+                text +=
+                    projectCommands.contains(spec.name)
+                    ? "                '*:project:{_tracker_names projects}' ;;\n" : "                '*: :' ;;\n"
+            }
         }
         text += "    esac\n}\n_tracker \"$@\"\n"
         return text
@@ -259,6 +280,15 @@ enum CompletionScript {
         }
         text +=
             "complete -c tracker -n '__fish_seen_subcommand_from \(projectCommands.joined(separator: " "))' -a '(__tracker_names projects)'\n"
+        for spec in commands where spec.arguments == .taskVerbs {
+            let verbs = taskVerbs.joined(separator: " ")
+            text +=
+                "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name); and not __fish_seen_subcommand_from \(verbs)' -a '\(verbs)'\n"
+            text +=
+                "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name); and __fish_seen_subcommand_from add' -a '(__tracker_names projects)'\n"
+            text +=
+                "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name); and __fish_seen_subcommand_from \(taskNamingVerbs.joined(separator: " "))' -a '(__tracker_names tasks)'\n"
+        }
         for spec in commands where spec.arguments == .shells {
             text +=
                 "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name)' -a '\(Shell.allCases.map(\.rawValue).joined(separator: " "))'\n"

@@ -16,6 +16,9 @@ struct NamesFile: Equatable, Sendable {
     var categories: [String] = []
     var views: [String] = []
     var fields: [String] = []
+    /// Task names and the people tasks are assigned to (names, else emails), as `tasks` last read them.
+    var tasks: [String] = []
+    var people: [String] = []
 
     /// The most project names kept.
     static let projectLimit = 5000
@@ -31,13 +34,24 @@ struct NamesFile: Equatable, Sendable {
     /// `fresh` first, then the names already known that it does not repeat, up to the limit. A listing that read the
     /// whole table replaces the list instead (`replacing`), so deleted projects fall out.
     mutating func remember(projects fresh: [String], replacing: Bool) {
+        projects = Self.merged(fresh, into: projects, replacing: replacing)
+    }
+
+    /// Task names and assignees, the same way: those just read first, then those known before (up to the limit).
+    mutating func remember(tasks fresh: [String], people freshPeople: [String]) {
+        tasks = Self.merged(fresh, into: tasks, replacing: false)
+        people = Self.merged(freshPeople, into: people, replacing: false)
+    }
+
+    /// `fresh` first, then `known` names it does not repeat (none when `replacing`), each once, up to the limit.
+    private static func merged(_ fresh: [String], into known: [String], replacing: Bool) -> [String] {
         var seen = Set<String>()
         var names: [String] = []
-        for name in fresh + (replacing ? [] : projects)
-        where names.count < Self.projectLimit && !name.isEmpty && seen.insert(name).inserted {
+        for name in fresh + (replacing ? [] : known)
+        where names.count < projectLimit && !name.isEmpty && seen.insert(name).inserted {
             names.append(name)
         }
-        projects = names
+        return names
     }
 
     /// The schema's categories, views and the base's own fields (those not in `trackerFields`).
@@ -51,7 +65,7 @@ struct NamesFile: Equatable, Sendable {
         func list(_ names: [String]) -> JSONValue { .array(names.map(JSONValue.string)) }
         let body = JSONValue.object([
             ("version", .number(1)), ("projects", list(projects)), ("categories", list(categories)),
-            ("views", list(views)), ("fields", list(fields)),
+            ("views", list(views)), ("fields", list(fields)), ("tasks", list(tasks)), ("people", list(people)),
         ])
         return Data(body.serialized().utf8)
     }
@@ -60,5 +74,6 @@ struct NamesFile: Equatable, Sendable {
         guard let body = try? JSONParser.parse(data), body["version"]?.numberValue == 1 else { return nil }
         func list(_ key: String) -> [String] { body[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
         (projects, categories, views, fields) = (list("projects"), list("categories"), list("views"), list("fields"))
+        (tasks, people) = (list("tasks"), list("people"))
     }
 }

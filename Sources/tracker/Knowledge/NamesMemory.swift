@@ -24,4 +24,17 @@ extension Runner {
         }
         cache.write(names.data, to: name)
     }
+
+    /// Adds the names of `tasks` and their assignees to the names file, for TAB after `task` verbs and `--assignee`.
+    func rememberTaskNames(_ tasks: [ProjectTask], base: Base) {
+        guard let cache = context.cacheDirectory, !tasks.isEmpty else { return }
+        let configuration = base.configuration
+        let name = NamesFile.fileName(
+            endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
+        var names = cache.read(name).flatMap(NamesFile.init(data:)) ?? NamesFile()
+        let people = tasks.compactMap { $0.assignee.map { $0.name ?? $0.email ?? "" } }
+        let before = names
+        names.remember(tasks: tasks.compactMap(\.name), people: people)
+        if names != before { cache.write(names.data, to: name) }
+    }
 }

@@ -34,6 +34,7 @@ extension Runner {
                 found += page.filter { task in project.map { task.projects.contains($0.id) } ?? true }
             }
         }
+        rememberTaskNames(found, base: base)
         if let keep { found = found.filter(keep) }
         var projects: [String: Project] = [:]
         if let project { projects[project.id] = project }

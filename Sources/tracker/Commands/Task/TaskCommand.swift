@@ -20,7 +20,7 @@ struct TaskCommand: Command {
             "tracker task reopen TASK... [--project PROJECT] [--dry-run] [--json] [-q]",
             "tracker task delete TASK... [--project PROJECT] [--yes] [--dry-run] [-q]",
         ],
-        positional: "VERB", arguments: .projects,
+        positional: "VERB", arguments: .taskVerbs,
         flags: [
             FlagSpec(name: "--project", value: "PROJECT", help: "look for the task among this project's tasks only"),
             FlagSpec(name: "--assignee", value: "EMAIL|NAME|me", help: "who does it: an email, a collaborator, or me"),
