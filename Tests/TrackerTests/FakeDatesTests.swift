@@ -30,3 +30,22 @@ struct FakeDatesTests {
         #expect(FakeDates.dayNumber("20261124") == nil)
     }
 }
+
+/// The fake's fast path for records read by id answers as evaluating the formula would.
+@Suite struct FakeRecordIDFormulaTests {
+    @Test(arguments: [
+        ("RECORD_ID() = 'recA'", Set(["recA"])),
+        ("OR(RECORD_ID() = 'recA', RECORD_ID() = 'recB')", Set(["recA", "recB"])),
+    ])
+    func idsAreRead(formula: String, ids: Set<String>) {
+        #expect(FakeAirtable.recordIDs(in: formula) == ids)
+    }
+
+    @Test(arguments: [
+        "AND(RECORD_ID() = 'recA', {Name})", "OR(RECORD_ID() = 'recA', {Name} = 'x')", "RECORD_ID() = 'a\\'b'",
+        "OR(RECORD_ID() = 'recA', RECORD_ID() = 'rec B')", "TRUE()", "",
+    ])
+    func anythingElseIsEvaluated(formula: String) {
+        #expect(FakeAirtable.recordIDs(in: formula) == nil)
+    }
+}

@@ -7,6 +7,19 @@ extension Runner {
         try base.layout.requireTasks(base.client.access.tasks)
     }
 
+    /// Cold, the Tasks table was read as the secrets file assumes it while the schema was on its way: once the schema
+    /// has come, `SchemaInFlight.Contradicted` (the command then runs again, the schema first) unless it names the same
+    /// table and fields.
+    func confirmTasks(_ assumed: TaskLayout, _ base: Base) async throws {
+        guard base.inFlight != nil else { return }
+        let confirmed = try await base.confirmedLayout()
+        guard let tasks = confirmed.tasks, tasks.name == assumed.name, tasks.fields == assumed.fields,
+            tasks.projectsLink == assumed.projectsLink
+        else {
+            throw SchemaInFlight.Contradicted()
+        }
+    }
+
     /// The ids of the tasks a project lists in its link to the Tasks table; nil when the projects table has no such
     /// link (then only the tasks' own link can tell).
     func taskIDs(of project: Project, in tasks: TaskLayout) -> [String]? {
@@ -23,17 +36,24 @@ extension Runner {
     ) async throws -> TaskRows {
         let table = layout.client
         let formula = Formula.tasksMatching(filters, fields: layout.fields)
-        let me = filters.needsMe ? try await base.knowledge.me() : nil
-        let keep = filters.localMatch(me: me)
-        var found: [ProjectTask]
-        if let project, let ids = taskIDs(of: project, in: layout) {
-            found = try await base.client.tasks(in: table, ids: ids, also: formula).get()
-        } else {
-            found = []
-            try await base.client.listTasks(in: table, ListQuery(filterByFormula: formula)) { page in
-                found += page.filter { task in project.map { task.projects.contains($0.id) } ?? true }
+        // Who the token is goes out beside the listing (and, cold, beside the schema read).
+        async let asked: String? = filters.needsMe ? base.knowledge.me() : nil
+        var found: [ProjectTask] = []
+        do {
+            if let project, let ids = taskIDs(of: project, in: layout) {
+                found = try await base.client.tasks(in: table, ids: ids, also: formula).get()
+            } else {
+                try await base.client.listTasks(in: table, ListQuery(filterByFormula: formula)) { page in
+                    found += page.filter { task in project.map { task.projects.contains($0.id) } ?? true }
+                }
             }
+        } catch {
+            // Sent with the table the secrets file assumes: a failure may only mean the schema names another.
+            try await confirmTasks(layout, base)
+            throw error
         }
+        try await confirmTasks(layout, base)
+        let keep = filters.localMatch(me: try await asked)
         rememberTaskNames(found, base: base)
         if let keep { found = found.filter(keep) }
         var projects: [String: Project] = [:]

@@ -81,7 +81,8 @@ extension Tasks {
 
 extension Runner {
     fileprivate func tasks(_ options: Tasks) async throws {
-        let base = try await prepareBase()
+        // Cold, the listing goes out beside the schema read, with the Tasks table the secrets file assumes.
+        let base = try await prepareBase(readingBeside: true)
         let layout = try taskLayout(base)
         var project: Project?
         if let target = options.project {
