@@ -1,10 +1,11 @@
 import TrackerModel
 
 extension ProjectAPIClient {
-    /// The projects with these ids, in their order; ids that are not projects are left out.
-    public func projects(ids: [String]) async -> Result<[Project], AppError> {
+    /// The projects with these ids, in their order; ids that are not projects are left out. `fields`, when given,
+    /// are the only fields read (only fields known to exist: Airtable refuses a request naming one the table lacks).
+    public func projects(ids: [String], fields: [String]? = nil) async -> Result<[Project], AppError> {
         await records(ids: ids, id: \.id) { chunk in
-            await projects(matching: Formula.any(chunk.map(Formula.recordID(is:))))
+            await projects(matching: Formula.any(chunk.map(Formula.recordID(is:))), fields: fields)
         }
     }
 

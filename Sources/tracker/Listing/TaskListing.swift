@@ -20,6 +20,14 @@ extension Runner {
         }
     }
 
+    /// What a task's project shows (its name, due date and status), when the schema says those fields exist; nil
+    /// (every field) otherwise.
+    func shownProjectFields(_ base: Base) -> [String]? {
+        guard base.layout.table != nil, base.inFlight == nil else { return nil }
+        let fields = base.layout.fields
+        return [fields.name] + [ProjectWord.due, .complete].compactMap { fields[$0] }
+    }
+
     /// The ids of the tasks a project lists in its link to the Tasks table; nil when the projects table has no such
     /// link (then only the tasks' own link can tell).
     func taskIDs(of project: Project, in tasks: TaskLayout) -> [String]? {
@@ -59,7 +67,9 @@ extension Runner {
         var projects: [String: Project] = [:]
         if let project { projects[project.id] = project }
         let wanted = found.compactMap(\.project).filter { projects[$0] == nil }
-        for read in try await base.client.projects(ids: wanted).get() { projects[read.id] = read }
+        for read in try await base.client.projects(ids: wanted, fields: shownProjectFields(base)).get() {
+            projects[read.id] = read
+        }
         var rows = TaskRows(found, projects: projects, today: today)
         if let limit, rows.tasks.count > limit { rows.tasks = Array(rows.tasks.prefix(limit)) }
         return rows

@@ -43,18 +43,37 @@ struct TaskRows {
     /// The JSON object of one task, its project as read.
     func json(_ task: ProjectTask) -> String {
         var json = JSONWriter(capacity: 512)
-        let project = project(of: task).map { ($0.name, $0.due, $0.status(today: today)) }
-        task.writeJSON(project: project, to: &json)
+        write(task, to: &json)
         return json.text
     }
 
-    /// One JSON array.
-    var jsonArray: String {
-        tasks.isEmpty ? "[]\n" : "[\n" + tasks.map(json).joined(separator: ",\n") + "\n]\n"
+    private func write(_ task: ProjectTask, to json: inout JSONWriter) {
+        let project = project(of: task).map { ($0.name, $0.due, $0.status(today: today)) }
+        task.writeJSON(project: project, to: &json)
     }
 
-    /// One object a line.
-    var ndjson: String { tasks.map { json($0) + "\n" }.joined() }
+    /// One JSON array, written into one buffer.
+    var jsonArray: String {
+        guard !tasks.isEmpty else { return "[]\n" }
+        var json = JSONWriter(capacity: tasks.count * 400)
+        json.raw("[\n")
+        for (index, task) in tasks.enumerated() {
+            if index > 0 { json.raw(",\n") }
+            write(task, to: &json)
+        }
+        json.raw("\n]\n")
+        return json.text
+    }
+
+    /// One object a line, written into one buffer.
+    var ndjson: String {
+        var json = JSONWriter(capacity: tasks.count * 400)
+        for task in tasks {
+            write(task, to: &json)
+            json.raw("\n")
+        }
+        return json.text
+    }
 
     /// The value of one column for a task.
     func cell(_ column: TaskColumn, _ task: ProjectTask) -> String {
