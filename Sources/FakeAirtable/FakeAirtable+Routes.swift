@@ -215,7 +215,9 @@ extension FakeAirtable {
             // Records by id (`OR(RECORD_ID() = 'rec…', …)`, what clients send to read a page of ids) picked from the
             // index: the same answer as evaluating the formula on every record, without a table scan per request.
             if let ids = Self.recordIDs(in: formula) {
-                matches = matches.filter { ids.contains($0.id) }
+                matches =
+                    matches.count == table.records.count
+                    ? table.records(ids: ids) : matches.filter { ids.contains($0.id) }
                 continue
             }
             let evaluator = try FormulaEvaluator(formula, knownFields: known)

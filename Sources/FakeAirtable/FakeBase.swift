@@ -148,6 +148,9 @@ struct FakeTable {
 
     func record(id: String) -> StoredRecord? { index[id].map { records[$0] } }
 
+    /// The records with these ids, in the table's order.
+    func records(ids: Set<String>) -> [StoredRecord] { ids.compactMap { index[$0] }.sorted().map { records[$0] } }
+
     /// A view by name or id.
     func view(_ nameOrID: String) -> FakeView? { views.first { $0.name == nameOrID || $0.id == nameOrID } }
 

@@ -47,12 +47,18 @@ extension Runner {
         // Who the token is goes out beside the listing (and, cold, beside the schema read).
         async let asked: String? = filters.needsMe ? base.knowledge.me() : nil
         var found: [ProjectTask] = []
+        // With no person to match here, the projects of each page are asked for while the next pages arrive, a
+        // hundred ids a request, instead of after the whole listing.
+        let projectReads = ProjectReads(
+            client: base.client, fields: shownProjectFields(base), known: project.map { [$0.id] } ?? [])
         do {
             if let project, let ids = taskIDs(of: project, in: layout) {
                 found = try await base.client.tasks(in: table, ids: ids, also: formula).get()
             } else {
                 try await base.client.listTasks(in: table, ListQuery(filterByFormula: formula)) { page in
-                    found += page.filter { task in project.map { task.projects.contains($0.id) } ?? true }
+                    let kept = page.filter { task in project.map { task.projects.contains($0.id) } ?? true }
+                    found += kept
+                    if filters.assignee == nil { projectReads.ask(for: kept.compactMap(\.project), all: false) }
                 }
             }
         } catch {
@@ -64,14 +70,47 @@ extension Runner {
         let keep = filters.localMatch(me: try await asked)
         rememberTaskNames(found, base: base)
         if let keep { found = found.filter(keep) }
-        var projects: [String: Project] = [:]
+        projectReads.ask(for: found.compactMap(\.project), all: true)
+        var projects = try await projectReads.read()
         if let project { projects[project.id] = project }
-        let wanted = found.compactMap(\.project).filter { projects[$0] == nil }
-        for read in try await base.client.projects(ids: wanted, fields: shownProjectFields(base)).get() {
-            projects[read.id] = read
-        }
         var rows = TaskRows(found, projects: projects, today: today)
         if let limit, rows.tasks.count > limit { rows.tasks = Array(rows.tasks.prefix(limit)) }
         return rows
     }
+}
+
+/// Projects read by id as their ids become known, a hundred a request (a page's worth), the requests under way while
+/// the caller goes on; `read` gathers them.
+final class ProjectReads: @unchecked Sendable {
+    private let client: ProjectAPIClient
+    private let fields: [String]?
+    private var asked: Set<String>
+    private var pending: [String] = []
+    private var reads: [Task<[Project], Error>] = []
+
+    init(client: ProjectAPIClient, fields: [String]?, known: Set<String>) {
+        self.client = client
+        self.fields = fields
+        asked = known
+    }
+
+    /// Queues the ids not asked for yet; sends every full hundred, and with `all` the rest too.
+    func ask(for ids: [String], all: Bool) {
+        for id in ids where asked.insert(id).inserted { pending.append(id) }
+        while pending.count >= 100 || (all && !pending.isEmpty) {
+            let chunk = Array(pending.prefix(100))
+            pending.removeFirst(chunk.count)
+            let (client, fields) = (client, fields)
+            reads.append(Task { try await client.projects(ids: chunk, fields: fields).get() })
+        }
+    }
+
+    /// Every project asked for, by id.
+    func read() async throws -> [String: Project] {
+        var projects: [String: Project] = [:]
+        for read in reads { for project in try await read.value { projects[project.id] = project } }
+        return projects
+    }
+
+    deinit { for read in reads { read.cancel() } }
 }
