@@ -224,6 +224,21 @@ struct CLITests {
         #expect(no.requests.map(\.method) == ["GET"])
     }
 
+    /// A write never acts on a guess unasked: on a terminal the one project holding every word typed is offered, and
+    /// only a yes writes (cli-spec.md "Naming a project").
+    @Test(arguments: [("y", true), ("n", false), ("", false)])
+    func aWriteOnATerminalAsksAboutTheOneProjectHoldingEveryWord(answer: String, writes: Bool) async throws {
+        let coffee = #"{"records":[\#(Fixture.record(id: "recCOFFEE00000001", name: "Coffee packaging"))]}"#
+        let result = await run(
+            ["done", "coffee"],
+            [.http(200, body: #"{"records":[]}"#), .http(200, body: coffee), .http(200, body: coffee)],
+            terminal: true, typed: [answer])
+        #expect(result.stderr.contains(#"Did you mean "Coffee packaging"? [y/N] "#), "\(result.stderr)")
+        #expect(result.requests.contains { $0.method == "PATCH" } == writes)
+        #expect(result.code == (writes ? .success : .notFound), "\(result.stderr)")
+        if writes { #expect(result.stdout == "recCOFFEE00000001\n") }
+    }
+
     @Test func deleteOffATerminalNeedsYesAndDeletesNothingWithout() async throws {
         let page = #"{"records":[\#(Fixture.record(id: "recAAAAAAAAAAAAAA", name: "Old draft"))]}"#
         let result = await run(["delete", "Old draft"], [.http(200, body: page)])

@@ -58,7 +58,7 @@ extension Runner {
             narrate("Deleted \(deletedByID) project\(deletedByID == 1 ? "" : "s").", options.mode)
             return
         }
-        let projects = try await ProjectNaming(client: client).resolve(all: options.targets)
+        let projects = try await namingForWrites(client).resolve(all: options.targets)
         _ = try await base.confirmedLayout()
         let ids = projects.map(\.id)
         if options.mode.dryRun { return try printPlanned(client.plannedDeletes(ids)) }

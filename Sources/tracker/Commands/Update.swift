@@ -80,7 +80,7 @@ extension Runner {
         let target = options.target
         let isID = ProjectAPIClient.looksLikeRecordID(target) && !options.mode.dryRun
         async let checked = check(base)
-        async let named = isID ? nil : ProjectNaming(client: client).resolve(target)
+        async let named = isID ? nil : namingForWrites(client).resolve(target)
         let write = try await checked
         var updated: Project?
         let wroteByID = try await writtenByID([target], allowed: isID) { ids in
@@ -91,7 +91,7 @@ extension Runner {
             if let found = try await named {
                 project = found
             } else {
-                project = try await ProjectNaming(client: client).resolve(target)
+                project = try await namingForWrites(client).resolve(target)
             }
             _ = try await base.confirmedLayout()
             let change = ProjectChange(id: project.id, write: write)

@@ -40,7 +40,7 @@ extension Runner {
         let layout = try taskLayout(base)
         _ = try taskField(.project, for: "task add", in: layout)
         var write = try await taskCells(options.values, layout: layout, base: base)
-        let project = try await ProjectNaming(client: base.client).resolve(options.project)
+        let project = try await namingForWrites(base.client).resolve(options.project)
         write[.project] = .array([.string(project.id)])
         let client = base.client
         let table = layout.client

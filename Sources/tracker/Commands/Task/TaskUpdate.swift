@@ -56,7 +56,7 @@ extension Runner {
         var moved: Project?
         if let target = options.moveTo {
             _ = try taskField(.project, for: "--move-to", in: layout)
-            moved = try await ProjectNaming(client: base.client).resolve(target)
+            moved = try await namingForWrites(base.client).resolve(target)
             write[.project] = .array([.string(moved!.id)])
         }
         let task = try await taskNaming(base, layout, project: options.project).resolve(options.task)
