@@ -9,6 +9,9 @@ struct ProjectNaming {
     /// For commands that only read (`show`, `open`, `comments`, `tasks PROJECT`): with no name matching, the one
     /// project whose name holds every word typed, in any case (`show coffee`). A write never acts on such a guess.
     var forgivesWords = false
+    /// For commands that write, on a terminal: asked `Did you mean "Coffee packaging"?` about the one project holding
+    /// every word typed; the write goes ahead on that project only when it answers yes. Nil off a terminal (66).
+    var confirmsGuess: (@Sendable (Project) -> Bool)? = nil
 
     /// The one project `target` names; ambiguous is a usage error listing ids, none is not-found with close names.
     func resolve(_ target: String) async throws -> Project {
@@ -34,7 +37,13 @@ struct ProjectNaming {
         switch matches.count {
         case 1: return matches[0]
         case 0:
-            if forgivesWords, resembled == nil, let guessed = try await holdingEveryWord(of: target) { return guessed }
+            if forgivesWords || confirmsGuess != nil, resembled == nil,
+                let guessed = try await holdingEveryWord(of: target)
+            {
+                if forgivesWords { return guessed }
+                if confirmsGuess?(guessed) == true { return guessed }
+                throw Self.notFound(target, resembling: [guessed.name ?? guessed.id])
+            }
             if let resembled { throw Self.notFound(target, resembling: resembled) }
             let resembling = try await client.names(resembling: target).get()
             // A project of that very name turned up between the two reads (a cron `add` racing this command):

@@ -30,7 +30,7 @@ extension Runner {
             try await apply(ids.map { ProjectChange(id: $0, write: write) })
         }
         if !wroteByID {
-            let projects = try await ProjectNaming(client: client).resolve(all: targets)
+            let projects = try await namingForWrites(client).resolve(all: targets)
             _ = try await base.confirmedLayout()
             let changes = projects.filter { $0.isComplete != complete }.map { ProjectChange(id: $0.id, write: write) }
             if mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }
