@@ -31,6 +31,23 @@ struct TimelineChartTests {
     /// The rows' chart cells, after the name column.
     func cells(_ line: Substring, nameWidth: Int) -> [Character] { Array(line.dropFirst(nameWidth + 1).prefix(28)) }
 
+    /// cli-spec.md "Progress in projects": done/total at the end of a row when the width allows, never past it.
+    @Test(arguments: [40, 50, 80, 120])
+    func tasksDoneOfAllEndARowWhereTheyFit(width: Int) {
+        var projects = Self.projects
+        projects[1].taskProgress = TaskProgress([
+            ProjectTask(id: "recT1", createdTime: "", name: "a", isComplete: true),
+            ProjectTask(id: "recT2", createdTime: "", name: "b", estimate: 2),
+            ProjectTask(id: "recT3", createdTime: "", name: "c"),
+        ])
+        let lines = chart(width: width).render(projects).split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= width }, "\(lines)")
+        let row = lines.first { $0.contains("Brand refresh") }.map(String.init) ?? ""
+        let fits = width - 1 - TimelineChart.dueWidth - 4 >= TimelineChart.minimumName + TimelineChart.minimumChart
+        #expect(row.hasSuffix(" 12-06 1/3") == fits, "\(row)")
+        #expect(lines.filter { $0.hasSuffix("/3") }.count == (fits ? 1 : 0))
+    }
+
     @Test func barsRunFromKickoffToDueOnADayAColumn() {
         // 50 columns: the name (15), a space, 28 days, the due date (6).
         let lines = chart(width: 50).render(Self.projects).split(separator: "\n")

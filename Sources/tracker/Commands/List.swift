@@ -263,22 +263,10 @@ extension Runner {
         }
     }
 
-    /// The tasks of every project by project id, read in one listing of the Tasks table (only the fields that say
-    /// whose a task is, whether it is done and its estimate) when `columns` show progress; nil otherwise.
+    /// The tasks of every project, read beside the listing when `columns` show progress; nil otherwise.
     private func progressRead(_ columns: [ListColumn], base: Base) throws -> Task<[String: [ProjectTask]], Error>? {
         guard columns.contains(.tasks) || columns.contains(.daysLeft) else { return nil }
-        let layout = try taskLayout(base)
-        let fields =
-            layout.table == nil
-            ? nil : [layout.fields.name] + [TaskWord.project, .complete, .estimate].compactMap { layout.fields[$0] }
-        let client = base.client
-        return Task {
-            var byProject: [String: [ProjectTask]] = [:]
-            try await client.listTasks(in: layout.client, ListQuery(fields: fields)) { page in
-                for task in page { for project in task.projects { byProject[project, default: []].append(task) } }
-            }
-            return byProject
-        }
+        return taskProgressRead(try taskLayout(base), base: base)
     }
 
     /// Stops a listing once `--limit` projects were shown and one more told that more match.

@@ -55,8 +55,15 @@ extension Runner {
         let listing = try await datedListing(
             options.filters, view: options.view, includesComplete: false, showing: [.name, .due, .kickoff, .complete],
             base: base, command: "timeline")
+        // Each project's done/total, from one listing of the Tasks table beside the projects' (shown where it fits;
+        // the chart is drawn without it when the Tasks table cannot be read).
+        let progress = base.layout.tasks.map { taskProgressRead($0, base: base) }
+        defer { progress?.cancel() }
         var projects: [Project] = []
         try await listing.read(base.client) { projects += $0 }
+        if let tasks = try? await progress?.value {
+            for index in projects.indices { projects[index].taskProgress = TaskProgress(tasks[projects[index].id] ?? []) }
+        }
         let chart = TimelineChart(
             today: today, weeks: options.weeks, width: output.terminalWidth ?? 80,
             glyphs: .for(isTerminal: output.isStdoutTerminal, environment: context.environment),

@@ -20,6 +20,22 @@ extension Runner {
         }
     }
 
+    /// The tasks of every project by project id, read in one listing of the Tasks table (only the fields that say
+    /// whose a task is, whether it is done and its estimate), started now to go beside the projects' listing.
+    func taskProgressRead(_ layout: TaskLayout, base: Base) -> Task<[String: [ProjectTask]], Error> {
+        let fields =
+            layout.table == nil
+            ? nil : [layout.fields.name] + [TaskWord.project, .complete, .estimate].compactMap { layout.fields[$0] }
+        let client = base.client
+        return Task {
+            var byProject: [String: [ProjectTask]] = [:]
+            try await client.listTasks(in: layout.client, ListQuery(fields: fields)) { page in
+                for task in page { for project in task.projects { byProject[project, default: []].append(task) } }
+            }
+            return byProject
+        }
+    }
+
     /// What a task's project shows (its name, due date and status), when the schema says those fields exist; nil
     /// (every field) otherwise.
     func shownProjectFields(_ base: Base) -> [String]? {

@@ -68,7 +68,13 @@ struct TimelineChart {
         let longest = names.map(TextCells.width).max() ?? 0
         // Names give way first, down to a readable width; then the chart, down to its minimum; then the names again.
         let marker = 2
-        let fixed = 1 + Self.dueWidth
+        // `done/total` of the project's tasks after the due date, when any project has tasks and the width allows.
+        let progress = dated.map { project in
+            project.taskProgress.flatMap { $0.total > 0 ? " \($0.done)/\($0.total)" : nil } ?? ""
+        }
+        let progressWidth = progress.map(\.count).max() ?? 0
+        let showsProgress = progressWidth > 0 && width - 1 - Self.dueWidth - progressWidth >= Self.minimumName + Self.minimumChart
+        let fixed = 1 + Self.dueWidth + (showsProgress ? progressWidth : 0)
         let wanted = min(longest + marker, 40)
         var nameWidth = max(min(wanted, Self.readableName), min(wanted, width - fixed - days))
         var chartWidth = min(days, width - fixed - nameWidth)
@@ -84,7 +90,7 @@ struct TimelineChart {
         let todayColumn = column(today.dayNumber - start.dayNumber)
 
         var text = ruler(columns: columns, weekColumns: weekColumns, todayColumn: todayColumn, nameWidth: nameWidth)
-        for (project, name) in zip(dated, names) {
+        for (offset, (project, name)) in zip(dated, names).enumerated() {
             let due = project.due!
             let isOverdue = due < today
             var cells = (0..<columns).map { index -> Character in
@@ -107,6 +113,7 @@ struct TimelineChart {
             let bar = String(cells)
             let dueText = " " + String(due.description.suffix(5))
             text += isOverdue ? style.red(label + " " + bar + dueText) : label + " " + bar + dueText
+            if showsProgress { text += style.dim(progress[offset]) }
             text += "\n"
         }
         return text
