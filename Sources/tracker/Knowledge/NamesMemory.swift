@@ -32,9 +32,11 @@ extension Runner {
         let name = NamesFile.fileName(
             endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
         var names = cache.read(name).flatMap(NamesFile.init(data:)) ?? NamesFile()
-        let people = tasks.compactMap { $0.assignee.map { $0.name ?? $0.email ?? "" } }
+        // The file keeps the first few thousand; a listing of 50,000 tasks need not offer the rest to it.
+        let shown = tasks.prefix(NamesFile.projectLimit)
+        let people = shown.compactMap { $0.assignee.map { $0.name ?? $0.email ?? "" } }
         let before = names
-        names.remember(tasks: tasks.compactMap(\.name), people: people)
+        names.remember(tasks: shown.compactMap(\.name), people: people)
         if names != before { cache.write(names.data, to: name) }
     }
 }

@@ -11,14 +11,15 @@ struct TaskRows {
     init(_ tasks: [ProjectTask], projects: [String: Project], today: CalendarDate) {
         self.projects = projects
         self.today = today
+        // A project's part of the key made once per project, not once per task (a listing may hold 50,000 tasks).
+        var projectKeys: [String: (Int, String)] = [:]
         func key(_ task: ProjectTask) -> (Int, Int, String, String, String) {
-            guard let project = task.project.flatMap({ projects[$0] }) else {
+            guard let id = task.project, let project = projects[id] else {
                 return (1, 0, "", (task.name ?? "").lowercased(), task.id)
             }
-            return (
-                0, project.due?.dayNumber ?? Int.max, (project.name ?? "").lowercased() + "\u{0}" + project.id,
-                (task.name ?? "").lowercased(), task.id
-            )
+            let made = projectKeys[id] ?? (project.due?.dayNumber ?? Int.max, (project.name ?? "").lowercased() + "\u{0}" + id)
+            projectKeys[id] = made
+            return (0, made.0, made.1, (task.name ?? "").lowercased(), task.id)
         }
         let keys = tasks.map(key)
         self.tasks = tasks.indices.sorted { keys[$0] < keys[$1] }.map { tasks[$0] }
