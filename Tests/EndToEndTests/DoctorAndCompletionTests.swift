@@ -52,20 +52,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         try process.putOnPath()
         let script = try process.run(["completion", "bash"])
         XCTAssertEqual(script.status, 0)
-        let path = process.runtimeDirectory + "/tracker.bash"
-        try script.stdout.write(toFile: path, atomically: false, encoding: .utf8)
-        func complete(_ words: [String]) throws -> [String] {
-            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let (status, text) = try runProgram(
-                "/bin/bash",
-                [
-                    "-c",
-                    "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; status=$?; "
-                        + "printf '%s\\n' \"${COMPREPLY[@]}\"; exit $status",
-                ], environment: process.environment, directory: process.runtimeDirectory)
-            XCTAssertEqual(status, 0)
-            return text.split(separator: "\n").map(String.init)
-        }
+        func complete(_ words: [String]) throws -> [String] { try bashCompletions(words, script: script.stdout, process) }
         XCTAssertEqual(try complete(["tracker", "li"]), ["list"])
         XCTAssertEqual(
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),

@@ -560,20 +560,7 @@ final class TaskCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(try process.run(["list"]).status, 0)
         let requests = fake.log.count
         let script = try process.run(["completion", "bash"])
-        let path = process.runtimeDirectory + "/tracker.bash"
-        try script.stdout.write(toFile: path, atomically: false, encoding: .utf8)
-        func complete(_ words: [String]) throws -> [String] {
-            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let (status, text) = try runProgram(
-                "/bin/bash",
-                [
-                    "-c",
-                    "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; "
-                        + "printf '%s\\n' \"${COMPREPLY[@]}\"",
-                ], environment: process.environment, directory: process.runtimeDirectory)
-            XCTAssertEqual(status, 0)
-            return text.split(separator: "\n").map(String.init)
-        }
+        func complete(_ words: [String]) throws -> [String] { try bashCompletions(words, script: script.stdout, process) }
         XCTAssertEqual(try complete(["tracker", "task", ""]), ["add", "show", "update", "done", "reopen", "delete"])
         XCTAssertEqual(try complete(["tracker", "task", "done", "Kick"]), ["Kickoff\\ meeting"])
         XCTAssertEqual(try complete(["tracker", "task", "add", "Coff"]), ["Coffee\\ packaging"])

@@ -133,6 +133,23 @@ struct TrackerProcess {
     }
 }
 
+/// What bash's completion offers for `words` (the last one being completed), from the bash script `script`, driven
+/// through `COMP_WORDS` as bash does at TAB, in `process`'s environment.
+func bashCompletions(_ words: [String], script: String, _ process: TrackerProcess) throws -> [String] {
+    let path = process.runtimeDirectory + "/tracker.bash"
+    try script.write(toFile: path, atomically: false, encoding: .utf8)
+    let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+    let (status, text) = try runProgram(
+        "/bin/bash",
+        [
+            "-c",
+            "source '\(path)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _tracker; status=$?; "
+                + "printf '%s\\n' \"${COMPREPLY[@]}\"; exit $status",
+        ], environment: process.environment, directory: process.runtimeDirectory)
+    XCTAssertEqual(status, 0)
+    return text.split(separator: "\n").map(String.init)
+}
+
 /// Runs another program to the end (bash, man, script) and returns its status and standard output; it is killed
 /// after `limit` seconds so that a hung shell fails the test instead of the run. A program that leaves a daemon
 /// behind holding its stdout (tmux's server) is run with `capturesOutput: false`.
