@@ -191,7 +191,8 @@ print()
         let summary = Summary(samples: samples)
         print(
             String(
-                format: "  %@ %10@  %.1f round trips, %d requests", name.padding(toLength: 54, withPad: " ", startingAt: 0) as NSString,
+                format: "  %@ %10@  %.1f round trips, %d requests",
+                name.padding(toLength: 54, withPad: " ", startingAt: 0) as NSString,
                 seconds(summary.wall) as NSString, summary.wall / late, requests.max() ?? 0))
     }
     try row("show by name (tasks beside), nothing remembered", ["show", "Coffee packaging"], cold: true)

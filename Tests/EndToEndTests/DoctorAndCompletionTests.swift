@@ -52,7 +52,9 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         try process.putOnPath()
         let script = try process.run(["completion", "bash"])
         XCTAssertEqual(script.status, 0)
-        func complete(_ words: [String]) throws -> [String] { try bashCompletions(words, script: script.stdout, process) }
+        func complete(_ words: [String]) throws -> [String] {
+            try bashCompletions(words, script: script.stdout, process)
+        }
         XCTAssertEqual(try complete(["tracker", "li"]), ["list"])
         XCTAssertEqual(
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),

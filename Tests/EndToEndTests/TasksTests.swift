@@ -560,11 +560,14 @@ final class TaskCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(try process.run(["list"]).status, 0)
         let requests = fake.log.count
         let script = try process.run(["completion", "bash"])
-        func complete(_ words: [String]) throws -> [String] { try bashCompletions(words, script: script.stdout, process) }
+        func complete(_ words: [String]) throws -> [String] {
+            try bashCompletions(words, script: script.stdout, process)
+        }
         XCTAssertEqual(try complete(["tracker", "task", ""]), ["add", "show", "update", "done", "reopen", "delete"])
         XCTAssertEqual(try complete(["tracker", "task", "done", "Kick"]), ["Kickoff\\ meeting"])
         XCTAssertEqual(try complete(["tracker", "task", "add", "Coff"]), ["Coffee\\ packaging"])
-        XCTAssertEqual(Set(try complete(["tracker", "tasks", "--assignee", ""])), ["me", "Leslie\\ Walker", "Gal\\ Samari"])
+        XCTAssertEqual(
+            Set(try complete(["tracker", "tasks", "--assignee", ""])), ["me", "Leslie\\ Walker", "Gal\\ Samari"])
         XCTAssertEqual(try complete(["tracker", "task", "update", "X", "--move-to", "Lem"]), ["Lemon\\ headband"])
         XCTAssertEqual(try complete(["tracker", "comments", "--task", "Hin"]), ["Hinge\\ prototype"])
         XCTAssertEqual(fake.log.count, requests, "TAB sends nothing")

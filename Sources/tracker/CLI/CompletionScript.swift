@@ -218,7 +218,8 @@ enum CompletionScript {
             }
             if spec.arguments == .taskVerbs {
                 text += "                '1:verb:(\(taskVerbs.joined(separator: " ")))' \\\n"
-                text += "                '*:task:{[[ ${words[3]} == add ]] && _tracker_names projects || _tracker_names tasks}' ;;\n"
+                text +=
+                    "                '*:task:{[[ ${words[3]} == add ]] && _tracker_names projects || _tracker_names tasks}' ;;\n"
             } else {
                 text +=
                     projectCommands.contains(spec.name)

@@ -62,7 +62,9 @@ extension Runner {
         var projects: [Project] = []
         try await listing.read(base.client) { projects += $0 }
         if let tasks = try? await progress?.value {
-            for index in projects.indices { projects[index].taskProgress = TaskProgress(tasks[projects[index].id] ?? []) }
+            for index in projects.indices {
+                projects[index].taskProgress = TaskProgress(tasks[projects[index].id] ?? [])
+            }
         }
         let chart = TimelineChart(
             today: today, weeks: options.weeks, width: output.terminalWidth ?? 80,

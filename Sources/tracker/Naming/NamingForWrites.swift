@@ -10,7 +10,8 @@ extension Runner {
         guard context.isStdinTerminal && output.isStderrTerminal else { return naming }
         let (output, context) = (output, context)
         naming.confirmsGuess = { project in
-            output.standardError("No project has that name. Did you mean \"\(TextCells.folded(project.name ?? project.id))\"? [y/N] ")
+            output.standardError(
+                "No project has that name. Did you mean \"\(TextCells.folded(project.name ?? project.id))\"? [y/N] ")
             let answer = context.readLine()?.trimmingWhitespace().lowercased()
             return answer == "y" || answer == "yes"
         }

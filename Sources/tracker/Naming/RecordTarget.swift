@@ -42,7 +42,8 @@ extension Runner {
     func find(_ target: RecordTarget, base: Base, forgiving: Bool) async throws -> FoundRecord {
         switch target {
         case .project(let typed):
-            let naming = forgiving ? ProjectNaming(client: base.client, forgivesWords: true) : namingForWrites(base.client)
+            let naming =
+                forgiving ? ProjectNaming(client: base.client, forgivesWords: true) : namingForWrites(base.client)
             let project = try await naming.resolve(typed)
             let layout = try await base.confirmedLayout()
             return FoundRecord(id: project.id, route: nil, tableID: layout.table?.id, name: project.name ?? project.id)

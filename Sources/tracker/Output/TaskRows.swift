@@ -17,7 +17,8 @@ struct TaskRows {
             guard let id = task.project, let project = projects[id] else {
                 return (1, 0, "", (task.name ?? "").lowercased(), task.id)
             }
-            let made = projectKeys[id] ?? (project.due?.dayNumber ?? Int.max, (project.name ?? "").lowercased() + "\u{0}" + id)
+            let made =
+                projectKeys[id] ?? (project.due?.dayNumber ?? Int.max, (project.name ?? "").lowercased() + "\u{0}" + id)
             projectKeys[id] = made
             return (0, made.0, made.1, (task.name ?? "").lowercased(), task.id)
         }

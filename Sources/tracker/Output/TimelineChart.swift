@@ -73,7 +73,8 @@ struct TimelineChart {
             project.taskProgress.flatMap { $0.total > 0 ? " \($0.done)/\($0.total)" : nil } ?? ""
         }
         let progressWidth = progress.map(\.count).max() ?? 0
-        let showsProgress = progressWidth > 0 && width - 1 - Self.dueWidth - progressWidth >= Self.minimumName + Self.minimumChart
+        let showsProgress =
+            progressWidth > 0 && width - 1 - Self.dueWidth - progressWidth >= Self.minimumName + Self.minimumChart
         let fixed = 1 + Self.dueWidth + (showsProgress ? progressWidth : 0)
         let wanted = min(longest + marker, 40)
         var nameWidth = max(min(wanted, Self.readableName), min(wanted, width - fixed - days))
