@@ -301,5 +301,7 @@ struct CLITests {
         let saved = try String(contentsOfFile: path, encoding: .utf8)
         #expect(saved.contains(#""baseId":"appBBBBBBBBBBBBBB""#) && saved.contains(#""table":"Design projects""#))
         #expect(host.requests.last?.url.path == "/v0/appBBBBBBBBBBBBBB/Design projects")
+        // Where the tasks are, from the schema it read to list the tables (no request of its own); this schema has none.
+        #expect(err.text.contains("This base has no Tasks table; the task commands need one.\n"), "\(err.text)")
     }
 }

@@ -106,7 +106,8 @@ extension Runner {
                 command: "init")
         }
         let endpoint = try ConfigurationLoader.endpoint(context.environment["AIRTABLE_ENDPOINT_URL"])
-        let (token, baseID, table) = try await askOrRead(options, endpoint: endpoint ?? Configuration.defaultEndpoint)
+        let (token, baseID, table, schema) = try await askOrRead(
+            options, endpoint: endpoint ?? Configuration.defaultEndpoint)
         try ConfigurationLoader.check(token: token, baseID: baseID, origin: "what was typed")
         output.conceal(token)
         let configuration = Configuration(
@@ -136,9 +137,18 @@ extension Runner {
                 options.tokenCommand.map { "token from \(TokenCommand.display($0))" }
                 ?? "token \(configuration.maskedToken)"
             output.standardError(
-                "Saved \(path)\(named) (\(source), base \(baseID), table \"\(table)\").\(note)\nTry: tracker \(profile.map { "--profile \($0) " } ?? "")list\n"
+                "Saved \(path)\(named) (\(source), base \(baseID), table \"\(table)\").\(note)\n\(tasksLine(schema, table: table))Try: tracker \(profile.map { "--profile \($0) " } ?? "")list\n"
             )
         }
+    }
+
+    /// Where the tasks are, from the schema init read to list the tables (no request of its own); empty without it.
+    private func tasksLine(_ schema: BaseSchema?, table: String) -> String {
+        guard let schema else { return "" }
+        guard let tasks = try? TaskLayout.resolve(.template, projects: schema.table(table), schema: schema) else {
+            return "This base has no Tasks table; the task commands need one.\n"
+        }
+        return "Tasks: \"\(TextCells.folded(tasks.name))\" (tracker tasks, tracker task add …).\n"
     }
 
     /// The secrets file already at `path`, read so a new profile can keep everything else; nil when there is none.
@@ -163,16 +173,16 @@ extension Runner {
     /// On a terminal, asks (the token without echo); otherwise the token is stdin's first line and `--base` is needed.
     /// With `--token-command` the token comes from the command, now for the check and on every run after.
     private func askOrRead(_ options: Init, endpoint: URL) async throws -> (
-        token: String, baseID: String, table: String
+        token: String, baseID: String, table: String, schema: BaseSchema?
     ) {
         let defaultTable = options.table ?? "Design projects"
         let needsBase = AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
         if let command = options.tokenCommand {
             let token = try TokenCommand.run(command).get()
-            if let base = options.base { return (token, base, defaultTable) }
+            if let base = options.base { return (token, base, defaultTable, nil) }
             guard context.isStdinTerminal else { throw needsBase }
-            let (base, table) = try await pickBaseAndTable(token: token, endpoint: endpoint, table: defaultTable)
-            return (token, base, table)
+            let (base, table, schema) = try await pickBaseAndTable(token: token, endpoint: endpoint, table: defaultTable)
+            return (token, base, table, schema)
         }
         guard context.isStdinTerminal else {
             let input = String(decoding: context.readStandardInput(), as: UTF8.self)
@@ -185,7 +195,7 @@ extension Runner {
                     command: "init")
             }
             guard let base = options.base else { throw needsBase }
-            return (token, base, defaultTable)
+            return (token, base, defaultTable, nil)
         }
         output.standardError(Self.scopesAdvice)
         guard
@@ -194,10 +204,10 @@ extension Runner {
         else { throw AppError.usage("no token was typed", command: "init") }
         if options.base != nil {
             let (base, table) = try askBaseAndTable(base: options.base, table: defaultTable)
-            return (token, base, table)
+            return (token, base, table, nil)
         }
-        let (base, table) = try await pickBaseAndTable(token: token, endpoint: endpoint, table: defaultTable)
-        return (token, base, table)
+        let (base, table, schema) = try await pickBaseAndTable(token: token, endpoint: endpoint, table: defaultTable)
+        return (token, base, table, schema)
     }
 
     /// Every scope tracker can use and what it gives, for a person about to create a token.
@@ -216,7 +226,7 @@ extension Runner {
     /// Offers the bases the token reaches, by number, then the chosen base's tables (the template's first); a typed
     /// id or name is taken as it is. Without `schema.bases:read` nothing can be listed: the id is asked for.
     private func pickBaseAndTable(token: String, endpoint: URL, table defaultTable: String) async throws -> (
-        String, String
+        String, String, BaseSchema?
     ) {
         func client(_ base: String) -> ProjectAPIClient {
             makeClient(
@@ -226,7 +236,8 @@ extension Runner {
         }
         guard case .success(let bases?) = await client("appUNKNOWN0000000").bases(), !bases.isEmpty else {
             output.standardError("(With schema.bases:read, tracker would list your bases here.)\n")
-            return try askBaseAndTable(base: nil, table: defaultTable)
+            let (base, table) = try askBaseAndTable(base: nil, table: defaultTable)
+            return (base, table, nil)
         }
         let base = try choose(
             "Base", among: bases.map { ($0.id, "\(StandardErrorText.safe($0.name)) (\($0.id))") },
@@ -234,13 +245,13 @@ extension Runner {
         guard case .success(let body?) = await client(base).schemaBody(),
             let schema = try? BaseSchema(airtable: body), !schema.tables.isEmpty
         else {
-            return (base, ask("Table", default: defaultTable) ?? defaultTable)
+            return (base, ask("Table", default: defaultTable) ?? defaultTable, nil)
         }
         let tables = schema.tables.sorted { ($0.name == defaultTable ? 0 : 1) < ($1.name == defaultTable ? 0 : 1) }
         let table = try choose(
             "Table", among: tables.map { ($0.name, StandardErrorText.safe($0.name)) },
             typed: { typed in tables.first { $0.name.lowercased() == typed.lowercased() || $0.id == typed }?.name })
-        return (base, table)
+        return (base, table, schema)
     }
 
     /// Lists `choices` by number and reads one: a number, or what `typed` accepts; empty is the first.
