@@ -239,7 +239,20 @@ public struct ProjectAPIClient: Sendable {
 
     /// Sends a request to the table's routes, explaining failures that only make sense with the table in mind.
     public func send(_ request: HTTPRequest, kind: RequestKind) async -> Result<Data, AppError> {
-        await network.send(request, kind: kind).mapError(explain)
+        // Another table's routes (the Tasks table's) are explained with that table in mind.
+        let segments = request.url.path.split(separator: "/")
+        if segments.count >= 3, segments[0] == "v0", String(segments[2]) != access.table {
+            let table = String(segments[2])
+            return await network.send(request, kind: kind).mapError { error in
+                guard case .http(403, let body) = error,
+                    body.type == "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND" || body.type == nil
+                else { return error }
+                return .tableAccessDenied(
+                    table: table, baseID: access.baseID, body,
+                    setting: "its name in the base; for the Tasks table, \"tasks\".\"table\" in the secrets file")
+            }
+        }
+        return await network.send(request, kind: kind).mapError(explain)
     }
 
     /// Airtable's rules for the network helper: error bodies, the monthly quota, the inflated-length header.

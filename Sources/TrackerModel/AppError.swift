@@ -25,7 +25,10 @@ public enum AppError: Error, Equatable, Sendable {
     /// Airtable answered with an HTTP error status after any retries.
     case http(status: Int, ServiceError)
     /// Airtable refused the table's routes with 403: a wrong table name looks exactly like missing access.
-    case tableAccessDenied(table: String, baseID: String, ServiceError)
+    /// `setting` says where the table's name comes from (the projects', or the Tasks table's `"tasks"`).
+    case tableAccessDenied(
+        table: String, baseID: String, ServiceError,
+        setting: String = "\"table\" in the secrets file, or AIRTABLE_TABLE")
     /// A 403 on a route that needs a scope the token may lack (the comments'), naming it.
     case scopeMissing(scope: String, doing: String)
     /// Nothing matched what the user asked for.
@@ -114,7 +117,7 @@ extension AppError {
         case .missingField(let word, let field, let table):
             "the table \"\(table)\" has no field \"\(field)\" (tracker's \"\(word)\")"
         case .http(let status, let body): Self.describe(status: status, body: body)
-        case .tableAccessDenied(let table, let baseID, let body):
+        case .tableAccessDenied(let table, let baseID, let body, _):
             "Airtable denied access to table \"\(table)\" of base \(baseID) (\(Self.detail(403, body)))"
         case .schemaUnreadable(let text): text
         case .scopeMissing(let scope, let doing):
@@ -164,8 +167,8 @@ extension AppError {
         case .schemaUnreadable:
             "Give the token the schema.bases:read scope at https://airtable.com/create/tokens (tracker only reads the schema)."
         case .http(let status, let body): Self.hint(status: status, type: body.type)
-        case .tableAccessDenied(let table, _, _):
-            "Check that the table is named \"\(table)\" exactly (\"table\" in the secrets file, or AIRTABLE_TABLE), and that the token has the data.records:read and data.records:write scopes and access to this base."
+        case .tableAccessDenied(let table, _, _, let setting):
+            "Check that the table is named \"\(table)\" exactly (\(setting)), and that the token has the data.records:read and data.records:write scopes and access to this base."
         case .scopeMissing(let scope, _):
             "Add \(scope) to the token at https://airtable.com/create/tokens; everything else works without it."
         case .notFound(_, let hint): hint

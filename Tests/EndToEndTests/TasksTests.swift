@@ -319,6 +319,13 @@ final class TasksTests: FakeAirtableTestCase {
         let wrong = try configuredTracker(#""tasks": {"table": "Chores"}"#)
         assertFailure(try wrong.run(["tasks"]), status: 78, "\"tasks\".\"table\" names \"Chores\"")
         XCTAssertEqual(try wrong.run(["list"]).status, 0, "a wrong \"tasks\" never stops a command about projects")
+        // Without the schema, a Tasks table named wrongly is Airtable's 403, said of that table and its setting.
+        fake.stop()
+        try start { $0.grantsSchemaAccess = false }
+        let unseen = try configuredTracker(#""tasks": {"table": "Chores"}"#)
+        let denied = try unseen.run(["tasks"])
+        assertFailure(denied, status: 77, "Airtable denied access to table \"Chores\"")
+        XCTAssertTrue(denied.stderr.contains("\"tasks\".\"table\" in the secrets file"), denied.stderr)
         let typo = try configuredTracker(#""tasks": {"fields": {"estimat": null}}"#)
         assertFailure(try typo.run(["list"]), status: 78, "unknown word \"estimat\" in \"tasks\".\"fields\"")
     }
