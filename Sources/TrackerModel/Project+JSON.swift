@@ -1,7 +1,13 @@
 extension Collaborator {
-    /// The stable JSON shape of a person: `{"name", "email"}`.
-    func write(to json: inout JSONWriter) {
-        json.raw("{\"name\":")
+    /// The stable JSON shape of a person: `{"name", "email"}`, or `{"id", "name", "email"}` (a task's assignee).
+    func write(to json: inout JSONWriter, withID: Bool = false) {
+        if withID {
+            json.raw("{\"id\":")
+            json.string(or: id)
+            json.raw(",\"name\":")
+        } else {
+            json.raw("{\"name\":")
+        }
         json.string(or: name)
         json.raw(",\"email\":")
         json.string(or: email)

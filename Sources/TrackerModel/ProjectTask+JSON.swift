@@ -30,17 +30,7 @@ extension ProjectTask {
         json.raw(isComplete ? "],\"complete\":true,\"estimate\":" : "],\"complete\":false,\"estimate\":")
         if let estimate { json.value(.number(estimate)) } else { json.raw("null") }
         json.raw(",\"assignee\":")
-        if let assignee {
-            json.raw("{\"id\":")
-            json.string(or: assignee.id)
-            json.raw(",\"name\":")
-            json.string(or: assignee.name)
-            json.raw(",\"email\":")
-            json.string(or: assignee.email)
-            json.raw("}")
-        } else {
-            json.raw("null")
-        }
+        if let assignee { assignee.write(to: &json, withID: true) } else { json.raw("null") }
         json.raw(",\"notes\":")
         json.string(or: notes)
         json.raw(",\"createdTime\":")
