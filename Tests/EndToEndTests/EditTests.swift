@@ -151,6 +151,56 @@ final class EditTests: FakeAirtableTestCase {
         XCTAssertEqual(fields(lemon)["Due date"] as? String, "2020-11-01")
     }
 
+    // MARK: - edit --task
+
+    private func startWithTasks() throws {
+        var options = FakeAirtable.Options()
+        options.tasks = TasksTests.tasks
+        options.user = (TasksTests.leslie.id, nil)
+        try startFake(options: options)
+    }
+
+    private func task(_ id: String) -> [String: Any] {
+        fake.records(inTable: "Tasks").first { $0["id"] as? String == id }?["fields"] as? [String: Any] ?? [:]
+    }
+
+    func testEditingATaskSendsOnlyWhatChangedAndChecksItAsTaskUpdateDoes() throws {
+        try startWithTasks()
+        let script = try editor(#"sed -i 's/^Estimate: .*/Estimate: 1w/; s/^Completed: no/Completed: yes/' "$1""#)
+        let result = try tracker(["EDITOR": script]).run(["edit", "--task", "Kickoff meeting", "--project", "CMCA brand identity"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "recTASKkickoff002\n")
+        XCTAssertTrue(saved("form").contains("\nName: Kickoff meeting\nAssignee: \(TasksTests.leslie.email)\nEstimate: 0.5\nCompleted: no\nNotes:\n"), saved("form"))
+        XCTAssertEqual(try patchedFields(try XCTUnwrap(patches.last)).keys.sorted(), ["Completed", "Time estimate (days)"])
+        XCTAssertEqual(task("recTASKkickoff002")["Time estimate (days)"] as? Double, 5)
+        XCTAssertEqual(task("recTASKkickoff002")["Completed"] as? Bool, true)
+
+        let bad = try tracker(["EDITOR": try editor(#"sed -i 's/^Estimate: .*/Estimate: 1.25/' "$1""#)]).run([
+            "edit", "--task", "recTASKdieline001",
+        ])
+        assertFailure(bad, status: 64, "--estimate 1.25: Time estimate (days) takes 1 decimal place")
+        XCTAssertTrue(try keptText(bad.stderr).contains("\nEstimate: 1.25\n"))
+        let unknown = try tracker(["EDITOR": try editor(#"sed -i 's/^Name:/Colour: red\nName:/' "$1""#)]).run([
+            "edit", "--task", "recTASKdieline001",
+        ])
+        assertFailure(unknown, status: 64, "the form has no field \"Colour\"")
+        XCTAssertEqual(patches.count, 1, "nothing more written")
+    }
+
+    func testATaskFieldChangedInAirtableAndHereIsAConflict() throws {
+        try startWithTasks()
+        let binary = TrackerProcess.binary.path
+        let conflicting = try editor(
+            """
+            "\(binary)" task update recTASKdieline001 --estimate 3 -q
+            sed -i 's/^Estimate: .*/Estimate: 4/' "$1"
+            """)
+        let result = try tracker(["EDITOR": conflicting]).run(["edit", "--task", "Dieline and proofs"])
+        assertFailure(result, status: 64, #"Estimate is "3" in Airtable, "4" here"#)
+        XCTAssertTrue(try keptText(result.stderr).contains("\nEstimate: 4\n"))
+        XCTAssertEqual(task("recTASKdieline001")["Time estimate (days)"] as? Double, 3, "the other shell's value kept")
+    }
+
     func testAValueThatFailsItsCheckOffATerminalIs64NamingTheFieldAndKeepsTheText() throws {
         try startFake()
         let script = try editor(

@@ -129,7 +129,7 @@ struct CommandParsingTests {
         (["add", "--name", "X"], Invocation(command: Add(input: ProjectInput(name: "X")))),
         (
             ["edit", "Logo refresh", "--json"],
-            Invocation(command: Edit(target: "Logo refresh", mode: WriteMode(json: true)))
+            Invocation(command: Edit(target: .project("Logo refresh"), mode: WriteMode(json: true)))
         ),
         (
             ["list", "--view", "Active", "--sort", "Budget", "--desc", "--columns", "name,Budget,LEAD-NAME"],

@@ -8,6 +8,10 @@ struct TaskValues: Equatable, Sendable {
     var estimate: Double?
     var notes: NotesSource?
 
+    init(name: String? = nil, assignee: String? = nil, estimate: Double? = nil, notes: NotesSource? = nil) {
+        (self.name, self.assignee, self.estimate, self.notes) = (name, assignee, estimate, notes)
+    }
+
     /// Reads `--assignee`, `--estimate` and `--notes`/`--notes-file`, refusing what needs no request to refuse.
     init(_ scanned: ScannedArguments, name: String? = nil) throws {
         if let name {

@@ -12,8 +12,9 @@ import TrackerSystem
 struct Edit: Command {
     static let spec = CommandSpec(
         name: "edit", summary: "Edit one project's fields as a text form in $VISUAL or $EDITOR.",
-        usage: ["tracker edit ID|NAME [--dry-run] [--json] [-q]"], positional: "ID|NAME", arguments: .projects,
-        flags: CommandSpec.writeFlags,
+        usage: ["tracker edit ID|NAME [--dry-run] [--json] [-q]", "tracker edit --task TASK [--project PROJECT]"],
+        positional: "ID|NAME", arguments: .projects,
+        flags: RecordTarget.flags + CommandSpec.writeFlags,
         examples: [
             "tracker edit \"CMCA brand identity\"", "EDITOR=nano tracker edit rec3g0Xxmw2rw3scs",
             "VISUAL=\"code --wait\" tracker edit \"Logo refresh\"",
@@ -26,15 +27,20 @@ struct Edit: Command {
                 + CommandSpec.namingNote,
         ])
 
-    var target: String
+    var target: RecordTarget
     var mode = WriteMode()
 
-    func run(_ runner: Runner) async throws { try await runner.edit(self) }
+    func run(_ runner: Runner) async throws {
+        switch target {
+        case .project(let project): try await runner.edit(project, mode: mode)
+        case .task(let task, let project): try await runner.editTask(task, project: project, mode: mode)
+        }
+    }
 }
 
 extension Edit {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        let target = try scanned.projectTarget()
+        let target = try scanned.recordTarget()
         try scanned.rejectPositionals(allowed: 1)
         self.init(target: target, mode: try scanned.writeMode())
     }
@@ -43,13 +49,13 @@ extension Edit {
 extension Runner {
     /// Reads the project, hands its form to the editor until what comes back can be checked (or the user gives up),
     /// reads the project again, and writes what changed here and nowhere else in one PATCH.
-    fileprivate func edit(_ options: Edit) async throws {
+    fileprivate func edit(_ target: String, mode: WriteMode) async throws {
         let editor = try editorCommand()
         // Cold, the record (and the template's linked names) go out beside the schema read, as for show.
         let prepared = try await prepareBase(readingBeside: true)
         async let read = namesReadBeside(prepared)
         let naming = ProjectNaming(client: prepared.client)
-        let project = try await naming.resolve(options.target)
+        let project = try await naming.resolve(target)
         var base = prepared
         base.layout = try await prepared.confirmedLayout()
         base.inFlight = nil
@@ -115,12 +121,12 @@ extension Runner {
                 return
             }
             let change = ProjectChange(id: project.id, write: write)
-            if options.mode.dryRun { return try printPlanned(base.client.plannedUpdates([change])) }
+            if mode.dryRun { return try printPlanned(base.client.plannedUpdates([change])) }
             var updated: Project?
             try await base.client.updateProjects([change]) { updated = $0.first }
             let written = updated ?? project
-            narrate("Updated \"\(written.name ?? written.id)\": \(describe(write, as: written)).", options.mode)
-            try printWritten(written, options.mode)
+            narrate("Updated \"\(written.name ?? written.id)\": \(describe(write, as: written)).", mode)
+            try printWritten(written, mode)
         } catch let error as AppError {
             throw AppError.editKept(error, path: files.keep(text))
         }
@@ -132,7 +138,7 @@ extension Runner {
     }
 
     /// `$VISUAL`, else `$EDITOR`, else vi, as git chooses; vi only on a terminal, where it can be used.
-    private func editorCommand() throws -> String {
+    func editorCommand() throws -> String {
         for name in ["VISUAL", "EDITOR"] {
             if let editor = context.environment[name], !editor.trimmingWhitespace().isEmpty { return editor }
         }
@@ -145,7 +151,7 @@ extension Runner {
     }
 
     /// The form without the `# error:` lines tracker put above it.
-    private static func withoutProblems(_ text: String) -> String {
+    static func withoutProblems(_ text: String) -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
         while let first = lines.first, first.hasPrefix(EditForm.problemPrefix) || first == "#" { lines.removeFirst() }
         return lines.joined(separator: "\n")
