@@ -167,11 +167,17 @@ final class EditTests: FakeAirtableTestCase {
     func testEditingATaskSendsOnlyWhatChangedAndChecksItAsTaskUpdateDoes() throws {
         try startWithTasks()
         let script = try editor(#"sed -i 's/^Estimate: .*/Estimate: 1w/; s/^Completed: no/Completed: yes/' "$1""#)
-        let result = try tracker(["EDITOR": script]).run(["edit", "--task", "Kickoff meeting", "--project", "CMCA brand identity"])
+        let result = try tracker(["EDITOR": script]).run([
+            "edit", "--task", "Kickoff meeting", "--project", "CMCA brand identity",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "recTASKkickoff002\n")
-        XCTAssertTrue(saved("form").contains("\nName: Kickoff meeting\nAssignee: \(TasksTests.leslie.email)\nEstimate: 0.5\nCompleted: no\nNotes:\n"), saved("form"))
-        XCTAssertEqual(try patchedFields(try XCTUnwrap(patches.last)).keys.sorted(), ["Completed", "Time estimate (days)"])
+        XCTAssertTrue(
+            saved("form").contains(
+                "\nName: Kickoff meeting\nAssignee: \(TasksTests.leslie.email)\nEstimate: 0.5\nCompleted: no\nNotes:\n"),
+            saved("form"))
+        XCTAssertEqual(
+            try patchedFields(try XCTUnwrap(patches.last)).keys.sorted(), ["Completed", "Time estimate (days)"])
         XCTAssertEqual(task("recTASKkickoff002")["Time estimate (days)"] as? Double, 5)
         XCTAssertEqual(task("recTASKkickoff002")["Completed"] as? Bool, true)
 

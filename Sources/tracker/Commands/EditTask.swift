@@ -53,12 +53,15 @@ extension Runner {
             let change = TaskChange(id: task.id, write: write)
             if mode.dryRun { return try printPlanned(base.client.plannedTaskUpdates([change], in: layout.client)) }
             var updated = now
-            try await base.client.updateTasks([change], in: layout.client) { if let first = $0.first { updated = first } }
+            try await base.client.updateTasks([change], in: layout.client) {
+                if let first = $0.first { updated = first }
+            }
             narrate("Updated \"\(updated.name ?? updated.id)\".", mode)
             let projects = try await base.client.projects(ids: updated.projects).get()
             try printTask(
                 updated,
-                TaskRows([updated], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today),
+                TaskRows(
+                    [updated], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today),
                 mode)
         } catch let problems as EditForm.Problems {
             let text = problems.messages().joined(separator: "; ")

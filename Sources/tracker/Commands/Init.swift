@@ -181,7 +181,8 @@ extension Runner {
             let token = try TokenCommand.run(command).get()
             if let base = options.base { return (token, base, defaultTable, nil) }
             guard context.isStdinTerminal else { throw needsBase }
-            let (base, table, schema) = try await pickBaseAndTable(token: token, endpoint: endpoint, table: defaultTable)
+            let (base, table, schema) = try await pickBaseAndTable(
+                token: token, endpoint: endpoint, table: defaultTable)
             return (token, base, table, schema)
         }
         guard context.isStdinTerminal else {

@@ -22,7 +22,8 @@ struct TaskEditForm: Equatable {
     }
 
     init(task: ProjectTask, layout: TaskLayout, projectName: String?) {
-        title = "Task \"\(TextCells.folded(task.name ?? task.id))\" (\(task.id))"
+        title =
+            "Task \"\(TextCells.folded(task.name ?? task.id))\" (\(task.id))"
             + (projectName.map { " in \"\(TextCells.folded($0))\"" } ?? "")
         let shown = [TaskWord.name, .assignee, .estimate, .complete, .notes].filter { layout.fields[$0] != nil }
         words = shown
