@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
-//   fake-airtable [--port N] [--projects N | --recorded | --customised] [--no-schema] [--latency S] [--rate N] [--lockout S] [--retry-after]
+//   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--latency S] [--rate N] [--lockout S] [--retry-after]
 //                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
 func fault(_ kind: String) -> FakeAirtable.Fault? {
@@ -39,6 +39,10 @@ while let flag = arguments.popFirst() {
     switch flag {
     case "--port": port = Int(arguments.popFirst() ?? "") ?? 0
     case "--projects": projects = FakeAirtable.generatedProjects(count: Int(arguments.popFirst() ?? "") ?? 0)
+    case "--tasks":
+        // Five a project, for the projects --projects made (give --projects first).
+        let count = Int(arguments.popFirst() ?? "") ?? 0
+        options.tasks = FakeAirtable.generatedTasks(count: count, projects: max(1, count / 5))
     case "--recorded": projects = FakeAirtable.recordedProjects
     case "--customised":
         // A base made its owner's own: see FakeAirtable.Options.customisedBase.
