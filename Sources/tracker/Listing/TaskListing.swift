@@ -72,7 +72,7 @@ extension Runner {
                 found = try await base.client.tasks(in: table, ids: ids, also: formula).get()
             } else {
                 try await base.client.listTasks(in: table, ListQuery(filterByFormula: formula)) { page in
-                    let kept = page.filter { task in project.map { task.projects.contains($0.id) } ?? true }
+                    let kept = project.map { project in page.filter { $0.projects.contains(project.id) } } ?? page
                     found += kept
                     if filters.assignee == nil { projectReads.ask(for: kept.compactMap(\.project), all: false) }
                 }

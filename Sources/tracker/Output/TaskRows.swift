@@ -11,19 +11,22 @@ struct TaskRows {
     init(_ tasks: [ProjectTask], projects: [String: Project], today: CalendarDate) {
         self.projects = projects
         self.today = today
-        // A project's part of the key made once per project, not once per task (a listing may hold 50,000 tasks).
-        var projectKeys: [String: (Int, String)] = [:]
-        func key(_ task: ProjectTask) -> (Int, Int, String, String, String) {
-            guard let id = task.project, let project = projects[id] else {
-                return (1, 0, "", (task.name ?? "").lowercased(), task.id)
-            }
-            let made =
-                projectKeys[id] ?? (project.due?.dayNumber ?? Int.max, (project.name ?? "").lowercased() + "\u{0}" + id)
-            projectKeys[id] = made
-            return (0, made.0, made.1, (task.name ?? "").lowercased(), task.id)
+        // The projects ranked once (due date, name, id), so sorting tasks compares a number before any text: a
+        // listing may hold 50,000 tasks and a few thousand projects.
+        let ranked = Set(tasks.compactMap(\.project)).compactMap { projects[$0] }.map {
+            (id: $0.id, due: $0.due?.dayNumber ?? Int.max, name: ($0.name ?? "").lowercased())
+        }.sorted { ($0.due, $0.name, $0.id) < ($1.due, $1.name, $1.id) }
+        var rank: [String: Int] = [:]
+        for (position, project) in ranked.enumerated() { rank[project.id] = position }
+        let keys = tasks.map { task in
+            (rank: task.project.flatMap { rank[$0] } ?? Int.max, name: (task.name ?? "").lowercased(), id: task.id)
         }
-        let keys = tasks.map(key)
-        self.tasks = tasks.indices.sorted { keys[$0] < keys[$1] }.map { tasks[$0] }
+        self.tasks = tasks.indices.sorted { a, b in
+            let (x, y) = (keys[a], keys[b])
+            if x.rank != y.rank { return x.rank < y.rank }
+            if x.name != y.name { return x.name < y.name }
+            return x.id < y.id
+        }.map { tasks[$0] }
     }
 
     /// The project a task is shown under, with what the JSON object and the rows say of it.
@@ -78,8 +81,10 @@ struct TaskRows {
     }
 
     /// The value of one column for a task.
-    func cell(_ column: TaskColumn, _ task: ProjectTask) -> String {
-        let project = project(of: task)
+    func cell(_ column: TaskColumn, _ task: ProjectTask) -> String { cell(column, task, project: project(of: task)) }
+
+    /// The value of one column, the task's project already looked up.
+    private func cell(_ column: TaskColumn, _ task: ProjectTask, project: Project?) -> String {
         switch column {
         case .id: return task.id
         case .name: return task.name ?? ""
@@ -98,7 +103,17 @@ struct TaskRows {
 
     /// Tab-separated lines, no header; tabs and newlines folded, controls made visible.
     func tsv(_ columns: [TaskColumn]) -> String {
-        tasks.map { task in columns.map { TextCells.folded(cell($0, task)) }.joined(separator: "\t") + "\n" }.joined()
+        var out = ""
+        out.reserveCapacity(tasks.count * 100)
+        for task in tasks {
+            let project = project(of: task)
+            for (index, column) in columns.enumerated() {
+                if index > 0 { out += "\t" }
+                out += TextCells.folded(cell(column, task, project: project))
+            }
+            out += "\n"
+        }
+        return out
     }
 
     /// RFC 4180 with a header row.
@@ -106,7 +121,9 @@ struct TaskRows {
         let header = columns.map(\.rawValue).joined(separator: ",") + "\r\n"
         return header
             + tasks.map { task in
-                columns.map { DelimitedRenderer.csvField(cell($0, task)) }.joined(separator: ",") + "\r\n"
+                let project = project(of: task)
+                return columns.map { DelimitedRenderer.csvField(cell($0, task, project: project)) }.joined(separator: ",")
+                    + "\r\n"
             }.joined()
     }
 
