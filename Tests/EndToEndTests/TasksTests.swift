@@ -244,6 +244,24 @@ final class TasksTests: FakeAirtableTestCase {
         XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" || $0.path.hasSuffix("/listRecords") })
     }
 
+    func testReadingATaskForgivesANameHoldingEveryWordAndAWriteNeverActsOnIt() throws {
+        try start()
+        let run = tracker()
+        let shown = try run.run(["task", "show", "DIELINE", "--json"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.hasPrefix(#"{"id":"recTASKdieline001""#), shown.stdout)
+        XCTAssertEqual(try run.run(["open", "--task", "proofs dieline", "--url"]).status, 0, "every word, any order")
+        XCTAssertEqual(
+            try run.run(["task", "show", "kickoff", "--project", "lemon", "--json"]).stdout.prefix(32),
+            #"{"id":"recTASKkickoff001","name""#)
+        let several = try run.run(["task", "show", "kickoff"])
+        assertFailure(several, status: 66, "no task is named \"kickoff\"")
+        let write = try run.run(["task", "done", "dieline"])
+        assertFailure(write, status: 66, "no task is named \"dieline\"")
+        XCTAssertTrue(write.stderr.contains("Did you mean \"Dieline and proofs\"?"), write.stderr)
+        XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" }, "nothing written on a guess")
+    }
+
     func testDoneAndReopenSetCompletedOnEveryTaskNamed() throws {
         try start()
         let run = tracker()

@@ -51,7 +51,7 @@ extension Runner {
             var confirmed = base
             confirmed.layout = try await base.confirmedLayout()
             let layout = try taskLayout(confirmed)
-            let task = try await taskNaming(confirmed, layout, project: project).resolve(typed)
+            let task = try await taskNaming(confirmed, layout, project: project, reading: forgiving).resolve(typed)
             return FoundRecord(id: task.id, route: layout.route, tableID: layout.table?.id, name: task.name ?? task.id)
         }
     }

@@ -11,6 +11,10 @@ struct TaskNaming {
     var within: Project?
     /// The ids of `within`'s tasks, from its Tasks field; nil when the projects have no link to the table.
     var withinIDs: [String]?
+    /// Commands that only read take the one task whose name holds every word typed; a write asks (`confirmsGuess`,
+    /// on a terminal) or is 66 naming it, as for projects.
+    var forgivesWords = false
+    var confirmsGuess: (@Sendable (String) -> Bool)? = nil
 
     /// The tasks `targets` name, found before anything is written; each task once. The projects they belong to are
     /// read to name them in an ambiguity.
@@ -37,7 +41,12 @@ struct TaskNaming {
         let matches = ProjectNaming.matches(of: target, in: candidates, id: \.id, name: \.name)
         switch matches.count {
         case 1: return matches[0]
-        case 0: throw try await notFound(target)
+        case 0:
+            if forgivesWords || confirmsGuess != nil, let guessed = try await holdingEveryWord(of: target, in: candidates) {
+                if forgivesWords || confirmsGuess?(guessed.name ?? guessed.id) == true { return guessed }
+                throw notFound(target, place: within, resembling: [guessed.name ?? guessed.id])
+            }
+            throw try await notFound(target)
         default:
             let projects = try await client.projects(ids: matches.compactMap(\.project)).get()
             let names = Dictionary(projects.map { ($0.id, $0.name ?? $0.id) }) { first, _ in first }
@@ -47,6 +56,35 @@ struct TaskNaming {
                     "\(task.id) (in \(task.project.map { names[$0] ?? $0 } ?? "no project"))"
                 })
         }
+    }
+
+    /// The one task whose name holds every word of `target` (any case), among `within`'s tasks when narrowed (those
+    /// already read), else found by a formula on Airtable; nil for none or several.
+    private func holdingEveryWord(of target: String, in candidates: [ProjectTask]) async throws -> ProjectTask? {
+        let words = target.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        guard !words.isEmpty else { return nil }
+        func holds(_ task: ProjectTask) -> Bool {
+            let lowered = (task.name ?? "").lowercased()
+            return words.allSatisfy { lowered.contains($0) }
+        }
+        var found: [ProjectTask]
+        if within != nil && withinIDs != nil {
+            found = candidates.filter(holds)
+        } else {
+            let name = "LOWER(\(Formula.field(layout.fields.name)))"
+            let formula = Formula.all(words.map { "FIND(\(Formula.literal($0)), \(name))" })
+            found = try await client.tasks(in: layout.client, matching: formula, limit: 20).get().filter(holds)
+            if let within { found = found.filter { $0.projects.contains(within.id) } }
+        }
+        return found.count == 1 ? found[0] : nil
+    }
+
+    private func notFound(_ target: String, place project: Project?, resembling: [String]) -> AppError {
+        let place = project.map { " in \"\($0.name ?? $0.id)\"" } ?? ""
+        let close = ProjectNaming.closest(to: target, among: resembling.filter { $0 != target })
+        return .notFound(
+            "no task\(place) is named \"\(target)\"",
+            hint: Suggestion.question(close) ?? "Run 'tracker tasks --all' to see names and ids.")
     }
 
     private func notFound(_ target: String) async throws -> AppError {

@@ -28,17 +28,34 @@ struct TaskShow: Equatable, Sendable {
 }
 
 extension Runner {
-    /// The naming rule for tasks, narrowed to the project `--project` names when given.
-    func taskNaming(_ base: Base, _ layout: TaskLayout, project: String?) async throws -> TaskNaming {
-        guard let project else { return TaskNaming(client: base.client, layout: layout) }
-        let found = try await ProjectNaming(client: base.client).resolve(project)
-        return TaskNaming(client: base.client, layout: layout, within: found, withinIDs: taskIDs(of: found, in: layout))
+    /// The naming rule for tasks, narrowed to the project `--project` names when given; `reading` for commands that
+    /// only read (a name holding every word typed is taken), else a guess is asked about on a terminal.
+    func taskNaming(_ base: Base, _ layout: TaskLayout, project: String?, reading: Bool = false) async throws
+        -> TaskNaming
+    {
+        var naming = TaskNaming(client: base.client, layout: layout)
+        if let project {
+            let found = try await ProjectNaming(client: base.client, forgivesWords: reading).resolve(project)
+            naming.within = found
+            naming.withinIDs = taskIDs(of: found, in: layout)
+        }
+        if reading {
+            naming.forgivesWords = true
+        } else if context.isStdinTerminal && output.isStderrTerminal {
+            let (output, context) = (output, context)
+            naming.confirmsGuess = { name in
+                output.standardError("No task has that name. Did you mean \"\(TextCells.folded(name))\"? [y/N] ")
+                let answer = context.readLine()?.trimmingWhitespace().lowercased()
+                return answer == "y" || answer == "yes"
+            }
+        }
+        return naming
     }
 
     fileprivate func showTask(_ options: TaskShow) async throws {
         let base = try await prepareBase()
         let layout = try taskLayout(base)
-        let task = try await taskNaming(base, layout, project: options.project).resolve(options.task)
+        let task = try await taskNaming(base, layout, project: options.project, reading: true).resolve(options.task)
         let projects = try await base.client.projects(ids: task.projects).get()
         let rows = TaskRows(
             [task], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
