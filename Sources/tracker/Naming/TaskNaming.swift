@@ -42,7 +42,9 @@ struct TaskNaming {
         switch matches.count {
         case 1: return matches[0]
         case 0:
-            if forgivesWords || confirmsGuess != nil, let guessed = try await holdingEveryWord(of: target, in: candidates) {
+            if forgivesWords || confirmsGuess != nil,
+                let guessed = try await holdingEveryWord(of: target, in: candidates)
+            {
                 if forgivesWords || confirmsGuess?(guessed.name ?? guessed.id) == true { return guessed }
                 throw notFound(target, place: within, resembling: [guessed.name ?? guessed.id])
             }

@@ -122,7 +122,8 @@ struct TaskRows {
         return header
             + tasks.map { task in
                 let project = project(of: task)
-                return columns.map { DelimitedRenderer.csvField(cell($0, task, project: project)) }.joined(separator: ",")
+                return columns.map { DelimitedRenderer.csvField(cell($0, task, project: project)) }.joined(
+                    separator: ",")
                     + "\r\n"
             }.joined()
     }
