@@ -262,6 +262,30 @@ final class TasksTests: FakeAirtableTestCase {
         XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" }, "nothing written on a guess")
     }
 
+    /// On a terminal a write on a guessed task name asks first, and writes only on yes.
+    func testOnATerminalAWriteOnAGuessedTaskAsksAndWritesOnlyOnYes() throws {
+        try start()
+        let run = tracker()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script") }
+        func answering(_ answer: String) throws -> (Int32, String) {
+            let command = [TrackerProcess.binary.path, "task", "done", "dieline"].map { "'\($0)'" }.joined(
+                separator: " ")
+            var environment = run.environment
+            environment["TERM"] = "xterm"
+            return try runProgram(
+                "/bin/bash", ["-c", "printf '\(answer)\\n' | /usr/bin/script -qefc \"\(command)\" /dev/null"],
+                environment: environment, directory: run.runtimeDirectory)
+        }
+        let (declined, screen) = try answering("n")
+        XCTAssertEqual(declined, 66, screen)
+        XCTAssertTrue(screen.contains(#"Did you mean "Dieline and proofs"? [y/N]"#), screen)
+        XCTAssertTrue(fake.recordLog.allSatisfy { $0.method == "GET" }, "nothing written on a no")
+        let (accepted, shown) = try answering("y")
+        XCTAssertEqual(accepted, 0, shown)
+        XCTAssertTrue(shown.contains("recTASKdieline001"), shown)
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" }.count, 1)
+    }
+
     func testDoneAndReopenSetCompletedOnEveryTaskNamed() throws {
         try start()
         let run = tracker()
