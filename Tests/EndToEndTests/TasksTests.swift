@@ -125,6 +125,28 @@ final class TasksTests: FakeAirtableTestCase {
         XCTAssertEqual(ids(try run.run(["tasks", "--assignee", "Gal"])), [], "a whole name, not part of one")
     }
 
+    /// An assignee by name is one user: a name two collaborators share is 64 listing their emails.
+    func testAnAssigneeNameTwoPeopleShareIsAskedForByEmail() throws {
+        let twin = ["id": "usrTWINtwin000001", "name": "Gal Samari", "email": "gal.two@example.com"]
+        let project: [String: Any] = [
+            "id": "recTWINPROJECT001", "createdTime": "2026-01-01T00:00:00.000Z",
+            "fields": ["Name": "Twin project", "Due date": "2026-12-24", "Project lead": twin],
+        ]
+        var options = FakeAirtable.Options()
+        options.tasks =
+            Self.tasks + [
+                FakeTaskSpec(
+                    id: "recTASKtwin000001", "Twin task", projects: ["recTWINPROJECT001"],
+                    assignee: "gal.two@example.com")
+            ]
+        try startFake(records: FakeAirtable.recordedProjects + [project], options: options)
+        let run = tracker()
+        assertFailure(
+            try run.run(["tasks", "--assignee", "gal samari"]), status: 64,
+            "2 collaborators are named \"gal samari\": gal.two@example.com, \(Self.gal); give one email")
+        XCTAssertEqual(ids(try run.run(["tasks", "--assignee", "GAL.TWO@example.com"])), ["recTASKtwin000001"])
+    }
+
     func testOnATerminalTasksAreGroupedUnderTheirProjectsWithBoxes() throws {
         try start()
         var run = tracker()

@@ -86,6 +86,17 @@ extension Runner {
         let keep = filters.localMatch(me: try await asked)
         rememberTaskNames(found, base: base)
         if let keep { found = found.filter(keep) }
+        // A person by name is one user: two collaborators of that name are not both meant (matched by id, not name).
+        if let wanted = filters.assignee, !wanted.contains("@"), !filters.needsMe {
+            var people: [String: Collaborator] = [:]
+            for task in found { if let person = task.assignee { people[person.id ?? person.email ?? ""] = person } }
+            if people.count > 1 {
+                let listed = people.values.map { $0.email ?? $0.id ?? "?" }.sorted().joined(separator: ", ")
+                throw AppError.usage(
+                    "\(people.count) collaborators are named \"\(wanted)\": \(listed); give one email", command: "tasks"
+                )
+            }
+        }
         projectReads.ask(for: found.compactMap(\.project), all: true)
         var projects = try await projectReads.read()
         if let project { projects[project.id] = project }
