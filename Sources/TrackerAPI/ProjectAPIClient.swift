@@ -237,35 +237,30 @@ public struct ProjectAPIClient: Sendable {
                 + Self.escape(table))!
     }
 
-    /// Sends a request to the table's routes, explaining failures that only make sense with the table in mind.
+    /// Sends a request to a table's routes, explaining failures that only make sense with that table in mind.
     public func send(_ request: HTTPRequest, kind: RequestKind) async -> Result<Data, AppError> {
-        // Another table's routes (the Tasks table's) are explained with that table in mind.
+        // `/v0/{base}/{table}/…`: the projects' table, or another (the Tasks table's routes).
         let segments = request.url.path.split(separator: "/")
-        if segments.count >= 3, segments[0] == "v0", String(segments[2]) != access.table {
-            let table = String(segments[2])
-            return await network.send(request, kind: kind).mapError { error in
-                guard case .http(403, let body) = error,
-                    body.type == "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND" || body.type == nil
-                else { return error }
-                return .tableAccessDenied(
-                    table: table, baseID: access.baseID, body,
-                    setting: "its name in the base; for the Tasks table, \"tasks\".\"table\" in the secrets file")
-            }
-        }
-        return await network.send(request, kind: kind).mapError(explain)
+        let table = segments.count >= 3 ? String(segments[2]) : access.table
+        return await network.send(request, kind: kind).mapError { explain($0, table: table) }
     }
 
     /// Airtable's rules for the network helper: error bodies, the monthly quota, the inflated-length header.
     public static let rules = AirtableErrors.rules
 
-    /// A 403 on the table's routes is what a wrong table name gets; a 422 about an unknown field means the table has
-    /// no field by a name tracker uses.
-    private func explain(_ error: AppError) -> AppError {
+    /// A 403 on a table's routes is what a wrong table name gets; a 422 about an unknown field of the projects' table
+    /// means it has no field by a name tracker uses (another table's 422 is Airtable's own words).
+    private func explain(_ error: AppError, table: String) -> AppError {
         guard case .http(let status, let body) = error else { return error }
         if status == 403, body.type == "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND" || body.type == nil {
+            guard table == access.table else {
+                return .tableAccessDenied(
+                    table: table, baseID: access.baseID, body,
+                    setting: "its name in the base; for the Tasks table, \"tasks\".\"table\" in the secrets file")
+            }
             return .tableAccessDenied(table: access.table, baseID: access.baseID, body)
         }
-        guard status == 422, let message = body.message else { return error }
+        guard status == 422, table == access.table, let message = body.message else { return error }
         let missing: [String]
         if body.type == "UNKNOWN_FIELD_NAME", let quote = message.firstIndex(of: "\"") {
             missing = [String(message[message.index(after: quote)...].dropLast(message.hasSuffix("\"") ? 1 : 0))]

@@ -62,26 +62,15 @@ extension Runner {
         _ = try await base.confirmedLayout()
         let ids = projects.map(\.id)
         if options.mode.dryRun { return try printPlanned(client.plannedDeletes(ids)) }
-        if !options.confirmed { try confirmDeleting(projects) }
+        if !options.confirmed {
+            try confirmDeleting(
+                projects.map {
+                    "\($0.id)  \(TextCells.folded($0.name ?? "(no name)"))\($0.due.map { ", due \($0)" } ?? "")"
+                },
+                noun: "project", command: "delete")
+        }
         try await client.deleteProjects(ids) { batch in try written.emit(projects.filter { batch.contains($0.id) }) }
         try written.finish()
         narrate("Deleted \(ids.count) project\(ids.count == 1 ? "" : "s").", options.mode)
-    }
-
-    /// Shows what will be deleted and asks `[y/N]` on a terminal; without one, `--yes` is required.
-    private func confirmDeleting(_ projects: [Project]) throws {
-        guard context.isStdinTerminal else {
-            throw AppError.usage(
-                "delete asks before deleting, and stdin is not a terminal; pass --yes to delete without asking (nothing was deleted)",
-                command: "delete")
-        }
-        var text = "This deletes \(projects.count) project\(projects.count == 1 ? "" : "s"):\n"
-        for project in projects {
-            let due = project.due.map { ", due \($0)" } ?? ""
-            text += "  \(project.id)  \(TextCells.folded(project.name ?? "(no name)"))\(due)\n"
-        }
-        output.standardError(text + "Delete \(projects.count == 1 ? "it" : "them")? [y/N] ")
-        let answer = context.readLine()?.trimmingWhitespace().lowercased()
-        guard answer == "y" || answer == "yes" else { throw AppError.declined("nothing was deleted") }
     }
 }

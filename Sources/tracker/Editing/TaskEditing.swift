@@ -57,12 +57,7 @@ extension Runner {
                 if let first = $0.first { updated = first }
             }
             narrate("Updated \"\(updated.name ?? updated.id)\".", mode)
-            let projects = try await base.client.projects(ids: updated.projects).get()
-            try printTask(
-                updated,
-                TaskRows(
-                    [updated], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today),
-                mode)
+            try printTask(updated, try await taskRows([updated], base: base), mode)
         } catch let problems as EditForm.Problems {
             let text = problems.messages().joined(separator: "; ")
             throw AppError.editKept(.usage(text, command: "edit"), path: files.keep(edited))

@@ -36,6 +36,12 @@ extension Runner {
         }
     }
 
+    /// `tasks` with every project they link to, read by id: what a command prints after it found or wrote them.
+    func taskRows(_ tasks: [ProjectTask], base: Base) async throws -> TaskRows {
+        let projects = try await base.client.projects(ids: tasks.flatMap(\.projects)).get()
+        return TaskRows(tasks, projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
+    }
+
     /// What a task's project shows (its name, due date and status), when the schema says those fields exist; nil
     /// (every field) otherwise.
     func shownProjectFields(_ base: Base) -> [String]? {

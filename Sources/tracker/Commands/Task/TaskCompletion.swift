@@ -49,9 +49,7 @@ extension Runner {
         let tasks = found.map { written[$0.id] ?? $0 }
         if options.mode.quiet { return }
         if options.mode.json {
-            let projects = try await base.client.projects(ids: tasks.compactMap(\.project)).get()
-            let rows = TaskRows(
-                tasks, projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
+            let rows = try await taskRows(tasks, base: base)
             return try output.standardOutput("[\n" + tasks.map(rows.json).joined(separator: ",\n") + "\n]\n")
         }
         try output.standardOutput(tasks.map { $0.id + "\n" }.joined())

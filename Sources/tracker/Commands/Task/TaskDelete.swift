@@ -32,16 +32,9 @@ extension Runner {
         let ids = found.map(\.id)
         if options.mode.dryRun { return try printPlanned(base.client.plannedTaskDeletes(ids, in: layout.client)) }
         if !options.confirmed {
-            guard context.isStdinTerminal else {
-                throw AppError.usage(
-                    "task delete asks before deleting, and stdin is not a terminal; pass --yes to delete without asking (nothing was deleted)",
-                    command: "task")
-            }
-            var text = "This deletes \(found.count) task\(found.count == 1 ? "" : "s"):\n"
-            for task in found { text += "  \(task.id)  \(TextCells.folded(task.name ?? "(no name)"))\n" }
-            output.standardError(text + "Delete \(found.count == 1 ? "it" : "them")? [y/N] ")
-            let answer = context.readLine()?.trimmingWhitespace().lowercased()
-            guard answer == "y" || answer == "yes" else { throw AppError.declined("nothing was deleted") }
+            try confirmDeleting(
+                found.map { "\($0.id)  \(TextCells.folded($0.name ?? "(no name)"))" }, noun: "task",
+                command: "task delete")
         }
         var deleted: [String] = []
         try await base.client.deleteTasks(ids, in: layout.client) { deleted += $0 }

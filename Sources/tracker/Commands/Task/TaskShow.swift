@@ -39,16 +39,7 @@ extension Runner {
             naming.within = found
             naming.withinIDs = taskIDs(of: found, in: layout)
         }
-        if reading {
-            naming.forgivesWords = true
-        } else if context.isStdinTerminal && output.isStderrTerminal {
-            let (output, context) = (output, context)
-            naming.confirmsGuess = { name in
-                output.standardError("No task has that name. Did you mean \"\(TextCells.folded(name))\"? [y/N] ")
-                let answer = context.readLine()?.trimmingWhitespace().lowercased()
-                return answer == "y" || answer == "yes"
-            }
-        }
+        if reading { naming.forgivesWords = true } else { naming.confirmsGuess = guessQuestion("task") }
         return naming
     }
 
@@ -56,9 +47,7 @@ extension Runner {
         let base = try await prepareBase()
         let layout = try taskLayout(base)
         let task = try await taskNaming(base, layout, project: options.project, reading: true).resolve(options.task)
-        let projects = try await base.client.projects(ids: task.projects).get()
-        let rows = TaskRows(
-            [task], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
+        let rows = try await taskRows([task], base: base)
         if options.json { return try output.standardOutput(rows.json(task) + "\n") }
         var lines = [style.bold(TextCells.folded(task.name ?? task.id))]
         func line(_ label: String, _ value: String) {

@@ -64,9 +64,7 @@ extension Runner {
         if options.mode.dryRun { return try printPlanned(base.client.plannedTaskUpdates([change], in: layout.client)) }
         var updated = task
         try await base.client.updateTasks([change], in: layout.client) { if let first = $0.first { updated = first } }
-        let projects = try await base.client.projects(ids: updated.projects).get()
-        let rows = TaskRows(
-            [updated], projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
+        let rows = try await taskRows([updated], base: base)
         narrate(
             "Updated \"\(updated.name ?? updated.id)\"\(moved.map { ", now in \"\($0.name ?? $0.id)\"" } ?? "").",
             options.mode)
