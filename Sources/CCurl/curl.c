@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 // Option and info numbers from curl.h; they are libcurl's stable ABI.
 enum {
@@ -12,7 +14,8 @@ enum {
     OPT_POST = 47, OPT_XFERINFODATA = 10057, OPT_FRESH_CONNECT = 74, OPT_FORBID_REUSE = 75, OPT_HTTPGET = 80,
     OPT_NOSIGNAL = 99, OPT_ACCEPT_ENCODING = 10102, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
     OPT_COPYPOSTFIELDS = 10165, OPT_HEADERFUNCTION = 20079, OPT_XFERINFOFUNCTION = 20219,
-    OPT_POSTFIELDSIZE_LARGE = 30120, INFO_RESPONSE_CODE = 0x200002, GLOBAL_ALL = 3,
+    OPT_POSTFIELDSIZE_LARGE = 30120, OPT_POSTFIELDS = 10015, OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68,
+    OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20, INFO_RESPONSE_CODE = 0x200002, GLOBAL_ALL = 3,
 };
 
 struct slist;
@@ -84,8 +87,36 @@ static int append(buffer *into, const char *bytes, size_t count) {
     return 1;
 }
 
+typedef struct {
+    buffer memory;
+    void *handle;
+    tracker_curl_request *request;
+    tracker_curl_response *response;
+    /// -1 until the status is known; then whether the body goes to the descriptor.
+    int to_file;
+} sink;
+
 static size_t on_body(char *bytes, size_t size, size_t count, void *into) {
-    return append(into, bytes, size * count) ? size * count : 0;
+    sink *target = into;
+    size_t length = size * count;
+    if (target->to_file < 0) {
+        long status = 0;
+        easy_getinfo(target->handle, INFO_RESPONSE_CODE, &status);
+        target->to_file = target->request->body_fd >= 0 && status >= 200 && status < 300;
+    }
+    __atomic_add_fetch(&target->request->received, (long long)length, __ATOMIC_RELAXED);
+    if (!target->to_file) return append(&target->memory, bytes, length) ? length : 0;
+    size_t done = 0;
+    while (done < length) {
+        ssize_t written = write(target->request->body_fd, bytes + done, length - done);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            target->response->write_errno = errno;
+            return 0;
+        }
+        done += (size_t)written;
+    }
+    return length;
 }
 
 static size_t on_header(char *bytes, size_t size, size_t count, void *into) {
@@ -108,7 +139,8 @@ int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_cu
     }
     // Reset keeps the handle's connection cache, so keep-alive connections are reused across requests.
     easy_reset(handle);
-    buffer body = {0}, headers = {0};
+    buffer headers = {0};
+    sink body = {{0}, handle, request, response, -1};
     struct slist *list = NULL;
     for (int i = 0; i < request->header_count; i++) list = slist_append(list, request->headers[i]);
     // libcurl would otherwise wait for a 100 Continue before sending a body over 1 KiB.
@@ -125,8 +157,18 @@ int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_cu
     easy_setopt(handle, OPT_NOPROGRESS, 0L);
     easy_setopt(handle, OPT_XFERINFOFUNCTION, on_progress);
     easy_setopt(handle, OPT_XFERINFODATA, request);
-    easy_setopt(handle, OPT_TIMEOUT_MS, request->timeout_ms);
+    if (request->body_fd >= 0) {
+        // A large file on a slow line may take longer than any one deadline; a stalled one may not.
+        easy_setopt(handle, OPT_LOW_SPEED_LIMIT, 1L);
+        easy_setopt(handle, OPT_LOW_SPEED_TIME, (request->timeout_ms + 999) / 1000);
+    } else {
+        easy_setopt(handle, OPT_TIMEOUT_MS, request->timeout_ms);
+    }
     easy_setopt(handle, OPT_CONNECTTIMEOUT_MS, request->timeout_ms);
+    if (request->follow_redirects) {
+        easy_setopt(handle, OPT_FOLLOWLOCATION, 1L);
+        easy_setopt(handle, OPT_MAXREDIRS, 5L);
+    }
     if (request->fresh_connection) {
         easy_setopt(handle, OPT_FRESH_CONNECT, 1L);
         easy_setopt(handle, OPT_FORBID_REUSE, 1L);
@@ -134,7 +176,8 @@ int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_cu
     if (request->body) {
         easy_setopt(handle, OPT_POST, 1L);
         easy_setopt(handle, OPT_POSTFIELDSIZE_LARGE, (long long)request->body_length);
-        easy_setopt(handle, OPT_COPYPOSTFIELDS, request->body);
+        // The caller keeps the body alive until the transfer ends: no copy of a 7 MB upload.
+        easy_setopt(handle, OPT_POSTFIELDS, request->body);
     } else {
         easy_setopt(handle, OPT_HTTPGET, 1L);
     }
@@ -144,8 +187,8 @@ int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_cu
     response->code = easy_perform(handle);
     easy_getinfo(handle, INFO_RESPONSE_CODE, &response->status);
     slist_free_all(list);
-    response->body = body.data;
-    response->body_length = body.length;
+    response->body = body.memory.data;
+    response->body_length = body.memory.length;
     response->header_block = headers.data;
     response->header_length = headers.length;
     return response->code;
@@ -161,3 +204,5 @@ void tracker_curl_response_free(tracker_curl_response *response) {
 const char *tracker_curl_strerror(int code) {
     return tracker_curl_load() ? easy_strerror(code) : "libcurl could not be loaded";
 }
+
+long long tracker_curl_received(long long *counter) { return __atomic_load_n(counter, __ATOMIC_RELAXED); }

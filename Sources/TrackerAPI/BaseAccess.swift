@@ -15,10 +15,15 @@ public struct BaseAccess: Equatable, Sendable {
     public var fieldSettings: FieldSettings
     /// What the user said about the Tasks table: where it is and its fields, or that the base has none.
     public var tasks: TasksSettings
+    /// Where files are uploaded: Airtable's content host, or the endpoint when the secrets file sets one (a proxy, a
+    /// test's fake, the demo).
+    public var uploadEndpoint: URL
+    /// The attachment field the secrets file maps as `"images"`: nil when it says nothing, `.absent` for `null`.
+    public var images: TableSettings<ProjectWord>.Setting?
 
     public init(
         token: String, baseID: String, table: String, endpoint: URL, fieldSettings: FieldSettings = .template,
-        tasks: TasksSettings = .template
+        tasks: TasksSettings = .template, uploadEndpoint: URL? = nil, images: TableSettings<ProjectWord>.Setting? = nil
     ) {
         self.token = token
         self.baseID = baseID
@@ -26,5 +31,10 @@ public struct BaseAccess: Equatable, Sendable {
         self.endpoint = endpoint
         self.fieldSettings = fieldSettings
         self.tasks = tasks
+        self.uploadEndpoint = uploadEndpoint ?? endpoint
+        self.images = images
     }
+
+    /// Airtable's host for uploads (airtable-api.md §14.2).
+    public static let contentEndpoint = URL(string: "https://content.airtable.com")!
 }

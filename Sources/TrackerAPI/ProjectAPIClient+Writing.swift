@@ -12,9 +12,11 @@ public struct PlannedRequest: Equatable, Sendable {
     /// The path and query, percent-encoded as on the wire.
     var path: String
     public var body: JSONValue?
+    /// The host, when it is not the API's (uploads go to Airtable's content host).
+    var host: String? = nil
 
     /// `METHOD path` and the JSON body on the next line.
-    public var text: String { "\(method) \(path)\n" + (body.map { $0.serialized() + "\n" } ?? "") }
+    public var text: String { "\(method) \(host ?? "")\(path)\n" + (body.map { $0.serialized() + "\n" } ?? "") }
 }
 
 /// One project's id and the cells to change.

@@ -38,6 +38,13 @@ enum RecordDecoding {
     }
 
     /// The parsed body, or what is wrong with it in a phrase.
+    /// A page of records of any table as Airtable sent them: id and the `fields` object.
+    static func rawRecords(_ data: Data) throws(AppError) -> RecordPage<RawRecord> {
+        try page(data) { (record, path) throws(AppError) in
+            RawRecord(id: try id(of: record, path: path), fields: record["fields"] ?? .object([]))
+        }
+    }
+
     public static func body(_ data: Data) throws(AppError) -> JSONValue {
         if data.isEmpty { throw AppError.badResponse("the body is empty") }
         do {

@@ -51,6 +51,8 @@ public enum AppError: Error, Equatable, Sendable {
     case createOutcomeUnknown(name: String, waitedSeconds: Int, noun: String = "project")
     /// A comment's answer was lost and the comment did not appear while tracker looked for it.
     case commentOutcomeUnknown(waitedSeconds: Int)
+    /// An upload whose answer was lost, and whose attachment did not appear while tracker looked.
+    case uploadOutcomeUnknown(filename: String, waitedSeconds: Int)
     /// Another tracker process held a lock for longer than the retry budget.
     case lockTimeout(what: String, waitedSeconds: Int)
     /// Rows of an import are invalid, so nothing was written; `lines` says what is wrong with each.
@@ -82,7 +84,7 @@ extension AppError {
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
         case .tableAccessDenied, .schemaUnreadable, .scopeMissing: .permissionDenied
         case .notFound: .notFound
-        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown,
+        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown, .uploadOutcomeUnknown,
             .lockTimeout:
             .temporaryFailure
         case .network, .tls, .badResponse: .unavailable
@@ -137,6 +139,8 @@ extension AppError {
             "the answer to creating \"\(name)\" was lost, and the \(noun) did not appear in \(waited)s of looking; Airtable may still create it"
         case .commentOutcomeUnknown(let waited):
             "the answer to adding the comment was lost, and it did not appear in \(waited)s of looking; Airtable may still add it"
+        case .uploadOutcomeUnknown(let filename, let waited):
+            "the answer to uploading \"\(filename)\" was lost, and the file did not appear in \(waited)s of looking; Airtable may still add it"
         case .lockTimeout(let what, let waited):
             "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
         case .declined(let text): text
@@ -184,6 +188,8 @@ extension AppError {
         case .requestOutcomeUnknown: "Check with 'tracker list' before trying again."
         case .commentOutcomeUnknown:
             "Check the project's comments ('tracker comments ID|NAME') before commenting again."
+        case .uploadOutcomeUnknown:
+            "Check the files ('tracker files PROJECT') before attaching it again: attaching twice adds two copies."
         case .lockTimeout: "Try again when it has finished."
         case .invalidRows(_, let lines):
             lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")

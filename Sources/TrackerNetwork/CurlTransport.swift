@@ -37,9 +37,29 @@ import TrackerModel
         static func load() -> Bool { tracker_curl_load() != 0 }
 
         public func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+            await perform(Call(request: request, timeout: timeout, fresh: fresh), fresh: fresh)
+        }
+
+        public func download(
+            _ request: HTTPRequest, into descriptor: Int32, timeout: Double, progress: @escaping @Sendable (Int64) -> Void
+        ) async -> TransportOutcome {
+            let call = Call(request: request, timeout: timeout, fresh: false, bodyDescriptor: descriptor)
+            // Progress is read off the transfer's counter while it runs, five times a second.
+            let reporter = Task {
+                while !Task.isCancelled {
+                    progress(call.received)
+                    try? await Task.sleep(nanoseconds: 200_000_000)
+                }
+            }
+            let outcome = await perform(call, fresh: false)
+            reporter.cancel()
+            progress(call.received)
+            return outcome
+        }
+
+        private func perform(_ call: Call, fresh: Bool) async -> TransportOutcome {
             let reused = fresh ? nil : idle.withLock { $0.popLast() }
             guard let handle = reused ?? Handle() else { return .failed(.broken("libcurl could not be loaded")) }
-            let call = Call(request: request, timeout: timeout, fresh: fresh)
             let outcome = await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<TransportOutcome, Never>) in
                     let started = DetachedThread.start {
@@ -61,9 +81,11 @@ import TrackerModel
             private let request = UnsafeMutablePointer<tracker_curl_request>.allocate(capacity: 1)
             private let strings: [UnsafeMutablePointer<CChar>]
             private let headerList: UnsafeMutablePointer<UnsafePointer<CChar>?>
-            private let body: UnsafeMutablePointer<CChar>?
+            /// The body as the request holds it: libcurl reads it in place while `perform` runs, so a 7 MB upload is
+            /// not copied.
+            private let body: Data?
 
-            init(request: HTTPRequest, timeout: Double, fresh: Bool) {
+            init(request: HTTPRequest, timeout: Double, fresh: Bool, bodyDescriptor: Int32 = -1) {
                 let url = strdup(request.url.absoluteString)!
                 let method = strdup(request.method)!
                 let headers = request.headers.sorted { $0.key < $1.key }.map {
@@ -73,17 +95,9 @@ import TrackerModel
                 strings = [url, method] + headers
                 headerList = .allocate(capacity: max(1, headers.count))
                 for (index, header) in headers.enumerated() { headerList[index] = UnsafePointer(header) }
-                if let data = request.body {
-                    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, data.count))
-                    data.withUnsafeBytes { bytes in
-                        if let base = bytes.baseAddress { memcpy(pointer, base, data.count) }
-                    }
-                    body = pointer
-                    self.request.pointee.body = UnsafePointer(pointer)
-                    self.request.pointee.body_length = Int64(data.count)
-                } else {
-                    body = nil
-                }
+                body = request.body
+                self.request.pointee.body_fd = bodyDescriptor
+                self.request.pointee.follow_redirects = bodyDescriptor >= 0 ? 1 : 0
                 self.request.pointee.url = UnsafePointer(url)
                 self.request.pointee.method = UnsafePointer(method)
                 self.request.pointee.headers = UnsafePointer(headerList)
@@ -96,8 +110,10 @@ import TrackerModel
                 request.deallocate()
                 strings.forEach { free($0) }
                 headerList.deallocate()
-                body?.deallocate()
             }
+
+            /// Body bytes received so far.
+            var received: Int64 { withUnsafeMutablePointer(to: &request.pointee.received) { tracker_curl_received($0) } }
 
             func cancel() {
                 // The transfer thread reads the flag with an atomic load in its progress callback.
@@ -105,8 +121,26 @@ import TrackerModel
             }
 
             func perform(on handle: UnsafeMutableRawPointer) -> TransportOutcome {
+                guard let body else { return perform(on: handle, body: nil) }
+                let empty: [CChar] = [0]
+                return body.isEmpty
+                    ? empty.withUnsafeBufferPointer { perform(on: handle, body: ($0.baseAddress!, 0)) }
+                    : body.withUnsafeBytes { bytes in
+                        perform(on: handle, body: (bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count))
+                    }
+            }
+
+            private func perform(on handle: UnsafeMutableRawPointer, body: (UnsafePointer<CChar>, Int)?)
+                -> TransportOutcome
+            {
+                request.pointee.body = body?.0
+                request.pointee.body_length = Int64(body?.1 ?? 0)
+                defer { request.pointee.body = nil }
                 var response = tracker_curl_response()
                 let code = tracker_curl_perform(handle, request, &response)
+                if response.write_errno != 0 {
+                    return .failed(.local("cannot write the file: " + String(cString: strerror(response.write_errno))))
+                }
                 defer { tracker_curl_response_free(&response) }
                 guard code == 0 else {
                     let detail = withUnsafeBytes(of: &response.error) { bytes in

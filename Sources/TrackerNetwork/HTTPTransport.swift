@@ -33,11 +33,13 @@ public enum TransportFailure: Equatable, Sendable {
     /// The TLS connection failed (mostly a certificate this machine does not trust); it will fail the same way again.
     case tls(String)
     case cancelled
+    /// Writing what arrived to a local file failed (a full disk): not the network's doing, and not retried.
+    case local(String)
 
     /// The failure in words: never "NSURLErrorDomain error -1001".
     public var words: String {
         switch self {
-        case .unreachable(let words), .broken(let words), .tls(let words): words
+        case .unreachable(let words), .broken(let words), .tls(let words), .local(let words): words
         case .timedOut: "timed out"
         case .cancelled: "cancelled"
         }
@@ -55,6 +57,28 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and waits at most `timeout` seconds for the whole answer. With `fresh`, the request goes on a
     /// connection of its own, closed afterwards, so nothing can send it a second time on its own.
     func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome
+
+    /// Sends a GET and writes the body of a 2xx answer to `descriptor` as it arrives, so a file is never whole in
+    /// memory; the answer returned then has an empty body (other answers keep theirs). `progress` hears the bytes
+    /// received so far. The transfer fails when nothing arrives for `timeout` seconds, however long it takes in all.
+    func download(
+        _ request: HTTPRequest, into descriptor: Int32, timeout: Double, progress: @escaping @Sendable (Int64) -> Void
+    ) async -> TransportOutcome
+}
+
+extension HTTPTransport {
+    /// Transports that cannot stream (URLSession's data task, test stubs) receive the body whole and write it out.
+    public func download(
+        _ request: HTTPRequest, into descriptor: Int32, timeout: Double, progress: @escaping @Sendable (Int64) -> Void
+    ) async -> TransportOutcome {
+        let outcome = await send(request, fresh: false, timeout: timeout)
+        guard case .answered(var answer) = outcome, (200..<300).contains(answer.status) else { return outcome }
+        progress(Int64(answer.body.count))
+        let code = answer.body.withUnsafeBytes { POSIX.writeAll(descriptor, $0) }
+        if code != 0 { return .failed(.local("cannot write the file: " + POSIX.describe(code))) }
+        answer.body = Data()
+        return .answered(answer)
+    }
 }
 
 extension TransportFailure {

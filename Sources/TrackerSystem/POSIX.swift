@@ -45,6 +45,20 @@ extension POSIX {
         }
     }
 
+    /// Writes all of `bytes` to `descriptor`, retrying short and interrupted writes; 0, or the errno that stopped it.
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return 0
+    }
+
     /// Creates `path` and any missing parents (`mkdir -p`) with `mode`; 0, or the errno of the step that failed.
     public static func makeDirectories(_ path: String, mode: mode_t = 0o755) -> Int32 {
         var info = stat()

@@ -25,6 +25,13 @@ typedef struct {
     int fresh_connection;
     /// Set to non-zero from another thread to abandon the transfer.
     int cancelled;
+    /// A descriptor the body of a 2xx answer is written to as it arrives (other answers are kept in memory); -1 for
+    /// none. A download then has no overall deadline: it fails when under a byte a second arrives for `timeout_ms`.
+    int body_fd;
+    /// Non-zero: follow redirects (downloads; never with a token).
+    int follow_redirects;
+    /// Body bytes received so far, for progress; read with an atomic load from another thread.
+    long long received;
 } tracker_curl_request;
 
 /// What came back. `body` and `header_block` are malloc'd; free them with tracker_curl_response_free.
@@ -36,12 +43,17 @@ typedef struct {
     char *body;
     size_t body_length;
     char error[256];
+    /// The errno of a failed write to `body_fd`, else 0.
+    int write_errno;
 } tracker_curl_response;
 
 /// Performs `request` on `handle` (blocking), filling `response`. Returns libcurl's result code (0 is success).
 int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_curl_response *response);
 
 void tracker_curl_response_free(tracker_curl_response *response);
+
+/// An atomic read of a request's `received` counter.
+long long tracker_curl_received(long long *counter);
 
 /// libcurl's words for a result code.
 const char *tracker_curl_strerror(int code);

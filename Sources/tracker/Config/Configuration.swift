@@ -21,6 +21,8 @@ struct Configuration: Equatable, Sendable {
     var fieldSettings: FieldSettings = .template
     /// Where the base keeps its tasks: the secrets file's `"tasks"`.
     var tasks: TasksSettings = .template
+    /// The attachment field `"fields"` maps as `"images"`: nil when unmapped, `.absent` for `null`.
+    var images: FieldSettings.Setting? = nil
     /// The secrets file that was read, if any.
     var secretsPath: String?
     /// That file's permission bits, as read when it was loaded.
@@ -52,7 +54,9 @@ struct Configuration: Equatable, Sendable {
     /// What the API client needs of this configuration.
     var access: BaseAccess {
         BaseAccess(
-            token: token, baseID: baseID, table: table, endpoint: endpoint, fieldSettings: fieldSettings, tasks: tasks)
+            token: token, baseID: baseID, table: table, endpoint: endpoint, fieldSettings: fieldSettings, tasks: tasks,
+            // Uploads go to Airtable's content host; an endpoint of one's own (a proxy, a fake) takes them as well.
+            uploadEndpoint: endpoint == Self.defaultEndpoint ? BaseAccess.contentEndpoint : endpoint, images: images)
     }
 }
 

@@ -199,7 +199,7 @@ private struct Resolver {
                     .timeoutSeconds, default: Configuration.defaultTimeoutSeconds, range: 1...3600),
                 retryBudgetSeconds: try whole(
                     .retryBudgetSeconds, default: Configuration.defaultRetryBudgetSeconds, range: 0...86400),
-                fieldSettings: try fieldSettings(), tasks: try tasksSettings(),
+                fieldSettings: try fieldSettings(), tasks: try tasksSettings(), images: try imagesSetting(),
                 secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment,
                 profile: profile, profiles: file?.profileNames ?? [], tokenOrigin: tokenOrigin)
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
@@ -239,7 +239,26 @@ private struct Resolver {
     /// `"fields": {"due": "Deadline", "kickoff": null, "complete": {"field": "Status", "done": "Done"}}`: every key one
     /// of tracker's words, every value a usable field name, null for a field the base lacks, or the select object.
     private func fieldSettings() throws -> FieldSettings {
-        try Self.tableSettings(values[.fields], place: ProjectWord.settingsKey, origin: origin)
+        var fields = values[.fields]
+        // "images" names the attachment field that attach and files use; it is not one of the fields every command reads.
+        if case .object(var members) = fields {
+            members["images"] = nil
+            fields = .object(members)
+        }
+        return try Self.tableSettings(fields, place: ProjectWord.settingsKey, origin: origin)
+    }
+
+    /// `"fields": {"images": "Mock-ups"}`: the attachment field `attach` and `files` use, or null for none.
+    private func imagesSetting() throws -> FieldSettings.Setting? {
+        guard case .object(let members) = values[.fields], let value = members["images"] else { return nil }
+        switch value {
+        case .null: return .absent
+        case .string(let name) where !name.trimmingWhitespace().isEmpty: return .named(name)
+        default:
+            throw AppError.configuration(
+                "\(ProjectWord.settingsKey).\"images\" in \(origin) must be the name of an attachment field, or null",
+                hint: nil)
+        }
     }
 
     /// `"tasks": {"table": "To-dos", "fields": {…}}` (the fields as for projects, with the tasks' words), or
