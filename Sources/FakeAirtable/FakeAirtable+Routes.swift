@@ -19,6 +19,11 @@ extension FakeAirtable {
         guard parts.first == "v0" else { return notFoundRoute() }
         parts.removeFirst()
         if parts.first == "meta" { return meta(Array(parts.dropFirst())) }
+        // The upload route (content.airtable.com, served here too): the record and field, no table.
+        if parts.count == 4, parts[0] == options.baseID, parts[3] == "uploadAttachment" {
+            guard request.method == "POST" else { return notFoundRoute() }
+            return upload(recordID: parts[1], field: parts[2], request.body)
+        }
         // A wrong base or table is 403 with a personal access token, the same answer as a missing scope.
         guard parts.count >= 2, parts[0] == options.baseID, let table = locked({ base.tableIndex(parts[1]) }) else {
             return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)

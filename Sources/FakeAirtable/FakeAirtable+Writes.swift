@@ -13,10 +13,10 @@ extension FakeAirtable {
         var message: String
     }
 
-    private func reject(_ failure: WriteError) -> HTTPAction { error(failure.status, failure.type, failure.message) }
+    func reject(_ failure: WriteError) -> HTTPAction { error(failure.status, failure.type, failure.message) }
 
     /// Runs `body` on a copy of the base and keeps the copy only if it succeeds, so a write applies fully or not at all.
-    private func transaction<T>(_ body: (inout FakeBase) throws -> T) -> Result<T, WriteError> {
+    func transaction<T>(_ body: (inout FakeBase) throws -> T) -> Result<T, WriteError> {
         locked {
             var draft = base
             do {
@@ -185,7 +185,10 @@ extension FakeAirtable {
             guard let field = draft.tables[table].field(named: name) else {
                 throw WriteError(type: "UNKNOWN_FIELD_NAME", message: "Unknown field name: \"\(name)\"")
             }
-            let stored = try cell(field, value, table: table, typecast: typecast, in: &draft)
+            let stored =
+                field.type == "multipleAttachments" && !AnyJSON.isNull(value)
+                ? try attachmentCell(value, old: record.fields[name])
+                : try cell(field, value, table: table, typecast: typecast, in: &draft)
             // What LAST_MODIFIED_TIME({field}) reads. Not recorded: whether writing an equal value counts as a change;
             // the fake counts it, so a client cannot rely on an unchanged time.
             record.modifiedTimes[name] = timestamp()

@@ -133,6 +133,8 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     public let options: Options
+    /// The download host, and the bytes of every attachment.
+    public let files = FakeFiles()
     private let lock = Locked(())
     private var server: HTTPServer?
     private let started = Date()
@@ -153,6 +155,7 @@ public final class FakeAirtable: @unchecked Sendable {
         self.options = options
         self.base = FakeBase(options: options, projects: records)
         self.recordComments = options.comments.mapValues { $0.map(\.object) }
+        keepFilesOfRecords()
     }
 
     /// The comments on a record now, oldest first.
@@ -164,11 +167,17 @@ public final class FakeAirtable: @unchecked Sendable {
         let server = HTTPServer { [unowned self] request in handle(request) }
         try server.start(port: port)
         self.server = server
+        files.latency = options.latency
+        try files.start()
+        signAttachments()
         return server.port
     }
 
     /// Stops serving and drops open connections.
-    public func stop() { server?.stop() }
+    public func stop() {
+        server?.stop()
+        files.stop()
+    }
 
     /// `http://127.0.0.1:PORT`, the endpoint to point a client at.
     public var endpoint: String { "http://127.0.0.1:\(server?.port ?? 0)" }

@@ -134,6 +134,8 @@ struct FakeTable {
     var views: [FakeView] = []
     private(set) var records: [StoredRecord] = []
     private var index: [String: Int] = [:]
+    /// The signed download address of an attachment (id, filename), once the download host is serving.
+    var sign: (@Sendable (String, String) -> String)?
 
     init(id: String, name: String, fields: [FakeField], views: [FakeView] = []) {
         self.id = id
@@ -196,8 +198,33 @@ struct FakeTable {
             default: cells[field.name] = nil
             }
         }
-        let shown = only.map { names in cells.filter { names.contains($0.key) } } ?? cells
+        var shown = only.map { names in cells.filter { names.contains($0.key) } } ?? cells
+        if let sign {
+            for field in fields where field.type == "multipleAttachments" {
+                guard let list = shown[field.name] as? [[String: Any]] else { continue }
+                shown[field.name] = list.map { Self.signed($0, sign) }
+            }
+        }
         return ["id": record.id, "createdTime": record.createdTime, "fields": shown]
+    }
+}
+
+extension FakeTable {
+    /// An attachment as a read shows it: its address and its thumbnails' signed now, as Airtable signs them per answer.
+    static func signed(_ attachment: [String: Any], _ sign: (String, String) -> String) -> [String: Any] {
+        guard let id = attachment["id"] as? String else { return attachment }
+        var copy = attachment
+        let address = sign(id, attachment["filename"] as? String ?? "")
+        copy["url"] = address
+        if var thumbnails = attachment["thumbnails"] as? [String: Any] {
+            for (size, value) in thumbnails {
+                guard var thumbnail = value as? [String: Any] else { continue }
+                thumbnail["url"] = address
+                thumbnails[size] = thumbnail
+            }
+            copy["thumbnails"] = thumbnails
+        }
+        return copy
     }
 }
 
@@ -292,11 +319,21 @@ struct FakeBase {
             fields: [
                 FakeField(id: "fldFAKEclient0001", name: "Name", type: "singleLineText"),
                 FakeField(id: "fldFAKEclient0002", name: "About", type: "multilineText"),
+                FakeField(
+                    id: "fldFAKEclient0003", name: "Logo", type: "multipleAttachments",
+                    options: ["isReversed": false]),
+                FakeField(
+                    id: "fldFAKEclient0004", name: "Projects", type: "multipleRecordLinks",
+                    linkedTableID: options.tableID),
             ],
             views: [FakeView(id: "viwFAKEclients01", name: "All clients", type: "grid", filter: nil, sort: [])])
         for (index, id) in clientIDs.enumerated() {
             let name = index < options.clientNames.count ? options.clientNames[index] : "Client \(index + 1)"
-            clients.insert(StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: ["Name": name]))
+            var fields: [String: Any] = ["Name": name]
+            // The template's inverse link: the projects of this table that name the client.
+            let linked = projectsTable.records.filter { ($0.fields[rename("Client")] as? [String])?.contains(id) == true }
+            if !linked.isEmpty { fields["Projects"] = linked.map(\.id) }
+            clients.insert(StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: fields))
         }
         var tasks = FakeTable(
             id: Self.tasksTableID, name: options.tasksTable,

@@ -59,7 +59,7 @@ final class HTTPServer: @unchecked Sendable {
     }
 
     /// Binds to an ephemeral loopback port (or `port`) and starts accepting.
-    func start(port requested: Int = 0) throws {
+    func start(port requested: Int = 0, host: String = "127.0.0.1") throws {
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EIO) }
         var yes: Int32 = 1
@@ -67,7 +67,7 @@ final class HTTPServer: @unchecked Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(requested).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

@@ -254,3 +254,15 @@ extension ProjectAPIClient {
         return await network.download(request, into: descriptor, progress: progress)
     }
 }
+
+extension ProjectAPIClient {
+    /// Every record of another table of the base (the Clients), all pages, its cells as Airtable sent them.
+    public func rawRecords(in table: String, query: ListQuery = ListQuery()) async -> Result<[RawRecord], AppError> {
+        await collectPages(
+            { offset in
+                await send(listRequest(url(ofTable: table), query, offset: offset), kind: .idempotent).flatMap { data in
+                    Result { () throws(AppError) in try RecordDecoding.rawRecords(data) }
+                }
+            }, id: \.id)
+    }
+}

@@ -59,10 +59,14 @@ public enum AppError: Error, Equatable, Sendable {
     case invalidRows(count: Int, lines: [String])
     /// Writing an import failed or was interrupted part way; running it again finishes it.
     indirect case partialImport(AppError, written: Int, total: Int)
+    /// Some files of an `attach` were uploaded before one failed.
+    indirect case partialUpload(AppError, done: Int, total: Int)
     /// The user answered no to a question, or left an editor without saving.
     case declined(String)
     /// `tracker edit`: fields changed both in Airtable and in the form, each as `"Due" is … in Airtable, … here`.
     case editConflict([String])
+    /// Files a download kept because a different file of that name was there (their paths).
+    case filesKept([String])
     /// `tracker edit` did not apply what was typed, for `cause`; the text is kept in the file at `path`.
     indirect case editKept(AppError, path: String)
     /// A local file could not be read.
@@ -93,8 +97,8 @@ extension AppError {
         case .interrupted: .interrupted
         case .exited(let status): status
         case .invalidRows: .dataRejected
-        case .partialImport(let cause, _, _), .editKept(let cause, _): cause.exitCode
-        case .editConflict: .failure
+        case .partialImport(let cause, _, _), .editKept(let cause, _), .partialUpload(let cause, _, _): cause.exitCode
+        case .editConflict, .filesKept: .failure
         }
     }
 
@@ -150,6 +154,11 @@ extension AppError {
             "interrupted after \(written) of \(total) rows were written"
         case .partialImport(let cause, let written, let total):
             "\(cause.message) (\(written) of \(total) rows were written)"
+        case .filesKept(let paths):
+            "\(paths.count == 1 ? "a different file" : "different files") of that name \(paths.count == 1 ? "is" : "are") already there, so \(paths.count == 1 ? "it was" : "they were") kept: "
+                + paths.joined(separator: ", ")
+        case .partialUpload(let cause, let done, let total):
+            "\(cause.message) (\(done) of \(total) files were attached; their ids were printed)"
         case .editConflict(let fields):
             "the project changed in Airtable while you edited it, so nothing was written: "
                 + fields.joined(separator: "; ")
@@ -195,6 +204,9 @@ extension AppError {
             lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")
         case .partialImport:
             "Run the same command again to finish: rows already in are matched by their key, never added twice."
+        case .partialUpload(let cause, _, _): cause.hint
+        case .filesKept: "Pass --force to replace them, or download into another directory."
+
         case .editKept(.editConflict, let path):
             "What you typed is kept in \(path); 'tracker edit' again shows the project as it is now."
         case .editKept(let cause, let path):

@@ -27,6 +27,10 @@ enum ArgumentKind: Sendable {
     case shells
     /// `task`'s verbs, then projects after `add` and tasks by name after the others.
     case taskVerbs
+    /// A project, then files (`attach`); only files after `--client NAME`.
+    case projectThenFiles
+    /// A project, then a directory (`files PROJECT --download DIR`).
+    case projectThenDirectory
 }
 
 /// A subcommand's words: its flags, its positional argument and its help text.

@@ -133,6 +133,19 @@ enum CompletionScript {
             if projectCommands.contains(spec.name) {
                 text +=
                     "        \(spec.name)) if [[ \"$cur\" == -* ]]; then \(words); else _tracker_names projects; fi ;;\n"
+            } else if spec.arguments == .projectThenFiles || spec.arguments == .projectThenDirectory {
+                // The first bare word is the project (none after --client); later ones are files or a directory.
+                let valued = (spec.flags + CommandSpec.globalFlags).filter { $0.value != nil }.map(\.name)
+                let rest = spec.arguments == .projectThenFiles ? "compgen -f" : "compgen -d"
+                text += "        \(spec.name))\n            local bare=0 previous=\"\" i\n"
+                text += "            for ((i = 2; i < COMP_CWORD; i++)); do\n"
+                text += "                word=\"${COMP_WORDS[i]}\"\n"
+                text += "                [[ \"$word\" == --client ]] && bare=1\n"
+                text += "                case \"$previous\" in \(valued.joined(separator: "|"))) ;; *) [[ \"$word\" != -* ]] && ((bare++)) ;; esac\n"
+                text += "                previous=\"$word\"\n            done\n"
+                text += "            if [[ \"$cur\" == -* ]]; then \(words)\n"
+                text += "            elif ((bare == 0)); then _tracker_names projects\n"
+                text += "            else local IFS=$'\\n'; COMPREPLY=($(\(rest) -- \"$cur\")); compopt -o filenames 2>/dev/null; fi ;;\n"
             } else if spec.arguments == .taskVerbs {
                 // The verb first; then a project after `add`, tasks by name after the others.
                 let verbs = taskVerbs.joined(separator: "|")
@@ -216,7 +229,11 @@ enum CompletionScript {
             if spec.arguments == .shells {
                 text += "                '1:shell:(\(Shell.allCases.map(\.rawValue).joined(separator: " ")))' \\\n"
             }
-            if spec.arguments == .taskVerbs {
+            if spec.arguments == .projectThenFiles || spec.arguments == .projectThenDirectory {
+                let rest = spec.arguments == .projectThenFiles ? "file:_files" : "directory:_files -/"
+                text += "                '1:project:{_tracker_names projects}' \\\n"
+                text += "                '*:\(rest)' ;;\n"
+            } else if spec.arguments == .taskVerbs {
                 text += "                '1:verb:(\(taskVerbs.joined(separator: " ")))' \\\n"
                 text +=
                     "                '*:task:{[[ ${words[3]} == add ]] && _tracker_names projects || _tracker_names tasks}' ;;\n"
@@ -289,6 +306,14 @@ enum CompletionScript {
                 "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name); and __fish_seen_subcommand_from add' -a '(__tracker_names projects)'\n"
             text +=
                 "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name); and __fish_seen_subcommand_from \(taskNamingVerbs.joined(separator: " "))' -a '(__tracker_names tasks)'\n"
+        }
+        for spec in commands where spec.arguments == .projectThenFiles || spec.arguments == .projectThenDirectory {
+            // The project is the first word; fish offers files (or directories) beside the names after it.
+            text += "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name)' -a '(__tracker_names projects)'\n"
+            text +=
+                spec.arguments == .projectThenFiles
+                ? "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name)' -F\n"
+                : "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name)' -a '(__fish_complete_directories)'\n"
         }
         for spec in commands where spec.arguments == .shells {
             text +=

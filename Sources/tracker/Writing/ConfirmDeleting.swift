@@ -3,16 +3,20 @@ import TrackerModel
 extension Runner {
     /// Shows what will be deleted (a line a record) and asks `[y/N]` on a terminal; without one, `--yes` is required.
     /// `command` is how the message names the command typed (`delete`, `task delete`).
-    func confirmDeleting(_ lines: [String], noun: String, command: String) throws {
+    /// `verb` is what is done (`remove` files `from` a project).
+    func confirmDeleting(_ lines: [String], noun: String, command: String, verb: String = "delete", from: String? = nil)
+        throws
+    {
+        let past = verb == "delete" ? "deleted" : "\(verb)d"
         guard context.isStdinTerminal else {
             throw AppError.usage(
-                "\(command) asks before deleting, and stdin is not a terminal; pass --yes to delete without asking (nothing was deleted)",
+                "\(command) asks before \(verb == "delete" ? "deleting" : "removing"), and stdin is not a terminal; pass --yes to \(verb) without asking (nothing was \(past))",
                 command: String(command.prefix { $0 != " " }))
         }
-        var text = "This deletes \(lines.count) \(noun)\(lines.count == 1 ? "" : "s"):\n"
+        var text = "This \(verb)s \(lines.count) \(noun)\(lines.count == 1 ? "" : "s")\(from.map { " from \($0)" } ?? ""):\n"
         for line in lines { text += "  \(line)\n" }
-        output.standardError(text + "Delete \(lines.count == 1 ? "it" : "them")? [y/N] ")
+        output.standardError(text + "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(lines.count == 1 ? "it" : "them")? [y/N] ")
         let answer = context.readLine()?.trimmingWhitespace().lowercased()
-        guard answer == "y" || answer == "yes" else { throw AppError.declined("nothing was deleted") }
+        guard answer == "y" || answer == "yes" else { throw AppError.declined("nothing was \(past)") }
     }
 }

@@ -1,0 +1,123 @@
+import TrackerAPI
+import TrackerModel
+
+/// `tracker clients`: the Clients table, each client with its open and total projects.
+struct Clients: Command {
+    static let spec = CommandSpec(
+        name: "clients", summary: "List the clients, with their open and total projects.",
+        usage: ["tracker clients [--json | --format table|tsv|json|ndjson]"],
+        flags: [
+            FlagSpec(
+                name: "--format", value: "FORMAT", choices: Format.allCases.map(\.rawValue),
+                help: "table (on a terminal), tsv (piped), json or ndjson"),
+            FlagSpec(name: "--json", help: "the same as --format json"),
+        ],
+        examples: ["tracker clients", "tracker clients --format tsv | sort -t$'\\t' -k3 -nr", "tracker list --client Acme"],
+        notes: [
+            "The table the projects' Client field links to, sorted by name. TSV: id, name, open, total. JSON:",
+            "{\"id\",\"name\",\"about\",\"projects\",\"open\",\"total\",\"fields\"}. Open projects are those not complete.",
+        ])
+
+    enum Format: String, CaseIterable, Sendable {
+        case table, tsv, json, ndjson
+    }
+
+    var format: Format? = nil
+
+    func run(_ runner: Runner) async throws { try await runner.clients(self) }
+}
+
+extension Clients {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        self.init(format: try scanned.formatName().flatMap(Format.init(rawValue:)))
+    }
+}
+
+/// One client as `clients` shows it.
+struct ClientSummary: Sendable {
+    var id: String
+    var name: String
+    var about: String?
+    var projects: [Project]
+    var fields: JSONValue
+
+    var open: [Project] { projects.filter { !$0.isComplete } }
+
+    var object: JSONValue {
+        .object([
+            ("id", .string(id)), ("name", .string(name)), ("about", .string(or: about)),
+            ("projects", .array(projects.map { .string($0.id) })), ("open", .number(Double(open.count))),
+            ("total", .number(Double(projects.count))), ("fields", fields),
+        ])
+    }
+}
+
+extension Runner {
+    fileprivate func clients(_ options: Clients) async throws {
+        let base = try await prepareBase()
+        let layout = base.layout
+        let fields = layout.fields
+        guard let clientField = fields[.client] else {
+            throw AppError.usage("this base's projects have no Client field, so tracker cannot tell their clients", command: "clients")
+        }
+        let table = layout.clientTableID ?? "Clients"
+        let primary = layout.schema?.table(table)?.primaryField?.name ?? "Name"
+        // The clients and the projects' links to them, side by side: one round trip for a base of a page or two.
+        let wanted = [fields.name, clientField, fields.completion?.field].compactMap { $0 }
+        async let projectsRead = base.client.projects(
+            matching: Formula.field(clientField), fields: layout.table == nil ? nil : wanted)
+        let records = try await base.client.rawRecords(in: table).get()
+        let projects = try await projectsRead.get()
+        var byClient: [String: [Project]] = [:]
+        for project in projects { for id in project.clients { byClient[id, default: []].append(project) } }
+        let summaries = records.map { record in
+            ClientSummary(
+                id: record.id, name: record.fields[primary]?.stringValue ?? "", about: record.fields["About"]?.stringValue,
+                projects: byClient[record.id] ?? [], fields: record.fields)
+        }.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        base.knowledge.remember(records: summaries.map { LinkedRecord(id: $0.id, name: $0.name) }, in: table)
+        switch options.format ?? (output.isStdoutTerminal ? .table : .tsv) {
+        case .json: try output.standardOutput(JSONValue.array(summaries.map(\.object)).serialized() + "\n")
+        case .ndjson: try output.standardOutput(summaries.map { $0.object.serialized() + "\n" }.joined())
+        case .tsv:
+            try output.standardOutput(
+                summaries.map { client in
+                    [client.id, TextCells.folded(client.name), String(client.open.count), String(client.projects.count)]
+                        .joined(separator: "\t") + "\n"
+                }.joined())
+        case .table:
+            guard !summaries.isEmpty else { return output.standardError("No clients.\n") }
+            try output.standardOutput(clientTable(summaries, width: output.terminalWidth ?? 80))
+        }
+    }
+
+    /// NAME  OPEN  TOTAL  the open projects' names, as many as fit.
+    private func clientTable(_ clients: [ClientSummary], width: Int) -> String {
+        let names = clients.map { TextCells.folded($0.name.isEmpty ? "(no name)" : $0.name) }
+        let nameWidth = min(max(4, names.map(TextCells.width).max() ?? 0), max(12, width / 3))
+        var text = style.bold(pad("CLIENT", nameWidth) + "  OPEN  TOTAL  OPEN PROJECTS").trimmingSuffix() + "\n"
+        for (client, name) in zip(clients, names) {
+            var line = pad(TextCells.fit(name, nameWidth), nameWidth) + "  "
+            line += pad(String(client.open.count), 4, right: true) + "  " + pad(String(client.projects.count), 5, right: true)
+            let room = width - TextCells.width(line) - 2
+            let open = client.open.compactMap(\.name).map(TextCells.folded).joined(separator: ", ")
+            if !open.isEmpty && room >= 8 { line += "  " + TextCells.fit(open, room) }
+            text += line + "\n"
+        }
+        return text
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let space = String(repeating: " ", count: max(0, width - TextCells.width(text)))
+        return right ? space + text : text + space
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix() -> String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,72 @@
+import TrackerAPI
+import TrackerModel
+
+/// Whose files `attach` and `files` handle: a project, by id or name, or a client's logo (`--client NAME|ID`).
+enum FileOwner: Equatable, Sendable {
+    case project(String)
+    case client(String)
+
+    /// `--client` for a client's files.
+    static let flags = [
+        FlagSpec(name: "--client", value: "NAME|ID", help: "a client's files (its Logo) in place of a project's"),
+        FlagSpec(name: "--field", value: "NAME", help: "the attachment field to use (default: Project images, Logo)"),
+    ]
+}
+
+/// The record found and the cell holding its files.
+struct FileHolder: Sendable {
+    var name: String
+    var noun: String
+    var cell: AttachmentCell
+    /// How a message or a hint names it again (`"Coffee packaging"`, `--client Acme`).
+    var typed: String
+}
+
+extension ScannedArguments {
+    /// The owner (`--client`, else the first word) and the words after it.
+    func fileOwner() throws -> (owner: FileOwner, rest: [String]) {
+        let name = command?.name ?? ""
+        if let client = try nonEmpty("--client") {
+            try TextRules.refuseControlCharacters(client, flag: "--client", command: name)
+            return (.client(client), positionals)
+        }
+        return (.project(try projectTarget()), Array(positionals.dropFirst()))
+    }
+}
+
+extension Runner {
+    /// Finds the owner's record and picks its attachment field; `forgiving` for reading commands.
+    func fileHolder(_ owner: FileOwner, field flag: String?, base: Base, command: String, forgiving: Bool)
+        async throws -> FileHolder
+    {
+        switch owner {
+        case .project(let typed):
+            let found = try await find(.project(typed), base: base, forgiving: forgiving)
+            let layout = try await base.confirmedLayout()
+            let field = try AttachmentFieldChoice.pick(
+                flag: flag, mapped: base.client.access.images, template: "Project images", table: layout.table,
+                tableName: base.client.access.table, command: command)
+            return FileHolder(
+                name: found.name, noun: "project",
+                cell: AttachmentCell(
+                    table: layout.table?.id ?? base.client.access.table, recordID: found.id, field: field.name,
+                    fieldID: field.id), typed: "\"\(typed)\"")
+        case .client(let typed):
+            let checker = try await valueChecker(base, command: command)
+            let layout = try await base.confirmedLayout()
+            let target = try checker.linkTarget(for: .client)
+            guard let id = try await checker.clientIDs([typed]).first else {
+                throw AppError.usage("unknown client \"\(typed)\"", command: command)
+            }
+            let table = layout.schema?.table(target.table)
+            let field = try AttachmentFieldChoice.pick(
+                flag: flag, mapped: nil, template: "Logo", table: table, tableName: table?.name ?? "Clients",
+                command: command)
+            let name = base.knowledge.recordNames(in: target.table)[id] ?? typed
+            return FileHolder(
+                name: name, noun: "client",
+                cell: AttachmentCell(table: target.table, recordID: id, field: field.name, fieldID: field.id),
+                typed: "--client \"\(typed)\"")
+        }
+    }
+}
