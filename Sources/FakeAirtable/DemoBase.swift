@@ -18,6 +18,8 @@ extension FakeAirtable {
         let shift = ((todayNumber + 21 - (dues.max() ?? todayNumber)) / 7) * 7
         for index in records.indices {
             guard var fields = records[index]["fields"] as? [String: Any] else { continue }
+            // The recorded mock-ups' bytes are not in the recording; the demo's own small images stand in for them.
+            fields["Project images"] = nil
             for name in ["Due date", "Kickoff date"] {
                 if let day = (fields[name] as? String).flatMap(FakeDates.dayNumber) {
                     fields[name] = FakeDates.string(dayNumber: day + shift)

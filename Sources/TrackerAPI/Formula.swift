@@ -95,6 +95,13 @@ public enum Formula {
             terms.append(
                 fields[.team].map { "FIND(LOWER(\(literal(member))), LOWER(\(field($0))))" } ?? "FALSE()")
         }
+        // A client narrows by name on Airtable (a link reads as the linked names there); tracker checks the id.
+        if let client = filters.clientName {
+            terms.append(
+                fields[.client].map { "FIND(LOWER(\(literal(client))), LOWER(\(field($0))))" } ?? "FALSE()")
+        } else if filters.client != nil && fields[.client] == nil {
+            terms.append("FALSE()")
+        }
         // --mine: a project with neither a lead nor a team cannot be anyone's.
         if filters.mine {
             let people = [fields[.lead], fields[.team]].compactMap { $0 }.map(field)

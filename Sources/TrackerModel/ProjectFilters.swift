@@ -16,6 +16,10 @@ public struct ProjectFilters: Equatable, Sendable {
     public var mine = false
     /// A case-insensitive substring of the name or the notes.
     public var search: String?
+    /// A client as typed (`--client NAME|ID`); `clientID` and `clientName` once it is looked up in the Clients table.
+    public var client: String?
+    public var clientID: String?
+    public var clientName: String?
 
     public init(
         overdue: Bool = false, dueBefore: CalendarDate? = nil, dueWithinDays: Int? = nil, complete: Bool? = nil,
@@ -54,8 +58,11 @@ public struct ProjectFilters: Equatable, Sendable {
         let lead = self.lead.flatMap { $0.contains("@") || Self.isMe($0) ? $0 : nil }
         let team = self.team
         let mine = self.mine
-        guard lead != nil || team != nil || mine else { return nil }
+        let client = self.clientID
+        guard lead != nil || team != nil || mine || client != nil else { return nil }
         return { project in
+            // A link in a formula reads as the linked records' names, which may repeat: the client is its id.
+            if let client, !project.clients.contains(client) { return false }
             if let lead, !matches(project.lead, lead) { return false }
             if let team, !project.team.contains(where: { matches($0, team) }) { return false }
             if mine, !(matches(project.lead, "me") || project.team.contains { matches($0, "me") }) { return false }
@@ -73,6 +80,7 @@ public struct ProjectFilters: Equatable, Sendable {
         if category != nil { needed.append(("--category", .category)) }
         if lead != nil { needed.append(("--lead", .lead)) }
         if team != nil { needed.append(("--team", .team)) }
+        if client != nil { needed.append(("--client", .client)) }
         return needed
     }
 }

@@ -63,6 +63,7 @@ struct Changes: Command {
         if let team = filters.team { parts.append("team \(team.lowercased())") }
         if filters.mine { parts.append("mine") }
         if let search = filters.search { parts.append("search \(search.lowercased())") }
+        if let client = filters.client { parts.append("client \(client.lowercased())") }
         if let view { parts.append("view \(view)") }
         return parts.joined(separator: ", ")
     }

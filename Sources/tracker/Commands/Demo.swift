@@ -48,6 +48,7 @@ extension Runner {
         defer { _ = POSIX.runQuietly(["rm", "-rf", directory]) }
         let (fakeOptions, records) = FakeAirtable.demo(today: today.description)
         let fake = FakeAirtable(options: fakeOptions, records: records)
+        fake.addDemoFiles()
         do {
             _ = try fake.start()
         } catch {

@@ -125,6 +125,8 @@ extension Runner {
     }
 
     private func listPlan(_ options: List, _ base: Base) async throws -> ListPlan {
+        var options = options
+        options.filters = try await resolvingClient(options.filters, base: base, command: "list")
         let fields = base.layout.fields
         var (lookup, view) = try await lookUpSelection(options.filters, view: options.view, base: base, command: "list")
         var sort: [(field: String, direction: ListQuery.Direction)] = []
@@ -182,7 +184,7 @@ extension Runner {
         let fields = layout.fields
         var words: [FieldMap.Word] = [.name, .due, .complete]
         var others: [String] = []
-        if options.filters.localMatch(me: nil) != nil { words += [.lead, .team] }
+        if options.filters.localMatch(me: nil) != nil { words += [.lead, .team, .client] }
         for column in columns {
             switch column {
             case .category: words.append(.category)

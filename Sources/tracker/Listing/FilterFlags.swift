@@ -20,6 +20,7 @@ extension CommandSpec {
         FlagSpec(name: "--lead", value: "NAME|EMAIL", help: "only projects this person leads (me: you)"),
         FlagSpec(name: "--team", value: "NAME|EMAIL", help: "only projects with this person in the team (me: you)"),
         FlagSpec(name: "--mine", help: "only projects you lead or are in the team of (the token's user)"),
+        FlagSpec(name: "--client", value: "NAME|ID", help: "only projects of this client (by name or record id)"),
         FlagSpec(
             name: "--search", value: "TEXT", help: "only projects whose name or notes contain TEXT (any case)"),
         FlagSpec(
@@ -43,6 +44,7 @@ extension ScannedArguments {
         filters.team = try nonEmpty("--team")
         filters.mine = has("--mine")
         filters.search = try nonEmpty("--search")
+        filters.client = try nonEmpty("--client")
         return filters
     }
 

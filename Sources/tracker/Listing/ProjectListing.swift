@@ -44,6 +44,7 @@ extension Runner {
     ) async throws -> ProjectListing {
         let fields = base.layout.fields
         let (lookup, name) = try await lookUpSelection(filters, view: view, base: base, command: command)
+        let filters = try await resolvingClient(filters, base: base, command: command)
         let keep = try await peopleMatch(filters, base: base)
         let formula = terms + [Formula.matching(filters, today: today, fields: fields)].compactMap { $0 }
         // Without the schema tracker cannot tell which fields exist, and naming a missing one fails the request.
@@ -51,11 +52,24 @@ extension Runner {
             lookup.layout.table == nil
             ? nil
             : words.map { words in
-                (words + (keep == nil ? [] : [.lead, .team])).compactMap { fields[$0] }
+                (words + (keep == nil ? [] : [.lead, .team, .client])).compactMap { fields[$0] }
             }
         let query = ListQuery(
             filterByFormula: formula.isEmpty ? nil : Formula.all(formula), sort: sort, fields: fetched, view: name)
         return ProjectListing(query: query, layout: lookup.layout, keep: keep, inFlight: base.inFlight)
+    }
+
+    /// The filters with `--client` looked up in the Clients table: its id (what projects are matched by) and its name
+    /// (what narrows the listing on Airtable). An unknown client is 64 with close names.
+    func resolvingClient(_ filters: ProjectFilters, base: Base, command: String) async throws -> ProjectFilters {
+        guard let typed = filters.client, filters.clientID == nil else { return filters }
+        let checker = try await valueChecker(base, command: command)
+        let target = try checker.linkTarget(for: .client)
+        guard let id = try await checker.clientIDs([typed]).first else { return filters }
+        var resolved = filters
+        resolved.clientID = id
+        resolved.clientName = base.knowledge.recordNames(in: target.table)[id]
+        return resolved
     }
 
     /// What tracker checks itself of the person filters (an email, `me`, a team member's exact name); asks who the
