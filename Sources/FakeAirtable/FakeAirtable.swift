@@ -144,6 +144,7 @@ public final class FakeAirtable: @unchecked Sendable {
     private var faults: [Int: Fault] = [:]
     private var metadataFaults: [Int: Fault] = [:]
     private var standingFault: Fault?
+    private var pathFaults: [(suffix: String, fault: Fault)] = []
     private var requestCount = 0
     private var metadataRequestCount = 0
     private var entries: [LogEntry] = []
@@ -191,6 +192,11 @@ public final class FakeAirtable: @unchecked Sendable {
     /// Makes the `number`-th request for metadata (`/v0/meta/…`, the schema) from now on misbehave.
     public func inject(_ fault: Fault, onMetadataRequest number: Int) {
         locked { metadataFaults[metadataRequestCount + number] = fault }
+    }
+
+    /// Makes the next request whose path ends with `suffix` (`/uploadAttachment`) misbehave.
+    public func inject(_ fault: Fault, onNextRequestEndingWith suffix: String) {
+        locked { pathFaults.append((suffix, fault)) }
     }
 
     /// Makes every request misbehave until cleared with nil.
@@ -241,6 +247,9 @@ public final class FakeAirtable: @unchecked Sendable {
                 return metadataFaults.removeValue(forKey: metadataRequestCount) ?? standingFault
             }
             requestCount += 1
+            if let index = pathFaults.firstIndex(where: { request.path.hasSuffix($0.suffix) }) {
+                return pathFaults.remove(at: index).fault
+            }
             return faults.removeValue(forKey: requestCount) ?? standingFault
         }
         let coding = options.compression.flatMap {

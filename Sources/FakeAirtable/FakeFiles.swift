@@ -94,7 +94,9 @@ public final class FakeFiles: @unchecked Sendable {
             let plain = (byte >= 48 && byte <= 57) || (byte | 0x20 >= 97 && byte | 0x20 <= 122) || byte == 46 || byte == 45
             return plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
         }.joined()
-        return "\(origin)/v5/\(id)/\(generation)/\(expires)/\(signature)/\(name.isEmpty ? "file" : name)"
+        // A segment of dots would be taken as "this" or "the parent" directory by any client.
+        let segment = name.allSatisfy { $0 == "." } ? "file" : name
+        return "\(origin)/v5/\(id)/\(generation)/\(expires)/\(signature)/\(segment)"
     }
 
     private func handle(_ request: HTTPRequest) -> HTTPAction {

@@ -77,10 +77,17 @@ extension ValueChecker {
         switch matches.count {
         case 1: return .success(matches[0].id)
         case 0:
-            let names =
+            var names =
                 (try? await client.linkedNames(
                     resembling: value, in: target.table, primaryField: target.primaryField
                 ).get()) ?? []
+            // A typo inside every fragment ("Acne" for "Acme") shares none: a small table's first names are asked for.
+            if names.isEmpty {
+                names =
+                    (try? await client.linkedRecords(
+                        in: target.table, primaryField: target.primaryField, matching: "TRUE()", limit: 200
+                    ).get())?.compactMap(\.name) ?? []
+            }
             let guess = Suggestion.question(ProjectNaming.closest(to: value, among: names)).map { " " + $0 } ?? ""
             return .failure(usage("unknown \(what) \"\(value)\" (tracker never creates one).\(guess)"))
         default:

@@ -66,14 +66,20 @@ final class DownloadDirectory: Sendable {
     enum Existing: Equatable {
         case nothing
         case file(size: Int)
-        /// A symbolic link, a directory or anything else: never written through.
+        /// A symbolic link: never written through; `--force` replaces the link itself.
+        case link
+        /// A directory or anything else.
         case other
     }
 
     func existing(_ name: String) -> Existing {
         var info = stat()
         guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .nothing }
-        return info.st_mode & S_IFMT == S_IFREG ? .file(size: Int(info.st_size)) : .other
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file(size: Int(info.st_size))
+        case S_IFLNK: return .link
+        default: return .other
+        }
     }
 
     /// The name an attachment is written to until complete: hidden, and the same on a rerun, which clears what an
@@ -125,7 +131,7 @@ extension Runner {
             switch directory.existing(plan.name) {
             case .nothing: wanted.append(plan)
             case .file(let size) where size == plan.attachment.size: continue
-            case .file: if force { wanted.append(plan) } else { kept.append(directory.path(plan.name)) }
+            case .file, .link: if force { wanted.append(plan) } else { kept.append(directory.path(plan.name)) }
             case .other: kept.append(directory.path(plan.name))
             }
         }
