@@ -42,7 +42,9 @@ extension FakeAirtable {
         let id = FakeBase.makeID(prefix: "att")
         files.keep(data, id: id)
         locked {
-            guard let (stored, table) = base.anyRecord(id: record), let index = base.tableIndex(table.id) else { return }
+            guard let (stored, table) = base.anyRecord(id: record), let index = base.tableIndex(table.id) else {
+                return
+            }
             var changed = stored
             var list = changed.fields[field] as? [[String: Any]] ?? []
             list.append(Self.attachmentObject(id: id, filename: filename, type: type, data: data))

@@ -331,7 +331,9 @@ struct FakeBase {
             let name = index < options.clientNames.count ? options.clientNames[index] : "Client \(index + 1)"
             var fields: [String: Any] = ["Name": name]
             // The template's inverse link: the projects of this table that name the client.
-            let linked = projectsTable.records.filter { ($0.fields[rename("Client")] as? [String])?.contains(id) == true }
+            let linked = projectsTable.records.filter {
+                ($0.fields[rename("Client")] as? [String])?.contains(id) == true
+            }
             if !linked.isEmpty { fields["Projects"] = linked.map(\.id) }
             clients.insert(StoredRecord(id: id, createdTime: "2020-01-01T00:00:00.000Z", fields: fields))
         }

@@ -91,7 +91,8 @@ public final class FakeFiles: @unchecked Sendable {
         let generation = locked { self.generation }
         let signature = FakeBase.stableID("\(id)/\(generation)/\(expires)", length: 16)
         let name = filename.utf8.map { byte -> String in
-            let plain = (byte >= 48 && byte <= 57) || (byte | 0x20 >= 97 && byte | 0x20 <= 122) || byte == 46 || byte == 45
+            let plain =
+                (byte >= 48 && byte <= 57) || (byte | 0x20 >= 97 && byte | 0x20 <= 122) || byte == 46 || byte == 45
             return plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
         }.joined()
         // A segment of dots would be taken as "this" or "the parent" directory by any client.

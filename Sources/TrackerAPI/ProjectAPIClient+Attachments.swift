@@ -143,7 +143,8 @@ extension ProjectAPIClient {
     {
         let body = try RecordDecoding.body(data)
         guard let fields = body["fields"]?.objectMembers else { throw AppError.badResponse("fields is missing") }
-        let value = cell.fieldID.flatMap { id in fields.first { $0.0 == id }?.1 }
+        let value =
+            cell.fieldID.flatMap { id in fields.first { $0.0 == id }?.1 }
             ?? fields.first { $0.0 == cell.field }?.1 ?? (fields.count == 1 ? fields[0].1 : nil)
         let fresh = Attachment.list(value).filter { !known.contains($0.id) }
         guard let added = fresh.last(where: { $0.filename == file.filename }) ?? fresh.last else {
@@ -153,7 +154,9 @@ extension ProjectAPIClient {
     }
 
     private func explainUpload(status: Int, _ body: ServiceError, cell: AttachmentCell) -> AppError {
-        if status == 404 { return .notFound("record \(cell.recordID) or its field \"\(cell.field)\" is gone", hint: nil) }
+        if status == 404 {
+            return .notFound("record \(cell.recordID) or its field \"\(cell.field)\" is gone", hint: nil)
+        }
         return .scopeMissing(scope: "data.records:write", doing: "upload files")
     }
 

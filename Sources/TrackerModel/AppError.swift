@@ -88,7 +88,8 @@ extension AppError {
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
         case .tableAccessDenied, .schemaUnreadable, .scopeMissing: .permissionDenied
         case .notFound: .notFound
-        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown, .uploadOutcomeUnknown,
+        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown,
+            .uploadOutcomeUnknown,
             .lockTimeout:
             .temporaryFailure
         case .network, .tls, .badResponse: .unavailable

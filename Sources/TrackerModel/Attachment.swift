@@ -26,7 +26,8 @@ public struct Attachment: Equatable, Sendable {
         self.object =
             object
             ?? .object(
-                [("id", .string(id)), ("filename", .string(filename))] + (size.map { [("size", .number(Double($0)))] } ?? [])
+                [("id", .string(id)), ("filename", .string(filename))]
+                    + (size.map { [("size", .number(Double($0)))] } ?? [])
                     + (type.map { [("type", .string($0))] } ?? []) + (url.map { [("url", .string($0))] } ?? []))
     }
 
@@ -39,7 +40,8 @@ public struct Attachment: Equatable, Sendable {
         self.init(
             id: id, filename: value["filename"]?.stringValue ?? "", size: whole(value["size"]),
             type: value["type"]?.stringValue, url: value["url"]?.stringValue,
-            width: whole(value["width"]) ?? whole(full?["width"]), height: whole(value["height"]) ?? whole(full?["height"]),
+            width: whole(value["width"]) ?? whole(full?["width"]),
+            height: whole(value["height"]) ?? whole(full?["height"]),
             object: value)
     }
 

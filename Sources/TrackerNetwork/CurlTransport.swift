@@ -41,7 +41,8 @@ import TrackerModel
         }
 
         public func download(
-            _ request: HTTPRequest, into descriptor: Int32, timeout: Double, progress: @escaping @Sendable (Int64) -> Void
+            _ request: HTTPRequest, into descriptor: Int32, timeout: Double,
+            progress: @escaping @Sendable (Int64) -> Void
         ) async -> TransportOutcome {
             let call = Call(request: request, timeout: timeout, fresh: false, bodyDescriptor: descriptor)
             // Progress is read off the transfer's counter while it runs, five times a second.
@@ -113,7 +114,9 @@ import TrackerModel
             }
 
             /// Body bytes received so far.
-            var received: Int64 { withUnsafeMutablePointer(to: &request.pointee.received) { tracker_curl_received($0) } }
+            var received: Int64 {
+                withUnsafeMutablePointer(to: &request.pointee.received) { tracker_curl_received($0) }
+            }
 
             func cancel() {
                 // The transfer thread reads the flag with an atomic load in its progress callback.

@@ -219,7 +219,8 @@ public final class NetworkHelper: Sendable {
                 }
             }
             let delay = policy.transientDelay(attempt: retries, random: environment.random())
-            guard retries < policy.maxTransientRetries, environment.now() - started + delay <= policy.budgetSeconds else {
+            guard retries < policy.maxTransientRetries, environment.now() - started + delay <= policy.budgetSeconds
+            else {
                 return .failure(error)
             }
             retries += 1

@@ -60,7 +60,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
             [
                 "list", "add", "show", "open", "comment", "comments", "update", "edit", "done", "reopen", "delete",
-                "import", "tasks", "task", "status",
+                "import", "tasks", "task", "status", "attach", "files", "clients",
                 "report", "changes",
                 "calendar", "timeline",
                 "init", "demo", "doctor", "completion", "help",
@@ -76,6 +76,14 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(try complete(["tracker", "add", "--category", "Bra"]), ["Brand\\ identity"])
         XCTAssertEqual(try complete(["tracker", "add", "--if"]), ["--if-absent"])
         XCTAssertEqual(try complete(["tracker", "completion", "z"]), ["zsh"])
+        // attach: the project, then files; files --download: a directory.
+        FileManager.default.createFile(atPath: process.runtimeDirectory + "/mockup.png", contents: Data("x".utf8))
+        try FileManager.default.createDirectory(
+            atPath: process.runtimeDirectory + "/mockups", withIntermediateDirectories: true)
+        XCTAssertEqual(Set(try complete(["tracker", "attach", "Coffee", "mo"])), ["mockup.png", "mockups"])
+        XCTAssertEqual(try complete(["tracker", "attach", "--client", "Acme", "mockup."]), ["mockup.png"])
+        XCTAssertEqual(try complete(["tracker", "files", "Coffee", "--download", "mo"]), ["mockups"])
+        XCTAssertEqual(try complete(["tracker", "attach", "--fi"]), ["--field"])
     }
 
     func testCompletionScriptsForEveryShellAndAnUnknownOne() throws {

@@ -131,9 +131,11 @@ final class FilesTests: FakeAirtableTestCase {
         let logo = images(clientID, field: "Logo", table: "Clients")
         XCTAssertEqual(logo.map { $0["filename"] as? String }, ["logo.png"])
         let listed = try process.run(["files", "--client", "Client 1"])
-        XCTAssertEqual(listed.lines.map { $0.split(separator: "\t").prefix(3).joined(separator: " ") }, [
-            "\(logo[0]["id"] as? String ?? "") logo.png 500"
-        ])
+        XCTAssertEqual(
+            listed.lines.map { $0.split(separator: "\t").prefix(3).joined(separator: " ") },
+            [
+                "\(logo[0]["id"] as? String ?? "") logo.png 500"
+            ])
     }
 
     // MARK: - files
@@ -144,7 +146,12 @@ final class FilesTests: FakeAirtableTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let rows = result.lines.map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         XCTAssertEqual(rows.count, 3)
-        XCTAssertEqual(rows[0].prefix(4), ["attm5HZ4mDsQkfxvz", "pexels-photo-2261165.jpeg?auto=compress&cs=tinysrgb&dpr=1&w=500", "22616", "image/jpeg"])
+        XCTAssertEqual(
+            rows[0].prefix(4),
+            [
+                "attm5HZ4mDsQkfxvz", "pexels-photo-2261165.jpeg?auto=compress&cs=tinysrgb&dpr=1&w=500", "22616",
+                "image/jpeg",
+            ])
         XCTAssertTrue(rows[0][4].hasPrefix(fake.files.origin + "/v5/"), rows[0][4])
         let json = try process.run(["files", "CMCA brand identity", "--json"])
         let objects = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
@@ -172,21 +179,28 @@ final class FilesTests: FakeAirtableTestCase {
 
     func testHostileNamesAreMadeSafeAndNothingIsWrittenOutsideTheDirectory() throws {
         let process = tracker()
-        let names = ["../../escape.png", ".bashrc", "a/b.png", "bell\u{07}\u{1B}]0;x.png", "same.png", "same.png", "", "-rf", ".."]
+        let names = [
+            "../../escape.png", ".bashrc", "a/b.png", "bell\u{07}\u{1B}]0;x.png", "same.png", "same.png", "", "-rf",
+            "..",
+        ]
         for (index, name) in names.enumerated() {
-            fake.attach(Self.bytes(100 + index), filename: name, type: "image/png", toRecord: Self.coffee, field: "Project images")
+            fake.attach(
+                Self.bytes(100 + index), filename: name, type: "image/png", toRecord: Self.coffee,
+                field: "Project images")
         }
         let before = try FileManager.default.contentsOfDirectory(atPath: process.runtimeDirectory)
         let result = try process.run(["files", "Coffee packaging", "--download", "in/side"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let written = try FileManager.default.contentsOfDirectory(atPath: process.runtimeDirectory + "/in/side").sorted()
+        let written = try FileManager.default.contentsOfDirectory(atPath: process.runtimeDirectory + "/in/side")
+            .sorted()
         XCTAssertEqual(written.count, names.count + 3, written.description)
         for name in written {
             XCTAssertFalse(name.hasPrefix(".") || name.hasPrefix("-") || name.contains("/"), name)
             XCTAssertFalse(name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, name)
         }
         XCTAssertTrue(written.contains("same.png") && written.contains("same (2).png"), written.description)
-        XCTAssertTrue(written.contains("_bashrc") && written.contains("_._.._escape.png") && written.contains("a_b.png"),
+        XCTAssertTrue(
+            written.contains("_bashrc") && written.contains("_._.._escape.png") && written.contains("a_b.png"),
             written.description)
         XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
         // Nothing beside or above the directory (tracker's cache and runtime directory aside).
@@ -197,7 +211,8 @@ final class FilesTests: FakeAirtableTestCase {
 
     func testNothingIsWrittenThroughASymbolicLink() throws {
         let process = tracker()
-        fake.attach(Self.bytes(100), filename: "linked.png", type: "image/png", toRecord: Self.coffee, field: "Project images")
+        fake.attach(
+            Self.bytes(100), filename: "linked.png", type: "image/png", toRecord: Self.coffee, field: "Project images")
         let out = process.runtimeDirectory + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let target = process.runtimeDirectory + "/target.txt"
@@ -305,8 +320,10 @@ final class FilesTests: FakeAirtableTestCase {
         XCTAssertEqual(
             patch?.body, #"{"fields":{"Project images":[{"id":"attm5HZ4mDsQkfxvz"},{"id":"atteiDBfduCQopiu6"}]}}"#)
 
-        fake.attach(Self.bytes(10), filename: "twin.png", type: "image/png", toRecord: Self.cmca, field: "Project images")
-        fake.attach(Self.bytes(11), filename: "twin.png", type: "image/png", toRecord: Self.cmca, field: "Project images")
+        fake.attach(
+            Self.bytes(10), filename: "twin.png", type: "image/png", toRecord: Self.cmca, field: "Project images")
+        fake.attach(
+            Self.bytes(11), filename: "twin.png", type: "image/png", toRecord: Self.cmca, field: "Project images")
         let ambiguous = try process.run(["files", "CMCA brand identity", "--remove", "twin.png", "--yes"])
         assertFailure(ambiguous, status: 64, "2 files are named \"twin.png\"")
         XCTAssertEqual(images().count, 4)
@@ -340,7 +357,9 @@ final class ClientsTests: FakeAirtableTestCase {
         let projects = fake.records
         for object in objects ?? [] {
             let id = object["id"] as? String ?? ""
-            let linked = projects.filter { (($0["fields"] as? [String: Any])?["Client"] as? [String])?.contains(id) == true }
+            let linked = projects.filter {
+                (($0["fields"] as? [String: Any])?["Client"] as? [String])?.contains(id) == true
+            }
             XCTAssertEqual(object["total"] as? Int, linked.count)
             let open = linked.filter { ($0["fields"] as? [String: Any])?["Complete"] as? Bool != true }
             XCTAssertEqual(object["open"] as? Int, open.count)
@@ -354,7 +373,9 @@ final class ClientsTests: FakeAirtableTestCase {
         // "Acme" is inside "Acme Robotics": a formula matching names would take both.
         options.clientNames = ["Acme", "Acme Robotics"]
         try startFake(options: options)
-        let acme = fake.records(inTable: "Clients").first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Acme" }
+        let acme = fake.records(inTable: "Clients").first {
+            ($0["fields"] as? [String: Any])?["Name"] as? String == "Acme"
+        }
         let acmeID = acme?["id"] as? String ?? ""
         let expected = fake.records.filter {
             (($0["fields"] as? [String: Any])?["Client"] as? [String])?.contains(acmeID) == true

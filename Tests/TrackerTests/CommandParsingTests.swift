@@ -266,7 +266,7 @@ struct CommandParsingTests {
         ),
         (
             ["reopen", "A", "--yes"],
-            "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task'"
+            "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task', 'tracker files'"
         ),
         (
             ["--limit", "5"],

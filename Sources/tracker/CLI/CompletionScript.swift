@@ -141,11 +141,13 @@ enum CompletionScript {
                 text += "            for ((i = 2; i < COMP_CWORD; i++)); do\n"
                 text += "                word=\"${COMP_WORDS[i]}\"\n"
                 text += "                [[ \"$word\" == --client ]] && bare=1\n"
-                text += "                case \"$previous\" in \(valued.joined(separator: "|"))) ;; *) [[ \"$word\" != -* ]] && ((bare++)) ;; esac\n"
+                text +=
+                    "                case \"$previous\" in \(valued.joined(separator: "|"))) ;; *) [[ \"$word\" != -* ]] && ((bare++)) ;; esac\n"
                 text += "                previous=\"$word\"\n            done\n"
                 text += "            if [[ \"$cur\" == -* ]]; then \(words)\n"
                 text += "            elif ((bare == 0)); then _tracker_names projects\n"
-                text += "            else local IFS=$'\\n'; COMPREPLY=($(\(rest) -- \"$cur\")); compopt -o filenames 2>/dev/null; fi ;;\n"
+                text +=
+                    "            else local IFS=$'\\n'; COMPREPLY=($(\(rest) -- \"$cur\")); compopt -o filenames 2>/dev/null || true; fi ;;\n"
             } else if spec.arguments == .taskVerbs {
                 // The verb first; then a project after `add`, tasks by name after the others.
                 let verbs = taskVerbs.joined(separator: "|")
@@ -309,7 +311,8 @@ enum CompletionScript {
         }
         for spec in commands where spec.arguments == .projectThenFiles || spec.arguments == .projectThenDirectory {
             // The project is the first word; fish offers files (or directories) beside the names after it.
-            text += "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name)' -a '(__tracker_names projects)'\n"
+            text +=
+                "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name)' -a '(__tracker_names projects)'\n"
             text +=
                 spec.arguments == .projectThenFiles
                 ? "complete -c tracker -n '__fish_seen_subcommand_from \(spec.name)' -F\n"

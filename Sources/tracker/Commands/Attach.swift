@@ -36,7 +36,8 @@ extension Attach {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         let (owner, rest) = try scanned.fileOwner()
         guard !rest.isEmpty else {
-            throw AppError.usage("attach needs one or more files after the project: tracker attach PROJECT FILE...", command: "attach")
+            throw AppError.usage(
+                "attach needs one or more files after the project: tracker attach PROJECT FILE...", command: "attach")
         }
         self.init(owner: owner, files: rest, field: try scanned.nonEmpty("--field"), mode: try scanned.writeMode())
     }

@@ -12,7 +12,9 @@ struct Clients: Command {
                 help: "table (on a terminal), tsv (piped), json or ndjson"),
             FlagSpec(name: "--json", help: "the same as --format json"),
         ],
-        examples: ["tracker clients", "tracker clients --format tsv | sort -t$'\\t' -k3 -nr", "tracker list --client Acme"],
+        examples: [
+            "tracker clients", "tracker clients --format tsv | sort -t$'\\t' -k3 -nr", "tracker list --client Acme",
+        ],
         notes: [
             "The table the projects' Client field links to, sorted by name. TSV: id, name, open, total. JSON:",
             "{\"id\",\"name\",\"about\",\"projects\",\"open\",\"total\",\"fields\"}. Open projects are those not complete.",
@@ -59,7 +61,8 @@ extension Runner {
         let layout = base.layout
         let fields = layout.fields
         guard let clientField = fields[.client] else {
-            throw AppError.usage("this base's projects have no Client field, so tracker cannot tell their clients", command: "clients")
+            throw AppError.usage(
+                "this base's projects have no Client field, so tracker cannot tell their clients", command: "clients")
         }
         let table = layout.clientTableID ?? "Clients"
         let primary = layout.schema?.table(table)?.primaryField?.name ?? "Name"
@@ -73,7 +76,8 @@ extension Runner {
         for project in projects { for id in project.clients { byClient[id, default: []].append(project) } }
         let summaries = records.map { record in
             ClientSummary(
-                id: record.id, name: record.fields[primary]?.stringValue ?? "", about: record.fields["About"]?.stringValue,
+                id: record.id, name: record.fields[primary]?.stringValue ?? "",
+                about: record.fields["About"]?.stringValue,
                 projects: byClient[record.id] ?? [], fields: record.fields)
         }.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
         base.knowledge.remember(records: summaries.map { LinkedRecord(id: $0.id, name: $0.name) }, in: table)
@@ -83,8 +87,11 @@ extension Runner {
         case .tsv:
             try output.standardOutput(
                 summaries.map { client in
-                    [client.id, TextCells.folded(client.name), String(client.open.count), String(client.projects.count)]
-                        .joined(separator: "\t") + "\n"
+                    [
+                        client.id, TextCells.folded(client.name), String(client.open.count),
+                        String(client.projects.count),
+                    ]
+                    .joined(separator: "\t") + "\n"
                 }.joined())
         case .table:
             guard !summaries.isEmpty else { return output.standardError("No clients.\n") }
@@ -99,7 +106,9 @@ extension Runner {
         var text = style.bold(pad("CLIENT", nameWidth) + "  OPEN  TOTAL  OPEN PROJECTS").trimmingSuffix() + "\n"
         for (client, name) in zip(clients, names) {
             var line = pad(TextCells.fit(name, nameWidth), nameWidth) + "  "
-            line += pad(String(client.open.count), 4, right: true) + "  " + pad(String(client.projects.count), 5, right: true)
+            line +=
+                pad(String(client.open.count), 4, right: true) + "  "
+                + pad(String(client.projects.count), 5, right: true)
             let room = width - TextCells.width(line) - 2
             let open = client.open.compactMap(\.name).map(TextCells.folded).joined(separator: ", ")
             if !open.isEmpty && room >= 8 { line += "  " + TextCells.fit(open, room) }

@@ -77,7 +77,8 @@ extension Files {
             action = .download(directory: rest.first ?? ".", force: scanned.has("--force"))
         } else if scanned.has("--remove") {
             guard !rest.isEmpty else {
-                throw AppError.usage("--remove needs the filenames or ids to remove, after the project", command: "files")
+                throw AppError.usage(
+                    "--remove needs the filenames or ids to remove, after the project", command: "files")
             }
             action = .remove(rest, confirmed: scanned.has("--yes"), dryRun: scanned.has("--dry-run"))
         } else {
@@ -87,8 +88,10 @@ extension Files {
             }
             action = .list(format)
         }
-        if format != nil, case .list = action {} else if format != nil {
-            throw AppError.usage("--format and --json go with the listing, not --download or --remove", command: "files")
+        if format != nil, case .list = action {
+        } else if format != nil {
+            throw AppError.usage(
+                "--format and --json go with the listing, not --download or --remove", command: "files")
         }
         self.init(owner: owner, field: try scanned.nonEmpty("--field"), action: action)
     }

@@ -195,7 +195,8 @@ extension Runner {
                         guard attempt < 3 else {
                             progress.clear()
                             throw AppError.network(
-                                "\(TextCells.folded(plan.attachment.filename)) arrived with \(written) bytes, not \(size)")
+                                "\(TextCells.folded(plan.attachment.filename)) arrived with \(written) bytes, not \(size)"
+                            )
                         }
                         continue
                     }
@@ -217,7 +218,8 @@ extension Runner {
             var parts = ["\(downloaded) downloaded"]
             if skipped > 0 { parts.append("\(skipped) already there") }
             output.standardError(
-                "\(TextCells.folded(holder.name)): \(parts.joined(separator: ", ")) (\(ByteCount.text(progress.total)) in \(progress.elapsed))\n")
+                "\(TextCells.folded(holder.name)): \(parts.joined(separator: ", ")) (\(ByteCount.text(progress.total)) in \(progress.elapsed))\n"
+            )
         }
         if !kept.isEmpty { throw AppError.filesKept(kept.map(TextCells.folded)) }
     }

@@ -12,7 +12,8 @@ extension Runner {
     /// most 5 MB, and is not an address. The first that fails stops the command, so nothing of a batch is sent.
     func checkedUploads(_ paths: [String], command: String) throws -> [UploadFile] {
         guard !paths.isEmpty else {
-            throw AppError.usage("\(command) needs one or more files: tracker \(command) PROJECT FILE...", command: command)
+            throw AppError.usage(
+                "\(command) needs one or more files: tracker \(command) PROJECT FILE...", command: command)
         }
         return try paths.map { path in
             let shown = TextCells.folded(path)
@@ -30,7 +31,8 @@ extension Runner {
             switch info.st_mode & S_IFMT {
             case S_IFREG: break
             case S_IFDIR: throw AppError.usage("\(shown) is a directory, not a file", command: command)
-            default: throw AppError.usage("\(shown) is not a regular file (a device, a pipe or a socket)", command: command)
+            default:
+                throw AppError.usage("\(shown) is not a regular file (a device, a pipe or a socket)", command: command)
             }
             guard access(resolved, R_OK) == 0 else {
                 throw AppError.file("\(shown) cannot be read (\(POSIX.describe(errno)))")

@@ -55,7 +55,8 @@ struct FieldFormatter {
         case ("multipleRecordLinks", .array(let ids)):
             return ids.map { id in id.stringValue.map { recordNames[$0] ?? $0 } ?? Self.plain(id) }.joined(
                 separator: ", ")
-        case (_, .array(let items)) where field?.type == "multipleAttachments" || items.contains { $0["filename"] != nil }:
+        case (_, .array(let items))
+        where field?.type == "multipleAttachments" || items.contains { $0["filename"] != nil }:
             // Files with their sizes: `a.png (22 KB), brief.pdf (1.2 MB)`.
             return Attachment.list(value).map { file in
                 file.filename + (file.size.map { " (\(ByteCount.text($0)))" } ?? "")

@@ -13,9 +13,11 @@ extension Runner {
                 "\(command) asks before \(verb == "delete" ? "deleting" : "removing"), and stdin is not a terminal; pass --yes to \(verb) without asking (nothing was \(past))",
                 command: String(command.prefix { $0 != " " }))
         }
-        var text = "This \(verb)s \(lines.count) \(noun)\(lines.count == 1 ? "" : "s")\(from.map { " from \($0)" } ?? ""):\n"
+        var text =
+            "This \(verb)s \(lines.count) \(noun)\(lines.count == 1 ? "" : "s")\(from.map { " from \($0)" } ?? ""):\n"
         for line in lines { text += "  \(line)\n" }
-        output.standardError(text + "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(lines.count == 1 ? "it" : "them")? [y/N] ")
+        output.standardError(
+            text + "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(lines.count == 1 ? "it" : "them")? [y/N] ")
         let answer = context.readLine()?.trimmingWhitespace().lowercased()
         guard answer == "y" || answer == "yes" else { throw AppError.declined("nothing was \(past)") }
     }
