@@ -229,6 +229,20 @@ final class FilesTests: FakeAirtableTestCase {
         XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: out + "/linked.png"))
     }
 
+    func testALinkPlantedWhereTheFileIsWrittenAsideIsNotFollowed() throws {
+        let process = tracker()
+        let id = fake.attach(Self.bytes(100), filename: "aside.png", type: "image/png", toRecord: Self.coffee, field: "Project images")
+        let out = process.runtimeDirectory + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let target = process.runtimeDirectory + "/target.txt"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: out + "/.tracker-\(id).part", withDestinationPath: target)
+        let result = try process.run(["files", "Coffee packaging", "--download", "out"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(FileManager.default.contents(atPath: target), Data("keep me".utf8))
+        XCTAssertEqual(FileManager.default.contents(atPath: out + "/aside.png"), Self.bytes(100))
+    }
+
     func testARerunDownloadsOnlyWhatIsMissingAndKeepsADifferentFile() throws {
         let process = tracker()
         let out = process.runtimeDirectory + "/out"
