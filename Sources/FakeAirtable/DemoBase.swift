@@ -44,7 +44,8 @@ extension FakeAirtable {
         var options = Options()
         options.clientNames = [
             "Acme Robotics", "Blue Door Coffee", "Cedar Health", "Dune Studio", "Evergreen Bank", "Fjord Audio",
-            "Granite Labs", "Harbor Foods", "Iris Optics", "Juniper Schools",
+            "Granite Labs", "Harbor Foods", "Iris Optics", "Juniper Schools", "Kestrel Air", "Lumen Lighting",
+            "Meridian Travel", "Nimbus Cloud",
         ]
         var people: [[String: Any]] = []
         for record in records {

@@ -56,7 +56,9 @@ extension ProjectAPIClient {
     /// The attachments in `cell` now, in Airtable's order; `.notFound` when the record is not in the table.
     public func attachments(in cell: AttachmentCell) async -> Result<[Attachment], AppError> {
         await cellRecord(cell).flatMap { record in
-            guard let record else { return .failure(.notFound("record \(cell.recordID) is gone", hint: nil)) }
+            guard let record else {
+                return .failure(.notFound("no record \(cell.recordID) in the table", hint: nil))
+            }
             return .success(Attachment.list(record.fields[cell.field]))
         }
     }

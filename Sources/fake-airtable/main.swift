@@ -4,6 +4,7 @@ import Foundation
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
 //   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--latency S] [--rate N] [--lockout S] [--retry-after]
 //                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
+//                 [--download-fault N:stall|reset|403|410]...
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
 func fault(_ kind: String) -> FakeAirtable.Fault? {
     switch kind {
@@ -31,6 +32,7 @@ func fault(_ kind: String) -> FakeAirtable.Fault? {
 }
 var faults: [(Int, FakeAirtable.Fault)] = []
 var standing: FakeAirtable.Fault?
+var downloadFaults: [(Int, FakeFiles.Fault)] = []
 var options = FakeAirtable.Options()
 var port = 0
 var projects: [[String: Any]] = FakeAirtable.recordedProjects
@@ -71,6 +73,18 @@ while let flag = arguments.popFirst() {
         }
         faults.append((number, kind))
     case "--always": standing = fault(arguments.popFirst() ?? "")
+    case "--download-fault":
+        // N:stall (headers, then 30 s of nothing), N:reset (half the file, then a reset), N:403, N:410.
+        let parts = (arguments.popFirst() ?? "").split(separator: ":").map(String.init)
+        guard parts.count == 2, let number = Int(parts[0]) else {
+            FileHandle.standardError.write(Data("fake-airtable: --download-fault takes N:KIND\n".utf8))
+            exit(64)
+        }
+        switch parts[1] {
+        case "stall": downloadFaults.append((number, .stallBody(seconds: 30)))
+        case "reset": downloadFaults.append((number, .resetMidBody))
+        default: downloadFaults.append((number, .status(Int(parts[1]) ?? 410)))
+        }
     default:
         FileHandle.standardError.write(Data("fake-airtable: unknown flag \(flag)\n".utf8))
         exit(64)
@@ -79,6 +93,7 @@ while let flag = arguments.popFirst() {
 let fake = FakeAirtable(options: options, records: projects)
 for (number, kind) in faults { fake.inject(kind, onRequest: number) }
 fake.injectOnEveryRequest(standing)
+for (number, kind) in downloadFaults { fake.files.inject(kind, onRequest: number) }
 let bound = try fake.start(port: port)
 // The first line tells a script where to point tracker.
 print("http://127.0.0.1:\(bound) \(options.baseID) \(options.token)")

@@ -231,7 +231,8 @@ final class FilesTests: FakeAirtableTestCase {
 
     func testALinkPlantedWhereTheFileIsWrittenAsideIsNotFollowed() throws {
         let process = tracker()
-        let id = fake.attach(Self.bytes(100), filename: "aside.png", type: "image/png", toRecord: Self.coffee, field: "Project images")
+        let id = fake.attach(
+            Self.bytes(100), filename: "aside.png", type: "image/png", toRecord: Self.coffee, field: "Project images")
         let out = process.runtimeDirectory + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let target = process.runtimeDirectory + "/target.txt"

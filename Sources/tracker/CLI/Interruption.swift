@@ -19,18 +19,20 @@ import TrackerModel
 /// requests; then the first Ctrl-C asks it to stop there, and a second one still ends tracker at once.
 final class Interruption: Sendable {
     private let state = Locked((cleanStop: false, requested: false, notice: String?.none, editing: false))
-    private let cleanup = Locked<(@Sendable () -> Void)?>(nil)
+    private let cleanup = Locked<[@Sendable () -> Void]>([])
 
     init() {}
 
-    /// Runs `work` (clearing the status line) before a Ctrl-C ends tracker.
+    /// Runs `work` (clearing the status line, removing a file half written) before a Ctrl-C ends tracker, after the
+    /// work registered before it.
     func beforeEnding(_ work: @escaping @Sendable () -> Void) {
-        cleanup.withLock { $0 = work }
+        cleanup.withLock { $0.append(work) }
     }
 
     /// What must happen before tracker ends on Ctrl-C.
     func end() {
-        cleanup.withLock { $0 }?()
+        // The file first, then the line: nothing may redraw it once cleared.
+        for work in cleanup.withLock({ $0 }).reversed() { work() }
         TerminalEcho.restore()
     }
 

@@ -41,7 +41,11 @@ extension Runner {
     {
         switch owner {
         case .project(let typed):
-            let found = try await find(.project(typed), base: base, forgiving: forgiving)
+            // By id the cell's own read finds the record (in this table only): no lookup first, one round trip less.
+            let found =
+                ProjectAPIClient.looksLikeRecordID(typed)
+                ? FoundRecord(id: typed, route: nil, tableID: nil, name: typed)
+                : try await find(.project(typed), base: base, forgiving: forgiving)
             let layout = try await base.confirmedLayout()
             let field = try AttachmentFieldChoice.pick(
                 flag: flag, mapped: base.client.access.images, template: "Project images", table: layout.table,
