@@ -38,6 +38,25 @@ struct ConfigurationTests {
             secretsFlag: flag, environment: env, currentDirectory: root + "/work", warn: warnings.append)
     }
 
+    @Test func imagesNamesTheAttachmentFieldAndUploadsGoToTheContentHostUnlessAnEndpointIsSet() throws {
+        let plain = try directory(["work/Secrets.json": Self.valid])
+        let template = try load(plain).get()
+        #expect(template.access.uploadEndpoint.absoluteString == "https://content.airtable.com")
+        #expect(template.images == nil)
+        let own =
+            #"{"token": "\#(Self.token)", "baseId": "appABCDEFGHIJKLMN", "table": "Design projects", "endpoint": "https://proxy.example.com", "fields": {"images": "Mock-ups", "due": "Deadline"}}"#
+        let configured = try load(try directory(["work/Secrets.json": own])).get()
+        #expect(configured.access.uploadEndpoint.absoluteString == "https://proxy.example.com")
+        #expect(configured.images == .named("Mock-ups"))
+        #expect(configured.fieldSettings.words[.due] == .named("Deadline"))
+        let none =
+            #"{"token": "\#(Self.token)", "baseId": "appABCDEFGHIJKLMN", "table": "Design projects", "fields": {"images": null}}"#
+        #expect(try load(try directory(["work/Secrets.json": none])).get().images == .absent)
+        let wrong =
+            #"{"token": "\#(Self.token)", "baseId": "appABCDEFGHIJKLMN", "table": "Design projects", "fields": {"images": 3}}"#
+        #expect(throws: (any Error).self) { try load(try directory(["work/Secrets.json": wrong])).get() }
+    }
+
     @Test func readsSecretsJSONInTheWorkingDirectoryWithDefaults() throws {
         let root = try directory(["work/Secrets.json": Self.valid])
         let configuration = try load(root).get()

@@ -79,7 +79,7 @@ extension Runner {
                 id: record.id, name: record.fields[primary]?.stringValue ?? "",
                 about: record.fields["About"]?.stringValue,
                 projects: byClient[record.id] ?? [], fields: record.fields)
-        }.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        }.sorted { (Self.sortKey($0.name), $0.id) < (Self.sortKey($1.name), $1.id) }
         base.knowledge.remember(records: summaries.map { LinkedRecord(id: $0.id, name: $0.name) }, in: table)
         switch options.format ?? (output.isStdoutTerminal ? .table : .tsv) {
         case .json: try output.standardOutput(JSONValue.array(summaries.map(\.object)).serialized() + "\n")
@@ -97,6 +97,22 @@ extension Runner {
             guard !summaries.isEmpty else { return output.standardError("No clients.\n") }
             try output.standardOutput(clientTable(summaries, width: output.terminalWidth ?? 80))
         }
+    }
+
+    /// A name as people sort it: any case, numbers by value ("Client 2" before "Client 10").
+    static func sortKey(_ name: String) -> String {
+        var key = ""
+        var digits = ""
+        for character in name.lowercased() + " " {
+            if character.isASCII && character.isNumber {
+                digits.append(character)
+                continue
+            }
+            if !digits.isEmpty { key += String(repeating: "0", count: max(0, 12 - digits.count)) + digits }
+            digits = ""
+            key.append(character)
+        }
+        return key
     }
 
     /// NAME  OPEN  TOTAL  the open projects' names, as many as fit.

@@ -117,9 +117,13 @@ final class DownloadDirectory: Sendable {
 }
 
 extension Runner {
+    /// How many files download at once: enough to hide each request's round trip, few enough for any host.
+    static let downloadsAtOnce = 4
+
     /// Saves every attachment in `directory` (cli-spec.md "Files"): skipped when a file of its size is there, kept and
-    /// reported when a different one is (unless `force`), each written aside and renamed when complete. An expired
-    /// address (403 or 410) reads the record again, once, for fresh ones. Prints the paths written.
+    /// reported when a different one is (unless `force`), each written aside and renamed when complete, four at a time.
+    /// An expired address (403 or 410) reads the record again, once, for fresh ones. Prints the paths written, in the
+    /// attachments' order.
     func download(_ attachments: [Attachment], holder: FileHolder, into path: String, force: Bool, base: Base)
         async throws
     {
@@ -139,78 +143,44 @@ extension Runner {
         let progress = DownloadProgress(
             status: status, files: wanted.count, bytes: wanted.reduce(0) { $0 + ($1.attachment.size ?? 0) },
             now: context.network.now)
-        // Ctrl-C ends tracker at once: the file being written goes with it, so none is left half-written.
-        let current = Locked<String?>(nil)
+        // Ctrl-C ends tracker at once: the files being written go with it, so none is left half-written.
+        let writing = Locked<Set<String>>([])
         context.interruption.beforeEnding { [directory] in
-            if let name = current.withLock({ $0 }) { directory.remove(name) }
+            for name in writing.withLock({ $0 }) { directory.remove(name) }
         }
-        var addresses: [String: String] = [:]
-        var refreshed = false
+        let addresses = FreshAddresses(client: base.client, cell: holder.cell)
+        let fetch = DownloadWork(
+            directory: directory, client: base.client, addresses: addresses, writing: writing, progress: progress,
+            force: force)
+        var placed: [Bool?] = Array(repeating: nil, count: wanted.count)
+        var printed = 0
         var downloaded = 0
-        for (index, plan) in wanted.enumerated() {
-            var attempt = 0
-            while true {
-                attempt += 1
-                let address = addresses[plan.attachment.id] ?? plan.attachment.url
-                guard let address, let url = URL(string: address), Self.isSafeDownload(url) else {
-                    throw AppError.badResponse(
-                        "the address of \(TextCells.folded(plan.attachment.filename)) is not one tracker will fetch")
-                }
-                let temporary = DownloadDirectory.temporaryName(for: plan.attachment.id)
-                let file = try directory.createTemporary(temporary)
-                current.withLock { $0 = temporary }
-                progress.start(index: index, name: plan.name)
-                let result = await base.client.download(url, into: file) { progress.update(bytes: $0) }
-                var info = stat()
-                let written = fstat(file, &info) == 0 ? Int(info.st_size) : -1
-                close(file)
-                switch result {
-                case .failure(.http(let status, _)) where (status == 403 || status == 410) && !refreshed:
-                    // Signed addresses expire about two hours after the read that gave them.
-                    directory.remove(temporary)
-                    current.withLock { $0 = nil }
-                    refreshed = true
-                    let fresh = try await base.client.attachments(in: holder.cell).get()
-                    for attachment in fresh { addresses[attachment.id] = attachment.url }
-                    guard addresses[plan.attachment.id] != nil else {
-                        throw AppError.notFound(
-                            "\(TextCells.folded(plan.attachment.filename)) was removed from \(TextCells.folded(holder.name)) during the download",
-                            hint: nil)
+        defer { progress.clear() }
+        let work = wanted
+        try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+            var next = 0
+            func start() {
+                guard next < work.count else { return }
+                let index = next
+                let plan = work[index]
+                next += 1
+                group.addTask { (index, try await fetch.run(plan, holder: holder)) }
+            }
+            for _ in 0..<Self.downloadsAtOnce { start() }
+            while let (index, done) = try await group.next() {
+                placed[index] = done
+                // In the attachments' order, each as soon as those before it are done.
+                while printed < wanted.count, let done = placed[printed] {
+                    let shown = directory.path(wanted[printed].name)
+                    if done {
+                        downloaded += 1
+                        try output.standardOutput(shown + "\n")
+                    } else {
+                        kept.append(shown)
                     }
-                    continue
-                case .failure(let error):
-                    directory.remove(temporary)
-                    current.withLock { $0 = nil }
-                    progress.clear()
-                    if case .http(let status, _) = error {
-                        throw AppError.network(
-                            "the download host answered \(status) for \(TextCells.folded(plan.attachment.filename))"
-                                + (refreshed ? ", even at a fresh address" : ""))
-                    }
-                    throw error
-                case .success:
-                    if let size = plan.attachment.size, written != size {
-                        directory.remove(temporary)
-                        current.withLock { $0 = nil }
-                        guard attempt < 3 else {
-                            progress.clear()
-                            throw AppError.network(
-                                "\(TextCells.folded(plan.attachment.filename)) arrived with \(written) bytes, not \(size)"
-                            )
-                        }
-                        continue
-                    }
+                    printed += 1
                 }
-                let placed = try directory.place(temporary, as: plan.name, replacing: force)
-                current.withLock { $0 = nil }
-                progress.finish(bytes: written)
-                if placed {
-                    downloaded += 1
-                    try output.standardOutput(directory.path(plan.name) + "\n")
-                } else {
-                    kept.append(directory.path(plan.name))
-                }
-                break
+                start()
             }
         }
         progress.clear()
@@ -234,13 +204,112 @@ extension Runner {
     }
 }
 
+/// The attachments' addresses, read again at most once a command when one has expired (they are signed for about
+/// two hours from the read that gave them).
+actor FreshAddresses {
+    private let client: ProjectAPIClient
+    private let cell: AttachmentCell
+    private var reading: Task<[String: String], Error>?
+
+    init(client: ProjectAPIClient, cell: AttachmentCell) {
+        self.client = client
+        self.cell = cell
+    }
+
+    /// The fresh addresses by attachment id; the first caller reads the record, the others wait for that read.
+    func refreshed() async throws -> [String: String] {
+        if let reading { return try await reading.value }
+        let client = self.client
+        let cell = self.cell
+        let task = Task { () throws -> [String: String] in
+            let fresh = try await client.attachments(in: cell).get()
+            return Dictionary(fresh.compactMap { file in file.url.map { (file.id, $0) } }) { first, _ in first }
+        }
+        reading = task
+        return try await task.value
+    }
+}
+
+/// One attachment's download: aside, checked, then put in place.
+struct DownloadWork: Sendable {
+    let directory: DownloadDirectory
+    let client: ProjectAPIClient
+    let addresses: FreshAddresses
+    let writing: Locked<Set<String>>
+    let progress: DownloadProgress
+    let force: Bool
+
+    /// Whether the file was put in place (false: a different file appeared under its name meanwhile).
+    func run(_ plan: DownloadPlan, holder: FileHolder) async throws -> Bool {
+        let file = plan.attachment
+        let temporary = DownloadDirectory.temporaryName(for: file.id)
+        var address = file.url
+        var refreshedHere = false
+        var attempt = 0
+        while true {
+            attempt += 1
+            guard let text = address, let url = URL(string: text), Runner.isSafeDownload(url) else {
+                throw AppError.badResponse(
+                    "the address of \(TextCells.folded(file.filename)) is not one tracker will fetch")
+            }
+            let descriptor = try directory.createTemporary(temporary)
+            writing.withLock { _ = $0.insert(temporary) }
+            progress.start(file.id, name: plan.name)
+            let result = await client.download(url, into: descriptor) { progress.update(file.id, bytes: $0) }
+            var info = stat()
+            let written = fstat(descriptor, &info) == 0 ? Int(info.st_size) : -1
+            close(descriptor)
+            func discard() {
+                directory.remove(temporary)
+                writing.withLock { _ = $0.remove(temporary) }
+                progress.forget(file.id)
+            }
+            switch result {
+            case .failure(.http(let status, _)) where (status == 403 || status == 410) && !refreshedHere:
+                discard()
+                refreshedHere = true
+                let fresh = try await addresses.refreshed()
+                guard let renewed = fresh[file.id] else {
+                    throw AppError.notFound(
+                        "\(TextCells.folded(file.filename)) was removed from \(TextCells.folded(holder.name)) during the download",
+                        hint: nil)
+                }
+                address = renewed
+                continue
+            case .failure(let error):
+                discard()
+                if case .http(let status, _) = error {
+                    throw AppError.network(
+                        "the download host answered \(status) for \(TextCells.folded(file.filename))"
+                            + (refreshedHere ? ", even at a fresh address" : ""))
+                }
+                throw error
+            case .success:
+                if let size = file.size, written != size {
+                    discard()
+                    guard attempt < 3 else {
+                        throw AppError.network(
+                            "\(TextCells.folded(file.filename)) arrived with \(written) bytes, not \(size)")
+                    }
+                    continue
+                }
+            }
+            let placed = try directory.place(temporary, as: plan.name, replacing: force)
+            writing.withLock { _ = $0.remove(temporary) }
+            progress.finish(file.id, bytes: written)
+            return placed
+        }
+    }
+}
+
 /// Files, bytes and rate of a download, on the status line (so only on a terminal).
 final class DownloadProgress: Sendable {
     private struct State {
-        var index = 0
-        var name = ""
+        var finished = 0
         var done = 0
-        var current = 0
+        /// Bytes so far of the files in flight, by attachment id.
+        var current: [String: Int] = [:]
+        var name = ""
     }
     private let status: StatusLine?
     private let files: Int
@@ -257,25 +326,28 @@ final class DownloadProgress: Sendable {
         started = now()
     }
 
-    func start(index: Int, name: String) {
+    func start(_ id: String, name: String) {
         state.withLock {
-            $0.index = index
+            $0.current[id] = 0
             $0.name = name
-            $0.current = 0
         }
         show()
     }
 
-    func update(bytes: Int64) {
-        state.withLock { $0.current = Int(bytes) }
+    func update(_ id: String, bytes: Int64) {
+        state.withLock { $0.current[id] = Int(bytes) }
         show()
     }
 
-    func finish(bytes: Int) {
+    func forget(_ id: String) { state.withLock { $0.current[id] = nil } }
+
+    func finish(_ id: String, bytes: Int) {
         state.withLock {
+            $0.current[id] = nil
             $0.done += bytes
-            $0.current = 0
+            $0.finished += 1
         }
+        show()
     }
 
     func clear() { status?.clear() }
@@ -291,11 +363,13 @@ final class DownloadProgress: Sendable {
 
     private func show() {
         guard let status else { return }
-        let (index, name, received) = state.withLock { ($0.index, $0.name, $0.done + $0.current) }
+        let (finished, name, received) = state.withLock {
+            ($0.finished, $0.name, $0.done + $0.current.values.reduce(0, +))
+        }
         let seconds = max(0.001, now() - started)
         let rate = Int(Double(received) / seconds)
         status.show(
-            "tracker: downloading \(index + 1)/\(files) \(name): \(ByteCount.text(received)) of \(ByteCount.text(bytes)), \(ByteCount.text(rate))/s"
+            "tracker: downloading \(min(files, finished + 1))/\(files) \(name): \(ByteCount.text(received)) of \(ByteCount.text(bytes)), \(ByteCount.text(rate))/s"
         )
     }
 }
