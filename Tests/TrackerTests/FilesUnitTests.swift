@@ -188,3 +188,19 @@ extension Result {
         return nil
     }
 }
+
+@Suite(.timeLimit(.minutes(2)))
+struct DownloadAddressTests {
+    @Test(arguments: [
+        ("https://v5.airtableusercontent.com/v3/u/1/2/a.png", true),
+        ("http://127.0.0.2:8080/v5/att/a.png", true),
+        ("http://localhost/a.png", true),
+        ("http://v5.airtableusercontent.com/a.png", false),
+        ("http://169.254.169.254/latest/meta-data", false),
+        ("file:///etc/passwd", false),
+        ("ftp://example.com/a.png", false),
+    ])
+    func onlyHTTPSOrThisMachinesPlainHTTPIsFetched(address: String, fetched: Bool) {
+        #expect(Runner.isSafeDownload(URL(string: address)!) == fetched)
+    }
+}
