@@ -121,21 +121,13 @@ extension ProjectAPIClient {
         case .failure(let error):
             return .failure(error)
         }
-        network.notice(
-            "Airtable's answer to the upload of \(file.filename) was lost; checking whether it arrived "
-                + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")
-        let found = await network.poll(startedAt: started, within: Self.lostCreateLookupSeconds) {
-            await attachments(in: cell).map { list in
-                list.first { !known.contains($0.id) && $0.filename == file.filename && $0.size == file.size }
-            }
-        }
-        switch found {
-        case .success(let attachment?): return .success(attachment)
-        case .failure(.interrupted): return .failure(.interrupted)
-        default:
-            return .failure(
-                .uploadOutcomeUnknown(filename: file.filename, waitedSeconds: Int((network.now() - started).rounded())))
-        }
+        return await lookForLost(
+            "the upload of \(file.filename)", checking: "whether it arrived", startedAt: started,
+            find: {
+                await attachments(in: cell).map { list in
+                    list.first { !known.contains($0.id) && $0.filename == file.filename && $0.size == file.size }
+                }
+            }, unknown: { .uploadOutcomeUnknown(filename: file.filename, waitedSeconds: $0) })
     }
 
     /// The new attachment in an upload's answer: its cell is keyed by the field's id (by the only key when the id is

@@ -86,20 +86,12 @@ extension ProjectAPIClient {
     private func findComment(
         _ text: String, on recordID: String, by user: String, since: String, startedAt: Double, table: String?
     ) async -> Result<RecordComment, AppError> {
-        network.notice(
-            "Airtable's answer to the comment was lost; checking whether it was added "
-                + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")
-        let found = await network.poll(startedAt: startedAt, within: Self.lostCreateLookupSeconds) {
-            () async -> Result<RecordComment?, AppError> in
-            await comments(on: recordID, limit: Self.commentPageSize, inTable: table).map { comments in
-                comments.first { $0.text == text && $0.author.id == user && $0.createdTime >= since }
-            }
-        }
-        switch found {
-        case .success(let comment?): return .success(comment)
-        case .failure(.interrupted): return .failure(.interrupted)
-        default:
-            return .failure(.commentOutcomeUnknown(waitedSeconds: Int((network.now() - startedAt).rounded())))
-        }
+        await lookForLost(
+            "the comment", checking: "whether it was added", startedAt: startedAt,
+            find: { () async -> Result<RecordComment?, AppError> in
+                await comments(on: recordID, limit: Self.commentPageSize, inTable: table).map { comments in
+                    comments.first { $0.text == text && $0.author.id == user && $0.createdTime >= since }
+                }
+            }, unknown: { .commentOutcomeUnknown(waitedSeconds: $0) })
     }
 }

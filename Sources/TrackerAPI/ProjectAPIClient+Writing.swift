@@ -130,19 +130,25 @@ extension ProjectAPIClient {
         case .failure(let error):
             return .failure(error)
         }
+        return await lookForLost(
+            "the create", checking: "whether \(what) was made", startedAt: started, find: { await find(since) },
+            unknown: { .createOutcomeUnknown(name: name, waitedSeconds: $0, noun: noun) })
+    }
+
+    /// What follows a write whose answer was lost: it is never sent again; `find` looks for what it would have made
+    /// (with growing pauses, for up to `lostCreateLookupSeconds`), and when nothing appears the outcome is unknown,
+    /// `unknown` given the seconds spent looking.
+    func lookForLost<Record: Sendable>(
+        _ write: String, checking: String, startedAt started: Double,
+        find: () async -> Result<Record?, AppError>, unknown: (Int) -> AppError
+    ) async -> Result<Record, AppError> {
         network.notice(
-            "Airtable's answer to the create was lost; checking whether \(what) was made "
-                + "(up to \(Int(Self.lostCreateLookupSeconds)) s)…")
-        let found = await network.poll(startedAt: started, within: Self.lostCreateLookupSeconds) {
-            await find(since)
-        }
-        switch found {
+            "Airtable's answer to \(write) was lost; checking \(checking) (up to \(Int(Self.lostCreateLookupSeconds)) s)…"
+        )
+        switch await network.poll(startedAt: started, within: Self.lostCreateLookupSeconds, find) {
         case .success(let record?): return .success(record)
         case .failure(.interrupted): return .failure(.interrupted)
-        default:
-            return .failure(
-                .createOutcomeUnknown(
-                    name: name, waitedSeconds: Int((network.now() - started).rounded()), noun: noun))
+        default: return .failure(unknown(Int((network.now() - started).rounded())))
         }
     }
 
