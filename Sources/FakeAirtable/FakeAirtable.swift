@@ -220,7 +220,8 @@ public final class FakeAirtable: @unchecked Sendable {
     public func records(inTable name: String) -> [[String: Any]] {
         locked {
             base.tableIndex(name).map { index in
-                base.tables[index].records.map { base.tables[index].json($0, fields: nil) }
+                // As stored: attachment addresses are signed in answers only, so two looks at the base compare equal.
+                base.tables[index].records.map { base.tables[index].json($0, fields: nil, signing: false) }
             } ?? []
         }
     }

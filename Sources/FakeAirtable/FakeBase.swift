@@ -188,7 +188,9 @@ struct FakeTable {
     }
 
     /// The record as Airtable returns it: non-empty cells only, computed fields included, `only` those named.
-    func json(_ record: StoredRecord, fields only: Set<String>?, today: String = FakeDates.today()) -> [String: Any] {
+    func json(
+        _ record: StoredRecord, fields only: Set<String>?, today: String = FakeDates.today(), signing: Bool = true
+    ) -> [String: Any] {
         var cells = record.fields
         for field in fields where field.formula != nil {
             switch computed(field.formula!, record, today: today) {
@@ -199,7 +201,7 @@ struct FakeTable {
             }
         }
         var shown = only.map { names in cells.filter { names.contains($0.key) } } ?? cells
-        if let sign {
+        if let sign, signing {
             for field in fields where field.type == "multipleAttachments" {
                 guard let list = shown[field.name] as? [[String: Any]] else { continue }
                 shown[field.name] = list.map { Self.signed($0, sign) }

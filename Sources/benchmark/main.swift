@@ -282,12 +282,21 @@ print()
     let late = 0.3
     var options = FakeAirtable.Options()
     options.latency = late
-    let slow = FakeAirtable(options: options, records: FakeAirtable.recordedProjects)
+    // No recorded images: the project downloaded holds exactly the ten files attached here.
+    let bare = FakeAirtable.recordedProjects.map { record -> [String: Any] in
+        var record = record
+        var fields = record["fields"] as? [String: Any] ?? [:]
+        fields["Project images"] = nil
+        record["fields"] = fields
+        return record
+    }
+    let slow = FakeAirtable(options: options, records: bare)
     try slow.start()
     defer { slow.stop() }
+    let lemon = "recZ2UzQoJcTTXjws"
     for index in 0..<10 {
         slow.attach(
-            Data(count: 20_000 + index), filename: "mock-\(index).png", type: "image/png", toRecord: coffee,
+            Data(count: 20_000 + index), filename: "mock-\(index).png", type: "image/png", toRecord: lemon,
             field: "Project images")
     }
     var slowEnv = environment
@@ -313,8 +322,10 @@ print()
     trips("attach, one file", ["attach", "Coffee packaging", small[0]])
     trips("attach, three files", ["attach", "Coffee packaging"] + small)
     let into = scratch + "/slow-download"
-    trips("files --download, 10 files (and the 4 attached)", ["files", "Coffee packaging", "--download", into])
-    trips("files --download again (all there)", ["files", "Coffee packaging", "--download", into])
+    trips("files --download, 10 files", ["files", "Lemon headband", "--download", into])
+    trips("files --download again (all there)", ["files", "Lemon headband", "--download", into])
+    try? FileManager.default.removeItem(atPath: into + "/mock-3.png")
+    trips("files --download again, one missing", ["files", "Lemon headband", "--download", into])
 }
 
 // `--files`: downloads beside curl, the upload's memory, and the file commands' round trips.
