@@ -321,6 +321,15 @@ final class FilesTests: FakeAirtableTestCase {
         let notADirectory = try process.run(["files", "Coffee packaging", "--download", "plain/sub"])
         assertFailure(notADirectory, status: 1, "plain/sub")
         XCTAssertEqual(notADirectory.stderr.split(separator: "\n").count, 1)
+        // Permission bits do not stop root, which CI may be.
+        guard getuid() != 0 else { return }
+        let locked = process.runtimeDirectory + "/locked"
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        chmod(locked, 0o500)
+        defer { chmod(locked, 0o700) }
+        let unwritable = try process.run(["files", "Coffee packaging", "--download", "locked"])
+        assertFailure(unwritable, status: 1, "locked: Permission denied")
+        XCTAssertEqual(unwritable.stderr.split(separator: "\n").count, 1)
     }
 
     func testRemoveKeepsTheOthersByIDAndAsksFirst() throws {
