@@ -393,6 +393,24 @@ final class ClientsTests: FakeAirtableTestCase {
         XCTAssertEqual(ndjson.lines.count, objects?.count)
     }
 
+    func testClientNamesComeAtTabAfterClientsListedThem() throws {
+        var options = FakeAirtable.Options()
+        options.clientNames = ["Acme", "Acme Robotics", "Blue Door"]
+        try startFake(options: options)
+        var process = tracker()
+        try process.putOnPath()
+        let script = try process.run(["completion", "bash"]).stdout
+        XCTAssertEqual(try bashCompletions(["tracker", "list", "--client", "Ac"], script: script, process), [])
+        XCTAssertEqual(try process.run(["clients"]).status, 0)
+        let requests = fake.log.count
+        XCTAssertEqual(
+            try bashCompletions(["tracker", "list", "--client", "ac"], script: script, process),
+            ["Acme", "Acme\\ Robotics"])
+        XCTAssertEqual(
+            try bashCompletions(["tracker", "attach", "--client", "Bl"], script: script, process), ["Blue\\ Door"])
+        XCTAssertEqual(fake.log.count, requests, "no request at TAB")
+    }
+
     func testListClientKeepsOnlyThatClientsProjectsMatchedByID() throws {
         var options = FakeAirtable.Options()
         // "Acme" is inside "Acme Robotics": a formula matching names would take both.

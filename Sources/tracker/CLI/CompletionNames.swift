@@ -14,7 +14,7 @@ import TrackerModel
 enum CompletionNames {
     /// The kinds the scripts ask for.
     enum Kind: String, CaseIterable {
-        case projects, categories, views, fields, columns, profiles, tasks, people
+        case projects, categories, views, fields, columns, profiles, tasks, people, clients
     }
 
     /// The hidden command's name; it is in no help page.
@@ -56,6 +56,7 @@ enum CompletionNames {
         case .profiles: found = []
         case .tasks: found = names.tasks
         case .people: found = ["me"] + names.people
+        case .clients: found = names.clients
         }
         // A name a line: one holding a line break cannot be offered whole, and one holding any other control
         // character is not put on a command line at all.

@@ -46,7 +46,7 @@ enum CompletionScript {
     /// Flags whose values are names tracker last read (the names file) or the secrets file's profiles.
     private static let namedValues: [String: CompletionNames.Kind] = [
         "--category": .categories, "--view": .views, "--set": .fields, "--columns": .columns, "--profile": .profiles,
-        "--assignee": .people, "--project": .projects, "--move-to": .projects, "--task": .tasks,
+        "--assignee": .people, "--project": .projects, "--move-to": .projects, "--task": .tasks, "--client": .clients,
     ]
 
     /// `task`'s verbs, and those whose arguments are tasks by name (`add` takes a project).

@@ -19,6 +19,8 @@ struct NamesFile: Equatable, Sendable {
     /// Task names and the people tasks are assigned to (names, else emails), as `tasks` last read them.
     var tasks: [String] = []
     var people: [String] = []
+    /// The clients' names, as `clients` last read them (the whole table).
+    var clients: [String] = []
 
     /// The most project names kept.
     static let projectLimit = 5000
@@ -41,6 +43,11 @@ struct NamesFile: Equatable, Sendable {
     mutating func remember(tasks fresh: [String], people freshPeople: [String]) {
         tasks = Self.merged(fresh, into: tasks, replacing: false)
         people = Self.merged(freshPeople, into: people, replacing: false)
+    }
+
+    /// The clients' names: `clients` reads the whole table, so the list is replaced.
+    mutating func remember(clients fresh: [String]) {
+        clients = Self.merged(fresh, into: clients, replacing: true)
     }
 
     /// `fresh` first, then `known` names it does not repeat (none when `replacing`), each once, up to the limit.
@@ -66,6 +73,7 @@ struct NamesFile: Equatable, Sendable {
         let body = JSONValue.object([
             ("version", .number(1)), ("projects", list(projects)), ("categories", list(categories)),
             ("views", list(views)), ("fields", list(fields)), ("tasks", list(tasks)), ("people", list(people)),
+            ("clients", list(clients)),
         ])
         return Data(body.serialized().utf8)
     }
@@ -74,6 +82,6 @@ struct NamesFile: Equatable, Sendable {
         guard let body = try? JSONParser.parse(data), body["version"]?.numberValue == 1 else { return nil }
         func list(_ key: String) -> [String] { body[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
         (projects, categories, views, fields) = (list("projects"), list("categories"), list("views"), list("fields"))
-        (tasks, people) = (list("tasks"), list("people"))
+        (tasks, people, clients) = (list("tasks"), list("people"), list("clients"))
     }
 }

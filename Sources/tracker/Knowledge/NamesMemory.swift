@@ -25,6 +25,18 @@ extension Runner {
         cache.write(names.data, to: name)
     }
 
+    /// Keeps the clients' names for TAB after `--client`.
+    func rememberClientNames(_ clients: [String], base: Base) {
+        guard let cache = context.cacheDirectory else { return }
+        let configuration = base.configuration
+        let name = NamesFile.fileName(
+            endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
+        var names = cache.read(name).flatMap(NamesFile.init(data:)) ?? NamesFile()
+        let before = names
+        names.remember(clients: clients)
+        if names != before { cache.write(names.data, to: name) }
+    }
+
     /// Adds the names of `tasks` and their assignees to the names file, for TAB after `task` verbs and `--assignee`.
     func rememberTaskNames(_ tasks: [ProjectTask], base: Base) {
         guard let cache = context.cacheDirectory, !tasks.isEmpty else { return }
