@@ -157,7 +157,7 @@ int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_cu
     easy_setopt(handle, OPT_NOPROGRESS, 0L);
     easy_setopt(handle, OPT_XFERINFOFUNCTION, on_progress);
     easy_setopt(handle, OPT_XFERINFODATA, request);
-    if (request->body_fd >= 0) {
+    if (request->body_fd >= 0 || request->stall_deadline_only) {
         // A large file on a slow line may take longer than any one deadline; a stalled one may not.
         easy_setopt(handle, OPT_LOW_SPEED_LIMIT, 1L);
         easy_setopt(handle, OPT_LOW_SPEED_TIME, (request->timeout_ms + 999) / 1000);

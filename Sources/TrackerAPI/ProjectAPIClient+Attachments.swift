@@ -107,6 +107,8 @@ extension ProjectAPIClient {
         var request = request(uploadURL(cell), method: "POST")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.body = body
+        // 5 MB on a slow line may take longer than the timeout: only a stalled upload fails.
+        request.isLongTransfer = true
         let started = network.now()
         let sent = await network.send(request, kind: .notIdempotent)
         switch sent {

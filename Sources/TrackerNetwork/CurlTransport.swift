@@ -99,6 +99,7 @@ import TrackerModel
                 body = request.body
                 self.request.pointee.body_fd = bodyDescriptor
                 self.request.pointee.follow_redirects = bodyDescriptor >= 0 ? 1 : 0
+                self.request.pointee.stall_deadline_only = request.isLongTransfer ? 1 : 0
                 self.request.pointee.url = UnsafePointer(url)
                 self.request.pointee.method = UnsafePointer(method)
                 self.request.pointee.headers = UnsafePointer(headerList)

@@ -14,6 +14,9 @@ public struct HTTPRequest: Equatable, Sendable {
     /// Header values by name as set; `value(forHTTPHeaderField:)` looks them up in any case.
     public private(set) var headers: [String: String] = [:]
     public var body: Data?
+    /// A request whose body may take longer to send than any one deadline (an upload of megabytes on a slow line):
+    /// it fails when the transfer stalls for the timeout, not when the timeout has passed.
+    public var isLongTransfer = false
 
     public init(url: URL, method: String = "GET", body: Data? = nil) {
         self.url = url

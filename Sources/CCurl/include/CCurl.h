@@ -28,6 +28,8 @@ typedef struct {
     /// A descriptor the body of a 2xx answer is written to as it arrives (other answers are kept in memory); -1 for
     /// none. A download then has no overall deadline: it fails when under a byte a second arrives for `timeout_ms`.
     int body_fd;
+    /// Non-zero: no overall deadline; the transfer fails when under a byte a second moves for `timeout_ms` (uploads).
+    int stall_deadline_only;
     /// Non-zero: follow redirects (downloads; never with a token).
     int follow_redirects;
     /// Body bytes received so far, for progress; read with an atomic load from another thread.
