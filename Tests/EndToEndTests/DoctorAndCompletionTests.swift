@@ -16,6 +16,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "ok        all 9 fields tracker uses exist",
                 "ok        views for list --view: \"All projects\", \"Incomplete projects by leader\", \"Completed projects\", \"Project calendar\", \"Due dates only\"",
                 "ok        Tasks table \"Tasks\": name \"Name\", project \"Design project\", estimate \"Time estimate (days)\", complete \"Completed\", assignee \"Assignee\", notes \"Notes\"",
+                "ok        attach and files use \"Project images\"",
                 "ok        no schema remembered yet (\(result.environmentHome)/.cache/tracker); the next command reads it",
                 "ok        pace 5 requests a second, within Airtable's 5",
             ])

@@ -168,12 +168,14 @@ final class FirstRunTests: FakeAirtableTestCase {
                 as? [[String: Any]])
         XCTAssertEqual(
             checks.map { $0["name"] as? String },
-            ["configuration", "token", "table", "fields", "views", "tasks", "cache", "pace"])
+            ["configuration", "token", "table", "fields", "views", "tasks", "files", "cache", "pace"])
         XCTAssertTrue(checks.allSatisfy { $0["ok"] as? Bool == true })
         let tasks = checks.first { $0["name"] as? String == "tasks" }?["detail"] as? String
         XCTAssertTrue(
             tasks?.hasPrefix("Tasks table \"Tasks\": name \"Name\", project \"Design project\"") == true,
             "\(tasks ?? "")")
+        let files = checks.first { $0["name"] as? String == "files" }?["detail"] as? String
+        XCTAssertEqual(files, "attach and files use \"Project images\"")
 
         let wrong = try tracker(["AIRTABLE_TABLE": "Design projekts"]).run(["doctor", "--json"])
         XCTAssertEqual(wrong.status, 77)
@@ -181,7 +183,7 @@ final class FirstRunTests: FakeAirtableTestCase {
             (try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any])?["checks"]
                 as? [[String: Any]])
         XCTAssertEqual(
-            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true], "every check ran")
+            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true, true], "every check ran")
         XCTAssertTrue(
             (failed[2]["detail"] as? String)?.contains(
                 #"this base has the tables: "Design projects", "Clients", "Tasks""#) == true)

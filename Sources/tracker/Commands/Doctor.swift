@@ -180,6 +180,7 @@ extension Runner {
                         : "views for list --view: " + table.views.map { "\"\($0.name)\"" }.joined(separator: ", ")))
         }
         checks.append(tasksCheck(configuration.tasks, table: configuration.table, schema: schema))
+        checks.append(filesCheck(configuration.images, table: configuration.table, schema: schema))
         checks.append(cacheCheck(age: age))
         if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(paceCheck(configuration))
@@ -362,6 +363,35 @@ extension Runner {
             return check
         } catch {
             return .failed("tasks", error as? AppError ?? .configuration("\(error)", hint: nil))
+        }
+    }
+
+    /// Which attachment field `attach` and `files` use, as they will pick it.
+    func filesCheck(_ images: FieldSettings.Setting?, table: String, schema: Result<BaseSchema?, AppError>)
+        -> DoctorCheck
+    {
+        guard case .success(let base?) = schema, let projects = base.table(table) else {
+            return .skipped("files", "files check: the token lacks schema.bases:read")
+        }
+        if case .absent? = images {
+            return .skipped("files", "no attachment field: the secrets file says \"images\": null")
+        }
+        let attachments = projects.fields.filter { $0.type == "multipleAttachments" }.map(\.name)
+        guard !attachments.isEmpty else { return .skipped("files", "the table has no attachment field") }
+        do {
+            let field = try AttachmentFieldChoice.pick(
+                flag: nil, mapped: images, template: "Project images", table: projects, tableName: table,
+                command: "doctor")
+            return DoctorCheck(name: "files", detail: "attach and files use \"\(StandardErrorText.safe(field.name))\"")
+        } catch {
+            // Several attachment fields and none chosen: not an error until a command needs one.
+            var check = DoctorCheck.skipped(
+                "files",
+                "\(attachments.count) attachment fields and none chosen: attach and files need --field NAME")
+            check.notes.append(
+                "To pick one for good, add to \"fields\" in the secrets file: \"images\": \"<one of "
+                    + attachments.map { "\"\(StandardErrorText.safe($0))\"" }.joined(separator: ", ") + ">\"")
+            return check
         }
     }
 }
