@@ -429,6 +429,14 @@ final class ClientsTests: FakeAirtableTestCase {
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(Set(result.lines.map { String($0.prefix(17)) }), Set(expected), typed)
         }
+        // Every command with list's filters has it: the calendar of Acme's open projects.
+        let calendar = try process.run(["calendar", "--client", "Acme"])
+        XCTAssertEqual(calendar.status, 0, calendar.stderr)
+        let uids = calendar.stdout.components(separatedBy: "\r\n").filter { $0.hasPrefix("UID:") }.map {
+            String($0.dropFirst(4).prefix(17))
+        }
+        XCTAssertFalse(uids.isEmpty, calendar.stdout + calendar.stderr)
+        XCTAssertTrue(Set(uids).isSubset(of: Set(expected)), "\(uids) \(expected)")
         let unknown = try process.run(["list", "--client", "Acne"])
         assertFailure(unknown, status: 64, "unknown client \"Acne\"")
         XCTAssertTrue(unknown.stderr.contains("Did you mean \"Acme\""), unknown.stderr)
