@@ -126,9 +126,11 @@ static size_t on_header(char *bytes, size_t size, size_t count, void *into) {
     return append(headers, bytes, size * count) ? size * count : 0;
 }
 
-static int on_progress(void *request, long long a, long long b, long long c, long long d) {
-    (void)a; (void)b; (void)c; (void)d;
-    return __atomic_load_n(&((tracker_curl_request *)request)->cancelled, __ATOMIC_RELAXED) ? 1 : 0;
+static int on_progress(void *request, long long a, long long b, long long c, long long uploaded) {
+    (void)a; (void)b; (void)c;
+    tracker_curl_request *call = request;
+    __atomic_store_n(&call->sent, uploaded, __ATOMIC_RELAXED);
+    return __atomic_load_n(&call->cancelled, __ATOMIC_RELAXED) ? 1 : 0;
 }
 
 int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_curl_response *response) {

@@ -99,9 +99,10 @@ extension ProjectAPIClient {
     /// The upload is not idempotent (§14.2): when its answer is lost, the cell is read until an attachment with this
     /// filename and size appears that is not in `known` (the cell before, and this command's earlier uploads), or
     /// the lookup's time is spent; it is never sent again then.
-    public func uploadOnce(_ file: UploadFile, to cell: AttachmentCell, known: Set<String>) async -> Result<
-        Attachment, AppError
-    > {
+    public func uploadOnce(
+        _ file: UploadFile, to cell: AttachmentCell, known: Set<String>,
+        progress: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)? = nil
+    ) async -> Result<Attachment, AppError> {
         let body: Data
         do { body = try Self.uploadBody(file) } catch { return .failure(error) }
         var request = request(uploadURL(cell), method: "POST")
@@ -109,6 +110,8 @@ extension ProjectAPIClient {
         request.body = body
         // 5 MB on a slow line may take longer than the timeout: only a stalled upload fails.
         request.isLongTransfer = true
+        let total = Int64(body.count)
+        if let progress { request.sendProgress = SendProgress { progress($0, total) } }
         let started = network.now()
         let sent = await network.send(request, kind: .notIdempotent)
         switch sent {

@@ -37,7 +37,25 @@ import TrackerModel
         static func load() -> Bool { tracker_curl_load() != 0 }
 
         public func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
-            await perform(Call(request: request, timeout: timeout, fresh: fresh), fresh: fresh)
+            let call = Call(request: request, timeout: timeout, fresh: fresh)
+            guard let progress = request.sendProgress else { return await perform(call, fresh: fresh) }
+            return await reporting({ progress.report(call.sent) }) { await perform(call, fresh: fresh) }
+        }
+
+        /// Runs `work`, calling `report` five times a second while it runs and once when it is done.
+        private func reporting(_ report: @escaping @Sendable () -> Void, _ work: () async -> TransportOutcome) async
+            -> TransportOutcome
+        {
+            let reporter = Task {
+                while !Task.isCancelled {
+                    report()
+                    try? await Task.sleep(nanoseconds: 200_000_000)
+                }
+            }
+            let outcome = await work()
+            reporter.cancel()
+            report()
+            return outcome
         }
 
         public func download(
@@ -45,17 +63,8 @@ import TrackerModel
             progress: @escaping @Sendable (Int64) -> Void
         ) async -> TransportOutcome {
             let call = Call(request: request, timeout: timeout, fresh: false, bodyDescriptor: descriptor)
-            // Progress is read off the transfer's counter while it runs, five times a second.
-            let reporter = Task {
-                while !Task.isCancelled {
-                    progress(call.received)
-                    try? await Task.sleep(nanoseconds: 200_000_000)
-                }
-            }
-            let outcome = await perform(call, fresh: false)
-            reporter.cancel()
-            progress(call.received)
-            return outcome
+            // Progress is read off the transfer's counter while it runs.
+            return await reporting({ progress(call.received) }) { await perform(call, fresh: false) }
         }
 
         private func perform(_ call: Call, fresh: Bool) async -> TransportOutcome {
@@ -113,6 +122,9 @@ import TrackerModel
                 strings.forEach { free($0) }
                 headerList.deallocate()
             }
+
+            /// Request body bytes sent so far.
+            var sent: Int64 { withUnsafeMutablePointer(to: &request.pointee.sent) { tracker_curl_received($0) } }
 
             /// Body bytes received so far.
             var received: Int64 {

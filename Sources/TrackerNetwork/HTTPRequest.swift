@@ -17,11 +17,19 @@ public struct HTTPRequest: Equatable, Sendable {
     /// A request whose body may take longer to send than any one deadline (an upload of megabytes on a slow line):
     /// it fails when the transfer stalls for the timeout, not when the timeout has passed.
     public var isLongTransfer = false
+    /// Hears the body bytes sent so far while the request goes out (an upload's progress line); not part of what the
+    /// request is.
+    public var sendProgress: SendProgress?
 
     public init(url: URL, method: String = "GET", body: Data? = nil) {
         self.url = url
         self.method = method
         self.body = body
+    }
+
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.url == rhs.url && lhs.method == rhs.method && lhs.headers == rhs.headers && lhs.body == rhs.body
+            && lhs.isLongTransfer == rhs.isLongTransfer
     }
 
     /// A header's value, whatever the case of its name.
@@ -34,4 +42,11 @@ public struct HTTPRequest: Equatable, Sendable {
         for key in headers.keys where key.lowercased() == name.lowercased() { headers[key] = nil }
         if let value { headers[name] = value }
     }
+}
+
+/// Where an upload's progress goes: bytes sent so far.
+public final class SendProgress: Sendable {
+    let report: @Sendable (Int64) -> Void
+
+    public init(_ report: @escaping @Sendable (Int64) -> Void) { self.report = report }
 }

@@ -50,6 +50,38 @@
             return failure
         }
 
+        @Test func aDownloadStreamsIntoTheFileAndAnUploadReportsWhatItSent() async throws {
+            let big = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            let loopback = try Loopback { path in
+                path == "/big"
+                    ? .respond(status: 200, headers: [:], body: big)
+                    : .respond(status: 201, headers: [:], body: Data("{}".utf8))
+            }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)").path
+            let descriptor = POSIX.open(path, O_RDWR | O_CREAT, 0o600)
+            defer {
+                close(descriptor)
+                unlink(path)
+            }
+            let heard = Locked<[Int64]>([])
+            let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(loopback.server.port)/big")!)
+            let answer = try self.answer(
+                await loopback.transport.download(request, into: descriptor, timeout: 10) { bytes in
+                    heard.withLock { $0.append(bytes) }
+                })
+            #expect(answer.status == 200)
+            #expect(answer.body.isEmpty, "the body went to the file, not to memory")
+            #expect(FileManager.default.contents(atPath: path) == big)
+            #expect(heard.withLock { $0.last } == Int64(big.count))
+
+            var upload = HTTPRequest(url: URL(string: "http://127.0.0.1:\(loopback.server.port)/up")!, method: "POST")
+            upload.body = big
+            let sent = Locked<Int64>(0)
+            upload.sendProgress = SendProgress { bytes in sent.withLock { $0 = bytes } }
+            #expect(try self.answer(await loopback.transport.send(upload, fresh: true, timeout: 10)).status == 201)
+            #expect(sent.withLock { $0 } == Int64(big.count))
+        }
+
         @Test func aGzipBodyArrivesInflatedWithItsHeaders() async throws {
             let loopback = try Loopback { _ in
                 .respond(

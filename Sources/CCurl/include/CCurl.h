@@ -34,6 +34,8 @@ typedef struct {
     int follow_redirects;
     /// Body bytes received so far, for progress; read with an atomic load from another thread.
     long long received;
+    /// Request body bytes sent so far, for an upload's progress; read the same way.
+    long long sent;
 } tracker_curl_request;
 
 /// What came back. `body` and `header_block` are malloc'd; free them with tracker_curl_response_free.

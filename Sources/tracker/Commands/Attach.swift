@@ -58,7 +58,8 @@ extension Runner {
         for (index, file) in files.enumerated() {
             let counter = files.count > 1 ? " (\(index + 1)/\(files.count))" : ""
             status?.show("tracker: uploading \(file.filename), \(ByteCount.text(file.size))\(counter)…")
-            let result = await base.client.uploadOnce(file, to: holder.cell, known: known)
+            let progress = uploadProgress(file, label: "tracker: uploading \(file.filename)\(counter)")
+            let result = await base.client.uploadOnce(file, to: holder.cell, known: known, progress: progress)
             status?.clear()
             let attachment: Attachment
             switch result {
@@ -75,5 +76,18 @@ extension Runner {
         narrate(
             "Attached \(files.count) file\(files.count == 1 ? "" : "s") (\(ByteCount.text(total))) to \(holder.name).",
             options.mode)
+    }
+
+    /// On a terminal only: the bytes sent, in the file's bytes (the base64 body is a third larger), and the rate.
+    private func uploadProgress(_ file: UploadFile, label: String) -> (@Sendable (Int64, Int64) -> Void)? {
+        guard let line = status else { return nil }
+        let started = context.network.now()
+        let now = context.network.now
+        let size = file.size
+        return { sent, total in
+            let done = Int(Double(size) * Double(sent) / Double(max(1, total)))
+            let rate = Int(Double(done) / max(0.001, now() - started))
+            line.show("\(label): \(ByteCount.text(done)) of \(ByteCount.text(size)), \(ByteCount.text(rate))/s")
+        }
     }
 }
