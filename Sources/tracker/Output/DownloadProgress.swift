@@ -1,0 +1,80 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerAPI
+import TrackerSystem
+import TrackerModel
+
+/// Files, bytes and rate of a download, on the status line (so only on a terminal).
+final class DownloadProgress: Sendable {
+    private struct State {
+        var finished = 0
+        var done = 0
+        /// Bytes so far of the files in flight, by attachment id.
+        var current: [String: Int] = [:]
+        var name = ""
+    }
+    private let status: StatusLine?
+    private let files: Int
+    private let bytes: Int
+    private let now: @Sendable () -> Double
+    private let started: Double
+    private let state = Locked(State())
+
+    init(status: StatusLine?, files: Int, bytes: Int, now: @escaping @Sendable () -> Double) {
+        self.status = status
+        self.files = files
+        self.bytes = bytes
+        self.now = now
+        started = now()
+    }
+
+    func start(_ id: String, name: String) {
+        state.withLock {
+            $0.current[id] = 0
+            $0.name = name
+        }
+        show()
+    }
+
+    func update(_ id: String, bytes: Int64) {
+        state.withLock { $0.current[id] = Int(bytes) }
+        show()
+    }
+
+    func forget(_ id: String) { state.withLock { $0.current[id] = nil } }
+
+    func finish(_ id: String, bytes: Int) {
+        state.withLock {
+            $0.current[id] = nil
+            $0.done += bytes
+            $0.finished += 1
+        }
+        show()
+    }
+
+    func clear() { status?.clear() }
+
+    /// Bytes written so far.
+    var total: Int { state.withLock { $0.done } }
+
+    /// `1.2s`.
+    var elapsed: String {
+        let seconds = now() - started
+        return seconds < 10 ? String(Double(Int(seconds * 10)) / 10) + "s" : "\(Int(seconds))s"
+    }
+
+    private func show() {
+        guard let status else { return }
+        let (finished, name, received) = state.withLock {
+            ($0.finished, $0.name, $0.done + $0.current.values.reduce(0, +))
+        }
+        let seconds = max(0.001, now() - started)
+        let rate = Int(Double(received) / seconds)
+        status.show(
+            "tracker: downloading \(min(files, finished + 1))/\(files) \(name): \(ByteCount.text(received)) of \(ByteCount.text(bytes)), \(ByteCount.text(rate))/s"
+        )
+    }
+}
