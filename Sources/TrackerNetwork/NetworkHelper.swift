@@ -186,7 +186,10 @@ public final class NetworkHelper: Sendable {
     }
 
     /// Downloads `request` (a GET carrying no token) into `descriptor`, emptied before every try, retrying what a read
-    /// may retry. Not paced: the download host is not the base's API and counts toward none of its limits. A non-2xx
+    /// may retry. Not paced: the download host is not the base's API. Not recorded (airtable-api.md §14.2): whether its
+    /// signed addresses, which name no base and carry no token, count toward the base's 5 requests a second; nothing
+    /// suggests they do, and four downloads at a time is the most tracker sends. A 429 from it is waited out like a
+    /// 5xx, without holding back the base's other requests. A non-2xx
     /// answer is `.http` with its status alone (the host's bodies are not Airtable's); 403 and 410 are what an expired
     /// address gets.
     public func download(
