@@ -196,6 +196,36 @@ struct CommandParsingTests {
             Invocation(
                 command: Import(file: "rows.csv", format: .csv, key: [.name, .due], mode: WriteMode(dryRun: true)))
         ),
+        (
+            ["attach", "Coffee", "a.png", "b.pdf"],
+            Invocation(command: Attach(owner: .project("Coffee"), files: ["a.png", "b.pdf"]))
+        ),
+        (
+            ["attach", "--client", "Acme", "logo.svg", "--field", "Logo", "-q"],
+            Invocation(
+                command: Attach(
+                    owner: .client("Acme"), files: ["logo.svg"], field: "Logo", mode: WriteMode(quiet: true)))
+        ),
+        (["files", "Coffee"], Invocation(command: Files(owner: .project("Coffee"), action: .list(nil)))),
+        (
+            ["files", "Coffee", "--download"],
+            Invocation(command: Files(owner: .project("Coffee"), action: .download(directory: ".", force: false)))
+        ),
+        (
+            ["files", "Coffee", "--download", "out", "--force"],
+            Invocation(command: Files(owner: .project("Coffee"), action: .download(directory: "out", force: true)))
+        ),
+        (
+            ["files", "Coffee", "--remove", "a.png", "attX", "--yes"],
+            Invocation(
+                command: Files(
+                    owner: .project("Coffee"), action: .remove(["a.png", "attX"], confirmed: true, dryRun: false)))
+        ),
+        (
+            ["files", "--client", "Acme", "--json"],
+            Invocation(command: Files(owner: .client("Acme"), action: .list(.json)))
+        ),
+        (["clients", "--format", "ndjson"], Invocation(command: Clients(format: .ndjson))),
         (["init"], Invocation(command: Init())),
         (
             ["init", "--base", "appABCDEFGHIJKLMN", "--table", "T", "--path", "s.json", "--force"],
@@ -305,6 +335,16 @@ struct CommandParsingTests {
         (["report", "--days", "0"], "--days must be a whole number from 1 to 1,000,000, not '0'"),
         (["report", "--days", "400"], "--days must be a whole number from 1 to 366, not '400'"),
         (["report", "--by", "client"], "--by must be one of none, lead, category, not 'client'"),
+        (["attach", "Coffee"], "attach needs one or more files after the project: tracker attach PROJECT FILE..."),
+        (["files", "Coffee", "out"], "files takes one project; to save its files, add --download DIR"),
+        (["files", "Coffee", "--force"], "--force goes with --download"),
+        (["files", "Coffee", "--remove"], "--remove needs the filenames or ids to remove, after the project"),
+        (["files", "Coffee", "--download", "a", "b"], "--download takes one directory, after the project"),
+        (
+            ["files", "Coffee", "--download", "--json"],
+            "--format and --json go with the listing, not --download or --remove"
+        ),
+        (["clients", "extra"], "unexpected argument 'extra'; quote values that contain spaces"),
         (
             ["report", "--format", "email", "--to", "lead@example.com\nBcc: all@example.com"],
             "'lead@example.com Bcc: all@example.com' is not one mail address (like lead@example.com or "

@@ -49,6 +49,8 @@ struct Files: Command {
         case list(Format?)
         case download(directory: String, force: Bool)
         case remove([String], confirmed: Bool, dryRun: Bool)
+
+        var isListing: Bool { if case .list = self { true } else { false } }
     }
 
     var owner: FileOwner
@@ -63,8 +65,8 @@ extension Files {
         let (owner, rest) = try scanned.fileOwner()
         try scanned.rejectTogether("--download", "--remove")
         let format = try scanned.formatName().flatMap(Format.init(rawValue:))
-        for flag in ["--force"] where scanned.has(flag) && !scanned.has("--download") {
-            throw AppError.usage("\(flag) goes with --download", command: "files")
+        if scanned.has("--force") && !scanned.has("--download") {
+            throw AppError.usage("--force goes with --download", command: "files")
         }
         for flag in ["--yes", "--dry-run"] where scanned.has(flag) && !scanned.has("--remove") {
             throw AppError.usage("\(flag) goes with --remove", command: "files")
@@ -88,8 +90,7 @@ extension Files {
             }
             action = .list(format)
         }
-        if format != nil, case .list = action {
-        } else if format != nil {
+        if format != nil && !action.isListing {
             throw AppError.usage(
                 "--format and --json go with the listing, not --download or --remove", command: "files")
         }
