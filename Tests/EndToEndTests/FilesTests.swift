@@ -49,6 +49,8 @@ final class FilesTests: FakeAirtableTestCase {
         XCTAssertEqual(cell.suffix(2).map { $0["filename"] as? String }, ["mockup.png", "brief.PDF"])
         XCTAssertEqual(result.lines, cell.suffix(2).compactMap { $0["id"] as? String })
         XCTAssertEqual(uploads.count, 2)
+        // The name's lookup brings the cell as it was: then only the uploads.
+        XCTAssertEqual(fake.recordLog.count, 3, fake.recordLog.map(\.path).description)
         // Base64 JSON with the type the extension says, whatever its case, and the file's base name.
         let bodies = uploads.map { try? JSONSerialization.jsonObject(with: Data($0.body.utf8)) as? [String: String] }
         XCTAssertEqual(bodies.map { $0?["contentType"] }, ["image/png", "application/pdf"])
@@ -110,6 +112,19 @@ final class FilesTests: FakeAirtableTestCase {
         XCTAssertTrue(result.stderr.contains("tracker files PROJECT"), result.stderr)
         XCTAssertEqual(uploads.count, 1, "never sent again")
         XCTAssertEqual(images().count, 3)
+    }
+
+    func testALostUploadIsNeverTakenForTheSameFileAttachedBefore() throws {
+        for owner in [["CMCA brand identity"], [Self.cmca]] {
+            let process = tracker()
+            let bytes = Self.bytes(4000, seed: 11)
+            _ = try write(bytes, "again.png", in: process)
+            // The same file is on the record already; this upload's answer is lost and it never arrived.
+            fake.attach(bytes, filename: "again.png", type: "image/png", toRecord: Self.cmca, field: "Project images")
+            fake.inject(.reset, onNextRequestEndingWith: "/uploadAttachment")
+            let result = try process.run(["attach"] + owner + ["again.png"], limit: 90)
+            assertFailure(result, status: 75, "the answer to uploading \"again.png\" was lost")
+        }
     }
 
     func testDryRunShowsTheSizeNotTheBytesAndSendsNothing() throws {
@@ -273,8 +288,8 @@ final class FilesTests: FakeAirtableTestCase {
             let result = try process.run(["files", "Coffee packaging", "--download", "out"])
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(result.lines.count, 3)
-            // The name lookup, the cell, and the cell once more for fresh addresses.
-            XCTAssertEqual(fake.recordLog.count - reads, 3)
+            // The name's lookup (the record whole, its cell with it), then the cell once more for fresh addresses.
+            XCTAssertEqual(fake.recordLog.count - reads, 2)
         }
         let process = tracker()
         // Every address refused, the fresh ones too (downloads run four at a time).

@@ -53,7 +53,7 @@ extension Runner {
         if options.mode.dryRun { return try printPlanned(files.map { base.client.plannedUpload($0, to: holder.cell) }) }
         neverRunAgain()
         // What the cell held before: a lost answer is settled by looking for an attachment that was not there.
-        var known = Set(try await base.client.attachments(in: holder.cell).get().map(\.id))
+        var known = Set(try await holder.current(base.client).map(\.id))
         var added: [Attachment] = []
         for (index, file) in files.enumerated() {
             let counter = files.count > 1 ? " (\(index + 1)/\(files.count))" : ""

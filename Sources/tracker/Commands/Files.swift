@@ -104,7 +104,7 @@ extension Runner {
         let reads: Bool = if case .remove = options.action { false } else { true }
         let holder = try await fileHolder(
             options.owner, field: options.field, base: base, command: "files", forgiving: reads)
-        let attachments = try await base.client.attachments(in: holder.cell).get()
+        let attachments = try await holder.current(base.client)
         switch options.action {
         case .list(let format): try listFiles(attachments, holder: holder, format: format)
         case .download(let directory, let force):

@@ -20,6 +20,14 @@ struct FileHolder: Sendable {
     var cell: AttachmentCell
     /// How a message or a hint names it again (`"Coffee packaging"`, `--client Acme`).
     var typed: String
+    /// The cell as the lookup read it (a project named by name is read whole), so it need not be read again.
+    var attachments: [Attachment]? = nil
+
+    /// The attachments now: as the lookup read them, else read.
+    func current(_ client: ProjectAPIClient) async throws -> [Attachment] {
+        if let attachments { return attachments }
+        return try await client.attachments(in: cell).get()
+    }
 }
 
 extension ScannedArguments {
@@ -50,11 +58,15 @@ extension Runner {
             let field = try AttachmentFieldChoice.pick(
                 flag: flag, mapped: base.client.access.images, template: "Project images", table: layout.table,
                 tableName: base.client.access.table, command: command)
+            // Airtable leaves an empty cell out of a record read whole.
+            let read = found.project.map { project in
+                Attachment.list(project.otherFields.first { $0.name == field.name }?.value)
+            }
             return FileHolder(
                 name: found.name, noun: "project",
                 cell: AttachmentCell(
                     table: layout.table?.id ?? base.client.access.table, recordID: found.id, field: field.name,
-                    fieldID: field.id), typed: "\"\(typed)\"")
+                    fieldID: field.id), typed: "\"\(typed)\"", attachments: read)
         case .client(let typed):
             let checker = try await valueChecker(base, command: command)
             let layout = try await base.confirmedLayout()

@@ -3,7 +3,8 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 /// How commands find the project a user named (cli-spec.md "Naming a project"): a record id of this table, else the
-/// exact name, else the one name that matches ignoring case.
+/// exact name, else the one name that matches ignoring case. Every project it returns was read whole (no `fields[]`),
+/// so a cell it lacks is empty: `attach` and `files` take a project's attachments from it.
 struct ProjectNaming {
     var client: ProjectAPIClient
     /// For commands that only read (`show`, `open`, `comments`, `tasks PROJECT`): with no name matching, the one

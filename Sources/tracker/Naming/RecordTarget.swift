@@ -35,6 +35,8 @@ struct FoundRecord: Sendable {
     var route: String?
     var tableID: String?
     var name: String
+    /// The project as the lookup read it, every cell included (what `ProjectNaming` returns), when it was looked up.
+    var project: Project? = nil
 }
 
 extension Runner {
@@ -46,7 +48,9 @@ extension Runner {
                 forgiving ? ProjectNaming(client: base.client, forgivesWords: true) : namingForWrites(base.client)
             let project = try await naming.resolve(typed)
             let layout = try await base.confirmedLayout()
-            return FoundRecord(id: project.id, route: nil, tableID: layout.table?.id, name: project.name ?? project.id)
+            return FoundRecord(
+                id: project.id, route: nil, tableID: layout.table?.id, name: project.name ?? project.id,
+                project: project)
         case .task(let typed, let project):
             var confirmed = base
             confirmed.layout = try await base.confirmedLayout()
