@@ -224,15 +224,21 @@ final class FilesTests: FakeAirtableTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: process.runtimeDirectory + "/../escape.png"))
     }
 
-    func testNothingIsWrittenThroughASymbolicLink() throws {
-        let process = tracker()
-        fake.attach(
-            Self.bytes(100), filename: "linked.png", type: "image/png", toRecord: Self.coffee, field: "Project images")
+    /// `out/name`, a symbolic link to a file outside `out` that holds "keep me": the directory and the target.
+    func plantLink(named name: String, in process: TrackerProcess) throws -> (out: String, target: String) {
         let out = process.runtimeDirectory + "/out"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let target = process.runtimeDirectory + "/target.txt"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
-        try FileManager.default.createSymbolicLink(atPath: out + "/linked.png", withDestinationPath: target)
+        try FileManager.default.createSymbolicLink(atPath: out + "/" + name, withDestinationPath: target)
+        return (out, target)
+    }
+
+    func testNothingIsWrittenThroughASymbolicLink() throws {
+        let process = tracker()
+        fake.attach(
+            Self.bytes(100), filename: "linked.png", type: "image/png", toRecord: Self.coffee, field: "Project images")
+        let (out, target) = try plantLink(named: "linked.png", in: process)
         let result = try process.run(["files", "Coffee packaging", "--download", "out"])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("out/linked.png"), result.stderr)
@@ -248,11 +254,7 @@ final class FilesTests: FakeAirtableTestCase {
         let process = tracker()
         let id = fake.attach(
             Self.bytes(100), filename: "aside.png", type: "image/png", toRecord: Self.coffee, field: "Project images")
-        let out = process.runtimeDirectory + "/out"
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let target = process.runtimeDirectory + "/target.txt"
-        try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
-        try FileManager.default.createSymbolicLink(atPath: out + "/.tracker-\(id).part", withDestinationPath: target)
+        let (out, target) = try plantLink(named: ".tracker-\(id).part", in: process)
         let result = try process.run(["files", "Coffee packaging", "--download", "out"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(FileManager.default.contents(atPath: target), Data("keep me".utf8))
