@@ -4,11 +4,6 @@
     import Foundation
 #endif
 import Dispatch
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import TrackerSystem
 import TrackerModel
 
@@ -76,12 +71,12 @@ public final class NetworkHelper: Sendable {
         }
     }
 
-    private let transport: any HTTPTransport
-    private let timeoutSeconds: Int
-    private let policy: RetryPolicy
+    let transport: any HTTPTransport
+    let timeoutSeconds: Int
+    let policy: RetryPolicy
     private let pacer: any RequestPacer
     private let rules: ServiceRules
-    private let environment: Environment
+    let environment: Environment
     private let hasNotified = Locked(false)
 
     public init(
@@ -185,54 +180,6 @@ public final class NetworkHelper: Sendable {
         }
     }
 
-    /// Downloads `request` (a GET carrying no token) into `descriptor`, emptied before every try, retrying what a read
-    /// may retry. Not paced: the download host is not the base's API. Not recorded (airtable-api.md §14.2): whether its
-    /// signed addresses, which name no base and carry no token, count toward the base's 5 requests a second; nothing
-    /// suggests they do, and four downloads at a time is the most tracker sends. A 429 from it is waited out like a
-    /// 5xx, without holding back the base's other requests. A non-2xx
-    /// answer is `.http` with its status alone (the host's bodies are not Airtable's); 403 and 410 are what an expired
-    /// address gets.
-    public func download(
-        _ request: HTTPRequest, into descriptor: Int32, progress: @escaping @Sendable (Int64) -> Void
-    ) async -> Result<Void, AppError> {
-        let started = environment.now()
-        var retries = 0
-        let host = request.url.host ?? "the download host"
-        while true {
-            guard lseek(descriptor, 0, SEEK_SET) == 0, ftruncate(descriptor, 0) == 0 else {
-                return .failure(.output(POSIX.describe(errno)))
-            }
-            let start = environment.now()
-            let outcome = await transport.download(
-                request, into: descriptor, timeout: Double(timeoutSeconds), progress: progress)
-            if Task.isCancelled { return .failure(.interrupted) }
-            let error: AppError
-            switch outcome {
-            case .answered(let answer):
-                environment.log?(
-                    "GET \(host)\(request.url.path) \(answer.status) \(Int((environment.now() - start) * 1000))ms")
-                if (200..<300).contains(answer.status) { return .success(()) }
-                error = .http(status: answer.status, ServiceError(type: nil, message: nil))
-                guard answer.status == 429 || answer.status >= 500 else { return .failure(error) }
-            case .failed(let failure):
-                environment.log?("GET \(host)\(request.url.path) \(failure.words)")
-                switch classify(failure, kind: .idempotent, host: host) {
-                case .done(let result): return result.map { _ in () }
-                case .transient(_, let transient), .rateLimited(_, let transient): error = transient
-                }
-            }
-            let delay = policy.transientDelay(attempt: retries, random: environment.random())
-            guard retries < policy.maxTransientRetries, environment.now() - started + delay <= policy.budgetSeconds
-            else {
-                return .failure(error)
-            }
-            retries += 1
-            notifyOnce("\(describeTransient(error)); retrying…")
-            await environment.sleep(delay)
-            if Task.isCancelled { return .failure(.interrupted) }
-        }
-    }
-
     /// Sleeps `seconds`, counting down on the status line when there is one.
     private func wait(_ seconds: Double, saying text: (Int) -> String) async {
         guard let status = environment.status else { return await environment.sleep(seconds) }
@@ -274,7 +221,7 @@ public final class NetworkHelper: Sendable {
         }
     }
 
-    private func notifyOnce(_ text: String) {
+    func notifyOnce(_ text: String) {
         let isFirst = hasNotified.withLock { done in
             defer { done = true }
             return !done
@@ -306,7 +253,7 @@ public final class NetworkHelper: Sendable {
 
     // MARK: - Classifying answers
 
-    private enum Decision {
+    enum Decision {
         case done(Result<Data, AppError>)
         case rateLimited(retryAfter: Double?, AppError)
         case transient(retryAfter: Double?, AppError)
@@ -357,7 +304,7 @@ public final class NetworkHelper: Sendable {
         return answer.body.count != declared
     }
 
-    private func classify(_ failure: TransportFailure, kind: RequestKind, host: String) -> Decision {
+    func classify(_ failure: TransportFailure, kind: RequestKind, host: String) -> Decision {
         switch failure {
         case .unreachable(let words):
             // Nothing reached the server, so even a create may be sent again.
