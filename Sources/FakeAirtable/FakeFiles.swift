@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerSystem
+import TrackerModel
 
 /// The fake's download host (Airtable's v5.airtableusercontent.com, airtable-api.md §14.2): a second loopback server, on
 /// 127.0.0.2 where the system has it, serving every attachment's bytes at a signed address that expires. It needs no
@@ -90,11 +91,7 @@ public final class FakeFiles: @unchecked Sendable {
         let expires = Int(Date().timeIntervalSince1970 + lifetime)
         let generation = locked { self.generation }
         let signature = FakeBase.stableID("\(id)/\(generation)/\(expires)", length: 16)
-        let name = filename.utf8.map { byte -> String in
-            let plain =
-                (byte >= 48 && byte <= 57) || (byte | 0x20 >= 97 && byte | 0x20 <= 122) || byte == 46 || byte == 45
-            return plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
-        }.joined()
+        let name = filename.percentEncoded
         // A segment of dots would be taken as "this" or "the parent" directory by any client.
         let segment = name.allSatisfy { $0 == "." } ? "file" : name
         return "\(origin)/v5/\(id)/\(generation)/\(expires)/\(signature)/\(segment)"
@@ -146,7 +143,7 @@ public final class FakeFiles: @unchecked Sendable {
     /// `size` bytes that depend on `seed`, the same on every request.
     static func madeUp(size: Int, seed: String) -> Data {
         var block = [UInt8](repeating: 0, count: 4096)
-        var state = UInt64(truncatingIfNeeded: seed.hashValueStable) | 1
+        var state = StableHash.of(seed) | 1
         for index in block.indices {
             state ^= state << 13
             state ^= state >> 7
@@ -156,16 +153,5 @@ public final class FakeFiles: @unchecked Sendable {
         var data = Data(capacity: size)
         while data.count < size { data.append(contentsOf: block.prefix(size - data.count)) }
         return data
-    }
-}
-
-extension String {
-    fileprivate var leftPadded: String { count < 2 ? "0" + self : self }
-
-    /// FNV-1a of the bytes: the same in every process, unlike `hashValue`.
-    fileprivate var hashValueStable: UInt64 {
-        var hash: UInt64 = 1_469_598_103_934_665_603
-        for byte in utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-        return hash
     }
 }

@@ -12,6 +12,11 @@ func pause(seconds: Double) {
     while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
 }
 
+extension String {
+    /// Two hex digits.
+    fileprivate var zeroFilled: String { count < 2 ? "0" + self : self }
+}
+
 /// `value` in decimal, zeros in front up to `width` digits (`String(format: "%05d")`).
 func zeroPadded(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
@@ -19,6 +24,15 @@ func zeroPadded(_ value: Int, _ width: Int) -> String {
 }
 
 extension StringProtocol {
+    /// Every byte but letters, digits, `.` and `-` as `%XX` (a path segment).
+    var percentEncoded: String {
+        utf8.map { byte in
+            let plain =
+                (byte >= 48 && byte <= 57) || (byte | 0x20 >= 97 && byte | 0x20 <= 122) || byte == 46 || byte == 45
+            return plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).zeroFilled
+        }.joined()
+    }
+
     /// `%XX` sequences decoded as UTF-8; nil when one is malformed or the bytes are not UTF-8.
     var percentDecoded: String? {
         var bytes: [UInt8] = []

@@ -10,7 +10,7 @@ public enum FileNames {
             let unsafe = scalar == "/" || scalar == "\\" || scalar == "\u{0}" || ControlCharacters.isControl(scalar)
             scalars.append(unsafe ? "_" : scalar)
         }
-        var result = String(scalars).trimmingSpaces()
+        var result = String(scalars).trimmingWhitespace()
         if result.allSatisfy({ $0 == "." || $0 == "_" }) { result = "" }
         while let first = result.unicodeScalars.first, first == "." || first == "-" {
             result = "_" + String(result.unicodeScalars.dropFirst())
@@ -43,15 +43,6 @@ public enum FileNames {
             kept.append(character)
         }
         return kept + ext
-    }
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        var slice = Substring(self)
-        while slice.first == " " { slice = slice.dropFirst() }
-        while slice.last == " " { slice = slice.dropLast() }
-        return String(slice)
     }
 }
 

@@ -204,3 +204,35 @@ struct DownloadAddressTests {
         #expect(Runner.isSafeDownload(URL(string: address)!) == fetched)
     }
 }
+
+@Suite(.timeLimit(.minutes(2)))
+struct FileAndClientTableTests {
+    @Test func filesLineUpSizesToTheRightAndFitTheWidth() {
+        let files = [
+            Attachment(
+                id: "att1", filename: "a.png", size: 512, type: "image/png",
+                url: "https://x/" + String(repeating: "a", count: 200), width: 96, height: 64),
+            Attachment(id: "att2", filename: "brief\u{1B}[2J.pdf", size: 1_258_291, type: "application/pdf"),
+        ]
+        let lines = FileTable.render(files, width: 60, style: Style(isEnabled: false)).split(separator: "\n").map(
+            String.init)
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { TextCells.width($0) <= 60 && !$0.hasSuffix(" ") })
+        #expect(lines[0].hasPrefix("a.png            512 B  image/png        96×64  https://x/"))
+        #expect(lines[1] == "brief^[[2J.pdf  1.2 MB  application/pdf")
+    }
+
+    @Test func clientsShowTheirOpenProjectsAsFarAsTheyFit() {
+        func project(_ id: String, _ name: String, complete: Bool) -> Project {
+            Project(
+                id: id, createdTime: "", name: name, category: nil, isComplete: complete, kickoff: nil, due: nil,
+                lead: nil, team: [], clients: ["recA"], notes: nil, otherFields: [])
+        }
+        let acme = ClientSummary(
+            id: "recA", name: "Acme", about: nil,
+            projects: [project("rec1", "Logo", complete: false), project("rec2", "Site", complete: true)],
+            fields: .object([]))
+        let text = ClientTable.render([acme], width: 40, style: Style(isEnabled: false))
+        #expect(text == "CLIENT  OPEN  TOTAL  OPEN PROJECTS\nAcme       1      2  Logo\n")
+    }
+}

@@ -96,7 +96,8 @@ extension Runner {
                 }.joined())
         case .table:
             guard !summaries.isEmpty else { return output.standardError("No clients.\n") }
-            try output.standardOutput(clientTable(summaries, width: output.terminalWidth ?? 80))
+            try output.standardOutput(
+                ClientTable.render(summaries, width: output.terminalWidth ?? 80, style: style))
         }
     }
 
@@ -114,36 +115,5 @@ extension Runner {
             key.append(character)
         }
         return key
-    }
-
-    /// NAME  OPEN  TOTAL  the open projects' names, as many as fit.
-    private func clientTable(_ clients: [ClientSummary], width: Int) -> String {
-        let names = clients.map { TextCells.folded($0.name.isEmpty ? "(no name)" : $0.name) }
-        let nameWidth = min(max(4, names.map(TextCells.width).max() ?? 0), max(12, width / 3))
-        var text = style.bold(pad("CLIENT", nameWidth) + "  OPEN  TOTAL  OPEN PROJECTS").trimmingSuffix() + "\n"
-        for (client, name) in zip(clients, names) {
-            var line = pad(TextCells.fit(name, nameWidth), nameWidth) + "  "
-            line +=
-                pad(String(client.open.count), 4, right: true) + "  "
-                + pad(String(client.projects.count), 5, right: true)
-            let room = width - TextCells.width(line) - 2
-            let open = client.open.compactMap(\.name).map(TextCells.folded).joined(separator: ", ")
-            if !open.isEmpty && room >= 8 { line += "  " + TextCells.fit(open, room) }
-            text += line + "\n"
-        }
-        return text
-    }
-
-    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let space = String(repeating: " ", count: max(0, width - TextCells.width(text)))
-        return right ? space + text : text + space
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix() -> String {
-        var text = self
-        while text.hasSuffix(" ") { text.removeLast() }
-        return text
     }
 }

@@ -13,25 +13,12 @@ enum FileTable {
         let nameWidth = min(widths[0], max(12, width / 3))
         var text = ""
         for (row, file) in zip(rows, attachments) {
-            var line = TextCells.fit(row[0], nameWidth).padding(to: nameWidth) + "  "
-            line += String(repeating: " ", count: widths[1] - TextCells.width(row[1])) + row[1] + "  "
-            line += row[2].padding(to: widths[2]) + "  " + row[3].padding(to: widths[3])
+            var line = TextCells.fit(row[0], nameWidth) + "  " + TextCells.rightAligned(row[1], widths[1]) + "  "
+            line += TextCells.fit(row[2], widths[2]) + "  " + TextCells.fit(row[3], widths[3])
             let room = width - TextCells.width(line) - 2
             if let url = file.url, room >= 12 { line += "  " + style.dim(TextCells.fit(TextCells.folded(url), room)) }
-            text += line.trimmingTrailingSpaces() + "\n"
+            text += TextCells.withoutTrailingSpaces(line) + "\n"
         }
-        return text
-    }
-}
-
-extension String {
-    fileprivate func padding(to width: Int) -> String {
-        self + String(repeating: " ", count: max(0, width - TextCells.width(self)))
-    }
-
-    fileprivate func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.hasSuffix(" ") { text.removeLast() }
         return text
     }
 }

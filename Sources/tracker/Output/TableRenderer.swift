@@ -42,7 +42,7 @@ struct TableRenderer: ListRenderer {
             guard !page.isEmpty else { return "" }
             layout(for: page)
             let header = columns.map { TextCells.fit($0.kind.title, $0.width) }.joined(separator: "  ")
-            text += style.bold(trimmed(header)) + "\n"
+            text += style.bold(TextCells.withoutTrailingSpaces(header)) + "\n"
         }
         for project in page {
             let status = project.status(today: today)
@@ -57,18 +57,12 @@ struct TableRenderer: ListRenderer {
                 default: return cell
                 }
             }
-            text += trimmed(cells.joined(separator: "  ")) + "\n"
+            text += TextCells.withoutTrailingSpaces(cells.joined(separator: "  ")) + "\n"
         }
         return text
     }
 
     mutating func finish() -> String { "" }
-
-    private func trimmed(_ line: String) -> String {
-        var line = line
-        while line.last == " " { line.removeLast() }
-        return line
-    }
 
     private func cell(_ kind: ListColumn, _ project: Project) -> String {
         switch kind {

@@ -110,6 +110,18 @@ enum TextCells {
         return out
     }
 
+    /// `text` after spaces to `width` columns: a number in a right-aligned column.
+    static func rightAligned(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - self.width(text))) + text
+    }
+
+    /// `line` without the spaces its last padded column left at its end.
+    static func withoutTrailingSpaces(_ line: String) -> String {
+        var line = line
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+
     /// Appends `fit(text, limit)` to `out` without making it first: a report fits a name on every line.
     static func appendFitted(_ text: String, _ limit: Int, ellipsis: String = "…", to out: inout String) {
         let total = width(text)
