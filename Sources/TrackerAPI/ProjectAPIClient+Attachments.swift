@@ -121,8 +121,8 @@ extension ProjectAPIClient {
             if let added = try? Self.uploaded(data, cell: cell, file: file, known: known) { return .success(added) }
         case .failure(.requestOutcomeUnknown):
             break
-        case .failure(.http(let status, let body)) where status == 403 || status == 404:
-            return .failure(explainUpload(status: status, body, cell: cell))
+        case .failure(.http(let status, _)) where status == 403 || status == 404:
+            return .failure(explainUpload(status: status, cell: cell))
         case .failure(let error):
             return .failure(error)
         }
@@ -152,7 +152,7 @@ extension ProjectAPIClient {
         return added
     }
 
-    private func explainUpload(status: Int, _ body: ServiceError, cell: AttachmentCell) -> AppError {
+    private func explainUpload(status: Int, cell: AttachmentCell) -> AppError {
         if status == 404 {
             return .notFound("record \(cell.recordID) or its field \"\(cell.field)\" is gone", hint: nil)
         }

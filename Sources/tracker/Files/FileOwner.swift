@@ -16,10 +16,7 @@ enum FileOwner: Equatable, Sendable {
 /// The record found and the cell holding its files.
 struct FileHolder: Sendable {
     var name: String
-    var noun: String
     var cell: AttachmentCell
-    /// How a message or a hint names it again (`"Coffee packaging"`, `--client Acme`).
-    var typed: String
     /// The cell as the lookup read it (a project named by name is read whole), so it need not be read again.
     var attachments: [Attachment]? = nil
 
@@ -63,10 +60,10 @@ extension Runner {
                 Attachment.list(project.otherFields.first { $0.name == field.name }?.value)
             }
             return FileHolder(
-                name: found.name, noun: "project",
+                name: found.name,
                 cell: AttachmentCell(
                     table: layout.table?.id ?? base.client.access.table, recordID: found.id, field: field.name,
-                    fieldID: field.id), typed: "\"\(typed)\"", attachments: read)
+                    fieldID: field.id), attachments: read)
         case .client(let typed):
             let checker = try await valueChecker(base, command: command)
             let layout = try await base.confirmedLayout()
@@ -80,9 +77,8 @@ extension Runner {
                 command: command)
             let name = base.knowledge.recordNames(in: target.table)[id] ?? typed
             return FileHolder(
-                name: name, noun: "client",
-                cell: AttachmentCell(table: target.table, recordID: id, field: field.name, fieldID: field.id),
-                typed: "--client \"\(typed)\"")
+                name: name,
+                cell: AttachmentCell(table: target.table, recordID: id, field: field.name, fieldID: field.id))
         }
     }
 }
