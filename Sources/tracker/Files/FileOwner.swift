@@ -65,20 +65,14 @@ extension Runner {
                     table: layout.table?.id ?? base.client.access.table, recordID: found.id, field: field.name,
                     fieldID: field.id), attachments: read)
         case .client(let typed):
-            let checker = try await valueChecker(base, command: command)
-            let layout = try await base.confirmedLayout()
-            let target = try checker.linkTarget(for: .client)
-            guard let id = try await checker.clientIDs([typed]).first else {
-                throw AppError.usage("unknown client \"\(typed)\"", command: command)
-            }
-            let table = layout.schema?.table(target.table)
+            let client = try await client(named: typed, base: base, command: command)
+            let table = try await base.confirmedLayout().schema?.table(client.table)
             let field = try AttachmentFieldChoice.pick(
                 flag: flag, mapped: nil, template: "Logo", table: table, tableName: table?.name ?? "Clients",
                 command: command)
-            let name = base.knowledge.recordNames(in: target.table)[id] ?? typed
             return FileHolder(
-                name: name,
-                cell: AttachmentCell(table: target.table, recordID: id, field: field.name, fieldID: field.id))
+                name: client.name ?? typed,
+                cell: AttachmentCell(table: client.table, recordID: client.id, field: field.name, fieldID: field.id))
         }
     }
 }

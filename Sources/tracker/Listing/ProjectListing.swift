@@ -63,13 +63,24 @@ extension Runner {
     /// (what narrows the listing on Airtable). An unknown client is 64 with close names.
     func resolvingClient(_ filters: ProjectFilters, base: Base, command: String) async throws -> ProjectFilters {
         guard let typed = filters.client, filters.clientID == nil else { return filters }
-        let checker = try await valueChecker(base, command: command)
-        let target = try checker.linkTarget(for: .client)
-        guard let id = try await checker.clientIDs([typed]).first else { return filters }
+        let client = try await client(named: typed, base: base, command: command)
         var resolved = filters
-        resolved.clientID = id
-        resolved.clientName = base.knowledge.recordNames(in: target.table)[id]
+        resolved.clientID = client.id
+        resolved.clientName = client.name
         return resolved
+    }
+
+    /// The client `typed` names (a name in any case, or a record id) in the table the Client field links to: its id,
+    /// its name when known, and that table. An unknown one is 64 with close names.
+    func client(named typed: String, base: Base, command: String) async throws -> (
+        id: String, name: String?, table: String
+    ) {
+        let checker = try await valueChecker(base, command: command)
+        let table = try checker.linkTarget(for: .client).table
+        guard let id = try await checker.clientIDs([typed]).first else {
+            throw AppError.usage("unknown client \"\(typed)\"", command: command)
+        }
+        return (id, base.knowledge.recordNames(in: table)[id], table)
     }
 
     /// What tracker checks itself of the person filters (an email, `me`, a team member's exact name); asks who the
