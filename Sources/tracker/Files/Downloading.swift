@@ -117,7 +117,8 @@ extension Runner {
     static func isSafeDownload(_ url: URL) -> Bool {
         switch url.scheme?.lowercased() {
         case "https": return true
-        case "http": return ["127.0.0.1", "127.0.0.2", "localhost", "::1"].contains(url.host ?? "")
+        // The endpoint's rule: plain http only to this machine.
+        case "http": return ConfigurationLoader.isLoopback(url.host ?? "")
         default: return false
         }
     }
