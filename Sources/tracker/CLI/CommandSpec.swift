@@ -14,6 +14,38 @@ struct FlagSpec: Sendable {
     /// Whether the parser refuses a value outside `choices` (a category is checked against the table instead).
     var checksChoices = true
     var help: String
+    /// The value's type where the placeholder does not say it (`--estimate DAYS` takes fractions).
+    var declaredType: FlagType? = nil
+
+    /// What the flag's value is, for the tool schemas `tracker mcp` lists: declared, else read off the placeholder.
+    var type: FlagType {
+        if let declaredType { return declaredType }
+        guard let value else { return .toggle }
+        if repeatable { return .list }
+        if !choices.isEmpty && checksChoices { return .choice }
+        switch value {
+        case "N", "DAYS", "SECONDS": return .whole
+        case "DATE": return .date
+        default: return .text
+        }
+    }
+}
+
+/// The kinds of value a flag takes, as a JSON Schema needs them.
+enum FlagType: Equatable, Sendable {
+    /// A switch: present or not.
+    case toggle
+    case text
+    /// A whole number, zero or more.
+    case whole
+    /// A number that may have a fraction.
+    case number
+    /// A date in any form `DateInput` reads.
+    case date
+    /// One of `choices`.
+    case choice
+    /// A repeatable flag: several texts.
+    case list
 }
 
 /// What a command's positional words are, for shell completion.

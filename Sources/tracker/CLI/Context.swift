@@ -48,6 +48,11 @@ struct Context: Sendable {
     var cacheDirectory: CacheDirectory?
     /// Where `tracker changes` keeps what it saw last; nil when there is nowhere (no HOME).
     var stateDirectory: CacheDirectory?
+    /// The configuration read by an earlier command of this process, kept for the next (a server's many calls run
+    /// the token command once); nil reads it for every command.
+    var rememberedConfiguration: Locked<Configuration?>? = nil
+    /// What a command knew beyond what it printed, for a face that shows more than the command line does (`mcp`).
+    var notes: CommandNotes? = nil
 
     init(
         environment: [String: String], output: Output, currentDirectory: String,

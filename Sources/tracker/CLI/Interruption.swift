@@ -31,9 +31,14 @@ final class Interruption: Sendable {
 
     /// What must happen before tracker ends on Ctrl-C.
     func end() {
-        // The file first, then the line: nothing may redraw it once cleared.
-        for work in cleanup.withLock({ $0 }).reversed() { work() }
+        cleanUp()
         TerminalEcho.restore()
+    }
+
+    /// Runs the clean-ups registered, newest first (the file, then the line: nothing may redraw it once cleared); a
+    /// cancelled MCP call ends this way without ending tracker.
+    func cleanUp() {
+        for work in cleanup.withLock({ $0 }).reversed() { work() }
     }
 
     /// Lets the next Ctrl-C only ask for a stop, saying `notice` on stderr; nil returns to ending at once.

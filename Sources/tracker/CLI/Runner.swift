@@ -180,6 +180,11 @@ struct Runner {
 
     func loadConfiguration() throws -> Configuration {
         if let loaded = configuration.withLock({ $0 }) { return loaded }
+        if let remembered = context.rememberedConfiguration?.withLock({ $0 }) {
+            output.conceal(remembered.token)
+            self.configuration.withLock { $0 = remembered }
+            return remembered
+        }
         let configuration = try ConfigurationLoader.load(
             secretsFlag: invocation.globals.secretsPath, profile: invocation.globals.profile,
             environment: context.environment,
@@ -187,6 +192,7 @@ struct Runner {
         ).get()
         output.conceal(configuration.token)
         self.configuration.withLock { $0 = configuration }
+        context.rememberedConfiguration?.withLock { $0 = configuration }
         return configuration
     }
 

@@ -83,6 +83,7 @@ extension Runner {
         defer { withExtendedLifetime(lock) {} }
         if options.ifAbsent, let existing = try await client.projects(named: name).get().first {
             narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
+            noteCreated(false)
             try printWritten(existing, options.mode)
             return
         }
@@ -93,6 +94,7 @@ extension Runner {
             try await client.createProject(write, name: name, due: due).get()
         }
         await settle(base)
+        noteCreated(true)
         let when = due.map { ", due \($0) (\($0.relative(to: today)))" } ?? ""
         narrate("Created \"\(name)\"\(when).", options.mode)
         try printWritten(project, options.mode)

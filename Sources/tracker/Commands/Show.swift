@@ -13,7 +13,12 @@ struct Show: Command {
     static let spec = CommandSpec(
         name: "show", summary: "Show every field of one project, by id or name.",
         usage: ["tracker show ID|NAME [--json]"], positional: "ID|NAME", arguments: .projects,
-        flags: [FlagSpec(name: "--json", help: "print the project object as JSON")],
+        flags: [
+            FlagSpec(name: "--json", help: "print the project object as JSON"),
+            FlagSpec(
+                name: "--comments",
+                help: "also the newest comments, read beside the record (with --json, up to 10 under \"comments\")"),
+        ],
         examples: [
             "tracker show rec3g0Xxmw2rw3scs", "tracker show \"CMCA brand identity\"", "tracker show \"$id\" --json",
         ],
@@ -21,6 +26,8 @@ struct Show: Command {
 
     var target: String
     var json = false
+    /// Whether the newest comments are read even where the view would not end with them (JSON, a pipe).
+    var comments = false
 
     func run(_ runner: Runner) async throws { try await runner.show(self) }
 }
@@ -29,7 +36,7 @@ extension Show {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         let target = try scanned.projectTarget()
         try scanned.rejectPositionals(allowed: 1)
-        self.init(target: target, json: scanned.has("--json"))
+        self.init(target: target, json: scanned.has("--json"), comments: scanned.has("--comments"))
     }
 }
 
@@ -43,10 +50,11 @@ extension Runner {
         let tasksTable = prepared.layout.tasks.map { [$0.route] } ?? []
         async let read = options.json ? [:] : namesReadBeside(prepared, skipping: Set(tasksTable))
         // On a terminal the newest comments end the view: by id, read beside the record.
-        let wantsComments = !options.json && output.isStdoutTerminal
+        let wantsComments = options.comments || (!options.json && output.isStdoutTerminal)
+        let commentLimit = options.json ? Self.commentsInJSON : Self.commentsShown + 1
         let byID = ProjectAPIClient.looksLikeRecordID(options.target)
         async let early =
-            wantsComments && byID ? prepared.client.comments(on: options.target, limit: Self.commentsShown + 1) : nil
+            wantsComments && byID ? prepared.client.comments(on: options.target, limit: commentLimit) : nil
         // A typed name lets the project's tasks be read beside its record: narrowed on Airtable by that name (a link
         // is names inside a formula) and kept here only if the record's own Tasks field lists them.
         async let tasksBeside = byID ? nil : tasksNamed(options.target, layout: prepared.layout.tasks, base: prepared)
@@ -60,12 +68,23 @@ extension Runner {
             if let early = await early, project.id == options.target {
                 early
             } else if wantsComments {
-                await base.client.comments(on: project.id, limit: Self.commentsShown + 1)
+                await base.client.comments(on: project.id, limit: commentLimit)
             } else {
                 nil
             }
+        if let tasks, let notes = context.notes {
+            let rows = TaskRows(tasks, projects: [project.id: project], today: today)
+            notes.note("tasks", .array(tasks.compactMap { try? JSONParser.parse(rows.json($0)) }))
+        }
         if options.json {
-            try output.standardOutput(project.jsonText(today: today, tasks: tasks.map(TaskProgress.init)) + "\n")
+            var text = project.jsonText(today: today, tasks: tasks.map(TaskProgress.init))
+            if options.comments {
+                // Without the comments scope the project is shown all the same, as on a terminal.
+                let newest = (try? comments?.get()) ?? []
+                text.removeLast()
+                text += ",\"comments\":" + JSONValue.array(newest.map(\.object)).serialized() + "}"
+            }
+            try output.standardOutput(text + "\n")
             return
         }
         // The tasks are listed whole below; their link is not shown again as names.
@@ -102,6 +121,7 @@ extension Runner {
     }
 
     static let commentsShown = 3
+    static let commentsInJSON = 10
 
     /// Tasks that may be `name`'s, read beside the project's own read; nil when there is no Tasks table or the read
     /// fails (the project's tasks are then read by id).

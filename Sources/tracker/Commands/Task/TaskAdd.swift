@@ -62,11 +62,13 @@ extension Runner {
                 narrate(
                     "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).",
                     options.mode)
+                noteCreated(false)
                 return try printTask(task, rows(task), options.mode)
             }
         }
         neverRunAgain()
         let task = try await client.createTask(write, in: table, name: options.name, project: project.id).get()
+        noteCreated(true)
         narrate("Added \"\(options.name)\" to \"\(project.name ?? project.id)\".", options.mode)
         try printTask(task, rows(task), options.mode)
     }

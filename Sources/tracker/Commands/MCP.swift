@@ -1,0 +1,116 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import TrackerAPI
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// `tracker mcp`: the base's tools for an AI assistant, over the Model Context Protocol on stdin and stdout.
+struct MCP: Command {
+    static let spec = CommandSpec(
+        name: "mcp", summary: "Serve the base's tools to an AI assistant (Model Context Protocol, stdio).",
+        usage: ["tracker mcp [--profile NAME] [--read-only] [--root DIR]"],
+        flags: [
+            FlagSpec(name: "--read-only", help: "offer only the tools that read (no writes, uploads or downloads)"),
+            FlagSpec(
+                name: "--root", value: "DIR",
+                help: "the only directory attach_file reads and download_files writes (default: where it starts)"),
+        ],
+        examples: [
+            "claude mcp add tracker -- tracker mcp", "claude mcp add tracker -- tracker mcp --root ~/Work/mock-ups",
+            "tracker mcp --read-only", "tracker demo -- mcp",
+        ],
+        notes: [
+            "JSON-RPC 2.0 on stdin and stdout, one message a line: stdout carries protocol messages and nothing else;",
+            "anything for a person goes to stderr. Both protocol eras are served (initialize, 2025-11-25 and before;",
+            "server/discover and per-request _meta, 2026-07-28). Each tool is its command, run the same way: the same",
+            "configuration, pacing shared with every tracker process, checks and exactly-once creates. Files are read",
+            "and written only inside --root, never through a hidden path or a link out; / and your home are no root.",
+            "End of stdin, SIGTERM or SIGINT: calls in flight get 2 s to finish, then it exits 0.",
+        ])
+
+    var readOnly = false
+    var root: String?
+
+    func run(_ runner: Runner) async throws { try await runner.serveMCP(self) }
+}
+
+extension MCP {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        self.init(readOnly: scanned.has("--read-only"), root: try scanned.nonEmpty("--root"))
+    }
+}
+
+extension Runner {
+    /// Serves until stdin ends or a signal asks it to stop; never ends on a failed call.
+    fileprivate func serveMCP(_ options: MCP) async throws {
+        let root = FileRoot.choose(
+            options.root.map { $0.hasPrefix("/") ? $0 : context.currentDirectory + "/" + $0 } ?? context.currentDirectory,
+            home: context.environment["HOME"])
+        if options.root != nil, root.path == nil, FileRoot.realPath(options.root!) == nil {
+            throw AppError.usage("--root \(options.root!) is not a directory", command: "mcp")
+        }
+        let protocolDescriptor = MessageWriter.takeStandardOutput()
+        // Ctrl-C and SIGTERM end the server as the end of input does; a second Ctrl-C still ends it at once.
+        context.interruption.stopBetweenRequests(notice: nil)
+        let served = serverContext()
+        let (events, input) = AsyncStream.makeStream(of: InputEvent.self)
+        let writer = MessageWriter(
+            descriptor: protocolDescriptor, secret: { served.rememberedConfiguration?.withLock { $0?.token } },
+            closed: { input.yield(.end) })
+        // Read once now: a token command runs once for the server's life, and a broken setup is said at once.
+        let setup = Runner(invocation: invocation, context: served, today: today)
+        let profile: String
+        do {
+            let configuration = try setup.loadConfiguration()
+            profile = "base \(configuration.baseID), table \"\(configuration.table)\""
+        } catch let error as AppError {
+            profile = "no base yet (\(error.message)); every tool will say so"
+        }
+        let tools = MCPTool.all.filter { !options.readOnly || $0.isReadOnly }
+        let server = MCPServer(
+            tools: tools, runner: ToolRunner(context: served, globals: invocation.globals, root: root), writer: writer)
+        output.standardError(
+            "tracker: serving \(tools.count) tools over MCP on stdin and stdout: \(profile)"
+                + (root.path.map { "; files inside \($0)" } ?? "; file tools off (\(root.refusal ?? ""))") + "\n")
+        signal(SIGTERM, SIG_IGN)
+        let signals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { input.yield(.end) }
+            source.resume()
+            return source
+        }
+        defer { for source in signals { source.cancel() } }
+        InputLines.read(STDIN_FILENO, into: input)
+        await server.serve(events)
+    }
+
+    /// The surroundings every call shares: one transport (its connections kept warm), the configuration read once,
+    /// and no terminal: nothing prompts, opens an editor or a browser, or reads stdin (the protocol's).
+    private func serverContext() -> Context {
+        var served = context
+        let transport = context.makeTransport(invocation.globals.timeoutSeconds ?? 30)
+        served.makeTransport = { _ in transport }
+        served.rememberedConfiguration = Locked(nil)
+        served.isStdinTerminal = false
+        served.readLine = { nil }
+        served.readStandardInput = { Data() }
+        served.readSecret = { _ in nil }
+        served.openInBrowser = { _ in false }
+        served.runEditor = { _, _ in nil }
+        let standardError = context.output.rawStandardError
+        served.output = Output(
+            standardOutput: { text in standardError(text) }, standardError: standardError)
+        return served
+    }
+}

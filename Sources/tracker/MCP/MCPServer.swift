@@ -1,0 +1,193 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import TrackerModel
+import TrackerSystem
+
+/// `tracker mcp`'s server: reads messages, serves each request on a task of its own (a slow listing never holds up a
+/// ping or another call), and answers in whatever order the work ends.
+final class MCPServer: Sendable {
+    let tools: [MCPTool]
+    let runner: ToolRunner
+    let writer: MessageWriter
+    private let state = Locked(State())
+    /// How long calls in flight may finish after the end of input or a signal, before they are cancelled.
+    let grace: Double
+
+    private struct State {
+        /// An `initialize` fixes the handshake era for the life of the process.
+        var isHandshakeEra = false
+        var calls: [String: Call] = [:]
+    }
+
+    init(tools: [MCPTool], runner: ToolRunner, writer: MessageWriter, grace: Double = 2) {
+        self.tools = tools
+        self.runner = runner
+        self.writer = writer
+        self.grace = grace
+    }
+
+    /// Serves `input` until it ends, then lets what is in flight finish (at most `grace` seconds) and cancels the rest.
+    func serve(_ input: AsyncStream<InputEvent>) async {
+        for await event in input {
+            switch event {
+            case .line(let data): receive(JSONRPC.read(data))
+            case .tooLong:
+                writer.send(
+                    JSONRPC.error(
+                        id: .null, .invalidRequest,
+                        "Invalid Request: the line is over \(InputLines.maximumLine >> 20) MiB and was discarded"))
+            case .end: return await finish()
+            }
+        }
+        await finish()
+    }
+
+    private func receive(_ message: JSONRPC.Incoming) {
+        switch message {
+        case .response: return
+        case .invalid(let id, let code, let text): writer.send(JSONRPC.error(id: id, code, text))
+        case .notification(let method, let params): notified(method, params)
+        case .request(let id, let method, let params): start(id: id, method: method, params: params)
+        }
+    }
+
+    private func notified(_ method: String, _ params: JSONValue?) {
+        guard method == "notifications/cancelled", let id = params?["requestId"] else { return }
+        // A cancellation of something already answered (or never asked) is ignored.
+        let call = state.withLock { $0.calls[Self.key(id)] }
+        call?.cancel()
+    }
+
+    /// Registers the request before the next line is read, so a cancellation right behind it finds it.
+    private func start(id: JSONValue, method: String, params: JSONValue?) {
+        let call = Call(id: id)
+        state.withLock { $0.calls[Self.key(id)] = call }
+        let task = Task {
+            let answer = await self.answer(id: id, method: method, params: params, call: call)
+            if call.finish() { self.writer.send(answer) }
+            self.state.withLock { state in
+                if state.calls[Self.key(id)] === call { state.calls[Self.key(id)] = nil }
+            }
+            // A cancelled call leaves nothing behind: a file half downloaded goes.
+            if call.wasCancelled { call.interruption.cleanUp() }
+        }
+        call.attach(task)
+    }
+
+    private func finish() async {
+        let deadline = MonotonicClock.now() + grace
+        while !isIdle, MonotonicClock.now() < deadline { await MonotonicClock.sleep(0.02) }
+        let left = state.withLock { Array($0.calls.values) }
+        for call in left { call.cancel() }
+        // The cancelled calls end at their next step (a request's answer, a sleep); their clean-up runs then.
+        let stop = MonotonicClock.now() + 1
+        while !isIdle, MonotonicClock.now() < stop { await MonotonicClock.sleep(0.02) }
+    }
+
+    private var isIdle: Bool { state.withLock { $0.calls.isEmpty } }
+
+    static func key(_ id: JSONValue) -> String { id.serialized() }
+
+    // MARK: - Answers
+
+    var isHandshakeEra: Bool { state.withLock { $0.isHandshakeEra } }
+
+    func beginHandshakeEra() { state.withLock { $0.isHandshakeEra = true } }
+
+    /// The answer to one request, in the era the request speaks.
+    private func answer(id: JSONValue, method: String, params: JSONValue?, call: Call) async -> JSONValue {
+        if method == "initialize" { return JSONRPC.result(id: id, initialize(params)) }
+        let era: Era
+        if isHandshakeEra {
+            era = .handshake
+        } else {
+            switch modernEra(method: method, params: params) {
+            case .success(let modern): era = modern
+            case .failure(let error): return error.answer(id: id)
+            }
+        }
+        let result: Result<JSONValue, RPCError>
+        switch method {
+        case "ping": result = .success(.object([]))
+        case "server/discover": result = .success(discover())
+        case "tools/list": result = listTools(params, era: era)
+        case "tools/call": result = await callTool(params, call: call)
+        default: result = .failure(RPCError(.methodNotFound, "Method not found: \(method)"))
+        }
+        switch result {
+        case .success(let value): return JSONRPC.result(id: id, era.completing(value, method: method))
+        case .failure(let error): return error.answer(id: id)
+        }
+    }
+
+    private func callTool(_ params: JSONValue?, call: Call) async -> Result<JSONValue, RPCError> {
+        guard case .string(let name)? = params?["name"] else {
+            return .failure(RPCError(.invalidParams, "Invalid params: tools/call needs \"name\""))
+        }
+        guard let tool = tools.first(where: { $0.name == name }) else {
+            return .failure(RPCError(.invalidParams, "Unknown tool: \(name)"))
+        }
+        let progress = params?["_meta"]?["progressToken"].flatMap { token -> ProgressSink? in
+            switch token {
+            case .string, .number: ProgressSink(token: token, now: MonotonicClock.now, send: writer.send)
+            default: nil
+            }
+        }
+        let arguments = params?["arguments"]
+        return .success(
+            await runner.call(tool, arguments: arguments, interruption: call.interruption, progress: progress))
+    }
+}
+
+/// One request in flight: answered once, or cancelled and never answered.
+final class Call: Sendable {
+    let id: JSONValue
+    /// What a Ctrl-C would clean up for the command (a file half downloaded).
+    let interruption = Interruption()
+    private let state = Locked((phase: Phase.running, task: Task<Void, Never>?.none))
+
+    enum Phase { case running, cancelled, answered }
+
+    init(id: JSONValue) { self.id = id }
+
+    func attach(_ task: Task<Void, Never>) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.phase == .cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    /// Stops the work; no answer will be sent. False when it was already answered.
+    @discardableResult
+    func cancel() -> Bool {
+        let task = state.withLock { state -> Task<Void, Never>?? in
+            guard state.phase == .running else { return .none }
+            state.phase = .cancelled
+            return .some(state.task)
+        }
+        guard let task else { return false }
+        task?.cancel()
+        return true
+    }
+
+    /// Whether the answer may be sent: true once, unless the call was cancelled.
+    func finish() -> Bool {
+        state.withLock { state in
+            guard state.phase == .running else { return false }
+            state.phase = .answered
+            return true
+        }
+    }
+
+    var wasCancelled: Bool { state.withLock { $0.phase == .cancelled } }
+}

@@ -1,0 +1,91 @@
+import TrackerModel
+
+/// One tool `tracker mcp` offers: a command of the registry run the same way, with arguments in place of its flags.
+/// Its schema is read off the command's own flag specs, so a flag added to a command appears in its tool.
+struct MCPTool: Sendable {
+    var name: String
+    var title: String
+    /// When a model should use it, in two sentences at most.
+    var description: String
+    /// The command's words: `["task", "add"]`.
+    var words: [String]
+    /// The command's positional words, named for what they are.
+    var positionals: [Positional] = []
+    /// The only flags of the command the tool offers, when its command word serves several verbs (`task`).
+    var onlyFlags: [String]? = nil
+    /// Flags of the command this tool does not offer as they are: the tool gives them itself, or by another name.
+    var withheld: Set<String> = []
+    /// Flags the tool always gives: the stable JSON it reads the result from.
+    var fixed: [String] = []
+    var result: ResultShape
+    var annotations: Annotations
+    /// Arguments of the tool's own that are not a flag as they stand.
+    var extras: [Extra] = []
+
+    /// A positional word of the command.
+    struct Positional: Sendable {
+        var name: String
+        var description: String
+        var isRequired = true
+        /// A path the file rules check: read from (attach) or written into (download).
+        var path: PathUse? = nil
+        /// When this argument is given, `name` is the command's flag `--name` instead (a comment on a task narrows its
+        /// search with `--project`).
+        var flagWhen: String? = nil
+    }
+
+    enum PathUse: Sendable { case read, writeDirectory }
+
+    /// How the command's standard output becomes the tool's structured result.
+    enum ResultShape: Sendable {
+        /// One JSON object (`show --json`), with `keys` its top-level members for the output schema.
+        case object(keys: [(String, String)])
+        /// One JSON array, wrapped under its noun with its count.
+        case array(noun: String, item: String)
+        /// NDJSON lines, at most `limit` kept, all counted: `{noun: […], total, truncated}`.
+        case listing(noun: String, item: String)
+        /// Plain lines (ids, paths), wrapped under the noun.
+        case lines(noun: String, item: String)
+    }
+
+    /// The hints MCP clients read to decide what to ask a person before a call (untrusted by them, true of tracker).
+    struct Annotations: Sendable {
+        var readOnly: Bool
+        var destructive = false
+        var idempotent = false
+    }
+
+    /// Arguments a tool has beyond its command's flags.
+    enum Extra: Sendable, Equatable {
+        /// `limit`: how many records a listing returns (the total is counted whatever it is).
+        case limit
+        /// `confirm`: a delete is sent only with `"confirm": true`, as `--yes`.
+        case confirm
+        /// `if_absent`: on unless `false`, so a repeated call never creates twice.
+        case ifAbsent
+        /// `complete`: `--complete`/`--incomplete`.
+        case completeFlags
+        /// `complete`: `task done`/`task reopen` on the task, after any other change.
+        case completeVerbs
+    }
+
+    /// Whether the tool only reads.
+    var isReadOnly: Bool { annotations.readOnly }
+}
+
+extension MCPTool {
+    static let defaultLimit = 50
+    static let maximumLimit = 1000
+
+    /// Flags no tool offers as they are: the output is the tool's to choose, a file or stdin is not an argument (stdin
+    /// carries the protocol), and the face gives `--yes`, `--if-absent` and `--limit` itself.
+    static let faceFlags: Set<String> = [
+        "--json", "--format", "--quiet", "--dry-run", "--columns", "--notes-file", "--file", "--yes", "--if-absent",
+        "--limit", "--to", "--from", "--always",
+    ]
+
+    /// The argument name of a flag: `--due-within` is `due_within`.
+    static func argumentName(_ flag: String) -> String {
+        String(flag.drop { $0 == "-" }.map { $0 == "-" ? "_" : $0 })
+    }
+}

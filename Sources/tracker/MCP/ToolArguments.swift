@@ -1,0 +1,132 @@
+import TrackerModel
+
+/// A tool's arguments turned into its command's line, checked against the tool's schema first: an argument the schema
+/// does not have, or of the wrong type, is a usage error (64) naming it, and nothing runs.
+struct ToolArguments {
+    let tool: MCPTool
+    let root: FileRoot
+
+    /// What a call's arguments ask for.
+    struct Plan: Equatable {
+        /// The command line, without the program's name.
+        var commandLine: [String]
+        /// How many records a listing returns.
+        var limit = MCPTool.defaultLimit
+        /// `complete` for `task done`/`task reopen` after any other change (update_task).
+        var completeAfter: Bool? = nil
+        /// Whether the command line changes anything besides what `completeAfter` does.
+        var changesOtherFields = true
+    }
+
+    func plan(_ arguments: JSONValue?) throws(AppError) -> Plan {
+        let members: [(String, JSONValue)]
+        switch arguments {
+        case nil, .null?: members = []
+        case .object(let given)?: members = given
+        default: throw usage("the arguments must be a JSON object")
+        }
+        var values: [String: JSONValue] = [:]
+        for (name, value) in members { values[name] = value }
+        let flags = tool.offeredFlags
+        let known =
+            tool.positionals.map(\.name) + flags.map { MCPTool.argumentName($0.name) }
+            + tool.extras.map { MCPTool.schema(of: $0).0 }
+        for (name, _) in members where !known.contains(name) {
+            let suggestion = Suggestion.ending(for: name, in: known, quote: "\"")
+            throw usage("\(tool.name) has no argument \"\(name)\".\(suggestion) It takes: \(known.joined(separator: ", "))")
+        }
+        var plan = Plan(commandLine: [])
+        var line: [String] = []
+        var words: [String] = []
+        for positional in tool.positionals {
+            guard let value = values[positional.name], !value.isNull else {
+                if positional.path == .writeDirectory {
+                    words.append(try root.resolve(".", for: .writeDirectory, argument: positional.name))
+                } else if positional.isRequired {
+                    throw usage("\(tool.name) needs \"\(positional.name)\": \(positional.description)")
+                }
+                continue
+            }
+            guard case .string(var word) = value else { throw usage("\"\(positional.name)\" must be a string") }
+            if let use = positional.path { word = try root.resolve(word, for: use, argument: positional.name) }
+            if let other = positional.flagWhen, values[other] != nil {
+                line.append("--\(positional.name)=\(word)")
+            } else {
+                words.append(word)
+            }
+        }
+        for flag in flags {
+            let name = MCPTool.argumentName(flag.name)
+            guard let value = values[name], !value.isNull else { continue }
+            line += try self.flag(flag, name: name, value)
+        }
+        for extra in tool.extras {
+            let name = MCPTool.schema(of: extra).0
+            let value = values[name]
+            switch extra {
+            case .limit:
+                guard let value, !value.isNull else { continue }
+                guard let number = value.numberValue, number == number.rounded(),
+                    (1...Double(MCPTool.maximumLimit)).contains(number)
+                else { throw usage("\"limit\" must be a whole number from 1 to \(MCPTool.maximumLimit)") }
+                plan.limit = Int(number)
+            case .confirm:
+                guard value == .bool(true) else {
+                    throw usage(
+                        "\(tool.name) needs \"confirm\": true, sent only once the person agreed; nothing was deleted")
+                }
+                line.append("--yes")
+            case .ifAbsent:
+                let on = try boolean(value ?? .bool(true), name: name)
+                if on { line.append("--if-absent") }
+            case .completeFlags:
+                guard let value, !value.isNull else { continue }
+                line.append(try boolean(value, name: name) ? "--complete" : "--incomplete")
+            case .completeVerbs:
+                guard let value, !value.isNull else { continue }
+                plan.completeAfter = try boolean(value, name: name)
+            }
+        }
+        if tool.extras.contains(.completeVerbs) {
+            let changing = Set(values.keys).subtracting(["task", "project", "complete"])
+            plan.changesOtherFields = !changing.isEmpty
+            if !plan.changesOtherFields && plan.completeAfter == nil {
+                throw usage("\(tool.name) needs something to change: name, assignee, estimate, notes, move_to, clear or complete")
+            }
+        }
+        plan.commandLine = tool.words + line + tool.fixed + ["--"] + words
+        return plan
+    }
+
+    /// The command-line words of one flag's argument: `--name=value`, so no value is ever read as a flag.
+    private func flag(_ flag: FlagSpec, name: String, _ value: JSONValue) throws(AppError) -> [String] {
+        switch flag.type {
+        case .toggle:
+            return try boolean(value, name: name) ? [flag.name] : []
+        case .text, .date, .choice:
+            guard case .string(let text) = value else { throw usage("\"\(name)\" must be a string") }
+            return ["\(flag.name)=\(text)"]
+        case .whole:
+            guard let number = value.numberValue, number == number.rounded(), number >= 0, number < 1e9 else {
+                throw usage("\"\(name)\" must be a whole number, 0 or more")
+            }
+            return ["\(flag.name)=\(Int(number))"]
+        case .number:
+            guard let number = value.numberValue, number >= 0 else { throw usage("\"\(name)\" must be a number") }
+            return ["\(flag.name)=\(number)"]
+        case .list:
+            let items: [JSONValue] = value.arrayValue ?? [value]
+            return try items.map { item throws(AppError) in
+                guard case .string(let text) = item else { throw usage("\"\(name)\" must be an array of strings") }
+                return "\(flag.name)=\(text)"
+            }
+        }
+    }
+
+    private func boolean(_ value: JSONValue, name: String) throws(AppError) -> Bool {
+        guard let flag = value.boolValue else { throw usage("\"\(name)\" must be true or false") }
+        return flag
+    }
+
+    private func usage(_ text: String) -> AppError { .usage(text, command: nil) }
+}

@@ -1,0 +1,202 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerModel
+import TrackerSystem
+
+/// Runs a tool as its command: the arguments become the command's line, parsed by the command line's own parser and
+/// run by its own runner, in a context whose streams the server holds (no prompts, no terminal, stdin never read).
+struct ToolRunner: Sendable {
+    /// The server's surroundings, shared by every call: configuration, transport and caches stay warm between calls.
+    let context: Context
+    let globals: GlobalOptions
+    let root: FileRoot
+
+    /// The result of `tools/call` (without the era's own members): the command's stable JSON, or its failure.
+    func call(_ tool: MCPTool, arguments: JSONValue?, interruption: Interruption, progress: ProgressSink?) async
+        -> JSONValue
+    {
+        do {
+            let plan = try ToolArguments(tool: tool, root: root).plan(arguments)
+            let structured = try await run(tool, plan, interruption: interruption, progress: progress)
+            return Self.success(structured)
+        } catch {
+            return Self.failure(error, concealing: context.rememberedConfiguration?.withLock { $0?.token })
+        }
+    }
+
+    private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption, progress: ProgressSink?)
+        async throws(AppError) -> JSONValue
+    {
+        if tool.extras.contains(.completeVerbs) {
+            return try await updateTask(tool, plan, interruption: interruption)
+        }
+        var keeping: Int? = nil
+        if case .listing = tool.result { keeping = plan.limit }
+        var heard: (@Sendable (Int) -> Void)? = nil
+        if let progress { heard = { progress.report(records: $0) } }
+        let output = CapturedOutput(keeping: keeping, heard: heard)
+        let notes = CommandNotes()
+        try await execute(plan.commandLine, into: output, notes: notes, interruption: interruption)
+        return try shape(tool.result, output, limit: plan.limit, notes: notes, adds: tool.extras.contains(.ifAbsent))
+    }
+
+    /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named.
+    private func updateTask(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption)
+        async throws(AppError) -> JSONValue
+    {
+        var task: JSONValue? = nil
+        var named = plan.commandLine
+        if plan.changesOtherFields {
+            let output = CapturedOutput(keeping: nil)
+            try await execute(plan.commandLine, into: output, notes: CommandNotes(), interruption: interruption)
+            task = try Self.object(output.text)
+            // The task is now known by its id: the second command cannot name another one.
+            if let id = task?["id"]?.stringValue { named = ["task", "update", "--", id] }
+        }
+        guard let complete = plan.completeAfter else { return task ?? .object([]) }
+        let verb = complete ? "done" : "reopen"
+        let separator = named.firstIndex(of: "--") ?? named.endIndex
+        let flags = named[2..<separator].filter { $0.hasPrefix("--project=") }
+        let line = ["task", verb] + flags + ["--json", "--"] + named[(separator + 1)...]
+        let output = CapturedOutput(keeping: nil)
+        try await execute(Array(line), into: output, notes: CommandNotes(), interruption: interruption)
+        let written = try Self.parse(output.text)
+        return written.arrayValue?.first ?? written
+    }
+
+    /// Parses and runs one command line in the server's context with its streams replaced.
+    private func execute(_ line: [String], into captured: CapturedOutput, notes: CommandNotes, interruption: Interruption)
+        async throws(AppError)
+    {
+        var call = context
+        let standardError = context.output.rawStandardError
+        call.output = Output(standardOutput: { captured.write($0) }, standardError: standardError)
+        call.notes = notes
+        call.interruption = interruption
+        let today = CalendarDate(call.now(), in: call.timeZone)
+        var invocation = try Invocation.parse(line, today: today).get()
+        invocation.globals = globals
+        do {
+            try await Runner(invocation: invocation, context: call, today: today).execute()
+        } catch let error as AppError {
+            throw error
+        } catch is OutputClosed {
+            return
+        } catch {
+            throw AppError.output("\(error)")
+        }
+    }
+
+    private func shape(
+        _ shape: MCPTool.ResultShape, _ output: CapturedOutput, limit: Int, notes: CommandNotes, adds: Bool
+    ) throws(AppError) -> JSONValue {
+        switch shape {
+        case .object:
+            var object = try Self.object(output.text)
+            if adds { object = object.adding([("created", notes.value("created") ?? .bool(true))]) }
+            if let items = notes.value("tasks"), let progress = object["tasks"] {
+                object = object.adding([("tasks", progress.adding([("items", items)]))])
+            }
+            return object
+        case .array(let noun, _):
+            let items = try Self.parse(output.text).arrayValue ?? []
+            return Self.wrapped(noun, items, total: items.count)
+        case .listing(let noun, _):
+            let (kept, total) = output.lines
+            var items: [JSONValue] = []
+            for line in kept { items.append(try Self.parse(line)) }
+            return Self.wrapped(noun, items, total: total)
+        case .lines(let noun, _):
+            let lines = output.text.split(separator: "\n").map { JSONValue.string(String($0)) }
+            return Self.wrapped(noun, lines, total: lines.count)
+        }
+    }
+
+    static func wrapped(_ noun: String, _ items: [JSONValue], total: Int) -> JSONValue {
+        .object([(noun, .array(items)), ("total", .number(Double(total))), ("truncated", .bool(total > items.count))])
+    }
+
+    static func parse(_ text: String) throws(AppError) -> JSONValue {
+        do {
+            return try JSONParser.parse(text)
+        } catch {
+            throw AppError.output("the command's JSON could not be read (\(error.message))")
+        }
+    }
+
+    static func object(_ text: String) throws(AppError) -> JSONValue {
+        let value = try parse(text)
+        guard case .object = value else { throw AppError.output("the command printed no JSON object") }
+        return value
+    }
+
+    /// A tool's success: the structured result, and the same JSON as text for clients that read only text.
+    static func success(_ structured: JSONValue) -> JSONValue {
+        .object([
+            ("content", .array([.object([("type", .string("text")), ("text", .string(structured.serialized()))])])),
+            ("structuredContent", structured), ("isError", .bool(false)),
+        ])
+    }
+
+    /// A tool's failure as a result the model reads: the command's line and hint, and its exit code.
+    static func failure(_ error: AppError, concealing token: String?) -> JSONValue {
+        let secrets = token.map { [$0] } ?? []
+        let message = StandardErrorText.safe(error.message, concealing: secrets)
+        let hint: String? =
+            if case .usage = error { "Check the arguments against the tool's inputSchema (tools/list)." } else {
+                error.hint.map { StandardErrorText.safe($0, concealing: secrets) }
+            }
+        let text = "tracker: " + message + (hint.map { "\n" + $0 } ?? "")
+        return .object([
+            ("content", .array([.object([("type", .string("text")), ("text", .string(text))])])),
+            (
+                "structuredContent",
+                .object([
+                    (
+                        "error",
+                        .object([
+                            ("code", .number(Double(error.exitCode.rawValue))), ("message", .string(message)),
+                            ("hint", .string(or: hint)),
+                        ])
+                    )
+                ])
+            ),
+            ("isError", .bool(true)),
+        ])
+    }
+}
+
+/// Where a call's progress goes: `notifications/progress` for the request's token, at most four a second.
+final class ProgressSink: Sendable {
+    private let send: @Sendable (JSONValue) -> Void
+    private let token: JSONValue
+    private let now: @Sendable () -> Double
+    private let last = Locked((time: -1.0, progress: 0))
+
+    init(token: JSONValue, now: @escaping @Sendable () -> Double, send: @escaping @Sendable (JSONValue) -> Void) {
+        self.token = token
+        self.now = now
+        self.send = send
+    }
+
+    /// Records read so far; sent when a quarter of a second has passed since the last one and the count has grown.
+    func report(records: Int) {
+        let time = now()
+        let due = last.withLock { last -> Bool in
+            guard records > last.progress, time - last.time >= 0.25 else { return false }
+            last = (time, records)
+            return true
+        }
+        guard due else { return }
+        send(
+            JSONRPC.notification(
+                "notifications/progress",
+                .object([
+                    ("progressToken", token), ("progress", .number(Double(records))),
+                    ("message", .string("\(records) read")),
+                ])))
+    }
+}

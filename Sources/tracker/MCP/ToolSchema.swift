@@ -1,0 +1,150 @@
+import TrackerModel
+
+/// The JSON Schemas of a tool, read off its command's flag specs (the registry), its positional words and its extras.
+extension MCPTool {
+    /// The command's spec: the registry's, so help, completion and the tool never disagree.
+    var spec: CommandSpec {
+        guard let spec = CommandRegistry.spec(named: words[0]) else {
+            preconditionFailure("\(name) names no command")
+        }
+        return spec
+    }
+
+    /// The command's flags this tool offers, in the spec's order.
+    var offeredFlags: [FlagSpec] {
+        spec.flags.filter { flag in
+            !Self.faceFlags.contains(flag.name) && !withheld.contains(flag.name)
+                && (onlyFlags?.contains(flag.name) ?? true)
+                // A positional word given as a flag when another argument is there (`project` with `task`) is
+                // described once, as the positional word.
+                && !positionals.contains { $0.flagWhen != nil && "--" + $0.name == flag.name }
+        }
+    }
+
+    /// `inputSchema`: every argument typed and described, nothing else accepted.
+    var inputSchema: JSONValue {
+        var properties: [(String, JSONValue)] = positionals.map { positional in
+            (positional.name, .object([("type", .string("string")), ("description", .string(positional.description))]))
+        }
+        for flag in offeredFlags {
+            properties.append((Self.argumentName(flag.name), Self.schema(of: flag)))
+        }
+        for extra in extras { properties.append(Self.schema(of: extra)) }
+        var required = positionals.filter(\.isRequired).map { JSONValue.string($0.name) }
+        if words == ["add"] { required += [.string("name")] }
+        if extras.contains(.confirm) { required.append(.string("confirm")) }
+        return .object([
+            ("type", .string("object")), ("properties", .object(properties)), ("required", .array(required)),
+            ("additionalProperties", .bool(false)),
+        ])
+    }
+
+    /// `outputSchema`: the shape of `structuredContent` on success.
+    var outputSchema: JSONValue {
+        func described(_ text: String) -> JSONValue { .object([("description", .string(text))]) }
+        let properties: [(String, JSONValue)]
+        var required: [JSONValue] = []
+        switch result {
+        case .object(let keys):
+            properties = keys.map { ($0.0, described($0.1)) }
+        case .array(let noun, let item), .listing(let noun, let item), .lines(let noun, let item):
+            let itemType: JSONValue = if case .lines = result { .string("string") } else { .string("object") }
+            properties = [
+                (
+                    noun,
+                    .object([
+                        ("type", .string("array")), ("items", .object([("type", itemType)])),
+                        ("description", .string("each \(item)")),
+                    ])
+                ),
+                (
+                    "total",
+                    .object([
+                        ("type", .string("integer")),
+                        ("description", .string("how many matched, counted by tracker (more than returned when truncated)")),
+                    ])
+                ),
+                (
+                    "truncated",
+                    .object([
+                        ("type", .string("boolean")),
+                        ("description", .string("whether only the first `limit` are returned")),
+                    ])
+                ),
+            ]
+            required = [.string(noun), .string("total"), .string("truncated")]
+        }
+        return .object([
+            ("type", .string("object")), ("properties", .object(properties)), ("required", .array(required)),
+            ("additionalProperties", .bool(false)),
+        ])
+    }
+
+    /// The tool as `tools/list` gives it.
+    var listing: JSONValue {
+        var hints: [(String, JSONValue)] = [("title", .string(title)), ("readOnlyHint", .bool(annotations.readOnly))]
+        if !annotations.readOnly {
+            hints += [
+                ("destructiveHint", .bool(annotations.destructive)), ("idempotentHint", .bool(annotations.idempotent)),
+            ]
+        }
+        hints.append(("openWorldHint", .bool(false)))
+        return .object([
+            ("name", .string(name)), ("title", .string(title)), ("description", .string(description)),
+            ("inputSchema", inputSchema), ("outputSchema", outputSchema), ("annotations", .object(hints)),
+        ])
+    }
+
+    static func schema(of flag: FlagSpec) -> JSONValue {
+        var help = flag.help
+        for verb in ["add: ", "update: ", "delete: "] where help.hasPrefix(verb) { help.removeFirst(verb.count) }
+        let type: [(String, JSONValue)]
+        switch flag.type {
+        case .toggle: type = [("type", .string("boolean"))]
+        case .text: type = [("type", .string("string"))]
+        case .whole: type = [("type", .string("integer")), ("minimum", .number(0))]
+        case .number: type = [("type", .string("number")), ("minimum", .number(0))]
+        case .date:
+            type = [("type", .string("string"))]
+            help += " (YYYY-MM-DD, today, tomorrow, a weekday, +3d, +2w)"
+        case .choice: type = [("type", .string("string")), ("enum", .array(flag.choices.map(JSONValue.string)))]
+        case .list: type = [("type", .string("array")), ("items", .object([("type", .string("string"))]))]
+        }
+        return .object(type + [("description", .string(help))])
+    }
+
+    static func schema(of extra: Extra) -> (String, JSONValue) {
+        switch extra {
+        case .limit:
+            return (
+                "limit",
+                .object([
+                    ("type", .string("integer")), ("minimum", .number(1)), ("maximum", .number(Double(maximumLimit))),
+                    ("default", .number(Double(defaultLimit))),
+                    ("description", .string("return at most this many (the total is counted all the same)")),
+                ])
+            )
+        case .confirm:
+            return (
+                "confirm",
+                .object([
+                    ("type", .string("boolean")),
+                    ("description", .string("must be true: the person agreed to delete it; nothing is deleted without it")),
+                ])
+            )
+        case .ifAbsent:
+            return (
+                "if_absent",
+                .object([
+                    ("type", .string("boolean")), ("default", .bool(true)),
+                    ("description", .string("return the record of that exact name if there is one instead of creating another")),
+                ])
+            )
+        case .completeFlags, .completeVerbs:
+            return (
+                "complete",
+                .object([("type", .string("boolean")), ("description", .string("true: mark it done; false: open again"))])
+            )
+        }
+    }
+}
