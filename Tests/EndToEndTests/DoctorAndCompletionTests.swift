@@ -64,7 +64,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "import", "tasks", "task", "status", "attach", "files", "clients",
                 "report", "changes",
                 "calendar", "timeline",
-                "init", "demo", "doctor", "completion", "help",
+                "init", "demo", "mcp", "doctor", "completion", "help",
             ])
         XCTAssertEqual(Set(try complete(["tracker", "calendar", "--o"])), ["--out", "--overdue"])
         XCTAssertEqual(try complete(["tracker", "report", "--by", ""]), ["none", "lead", "category"])

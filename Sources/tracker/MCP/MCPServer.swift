@@ -28,7 +28,7 @@ final class MCPServer: Sendable {
         var calls: [String: Call] = [:]
     }
 
-    init(tools: [MCPTool], runner: ToolRunner, writer: MessageWriter, grace: Double = 2) {
+    init(tools: [MCPTool], runner: ToolRunner, writer: MessageWriter, grace: Double = 1.5) {
         self.tools = tools
         self.runner = runner
         self.writer = writer

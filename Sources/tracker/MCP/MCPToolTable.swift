@@ -157,8 +157,8 @@ extension MCPTool {
             words: ["files"],
             positionals: [
                 Positional(name: "project", description: "the project (id or name)", isRequired: false)
-            ], withheld: ["--download", "--force", "--remove"], fixed: ["--format", "ndjson"],
-            result: .listing(noun: "files", item: "file"), annotations: Annotations(readOnly: true), extras: [.limit]
+            ], withheld: ["--download", "--force", "--remove"], fixed: ["--json"],
+            result: .array(noun: "files", item: "file"), annotations: Annotations(readOnly: true), extras: [.limit]
         ),
         MCPTool(
             name: "download_files", title: "Download a project's files",

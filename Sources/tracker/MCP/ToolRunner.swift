@@ -103,7 +103,7 @@ struct ToolRunner: Sendable {
             return object
         case .array(let noun, _):
             let items = try Self.parse(output.text).arrayValue ?? []
-            return Self.wrapped(noun, items, total: items.count)
+            return Self.wrapped(noun, Array(items.prefix(limit)), total: items.count)
         case .listing(let noun, _):
             let (kept, total) = output.lines
             var items: [JSONValue] = []
