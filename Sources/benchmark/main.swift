@@ -147,6 +147,13 @@ if CommandLine.arguments.contains("--tasks") {
     exit(0)
 }
 
+// `--mcp`: only the MCP rows (one server's calls against as many processes).
+if CommandLine.arguments.contains("--mcp") {
+    print("tracker mcp: \(quick ? 100 : 1000) calls")
+    try mcpRows(calls: quick ? 100 : 1000)
+    exit(0)
+}
+
 // `--digest`: only the digest commands against the listing, under a minute instead of seven.
 if CommandLine.arguments.contains("--digest") {
     let (big, bigEnv) = try serve(FakeAirtable.generatedProjects(count: count))
@@ -354,3 +361,6 @@ for (name, summary) in rows {
         "| \(name) | \(summary.samples.count) | \(seconds(summary.wall)) (\(seconds(low)) – \(seconds(high))) | \(seconds(summary.cpu)) | \(String(format: "%.1f MiB", summary.peak)) |"
     )
 }
+
+print("\ntracker mcp")
+try mcpRows(calls: quick ? 100 : 1000)
