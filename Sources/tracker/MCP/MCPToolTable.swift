@@ -27,7 +27,7 @@ extension MCPTool {
         MCPTool(
             name: "status", title: "What needs me",
             description:
-                "What needs the token's user: their overdue and soon-due projects, open tasks, and what is new. Use it first when asked what to work on."
+                "What needs the token's user (their overdue and soon-due projects, open tasks, what is new): use it first when asked what to work on."
                 + dataNote,
             words: ["status"], fixed: ["--json"],
             result: .object(keys: [
@@ -37,14 +37,14 @@ extension MCPTool {
         MCPTool(
             name: "list_projects", title: "List projects",
             description:
-                "Lists projects matching filters (overdue, due_within, category, lead, mine, client, search, view), with the total matched counted by tracker. Use it to find or count projects; never count them yourself."
+                "Finds and counts projects by filters (overdue, due_within, category, lead, mine, client, search, view), with the total matched counted by tracker: never count them yourself."
                 + dataNote,
             words: ["list"], fixed: ["--format", "ndjson"], result: .listing(noun: "projects", item: "project"),
             annotations: Annotations(readOnly: true), extras: [.limit]),
         MCPTool(
             name: "show_project", title: "Show a project",
             description:
-                "One project by id or name with every field, its tasks (under tasks.items) and files; with comments: true its newest comments too. Use it before changing a project."
+                "One project by id or name with every field, its tasks (tasks.items) and files, and with comments: true its newest comments; use it before changing a project."
                 + dataNote,
             words: ["show"], positionals: [projectArgument], fixed: ["--json"],
             result: .object(keys: projectKeys + [
@@ -73,7 +73,7 @@ extension MCPTool {
         MCPTool(
             name: "list_tasks", title: "List tasks",
             description:
-                "Lists tasks (open by default; done or all), of one project or every project, mine or one assignee's, with the total counted. Use it for who is on what."
+                "Tasks (open by default; done or all) of one project or all, mine or one assignee's, with the total counted: use it for who is on what."
                 + dataNote,
             words: ["tasks"],
             positionals: [
@@ -136,7 +136,7 @@ extension MCPTool {
         MCPTool(
             name: "report", title: "Digest of the week",
             description:
-                "The digest cron mails: overdue projects, due soon, done recently and open tasks in overdue projects, over days (default 7). Use it for a summary of the state of things."
+                "The digest cron mails (overdue, due soon, done recently, open tasks in overdue projects over days, default 7): use it for a summary of the state of things."
                 + dataNote,
             words: ["report"], fixed: ["--format", "json"],
             result: .object(keys: [

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@testable import TrackerModel
+@testable import TrackerSystem
+@testable import tracker
+
+/// The MCP face's pure parts: messages read, tools made from the registry, arguments turned into command lines, the
+/// file root.
+@Suite struct MCPUnitTests {
+    static func line(_ text: String) -> JSONRPC.Incoming { JSONRPC.read(Data(text.utf8)) }
+
+    @Test(arguments: [
+        ("nonsense", JSONRPC.Code.parseError),
+        (#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, .invalidRequest),
+        (#"{"jsonrpc":"2.0","id":1}"#, .invalidRequest),
+        (#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, .invalidRequest),
+        (#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#, .invalidRequest),
+        (#"{"jsonrpc":"2.0","id":1,"method":7}"#, .invalidRequest),
+        (#"{"jsonrpc":"2.0","id":1,"method":"ping","params":3}"#, .invalidRequest),
+        ("42", .invalidRequest),
+    ])
+    func malformedLinesAreTheRightError(text: String, code: JSONRPC.Code) {
+        guard case .invalid(_, let found, _) = Self.line(text) else {
+            Issue.record("\(text) was accepted")
+            return
+        }
+        #expect(found == code)
+    }
+
+    @Test func requestsNotificationsAndAnswersAreTold() {
+        #expect(
+            Self.line(#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#)
+                == .request(id: .string("a"), method: "tools/list", params: nil))
+        #expect(
+            Self.line(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+                == .notification(method: "notifications/initialized", params: nil))
+        #expect(Self.line(#"{"jsonrpc":"2.0","id":3,"result":{}}"#) == .response)
+        // An invalid request keeps its id when it has a usable one.
+        #expect(Self.line(#"{"jsonrpc":"2.0","id":9}"#) == .invalid(id: .number(9), .invalidRequest, "Invalid Request: no \"method\""))
+    }
+
+    @Test func everyMessageIsOneLine() {
+        let answer = JSONRPC.result(id: .number(1), .object([("text", .string("two\nlines\u{2028}and a \"quote\""))]))
+        #expect(!answer.serialized().contains("\n"))
+    }
+
+    /// One registry: every flag of a tool's command is an argument of the tool, unless the face gives it itself.
+    @Test func aCommandsFlagsAreItsToolsArguments() throws {
+        for tool in MCPTool.all {
+            let properties = try #require(tool.inputSchema["properties"]?.objectMembers).map(\.0)
+            for flag in tool.spec.flags where !MCPTool.faceFlags.contains(flag.name) && !tool.withheld.contains(flag.name) {
+                guard tool.onlyFlags?.contains(flag.name) ?? true else { continue }
+                #expect(properties.contains(MCPTool.argumentName(flag.name)), "\(tool.name) lacks \(flag.name)")
+            }
+            #expect(
+                tool.description.trimmingCharacters(in: ["."]).components(separatedBy: ". ").count <= 2,
+                "\(tool.name): two sentences at most")
+            #expect(tool.name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" })
+        }
+    }
+
+    @Test func flagTypesBecomeSchemaTypes() {
+        func type(_ tool: String, _ argument: String) -> String? {
+            MCPTool.all.first { $0.name == tool }?.inputSchema["properties"]?[argument]?["type"]?.stringValue
+        }
+        #expect(type("list_projects", "due_within") == "integer")
+        #expect(type("list_projects", "overdue") == "boolean")
+        #expect(type("list_projects", "due_before") == "string")
+        #expect(type("add_project", "team") == "array")
+        #expect(type("add_task", "estimate") == "string", "1.5, 2d and 1w")
+        #expect(type("list_projects", "limit") == "integer")
+    }
+
+    static func plan(_ tool: String, _ arguments: String, root: FileRoot = FileRoot(path: "/srv/share", refusal: nil))
+        throws -> ToolArguments.Plan
+    {
+        let tool = try #require(MCPTool.all.first { $0.name == tool })
+        return try ToolArguments(tool: tool, root: root).plan(try JSONParser.parse(arguments))
+    }
+
+    @Test func argumentsBecomeTheCommandsLine() throws {
+        #expect(
+            try Self.plan("list_projects", #"{"overdue":true,"due_within":7,"search":"--it's","limit":5}"#)
+                == .init(
+                    commandLine: [
+                        "list", "--overdue", "--due-within=7", "--search=--it's", "--format", "ndjson", "--",
+                    ], limit: 5))
+        // Names are positional words after `--`: a name that starts with a dash is never a flag.
+        #expect(
+            try Self.plan("show_project", #"{"project":"-rf"}"#).commandLine == ["show", "--json", "--", "-rf"])
+        #expect(
+            try Self.plan("add_project", #"{"name":"A","due":"friday","team":["a@x.org","b@x.org"]}"#).commandLine
+                == ["add", "--name=A", "--due=friday", "--team=a@x.org", "--team=b@x.org", "--if-absent", "--json", "--"])
+        #expect(
+            try Self.plan("add_task", #"{"project":"P","name":"T","if_absent":false}"#).commandLine
+                == ["task", "add", "--json", "--", "P", "T"])
+        #expect(
+            try Self.plan("update_project", #"{"project":"P","complete":false}"#).commandLine
+                == ["update", "--incomplete", "--json", "--", "P"])
+        #expect(
+            try Self.plan("delete_project", #"{"project":"P","confirm":true}"#).commandLine
+                == ["delete", "--yes", "--json", "--", "P"])
+        #expect(
+            try Self.plan("add_comment", #"{"task":"T","project":"P","text":"hi"}"#).commandLine
+                == ["comment", "--project=P", "--task=T", "--json", "--", "hi"])
+        let ticked = try Self.plan("update_task", #"{"task":"T","complete":true}"#)
+        #expect(ticked.completeAfter == true && !ticked.changesOtherFields)
+    }
+
+    @Test(arguments: [
+        ("list_projects", #"{"colour":"red"}"#, "no argument \"colour\""),
+        ("list_projects", #"{"due_within":"soon"}"#, "whole number"),
+        ("list_projects", #"{"limit":0}"#, "limit"),
+        ("list_projects", #"{"overdue":"yes"}"#, "true or false"),
+        ("delete_project", #"{"project":"P"}"#, "confirm"),
+        ("delete_task", #"{"task":"T","confirm":false}"#, "confirm"),
+        ("show_project", #"{}"#, "needs \"project\""),
+        ("update_task", #"{"task":"T"}"#, "something to change"),
+        ("list_projects", #"[1]"#, "JSON object"),
+    ])
+    func argumentsThatDoNotFitAreUsageErrors(tool: String, arguments: String, fragment: String) {
+        do {
+            _ = try Self.plan(tool, arguments)
+            Issue.record("\(tool) \(arguments) was accepted")
+        } catch let error as AppError {
+            #expect(error.exitCode == .usage)
+            #expect(error.message.contains(fragment), "\(error.message)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test func aRootRefusesEveryWayOut() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("root-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let share = base + "/home/share"
+        try FileManager.default.createDirectory(atPath: share + "/sub", withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: share + "/sub/mock-up.png"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: base + "/outside"))
+        try FileManager.default.createSymbolicLink(atPath: share + "/out", withDestinationPath: base + "/outside")
+        let root = FileRoot.choose(share, home: base + "/home")
+        let real = try #require(root.path)
+        #expect(try root.resolve("sub/mock-up.png", for: .read, argument: "path") == real + "/sub/mock-up.png")
+        #expect(try root.resolve(real + "/sub/mock-up.png", for: .read, argument: "path") == real + "/sub/mock-up.png")
+        #expect(try root.resolve("new/dir", for: .writeDirectory, argument: "directory") == real + "/new/dir")
+        for path in ["../outside", base + "/outside", "out", ".env", "sub/.git/config", "sub/../../outside", "", "missing"] {
+            #expect(throws: AppError.self, "\(path)") { try root.resolve(path, for: .read, argument: "path") }
+        }
+        // The home directory and what is above it are no root.
+        for directory in [base + "/home", base, "/"] {
+            #expect(FileRoot.choose(directory, home: base + "/home").path == nil, "\(directory)")
+        }
+    }
+
+    @Test func aListingKeepsItsFirstLinesAndCountsThemAll() {
+        let output = CapturedOutput(keeping: 2)
+        output.write("{\"a\":1}\n{\"a\"")
+        output.write(":2}\n{\"a\":3}\n")
+        output.write("{\"a\":4}")
+        #expect(output.lines.kept == ["{\"a\":1}", "{\"a\":2}"])
+        #expect(output.lines.total == 4)
+    }
+
+    @Test func theModernEraChecksItsMeta() {
+        let server = MCPServer(
+            tools: MCPTool.all,
+            runner: ToolRunner(
+                context: Context(environment: [:], output: Output(standardOutput: { _ in }, standardError: { _ in }), currentDirectory: "/"),
+                globals: GlobalOptions(), root: FileRoot(path: nil, refusal: "none")),
+            writer: MessageWriter(descriptor: -1, secret: { nil }, closed: {}))
+        func meta(_ members: [(String, JSONValue)]) -> JSONValue { .object([("_meta", .object(members))]) }
+        let capabilities = (MCPServer.capabilitiesKey, JSONValue.object([]))
+        #expect((try? server.modernEra(method: "tools/list", params: meta([(MCPServer.versionKey, .string("2026-07-28")), capabilities])).get()) == .modern)
+        if case .failure(let error) = server.modernEra(method: "tools/list", params: nil) {
+            #expect(error.code == .invalidParams)
+        } else {
+            Issue.record("no meta was accepted")
+        }
+        if case .failure(let error) = server.modernEra(
+            method: "tools/list", params: meta([(MCPServer.versionKey, .string("2030-01-01")), capabilities]))
+        {
+            #expect(error.code == .unsupportedProtocolVersion)
+            #expect(error.data?["requested"] == .string("2030-01-01"))
+        } else {
+            Issue.record("an unknown version was accepted")
+        }
+        if case .failure(let error) = server.modernEra(
+            method: "tools/list", params: meta([(MCPServer.versionKey, .string("2026-07-28"))]))
+        {
+            #expect(error.code == .invalidParams)
+        } else {
+            Issue.record("no client capabilities was accepted")
+        }
+    }
+}
