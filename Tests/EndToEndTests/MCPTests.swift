@@ -358,4 +358,19 @@ final class MCPTests: FakeAirtableTestCase {
         XCTAssertFalse(everything.contains(fake.options.token), "masked on both streams")
         XCTAssertTrue(session.lines.joined().contains("pat…"), "shown masked")
     }
+
+    func testSIGTERMAndSIGINTEndTheServerAsTheEndOfInputDoes() throws {
+        try startFake()
+        for stop in ["SIGTERM", "SIGINT"] {
+            let (session, _) = try startServer()
+            XCTAssertNotNil(session.call("ping")["result"])
+            let started = Date()
+            if stop == "SIGTERM" { session.process.terminate() } else { session.process.interrupt() }
+            session.process.waitUntilExit()
+            XCTAssertEqual(session.process.terminationReason, .exit, stop)
+            XCTAssertEqual(session.process.terminationStatus, 0, stop)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2, stop)
+            XCTAssertEqual(session.finish().status, 0)
+        }
+    }
 }

@@ -8,6 +8,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import Dispatch
 import FakeAirtable
 import TrackerModel
 import TrackerSystem
@@ -80,6 +81,16 @@ extension Runner {
                 program, standardInput: STDIN_FILENO, standardOutput: STDOUT_FILENO, standardError: STDERR_FILENO,
                 environment: environment)
             guard case .success(let pid) = spawned else { return nil }
+            // An assistant's app ends `tracker demo -- mcp` with SIGTERM: the command gets it and ends as it would,
+            // and the demo base and its secrets file are taken away after it.
+            let forwarding = [SIGTERM, SIGHUP].map { number -> any DispatchSourceSignal in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { kill(pid, number) }
+                source.resume()
+                return source
+            }
+            defer { for source in forwarding { source.cancel() } }
             return POSIX.exitStatus(of: pid)
         }
         guard let status else { throw AppError.exited(.failure) }
