@@ -63,10 +63,21 @@ extension Runner {
         let protocolDescriptor = MessageWriter.takeStandardOutput()
         // Ctrl-C and SIGTERM end the server as the end of input does; a second Ctrl-C still ends it at once.
         context.interruption.stopBetweenRequests(notice: nil)
-        let served = serverContext()
+        var served = serverContext()
+        // Without a cache directory (no HOME, as some apps start servers) the schema and names are still kept between
+        // calls, in a private directory for the server's life.
+        var scratch: String? = nil
+        if served.cacheDirectory == nil {
+            var template = Array((context.temporaryDirectory + "/tracker-mcp-XXXXXX").utf8CString)
+            scratch = template.withUnsafeMutableBufferPointer { buffer in
+                mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+            }
+            served.cacheDirectory = scratch.map(CacheDirectory.init(path:))
+        }
+        defer { if let scratch { _ = POSIX.runQuietly(["rm", "-rf", scratch]) } }
         let (events, input) = AsyncStream.makeStream(of: InputEvent.self)
         let writer = MessageWriter(
-            descriptor: protocolDescriptor, secret: { served.rememberedConfiguration?.withLock { $0?.token } },
+            descriptor: protocolDescriptor, secret: { [served] in served.rememberedConfiguration?.withLock { $0?.token } },
             closed: { input.yield(.end) })
         // Read once now: a token command runs once for the server's life, and a broken setup is said at once.
         let setup = Runner(invocation: invocation, context: served, today: today)
