@@ -373,4 +373,30 @@ final class MCPTests: FakeAirtableTestCase {
             XCTAssertEqual(session.finish().status, 0)
         }
     }
+
+    func testTheServerSharesTheMachinesBudgetWithOtherTrackerProcesses() throws {
+        var options = FakeAirtable.Options()
+        options.requestsPerSecond = 5
+        try startFake(records: FakeAirtable.generatedProjects(count: 300), options: options)
+        let shared = tracker()
+        let (session, _) = try startServer(tracker: shared)
+        // A listing of three pages from the command line, and one from the assistant, at once: twelve requests.
+        let runs = try (0..<3).map { _ in try shared.start(["list"]) }
+        let ids = (0..<3).map { _ in session.request("tools/call", ["name": "list_projects", "arguments": ["limit": 1]]) }
+        for id in ids {
+            XCTAssertEqual((session.answer(to: id, timeout: 30)?["result"] as? [String: Any])?.structured["total"] as? Int, 300)
+        }
+        for (process, out, _) in runs {
+            _ = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+        XCTAssertEqual(fake.recordLog.count, 18)
+        XCTAssertFalse(fake.recordLog.contains { $0.status == 429 }, "\(fake.recordLog.map(\.status))")
+        let times = fake.recordLog.map(\.time).sorted()
+        for (index, time) in times.enumerated() {
+            XCTAssertLessThanOrEqual(times[index...].prefix { $0 < time + 1 }.count, 5)
+        }
+        XCTAssertEqual(session.finish().status, 0)
+    }
 }
