@@ -17,7 +17,7 @@ let package = Package(
         // Release builds on Linux drop the symbol table (28.6 MB → 15.8 MB static): what users install; tracker never
         // prints a stack trace, and debug builds keep their symbols.
         .executableTarget(
-            name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable"],
+            name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable", "CTerminal"],
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))
             ]
@@ -32,6 +32,9 @@ let package = Package(
         .target(name: "TrackerModel"),
         // libcurl's easy interface, loaded at run time (no -dev package needed): the Linux transport that waits idle.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // The terminal `tracker board` takes and gives back: raw mode, the alternate screen, and signal handlers that
+        // restore it with async-signal-safe calls only.
+        .target(name: "CTerminal"),
         // A loopback stand-in for Airtable's Web API: the end-to-end tests' and the benchmark's, and `tracker demo`'s, so
         // like the layers it imports only FoundationEssentials (no resource bundle: the recorded answer is in source).
         .target(name: "FakeAirtable", dependencies: ["TrackerSystem"]),

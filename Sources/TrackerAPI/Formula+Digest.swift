@@ -33,4 +33,16 @@ extension Formula {
         sections.append(createdSince(since))
         return any(sections)
     }
+
+    /// Open projects, and complete ones whose completion field changed at `since` or later: what `board` shows, its
+    /// Done column holding only the recently done. Nil without a completion field (every project is open then).
+    ///
+    /// Airtable keeps no completion time; `LAST_MODIFIED_TIME({completion field})` is the closest it records, as for
+    /// the digest (airtable-api.md §13.4).
+    public static func openOrDoneSince(_ since: String, fields: FieldMap) -> String? {
+        guard let completion = fields.completion else { return nil }
+        let complete = isComplete(completion)
+        let changed = "LAST_MODIFIED_TIME(\(field(completion.field)))"
+        return any(["NOT(\(complete))", all([complete, "NOT(IS_BEFORE(\(changed), \(literal(since))))"])])
+    }
 }

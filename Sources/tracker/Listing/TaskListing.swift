@@ -22,10 +22,11 @@ extension Runner {
 
     /// The tasks of every project by project id, read in one listing of the Tasks table (only the fields that say
     /// whose a task is, whether it is done and its estimate), started now to go beside the projects' listing.
-    func taskProgressRead(_ layout: TaskLayout, base: Base) -> Task<[String: [ProjectTask]], Error> {
-        let fields =
-            layout.table == nil
-            ? nil : [layout.fields.name] + [TaskWord.project, .complete, .estimate].compactMap { layout.fields[$0] }
+    func taskProgressRead(_ layout: TaskLayout, base: Base, withAssignees: Bool = false) -> Task<
+        [String: [ProjectTask]], Error
+    > {
+        let words: [TaskWord] = [.project, .complete, .estimate] + (withAssignees ? [.assignee] : [])
+        let fields = layout.table == nil ? nil : [layout.fields.name] + words.compactMap { layout.fields[$0] }
         let client = base.client
         return Task {
             var byProject: [String: [ProjectTask]] = [:]

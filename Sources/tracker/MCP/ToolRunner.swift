@@ -67,27 +67,12 @@ struct ToolRunner: Sendable {
         return written.arrayValue?.first ?? written
     }
 
-    /// Parses and runs one command line in the server's context with its streams replaced.
+    /// Runs one command line in the server's context with its streams held here.
     private func execute(_ line: [String], into captured: CapturedOutput, notes: CommandNotes, interruption: Interruption)
         async throws(AppError)
     {
-        var call = context
-        let standardError = context.output.rawStandardError
-        call.output = Output(standardOutput: { captured.write($0) }, standardError: standardError)
-        call.notes = notes
-        call.interruption = interruption
-        let today = CalendarDate(call.now(), in: call.timeZone)
-        var invocation = try Invocation.parse(line, today: today).get()
-        invocation.globals = globals
-        do {
-            try await Runner(invocation: invocation, context: call, today: today).execute()
-        } catch let error as AppError {
-            throw error
-        } catch is OutputClosed {
-            return
-        } catch {
-            throw AppError.output("\(error)")
-        }
+        try await CommandCall.run(
+            line, context: context, globals: globals, into: captured, notes: notes, interruption: interruption)
     }
 
     private func shape(

@@ -1,0 +1,22 @@
+// The terminal a full-screen command takes and gives back (`tracker board`), in C so that what runs inside a signal
+// handler is async-signal-safe: write(2), tcsetattr(3) and re-raising the signal, nothing else.
+#ifndef TRACKER_CTERMINAL_H
+#define TRACKER_CTERMINAL_H
+
+/// Saves the settings of the terminal on `fd`, switches it to raw input (no echo, no line editing, no signals from
+/// keys: Ctrl-C and Ctrl-Z arrive as bytes), the alternate screen and a hidden cursor, and installs handlers that give
+/// it back on SIGTERM, SIGHUP, SIGINT, SIGQUIT and the fatal signals (a Swift trap is SIGILL or SIGTRAP) before
+/// dying of the signal. 0 on success, else the errno.
+int tracker_terminal_take(int fd);
+
+/// Gives the terminal back as it was: the main screen, the cursor shown, attributes reset, the saved settings. Safe
+/// to call more than once and from a signal handler.
+void tracker_terminal_give_back(void);
+
+/// Ctrl-Z: gives the terminal back, stops the process (SIGTSTP), and takes the terminal again once `fg` continues it.
+int tracker_terminal_suspend(void);
+
+/// Waits up to `milliseconds` for `fd` to be readable: 1 if it is, 0 if not, -1 on error.
+int tracker_terminal_wait_readable(int fd, int milliseconds);
+
+#endif

@@ -1,0 +1,47 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerAPI
+import TrackerModel
+
+/// `tracker board`: the table on one live screen, in columns, for a person at a terminal.
+struct Board: Command {
+    static let spec = CommandSpec(
+        name: "board", summary: "The projects on one live screen: columns of cards, opened, ticked off, commented.",
+        usage: [
+            "tracker board [--overdue] [--due-before DATE] [--due-within DAYS] [--category NAME]",
+            "              [--lead NAME|EMAIL] [--team NAME|EMAIL] [--client NAME|ID] [--search TEXT]",
+            "              [--view NAME] [--mine] [--every SECONDS]",
+        ],
+        flags: CommandSpec.filterFlags.filter { !["--complete", "--incomplete"].contains($0.name) } + [
+            FlagSpec(
+                name: "--every", value: "SECONDS",
+                help: "read the table again this often while the board is open (default 60, at least 5)")
+        ],
+        examples: ["tracker board", "tracker board --mine", "tracker board --client \"Acme Robotics\" --every 300"],
+        notes: [
+            "Columns: Overdue, This week (due within 7 days), Later (after, or no due date) and Done (completed in",
+            "the last 14 days). Arrows or h j k l move; Enter opens a card (its fields, tasks, files and comments);",
+            "Space ticks the selected task; d marks the project done or open again (after y); c writes a comment;",
+            "o opens the record in the browser; / narrows to names holding the text; m shows only yours (lead, team",
+            "or a task assigned); r reads the table again; ? lists the keys; q or Ctrl-C ends it. Every write follows",
+            "the commands' rules. It needs a terminal: off one, try tracker list or tracker status.",
+        ])
+
+    var filters = ProjectFilters()
+    var view: String? = nil
+    var everySeconds = 60
+
+    func run(_ runner: Runner) async throws { try await runner.board(self) }
+}
+
+extension Board {
+    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        self.init(
+            filters: try scanned.projectFilters(today: today), view: try scanned.view(),
+            everySeconds: try scanned.wholeNumber("--every", minimum: 5) ?? 60)
+    }
+}
