@@ -1,0 +1,196 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// `tracker board` driven on a terminal as a person drives it: keys in, the screen read back, the fake's log checked.
+final class BoardTests: FakeAirtableTestCase {
+    static var today: String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd"
+        formatter.timeZone = TimeZone.current
+        return formatter.string(from: Date())
+    }
+
+    /// The demo's base: the template's projects with their dates moved near today, so every column has cards.
+    func startDemoFake(_ adjust: (inout [[String: Any]]) -> Void = { _ in }) throws {
+        var (options, records) = FakeAirtable.demo(today: Self.today)
+        adjust(&records)
+        fake = FakeAirtable(options: options, records: records)
+        try fake.start()
+        options = fake.options
+    }
+
+    var writes: [FakeAirtable.LogEntry] { fake.recordLog.filter { $0.method != "GET" } }
+
+    func testOffATerminalIs64AndDrawsNothing() throws {
+        try startDemoFake()
+        let result = try tracker().run(["board"])
+        assertFailure(result, status: 64, "board needs a terminal; try tracker list or tracker status")
+        XCTAssertTrue(fake.log.isEmpty, "nothing read")
+    }
+
+    func testTheColumnsAndCardsAt80x24And200x50() throws {
+        try startDemoFake()
+        for (width, height) in [(80, 24), (200, 50)] {
+            let board = try BoardSession(tracker(), width: width, height: height)
+            let screen = board.wait(for: "read ")
+            for title in ["Overdue", "This week", "Later", "Done"] { XCTAssertTrue(screen.contains(title), screen) }
+            XCTAssertTrue(screen.contains("Coffee packaging"), screen)
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            XCTAssertLessThanOrEqual(lines.count, height)
+            for line in lines { XCTAssertLessThanOrEqual(BoardSession.columns(line), width, String(line)) }
+            board.press("q")
+            XCTAssertEqual(board.status(), 0)
+            board.close()
+        }
+        XCTAssertTrue(writes.isEmpty)
+    }
+
+    func testACardOpensAndSpaceTicksOneTaskOnce() throws {
+        try startDemoFake()
+        let board = try BoardSession(tracker())
+        board.wait(for: "read ")
+        board.press("/")
+        board.press("Coffee", literal: true)
+        board.press("Enter")
+        board.wait(for: "/Coffee")
+        // Coffee packaging is due within the week: the second column.
+        board.press("l")
+        board.press("Enter")
+        var screen = board.wait(for: "Tasks  ")
+        XCTAssertTrue(screen.contains("Dieline and proofs"), screen)
+        board.press("Space")
+        screen = board.wait(for: "Ticked")
+        XCTAssertTrue(screen.contains("Ticked \"Dieline and proofs\" done."), screen)
+        XCTAssertEqual(writes.count, 1, "one key press, one write: \(writes.map(\.path))")
+        XCTAssertEqual(writes.first?.method, "PATCH")
+        XCTAssertTrue(writes.first?.path.contains("Tasks") == true || writes.first?.path.contains("tbl") == true)
+        board.press("Escape")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+
+    func testDoneAsksFirstAndWritesOncePerKeyPress() throws {
+        try startDemoFake()
+        let board = try BoardSession(tracker())
+        board.wait(for: "read ")
+        board.press("l")
+        board.press("d")
+        XCTAssertTrue(board.wait(for: "[y/N]").contains("done? [y/N]"))
+        board.press("n")
+        board.wait(for: "Nothing changed.")
+        XCTAssertTrue(writes.isEmpty, "no is no")
+        board.press("d")
+        board.wait(for: "[y/N]")
+        board.press("y")
+        let screen = board.wait(for: "Marked")
+        XCTAssertTrue(screen.contains("Marked \"Coffee packaging\" done."), screen)
+        XCTAssertEqual(writes.count, 1)
+        let record = fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Coffee packaging" }
+        XCTAssertEqual((record?["fields"] as? [String: Any])?["Complete"] as? Bool, true)
+        board.press("C-c")
+        XCTAssertEqual(board.status(), 130)
+    }
+
+    func testACommentIsSentOnEnterAndDroppedOnEscape() throws {
+        try startDemoFake()
+        let board = try BoardSession(tracker())
+        board.wait(for: "read ")
+        board.press("c")
+        board.press("never sent", literal: true)
+        board.press("Escape")
+        board.wait(for: "Comment dropped.")
+        board.press("c")
+        board.press("Proofs approved", literal: true)
+        board.press("Enter")
+        XCTAssertTrue(board.wait(for: "Commented").contains("Commented on"))
+        XCTAssertEqual(writes.count, 1)
+        XCTAssertTrue(writes.first?.body.contains("Proofs approved") == true)
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+
+    func testAWriteAirtableRefusesIsUndoneWithOneLine() throws {
+        try startDemoFake()
+        let board = try BoardSession(tracker())
+        board.wait(for: "read ")
+        board.press("l")
+        fake.inject(.status(422, type: "INVALID_VALUE_FOR_COLUMN", message: "Field \"Complete\" cannot accept the provided value"), onRequest: 1)
+        board.press("d")
+        board.wait(for: "[y/N]")
+        board.press("y")
+        let screen = board.wait(for: "Could not")
+        XCTAssertTrue(screen.contains("Could not mark \"Coffee packaging\" done"), screen)
+        XCTAssertTrue(screen.contains("This week 1"), "put back: \(screen)")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+
+    func testTheTerminalIsGivenBackOnQCtrlCAndSIGTERM() throws {
+        try startDemoFake()
+        for way in ["q", "C-c", "SIGTERM"] {
+            let board = try BoardSession(tracker())
+            board.wait(for: "read ")
+            if way == "SIGTERM" {
+                let pid = try XCTUnwrap(board.trackerPID)
+                kill(pid, SIGTERM)
+            } else {
+                board.press(way)
+            }
+            let status = board.status()
+            XCTAssertEqual(status, way == "q" ? 0 : way == "C-c" ? 130 : 143, way)
+            let bytes = board.bytes
+            let entered = try XCTUnwrap(bytes.range(of: "\u{1B}[?1049h"), way)
+            let left = try XCTUnwrap(bytes.range(of: "\u{1B}[?1049l", options: .backwards), "\(way): main screen")
+            XCTAssertLessThan(entered.lowerBound, left.lowerBound)
+            XCTAssertTrue(bytes[entered.upperBound...].contains("\u{1B}[?25h"), "\(way): cursor shown")
+            // Cooked mode again: the shell after it echoes what is typed.
+            board.press("echo typed-after", literal: true)
+            board.press("Enter")
+            board.close()
+        }
+    }
+
+    func testHostileNamesNeverBreakTheLayoutOrReachTheTerminalRaw() throws {
+        try startDemoFake { records in
+            let names = [
+                "Evil \u{1B}]0;pwned\u{07} title \u{1B}[2J", "Bidi \u{202E}txt.exe", String(repeating: "Long ", count: 60),
+                "設計プロジェクト 🎨🎨 wide", "Tab\tand\nnewline",
+            ]
+            for (index, name) in names.enumerated() {
+                var fields = records[index]["fields"] as? [String: Any] ?? [:]
+                fields["Name"] = name
+                records[index]["fields"] = fields
+            }
+        }
+        let board = try BoardSession(tracker())
+        let screen = board.wait(for: "read ")
+        for line in screen.split(separator: "\n", omittingEmptySubsequences: false) {
+            XCTAssertLessThanOrEqual(BoardSession.columns(line), 80, String(line))
+        }
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+        let bytes = board.bytes
+        XCTAssertFalse(bytes.contains("\u{1B}]0;"), "no title set")
+        XCTAssertFalse(bytes.contains("\u{202E}"), "no bidi override")
+        XCTAssertFalse(bytes.contains("pwned\u{07}"))
+    }
+
+    func testATooSmallWindowSaysSo() throws {
+        try startDemoFake()
+        let board = try BoardSession(tracker(), width: 50, height: 12)
+        XCTAssertTrue(board.wait(for: "too small").contains("too small"))
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+
+    func testASCIIInALocaleWithoutUTF8() throws {
+        try startDemoFake()
+        let board = try BoardSession(tracker(), locale: "C")
+        let screen = board.wait(for: "read ")
+        XCTAssertTrue(screen.contains("|"), screen)
+        XCTAssertFalse(board.bytes.contains("│"))
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+}
