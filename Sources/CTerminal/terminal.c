@@ -57,7 +57,8 @@ static void give_back_and_die(int signal_number) {
     fallback.sa_handler = SIG_DFL;
     sigemptyset(&fallback.sa_mask);
     sigaction(signal_number, &fallback, NULL);
-    raise(signal_number);
+    // Blocked while this handler runs, it arrives with its default action as the handler returns.
+    kill(getpid(), signal_number);
 }
 
 int tracker_terminal_take(int fd) {
@@ -75,7 +76,9 @@ int tracker_terminal_take(int fd) {
 
 int tracker_terminal_suspend(void) {
     tracker_terminal_give_back();
-    raise(SIGTSTP);
+    // To the process, not this thread: the threads Swift's tasks run on block signals, and a raise() there would
+    // wait forever.
+    kill(getpid(), SIGTSTP);
     // Continued by `fg`: the terminal may have been changed by the shell meanwhile.
     tcgetattr(terminal_fd, &saved);
     return enter_raw();

@@ -109,9 +109,19 @@ extension POSIX {
     }
 
     /// Waits for the child `pid`: its exit status, or nil when a signal ended it.
-    public static func exitStatus(of pid: pid_t) -> Int32? {
+    public static func exitStatus(of pid: pid_t, followingStops: Bool = false) -> Int32? {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while true {
+            guard waitpid(pid, &status, followingStops ? WUNTRACED : 0) >= 0 else {
+                if errno == EINTR { continue }
+                break
+            }
+            // WIFSTOPPED: the program was suspended (Ctrl-Z in a full-screen command): this process stops too, so the
+            // shell sees the job stopped, and `fg` continues both.
+            guard followingStops, status & 0xFF == 0x7F else { break }
+            kill(getpid(), SIGTSTP)
+            kill(pid, SIGCONT)
+        }
         // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
     }
