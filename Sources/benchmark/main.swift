@@ -154,6 +154,13 @@ if CommandLine.arguments.contains("--mcp") {
     exit(0)
 }
 
+// `--board`: only the board's rows (first screen, redraws, idle).
+if CommandLine.arguments.contains("--board") {
+    print("tracker board")
+    try boardRows(presses: quick ? 10 : 30, idle: quick ? 10 : 60)
+    exit(0)
+}
+
 // `--digest`: only the digest commands against the listing, under a minute instead of seven.
 if CommandLine.arguments.contains("--digest") {
     let (big, bigEnv) = try serve(FakeAirtable.generatedProjects(count: count))
@@ -364,3 +371,6 @@ for (name, summary) in rows {
 
 print("\ntracker mcp")
 try mcpRows(calls: quick ? 100 : 1000)
+
+print("\ntracker board")
+try boardRows(presses: quick ? 10 : 30, idle: quick ? 10 : 60)

@@ -33,7 +33,7 @@ final class BoardTests: FakeAirtableTestCase {
         try startDemoFake()
         for (width, height) in [(80, 24), (200, 50)] {
             let board = try BoardSession(tracker(), width: width, height: height)
-            let screen = board.wait(for: "read ")
+            let screen = board.wait(for: "projects · read ")
             for title in ["Overdue", "This week", "Later", "Done"] { XCTAssertTrue(screen.contains(title), screen) }
             XCTAssertTrue(screen.contains("Coffee packaging"), screen)
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
@@ -49,7 +49,7 @@ final class BoardTests: FakeAirtableTestCase {
     func testACardOpensAndSpaceTicksOneTaskOnce() throws {
         try startDemoFake()
         let board = try BoardSession(tracker())
-        board.wait(for: "read ")
+        board.wait(for: "projects · read ")
         board.press("/")
         board.press("Coffee", literal: true)
         board.press("Enter")
@@ -73,7 +73,7 @@ final class BoardTests: FakeAirtableTestCase {
     func testDoneAsksFirstAndWritesOncePerKeyPress() throws {
         try startDemoFake()
         let board = try BoardSession(tracker())
-        board.wait(for: "read ")
+        board.wait(for: "projects · read ")
         board.press("l")
         board.press("d")
         XCTAssertTrue(board.wait(for: "[y/N]").contains("done? [y/N]"))
@@ -95,7 +95,7 @@ final class BoardTests: FakeAirtableTestCase {
     func testACommentIsSentOnEnterAndDroppedOnEscape() throws {
         try startDemoFake()
         let board = try BoardSession(tracker())
-        board.wait(for: "read ")
+        board.wait(for: "projects · read ")
         board.press("c")
         board.press("never sent", literal: true)
         board.press("Escape")
@@ -113,7 +113,7 @@ final class BoardTests: FakeAirtableTestCase {
     func testAWriteAirtableRefusesIsUndoneWithOneLine() throws {
         try startDemoFake()
         let board = try BoardSession(tracker())
-        board.wait(for: "read ")
+        board.wait(for: "projects · read ")
         board.press("l")
         fake.inject(.status(422, type: "INVALID_VALUE_FOR_COLUMN", message: "Field \"Complete\" cannot accept the provided value"), onRequest: 1)
         board.press("d")
@@ -130,7 +130,7 @@ final class BoardTests: FakeAirtableTestCase {
         try startDemoFake()
         for way in ["q", "C-c", "SIGTERM"] {
             let board = try BoardSession(tracker())
-            board.wait(for: "read ")
+            board.wait(for: "projects · read ")
             if way == "SIGTERM" {
                 let pid = try XCTUnwrap(board.trackerPID)
                 kill(pid, SIGTERM)
@@ -164,7 +164,7 @@ final class BoardTests: FakeAirtableTestCase {
             }
         }
         let board = try BoardSession(tracker())
-        let screen = board.wait(for: "read ")
+        let screen = board.wait(for: "projects · read ")
         for line in screen.split(separator: "\n", omittingEmptySubsequences: false) {
             XCTAssertLessThanOrEqual(BoardSession.columns(line), 80, String(line))
         }
@@ -187,7 +187,7 @@ final class BoardTests: FakeAirtableTestCase {
     func testASCIIInALocaleWithoutUTF8() throws {
         try startDemoFake()
         let board = try BoardSession(tracker(), locale: "C")
-        let screen = board.wait(for: "read ")
+        let screen = board.wait(for: "projects · read ")
         XCTAssertTrue(screen.contains("|"), screen)
         XCTAssertFalse(board.bytes.contains("│"))
         board.press("q")

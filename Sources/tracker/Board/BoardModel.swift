@@ -12,6 +12,7 @@ struct BoardModel {
     var selectedColumn = 0
     /// The selected card's id in each column, kept when cards move around it.
     var selected: [String?] = Array(repeating: nil, count: BoardCard.Column.allCases.count)
+    private var rowHints = Array(repeating: 0, count: BoardCard.Column.allCases.count)
     /// The first card shown in each column.
     var scroll = Array(repeating: 0, count: BoardCard.Column.allCases.count)
     var search = ""
@@ -100,7 +101,12 @@ struct BoardModel {
     /// The selected card's position in its column (the first when none is selected or it has gone).
     mutating func selectedRow(in column: Int) -> Int {
         let cards = columns()[column]
-        guard let id = selected[column], let row = cards.firstIndex(where: { $0.id == id }) else { return 0 }
+        guard let id = selected[column] else { return 0 }
+        // Where it was last time, unless cards moved: a key press on 50,000 cards looks at one, not all.
+        let hint = rowHints[column]
+        if cards.indices.contains(hint), cards[hint].id == id { return hint }
+        guard let row = cards.firstIndex(where: { $0.id == id }) else { return 0 }
+        rowHints[column] = row
         return row
     }
 
@@ -116,7 +122,9 @@ struct BoardModel {
             selected[column] = nil
             return
         }
-        selected[column] = cards[max(0, min(row, cards.count - 1))].id
+        let row = max(0, min(row, cards.count - 1))
+        selected[column] = cards[row].id
+        rowHints[column] = row
     }
 
     // MARK: - Keys
