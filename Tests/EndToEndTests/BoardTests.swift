@@ -12,8 +12,9 @@ final class BoardTests: FakeAirtableTestCase {
     }
 
     /// The demo's base: the template's projects with their dates moved near today, so every column has cards.
-    func startDemoFake(_ adjust: (inout [[String: Any]]) -> Void = { _ in }) throws {
+    func startDemoFake(lockout: Double = 30, _ adjust: (inout [[String: Any]]) -> Void = { _ in }) throws {
         var (options, records) = FakeAirtable.demo(today: Self.today)
+        options.lockoutSeconds = lockout
         adjust(&records)
         fake = FakeAirtable(options: options, records: records)
         try fake.start()
@@ -190,6 +191,39 @@ final class BoardTests: FakeAirtableTestCase {
         let screen = board.wait(for: "projects · read ")
         XCTAssertTrue(screen.contains("|"), screen)
         XCTAssertFalse(board.bytes.contains("│"))
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+
+    func testAFailedOrRateLimitedRefreshLeavesTheBoardUsableWithOneLine() throws {
+        // Airtable locks a base out for 30 s; here for 2, so the test sees the board recover.
+        try startDemoFake(lockout: 2)
+        let process = try configuredTracker(#""retryBudgetSeconds": 1"#)
+        let board = try BoardSession(process, ["board", "--every", "5"])
+        board.wait(for: "projects · read ")
+        fake.injectOnEveryRequest(.status(503, type: nil))
+        var screen = board.wait(for: "Could not read the table", timeout: 20)
+        XCTAssertTrue(screen.contains("Could not read the table"), screen)
+        XCTAssertTrue(screen.contains("Coffee packaging"), "the cards stay: \(screen)")
+        // Still usable: keys move and search.
+        board.press("/")
+        board.press("Coffee", literal: true)
+        board.press("Enter")
+        XCTAssertTrue(board.wait(for: "/Coffee").contains("/Coffee"))
+        board.press("Escape")
+        fake.injectOnEveryRequest(.rateLimited(retryAfter: "1"))
+        screen = board.wait(for: "429", timeout: 20)
+        XCTAssertTrue(screen.contains("Could not read the table: Airtable"), screen)
+        XCTAssertTrue(screen.contains("429"), screen)
+        fake.injectOnEveryRequest(nil)
+        let deadline = Date().addingTimeInterval(20)
+        while board.screen.contains("Could not read") && Date() < deadline { usleep(200_000) }
+        XCTAssertFalse(board.screen.contains("Could not read"), "cleared by the next good read: \(board.screen)")
+        // One listing at a time: never two reads of the table in flight.
+        let reads = fake.recordLog.filter { $0.method == "GET" && $0.path.hasSuffix("Design%20projects") }
+        for (earlier, later) in zip(reads, reads.dropFirst()) {
+            XCTAssertLessThanOrEqual(earlier.received, later.received)
+        }
         board.press("q")
         XCTAssertEqual(board.status(), 0)
     }

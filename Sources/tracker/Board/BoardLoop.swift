@@ -150,7 +150,7 @@ struct BoardSession {
                 model.lastRead = Self.clock(runner.context.now(), zone: runner.context.timeZone)
                 model.today = CalendarDate(runner.context.now(), in: runner.context.timeZone)
             case .failure(let error):
-                model.readFailure = "Could not read the table: \(error.message) (trying again in a while; r: now)"
+                model.readFailure = "Could not read the table: \(error.message)"
             }
             refreshed = []
             model.isLoading = false
