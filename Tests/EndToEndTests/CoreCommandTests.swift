@@ -79,7 +79,7 @@ final class CoreCommandTests: FakeAirtableTestCase {
         // project's tasks (none), which are not repeated as a field.
         XCTAssertTrue(
             human.stdout.hasSuffix(
-                "  Notes     Notes from stdin\n            second line\n  Project images —\n\nTasks  none\n"),
+                "  Notes     Notes from stdin\n            second line\n  Project images\n            —\n\nTasks  none\n"),
             human.stdout)
         XCTAssertEqual(fake.records.count, 17)
     }
@@ -269,5 +269,30 @@ final class CoreCommandTests: FakeAirtableTestCase {
             XCTAssertEqual(try process.run(["help", command]).stdout, try process.run([command, "--help"]).stdout)
         }
         XCTAssertEqual(list.stderr, "")
+    }
+
+    func testShowOnANarrowTerminalWrapsValuesInTheValueColumnBetweenItems() throws {
+        try startFake()
+        let process = tracker()
+        let (status, screen) = try onATerminal(["show", "Coffee packaging", "--color", "never"], process, columns: 60)
+        XCTAssertEqual(status, 0, screen)
+        let lines = screen.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        let team = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("  Team      ") }, screen)
+        // Each member on the line they start on, never cut inside a name or an address; the rest under the value.
+        var members: [String] = [String(lines[team].dropFirst(12))]
+        for line in lines[(team + 1)...] {
+            guard line.hasPrefix("            ") else { break }
+            members.append(String(line.dropFirst(12)))
+        }
+        XCTAssertGreaterThan(members.count, 1, screen)
+        for member in members {
+            XCTAssertLessThanOrEqual(member.count, 60 - 12, member)
+            XCTAssertEqual(member.filter { $0 == "<" }.count, member.filter { $0 == ">" }.count, member)
+        }
+        for line in lines where !line.contains("https://") { XCTAssertLessThanOrEqual(line.count, 60, line) }
+        // A label longer than the label column stands above its value, which starts in the value column.
+        if let images = lines.firstIndex(of: "  Project images") {
+            XCTAssertTrue(lines[images + 1].hasPrefix("            "), screen)
+        }
     }
 }

@@ -162,13 +162,11 @@ struct BoardScreen {
             text.add(" " + Self.safe(failure), [.red])
             body.append(text)
         }
+        // `show` laid the fields out for this width already.
         for field in card.fields {
-            for piece in TextCells.wrap(field.1, to: max(10, width - 2)) {
-                var text = line()
-                text.add(" " + piece)
-                body.append(text)
-            }
-            _ = field.0
+            var text = line()
+            text.add(" " + field.1)
+            body.append(text)
         }
         if !card.isLoading {
             var heading = line()
