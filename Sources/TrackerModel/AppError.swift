@@ -35,6 +35,8 @@ public enum AppError: Error, Equatable, Sendable {
     case notFound(String, hint: String?)
     /// More than one project has the name the user gave.
     case ambiguous(name: String, candidates: [String])
+    /// No project has the name the user gave, and several hold every word of it (a partial name).
+    case ambiguousWords(words: String, candidates: [String])
     /// Still rate limited when the retry budget ran out.
     case rateLimited(waitedSeconds: Int)
     /// Requests kept timing out until the retry budget ran out.
@@ -83,7 +85,7 @@ extension AppError {
     /// The exit status cli-spec.md assigns to this failure.
     public var exitCode: ExitCode {
         switch self {
-        case .usage, .ambiguous: .usage
+        case .usage, .ambiguous, .ambiguousWords: .usage
         case .configuration, .missingField: .configuration
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
         case .tableAccessDenied, .schemaUnreadable, .scopeMissing: .permissionDenied
@@ -130,6 +132,8 @@ extension AppError {
         case .scopeMissing(let scope, let doing):
             "Airtable denied \(doing) (403): the token needs the \(scope) scope"
         case .notFound(let text, _): text
+        case .ambiguousWords(let words, let candidates):
+            "no project is named \"\(words)\", and \(candidates.count) hold every word of it: \(candidates.joined(separator: ", "))"
         case .ambiguous(let name, let candidates):
             "\(candidates.count) projects are named \"\(name)\": \(candidates.joined(separator: ", "))"
         case .rateLimited(let waited):
@@ -187,6 +191,7 @@ extension AppError {
             "Add \(scope) to the token at https://airtable.com/create/tokens; everything else works without it."
         case .notFound(_, let hint): hint
         case .ambiguous: "Pass one of the ids instead."
+        case .ambiguousWords: "Pass one of the ids, or more of the name."
         case .rateLimited: "Another client may be using this base heavily; try again in a minute."
         case .timedOut: "Check your connection, or raise --timeout / timeoutSeconds."
         case .network: "Check your connection and the endpoint; try again later."

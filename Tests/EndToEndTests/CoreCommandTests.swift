@@ -295,4 +295,21 @@ final class CoreCommandTests: FakeAirtableTestCase {
             XCTAssertTrue(lines[images + 1].hasPrefix("            "), screen)
         }
     }
+
+    func testSeveralPartialMatchesAre64ListingEveryOne() throws {
+        try startFake()
+        let holding = fake.records.filter {
+            (($0["fields"] as? [String: Any])?["Name"] as? String)?.lowercased().contains("brand identity") == true
+        }
+        XCTAssertGreaterThan(holding.count, 3, "more than the three suggestions a miss gets")
+        let result = try tracker().run(["show", "brand identity"])
+        assertFailure(result, status: 64, "hold every word of it")
+        for record in holding {
+            let id = try XCTUnwrap(record["id"] as? String)
+            XCTAssertTrue(result.stderr.contains(id), "\(id) in \(result.stderr)")
+        }
+        XCTAssertTrue(result.stderr.contains("(due "), result.stderr)
+        // One partial match is still shown.
+        XCTAssertEqual(try tracker().run(["show", "coffee"]).status, 0)
+    }
 }

@@ -61,7 +61,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
             Set(try complete(["tracker", ""]).filter { !$0.hasPrefix("-") }),
             [
                 "list", "add", "show", "open", "comment", "comments", "update", "edit", "done", "reopen", "delete",
-                "import", "tasks", "task", "status", "attach", "files", "clients",
+                "import", "tasks", "task", "status", "board", "attach", "files", "clients",
                 "report", "changes",
                 "calendar", "timeline",
                 "init", "demo", "mcp", "doctor", "completion", "help",

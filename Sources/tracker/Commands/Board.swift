@@ -9,7 +9,7 @@ import TrackerModel
 /// `tracker board`: the table on one live screen, in columns, for a person at a terminal.
 struct Board: Command {
     static let spec = CommandSpec(
-        name: "board", summary: "The projects on one live screen: columns of cards, opened, ticked off, commented.",
+        name: "board", summary: "The projects on one live screen: columns of cards to open, tick off and comment.",
         usage: [
             "tracker board [--overdue] [--due-before DATE] [--due-within DAYS] [--category NAME]",
             "              [--lead NAME|EMAIL] [--team NAME|EMAIL] [--client NAME|ID] [--search TEXT]",

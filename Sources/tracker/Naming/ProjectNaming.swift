@@ -38,12 +38,21 @@ struct ProjectNaming {
         switch matches.count {
         case 1: return matches[0]
         case 0:
-            if forgivesWords || confirmsGuess != nil, resembled == nil,
-                let guessed = try await holdingEveryWord(of: target)
-            {
-                if forgivesWords { return guessed }
-                if confirmsGuess?(guessed) == true { return guessed }
-                throw Self.notFound(target, resembling: [guessed.name ?? guessed.id])
+            if forgivesWords || confirmsGuess != nil, resembled == nil {
+                let holding = try await holdingEveryWord(of: target)
+                if holding.count > 1 {
+                    // Several partial matches: each is named, never a guess among them nor "not found".
+                    throw AppError.ambiguousWords(
+                        words: target,
+                        candidates: holding.sorted { ($0.name ?? "", $0.id) < ($1.name ?? "", $1.id) }.map {
+                            "\($0.id) \"\($0.name ?? "")\" (due \($0.due?.description ?? "none"))"
+                        })
+                }
+                if let guessed = holding.first {
+                    if forgivesWords { return guessed }
+                    if confirmsGuess?(guessed) == true { return guessed }
+                    throw Self.notFound(target, resembling: [guessed.name ?? guessed.id])
+                }
             }
             if let resembled { throw Self.notFound(target, resembling: resembled) }
             let resembling = try await client.names(resembling: target).get()
@@ -63,18 +72,18 @@ struct ProjectNaming {
         }
     }
 
-    /// The one project whose name holds every word of `target` (any case); nil for none or several.
-    private func holdingEveryWord(of target: String) async throws -> Project? {
+    /// The projects whose names hold every word of `target` (any case), every one of them (a page at most: a
+    /// hundred partial matches are too many to name, and tell the person to type more).
+    private func holdingEveryWord(of target: String) async throws -> [Project] {
         let words = target.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        guard !words.isEmpty else { return nil }
+        guard !words.isEmpty else { return [] }
         let name = "LOWER(\(Formula.field(client.fields.name)))"
         let formula = Formula.all(words.map { "FIND(\(Formula.literal($0)), \(name))" })
-        let found = try await client.projects(matching: formula, limit: 2).get()
-        let holding = found.filter { project in
+        let found = try await client.projects(matching: formula, limit: 100).get()
+        return found.filter { project in
             let lowered = (project.name ?? "").lowercased()
             return words.allSatisfy { lowered.contains($0) }
         }
-        return holding.count == 1 ? holding[0] : nil
     }
 
     private static func notFound(_ target: String, resembling: [String]) -> AppError {
