@@ -46,6 +46,8 @@ final class BaseKnowledge: Sendable {
         var user: String?
     }
     private let state = Locked(State())
+    /// Held while what is remembered is written, so saves land in the order they take the state.
+    private let saving = Locked(())
 
     init(client: ProjectAPIClient, cache: CacheDirectory?, now: @escaping @Sendable () -> Date) {
         self.client = client
@@ -170,9 +172,15 @@ final class BaseKnowledge: Sendable {
         }
     }
 
+    /// Writes what is remembered, one save at a time, each taking the state as it is when its turn comes: a schema
+    /// read and a whoami answered side by side both end up on disk, whichever finishes last (two saves that captured
+    /// the state first and wrote it after could put the older one last and lose the user).
     private func save() {
-        guard let cache, let data = state.withLock({ $0.remembered?.data }) else { return }
-        cache.write(data, to: fileName)
+        guard let cache else { return }
+        saving.withLock { _ in
+            guard let data = state.withLock({ $0.remembered?.data }) else { return }
+            cache.write(data, to: fileName)
+        }
     }
 
     // MARK: - Who the token is
