@@ -21,6 +21,9 @@ struct NamesFile: Equatable, Sendable {
     var people: [String] = []
     /// The clients' names, as `clients` last read them (the whole table).
     var clients: [String] = []
+    /// Projects' names by record id, as listings and `show` last read them (up to the limit): `show ID` reads the
+    /// project's tasks by that name beside its record instead of after it.
+    var projectNames: [String: String] = [:]
 
     /// The most project names kept.
     static let projectLimit = 5000
@@ -37,6 +40,19 @@ struct NamesFile: Equatable, Sendable {
     /// whole table replaces the list instead (`replacing`), so deleted projects fall out.
     mutating func remember(projects fresh: [String], replacing: Bool) {
         projects = Self.merged(fresh, into: projects, replacing: replacing)
+    }
+
+    /// Id and name pairs just read; a listing of the whole table replaces them (`replacing`), so deleted projects fall
+    /// out. Past the limit, those known before are let go first.
+    mutating func remember(projectIDs fresh: [(id: String, name: String)], replacing: Bool) {
+        if replacing { projectNames = [:] }
+        for (id, name) in fresh where !name.isEmpty { projectNames[id] = name }
+        guard projectNames.count > Self.projectLimit else { return }
+        let keep = Set(fresh.suffix(Self.projectLimit).map(\.id))
+        for id in projectNames.keys where !keep.contains(id) {
+            projectNames[id] = nil
+            if projectNames.count <= Self.projectLimit { break }
+        }
     }
 
     /// Task names and assignees, the same way: those just read first, then those known before (up to the limit).
@@ -74,6 +90,7 @@ struct NamesFile: Equatable, Sendable {
             ("version", .number(1)), ("projects", list(projects)), ("categories", list(categories)),
             ("views", list(views)), ("fields", list(fields)), ("tasks", list(tasks)), ("people", list(people)),
             ("clients", list(clients)),
+            ("projectNames", .object(projectNames.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
         ])
         return Data(body.serialized().utf8)
     }
@@ -83,5 +100,8 @@ struct NamesFile: Equatable, Sendable {
         func list(_ key: String) -> [String] { body[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
         (projects, categories, views, fields) = (list("projects"), list("categories"), list("views"), list("fields"))
         (tasks, people, clients) = (list("tasks"), list("people"), list("clients"))
+        for (id, name) in body["projectNames"]?.objectMembers ?? [] {
+            if let name = name.stringValue { projectNames[id] = name }
+        }
     }
 }

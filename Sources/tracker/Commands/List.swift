@@ -217,6 +217,7 @@ extension Runner {
         let progress = ListingProgress(status: output.isStdoutTerminal ? status : nil)
         defer { progress.stop() }
         var names: [String] = []
+        var ids: [(id: String, name: String)] = []
         // Asked for tasks or days left: one listing of the Tasks table beside the projects', never one per project.
         let taskReading = try progressRead(plan.columns, base: base)
         defer { taskReading?.cancel() }
@@ -229,7 +230,10 @@ extension Runner {
                     for index in page.indices { page[index].taskProgress = TaskProgress(tasks[page[index].id] ?? []) }
                 }
                 progress.read(page.count)
-                for project in page.prefix(NamesFile.projectLimit - names.count) { names.append(project.name ?? "") }
+                for project in page.prefix(NamesFile.projectLimit - names.count) {
+                    names.append(project.name ?? "")
+                    ids.append((project.id, project.name ?? ""))
+                }
                 if let keep { page = page.filter(keep) }
                 if page.count > remaining {
                     moreMatch = true
@@ -249,7 +253,7 @@ extension Runner {
         progress.stop()
         // Only a listing of the whole table may forget names; any other adds what it saw.
         let isWholeTable = options.filters.isEmpty && options.view == nil && !moreMatch && options.limit == nil
-        rememberNames(names, replacing: isWholeTable, base: base)
+        rememberNames(names, ids: ids, replacing: isWholeTable, base: base)
         let closing = renderer.finish()
         if !closing.isEmpty { try output.standardOutput(closing) }
         guard format == .table else { return }

@@ -57,13 +57,17 @@ extension Runner {
             wantsComments && byID ? prepared.client.comments(on: options.target, limit: commentLimit) : nil
         // A typed name lets the project's tasks be read beside its record: narrowed on Airtable by that name (a link
         // is names inside a formula) and kept here only if the record's own Tasks field lists them.
-        async let tasksBeside = byID ? nil : tasksNamed(options.target, layout: prepared.layout.tasks, base: prepared)
+        // By id, the name a listing remembered for it does the same (checked the same way against the record).
+        let knownName = byID ? rememberedName(ofProject: options.target, base: prepared) : options.target
+        async let tasksBeside: [ProjectTask]? =
+            if let knownName { tasksNamed(knownName, layout: prepared.layout.tasks, base: prepared) } else { nil }
         let found = try await ProjectNaming(client: prepared.client, forgivesWords: true).resolve(options.target)
         var base = prepared
         base.layout = try await prepared.confirmedLayout()
         let tasks = try await tasks(of: found, read: await tasksBeside, base: base)
         var project = found
-        rememberNames([project.name ?? ""], replacing: false, base: base)
+        rememberNames(
+            [project.name ?? ""], ids: [(project.id, project.name ?? "")], replacing: false, base: base)
         let comments: Result<[RecordComment], AppError>? =
             if let early = await early, project.id == options.target {
                 early
@@ -168,6 +172,8 @@ extension Runner {
         let records = await base.knowledge.readNames(
             unread.map {
                 .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
+                // One page at most beside the record, never a sequence of pages; the few names it lacks are read by
+                // id afterwards (`linkedNames`).
             })
         return Dictionary(records.compactMap { record in record.name.map { (record.id, $0) } }) { first, _ in first }
     }

@@ -108,8 +108,9 @@ final class BaseKnowledge: Sendable {
         return layout
     }
 
-    /// A linked table is read whole for its names when it holds at most this many records (the rest are looked up).
-    static let linkedNamesRead = 500
+    /// Names of a linked table read beside a record: one page of them (Airtable's 100), never a sequence of pages
+    /// that a large table would make the command wait for; the names it lacks are looked up by id.
+    static let linkedNamesRead = 100
 
     /// Some records of one linked table whose names to read: `formula` picks them, `limit` bounds them.
     struct NamesWanted: Sendable {

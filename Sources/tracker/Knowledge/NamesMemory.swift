@@ -11,13 +11,16 @@ import TrackerModel
 extension Runner {
     /// Keeps the names file for shell completion up to date with what this command read: `projects` first, and the
     /// schema's categories, views and fields when tracker has it. Failing to write it is not an error.
-    func rememberNames(_ projects: [String], replacing: Bool, base: Base) {
+    func rememberNames(
+        _ projects: [String], ids: [(id: String, name: String)] = [], replacing: Bool, base: Base
+    ) {
         guard let cache = context.cacheDirectory else { return }
         let configuration = base.configuration
         let name = NamesFile.fileName(
             endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
         var names = cache.read(name).flatMap(NamesFile.init(data:)) ?? NamesFile()
         names.remember(projects: projects, replacing: replacing)
+        names.remember(projectIDs: ids, replacing: replacing)
         if let table = base.layout.table {
             names.remember(
                 table: table, category: base.layout.fields[.category], trackerFields: Set(base.layout.fields.names))
@@ -50,5 +53,15 @@ extension Runner {
         let before = names
         names.remember(tasks: shown.compactMap(\.name), people: people)
         if names != before { cache.write(names.data, to: name) }
+    }
+
+    /// The name a listing or `show` last read for the project `id`, if any (it may have been renamed since: what is
+    /// read by it is checked against the record).
+    func rememberedName(ofProject id: String, base: Base) -> String? {
+        guard let cache = context.cacheDirectory else { return nil }
+        let configuration = base.configuration
+        let file = NamesFile.fileName(
+            endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
+        return cache.read(file).flatMap(NamesFile.init(data:))?.projectNames[id]
     }
 }
