@@ -26,6 +26,9 @@ public final class FakeFiles: @unchecked Sendable {
         case resetMidBody
         /// Send the headers, then nothing for this long.
         case stallBody(seconds: Double)
+        /// A whole answer, its length true to what is sent, holding only the first half of the file (what a storage
+        /// host serving a truncated object sends: nothing on the wire says it is short).
+        case shortBody
     }
 
     private struct Stored {
@@ -136,6 +139,7 @@ public final class FakeFiles: @unchecked Sendable {
         case .status(let code)?: return .respond(status: code, headers: [:], body: Data("Forbidden".utf8))
         case .resetMidBody?: return .resetMidBody(status: 200, headers: headers, body: body)
         case .stallBody(let seconds)?: return .stallBody(seconds: seconds, status: 200, headers: headers, body: body)
+        case .shortBody?: return .respond(status: 200, headers: headers, body: body.prefix(body.count / 2))
         case nil: return .respond(status: 200, headers: headers, body: body)
         }
     }

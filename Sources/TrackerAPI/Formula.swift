@@ -45,7 +45,7 @@ public enum Formula {
     }
 
     /// `{Name} = 'value'`.
-    static func nameEquals(_ name: String, field nameField: String) -> String {
+    public static func nameEquals(_ name: String, field nameField: String) -> String {
         "\(field(nameField)) = \(literal(name))"
     }
 

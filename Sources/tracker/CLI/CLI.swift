@@ -14,7 +14,7 @@ enum CLI {
     static func run(arguments: [String], environment: [String: String]) async -> ExitCode {
         let context = Context.live(environment: environment)
         let watch = Interruption.watch(context.interruption)
-        defer { watch.cancel() }
+        defer { for source in watch { source.cancel() } }
         return await run(arguments: arguments, context: context)
     }
 

@@ -72,17 +72,21 @@ final class Interruption: Sendable {
         return endNow
     }
 
-    /// Routes the process's SIGINT to `interruption` for as long as the returned source lives.
-    static func watch(_ interruption: Interruption) -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        // Nothing buffered is worth printing after a Ctrl-C that ends tracker.
-        source.setEventHandler {
-            guard interruption.handleSignal() else { return }
-            interruption.end()
-            _exit(ExitCode.interrupted.rawValue)
+    /// Routes the process's SIGINT, SIGTERM and SIGHUP to `interruption` for as long as the returned sources live:
+    /// each ends tracker as Ctrl-C does, its clean-ups run first (a file half downloaded is removed, hidden part and
+    /// all), with 130, 143 or 129.
+    static func watch(_ interruption: Interruption) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            // Nothing buffered is worth printing after a signal that ends tracker.
+            source.setEventHandler {
+                guard interruption.handleSignal() else { return }
+                interruption.end()
+                _exit(number == SIGINT ? ExitCode.interrupted.rawValue : 128 + number)
+            }
+            source.resume()
+            return source
         }
-        source.resume()
-        return source
     }
 }

@@ -57,8 +57,12 @@ extension Runner {
             : nil
         defer { withExtendedLifetime(lock) {} }
         if options.ifAbsent {
-            let existing = try await readTasks(TaskFilters(state: .all), of: project, tasks: layout, base: base)
-            if let task = existing.tasks.first(where: { $0.name == options.name }) {
+            // Read now, under the lock, from the Tasks table itself: the project's record was read before the lock,
+            // and its Tasks field does not hold a task another process made meanwhile.
+            let named = try await client.tasks(
+                in: table, matching: Formula.nameEquals(options.name, field: layout.fields.name)
+            ).get()
+            if let task = named.first(where: { $0.name == options.name && $0.projects.contains(project.id) }) {
                 narrate(
                     "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).",
                     options.mode)
