@@ -20,6 +20,8 @@ import TrackerModel
 final class Interruption: Sendable {
     private let state = Locked((cleanStop: false, requested: false, notice: String?.none, editing: false))
     private let cleanup = Locked<[@Sendable () -> Void]>([])
+    /// Told when a signal asks a command that stops cleanly to stop (`mcp` ends its input then).
+    private let stopRequested = Locked<[@Sendable () -> Void]>([])
 
     init() {}
 
@@ -57,6 +59,11 @@ final class Interruption: Sendable {
         return try body()
     }
 
+    /// Runs `work` when Ctrl-C, SIGTERM or SIGHUP asks a command that stops cleanly to stop (the first one).
+    func whenStopRequested(_ work: @escaping @Sendable () -> Void) {
+        stopRequested.withLock { $0.append(work) }
+    }
+
     /// Whether Ctrl-C asked the command to stop.
     var isRequested: Bool { state.withLock { $0.requested } }
 
@@ -69,6 +76,7 @@ final class Interruption: Sendable {
             return (false, state.notice)
         }
         if let notice { _ = FileDescriptorWriter.write("\n" + notice + "\n", to: STDERR_FILENO) }
+        if !endNow { for work in stopRequested.withLock({ $0 }) { work() } }
         return endNow
     }
 

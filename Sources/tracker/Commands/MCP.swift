@@ -61,7 +61,7 @@ extension Runner {
             throw AppError.usage("--root \(options.root!) is not a directory", command: "mcp")
         }
         let protocolDescriptor = MessageWriter.takeStandardOutput()
-        // Ctrl-C and SIGTERM end the server as the end of input does; a second Ctrl-C still ends it at once.
+        // Ctrl-C and SIGTERM end the server as the end of input does (below).
         context.interruption.stopBetweenRequests(notice: nil)
         var served = serverContext()
         // Without a cache directory (no HOME, as some apps start servers) the schema and names are still kept between
@@ -94,14 +94,8 @@ extension Runner {
         output.standardError(
             "tracker: serving \(tools.count) tools over MCP on stdin and stdout: \(profile)"
                 + (root.path.map { "; files inside \($0)" } ?? "; file tools off (\(root.refusal ?? ""))") + "\n")
-        signal(SIGTERM, SIG_IGN)
-        let signals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { input.yield(.end) }
-            source.resume()
-            return source
-        }
-        defer { for source in signals { source.cancel() } }
+        // SIGTERM, SIGINT or SIGHUP: the end of input, once; a second one ends tracker at once.
+        context.interruption.whenStopRequested { input.yield(.end) }
         InputLines.read(STDIN_FILENO, into: input)
         await server.serve(events)
     }
