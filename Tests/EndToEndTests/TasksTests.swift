@@ -429,7 +429,9 @@ final class ShowProgressTests: FakeAirtableTestCase {
     func testShowByIDReadsTheTasksByTheIdsTheRecordLists() throws {
         try start()
         let run = tracker()
-        XCTAssertEqual(try run.run(["list"]).status, 0)  // the schema remembered: a warm run
+        XCTAssertEqual(try run.run(["list", "--limit", "1"]).status, 0)  // the schema remembered: a warm run
+        // Lemon headband's name is not remembered (the listing stopped at one): its tasks are read by the ids its
+        // record lists, after it.
         let before = fake.log.count
         let json = try run.run(["show", TasksTests.lemon, "--json"])
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -437,6 +439,14 @@ final class ShowProgressTests: FakeAirtableTestCase {
         let sent = Array(fake.log.dropFirst(before))
         XCTAssertEqual(sent.count, 2, "the record, then its task by id: \(sent.map(\.path))")
         XCTAssertTrue(sent[1].query.contains("RECORD_ID%28%29%20%3D%20%27recTASKkickoff001%27"), sent[1].query)
+        // Once a listing has named it, by name beside the record; only the record's own tasks are kept.
+        XCTAssertEqual(try run.run(["list"]).status, 0)
+        let after = fake.log.count
+        let again = try run.run(["show", TasksTests.lemon, "--json"])
+        XCTAssertEqual(again.stdout, json.stdout)
+        let beside = Array(fake.log.dropFirst(after))
+        XCTAssertEqual(beside.count, 2, "\(beside.map(\.path))")
+        XCTAssertTrue(beside.contains { $0.query.contains("Lemon%20headband") }, "\(beside.map(\.query))")
         // A project without tasks: none, and no request for them.
         let empty = try run.run(["show", "Premier utility bike", "--json"])
         let none = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(empty.stdout.utf8)) as? [String: Any])
@@ -505,8 +515,9 @@ final class ForgivingNamesTests: FakeAirtableTestCase {
         XCTAssertEqual(try run.run(["show", "identity cmca", "--json"]).status, 0, "every word, in any order")
         XCTAssertEqual(try run.run(["tasks", "locax", "--all"]).lines.count, 2)
         XCTAssertEqual(try run.run(["open", "lemon", "--url"]).status, 0)
+        // Several hold every word: each is named (64), never a guess among them.
         let several = try run.run(["show", "brand identity"])
-        assertFailure(several, status: 66, "no project is named \"brand identity\"")
+        assertFailure(several, status: 64, "no project is named \"brand identity\", and 6 hold every word of it")
         for write in [["done", "coffee"], ["update", "coffee", "--notes", "x"], ["delete", "coffee", "--yes"]] {
             let result = try run.run(write)
             assertFailure(result, status: 66, "no project is named \"coffee\"")
