@@ -41,6 +41,8 @@ extension Runner {
         let code = tracker_terminal_take(STDOUT_FILENO)
         guard code == 0 else { throw AppError.output("cannot take the terminal: \(POSIX.describe(code))") }
         defer { tracker_terminal_give_back() }
+        // Whichever handler hears SIGTERM or SIGHUP first, the terminal is given back before tracker ends.
+        context.interruption.beforeEnding { tracker_terminal_give_back() }
         var session = BoardSession(
             runner: inner, base: base, filters: filters, view: options.view, unicode: unicode, colour: colour,
             said: said)
