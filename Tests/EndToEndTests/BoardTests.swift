@@ -216,7 +216,9 @@ final class BoardTests: FakeAirtableTestCase {
         XCTAssertTrue(screen.contains("Could not read the table: Airtable"), screen)
         XCTAssertTrue(screen.contains("429"), screen)
         fake.injectOnEveryRequest(nil)
-        let deadline = Date().addingTimeInterval(20)
+        // A 429 answered during the fake's lockout carries no Retry-After, as Airtable's: every tracker process then
+        // holds back Airtable's 30 s before the next read, so the good read may come that late.
+        let deadline = Date().addingTimeInterval(50)
         while board.screen.contains("Could not read") && Date() < deadline { usleep(200_000) }
         XCTAssertFalse(board.screen.contains("Could not read"), "cleared by the next good read: \(board.screen)")
         // One listing at a time: never two reads of the table in flight.
