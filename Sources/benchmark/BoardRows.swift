@@ -55,7 +55,10 @@ final class BoardTerminalProcess: @unchecked Sendable {
 
     /// The pid of tracker itself (script's child).
     var trackerPID: Int32? {
-        let children = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children", encoding: .utf8)) ?? ""
+        let children =
+            (try? String(
+                contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children",
+                encoding: .utf8)) ?? ""
         return children.split(separator: " ").compactMap { Int32($0) }.first
     }
 
@@ -92,7 +95,8 @@ final class BoardTerminalProcess: @unchecked Sendable {
         board.quit()
         print(
             String(
-                format: "  board %@ %6.0f ms  (%.1f round trips of 300 ms)", label.padding(toLength: 34, withPad: " ", startingAt: 0),
+                format: "  board %@ %6.0f ms  (%.1f round trips of 300 ms)",
+                label.padding(toLength: 34, withPad: " ", startingAt: 0),
                 wall * 1000, wall / 0.3))
     }
     slow.stop()
@@ -123,7 +127,8 @@ final class BoardTerminalProcess: @unchecked Sendable {
         let median = times.isEmpty ? 0 : times[times.count / 2]
         print(
             String(
-                format: "  board, %6d projects: first screen %.2f s, all read %.2f s; redraw after a key %.2f ms (median of %d), %d bytes a press",
+                format:
+                    "  board, %6d projects: first screen %.2f s, all read %.2f s; redraw after a key %.2f ms (median of %d), %d bytes a press",
                 count, first, loaded, median * 1000, times.count, bytes.isEmpty ? 0 : bytes[bytes.count / 2]))
     }
 

@@ -84,7 +84,11 @@ final class MCPServerProcess {
         let started = Date()
         let ok = server.tool("show_project", ["project": "Coffee packaging"])
         let wall = Date().timeIntervalSince(started)
-        print(String(format: "  %@ %8.0f ms  (%.1f round trips of 300 ms)%@", label.padding(toLength: 54, withPad: " ", startingAt: 0), wall * 1000, wall / 0.3, ok ? "" : "  FAILED"))
+        print(
+            String(
+                format: "  %@ %8.0f ms  (%.1f round trips of 300 ms)%@",
+                label.padding(toLength: 54, withPad: " ", startingAt: 0), wall * 1000, wall / 0.3, ok ? "" : "  FAILED")
+        )
     }
     server.stop()
     slow.stop()
@@ -117,11 +121,13 @@ final class MCPServerProcess {
     fake.stop()
     print(
         String(
-            format: "  %@ wall %.2f s  cpu %.2f s  peak rss %.1f MiB%@", "\(calls) × tracker show (processes)".padding(toLength: 40, withPad: " ", startingAt: 0),
+            format: "  %@ wall %.2f s  cpu %.2f s  peak rss %.1f MiB%@",
+            "\(calls) × tracker show (processes)".padding(toLength: 40, withPad: " ", startingAt: 0),
             processes.wall, processes.cpu, processes.peakMiB, failures > 0 ? "  FAILED \(failures)" : ""))
     print(
         String(
-            format: "  %@ wall %.2f s  cpu %.2f s  (%.2f× the processes' wall)%@", "\(calls) × show_project (one server)".padding(toLength: 40, withPad: " ", startingAt: 0),
+            format: "  %@ wall %.2f s  cpu %.2f s  (%.2f× the processes' wall)%@",
+            "\(calls) × show_project (one server)".padding(toLength: 40, withPad: " ", startingAt: 0),
             wall, cpu, wall / processes.wall, serverFailures > 0 ? "  FAILED \(serverFailures)" : ""))
     print(
         String(

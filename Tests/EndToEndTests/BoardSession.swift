@@ -14,9 +14,10 @@ final class BoardSession {
     }
 
     /// Starts `tracker arguments…` in a `width`×`height` pane.
-    init(_ tracker: TrackerProcess, _ arguments: [String] = ["board"], width: Int = 80, height: Int = 24,
-        locale: String = "C.UTF-8", extra: [String: String] = [:]) throws
-    {
+    init(
+        _ tracker: TrackerProcess, _ arguments: [String] = ["board"], width: Int = 80, height: Int = 24,
+        locale: String = "C.UTF-8", extra: [String: String] = [:]
+    ) throws {
         guard let tmux = Self.tmux else { throw XCTSkip("tmux is not installed (apt-get install tmux)") }
         self.tracker = tracker
         bytesPath = tracker.runtimeDirectory + "/\(socket).bytes"

@@ -116,7 +116,10 @@ final class BoardTests: FakeAirtableTestCase {
         let board = try BoardSession(tracker())
         board.wait(for: "projects · read ")
         board.press("l")
-        fake.inject(.status(422, type: "INVALID_VALUE_FOR_COLUMN", message: "Field \"Complete\" cannot accept the provided value"), onRequest: 1)
+        fake.inject(
+            .status(
+                422, type: "INVALID_VALUE_FOR_COLUMN", message: "Field \"Complete\" cannot accept the provided value"),
+            onRequest: 1)
         board.press("d")
         board.wait(for: "[y/N]")
         board.press("y")
@@ -155,7 +158,8 @@ final class BoardTests: FakeAirtableTestCase {
     func testHostileNamesNeverBreakTheLayoutOrReachTheTerminalRaw() throws {
         try startDemoFake { records in
             let names = [
-                "Evil \u{1B}]0;pwned\u{07} title \u{1B}[2J", "Bidi \u{202E}txt.exe", String(repeating: "Long ", count: 60),
+                "Evil \u{1B}]0;pwned\u{07} title \u{1B}[2J", "Bidi \u{202E}txt.exe",
+                String(repeating: "Long ", count: 60),
                 "設計プロジェクト 🎨🎨 wide", "Tab\tand\nnewline",
             ]
             for (index, name) in names.enumerated() {

@@ -79,7 +79,8 @@ final class CoreCommandTests: FakeAirtableTestCase {
         // project's tasks (none), which are not repeated as a field.
         XCTAssertTrue(
             human.stdout.hasSuffix(
-                "  Notes     Notes from stdin\n            second line\n  Project images\n            —\n\nTasks  none\n"),
+                "  Notes     Notes from stdin\n            second line\n  Project images\n            —\n\nTasks  none\n"
+            ),
             human.stdout)
         XCTAssertEqual(fake.records.count, 17)
     }

@@ -305,7 +305,8 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         XCTAssertEqual(shown.lines.last, "Tasks  none", shown.stdout)
         for (line, label) in zip(labels, own) {
             if label.count <= 9 {
-                XCTAssertTrue(line.hasPrefix("  " + label.padding(toLength: 9, withPad: " ", startingAt: 0) + " "), line)
+                XCTAssertTrue(
+                    line.hasPrefix("  " + label.padding(toLength: 9, withPad: " ", startingAt: 0) + " "), line)
             } else {
                 XCTAssertEqual(line, "  " + label)
             }

@@ -30,9 +30,13 @@ final class GuardedRulesTests: FakeAirtableTestCase {
         // The create goes to the Tasks table by its id, as the schema names it.
         fake.inject(.reset, onNextRequestEndingWith: "tblFAKEtasks00001")
         let second = try run.run(["task", "add", Self.lemon, "Checklist"])
-        XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, posts + 1, "the lost create is never sent again")
-        XCTAssertEqual(second.status, 75, "outcome unknown, never the other project's task: \(second.stdout) \(second.stderr)")
-        XCTAssertNotEqual(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines), first.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertEqual(
+            fake.recordLog.filter { $0.method == "POST" }.count, posts + 1, "the lost create is never sent again")
+        XCTAssertEqual(
+            second.status, 75, "outcome unknown, never the other project's task: \(second.stdout) \(second.stderr)")
+        XCTAssertNotEqual(
+            second.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            first.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertEqual(tasks(named: "Checklist").map(projects), [[Self.coffee]], "the lemon project has none")
     }
 
@@ -43,7 +47,8 @@ final class GuardedRulesTests: FakeAirtableTestCase {
         try startFake(options: options)
         let run = tracker()
         XCTAssertEqual(try run.run(["list"]).status, 0, "the schema remembered for both")
-        let racers = try (0..<2).map { _ in try run.start(["task", "add", "--if-absent", Self.coffee, "Weekly review"]) }
+        let racers = try (0..<2).map { _ in try run.start(["task", "add", "--if-absent", Self.coffee, "Weekly review"])
+        }
         var printed: [String] = []
         for (process, out, _) in racers {
             let data = out.fileHandleForReading.readDataToEndOfFile()

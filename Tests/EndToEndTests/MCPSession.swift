@@ -80,10 +80,12 @@ final class MCPSession: @unchecked Sendable {
     /// Sends a request and returns its id.
     @discardableResult
     func request(_ method: String, _ params: [String: Any]? = nil, id: Any? = nil) -> Any {
-        let id = id ?? { () -> Int in
-            nextID += 1
-            return nextID
-        }()
+        let id =
+            id
+            ?? { () -> Int in
+                nextID += 1
+                return nextID
+            }()
         var message: [String: Any] = ["jsonrpc": "2.0", "id": id, "method": method]
         if let params { message["params"] = params }
         send(message)

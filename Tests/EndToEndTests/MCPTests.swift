@@ -63,7 +63,9 @@ final class MCPTests: FakeAirtableTestCase {
         }
         // The schemas come from the commands' flags: list's filters, typed.
         let list = (byName["list_projects"]?["inputSchema"] as? [String: Any])?["properties"] as? [String: Any] ?? [:]
-        for argument in ["overdue", "due_within", "category", "lead", "mine", "client", "search", "view", "sort", "limit"] {
+        for argument in [
+            "overdue", "due_within", "category", "lead", "mine", "client", "search", "view", "sort", "limit",
+        ] {
             XCTAssertNotNil(list[argument], "list_projects takes \(argument)")
         }
         XCTAssertEqual((list["due_within"] as? [String: Any])?["type"] as? String, "integer")
@@ -199,7 +201,8 @@ final class MCPTests: FakeAirtableTestCase {
         let second = session.tool("add_project", ["name": "Lost answer", "due": "2026-12-01"])
         XCTAssertFalse(second.isError, "\(second)")
         XCTAssertEqual(second.structured["created"] as? Bool, false, "the repeated call found it")
-        XCTAssertEqual(fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Lost answer" }.count, 1)
+        XCTAssertEqual(
+            fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Lost answer" }.count, 1)
         if !first.isError { XCTAssertEqual(first.structured["id"] as? String, second.structured["id"] as? String) }
         XCTAssertEqual(fake.recordLog.filter { $0.method == "POST" }.count, 1, "sent once")
         XCTAssertEqual(session.finish().status, 0)
@@ -231,7 +234,8 @@ final class MCPTests: FakeAirtableTestCase {
         let before = fake.recordRequestsReceived
         let deadline = Date().addingTimeInterval(5)
         while fake.recordRequestsReceived == before && Date() < deadline { usleep(5_000) }
-        let quick = session.request("tools/call", ["name": "show_project", "arguments": ["project": "Coffee packaging"]])
+        let quick = session.request(
+            "tools/call", ["name": "show_project", "arguments": ["project": "Coffee packaging"]])
         XCTAssertNotNil(session.answer(to: quick, timeout: 10))
         XCTAssertNotNil(session.answer(to: slow, timeout: 10))
         let order = session.received.compactMap { $0["id"] as? Int }
@@ -382,9 +386,12 @@ final class MCPTests: FakeAirtableTestCase {
         let (session, _) = try startServer(tracker: shared)
         // A listing of three pages from the command line, and one from the assistant, at once: twelve requests.
         let runs = try (0..<3).map { _ in try shared.start(["list"]) }
-        let ids = (0..<3).map { _ in session.request("tools/call", ["name": "list_projects", "arguments": ["limit": 1]]) }
+        let ids = (0..<3).map { _ in
+            session.request("tools/call", ["name": "list_projects", "arguments": ["limit": 1]])
+        }
         for id in ids {
-            XCTAssertEqual((session.answer(to: id, timeout: 30)?["result"] as? [String: Any])?.structured["total"] as? Int, 300)
+            XCTAssertEqual(
+                (session.answer(to: id, timeout: 30)?["result"] as? [String: Any])?.structured["total"] as? Int, 300)
         }
         for (process, out, _) in runs {
             _ = out.fileHandleForReading.readDataToEndOfFile()

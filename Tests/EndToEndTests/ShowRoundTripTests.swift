@@ -7,7 +7,9 @@ final class ShowRoundTripTests: FakeAirtableTestCase {
     static let coffee = "recPsjO1tkEyBCF7y"
 
     private func tasksReads(since start: Int) -> [FakeAirtable.LogEntry] {
-        Array(fake.recordLog.dropFirst(start)).filter { $0.path.contains("tbl") && $0.path.contains("tasks") || $0.path.hasSuffix("/Tasks") }
+        Array(fake.recordLog.dropFirst(start)).filter {
+            $0.path.contains("tbl") && $0.path.contains("tasks") || $0.path.hasSuffix("/Tasks")
+        }
     }
 
     /// After `list`, `show ID` knows the project's name: its tasks are read by that name beside the record, not by
@@ -15,7 +17,9 @@ final class ShowRoundTripTests: FakeAirtableTestCase {
     func testShowByIDAfterAListingReadsTheTasksBesideTheRecord() throws {
         var options = FakeAirtable.Options()
         options.tasks = [
-            FakeTaskSpec(id: "recTASKproofs0001", "Proofs", projects: [Self.coffee], estimate: 1, completed: false, assignee: nil)
+            FakeTaskSpec(
+                id: "recTASKproofs0001", "Proofs", projects: [Self.coffee], estimate: 1, completed: false, assignee: nil
+            )
         ]
         try startFake(options: options)
         let run = tracker()
@@ -50,7 +54,8 @@ final class ShowRoundTripTests: FakeAirtableTestCase {
         let shown = try tracker().run(["show", "Big project 299"])
         XCTAssertEqual(shown.status, 0, shown.stderr)
         let clientReads = fake.recordLog.filter { $0.path.contains("lient") }
-        XCTAssertFalse(clientReads.contains { $0.query.contains("offset=") }, "never a second page: \(clientReads.map(\.query))")
+        XCTAssertFalse(
+            clientReads.contains { $0.query.contains("offset=") }, "never a second page: \(clientReads.map(\.query))")
         XCTAssertLessThanOrEqual(clientReads.count, 2, "\(clientReads.map(\.query))")
         XCTAssertTrue(clientReads.allSatisfy { $0.query.contains("maxRecords=100") || $0.query.contains("RECORD_ID") })
         XCTAssertFalse(shown.stdout.contains("  Clients   recBIG"), "the client's name, not its id: \(shown.stdout)")

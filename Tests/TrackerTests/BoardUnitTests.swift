@@ -33,7 +33,8 @@ import Testing
         ([0x6A, 0x0D], [.character("j"), .enter]), ([0x03], [.interrupt]), ([0x1A], [.suspend]),
         ([0x7F], [.backspace]), ([0xE8, 0xA8, 0xAD], [.character("設")]),
         // Unknown sequences are dropped whole: never read as the letters they hold.
-        ([0x1B, 0x5B, 0x32, 0x30, 0x30, 0x7E, 0x71], [.character("q")]), ([0x1B, 0x5B, 0x31, 0x3B, 0x35, 0x43], [.right]),
+        ([0x1B, 0x5B, 0x32, 0x30, 0x30, 0x7E, 0x71], [.character("q")]),
+        ([0x1B, 0x5B, 0x31, 0x3B, 0x35, 0x43], [.right]),
     ])
     func keysAreReadFromBytes(bytes: [UInt8], keys: [Key]) {
         #expect(KeyParser.parse(bytes).keys == keys)
@@ -92,7 +93,8 @@ import Testing
         var assigned = Self.card("rec3", "Assigned", due: 2, lead: "Someone Else")
         assigned.assignees = ["usrMEE"]
         var model = Self.model([
-            Self.card("rec1", "Led", due: 2, lead: "MEE"), Self.card("rec2", "Not mine", due: 2, lead: "Other"), assigned,
+            Self.card("rec1", "Led", due: 2, lead: "MEE"), Self.card("rec2", "Not mine", due: 2, lead: "Other"),
+            assigned,
         ])
         model.me = "usrMEE"
         _ = model.handle(.character("m"), pageSize: 5)
@@ -136,7 +138,9 @@ import Testing
         _ = model.handle(.right, pageSize: screen.cardsShown)
         _ = model.handle(.down, pageSize: screen.cardsShown)
         let moved = writer.frame(screen.render(&model))
-        let rows = moved.components(separatedBy: "\u{1B}[").filter { $0.range(of: #"^\d+;1H"#, options: .regularExpression) != nil }
+        let rows = moved.components(separatedBy: "\u{1B}[").filter {
+            $0.range(of: #"^\d+;1H"#, options: .regularExpression) != nil
+        }
         #expect(rows.count <= 6, "the selection moved: its old and new card lines and the column titles, \(rows.count)")
         #expect(moved.utf8.count < 1_500, "\(moved.utf8.count) bytes")
     }

@@ -37,7 +37,9 @@ import Testing
                 == .notification(method: "notifications/initialized", params: nil))
         #expect(Self.line(#"{"jsonrpc":"2.0","id":3,"result":{}}"#) == .response)
         // An invalid request keeps its id when it has a usable one.
-        #expect(Self.line(#"{"jsonrpc":"2.0","id":9}"#) == .invalid(id: .number(9), .invalidRequest, "Invalid Request: no \"method\""))
+        #expect(
+            Self.line(#"{"jsonrpc":"2.0","id":9}"#)
+                == .invalid(id: .number(9), .invalidRequest, "Invalid Request: no \"method\""))
     }
 
     @Test func everyMessageIsOneLine() {
@@ -49,7 +51,8 @@ import Testing
     @Test func aCommandsFlagsAreItsToolsArguments() throws {
         for tool in MCPTool.all {
             let properties = try #require(tool.inputSchema["properties"]?.objectMembers).map(\.0)
-            for flag in tool.spec.flags where !MCPTool.faceFlags.contains(flag.name) && !tool.withheld.contains(flag.name) {
+            for flag in tool.spec.flags
+            where !MCPTool.faceFlags.contains(flag.name) && !tool.withheld.contains(flag.name) {
                 guard tool.onlyFlags?.contains(flag.name) ?? true else { continue }
                 #expect(properties.contains(MCPTool.argumentName(flag.name)), "\(tool.name) lacks \(flag.name)")
             }
@@ -91,7 +94,10 @@ import Testing
             try Self.plan("show_project", #"{"project":"-rf"}"#).commandLine == ["show", "--json", "--", "-rf"])
         #expect(
             try Self.plan("add_project", #"{"name":"A","due":"friday","team":["a@x.org","b@x.org"]}"#).commandLine
-                == ["add", "--name=A", "--due=friday", "--team=a@x.org", "--team=b@x.org", "--if-absent", "--json", "--"])
+                == [
+                    "add", "--name=A", "--due=friday", "--team=a@x.org", "--team=b@x.org", "--if-absent", "--json",
+                    "--",
+                ])
         #expect(
             try Self.plan("add_task", #"{"project":"P","name":"T","if_absent":false}"#).commandLine
                 == ["task", "add", "--json", "--", "P", "T"])
@@ -144,7 +150,9 @@ import Testing
         #expect(try root.resolve("sub/mock-up.png", for: .read, argument: "path") == real + "/sub/mock-up.png")
         #expect(try root.resolve(real + "/sub/mock-up.png", for: .read, argument: "path") == real + "/sub/mock-up.png")
         #expect(try root.resolve("new/dir", for: .writeDirectory, argument: "directory") == real + "/new/dir")
-        for path in ["../outside", base + "/outside", "out", ".env", "sub/.git/config", "sub/../../outside", "", "missing"] {
+        for path in [
+            "../outside", base + "/outside", "out", ".env", "sub/.git/config", "sub/../../outside", "", "missing",
+        ] {
             #expect(throws: AppError.self, "\(path)") { try root.resolve(path, for: .read, argument: "path") }
         }
         // The home directory and what is above it are no root.
@@ -166,12 +174,17 @@ import Testing
         let server = MCPServer(
             tools: MCPTool.all,
             runner: ToolRunner(
-                context: Context(environment: [:], output: Output(standardOutput: { _ in }, standardError: { _ in }), currentDirectory: "/"),
+                context: Context(
+                    environment: [:], output: Output(standardOutput: { _ in }, standardError: { _ in }),
+                    currentDirectory: "/"),
                 globals: GlobalOptions(), root: FileRoot(path: nil, refusal: "none")),
             writer: MessageWriter(descriptor: -1, secret: { nil }, closed: {}))
         func meta(_ members: [(String, JSONValue)]) -> JSONValue { .object([("_meta", .object(members))]) }
         let capabilities = (MCPServer.capabilitiesKey, JSONValue.object([]))
-        #expect((try? server.modernEra(method: "tools/list", params: meta([(MCPServer.versionKey, .string("2026-07-28")), capabilities])).get()) == .modern)
+        #expect(
+            (try? server.modernEra(
+                method: "tools/list", params: meta([(MCPServer.versionKey, .string("2026-07-28")), capabilities])
+            ).get()) == .modern)
         if case .failure(let error) = server.modernEra(method: "tools/list", params: nil) {
             #expect(error.code == .invalidParams)
         } else {

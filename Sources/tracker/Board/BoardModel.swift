@@ -160,7 +160,8 @@ struct BoardModel {
             }
             return key == .escape ? .none : .quit
         case .left, .character("h"): selectedColumn = max(0, selectedColumn - 1)
-        case .right, .character("l"), .tab: selectedColumn = min(BoardCard.Column.allCases.count - 1, selectedColumn + 1)
+        case .right, .character("l"), .tab:
+            selectedColumn = min(BoardCard.Column.allCases.count - 1, selectedColumn + 1)
         case .up, .character("k"): select(row: row - 1, in: selectedColumn)
         case .down, .character("j"): select(row: row + 1, in: selectedColumn)
         case .pageUp: select(row: row - pageSize, in: selectedColumn)

@@ -40,7 +40,8 @@ struct BoardScreen {
 
     private func tooSmall() -> [ScreenLine] {
         var lines = (0..<max(1, height)).map { _ in ScreenLine(width: max(1, width), unicode: unicode) }
-        let text = "The window is too small (\(width)×\(height)); the board needs \(Self.minimumWidth)×\(Self.minimumHeight)."
+        let text =
+            "The window is too small (\(width)×\(height)); the board needs \(Self.minimumWidth)×\(Self.minimumHeight)."
         let words = unicode ? text : text.replacingAll("×", with: "x")
         var row = max(0, min(height - 1, height / 2))
         for piece in TextCells.wrap(words, to: max(1, width - 1)) where row < lines.count {
@@ -131,7 +132,9 @@ struct BoardScreen {
     /// A card's second line: due (relative), lead, tasks done of all; and whether it is late.
     private func details(_ card: BoardCard, today: CalendarDate) -> (String, Bool) {
         var parts: [String] = []
-        if let due = card.due { parts.append(card.complete ? "due \(due)" : due.relative(to: today)) } else {
+        if let due = card.due {
+            parts.append(card.complete ? "due \(due)" : due.relative(to: today))
+        } else {
             parts.append("no due date")
         }
         if let tasks = card.tasks, tasks.total > 0 { parts.append("\(tasks.done)/\(tasks.total)") }

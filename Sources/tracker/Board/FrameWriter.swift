@@ -19,7 +19,8 @@ struct FrameWriter {
             out += "\u{1B}[0m\u{1B}[2J"
             previous = []
         }
-        for (row, text) in rendered.enumerated() where previous.indices.contains(row) == false || previous[row] != text {
+        for (row, text) in rendered.enumerated() where previous.indices.contains(row) == false || previous[row] != text
+        {
             out += "\u{1B}[\(row + 1);1H" + text
         }
         previous = rendered

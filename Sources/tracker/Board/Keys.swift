@@ -41,7 +41,8 @@ enum KeyParser {
                     byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
                 guard index + length <= bytes.count else { return (keys, Array(bytes[index...])) }
                 let text = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
-                if let character = text.first, text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\u{FFFD}" }) {
+                if let character = text.first, text.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0 != "\u{FFFD}" })
+                {
                     keys.append(.character(character))
                 }
                 index += length

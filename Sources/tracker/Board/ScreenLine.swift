@@ -35,7 +35,9 @@ struct ScreenLine: Equatable {
         let limit = min(columns ?? room, room)
         guard limit > 0 else { return }
         let shown = unicode ? text : Self.ascii(text)
-        let piece = columns == nil ? Self.cut(shown, limit, unicode: unicode) : TextCells.fit(shown, limit, ellipsis: unicode ? "…" : "~")
+        let piece =
+            columns == nil
+            ? Self.cut(shown, limit, unicode: unicode) : TextCells.fit(shown, limit, ellipsis: unicode ? "…" : "~")
         pieces.append(Piece(text: piece, attributes: attributes))
         used += TextCells.width(piece)
     }

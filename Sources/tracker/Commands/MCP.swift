@@ -55,7 +55,8 @@ extension Runner {
     /// Serves until stdin ends or a signal asks it to stop; never ends on a failed call.
     fileprivate func serveMCP(_ options: MCP) async throws {
         let root = FileRoot.choose(
-            options.root.map { $0.hasPrefix("/") ? $0 : context.currentDirectory + "/" + $0 } ?? context.currentDirectory,
+            options.root.map { $0.hasPrefix("/") ? $0 : context.currentDirectory + "/" + $0 }
+                ?? context.currentDirectory,
             home: context.environment["HOME"])
         if options.root != nil, root.path == nil, FileRoot.realPath(options.root!) == nil {
             throw AppError.usage("--root \(options.root!) is not a directory", command: "mcp")
@@ -77,7 +78,8 @@ extension Runner {
         defer { if let scratch { _ = POSIX.runQuietly(["rm", "-rf", scratch]) } }
         let (events, input) = AsyncStream.makeStream(of: InputEvent.self)
         let writer = MessageWriter(
-            descriptor: protocolDescriptor, secret: { [served] in served.rememberedConfiguration?.withLock { $0?.token } },
+            descriptor: protocolDescriptor,
+            secret: { [served] in served.rememberedConfiguration?.withLock { $0?.token } },
             closed: { input.yield(.end) })
         // Read once now: a token command runs once for the server's life, and a broken setup is said at once.
         let setup = Runner(invocation: invocation, context: served, today: today)

@@ -58,7 +58,9 @@ struct FileRoot: Equatable, Sendable {
         guard let real = realPathOrNil(existing) else { throw refuse("does not exist") }
         guard Self.isInside(real, root) else { throw refuse("leads outside the root \(root) through a symbolic link") }
         let inside = real.dropFirst(root.count).split(separator: "/")
-        if inside.contains(where: { $0.hasPrefix(".") }) { throw refuse("leads to a hidden file through a symbolic link") }
+        if inside.contains(where: { $0.hasPrefix(".") }) {
+            throw refuse("leads to a hidden file through a symbolic link")
+        }
         return rest.isEmpty ? real : real + "/" + rest.joined(separator: "/")
     }
 

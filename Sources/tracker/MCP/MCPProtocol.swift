@@ -25,8 +25,12 @@ enum Era {
     func completing(_ result: JSONValue, method: String) -> JSONValue {
         guard self == .modern else { return result }
         var members: [(String, JSONValue)] = [("resultType", .string("complete"))]
-        if method == "tools/list" { members += [("ttlMs", .number(MCPServer.toolsTTL)), ("cacheScope", .string("private"))] }
-        if result["_meta"] == nil { members.append(("_meta", .object([(MCPServer.serverInfoKey, MCPServer.serverInfo)]))) }
+        if method == "tools/list" {
+            members += [("ttlMs", .number(MCPServer.toolsTTL)), ("cacheScope", .string("private"))]
+        }
+        if result["_meta"] == nil {
+            members.append(("_meta", .object([(MCPServer.serverInfoKey, MCPServer.serverInfo)])))
+        }
         return result.adding(members)
     }
 }

@@ -47,9 +47,10 @@ extension MCPTool {
                 "One project by id or name with every field, its tasks (tasks.items) and files, and with comments: true its newest comments; use it before changing a project."
                 + dataNote,
             words: ["show"], positionals: [projectArgument], fixed: ["--json"],
-            result: .object(keys: projectKeys + [
-                ("tasks", "{done, total, daysLeft, items: [task objects]}"), ("comments", "the newest comments"),
-            ]), annotations: Annotations(readOnly: true)),
+            result: .object(
+                keys: projectKeys + [
+                    ("tasks", "{done, total, daysLeft, items: [task objects]}"), ("comments", "the newest comments"),
+                ]), annotations: Annotations(readOnly: true)),
         MCPTool(
             name: "add_project", title: "Add a project",
             description:

@@ -33,7 +33,8 @@ struct ToolArguments {
             + tool.extras.map { MCPTool.schema(of: $0).0 }
         for (name, _) in members where !known.contains(name) {
             let suggestion = Suggestion.ending(for: name, in: known, quote: "\"")
-            throw usage("\(tool.name) has no argument \"\(name)\".\(suggestion) It takes: \(known.joined(separator: ", "))")
+            throw usage(
+                "\(tool.name) has no argument \"\(name)\".\(suggestion) It takes: \(known.joined(separator: ", "))")
         }
         var plan = Plan(commandLine: [])
         var line: [String] = []
@@ -91,7 +92,9 @@ struct ToolArguments {
             let changing = Set(values.keys).subtracting(["task", "project", "complete"])
             plan.changesOtherFields = !changing.isEmpty
             if !plan.changesOtherFields && plan.completeAfter == nil {
-                throw usage("\(tool.name) needs something to change: name, assignee, estimate, notes, move_to, clear or complete")
+                throw usage(
+                    "\(tool.name) needs something to change: name, assignee, estimate, notes, move_to, clear or complete"
+                )
             }
         }
         plan.commandLine = tool.words + line + tool.fixed + ["--"] + words

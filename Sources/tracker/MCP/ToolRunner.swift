@@ -68,7 +68,9 @@ struct ToolRunner: Sendable {
     }
 
     /// Runs one command line in the server's context with its streams held here.
-    private func execute(_ line: [String], into captured: CapturedOutput, notes: CommandNotes, interruption: Interruption)
+    private func execute(
+        _ line: [String], into captured: CapturedOutput, notes: CommandNotes, interruption: Interruption
+    )
         async throws(AppError)
     {
         try await CommandCall.run(

@@ -61,7 +61,10 @@ extension MCPTool {
                     "total",
                     .object([
                         ("type", .string("integer")),
-                        ("description", .string("how many matched, counted by tracker (more than returned when truncated)")),
+                        (
+                            "description",
+                            .string("how many matched, counted by tracker (more than returned when truncated)")
+                        ),
                     ])
                 ),
                 (
@@ -129,7 +132,10 @@ extension MCPTool {
                 "confirm",
                 .object([
                     ("type", .string("boolean")),
-                    ("description", .string("must be true: the person agreed to delete it; nothing is deleted without it")),
+                    (
+                        "description",
+                        .string("must be true: the person agreed to delete it; nothing is deleted without it")
+                    ),
                 ])
             )
         case .ifAbsent:
@@ -137,13 +143,18 @@ extension MCPTool {
                 "if_absent",
                 .object([
                     ("type", .string("boolean")), ("default", .bool(true)),
-                    ("description", .string("return the record of that exact name if there is one instead of creating another")),
+                    (
+                        "description",
+                        .string("return the record of that exact name if there is one instead of creating another")
+                    ),
                 ])
             )
         case .completeFlags, .completeVerbs:
             return (
                 "complete",
-                .object([("type", .string("boolean")), ("description", .string("true: mark it done; false: open again"))])
+                .object([
+                    ("type", .string("boolean")), ("description", .string("true: mark it done; false: open again")),
+                ])
             )
         }
     }

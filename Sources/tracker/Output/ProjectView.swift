@@ -74,7 +74,8 @@ struct ProjectView {
         let head =
             fits
             ? "  " + style.dim(TextCells.fit(label, labelWidth)) + " "
-            : "  " + style.dim(TextCells.withoutTrailingSpaces(TextCells.fit(label, max(labelWidth, (width ?? 80) - 3))))
+            : "  "
+                + style.dim(TextCells.withoutTrailingSpaces(TextCells.fit(label, max(labelWidth, (width ?? 80) - 3))))
                 + "\n" + pad
         guard let first = values.first else { return head + style.dim("—") + "\n" }
         return head + first + "\n" + values.dropFirst().map { $0.isEmpty ? "\n" : pad + $0 + "\n" }.joined()

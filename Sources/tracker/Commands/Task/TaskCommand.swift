@@ -24,7 +24,8 @@ struct TaskCommand: Command {
         flags: [
             FlagSpec(name: "--project", value: "PROJECT", help: "look for the task among this project's tasks only"),
             FlagSpec(name: "--assignee", value: "EMAIL|NAME|me", help: "who does it: an email, a collaborator, or me"),
-            FlagSpec(name: "--estimate", value: "DAYS", help: "how long it takes: 1.5, 0.5, 2d, or 1w (5 days)",
+            FlagSpec(
+                name: "--estimate", value: "DAYS", help: "how long it takes: 1.5, 0.5, 2d, or 1w (5 days)",
                 declaredType: .text),
             FlagSpec(name: "--notes", value: "TEXT", help: "notes for the task"),
             FlagSpec(name: "--notes-file", value: "PATH", help: "read the notes from a file, or from stdin with -"),
