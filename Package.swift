@@ -17,7 +17,7 @@ let package = Package(
         // Release builds on Linux drop the symbol table (28.6 MB → 15.8 MB static): what users install; tracker never
         // prints a stack trace, and debug builds keep their symbols.
         .executableTarget(
-            name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable", "CTerminal"],
+            name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable", "CTerminal"], exclude: ["README.md"],
             linkerSettings: [
                 .unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))
             ]
@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "LoopbackTLS"),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
         // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.
-        .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"]),
+        .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"], exclude: ["README.md"]),
         .executableTarget(name: "measure-child"),
         .testTarget(name: "TrackerTests", dependencies: ["tracker", "FakeAirtable", "LoopbackTLS"]),
         .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS"]),

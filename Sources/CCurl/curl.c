@@ -6,6 +6,7 @@
 #include <string.h>
 #include <errno.h>
 #include <unistd.h>
+#include <poll.h>
 
 // Option and info numbers from curl.h; they are libcurl's stable ABI.
 enum {
@@ -16,6 +17,9 @@ enum {
     OPT_COPYPOSTFIELDS = 10165, OPT_HEADERFUNCTION = 20079, OPT_XFERINFOFUNCTION = 20219,
     OPT_POSTFIELDSIZE_LARGE = 30120, OPT_POSTFIELDS = 10015, OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68,
     OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20, INFO_RESPONSE_CODE = 0x200002, GLOBAL_ALL = 3,
+    OPT_CONNECT_ONLY = 141, OPT_CAINFO = 10065, OPT_UNIX_SOCKET_PATH = 10231, OPT_PROXY = 10004,
+    OPT_SSL_ENABLE_ALPN = 226, INFO_ACTIVESOCKET = 0x500000 + 44, RESULT_AGAIN = 81, RESULT_TIMEOUT = 28,
+    RESULT_SEND_ERROR = 55, RESULT_RECV_ERROR = 56,
 };
 
 struct slist;
@@ -29,6 +33,8 @@ static struct slist *(*slist_append)(struct slist *, const char *);
 static void (*slist_free_all)(struct slist *);
 static const char *(*easy_strerror)(int);
 static int (*global_init)(long);
+static int (*easy_send)(void *, const void *, size_t, size_t *);
+static int (*easy_recv)(void *, void *, size_t, size_t *);
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
@@ -48,6 +54,9 @@ static void load(void) {
     *(void **)&slist_free_all = dlsym(library, "curl_slist_free_all");
     *(void **)&easy_strerror = dlsym(library, "curl_easy_strerror");
     *(void **)&global_init = dlsym(library, "curl_global_init");
+    // Only the Redis stream needs these; a libcurl without them still serves HTTP.
+    *(void **)&easy_send = dlsym(library, "curl_easy_send");
+    *(void **)&easy_recv = dlsym(library, "curl_easy_recv");
     if (!easy_init || !easy_setopt || !easy_perform || !easy_getinfo || !easy_cleanup || !easy_reset
         || !slist_append || !slist_free_all || !easy_strerror || !global_init) return;
     // FoundationNetworking may already have done this; libcurl counts the calls.
@@ -208,3 +217,85 @@ const char *tracker_curl_strerror(int code) {
 }
 
 long long tracker_curl_received(long long *counter) { return __atomic_load_n(counter, __ATOMIC_RELAXED); }
+
+
+void *tracker_curl_stream_open(const char *url, const char *unix_path, const char *ca_file, long connect_timeout_ms,
+                               int *code, char *error) {
+    error[0] = 0;
+    if (!tracker_curl_load() || !easy_send || !easy_recv) {
+        strcpy(error, "libcurl could not be loaded");
+        *code = 2;
+        return NULL;
+    }
+    void *handle = easy_init();
+    if (!handle) {
+        strcpy(error, "libcurl could not make a handle");
+        *code = 2;
+        return NULL;
+    }
+    easy_setopt(handle, OPT_URL, url);
+    easy_setopt(handle, OPT_NOSIGNAL, 1L);
+    easy_setopt(handle, OPT_CONNECT_ONLY, 1L);
+    easy_setopt(handle, OPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
+    easy_setopt(handle, OPT_ERRORBUFFER, error);
+    // http_proxy and its kind are for HTTP; a Redis is reached directly.
+    easy_setopt(handle, OPT_PROXY, "");
+    // Redis speaks RESP, not HTTP/2: no protocol is offered in the handshake.
+    easy_setopt(handle, OPT_SSL_ENABLE_ALPN, 0L);
+    if (unix_path) easy_setopt(handle, OPT_UNIX_SOCKET_PATH, unix_path);
+    if (ca_file) easy_setopt(handle, OPT_CAINFO, ca_file);
+    *code = easy_perform(handle);
+    if (*code != 0) {
+        if (!error[0]) strncpy(error, easy_strerror(*code), 255);
+        easy_cleanup(handle);
+        return NULL;
+    }
+    easy_setopt(handle, OPT_ERRORBUFFER, NULL);
+    return handle;
+}
+
+/// Waits until the stream's socket is ready for `events`, at most `timeout_ms`: 1 ready, 0 timed out, -1 failed.
+static int wait_for(void *stream, short events, long timeout_ms) {
+    // curl_socket_t is an int on Linux and macOS.
+    int socket = -1;
+    if (easy_getinfo(stream, INFO_ACTIVESOCKET, &socket) != 0 || socket < 0) return -1;
+    struct pollfd target = {socket, events, 0};
+    for (;;) {
+        int ready = poll(&target, 1, (int)timeout_ms);
+        if (ready < 0 && errno == EINTR) continue;
+        return ready < 0 ? -1 : ready;
+    }
+}
+
+int tracker_curl_stream_send(void *stream, const char *bytes, size_t length, long timeout_ms) {
+    size_t done = 0;
+    while (done < length) {
+        size_t sent = 0;
+        int result = easy_send(stream, bytes + done, length - done, &sent);
+        if (result == RESULT_AGAIN) {
+            int ready = wait_for(stream, POLLOUT, timeout_ms);
+            if (ready == 0) return RESULT_TIMEOUT;
+            if (ready < 0) return RESULT_SEND_ERROR;
+            continue;
+        }
+        if (result != 0) return result;
+        done += sent;
+    }
+    return 0;
+}
+
+int tracker_curl_stream_receive(void *stream, char *buffer, size_t capacity, size_t *received, long timeout_ms) {
+    *received = 0;
+    for (;;) {
+        int result = easy_recv(stream, buffer, capacity, received);
+        // TLS may have records buffered that poll cannot see, so the library is asked first and poll only after.
+        if (result != RESULT_AGAIN) return result;
+        int ready = wait_for(stream, POLLIN, timeout_ms);
+        if (ready == 0) return RESULT_TIMEOUT;
+        if (ready < 0) return RESULT_RECV_ERROR;
+    }
+}
+
+void tracker_curl_stream_close(void *stream) {
+    if (stream) easy_cleanup(stream);
+}

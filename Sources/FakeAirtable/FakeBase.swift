@@ -104,11 +104,11 @@ struct StoredRecord {
 
     /// The value a formula sees for a stored field of `type`.
     func formulaValue(_ name: String, type: String?) -> FormulaValue {
-        switch fields[name] {
-        case nil: return type == "checkbox" ? .bool(false) : .blank
+        guard let stored = fields[name] else { return type == "checkbox" ? .bool(false) : .blank }
+        if let number = AnyJSON.number(stored) { return .number(number) }
+        switch stored {
         case let value as Bool: return .bool(value)
         case let value as String: return .string(value)
-        case let value where AnyJSON.number(value) != nil: return .number(AnyJSON.number(value)!)
         case let person as [String: Any]: return .string(person["name"] as? String ?? "")
         case let list as [Any]:
             return .string(list.map { ($0 as? [String: Any])?["name"] as? String ?? "\($0)" }.joined(separator: ", "))

@@ -57,6 +57,12 @@ public enum AppError: Error, Equatable, Sendable {
     case uploadOutcomeUnknown(filename: String, waitedSeconds: Int)
     /// Another tracker process held a lock for longer than the retry budget.
     case lockTimeout(what: String, waitedSeconds: Int)
+    /// The team's Redis refused tracker (a wrong password or user, a database it lacks).
+    case redisRefused(redis: String, reason: String)
+    /// A write that needs the team's lock could not take or keep it because the Redis could not be used.
+    case teamLockUnavailable(redis: String, reason: String, doing: String)
+    /// The team's lock was no longer this process's when the write was about to go (its lease ran out, Redis restarted).
+    case teamLockLost(doing: String)
     /// Rows of an import are invalid, so nothing was written; `lines` says what is wrong with each.
     case invalidRows(count: Int, lines: [String])
     /// Writing an import failed or was interrupted part way; running it again finishes it.
@@ -86,13 +92,13 @@ extension AppError {
     public var exitCode: ExitCode {
         switch self {
         case .usage, .ambiguous, .ambiguousWords: .usage
-        case .configuration, .missingField: .configuration
+        case .configuration, .missingField, .redisRefused: .configuration
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
         case .tableAccessDenied, .schemaUnreadable, .scopeMissing: .permissionDenied
         case .notFound: .notFound
         case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown,
             .uploadOutcomeUnknown,
-            .lockTimeout:
+            .lockTimeout, .teamLockUnavailable, .teamLockLost:
             .temporaryFailure
         case .network, .tls, .badResponse: .unavailable
         case .file: .notFound
@@ -152,6 +158,11 @@ extension AppError {
             "the answer to uploading \"\(filename)\" was lost, and the file did not appear in \(waited)s of looking; Airtable may still add it"
         case .lockTimeout(let what, let waited):
             "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
+        case .redisRefused(let redis, let reason): "the Redis at \(redis) refused tracker: \(reason)"
+        case .teamLockUnavailable(let redis, let reason, let doing):
+            "cannot take the team's lock for \(doing): the Redis at \(redis) cannot be used (\(reason)); nothing was written"
+        case .teamLockLost(let doing):
+            "the team's lock for \(doing) was lost before the write went out (its lease ran out, or Redis restarted); nothing was written"
         case .declined(let text): text
         case .invalidRows(let count, _):
             "\(count) row\(count == 1 ? " is" : "s are") invalid, so nothing was written"
@@ -206,6 +217,11 @@ extension AppError {
         case .uploadOutcomeUnknown:
             "Check the files ('tracker files PROJECT') before attaching it again: attaching twice adds two copies."
         case .lockTimeout: "Try again when it has finished."
+        case .redisRefused:
+            "Check the user and password in \"redis\" in the secrets file, or TRACKER_REDIS_URL (redis://user:password@host:port)."
+        case .teamLockUnavailable:
+            "To finish safely, run the same command again when the Redis is back: the lock keeps it exactly once."
+        case .teamLockLost: "To finish safely, run the same command again: the lock keeps it exactly once."
         case .invalidRows(_, let lines):
             lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")
         case .partialImport:

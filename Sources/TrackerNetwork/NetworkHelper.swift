@@ -134,7 +134,8 @@ public final class NetworkHelper: Sendable {
         var rateLimitRetries = 0
         var rateLimitWaited = 0.0
         while true {
-            let turn = pacer.nextTurn()
+            let turn: Double
+            do { turn = try pacer.nextTurn() } catch { return .failure(error) }
             // Other tracker processes are using this base; a person should not wonder why nothing happens.
             if turn > 1 {
                 await wait(turn) { "waiting \($0)s behind other tracker processes using this base…" }

@@ -13,8 +13,9 @@ import TrackerModel
 
 /// Spaces requests to one base so they stay under Airtable's per-second limit.
 public protocol RequestPacer: Sendable {
-    /// Takes the next send slot and returns how many seconds to wait for it.
-    func nextTurn() -> Double
+    /// Takes the next send slot and returns how many seconds to wait for it; throws when the shared budget refuses
+    /// tracker (a team's Redis that rejects its password).
+    func nextTurn() throws(AppError) -> Double
     /// Airtable answered 429: hold every request back for `seconds`, and slow the pace after that.
     func rateLimited(holdingFor seconds: Double)
 }
@@ -192,7 +193,7 @@ public struct TwoBudgetPacer: RequestPacer {
         self.token = token
     }
 
-    public func nextTurn() -> Double { max(base.nextTurn(), token.nextTurn()) }
+    public func nextTurn() throws(AppError) -> Double { max(try base.nextTurn(), try token.nextTurn()) }
 
     public func rateLimited(holdingFor seconds: Double) { base.rateLimited(holdingFor: seconds) }
 }

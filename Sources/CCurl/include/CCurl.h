@@ -62,4 +62,21 @@ long long tracker_curl_received(long long *counter);
 /// libcurl's words for a result code.
 const char *tracker_curl_strerror(int code);
 
+/// A byte stream opened by libcurl's connect-only mode (TCP, TLS verified as for HTTPS, or a Unix socket): how tracker
+/// speaks to a Redis without a library of its own. `url` is `http://host:port` or `https://host:port`; `unix_path`, when
+/// not NULL, is the socket to connect to instead; `ca_file`, when not NULL, is the only CA trusted. Proxies are never
+/// used. Returns the handle, or NULL with libcurl's result code in `*code` and its words in `error` (256 bytes).
+void *tracker_curl_stream_open(const char *url, const char *unix_path, const char *ca_file, long connect_timeout_ms,
+                               int *code, char *error);
+
+/// Sends all of `length` bytes, waiting at most `timeout_ms` for the socket; libcurl's result code (0 is success).
+int tracker_curl_stream_send(void *stream, const char *bytes, size_t length, long timeout_ms);
+
+/// Receives what has arrived (at most `capacity` bytes), waiting at most `timeout_ms` for something; the count in
+/// `*received` (0 when the peer closed), and libcurl's result code.
+int tracker_curl_stream_receive(void *stream, char *buffer, size_t capacity, size_t *received, long timeout_ms);
+
+/// Closes the stream and frees its handle.
+void tracker_curl_stream_close(void *stream);
+
 #endif

@@ -25,7 +25,11 @@ struct Context: Sendable {
     var makeTransport: @Sendable (_ timeoutSeconds: Int) -> any HTTPTransport
     /// The directory shared with other tracker processes; prepared only when a command needs it.
     var prepareRuntimeDirectory: @Sendable () -> RuntimeDirectory
-    var makePacer: @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer
+    /// A pacer of the test's own in place of the shared engine's; nil paces through `coordinate`.
+    var makePacer: (@Sendable (Configuration, RuntimeDirectory) -> any RequestPacer)?
+    /// The engine that shares the base's budget and the write locks with other tracker processes.
+    var coordinate: @Sendable (Configuration, RuntimeDirectory, _ warn: @escaping @Sendable (String) -> Void)
+        -> any Coordination = Context.sharedCoordination
     /// Clock, sleep and randomness for retries.
     var network: NetworkHelper.Environment
     var readStandardInput: @Sendable () -> Data
@@ -59,7 +63,7 @@ struct Context: Sendable {
         now: @escaping @Sendable () -> Date = Date.init, timeZone: Zone = .current,
         makeTransport: @escaping @Sendable (Int) -> any HTTPTransport = NetworkHelper.makeTransport(timeoutSeconds:),
         prepareRuntimeDirectory: @escaping @Sendable () -> RuntimeDirectory = { RuntimeDirectory.none },
-        makePacer: @escaping @Sendable (Configuration, RuntimeDirectory) -> any RequestPacer = Context.filePacer,
+        makePacer: (@Sendable (Configuration, RuntimeDirectory) -> any RequestPacer)? = nil,
         network: NetworkHelper.Environment = NetworkHelper.Environment(),
         readStandardInput: @escaping @Sendable () -> Data = { Data(POSIX.readAll(STDIN_FILENO)) },
         isStdinTerminal: Bool = false, readLine: @escaping @Sendable () -> String? = { Swift.readLine() },
@@ -144,20 +148,20 @@ struct Context: Sendable {
         return POSIX.exitStatus(of: pid)
     }
 
-    /// Paces through a slot file shared by every tracker process using the same base.
-    @Sendable static func filePacer(_ configuration: Configuration, _ directory: RuntimeDirectory)
-        -> any RequestPacer
-    {
-        let base = FileRequestPacer(
-            directory: directory,
-            name: FileRequestPacer.slotName(endpoint: configuration.endpoint, baseID: configuration.baseID),
-            requestsPerSecond: configuration.requestsPerSecond)
-        // Airtable also limits a token to 50 requests a second across all its bases; a pace set above that is for a
-        // server that is not Airtable, and the token's budget follows it.
-        let token = FileRequestPacer(
-            directory: directory,
-            name: FileRequestPacer.slotName(endpoint: configuration.endpoint, token: configuration.token),
-            requestsPerSecond: max(FileRequestPacer.tokenRequestsPerSecond, configuration.requestsPerSecond))
-        return TwoBudgetPacer(base: base, token: token)
+    /// The one place the engine is chosen: the team's Redis when the configuration names one, else this machine's
+    /// runtime directory. A process keeps one connection to a Redis for all its commands (a server's many calls).
+    @Sendable static func sharedCoordination(
+        _ configuration: Configuration, _ directory: RuntimeDirectory, warn: @escaping @Sendable (String) -> Void
+    ) -> any Coordination {
+        let machine = MachineCoordination(directory: directory)
+        guard let address = configuration.redis else { return machine }
+        return teams.withLock { teams in
+            if let team = teams[address] { return team }
+            let team = TeamCoordination(connection: RedisConnection(address: address), machine: machine, warn: warn)
+            teams[address] = team
+            return team
+        }
     }
+
+    private static let teams = Locked<[RedisAddress: TeamCoordination]>([:])
 }

@@ -207,13 +207,27 @@ struct Runner {
         }
     }
 
-    /// Holds what `parts` name for `command` in this table of this base against every other tracker process of the
-    /// user, waiting at most the retry budget, until the returned lock is released; other names and tables go on at
-    /// once. Nil when there is no shared directory.
-    func lock(_ parts: [String], for command: String, in base: Base, doing what: String) async throws -> FileLock? {
-        try await FileLock.acquire(
-            FileLock.name(prefix: command, [base.configuration.baseID, base.configuration.table] + parts),
-            in: sharedDirectory(), waitingAtMost: Double(base.configuration.retryBudgetSeconds), doing: what,
+    /// The engine shared with other tracker processes for this configuration (the machine's, or the team's Redis).
+    func coordination(_ configuration: Configuration) -> any Coordination {
+        if let password = configuration.redis?.password { output.conceal(password) }
+        return context.coordinate(configuration, sharedDirectory()) { [output] line in
+            output.standardError("tracker: \(line)\n")
+        }
+    }
+
+    /// Holds what `parts` name for `command` in this table of this base against every other tracker process (of the
+    /// machine, or of the team when `"redis"` is set; `machineOnly` for what guards this machine's own files),
+    /// waiting at most the retry budget, until the returned lock is released; other names and tables go on at once.
+    /// Nil when there is nowhere to hold it.
+    func lock(
+        _ parts: [String], for command: String, in base: Base, doing what: String, machineOnly: Bool = false
+    ) async throws -> (any HeldLock)? {
+        let configuration = base.configuration
+        let engine: any Coordination =
+            machineOnly ? MachineCoordination(directory: sharedDirectory()) : coordination(configuration)
+        return try await engine.lock(
+            [command, configuration.table] + parts, for: configuration.budgetOwner,
+            waitingAtMost: Double(configuration.retryBudgetSeconds), doing: what,
             now: context.network.now, sleep: context.network.sleep
         ).get()
     }
@@ -235,7 +249,9 @@ struct Runner {
         let network = NetworkHelper(
             transport: context.makeTransport(timeout), timeoutSeconds: timeout,
             policy: RetryPolicy(budgetSeconds: Double(configuration.retryBudgetSeconds)),
-            pacer: context.makePacer(configuration, sharedDirectory()), rules: ProjectAPIClient.rules,
+            pacer: context.makePacer?(configuration, sharedDirectory())
+                ?? coordination(configuration).pacer(for: configuration.budgetOwner),
+            rules: ProjectAPIClient.rules,
             environment: environment)
         return ProjectAPIClient(
             access: configuration.access, network: network, now: context.now, userAgent: "tracker/\(Version.current)")

@@ -89,6 +89,8 @@ extension Runner {
         }
         // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
         // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
+        // The team's lock may have been lost while the name was looked for (a lease run out, Redis restarted).
+        try lock?.confirmHeld()
         neverRunAgain()
         let project = try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
             try await client.createProject(write, name: name, due: due).get()

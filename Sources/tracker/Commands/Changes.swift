@@ -102,7 +102,7 @@ extension Runner {
         // A second run on this snapshot waits for the first: never two reports of one change, never a torn file.
         let held = try await lock(
             [configuration.profile ?? "", configuration.endpoint.absoluteString, options.selection], for: "changes",
-            in: base, doing: "comparing with \(path)")
+            in: base, doing: "comparing with \(path)", machineOnly: true)
         defer { withExtendedLifetime(held) {} }
         if options.reset {
             guard directory.remove(name) else {

@@ -98,10 +98,13 @@ extension Runner {
     }
 
     /// The user's environment with tracker pointed at the demo: its secrets file, a cache, state and runtime directory
-    /// of its own, none of the settings that would override the file, and this tracker first on PATH.
+    /// of its own, none of the settings that would override the file (nor a team's Redis), and this tracker first on
+    /// PATH.
     private func demoEnvironment(directory: String, secrets: String) -> [String: String] {
         var environment = context.environment
-        for name in environment.keys where name.hasPrefix("AIRTABLE_") || name == "TRACKER_PROFILE" {
+        // A team's Redis is for its real base: the demo's budget and locks stay on this machine.
+        for name in environment.keys
+        where name.hasPrefix("AIRTABLE_") || name.hasPrefix("TRACKER_REDIS_") || name == "TRACKER_PROFILE" {
             environment[name] = nil
         }
         environment["TRACKER_SECRETS"] = secrets

@@ -33,6 +33,9 @@ struct Configuration: Equatable, Sendable {
     var profile: String? = nil
     /// Every profile the file has.
     var profiles: [String] = []
+    /// The team's Redis that shares the budget and the locks across machines (`"redis"`); nil keeps them on this
+    /// machine.
+    var redis: RedisAddress? = nil
     /// Where the token came from, for `doctor`: "the secrets file", "AIRTABLE_TOKEN", or the token command.
     var tokenOrigin = "the secrets file"
 
@@ -51,6 +54,11 @@ struct Configuration: Equatable, Sendable {
     /// The token as it may be shown: `pat…1234`.
     var maskedToken: String { TokenMask.masked(token) }
 
+    /// Whose budget the requests draw on: this base at this endpoint, with this token.
+    var budgetOwner: BudgetOwner {
+        BudgetOwner(endpoint: endpoint, baseID: baseID, token: token, requestsPerSecond: requestsPerSecond)
+    }
+
     /// What the API client needs of this configuration.
     var access: BaseAccess {
         BaseAccess(
@@ -63,7 +71,7 @@ struct Configuration: Equatable, Sendable {
 /// The keys a secrets file may hold; any other key is a typo and an error.
 enum SecretsKey: String, CaseIterable {
     case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields,
-        tasks
+        tasks, redis, redisCA
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.
@@ -76,6 +84,8 @@ enum SecretsKey: String, CaseIterable {
         case .baseId: "AIRTABLE_BASE_ID"
         case .table: "AIRTABLE_TABLE"
         case .endpoint: "AIRTABLE_ENDPOINT_URL"
+        case .redis: "TRACKER_REDIS_URL"
+        case .redisCA: "TRACKER_REDIS_CA"
         default: nil
         }
     }

@@ -68,7 +68,7 @@ enum JSONRPC {
                     id: usableID ?? .null, .invalidRequest, "Invalid Request: \"params\" must be an object")
             }
         }
-        guard let id else { return .notification(method: method, params: params) }
+        guard id != nil else { return .notification(method: method, params: params) }
         guard let usableID else {
             return .invalid(id: .null, .invalidRequest, "Invalid Request: \"id\" must be a string or a number")
         }

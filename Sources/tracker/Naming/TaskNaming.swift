@@ -30,7 +30,7 @@ struct TaskNaming {
     func resolve(_ target: String) async throws -> ProjectTask {
         let table = layout.client
         let candidates: [ProjectTask]
-        if let within, let ids = withinIDs {
+        if within != nil, let ids = withinIDs {
             candidates = try await client.tasks(in: table, ids: ids).get()
         } else {
             let found = try await client.tasks(

@@ -97,8 +97,14 @@ struct ICalendar {
         guard (0...9999).contains(date.year) else { return lines.append(Self.date(date)) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { digits in
             func put(_ index: Int, _ value: Int) { digits[index] = UInt8(ascii: "0") + UInt8(value % 10) }
-            (put(0, date.year / 1000), put(1, date.year / 100), put(2, date.year / 10), put(3, date.year))
-            (put(4, date.month / 10), put(5, date.month), put(6, date.day / 10), put(7, date.day))
+            put(0, date.year / 1000)
+            put(1, date.year / 100)
+            put(2, date.year / 10)
+            put(3, date.year)
+            put(4, date.month / 10)
+            put(5, date.month)
+            put(6, date.day / 10)
+            put(7, date.day)
             lines.append(UnsafeBufferPointer(digits))
         }
     }

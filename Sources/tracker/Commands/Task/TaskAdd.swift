@@ -70,6 +70,8 @@ extension Runner {
                 return try printTask(task, rows(task), options.mode)
             }
         }
+        // The team's lock may have been lost while the name was looked for (a lease run out, Redis restarted).
+        try lock?.confirmHeld()
         neverRunAgain()
         let task = try await client.createTask(write, in: table, name: options.name, project: project.id).get()
         noteCreated(true)

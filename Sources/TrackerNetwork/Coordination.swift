@@ -1,0 +1,78 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerSystem
+import TrackerModel
+
+/// A lock this process holds against other tracker processes until it is dropped.
+public protocol HeldLock: AnyObject, Sendable {
+    /// Throws when the lock is no longer this process's (a team lock whose lease ran out): the write must not go.
+    func confirmHeld() throws(AppError)
+}
+
+extension FileLock: HeldLock {
+    /// A file lock lives on its descriptor: held until dropped.
+    public func confirmHeld() throws(AppError) {}
+}
+
+/// What a pacer and a lock are for: one base of one endpoint, reached with one token.
+public struct BudgetOwner: Sendable {
+    public var endpoint: URL
+    public var baseID: String
+    public var token: String
+    public var requestsPerSecond: Double
+
+    public init(endpoint: URL, baseID: String, token: String, requestsPerSecond: Double) {
+        self.endpoint = endpoint
+        self.baseID = baseID
+        self.token = token
+        self.requestsPerSecond = requestsPerSecond
+    }
+
+    /// Airtable's limit for one token across every base it reaches; a pace set above it is for a server that is not
+    /// Airtable, and the token's budget follows it.
+    var tokenRequestsPerSecond: Double { max(FileRequestPacer.tokenRequestsPerSecond, requestsPerSecond) }
+}
+
+/// How tracker processes share a base's request budget and the locks that keep a write exactly once: one protocol,
+/// two engines (this machine's files, a team's Redis), chosen in one place from the configuration. Commands never
+/// know which they have.
+public protocol Coordination: Sendable {
+    /// The pacer for every request to `owner`'s base.
+    func pacer(for owner: BudgetOwner) -> any RequestPacer
+    /// Holds what `parts` name (a command, a table, a name) against every other tracker process sharing this engine,
+    /// waiting at most `seconds`; nil when there is nowhere to hold it (tracker runs unlocked).
+    func lock(
+        _ parts: [String], for owner: BudgetOwner, waitingAtMost seconds: Double, doing what: String,
+        now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) async -> Void
+    ) async -> Result<(any HeldLock)?, AppError>
+}
+
+/// The embedded default: the slot files and file locks of the runtime directory, shared by the user's processes on
+/// this machine, with nothing to set up.
+public struct MachineCoordination: Coordination {
+    public let directory: RuntimeDirectory
+
+    public init(directory: RuntimeDirectory) { self.directory = directory }
+
+    public func pacer(for owner: BudgetOwner) -> any RequestPacer {
+        TwoBudgetPacer(
+            base: FileRequestPacer(
+                directory: directory, name: FileRequestPacer.slotName(endpoint: owner.endpoint, baseID: owner.baseID),
+                requestsPerSecond: owner.requestsPerSecond),
+            token: FileRequestPacer(
+                directory: directory, name: FileRequestPacer.slotName(endpoint: owner.endpoint, token: owner.token),
+                requestsPerSecond: owner.tokenRequestsPerSecond))
+    }
+
+    public func lock(
+        _ parts: [String], for owner: BudgetOwner, waitingAtMost seconds: Double, doing what: String,
+        now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) async -> Void
+    ) async -> Result<(any HeldLock)?, AppError> {
+        let name = FileLock.name(prefix: parts.first ?? "lock", [owner.baseID] + parts.dropFirst())
+        return await FileLock.acquire(name, in: directory, waitingAtMost: seconds, doing: what, now: now, sleep: sleep)
+            .map { $0 }
+    }
+}

@@ -1,0 +1,83 @@
+/// One value of Redis's protocol (RESP2, which every Redis and Valkey from 2 on speaks).
+public enum RESPValue: Equatable, Sendable {
+    case simple(String)
+    case error(String)
+    case integer(Int)
+    /// A bulk string; nil is Redis's null.
+    case bulk([UInt8]?)
+    /// An array; nil is the null array.
+    case array([RESPValue]?)
+
+    /// A bulk or simple string as text.
+    public var text: String? {
+        switch self {
+        case .simple(let text): text
+        case .bulk(let bytes?): String(decoding: bytes, as: UTF8.self)
+        default: nil
+        }
+    }
+}
+
+/// RESP's two directions: a command as an array of bulk strings, and values read from a growing buffer.
+public enum RESP {
+    /// `words` as the array of bulk strings Redis reads a command as: any byte may appear in a word.
+    public static func command(_ words: [String]) -> [UInt8] {
+        var bytes = Array("*\(words.count)\r\n".utf8)
+        for word in words {
+            let utf8 = Array(word.utf8)
+            bytes += Array("$\(utf8.count)\r\n".utf8) + utf8 + [13, 10]
+        }
+        return bytes
+    }
+
+    /// What went wrong reading a value: the stream is out of step and must be closed.
+    public struct Malformed: Error, Equatable {
+        public var reason: String
+    }
+
+    /// The first whole value in `buffer` from `start`, and where the next begins; nil when more bytes are needed.
+    public static func parse(_ buffer: [UInt8], from start: Int = 0) throws(Malformed) -> (RESPValue, Int)? {
+        guard start < buffer.count else { return nil }
+        guard let lineEnd = lineEnd(buffer, from: start + 1) else { return nil }
+        let line = String(decoding: buffer[(start + 1)..<lineEnd], as: UTF8.self)
+        let next = lineEnd + 2
+        switch buffer[start] {
+        case UInt8(ascii: "+"): return (.simple(line), next)
+        case UInt8(ascii: "-"): return (.error(line), next)
+        case UInt8(ascii: ":"):
+            guard let value = Int(line) else { throw Malformed(reason: "an integer reads \"\(line.prefix(20))\"") }
+            return (.integer(value), next)
+        case UInt8(ascii: "$"):
+            guard let length = Int(line), length >= -1, length < 512 << 20 else {
+                throw Malformed(reason: "a bulk length reads \"\(line.prefix(20))\"")
+            }
+            if length == -1 { return (.bulk(nil), next) }
+            guard buffer.count >= next + length + 2 else { return nil }
+            return (.bulk(Array(buffer[next..<next + length])), next + length + 2)
+        case UInt8(ascii: "*"):
+            guard let count = Int(line), count >= -1, count < 1 << 20 else {
+                throw Malformed(reason: "an array length reads \"\(line.prefix(20))\"")
+            }
+            if count == -1 { return (.array(nil), next) }
+            var items: [RESPValue] = []
+            var position = next
+            for _ in 0..<count {
+                guard let (item, after) = try parse(buffer, from: position) else { return nil }
+                items.append(item)
+                position = after
+            }
+            return (.array(items), position)
+        default:
+            throw Malformed(reason: "an answer starts with byte \(buffer[start])")
+        }
+    }
+
+    private static func lineEnd(_ buffer: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + 1 < buffer.count {
+            if buffer[index] == 13 && buffer[index + 1] == 10 { return index }
+            index += 1
+        }
+        return nil
+    }
+}

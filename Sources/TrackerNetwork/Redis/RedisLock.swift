@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import TrackerSystem
+import TrackerModel
+
+/// A team lock in Redis: `SET key value NX PX lease`, renewed while held, released by a compare-and-delete, so only
+/// its holder can extend or end it. The value is random: another process's lock is never taken for this one's.
+final class RedisLock: HeldLock {
+    let key: String
+    let value: String
+    let doing: String
+    let team: TeamCoordination
+    /// Whether the lock was let go (renewal stops), and whether a renewal found it gone.
+    private let state = Locked((released: false, lost: false))
+
+    /// How long a lease lasts without renewal, and how often it is renewed: a crashed holder blocks the others for
+    /// the lease at most, and a holder misses two renewals before its lease runs out.
+    static let leaseMilliseconds = 15_000
+    static let renewEvery = 5.0
+
+    private init(key: String, value: String, doing: String, team: TeamCoordination) {
+        self.key = key
+        self.value = value
+        self.doing = doing
+        self.team = team
+    }
+
+    static func acquire(
+        key: String, team: TeamCoordination, waitingAtMost seconds: Double, doing what: String,
+        now: @Sendable () -> Double, sleep: @Sendable (Double) async -> Void
+    ) async -> Result<RedisLock, AppError> {
+        let value = Digest.randomHex(bytes: 16)
+        let started = now()
+        while true {
+            let answer: RESPValue
+            do throws(RedisFailure) {
+                answer = try team.connection.command(["SET", key, value, "NX", "PX", "\(leaseMilliseconds)"])
+            } catch {
+                return .failure(team.unavailable(error, doing: what))
+            }
+            if answer.text == "OK" {
+                let lock = RedisLock(key: key, value: value, doing: what, team: team)
+                lock.keepRenewed()
+                return .success(lock)
+            }
+            let waited = now() - started
+            guard waited < seconds else { return .failure(.lockTimeout(what: what, waitedSeconds: Int(waited))) }
+            await sleep(min(0.1, max(0.01, seconds - waited)))
+            if Task.isCancelled { return .failure(.interrupted) }
+        }
+    }
+
+    /// Renews the lease in the background until the lock is released; a renewal that finds it gone marks it lost.
+    private func keepRenewed() {
+        let state = state
+        let (team, key, value) = (team, key, value)
+        DetachedThread.start {
+            var next = MonotonicClock.now() + Self.renewEvery
+            while !state.withLock({ $0.released || $0.lost }) {
+                usleep(50_000)
+                guard MonotonicClock.now() >= next else { continue }
+                next = MonotonicClock.now() + Self.renewEvery
+                let renewed = try? team.connection.evaluate([
+                    (RedisScripts.renew, [key], [value, "\(Self.leaseMilliseconds)"])
+                ])
+                if renewed?.first == .integer(0) { state.withLock { $0.lost = true } }
+            }
+        }
+    }
+
+    /// Asks the Redis, at the last moment before the write, whether the lease is still this process's (renewing it):
+    /// a lease that ran out or a Redis that restarted or went away stops the write.
+    func confirmHeld() throws(AppError) {
+        if state.withLock({ $0.lost }) { throw .teamLockLost(doing: doing) }
+        let answer: [RESPValue]
+        do throws(RedisFailure) {
+            answer = try team.connection.evaluate([(RedisScripts.renew, [key], [value, "\(Self.leaseMilliseconds)"])])
+        } catch {
+            throw team.unavailable(error, doing: doing)
+        }
+        guard answer.first == .integer(1) else {
+            state.withLock { $0.lost = true }
+            throw .teamLockLost(doing: doing)
+        }
+    }
+
+    deinit {
+        state.withLock { $0.released = true }
+        _ = try? team.connection.evaluate([(RedisScripts.release, [key], [value])])
+    }
+}

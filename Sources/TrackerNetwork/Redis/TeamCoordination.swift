@@ -1,0 +1,148 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerSystem
+import TrackerModel
+
+/// A team's Redis as the engine: every tracker process on every machine that names it takes its request slots, the
+/// hold after a 429 and its write locks there. When it cannot be reached, pacing falls back to this machine's
+/// engine (one warning line) and a lock is refused, so nothing is written unguarded.
+public final class TeamCoordination: Coordination {
+    public let connection: RedisConnection
+    let machine: MachineCoordination
+    let warn: @Sendable (String) -> Void
+    /// Whether the last call failed, and when to try the Redis again.
+    private let health = Locked((down: false, retryAt: 0.0))
+    /// This process among those drawing on the budget (`doctor` counts them); random, so it says nothing of the host.
+    let processID = Digest.randomHex(bytes: 8)
+
+    /// How long after a failed call pacing stays on this machine before the Redis is tried again: a Redis that
+    /// times out would otherwise cost 500 ms on every request.
+    static let retryInterval = 2.0
+
+    public init(connection: RedisConnection, machine: MachineCoordination, warn: @escaping @Sendable (String) -> Void)
+    {
+        self.connection = connection
+        self.machine = machine
+        self.warn = warn
+    }
+
+    /// The keys for `owner`: every one under `tracker:` with the base as the hash tag (the token's budget under its
+    /// keyed hash, as it spans bases), never a token or a name in clear.
+    public struct Keys: Equatable, Sendable {
+        public var budget: String
+        public var seen: String
+        public var tokenBudget: String
+
+        public init(_ owner: BudgetOwner) {
+            let base = owner.baseID.filter { $0.isLetter || $0.isNumber }
+            let endpoint = String(
+                StableHash.of("\(owner.endpoint.host ?? "")-\(owner.endpoint.port ?? 0)"), radix: 16)
+            budget = "tracker:{\(base)}:budget:\(endpoint)"
+            seen = "tracker:{\(base)}:seen:\(endpoint)"
+            let token = String(Digest.hmacSHA256Hex(key: "tracker token budget", owner.token).prefix(32))
+            tokenBudget = "tracker:{token-\(token)}:budget:\(endpoint)"
+        }
+
+        /// A lock's key: a hash of what it holds (a table, a project's name).
+        public static func lock(_ parts: [String], baseID: String) -> String {
+            let base = baseID.filter { $0.isLetter || $0.isNumber }
+            let hash = Digest.hmacSHA256Hex(key: "tracker lock", parts.joined(separator: "\u{0}")).prefix(32)
+            return "tracker:{\(base)}:lock:\(hash)"
+        }
+    }
+
+    public func pacer(for owner: BudgetOwner) -> any RequestPacer {
+        RedisPacer(team: self, owner: owner, keys: Keys(owner), fallback: machine.pacer(for: owner))
+    }
+
+    public func lock(
+        _ parts: [String], for owner: BudgetOwner, waitingAtMost seconds: Double, doing what: String,
+        now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) async -> Void
+    ) async -> Result<(any HeldLock)?, AppError> {
+        await RedisLock.acquire(
+            key: Keys.lock(parts, baseID: owner.baseID), team: self, waitingAtMost: seconds, doing: what, now: now,
+            sleep: sleep
+        ).map { $0 }
+    }
+
+    /// Runs `body` against the Redis unless it failed moments ago: nil (after one warning line) when it cannot be
+    /// reached, so the caller falls back to this machine. A refused password is thrown: a configuration to fix.
+    func whenReachable<T>(_ body: () throws(RedisFailure) -> T) throws(AppError) -> T? {
+        let time = MonotonicClock.now()
+        if health.withLock({ $0.down && time < $0.retryAt }) { return nil }
+        do throws(RedisFailure) {
+            let result = try body()
+            health.withLock { $0.down = false }
+            return result
+        } catch {
+            switch error {
+            case .misconfigured(let why): throw AppError.redisRefused(redis: connection.address.display, reason: why)
+            case .unreachable(let why), .replied(let why):
+                let first = health.withLock { state in
+                    defer { state = (true, MonotonicClock.now() + Self.retryInterval) }
+                    return !state.down
+                }
+                if first {
+                    warn(
+                        "warning: the Redis at \(connection.address.display) cannot be used (\(why)); pacing covers this machine only until it can"
+                    )
+                }
+                return nil
+            }
+        }
+    }
+
+    /// An error for a lock that could not be taken or kept because the Redis failed.
+    func unavailable(_ failure: RedisFailure, doing what: String) -> AppError {
+        switch failure {
+        case .misconfigured(let why): .redisRefused(redis: connection.address.display, reason: why)
+        case .unreachable(let why), .replied(let why):
+            .teamLockUnavailable(redis: connection.address.display, reason: why, doing: what)
+        }
+    }
+}
+
+/// Reserves each request's slot in the team's Redis: the base's budget and the token's, two scripts in one write
+/// (each script one hash tag, so one slot), timed by Redis's clock so machines whose clocks disagree still agree.
+final class RedisPacer: RequestPacer {
+    let team: TeamCoordination
+    let owner: BudgetOwner
+    let keys: TeamCoordination.Keys
+    let fallback: any RequestPacer
+
+    init(team: TeamCoordination, owner: BudgetOwner, keys: TeamCoordination.Keys, fallback: any RequestPacer) {
+        self.team = team
+        self.owner = owner
+        self.keys = keys
+        self.fallback = fallback
+    }
+
+    func nextTurn() throws(AppError) -> Double {
+        let connection = team.connection
+        let reserved = try team.whenReachable { () throws(RedisFailure) in
+            try connection.evaluate([
+                (RedisScripts.budget, [keys.budget, keys.seen], ["reserve", "\(owner.requestsPerSecond)", "0", team.processID]),
+                (RedisScripts.budget, [keys.tokenBudget], ["reserve", "\(owner.tokenRequestsPerSecond)", "0", team.processID]),
+            ])
+        }
+        guard let reserved else { return try fallback.nextTurn() }
+        let waits = reserved.map { answer -> Double in
+            if case .integer(let micros) = answer { Double(max(0, micros)) / 1_000_000 } else { 0 }
+        }
+        return waits.max() ?? 0
+    }
+
+    func rateLimited(holdingFor seconds: Double) {
+        // This machine holds back too, so its processes stay held if the Redis goes away during the lockout.
+        fallback.rateLimited(holdingFor: seconds)
+        let connection = team.connection
+        _ = try? team.whenReachable { () throws(RedisFailure) in
+            try connection.evaluate([
+                (RedisScripts.budget, [keys.budget], ["hold", "\(owner.requestsPerSecond)", "\(seconds)", team.processID])
+            ])
+        }
+    }
+}
