@@ -146,3 +146,36 @@ final class RedisPacer: RequestPacer {
         }
     }
 }
+
+extension TeamCoordination {
+    /// What `doctor` reports of the team's Redis.
+    public struct Health: Sendable {
+        /// One PING's round trip, in seconds.
+        public var roundTrip: Double
+        /// Redis's clock less this machine's, in seconds.
+        public var clockSkew: Double
+        /// Tracker processes that drew on the base's budget in the last minute.
+        public var processes: Int
+    }
+
+    /// Checks the Redis as every command would use it: connected and authenticated, a round trip, a script run, its
+    /// clock against `wallClock` (seconds since 1970), and the processes seen on `owner`'s budget.
+    public func health(for owner: BudgetOwner, wallClock: () -> Double) throws(RedisFailure) -> Health {
+        _ = try connection.command(["PING"])
+        let started = MonotonicClock.now()
+        _ = try connection.command(["PING"])
+        let roundTrip = MonotonicClock.now() - started
+        let keys = Keys(owner)
+        // The renewal script on a lock nobody holds: it runs, and changes nothing.
+        _ = try connection.evaluate([(RedisScripts.renew, [Keys.lock(["doctor"], baseID: owner.baseID)], ["-", "1"])])
+        let asked = wallClock()
+        guard case .array(let time?) = try connection.command(["TIME"]), time.count == 2,
+            let seconds = time[0].text.flatMap(Double.init), let micros = time[1].text.flatMap(Double.init)
+        else { throw .replied("TIME answered in an unexpected shape") }
+        let redisNow = seconds + micros / 1_000_000
+        let skew = redisNow - (asked + wallClock()) / 2
+        let counted = try connection.command(["ZCOUNT", keys.seen, "\(redisNow - 60)", "+inf"])
+        guard case .integer(let processes) = counted else { throw .replied("ZCOUNT answered in an unexpected shape") }
+        return Health(roundTrip: roundTrip, clockSkew: skew, processes: processes)
+    }
+}

@@ -78,7 +78,7 @@ extension Runner {
         case .failure(let error):
             let error = error as? AppError ?? .configuration("\(error)", hint: nil)
             try report(.failed("configuration", error))
-            for name in ["token", "table", "fields", "pace"] {
+            for name in ["token", "table", "fields", "pace", "sharing"] {
                 try report(
                     DoctorCheck(name: name, error: error, detail: "\(name): not checked without a configuration"))
             }
@@ -184,6 +184,7 @@ extension Runner {
         checks.append(cacheCheck(age: age))
         if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(paceCheck(configuration))
+        checks.append(sharingCheck(configuration))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))
             checks.append(.failed("secrets", .configuration(warning, hint: nil)))

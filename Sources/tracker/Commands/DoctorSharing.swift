@@ -1,0 +1,49 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerNetwork
+import TrackerModel
+
+extension Runner {
+    /// How the base's budget and the write locks are shared: on this machine, or through the team's Redis, which is
+    /// then checked as the commands use it.
+    func sharingCheck(_ configuration: Configuration) -> DoctorCheck {
+        guard let address = configuration.redis else {
+            return DoctorCheck(
+                name: "sharing",
+                detail:
+                    "budget and locks shared by this machine's tracker processes; set \"redis\" to share them across machines")
+        }
+        guard let team = coordination(configuration) as? TeamCoordination else {
+            return .skipped("sharing", "not checked in this run")
+        }
+        let now = context.now
+        do throws(RedisFailure) {
+            let health = try team.health(
+                for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 })
+            let skew = FieldFormatter.grouped(abs(health.clockSkew), places: 2)
+            let count = health.processes
+            var check = DoctorCheck(
+                name: "sharing",
+                detail:
+                    "\(address.display): authenticated, round trip \(FieldFormatter.grouped(health.roundTrip * 1000, places: 2)) ms, scripts run, clock \(skew) s from this machine's (pacing uses Redis's), \(count) tracker process\(count == 1 ? "" : "es") drew on this base's budget in the last minute"
+            )
+            if abs(health.clockSkew) > 60 {
+                check.notes.append("This machine's clock is off; pacing is unaffected, but check NTP.")
+            }
+            return check
+        } catch {
+            let problem: AppError =
+                switch error {
+                case .misconfigured(let why): .redisRefused(redis: address.display, reason: why)
+                case .unreachable(let why), .replied(let why):
+                    .network(
+                        "the Redis at \(address.display) cannot be used (\(why)); pacing falls back to this machine and --if-absent is refused"
+                    )
+                }
+            return .failed("sharing", problem)
+        }
+    }
+}

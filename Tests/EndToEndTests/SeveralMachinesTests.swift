@@ -1,0 +1,243 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// Several machines, one base: tracker processes with their own HOME and runtime directory each (as on separate
+/// hosts) sharing the base's budget, its 429 hold and the write locks through one Redis.
+final class SeveralMachinesTests: FakeAirtableTestCase {
+    /// A "machine": a tracker of its own HOME and runtime directory, pointed at the fake and at `redis` when given.
+    private func machine(_ redis: String?, _ extra: [String: String] = [:]) -> TrackerProcess {
+        var environment = extra
+        if let redis { environment["TRACKER_REDIS_URL"] = redis }
+        return tracker(environment)
+    }
+
+    /// Starts every (machine, arguments) at once and waits for all: their results in order.
+    private func runTogether(_ runs: [(TrackerProcess, [String])]) throws -> [ProcessResult] {
+        let started = try runs.map { try $0.0.start($0.1) }
+        return started.map { process, out, err in
+            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr, seconds: 0)
+        }
+    }
+
+    /// The records of `table` (the projects by default) named `name`.
+    private func named(_ name: String, in table: String? = nil) -> [[String: Any]] {
+        fake.records(inTable: table ?? fake.options.table).filter {
+            ($0["fields"] as? [String: Any])?["Name"] as? String == name
+        }
+    }
+
+    private func assertUnderTheLimit(file: StaticString = #filePath, line: UInt = #line) {
+        let statuses = fake.recordLog.map(\.status)
+        XCTAssertFalse(statuses.contains(429), "\(statuses.filter { $0 == 429 }.count) × 429", file: file, line: line)
+        let times = fake.log.map(\.received).sorted()
+        for (index, time) in times.enumerated() {
+            XCTAssertLessThanOrEqual(times[index...].prefix { $0 < time + 1 }.count, 5, file: file, line: line)
+        }
+    }
+
+    func testMachinesSharingARedisStayUnderTheBasesLimit() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        options.requestsPerSecond = 5
+        try startFake(records: FakeAirtable.generatedProjects(count: 300), options: options)
+        // Three machines, three listings of three pages each, all at once: 27 requests that the base takes at 5 a second.
+        let machines = (0..<3).map { _ in machine(redis.url()) }
+        let results = try runTogether(machines.flatMap { machine in (0..<3).map { _ in (machine, ["list"]) } })
+        for result in results {
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.lines.count, 300)
+            XCTAssertEqual(result.stderr, "")
+        }
+        assertUnderTheLimit()
+        // Every process drew on the one budget, which doctor counts.
+        let doctor = try machines[0].run(["doctor", "--json"])
+        XCTAssertTrue(doctor.stdout.contains("processes"), doctor.stdout)
+    }
+
+    func testRacingIfAbsentOnSeveralMachinesMakesOneProject() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        // Answers 200 ms late, as across an ocean: the window between "absent" and "created" is wide.
+        options.latency = 0.2
+        try startFake(options: options)
+        let name = "Weekly review 2026-W48"
+        let machines = (0..<4).map { _ in machine(redis.url()) }
+        let arguments = ["add", "-q", "--if-absent", "--name", name, "--due", "2026-12-04"]
+        let results = try runTogether(machines.flatMap { [($0, arguments), ($0, arguments)] })
+        for result in results { XCTAssertEqual(result.status, 0, result.stderr) }
+        XCTAssertEqual(named(name).count, 1)
+        XCTAssertEqual(Set(results.map(\.stdout)).count, 1, "every run prints the one project's id")
+        // The lock is gone once the writes are done: nothing is left to block the next run.
+        XCTAssertFalse(try redis.keys().contains { $0.key.contains(":lock:") })
+    }
+
+    func testRacingTaskAddOnSeveralMachinesMakesOneTask() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        options.latency = 0.2
+        options.tasks = []
+        try startFake(options: options)
+        let machines = (0..<3).map { _ in machine(redis.url()) }
+        let arguments = ["task", "add", "Coffee packaging", "Print proofs", "--if-absent", "-q"]
+        let results = try runTogether(machines.flatMap { [($0, arguments), ($0, arguments)] })
+        for result in results { XCTAssertEqual(result.status, 0, result.stderr) }
+        XCTAssertEqual(named("Print proofs", in: "Tasks").count, 1)
+    }
+
+    func testA429OnOneMachineHoldsBackTheOthers() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        options.lockoutSeconds = 3
+        options.sendsRetryAfter = true
+        try startFake(options: options)
+        let first = machine(redis.url()), second = machine(redis.url())
+        // Each machine has read the schema already, so each listing below is one request.
+        for machine in [first, second] { XCTAssertEqual(try machine.run(["list"]).status, 0) }
+        fake.inject(.rateLimited(retryAfter: "3"), onRequest: 1)
+        let (process, out, _) = try first.start(["list"])
+        // Once the first machine has been refused, the second starts: it must wait out the same hold.
+        let deadline = Date().addingTimeInterval(10)
+        while !fake.recordLog.contains(where: { $0.status == 429 }) && Date() < deadline { usleep(10_000) }
+        let other = try second.run(["list"])
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(other.status, 0, other.stderr)
+        XCTAssertEqual(fake.log.filter { $0.status == 429 }.count, 1, "\(fake.log.map(\.status))")
+    }
+
+    func testARedisThatGoesAwayLeavesPacingToTheMachineAndRefusesTheLock() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let laptop = machine(redis.url())
+        XCTAssertEqual(try laptop.run(["list"]).stderr, "")
+        redis.stop()
+        // Pacing falls back, with one line naming the Redis and why; the command itself succeeds.
+        let listed = try laptop.run(["list"])
+        XCTAssertEqual(listed.status, 0)
+        XCTAssertEqual(listed.lines.count, 16)
+        let warnings = listed.stderr.split(separator: "\n")
+        XCTAssertEqual(warnings.count, 1, listed.stderr)
+        XCTAssertTrue(
+            warnings.first?.hasPrefix("tracker: warning: the Redis at redis://127.0.0.1:\(redis.port)") == true,
+            listed.stderr)
+        XCTAssertTrue(listed.stderr.contains("connection refused"), listed.stderr)
+        // A write that needs the team's lock is 75 with nothing written.
+        let before = fake.records.count
+        let add = try laptop.run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-12-04"])
+        assertFailure(add, status: 75, "cannot take the team's lock")
+        XCTAssertTrue(add.stderr.contains("nothing was written"), add.stderr)
+        XCTAssertEqual(fake.records.count, before)
+        XCTAssertFalse(fake.recordLog.contains { $0.method == "POST" })
+        // Back again: used from the next command, which leaves its keys there.
+        try redis.start()
+        let again = try laptop.run(["list"])
+        XCTAssertEqual(again.stderr, "")
+        XCTAssertTrue(try redis.keys().contains { $0.key.contains(":budget:") })
+    }
+
+    func testALeaseLostBeforeTheWriteGoesOutWritesNothing() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        options.latency = 0.6
+        try startFake(options: options)
+        let laptop = machine(redis.url())
+        let (process, _, err) = try laptop.start(["add", "--if-absent", "--name", "Lost lease", "--due", "2026-12-04"])
+        // While it looks for the name under the lock, Redis forgets everything (a restart without persistence).
+        let deadline = Date().addingTimeInterval(10)
+        while !(try redis.keys().contains { $0.key.contains(":lock:") }) && Date() < deadline { usleep(5_000) }
+        try redis.cli(["FLUSHALL"])
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 75, stderr)
+        XCTAssertTrue(stderr.hasPrefix("tracker: the team's lock for adding \"Lost lease\" was lost"), stderr)
+        XCTAssertEqual(named("Lost lease").count, 0)
+        XCTAssertEqual(fake.records.count, 16)
+    }
+
+    func testAPasswordProtectedRedisAndAWrongPassword() throws {
+        let password = "s3cret-redis-password-XYZ"
+        let redis = try RedisServer(password: password)
+        try startFake()
+        let right = try machine(redis.url()).run(["list"])
+        XCTAssertEqual(right.status, 0, right.stderr)
+        XCTAssertEqual(right.stderr, "")
+        XCTAssertTrue(try redis.keys().contains { $0.key.contains(":budget:") })
+        let wrongPassword = "wrong-password-ABCDEFG"
+        let wrong = try machine(redis.url(password: wrongPassword)).run(["list", "--verbose"])
+        assertFailure(wrong, status: 78, "the Redis at redis://127.0.0.1:\(redis.port) refused tracker")
+        XCTAssertFalse(wrong.stderr.contains(wrongPassword), wrong.stderr)
+        XCTAssertFalse(fake.recordLog.count > 1, "nothing is sent to Airtable unpaced")
+        // The password never shows, in a warning either.
+        redis.stop()
+        let down = try machine(redis.url()).run(["list", "--verbose"])
+        XCTAssertEqual(down.status, 0)
+        XCTAssertFalse(down.stderr.contains(password), down.stderr)
+    }
+
+    func testTLSIsVerifiedAgainstTheCAGivenAndRefusedWithoutIt() throws {
+        let redis = try RedisServer(tls: true)
+        try startFake()
+        let trusted = try machine(redis.url(), ["TRACKER_REDIS_CA": redis.tls!.authority]).run(["list"])
+        XCTAssertEqual(trusted.status, 0, trusted.stderr)
+        XCTAssertEqual(trusted.stderr, "")
+        XCTAssertTrue(try redis.keys().contains { $0.key.contains(":budget:") })
+        try redis.cli(["FLUSHALL"])
+        // Without the CA the certificate is not trusted: nothing is sent to it, pacing stays on the machine.
+        let untrusted = machine(redis.url())
+        let listed = try untrusted.run(["list"])
+        XCTAssertEqual(listed.status, 0)
+        XCTAssertTrue(listed.stderr.contains("certificate is not trusted"), listed.stderr)
+        XCTAssertEqual(try redis.keys().count, 0)
+        let add = try untrusted.run(["add", "--if-absent", "--name", "Unverified", "--due", "2026-12-04"])
+        assertFailure(add, status: 75, "cannot take the team's lock")
+        XCTAssertEqual(named("Unverified").count, 0)
+        XCTAssertEqual(fake.records.count, 16)
+    }
+
+    func testAUnixSocketRedis() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let result = try machine("unix://\(redis.socketPath)").run(["list"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(try redis.keys().contains { $0.key.contains(":budget:") })
+    }
+
+    func testKeysHoldNoSecretAndAllExpire() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        options.latency = 0.3
+        try startFake(options: options)
+        let laptop = machine(redis.url())
+        let name = "Secret project name"
+        let (process, _, _) = try laptop.start(["add", "--if-absent", "--name", name, "--due", "2026-12-04"])
+        // Read the keys while the lock is held, and after.
+        let deadline = Date().addingTimeInterval(10)
+        var seen: [(key: String, ttl: Int)] = []
+        while Date() < deadline {
+            seen = try redis.keys()
+            if seen.contains(where: { $0.key.contains(":lock:") }) { break }
+            usleep(5_000)
+        }
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(seen.contains { $0.key.contains(":lock:") }, "\(seen)")
+        seen += try redis.keys()
+        XCTAssertGreaterThanOrEqual(Set(seen.map(\.key)).count, 4, "\(seen)")
+        for (key, ttl) in seen {
+            XCTAssertTrue(key.hasPrefix("tracker:{"), key)
+            XCTAssertGreaterThan(ttl, 0, "\(key) has no time to live")
+            XCTAssertLessThanOrEqual(ttl, 600_000, "\(key) lives longer than minutes")
+            let value = try redis.cli(["DUMP", key])
+            for secret in [fake.options.token, name, "Secret", "pat"] {
+                XCTAssertFalse(key.contains(secret), key)
+                XCTAssertFalse(value.contains(secret), "\(key) holds \(secret)")
+            }
+        }
+    }
+}
