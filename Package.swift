@@ -45,6 +45,7 @@ let package = Package(
         .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"], exclude: ["README.md"]),
         .executableTarget(name: "measure-child"),
         .testTarget(name: "TrackerTests", dependencies: ["tracker", "FakeAirtable", "LoopbackTLS"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS"]),
+        // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
+        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork"]),
     ]
 )

@@ -252,3 +252,33 @@ struct ConfigurationTests {
         #expect(error.message.contains(detail) || error.hint?.contains(detail) == true, "\(error.message)")
     }
 }
+
+extension ConfigurationTests {
+    @Test func aRedisFromTheFileOrTheEnvironment() throws {
+        let root = try directory([
+            "work/Secrets.json":
+                #"{"token": "\#(Self.token)", "baseId": "appABCDEFGHIJKLMN", "table": "Design projects", "redis": "redis://:pw-in-file@cache:6380/1"}"#
+        ])
+        let fromFile = try load(root).get()
+        #expect(fromFile.redis?.place == .tcp(host: "cache", port: 6380, tls: false))
+        #expect(fromFile.redis?.password == "pw-in-file" && fromFile.redis?.database == 1)
+        let fromEnvironment = try load(root, environment: ["TRACKER_REDIS_URL": "unix:///run/redis.sock"]).get()
+        #expect(fromEnvironment.redis?.place == .unix(path: "/run/redis.sock"))
+        #expect(try load(try directory(["work/Secrets.json": Self.valid])).get().redis == nil)
+    }
+
+    @Test func aMalformedRedisIsConfigurationWithoutRepeatingIt() throws {
+        let root = try directory(["work/Secrets.json": Self.valid])
+        let result = load(root, environment: ["TRACKER_REDIS_URL": "http://user:very-secret@cache"])
+        guard case .failure(let error) = result else {
+            Issue.record("a malformed address was accepted")
+            return
+        }
+        #expect(error.exitCode == .configuration)
+        #expect(error.message.hasPrefix("TRACKER_REDIS_URL is not a Redis address"))
+        #expect(!error.message.contains("very-secret") && !(error.hint ?? "").contains("very-secret"))
+        let missingCA = load(
+            root, environment: ["TRACKER_REDIS_URL": "rediss://cache", "TRACKER_REDIS_CA": root + "/nothing.pem"])
+        #expect((try? missingCA.get()) == nil)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import TrackerModel
+@testable import TrackerNetwork
+@testable import tracker
+
+@Suite(.timeLimit(.minutes(1)))
+struct RESPTests {
+    @Test func aCommandIsAnArrayOfBulkStringsWhateverItsBytes() {
+        let bytes = RESP.command(["SET", "k", "a b\r\n€"])
+        #expect(String(decoding: bytes, as: UTF8.self) == "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$8\r\na b\r\n€\r\n")
+    }
+
+    @Test func answersAreReadWholeOrNotAtAll() throws {
+        let text = Array("+OK\r\n-ERR no\r\n:42\r\n$-1\r\n$5\r\nhe\r\nl\r\n*2\r\n:1\r\n$1\r\nx\r\n*-1\r\n".utf8)
+        var values: [RESPValue] = []
+        var position = 0
+        while let (value, next) = try RESP.parse(text, from: position) {
+            values.append(value)
+            position = next
+        }
+        #expect(
+            values == [
+                .simple("OK"), .error("ERR no"), .integer(42), .bulk(nil), .bulk(Array("he\r\nl".utf8)),
+                .array([.integer(1), .bulk([UInt8(ascii: "x")])]), .array(nil),
+            ])
+        // Every prefix short of a whole value is "more bytes needed", never a wrong value.
+        let whole = Array("*2\r\n$5\r\nhello\r\n:7\r\n".utf8)
+        for cut in 0..<whole.count { #expect(try RESP.parse(Array(whole[0..<cut])) == nil) }
+        #expect(throws: RESP.Malformed.self) { try RESP.parse(Array("?what\r\n".utf8)) }
+        #expect(throws: RESP.Malformed.self) { try RESP.parse(Array("$abc\r\n".utf8)) }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct RedisAddressTests {
+    @Test func addressesOfEveryForm() throws {
+        let plain = try RedisAddress.parse("redis://cache.internal").get()
+        #expect(plain.place == .tcp(host: "cache.internal", port: 6379, tls: false))
+        #expect(plain.password == nil && plain.database == 0)
+        let full = try RedisAddress.parse("rediss://ops:p%40ss:word@10.0.0.5:6380/2").get()
+        #expect(full.place == .tcp(host: "10.0.0.5", port: 6380, tls: true))
+        #expect(full.user == "ops" && full.password == "p@ss:word" && full.database == 2)
+        let passwordOnly = try RedisAddress.parse("redis://:secret@localhost:7000").get()
+        #expect(passwordOnly.user == nil && passwordOnly.password == "secret")
+        let ipv6 = try RedisAddress.parse("redis://[::1]:6390").get()
+        #expect(ipv6.place == .tcp(host: "::1", port: 6390, tls: false))
+        #expect(ipv6.display == "redis://[::1]:6390")
+        let socket = try RedisAddress.parse("unix://:pw@/run/redis/redis.sock?db=3").get()
+        #expect(socket.place == .unix(path: "/run/redis/redis.sock") && socket.database == 3 && socket.password == "pw")
+        #expect(socket.curlTarget.unixPath == "/run/redis/redis.sock")
+        #expect(full.curlTarget.url == "https://10.0.0.5:6380/")
+    }
+
+    @Test func theDisplayNeverHoldsTheUserOrThePassword() throws {
+        let address = try RedisAddress.parse("rediss://ops:hunter2-secret@cache:6380/1").get()
+        #expect(address.display == "rediss://cache:6380")
+        #expect(!address.display.contains("hunter2") && !address.display.contains("ops"))
+    }
+
+    @Test func wrongAddressesSayWhyWithoutRepeatingThem() {
+        for text in ["http://cache:6379", "redis://:pw@", "redis://host:99999", "redis://host/x", "unix://relative.sock"] {
+            guard case .failure(let invalid) = RedisAddress.parse(text) else {
+                Issue.record("\(text) was taken")
+                continue
+            }
+            #expect(!invalid.reason.contains(text))
+        }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct DigestTests {
+    @Test func knownAnswers() {
+        #expect(Digest.sha1Hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(Digest.sha1Hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        #expect(Digest.hex(Digest.sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // Two blocks: 56 bytes of message need a second block for the length.
+        let long = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
+        #expect(Digest.hex(Digest.sha256(Array(long.utf8))) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        // RFC 4231, test case 2.
+        #expect(
+            Digest.hmacSHA256Hex(key: "Jefe", "what do ya want for nothing?")
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct TeamKeysTests {
+    static let owner = BudgetOwner(
+        endpoint: URL(string: "https://api.airtable.com")!, baseID: "appABCDEFGHIJKLMN",
+        token: "fake-token-for-the-keys-test-A",
+        requestsPerSecond: 5)
+
+    @Test func keysAreHashTaggedByBaseAndHoldNoSecretOrName() {
+        let keys = TeamCoordination.Keys(Self.owner)
+        #expect(keys.budget.hasPrefix("tracker:{appABCDEFGHIJKLMN}:budget:"))
+        #expect(keys.seen.hasPrefix("tracker:{appABCDEFGHIJKLMN}:seen:"))
+        #expect(keys.tokenBudget.hasPrefix("tracker:{token-"))
+        for key in [keys.budget, keys.seen, keys.tokenBudget] {
+            #expect(!key.contains("fake-token") && !key.contains("test-A"))
+        }
+        let lock = TeamCoordination.Keys.lock(["add", "Design projects", "Weekly review"], baseID: "appABCDEFGHIJKLMN")
+        #expect(lock.hasPrefix("tracker:{appABCDEFGHIJKLMN}:lock:"))
+        #expect(!lock.contains("Weekly") && !lock.contains("Design"))
+        #expect(lock != TeamCoordination.Keys.lock(["add", "Design projects", "Weekly Review"], baseID: "appABCDEFGHIJKLMN"))
+    }
+
+    @Test func anotherTokenIsAnotherBudgetAndTheScriptsDigestIsRedises() {
+        var other = Self.owner
+        other.token = "fake-token-for-the-keys-test-B"
+        #expect(TeamCoordination.Keys(other).tokenBudget != TeamCoordination.Keys(Self.owner).tokenBudget)
+        #expect(RedisScripts.budget.digest == Digest.sha1Hex(RedisScripts.budget.text))
+    }
+}
