@@ -241,3 +241,29 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         }
     }
 }
+
+extension SeveralMachinesTests {
+    func testAnAssistantsServerKeepsOneConnectionAndReconnects() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let process = machine(redis.url())
+        let session = try MCPSession(process, arguments: ["mcp", "--root", process.runtimeDirectory])
+        XCTAssertNotNil(session.call("initialize", MCPTests.initialize)["result"])
+        session.notify("notifications/initialized")
+        func total() -> Int? {
+            let result = session.call("tools/call", ["name": "list_projects", "arguments": ["limit": 1]])["result"]
+            return (result as? [String: Any])?.structured["total"] as? Int
+        }
+        for _ in 0..<3 { XCTAssertEqual(total(), 16) }
+        // Three calls, one connection: the server's, beside redis-cli's own.
+        let clients = try redis.cli(["CLIENT", "LIST"]).split(separator: "\n").filter { !$0.contains("cmd=client") }
+        XCTAssertEqual(clients.count, 1, "\(clients)")
+        // Redis restarts: the next call reconnects at once, with no warning and no fallback.
+        redis.stop()
+        try redis.start()
+        XCTAssertEqual(total(), 16)
+        XCTAssertTrue(try redis.keys().contains { $0.key.contains(":budget:") })
+        XCTAssertEqual(session.finish().status, 0)
+        XCTAssertFalse(session.stderr.contains("warning"), session.stderr)
+    }
+}

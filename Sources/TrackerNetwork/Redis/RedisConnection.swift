@@ -36,13 +36,19 @@ public final class RedisConnection: @unchecked Sendable {
     /// Sends `commands` in one write and returns their answers in order; an error answer is returned, not thrown.
     public func call(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
         let result = lock.withLock { _ -> Result<[RESPValue], RedisFailure> in
-            do throws(RedisFailure) {
-                if stream == nil { try open() }
-                return .success(try exchange(commands))
-            } catch {
-                close()
-                return .failure(error)
+            // A kept connection may have died since its last use (a Redis restarted, an idle timeout): one more try on
+            // a new one tells that from a Redis that is down.
+            let kept = stream != nil
+            for attempt in 0..<2 {
+                do throws(RedisFailure) {
+                    if stream == nil { try open() }
+                    return .success(try exchange(commands))
+                } catch {
+                    close()
+                    guard case .unreachable = error, kept, attempt == 0 else { return .failure(error) }
+                }
             }
+            return .failure(.unreachable("the connection was lost"))
         }
         return try result.get()
     }
