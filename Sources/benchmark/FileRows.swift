@@ -54,7 +54,7 @@ import Foundation
             ours.wall / theirs.wall, ours.peak))
 
     let big = scratch + "/upload-5MB.bin"
-    FileManager.default.createFile(
+    _ = FileManager.default.createFile(
         atPath: big, contents: Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) }))
     let upload = Summary(
         samples: (0..<runs).map { _ in
@@ -100,7 +100,7 @@ import Foundation
     chmod(secrets, 0o600)
     slowEnv["TRACKER_SECRETS"] = secrets
     let small = (0..<3).map { scratch + "/small-\($0).png" }
-    for path in small { FileManager.default.createFile(atPath: path, contents: Data(count: 30_000)) }
+    for path in small { _ = FileManager.default.createFile(atPath: path, contents: Data(count: 30_000)) }
     _ = Measure.run(tracker, ["files", "Coffee packaging"], environment: slowEnv)  // remembers the schema
     func trips(_ name: String, _ arguments: [String]) {
         let before = (slow.log.count, slow.files.log.count)

@@ -154,6 +154,13 @@ if CommandLine.arguments.contains("--mcp") {
     exit(0)
 }
 
+// `--machines`: several machines listing one base at once, without and with a shared Redis; what Redis costs.
+if CommandLine.arguments.contains("--machines") {
+    print("several machines, one base (a fake that enforces 5 requests a second)")
+    try machineRows(machines: quick ? 2 : 3, processes: quick ? 2 : 6, projects: 316, runs: quick ? 10 : 30)
+    exit(0)
+}
+
 // `--board`: only the board's rows (first screen, redraws, idle).
 if CommandLine.arguments.contains("--board") {
     print("tracker board")

@@ -45,7 +45,7 @@ final class BoardSession {
             ], limit: 10, capturesOutput: false)
         _ = try runProgram(
             tmux, ["-L", socket, "pipe-pane", "-o", "cat >> '\(bytesPath)'"], limit: 10, capturesOutput: false)
-        FileManager.default.createFile(atPath: go, contents: nil)
+        _ = FileManager.default.createFile(atPath: go, contents: nil)
     }
 
     private func tmux(_ arguments: [String]) -> String {

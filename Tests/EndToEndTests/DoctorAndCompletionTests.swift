@@ -78,7 +78,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         XCTAssertEqual(try complete(["tracker", "add", "--if"]), ["--if-absent"])
         XCTAssertEqual(try complete(["tracker", "completion", "z"]), ["zsh"])
         // attach: the project, then files; files --download: a directory.
-        FileManager.default.createFile(atPath: process.runtimeDirectory + "/mockup.png", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: process.runtimeDirectory + "/mockup.png", contents: Data("x".utf8))
         try FileManager.default.createDirectory(
             atPath: process.runtimeDirectory + "/mockups", withIntermediateDirectories: true)
         XCTAssertEqual(Set(try complete(["tracker", "attach", "Coffee", "mo"])), ["mockup.png", "mockups"])

@@ -140,7 +140,7 @@ final class EditTests: FakeAirtableTestCase {
             Thread.sleep(forTimeInterval: 0.05)
         }
         fake.injectOnEveryRequest(.reset)
-        FileManager.default.createFile(atPath: go, contents: Data())
+        _ = FileManager.default.createFile(atPath: go, contents: Data())
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         fake.injectOnEveryRequest(nil)
