@@ -16,8 +16,14 @@ public protocol RequestPacer: Sendable {
     /// Takes the next send slot and returns how many seconds to wait for it; throws when the shared budget refuses
     /// tracker (a team's Redis that rejects its password).
     func nextTurn() throws(AppError) -> Double
+    /// Takes the next send slot no sooner than `delay` seconds from now, and returns how long to wait for it.
+    func nextTurn(notBefore delay: Double) throws(AppError) -> Double
     /// Airtable answered 429: hold every request back for `seconds`, and slow the pace after that.
     func rateLimited(holdingFor seconds: Double)
+}
+
+extension RequestPacer {
+    public func nextTurn(notBefore delay: Double) throws(AppError) -> Double { max(delay, try nextTurn()) }
 }
 
 /// A pacer that never waits, for tests and for endpoints with no limit.
@@ -152,8 +158,12 @@ public final class FileRequestPacer: RequestPacer {
         "pace-token-\(endpoint.host ?? "")-\(endpoint.port ?? 0)-" + String(StableHash.of(token), radix: 16)
     }
 
-    public func nextTurn() -> Double {
-        update { schedule, now in schedule.reserve(at: now, requestsPerSecond: requestsPerSecond) }
+    public func nextTurn() -> Double { nextTurn(notBefore: 0) }
+
+    public func nextTurn(notBefore delay: Double) -> Double {
+        update { schedule, now in
+            delay + schedule.reserve(at: now + max(0, delay), requestsPerSecond: requestsPerSecond)
+        }
     }
 
     public func rateLimited(holdingFor seconds: Double) {
@@ -193,7 +203,11 @@ public struct TwoBudgetPacer: RequestPacer {
         self.token = token
     }
 
-    public func nextTurn() throws(AppError) -> Double { max(try base.nextTurn(), try token.nextTurn()) }
+    public func nextTurn() throws(AppError) -> Double { try nextTurn(notBefore: 0) }
+
+    public func nextTurn(notBefore delay: Double) throws(AppError) -> Double {
+        max(try base.nextTurn(notBefore: delay), try token.nextTurn(notBefore: delay))
+    }
 
     public func rateLimited(holdingFor seconds: Double) { base.rateLimited(holdingFor: seconds) }
 }

@@ -267,3 +267,26 @@ extension SeveralMachinesTests {
         XCTAssertFalse(session.stderr.contains("warning"), session.stderr)
     }
 }
+
+extension SeveralMachinesTests {
+    func testRedisStoppedMidRunLeavesTheListingToFinishOnThisMachine() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        options.requestsPerSecond = 5
+        try startFake(records: FakeAirtable.generatedProjects(count: 1000), options: options)
+        let laptop = machine(redis.url(), ["AIRTABLE_TABLE": fake.options.table])
+        let (process, out, err) = try laptop.start(["list"])
+        // Stopped once a few pages have been paced through it.
+        let deadline = Date().addingTimeInterval(10)
+        while fake.recordLog.count < 3 && Date() < deadline { usleep(10_000) }
+        redis.stop()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, stderr)
+        XCTAssertEqual(stdout.split(separator: "\n").count, 1000)
+        XCTAssertEqual(stderr.split(separator: "\n").count, 1, stderr)
+        XCTAssertTrue(stderr.hasPrefix("tracker: warning: the Redis at redis://127.0.0.1:\(redis.port)"), stderr)
+        XCTAssertFalse(fake.log.contains { $0.status == 429 })
+    }
+}

@@ -112,6 +112,8 @@ final class RedisPacer: RequestPacer {
     let owner: BudgetOwner
     let keys: TeamCoordination.Keys
     let fallback: any RequestPacer
+    /// When the latest slot Redis gave this process goes, on the monotonic clock.
+    private let lastRedisSlot = Locked<Double?>(nil)
 
     init(team: TeamCoordination, owner: BudgetOwner, keys: TeamCoordination.Keys, fallback: any RequestPacer) {
         self.team = team
@@ -128,11 +130,20 @@ final class RedisPacer: RequestPacer {
                 (RedisScripts.budget, [keys.tokenBudget], ["reserve", "\(owner.tokenRequestsPerSecond)", "0", team.processID]),
             ])
         }
-        guard let reserved else { return try fallback.nextTurn() }
+        let now = MonotonicClock.now()
+        guard let reserved else {
+            // This machine's slot file has not seen the slots Redis gave: the first of its own go one window after the
+            // last of those, so the switch never bursts into a window Redis already filled.
+            let window = PaceSchedule.window(for: owner.requestsPerSecond).seconds
+            let clear = lastRedisSlot.withLock { $0 }.map { $0 + window - now } ?? 0
+            return try fallback.nextTurn(notBefore: max(0, clear))
+        }
         let waits = reserved.map { answer -> Double in
             if case .integer(let micros) = answer { Double(max(0, micros)) / 1_000_000 } else { 0 }
         }
-        return waits.max() ?? 0
+        let wait = waits.max() ?? 0
+        lastRedisSlot.withLock { $0 = max($0 ?? 0, now + wait) }
+        return wait
     }
 
     func rateLimited(holdingFor seconds: Double) {
