@@ -19,6 +19,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "ok        attach and files use \"Project images\"",
                 "ok        no schema remembered yet (\(result.environmentHome)/.cache/tracker); the next command reads it",
                 "ok        pace 5 requests a second, within Airtable's 5",
+                "ok        budget and locks shared by this machine's tracker processes; set \"redis\" to share them across machines",
             ])
         XCTAssertFalse(result.stdout.contains(fake.options.token))
     }

@@ -71,8 +71,51 @@ import Testing
         #expect(type("list_projects", "overdue") == "boolean")
         #expect(type("list_projects", "due_before") == "string")
         #expect(type("add_project", "team") == "array")
-        #expect(type("add_task", "estimate") == "string", "1.5, 2d and 1w")
+        #expect(type("add_task", "estimate") == nil, "a number or a string: 1.5, 2d and 1w")
+        #expect(
+            MCPTool.all.first { $0.name == "add_task" }?.inputSchema["properties"]?["estimate"]?["type"]
+                == .array([.string("number"), .string("string")]))
         #expect(type("list_projects", "limit") == "integer")
+        // One shape for one meaning: what to empty is an array wherever it is taken.
+        #expect(type("update_project", "clear") == "array")
+        #expect(type("update_task", "clear") == "array")
+    }
+
+    @Test func everyArgumentIsTakenAsItsSchemaSaysAndAsAnAssistantWouldSendIt() throws {
+        // A value of the schema's own type for every argument of every tool: none is refused for its type.
+        for tool in MCPTool.all {
+            let properties = tool.inputSchema["properties"]?.objectMembers ?? []
+            for (name, schema) in properties {
+                let types: [String] =
+                    schema["type"]?.stringValue.map { [$0] } ?? schema["type"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                for type in types {
+                    let value: String =
+                        switch type {
+                        case "integer": "1"
+                        case "number": "1.5"
+                        case "boolean": name == "confirm" ? "true" : "false"
+                        case "array": #"["notes"]"#
+                        default: schema["enum"]?.arrayValue?.first.map { $0.serialized() } ?? #""2026-12-01""#
+                        }
+                    do {
+                        _ = try ToolArguments(tool: tool, root: FileRoot(path: "/srv/share", refusal: nil)).plan(
+                            try JSONParser.parse(#"{"\#(name)":\#(value)}"#))
+                    } catch let error as AppError {
+                        #expect(
+                            !error.message.contains("must be"), "\(tool.name).\(name) as \(type): \(error.message)")
+                    }
+                }
+            }
+        }
+        // What an assistant told "an estimate in days" sends: a number; and "2d" still works.
+        #expect(
+            try Self.plan("add_task", #"{"project":"P","name":"T","estimate":1}"#).commandLine.contains("--estimate=1"))
+        #expect(
+            try Self.plan("add_task", #"{"project":"P","name":"T","estimate":"2d"}"#).commandLine.contains(
+                "--estimate=2d"))
+        #expect(
+            try Self.plan("update_task", #"{"task":"T","clear":["notes","estimate"]}"#).commandLine.contains(
+                "--clear=estimate"))
     }
 
     static func plan(_ tool: String, _ arguments: String, root: FileRoot = FileRoot(path: "/srv/share", refusal: nil))

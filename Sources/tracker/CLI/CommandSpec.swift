@@ -40,6 +40,8 @@ enum FlagType: Equatable, Sendable {
     case whole
     /// A number that may have a fraction.
     case number
+    /// A number, or a text that says its unit (`--estimate`: 1.5, `2d`, `1w`): a JSON number or string.
+    case quantity
     /// A date in any form `DateInput` reads.
     case date
     /// One of `choices`.

@@ -117,6 +117,12 @@ struct ToolArguments {
         case .number:
             guard let number = value.numberValue, number >= 0 else { throw usage("\"\(name)\" must be a number") }
             return ["\(flag.name)=\(number)"]
+        case .quantity:
+            if case .string(let text) = value { return ["\(flag.name)=\(text)"] }
+            guard let number = value.numberValue, number.isFinite else {
+                throw usage("\"\(name)\" must be a number or a string such as \"2d\"")
+            }
+            return ["\(flag.name)=\(JSONValue.number(number).serialized())"]
         case .list:
             let items: [JSONValue] = value.arrayValue ?? [value]
             return try items.map { item throws(AppError) in

@@ -107,6 +107,7 @@ extension MCPTool {
         case .text: type = [("type", .string("string"))]
         case .whole: type = [("type", .string("integer")), ("minimum", .number(0))]
         case .number: type = [("type", .string("number")), ("minimum", .number(0))]
+        case .quantity: type = [("type", .array([.string("number"), .string("string")]))]
         case .date:
             type = [("type", .string("string"))]
             help += " (YYYY-MM-DD, today, tomorrow, a weekday, +3d, +2w)"

@@ -26,13 +26,15 @@ struct TaskCommand: Command {
             FlagSpec(name: "--assignee", value: "EMAIL|NAME|me", help: "who does it: an email, a collaborator, or me"),
             FlagSpec(
                 name: "--estimate", value: "DAYS", help: "how long it takes: 1.5, 0.5, 2d, or 1w (5 days)",
-                declaredType: .text),
+                declaredType: .quantity),
             FlagSpec(name: "--notes", value: "TEXT", help: "notes for the task"),
             FlagSpec(name: "--notes-file", value: "PATH", help: "read the notes from a file, or from stdin with -"),
             FlagSpec(name: "--if-absent", help: "add: print the id of a task of that name in the project, if any"),
             FlagSpec(name: "--name", value: "NAME", help: "update: the task's new name"),
             FlagSpec(name: "--move-to", value: "PROJECT", help: "update: link the task to this project instead"),
-            FlagSpec(name: "--clear", value: "FIELDS", help: "update: empty assignee, estimate or notes"),
+            FlagSpec(
+                name: "--clear", value: "FIELDS", repeatable: true, choices: TaskUpdate.clearable.map(\.rawValue),
+                checksChoices: false, help: "update: empty assignee, estimate or notes"),
             FlagSpec(name: "--yes", help: "delete: do not ask (needed when stdin is not a terminal)"),
         ] + CommandSpec.writeFlags,
         examples: [

@@ -26,7 +26,10 @@ struct TaskUpdate: Equatable, Sendable {
         project = try scanned.nonEmpty("--project")
         values = try TaskValues(scanned, name: try scanned.nonEmpty("--name"))
         moveTo = try scanned.nonEmpty("--move-to")
-        for item in (scanned.last("--clear") ?? "").split(separator: ",").map({ $0.trimmingWhitespace().lowercased() })
+        // Repeatable, and comma-separated, as update's --clear is.
+        for item in scanned.all("--clear").joined(separator: ",").split(separator: ",").map({
+            $0.trimmingWhitespace().lowercased()
+        })
         {
             guard let word = TaskWord(rawValue: item), Self.clearable.contains(word) else {
                 throw AppError.usage(
