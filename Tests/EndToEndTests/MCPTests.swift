@@ -138,6 +138,14 @@ final class MCPTests: FakeAirtableTestCase {
         XCTAssertEqual(listed.structured["total"] as? Int, overdue, "the total is counted by tracker")
         let shown = session.tool("show_project", ["project": "CMCA brand identity", "comments": true])
         XCTAssertEqual(shown.structured["name"] as? String, "CMCA brand identity")
+        // Who the client is, in the same answer: names beside the ids.
+        let clientIDs = try XCTUnwrap(shown.structured["clients"] as? [String])
+        XCTAssertFalse(clientIDs.isEmpty)
+        let clientNames = try XCTUnwrap(shown.structured["clientNames"] as? [String], "\(shown.structured)")
+        let named = fake.records(inTable: "Clients").filter { clientIDs.contains($0["id"] as? String ?? "") }.compactMap {
+            ($0["fields"] as? [String: Any])?["Name"] as? String
+        }
+        XCTAssertEqual(clientNames, named)
         XCTAssertNotNil((shown.structured["tasks"] as? [String: Any])?["items"] as? [Any], "its tasks")
         XCTAssertNotNil(shown.structured["comments"] as? [Any])
         let text = ((shown["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""

@@ -48,7 +48,8 @@ extension Runner {
         let prepared = try await prepareBase(readingBeside: true)
         // The Tasks table's records are read whole below, so not their names alone.
         let tasksTable = prepared.layout.tasks.map { [$0.route] } ?? []
-        async let read = options.json ? [:] : namesReadBeside(prepared, skipping: Set(tasksTable))
+        // JSON gives the clients' names beside their ids too, read the same way.
+        async let read = namesReadBeside(prepared, skipping: Set(tasksTable))
         // On a terminal the newest comments end the view: by id, read beside the record.
         let wantsComments = options.comments || (!options.json && output.isStdoutTerminal)
         let commentLimit = options.json ? Self.commentsInJSON : Self.commentsShown + 1
@@ -82,6 +83,14 @@ extension Runner {
         }
         if options.json {
             var text = project.jsonText(today: today, tasks: tasks.map(TaskProgress.init))
+            // Additive: "clients" stays the ids; "clientNames" gives each one's name (null where it cannot be read).
+            if !project.clients.isEmpty {
+                let names = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
+                text.removeLast()
+                text +=
+                    ",\"clientNames\":"
+                    + JSONValue.array(project.clients.map { JSONValue.string(or: names[$0]) }).serialized() + "}"
+            }
             if options.comments {
                 // Without the comments scope the project is shown all the same, as on a terminal.
                 let newest = (try? comments?.get()) ?? []

@@ -49,6 +49,7 @@ extension MCPTool {
             words: ["show"], positionals: [projectArgument], fixed: ["--json"],
             result: .object(
                 keys: projectKeys + [
+                    ("clientNames", "the clients' names, in the order of clients (null where unknown)"),
                     ("tasks", "{done, total, daysLeft, items: [task objects]}"), ("comments", "the newest comments"),
                 ]), annotations: Annotations(readOnly: true)),
         MCPTool(
