@@ -234,3 +234,30 @@ final class BoardTests: FakeAirtableTestCase {
         XCTAssertEqual(board.status(), 0)
     }
 }
+
+extension BoardTests {
+    func testMineIsListMineAndASearchSelectsTheCardItLeaves() throws {
+        try startDemoFake()
+        let mine = try tracker().run(["list", "--mine"]).lines.count
+        XCTAssertGreaterThan(mine, 0)
+        let board = try BoardSession(tracker())
+        board.wait(for: "projects · read ")
+        board.press("m")
+        let screen = board.wait(for: "\(mine) projects")
+        XCTAssertTrue(screen.contains("\(mine) projects") && screen.contains("mine"), screen)
+        board.press("m")
+        board.wait(for: "Showing every project")
+        // One card left, in "This week": Enter opens it without moving there first.
+        board.press("/")
+        board.press("Coffee", literal: true)
+        board.press("Enter")
+        board.wait(for: "/Coffee")
+        board.press("Enter")
+        let card = board.wait(for: "recPsjO1tkEyBCF7y")
+        XCTAssertTrue(card.contains("recPsjO1tkEyBCF7y"), "Enter opened the card shown: \(card)")
+        board.press("Escape")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+        board.close()
+    }
+}

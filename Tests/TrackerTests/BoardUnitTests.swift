@@ -145,3 +145,42 @@ import Testing
         #expect(moved.utf8.count < 1_500, "\(moved.utf8.count) bytes")
     }
 }
+
+extension BoardUnitTests {
+    @Test func mineIsDecidedAgainWhenTheUserIsKnown() {
+        var model = Self.model([
+            Self.card("rec1", "Gal's", due: 3), Self.card("rec2", "Bailey's", due: 4, lead: "Bailey Mirza"),
+        ])
+        // m before whoami answers: nothing can be told mine yet.
+        _ = model.handle(.character("m"), pageSize: 10)
+        #expect(model.columns().flatMap { $0 }.isEmpty)
+        // The answer arrives: the same columns are narrowed again, not kept from before.
+        model.me = "usrGal"
+        #expect(model.columns().flatMap { $0 }.map(\.name) == ["Gal's"])
+        // A task assigned makes a project mine too.
+        model.update("rec2") { $0.assignees = ["usrGal"] }
+        #expect(model.columns().flatMap { $0 }.map(\.name).sorted() == ["Bailey's", "Gal's"])
+    }
+
+    @Test func aSearchThatEmptiesTheSelectedColumnSelectsTheNearestCardShown() {
+        var model = Self.model([
+            Self.card("rec1", "Late one", due: -3), Self.card("rec2", "Coffee packaging", due: 2),
+            Self.card("rec3", "Much later", due: 30),
+        ])
+        #expect(model.selectedColumn == 0)
+        for key in [Key.character("/")] + "Coffee".map { Key.character($0) } + [.enter] {
+            _ = model.handle(key, pageSize: 10)
+        }
+        #expect(model.selectedColumn == BoardCard.Column.thisWeek.rawValue)
+        #expect(model.selectedCard()?.name == "Coffee packaging")
+        #expect(model.handle(.enter, pageSize: 10) == .openCard("rec2"), "Enter opens the one card shown")
+        // A read that takes the selected card away selects the one that took its place.
+        model.screen = .board
+        model.search = ""
+        model.replace(with: [Self.card("rec1", "Late one", due: -3), Self.card("rec4", "Soon too", due: 3)])
+        #expect(model.selectedCard()?.name == "Soon too")
+        // And one that empties its column selects the nearest column's.
+        model.replace(with: [Self.card("rec1", "Late one", due: -3), Self.card("rec3", "Much later", due: 30)])
+        #expect(model.selectedCard()?.name == "Late one")
+    }
+}

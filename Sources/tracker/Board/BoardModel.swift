@@ -17,8 +17,13 @@ struct BoardModel {
     var scroll = Array(repeating: 0, count: BoardCard.Column.allCases.count)
     var search = ""
     var mineOnly = false
-    /// The token's user id, once known.
-    var me: String?
+    /// The token's user id, once known: "mine" is decided again when it arrives.
+    var me: String? {
+        didSet {
+            generation += 1
+            keepSelectionShown()
+        }
+    }
     var screen = Screen.board
     var input: Input?
     /// The bottom line's message, until the next key.
@@ -63,12 +68,14 @@ struct BoardModel {
     mutating func add(_ page: [BoardCard]) {
         for card in page { cards[card.id] = card }
         generation += 1
+        keepSelectionShown()
     }
 
     /// Replaces every card: a read of the whole table.
     mutating func replace(with all: [BoardCard]) {
         cards = Dictionary(all.map { ($0.id, $0) }) { _, last in last }
         generation += 1
+        keepSelectionShown()
     }
 
     mutating func update(_ id: String, _ change: (inout BoardCard) -> Void) {
@@ -105,9 +112,21 @@ struct BoardModel {
         // Where it was last time, unless cards moved: a key press on 50,000 cards looks at one, not all.
         let hint = rowHints[column]
         if cards.indices.contains(hint), cards[hint].id == id { return hint }
-        guard let row = cards.firstIndex(where: { $0.id == id }) else { return 0 }
+        // A card that has gone leaves the selection where it was: the card that took its place.
+        guard let row = cards.firstIndex(where: { $0.id == id }) else { return max(0, min(hint, cards.count - 1)) }
         rowHints[column] = row
         return row
+    }
+
+    /// When the selected column shows no card (a search, "mine" or a read left it empty), the nearest column that
+    /// shows one is selected, so Enter opens the card a person sees.
+    mutating func keepSelectionShown() {
+        let columns = columns()
+        guard columns[selectedColumn].isEmpty else { return }
+        let nearest = columns.indices.filter { !columns[$0].isEmpty }.min {
+            (abs($0 - selectedColumn), $0) < (abs($1 - selectedColumn), $1)
+        }
+        if let nearest { selectedColumn = nearest }
     }
 
     mutating func selectedCard() -> BoardCard? {
@@ -139,6 +158,7 @@ struct BoardModel {
             showsHelp = false
             return key == .character("q") ? .none : .none
         }
+        defer { keepSelectionShown() }
         if let input { return handleInput(key, input) }
         if key == .character("?") {
             showsHelp = true
