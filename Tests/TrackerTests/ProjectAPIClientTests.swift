@@ -38,8 +38,10 @@ struct ProjectAPIClientTests {
             let others = (record["fields"] as! [String: Any]).keys.filter { ["Project images", "Tasks"].contains($0) }
             #expect(Set(project.otherFields.map(\.name)) == Set(others))
         }
-        // Two notes carry mojibake ("â€”" for an em dash) and one has line breaks: both must survive untouched.
-        #expect(page.records.filter { $0.notes?.contains("â€”") == true }.count == 2)
+        // Two notes carry an em dash and one has line breaks: both survive untouched, and nothing is decoded twice
+        // (the recording has "—", never "â€”").
+        #expect(page.records.filter { $0.notes?.contains("—") == true }.count == 2)
+        #expect(page.records.allSatisfy { !($0.notes ?? "").contains("â€") && !($0.notes ?? "").contains("Ã") })
         #expect(
             page.records.first { $0.name == "EngineerU brand identity" }?.notes?.components(separatedBy: "\n").count
                 == 4)
@@ -312,5 +314,23 @@ struct ProjectAPIClientTests {
     ])
     func namesStayStringLiterals(name: String, formula: String) {
         #expect(Formula.nameEquals(name, field: "Name") == formula)
+    }
+}
+
+@Suite struct DemoTextTests {
+    /// Text decoded twice (UTF-8 read as Windows-1252) shows as "â€”", "Ã©": the demo holds it as Airtable does.
+    @Test func theDemoBaseHoldsTextAsAirtableDoes() {
+        let (_, records) = FakeAirtable.demo(today: "2026-11-26")
+        func strings(_ value: Any) -> [String] {
+            switch value {
+            case let text as String: [text]
+            case let list as [Any]: list.flatMap(strings)
+            case let object as [String: Any]: object.values.flatMap(strings)
+            default: []
+            }
+        }
+        let texts = records.flatMap(strings)
+        #expect(texts.contains { $0.contains("bicycle—one") })
+        for marker in ["â€", "Ã", "Â"] { #expect(!texts.contains { $0.contains(marker) }, "\(marker)") }
     }
 }
