@@ -1,7 +1,7 @@
 /// "Did you mean" for mistyped words: the closest candidate within a small edit distance.
 public enum Suggestion {
     /// The candidate nearest to `word`, if one is near enough to be a plausible typo.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, word.count / 3) ? best.0 : nil

@@ -282,3 +282,20 @@ extension ConfigurationTests {
         #expect((try? missingCA.get()) == nil)
     }
 }
+
+extension ConfigurationTests {
+    @Test func everyUnknownKeyIsNamedInTheFilesOrderEveryRun() throws {
+        let file =
+            #"{"apiKey": "x", "baseId": "appABCDEFGHIJKLMN", "table": "T", "endpointURL": "https://api.airtable.com", "colour": 1}"#
+        let root = try directory(["work/Secrets.json": file])
+        let messages = try (0..<5).map { _ in try #require(load(root).failure).message }
+        #expect(Set(messages).count == 1, "the same message every run")
+        #expect(
+            messages[0]
+                == "unknown keys \"apiKey\", \"endpointURL\", \"colour\" in \(root)/work/Secrets.json. Did you mean \"token\" for \"apiKey\", \"endpoint\" for \"endpointURL\"?"
+        )
+        // One unknown key alone: the tutorial's apiKey is the token.
+        let one = try directory(["work/Secrets.json": #"{"apiKey": "x", "baseId": "appABCDEFGHIJKLMN", "table": "T"}"#])
+        #expect(try #require(load(one).failure).message.hasSuffix("Did you mean \"token\"?"))
+    }
+}

@@ -163,8 +163,11 @@ struct SecretsFile {
                     "\(path) is not a JSON object of settings",
                     hint: "Compare it with Secrets.example.json; keys and strings need double quotes."))
         }
+        // The file's own order of keys, so every unknown one is named as it is written.
+        let parsed = try? JSONParser.parse(data)
+        func order(_ value: JSONValue?) -> [String] { value?.objectMembers?.map(\.0) ?? [] }
         return Result { () throws(AppError) in
-            let values = try keys(raw, in: path, allowed: SecretsKey.allCases)
+            let values = try keys(raw, in: path, allowed: SecretsKey.allCases, order: order(parsed))
             var file = SecretsFile(path: path, values: values, mode: UInt32(mode & 0o777))
             switch values[.profiles] {
             case nil: break
@@ -176,7 +179,8 @@ struct SecretsFile {
                             hint: nil)
                     }
                     file.profiles[name] = try keys(
-                        members, in: "profile \"\(name)\" of \(path)", allowed: SecretsKey.profileKeys)
+                        members, in: "profile \"\(name)\" of \(path)", allowed: SecretsKey.profileKeys,
+                        order: order(parsed?["profiles"]?[name]))
                 }
             default:
                 throw AppError.configuration(
@@ -200,11 +204,13 @@ struct SecretsFile {
         names.isEmpty ? "" : "; its profiles: " + names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
-    /// The settings of one level of the file, every key one it may hold.
-    private static func keys(_ raw: [String: SecretsValue], in place: String, allowed: [SecretsKey]) throws(AppError)
-        -> [SecretsKey: SecretsValue]
-    {
+    /// The settings of one level of the file, every key one it may hold; unknown keys are named all at once, in the
+    /// file's `order`.
+    private static func keys(
+        _ raw: [String: SecretsValue], in place: String, allowed: [SecretsKey], order: [String] = []
+    ) throws(AppError) -> [SecretsKey: SecretsValue] {
         var values: [SecretsKey: SecretsValue] = [:]
+        var unknown: [String] = []
         for (name, value) in raw {
             guard let key = SecretsKey(rawValue: name), allowed.contains(key) else {
                 if FieldMap.Word(rawValue: name) != nil {
@@ -212,17 +218,35 @@ struct SecretsFile {
                         "\"\(name)\" in \(place) belongs inside \"fields\"",
                         hint: "Write \"fields\": {\"\(name)\": …} (see 'Your own base' in the README).")
                 }
-                let known = allowed.map(\.rawValue)
-                // A key that could be a token is not repeated.
-                let shown = name.count > 40 ? "(a long key)" : "\"\(name)\""
-                throw AppError.configuration(
-                    "unknown key \(shown) in \(place).\(Suggestion.ending(for: name, in: known))",
-                    hint: "Known keys: \(known.joined(separator: ", ")).")
+                unknown.append(name)
+                continue
             }
             values[key] = value
         }
-        return values
+        guard !unknown.isEmpty else { return values }
+        unknown.sort { (order.firstIndex(of: $0) ?? Int.max, $0) < (order.firstIndex(of: $1) ?? Int.max, $1) }
+        let known = allowed.map(\.rawValue)
+        // A key that could be a token is not repeated.
+        func shown(_ name: String) -> String { name.count > 40 ? "(a long key)" : "\"\(name)\"" }
+        func meant(_ name: String) -> String? { renamed[name.lowercased()] ?? Suggestion.closest(to: name, in: known) }
+        if unknown.count == 1, let name = unknown.first {
+            let suggestion = meant(name).flatMap { Suggestion.question([$0]) }.map { " " + $0 } ?? ""
+            throw AppError.configuration(
+                "unknown key \(shown(name)) in \(place).\(suggestion)", hint: "Known keys: \(known.joined(separator: ", ")).")
+        }
+        let guesses = unknown.compactMap { name in meant(name).map { "\"\($0)\" for \(shown(name))" } }
+        throw AppError.configuration(
+            "unknown keys \(unknown.map(shown).joined(separator: ", ")) in \(place)."
+                + (guesses.isEmpty ? "" : " Did you mean \(guesses.joined(separator: ", "))?"),
+            hint: "Known keys: \(known.joined(separator: ", ")).")
     }
+
+    /// Keys other Airtable tools and tutorials use for tracker's settings.
+    static let renamed = [
+        "apikey": "token", "api_key": "token", "accesstoken": "token", "pat": "token", "base": "baseId",
+        "baseid": "baseId", "base_id": "baseId", "tablename": "table", "table_name": "table",
+        "endpointurl": "endpoint", "url": "endpoint",
+    ]
 }
 
 extension SecretsValue {
