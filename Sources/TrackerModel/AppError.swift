@@ -43,6 +43,8 @@ public enum AppError: Error, Equatable, Sendable {
     case timedOut(seconds: Int)
     /// The network failed (refused, reset, DNS) and retries did not help.
     case network(String)
+    /// A library tracker needs is not installed (libcurl); the text says how to install it.
+    case missingSupport(String)
     /// The TLS connection failed, mostly a certificate this machine does not trust; retrying cannot help.
     case tls(host: String, reason: String)
     /// Airtable answered 2xx with a body that is not what the API promises.
@@ -100,7 +102,7 @@ extension AppError {
             .uploadOutcomeUnknown,
             .lockTimeout, .teamLockUnavailable, .teamLockLost:
             .temporaryFailure
-        case .network, .tls, .badResponse: .unavailable
+        case .network, .tls, .badResponse, .missingSupport: .unavailable
         case .file: .notFound
         case .output, .declined: .failure
         case .interrupted: .interrupted
@@ -148,6 +150,7 @@ extension AppError {
             "Airtable did not answer within \(seconds)s, even after retrying"
         case .network(let text): text
         case .tls(let host, let reason): "cannot make a secure connection to \(host): \(reason)"
+        case .missingSupport(let text): text
         case .badResponse(let text): "unexpected answer from Airtable: \(text)"
         case .requestOutcomeUnknown(let cause): "\(cause); the request may or may not have been applied"
         case .createOutcomeUnknown(let name, let waited, let noun):
@@ -233,7 +236,7 @@ extension AppError {
             "What you typed is kept in \(path); 'tracker edit' again shows the project as it is now."
         case .editKept(let cause, let path):
             "What you typed is kept in \(path)." + (cause.hint.map { " " + $0 } ?? "")
-        case .declined, .file, .output, .interrupted, .editConflict, .exited: nil
+        case .declined, .file, .output, .interrupted, .editConflict, .exited, .missingSupport: nil
         }
     }
 

@@ -35,11 +35,14 @@ public enum TransportFailure: Equatable, Sendable {
     case cancelled
     /// Writing what arrived to a local file failed (a full disk): not the network's doing, and not retried.
     case local(String)
+    /// A library tracker sends with is not installed (libcurl): nothing was sent, and retrying cannot help.
+    case missingLibrary(String)
 
     /// The failure in words: never "NSURLErrorDomain error -1001".
     public var words: String {
         switch self {
-        case .unreachable(let words), .broken(let words), .tls(let words), .local(let words): words
+        case .unreachable(let words), .broken(let words), .tls(let words), .local(let words), .missingLibrary(let words):
+            words
         case .timedOut: "timed out"
         case .cancelled: "cancelled"
         }
@@ -102,6 +105,9 @@ extension TransportFailure {
 /// What sends when libcurl cannot be loaded: every request fails with the one step that mends it.
 struct MissingCurlTransport: HTTPTransport {
     func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
-        .failed(.unreachable("libcurl (libcurl.so.4) could not be loaded; install it, e.g. apt-get install libcurl4"))
+        .failed(
+            .missingLibrary(
+                "libcurl (libcurl.so.4), which tracker sends its requests with, is not installed; install it: apt-get install libcurl4 (libcurl4t64 on Debian 13 and Ubuntu 24.04 or later), or dnf install libcurl"
+            ))
     }
 }

@@ -321,6 +321,9 @@ public final class NetworkHelper: Sendable {
             return self.failure(.network("the connection to \(host) failed: \(words)"), kind: kind)
         case .local(let words):
             return .done(.failure(.output(words)))
+        case .missingLibrary(let words):
+            // Not the network's doing: said once, with how to install it, and not retried.
+            return .done(.failure(.missingSupport(words)))
         }
     }
 

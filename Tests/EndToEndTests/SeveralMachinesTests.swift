@@ -293,3 +293,27 @@ extension SeveralMachinesTests {
         XCTAssertFalse(fake.log.contains { $0.status == 429 })
     }
 }
+
+/// tracker on a machine without libcurl, as a slim container is: one line saying what to install.
+final class WithoutLibcurlTests: FakeAirtableTestCase {
+    func testWithoutLibcurlOneLineSaysWhatToInstall() throws {
+        try startFake()
+        let process = tracker()
+        // A mount namespace of its own hides the library (root only; skipped elsewhere).
+        let hide = ["libcurl.so.4", "libcurl-gnutls.so.4"].map { "/usr/lib/x86_64-linux-gnu/" + $0 }
+            .filter { FileManager.default.fileExists(atPath: $0) }
+            .map { "mount --bind /dev/null \($0)" }.joined(separator: " && ")
+        guard !hide.isEmpty, getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            throw XCTSkip("needs root, unshare and libcurl in /usr/lib/x86_64-linux-gnu")
+        }
+        let script = "\(hide) && exec \"$0\" list 2>&1"
+        let (status, text) = try runProgram(
+            "/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, TrackerProcess.binary.path],
+            environment: process.environment, directory: process.runtimeDirectory)
+        guard !text.contains("mount:") && !text.contains("unshare:") else { throw XCTSkip("no mount namespace: \(text)") }
+        XCTAssertEqual(status, 69, text)
+        XCTAssertEqual(text.split(separator: "\n").count, 1, text)
+        XCTAssertTrue(text.hasPrefix("tracker: libcurl (libcurl.so.4), which tracker sends its requests with, is not installed; install it: apt-get install libcurl4"), text)
+        XCTAssertTrue(fake.log.isEmpty)
+    }
+}

@@ -370,3 +370,24 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
         lock.unlock()
     }
 }
+
+@Suite struct MissingLibraryTests {
+    @Test func withoutLibcurlOneLineSaysWhatToInstallAndNothingIsRetried() async throws {
+        let clock = TestClock()
+        let helper = NetworkHelper(
+            transport: MissingCurlTransport(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+            pacer: RecordingPacer(), rules: ProjectAPIClient.rules, environment: clock.environment())
+        let result = await helper.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/")!), kind: .idempotent)
+        guard case .failure(let error) = result else {
+            Issue.record("sent without libcurl")
+            return
+        }
+        #expect(error.exitCode == .unavailable)
+        #expect(error.message.hasPrefix("libcurl (libcurl.so.4), which tracker sends its requests with, is not installed"))
+        #expect(error.message.contains("apt-get install libcurl4") && error.message.contains("libcurl4t64"))
+        #expect(error.message.contains("dnf install libcurl"))
+        // The network is not the problem: no "cannot reach", no "check your connection", no retries.
+        #expect(!error.message.contains("cannot reach") && error.hint == nil)
+        #expect(clock.sleeps.isEmpty)
+    }
+}
