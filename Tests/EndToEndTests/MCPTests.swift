@@ -415,3 +415,36 @@ final class MCPTests: FakeAirtableTestCase {
         XCTAssertEqual(session.finish().status, 0)
     }
 }
+
+extension MCPTests {
+    func testProgressIsReportedWhileFilesMove() throws {
+        try startFake()
+        let (session, root) = try startServer()
+        // Half a megabyte each way: progress in bytes, with the total, ending at the whole.
+        let bytes = Data((0..<(512 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: URL(fileURLWithPath: root + "/big.png"))
+        func progress(_ token: String) -> [[String: Any]] {
+            session.received.filter {
+                $0["method"] as? String == "notifications/progress"
+                    && ($0["params"] as? [String: Any])?["progressToken"] as? String == token
+            }.compactMap { $0["params"] as? [String: Any] }
+        }
+        let attached = session.tool(
+            "attach_file", ["project": "Coffee packaging", "path": "big.png"], meta: ["progressToken": "up"])
+        XCTAssertFalse(attached.isError, "\(attached)")
+        let up = progress("up")
+        XCTAssertFalse(up.isEmpty, "attach_file sends progress")
+        XCTAssertEqual(up.last?["progress"] as? Int, bytes.count, "\(up)")
+        XCTAssertTrue(up.allSatisfy { $0["total"] as? Int == bytes.count }, "\(up)")
+        try FileManager.default.createDirectory(atPath: root + "/downloads", withIntermediateDirectories: true)
+        let downloaded = session.tool(
+            "download_files", ["project": "Coffee packaging", "directory": "downloads"], meta: ["progressToken": "down"])
+        XCTAssertFalse(downloaded.isError, "\(downloaded)")
+        let down = progress("down")
+        XCTAssertFalse(down.isEmpty, "download_files sends progress")
+        let counts = down.compactMap { $0["progress"] as? Int }
+        XCTAssertEqual(counts, counts.sorted(), "progress only grows")
+        XCTAssertEqual(counts.last, down.last?["total"] as? Int, "it ends at the whole: \(down)")
+        XCTAssertEqual(session.finish().status, 0)
+    }
+}

@@ -5,8 +5,10 @@ import TrackerSystem
 /// `--if-absent` create found the record there, the tasks `show` read. The command line leaves it nil.
 final class CommandNotes: Sendable {
     private let values = Locked<[String: JSONValue]>([:])
+    /// Hears how many bytes of a file transfer have moved, of how many (an assistant's progress); nil hears nothing.
+    let transferred: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
-    init() {}
+    init(transferred: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) { self.transferred = transferred }
 
     /// Keeps `value` under `key`, replacing what was there.
     func note(_ key: String, _ value: JSONValue) { values.withLock { $0[key] = value } }

@@ -61,7 +61,7 @@ extension Runner {
         let skipped = plans.count - wanted.count - kept.count
         let progress = DownloadProgress(
             status: status, files: wanted.count, bytes: wanted.reduce(0) { $0 + ($1.attachment.size ?? 0) },
-            now: context.network.now)
+            now: context.network.now, heard: context.notes?.transferred)
         // Ctrl-C ends tracker at once: the files being written go with it, so none is left half-written.
         let writing = Locked<Set<String>>([])
         context.interruption.beforeEnding { [directory] in

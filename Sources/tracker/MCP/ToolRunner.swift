@@ -36,9 +36,13 @@ struct ToolRunner: Sendable {
         var keeping: Int? = nil
         if case .listing = tool.result { keeping = plan.limit }
         var heard: (@Sendable (Int) -> Void)? = nil
-        if let progress { heard = { progress.report(records: $0) } }
+        var transferred: (@Sendable (Int, Int) -> Void)? = nil
+        if let progress {
+            heard = { progress.report(records: $0) }
+            transferred = { progress.report(bytes: $0, of: $1) }
+        }
         let output = CapturedOutput(keeping: keeping, heard: heard)
-        let notes = CommandNotes()
+        let notes = CommandNotes(transferred: transferred)
         try await execute(plan.commandLine, into: output, notes: notes, interruption: interruption)
         return try shape(tool.result, output, limit: plan.limit, notes: notes, adds: tool.extras.contains(.ifAbsent))
     }
@@ -171,13 +175,7 @@ final class ProgressSink: Sendable {
 
     /// Records read so far; sent when a quarter of a second has passed since the last one and the count has grown.
     func report(records: Int) {
-        let time = now()
-        let due = last.withLock { last -> Bool in
-            guard records > last.progress, time - last.time >= 0.25 else { return false }
-            last = (time, records)
-            return true
-        }
-        guard due else { return }
+        guard isDue(records) else { return }
         send(
             JSONRPC.notification(
                 "notifications/progress",
@@ -185,5 +183,27 @@ final class ProgressSink: Sendable {
                     ("progressToken", token), ("progress", .number(Double(records))),
                     ("message", .string("\(records) read")),
                 ])))
+    }
+
+    /// Bytes of a file transfer moved, of `total`; sent as records are, and always once the transfer is whole.
+    func report(bytes: Int, of total: Int) {
+        guard isDue(bytes, finished: total > 0 && bytes >= total) else { return }
+        send(
+            JSONRPC.notification(
+                "notifications/progress",
+                .object([
+                    ("progressToken", token), ("progress", .number(Double(bytes))), ("total", .number(Double(total))),
+                    ("message", .string("\(ByteCount.text(bytes)) of \(ByteCount.text(total))")),
+                ])))
+    }
+
+    /// Whether `progress` is news: it has grown, and a quarter of a second has passed (or it is the last).
+    private func isDue(_ progress: Int, finished: Bool = false) -> Bool {
+        let time = now()
+        return last.withLock { last -> Bool in
+            guard progress > last.progress, finished || time - last.time >= 0.25 else { return false }
+            last = (time, progress)
+            return true
+        }
     }
 }

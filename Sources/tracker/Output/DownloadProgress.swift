@@ -17,14 +17,20 @@ final class DownloadProgress: Sendable {
         var name = ""
     }
     private let status: StatusLine?
+    /// A face's listener for the bytes moved (mcp's progress), beside or instead of the status line.
+    private let heard: (@Sendable (Int, Int) -> Void)?
     private let files: Int
     private let bytes: Int
     private let now: @Sendable () -> Double
     private let started: Double
     private let state = Locked(State())
 
-    init(status: StatusLine?, files: Int, bytes: Int, now: @escaping @Sendable () -> Double) {
+    init(
+        status: StatusLine?, files: Int, bytes: Int, now: @escaping @Sendable () -> Double,
+        heard: (@Sendable (Int, Int) -> Void)? = nil
+    ) {
         self.status = status
+        self.heard = heard
         self.files = files
         self.bytes = bytes
         self.now = now
@@ -67,10 +73,12 @@ final class DownloadProgress: Sendable {
     }
 
     private func show() {
-        guard let status else { return }
+        guard status != nil || heard != nil else { return }
         let (finished, name, received) = state.withLock {
             ($0.finished, $0.name, $0.done + $0.current.values.reduce(0, +))
         }
+        heard?(received, bytes)
+        guard let status else { return }
         let seconds = max(0.001, now() - started)
         let rate = Int(Double(received) / seconds)
         status.show(
