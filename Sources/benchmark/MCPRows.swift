@@ -134,3 +134,36 @@ final class MCPServerProcess {
             format: "  server rss after 10 calls %.1f MiB, after %d calls %.1f MiB (%.2f× growth)", afterTen, calls,
             afterAll, afterAll / afterTen))
 }
+
+extension MCPServerProcess {
+    /// The characters of a tool's answer as the assistant receives it (its `result`, serialized), and whether it failed.
+    func answerSize(_ name: String, _ arguments: [String: Any]) -> (Int, Bool) {
+        let result = call("tools/call", ["name": name, "arguments": arguments])["result"] as? [String: Any] ?? [:]
+        let data = (try? JSONSerialization.data(withJSONObject: result)) ?? Data()
+        return (data.count, result["isError"] as? Bool != false)
+    }
+}
+
+/// The largest answer each reading tool gives with its default arguments on a base of 1,016 projects (the template's
+/// 16 and 1,000 more, 10 tasks each): what one call costs an assistant's context (goal: about 30,000 at most).
+@MainActor func answerSizeRows() throws {
+    let projects = FakeAirtable.recordedProjects + FakeAirtable.generatedProjects(count: 1000)
+    let tasks = FakeAirtable.generatedTasks(count: 10_000, projects: 1000)
+    // The token's user leads projects and has tasks, as a person asking "what needs me" does.
+    let lead = (FakeAirtable.recordedProjects.first?["fields"] as? [String: Any])?["Project lead"] as? [String: Any]
+    let (fake, environment) = try serve(projects, tasks: tasks, user: lead?["id"] as? String)
+    defer { fake.stop() }
+    let server = try MCPServerProcess(tracker, environment: environment)
+    defer { server.stop() }
+    let calls: [(String, [String: Any])] = [
+        ("status", [:]), ("report", [:]), ("list_projects", [:]), ("list_tasks", [:]),
+        ("show_project", ["project": "Coffee packaging"]), ("list_comments", ["project": "Coffee packaging"]),
+        ("list_clients", [:]), ("list_files", ["project": "Coffee packaging"]),
+    ]
+    for (name, arguments) in calls {
+        let (size, failed) = server.answerSize(name, arguments)
+        print(
+            "  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%7d", size)) characters"
+                + (size > 30_000 ? "  OVER 30,000" : "") + (failed ? "  FAILED" : ""))
+    }
+}

@@ -448,3 +448,40 @@ extension MCPTests {
         XCTAssertEqual(session.finish().status, 0)
     }
 }
+
+extension MCPTests {
+    func testADigestsListsAreBoundedWithTheirTotals() throws {
+        try startFake(records: FakeAirtable.recordedProjects + FakeAirtable.generatedProjects(count: 300))
+        let (session, _) = try startServer()
+        let overdue = try tracker().run(["report", "--format", "json"])
+        let whole = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(overdue.stdout.utf8)) as? [String: Any])
+        let sections = try XCTUnwrap(whole["sections"] as? [String: [Any]])
+        let report = session.tool("report")
+        XCTAssertFalse(report.isError, "\(report)")
+        let bounded = try XCTUnwrap(report.structured["sections"] as? [String: [String: Any]], "\(report.structured)")
+        XCTAssertEqual(Set(bounded.keys), Set(sections.keys))
+        for (name, items) in sections {
+            let section = try XCTUnwrap(bounded[name])
+            XCTAssertEqual(section["total"] as? Int, items.count, name)
+            XCTAssertEqual((section["items"] as? [Any])?.count, min(4, items.count), name)
+            XCTAssertEqual(section["truncated"] as? Bool, items.count > 4, name)
+        }
+        XCTAssertGreaterThan(sections["overdue"]?.count ?? 0, 4, "the base has more overdue than one answer shows")
+        // More on request, every one with limit.
+        let more = session.tool("report", ["limit": 1000])
+        let all = (more.structured["sections"] as? [String: [String: Any]])?["overdue"]
+        XCTAssertEqual((all?["items"] as? [Any])?.count, sections["overdue"]?.count)
+        XCTAssertEqual(all?["truncated"] as? Bool, false)
+        let status = session.tool("status")
+        XCTAssertFalse(status.isError, "\(status)")
+        for key in ["projects", "tasks"] {
+            let list = try XCTUnwrap(status.structured[key] as? [String: Any], "\(key): \(status.structured)")
+            XCTAssertNotNil(list["total"] as? Int)
+            XCTAssertLessThanOrEqual((list["items"] as? [Any])?.count ?? 99, 4)
+        }
+        let listed = session.tool("list_projects")
+        XCTAssertEqual((listed.structured["projects"] as? [Any])?.count, 7, "a listing's default is small too")
+        XCTAssertEqual(listed.structured["total"] as? Int, try tracker().run(["list"]).lines.count)
+        XCTAssertEqual(session.finish().status, 0)
+    }
+}

@@ -67,6 +67,9 @@ struct MCPTool: Sendable {
         case completeFlags
         /// `complete`: `task done`/`task reopen` on the task, after any other change.
         case completeVerbs
+        /// `limit` for a digest (`report`, `status`): at most this many items in each of its lists, each list given
+        /// as `{items, total, truncated}`, so one call never floods an assistant's context.
+        case sectionLimit
     }
 
     /// Whether the tool only reads.
@@ -74,7 +77,11 @@ struct MCPTool: Sendable {
 }
 
 extension MCPTool {
-    static let defaultLimit = 50
+    /// Small enough that no default answer on a base of 1,016 projects passes about 30,000 characters (a project with
+    /// its fields is near 1,800; `benchmark --mcp` measures every tool's).
+    static let defaultLimit = 7
+    /// The same for a digest's lists (`report` has five).
+    static let defaultSectionLimit = 4
     static let maximumLimit = 1000
 
     /// Flags no tool offers as they are: the output is the tool's to choose, a file or stdin is not an argument (stdin

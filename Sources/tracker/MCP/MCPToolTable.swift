@@ -31,9 +31,11 @@ extension MCPTool {
                 + dataNote,
             words: ["status"], fixed: ["--json"],
             result: .object(keys: [
-                ("date", "today"), ("user", "the token's user"), ("projects", "your projects due soon or overdue"),
-                ("tasks", "your open tasks"), ("new", "projects and tasks new in the period"),
-            ]), annotations: Annotations(readOnly: true)),
+                ("date", "today"), ("user", "the token's user"),
+                ("projects", "your projects due soon or overdue: {items, total, truncated}"),
+                ("tasks", "your open tasks: {items, total, truncated}"),
+                ("new", "projects and tasks new in the period, each {items, total, truncated}"),
+            ]), annotations: Annotations(readOnly: true), extras: [.sectionLimit]),
         MCPTool(
             name: "list_projects", title: "List projects",
             description:
@@ -142,9 +144,10 @@ extension MCPTool {
                 + dataNote,
             words: ["report"], fixed: ["--format", "json"],
             result: .object(keys: [
-                ("date", "today"), ("days", "the period in days"), ("sections", "the digest's sections"),
-                ("tasks", "open tasks in overdue projects"),
-            ]), annotations: Annotations(readOnly: true)),
+                ("date", "today"), ("days", "the period in days"),
+                ("sections", "overdue, due, done and new, each {items, total, truncated}"),
+                ("tasks", "open tasks in overdue projects: {items, total, truncated}"),
+            ]), annotations: Annotations(readOnly: true), extras: [.sectionLimit]),
         MCPTool(
             name: "list_clients", title: "List clients",
             description:

@@ -65,7 +65,8 @@ struct ToolArguments {
             let name = MCPTool.schema(of: extra).0
             let value = values[name]
             switch extra {
-            case .limit:
+            case .limit, .sectionLimit:
+                if extra == .sectionLimit { plan.limit = MCPTool.defaultSectionLimit }
                 guard let value, !value.isNull else { continue }
                 guard let number = value.numberValue, number == number.rounded(),
                     (1...Double(MCPTool.maximumLimit)).contains(number)

@@ -44,7 +44,9 @@ struct ToolRunner: Sendable {
         let output = CapturedOutput(keeping: keeping, heard: heard)
         let notes = CommandNotes(transferred: transferred)
         try await execute(plan.commandLine, into: output, notes: notes, interruption: interruption)
-        return try shape(tool.result, output, limit: plan.limit, notes: notes, adds: tool.extras.contains(.ifAbsent))
+        let shaped = try shape(
+            tool.result, output, limit: plan.limit, notes: notes, adds: tool.extras.contains(.ifAbsent))
+        return tool.extras.contains(.sectionLimit) ? Self.bounded(shaped, limit: plan.limit) : shaped
     }
 
     /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named.
@@ -103,6 +105,22 @@ struct ToolRunner: Sendable {
         case .lines(let noun, _):
             let lines = output.text.split(separator: "\n").map { JSONValue.string(String($0)) }
             return Self.wrapped(noun, lines, total: lines.count)
+        }
+    }
+
+    /// A digest with each of its lists (at any depth) cut to `limit` items and given as `{items, total, truncated}`.
+    static func bounded(_ value: JSONValue, limit: Int) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.map { ($0.0, bounded($0.1, limit: limit)) })
+        case .array(let items):
+            // A digest's lists are lists of records (empty ones too): the records themselves are kept whole.
+            return .object([
+                ("items", .array(Array(items.prefix(limit)))), ("total", .number(Double(items.count))),
+                ("truncated", .bool(items.count > limit)),
+            ])
+        default:
+            return value
         }
     }
 

@@ -128,6 +128,20 @@ extension MCPTool {
                     ("description", .string("return at most this many (the total is counted all the same)")),
                 ])
             )
+        case .sectionLimit:
+            return (
+                "limit",
+                .object([
+                    ("type", .string("integer")), ("minimum", .number(1)), ("maximum", .number(Double(maximumLimit))),
+                    ("default", .number(Double(defaultSectionLimit))),
+                    (
+                        "description",
+                        .string(
+                            "at most this many items in each list, each list as {items, total, truncated}: report the total, ask again with a larger limit for more"
+                        )
+                    ),
+                ])
+            )
         case .confirm:
             return (
                 "confirm",
