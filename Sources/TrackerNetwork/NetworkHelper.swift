@@ -108,7 +108,11 @@ public final class NetworkHelper: Sendable {
     public static func preloadTransport() {
         #if os(Linux)
             let done = DispatchSemaphore(value: 0)
-            preloading.withLock { $0 = done }
+            // Once a process: the first caller starts it (main, before anything else, for a command that will send).
+            guard preloading.withLock({ current in
+                defer { if current == nil { current = done } }
+                return current == nil
+            }) else { return }
             if !DetachedThread.start({
                 _ = CurlTransport.load()
                 done.signal()

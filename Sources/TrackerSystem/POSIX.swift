@@ -176,6 +176,26 @@ extension POSIX {
 }
 
 extension POSIX {
+    /// The process's environment, read from the C library's `environ` (Foundation's ProcessInfo builds far more at
+    /// its first use); the first of a repeated name wins, as getenv(3) has it.
+    public static func environment() -> [String: String] {
+        #if canImport(Darwin)
+            let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = _NSGetEnviron().pointee
+        #else
+            let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        #endif
+        var values: [String: String] = [:]
+        guard var entry = start else { return values }
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), values[String(text[..<equals])] == nil {
+                values[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry = entry.advanced(by: 1)
+        }
+        return values
+    }
+
     /// The path of the running program's file, as the kernel knows it; nil where it cannot be told.
     public static func executablePath() -> String? {
         #if os(Linux)

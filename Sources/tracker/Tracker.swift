@@ -16,10 +16,14 @@ import TrackerModel
 @main
 enum Tracker {
     static func main() async {
+        // libcurl and the ~30 libraries behind it load on a thread of their own from the first moment, overlapping the
+        // configuration and the cache, for every command that may send a request. (Earlier still, in a C constructor
+        // before `main`, was measured slower: the Swift runtime's start waits on the loader's lock meanwhile.)
+        if CLI.mayUseNetwork(Array(CommandLine.arguments.dropFirst())) { NetworkHelper.preloadTransport() }
         // A closed pipe must surface as EPIPE on write, not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let code = await CLI.run(
-            arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: POSIX.environment())
         NetworkHelper.settle()
         exit(code.rawValue)
     }

@@ -168,7 +168,7 @@ extension BoardUnitTests {
             Self.card("rec3", "Much later", due: 30),
         ])
         #expect(model.selectedColumn == 0)
-        for key in [Key.character("/")] + "Coffee".map { Key.character($0) } + [.enter] {
+        for key in [Key.character("/")] + "Coffee".map({ Key.character($0) }) + [.enter] {
             _ = model.handle(key, pageSize: 10)
         }
         #expect(model.selectedColumn == BoardCard.Column.thisWeek.rawValue)

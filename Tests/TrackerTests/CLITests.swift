@@ -305,3 +305,15 @@ struct CLITests {
         #expect(err.text.contains("This base has no Tasks table; the task commands need one.\n"), "\(err.text)")
     }
 }
+
+@Suite struct StartUpTests {
+    /// libcurl is loaded from the first moment for a command that may send, and never for one that cannot.
+    @Test(arguments: [
+        (["list"], true), (["--profile", "work", "list"], true), (["add", "--name", "x"], true), (["mcp"], true),
+        (["--version"], false), (["help"], false), (["help", "list"], false), (["list", "--help"], false),
+        (["completion", "bash"], false), (["__complete", "show"], false), ([], false), (["-h"], false),
+    ])
+    func theNetworkIsPreparedOnlyForCommandsThatMaySend(arguments: [String], expected: Bool) {
+        #expect(CLI.mayUseNetwork(arguments) == expected)
+    }
+}

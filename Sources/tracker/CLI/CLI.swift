@@ -45,6 +45,14 @@ enum CLI {
         }
     }
 
+    /// Whether a command line may send a request, told before it is parsed: all but help, the version and completion
+    /// (which never do), so those start without loading libcurl. A guess that is wrong costs a load, never a result.
+    static func mayUseNetwork(_ arguments: [String]) -> Bool {
+        if arguments.contains("--help") || arguments.contains("-h") { return false }
+        guard let first = arguments.first(where: { !$0.hasPrefix("-") }) ?? arguments.first else { return false }
+        return !["help", "completion", CompletionNames.command, "--version", "-V"].contains(first)
+    }
+
     /// Prints `tracker: <message>` and the hint on stderr, and returns the error's exit code.
     static func report(_ error: AppError, to output: Output) -> ExitCode {
         if case .exited(let status) = error { return status }

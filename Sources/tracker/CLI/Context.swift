@@ -95,7 +95,7 @@ struct Context: Sendable {
     static func live(environment: [String: String]) -> Context {
         var context = Context(
             environment: environment, output: .standard(environment: environment),
-            currentDirectory: FileManager.default.currentDirectoryPath,
+            currentDirectory: Context.workingDirectory(),
             prepareRuntimeDirectory: { RuntimeDirectory.prepare(environment: environment) },
             isStdinTerminal: isatty(STDIN_FILENO) == 1,
             cacheDirectory: CacheDirectory.location(environment: environment),
@@ -104,6 +104,14 @@ struct Context: Sendable {
         context.openInBrowser = { Context.startBrowser($0, environment: environment) }
         context.runEditor = { Context.runEditor($0, on: $1) }
         return context
+    }
+
+    /// The working directory from getcwd(3) (FileManager's costs its first use more than the rest of start-up's
+    /// bookkeeping); "." when it cannot be told.
+    static func workingDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `$BROWSER` (its words, then the address), else `xdg-open` (`open` on macOS), started in the background by a shell

@@ -110,6 +110,8 @@ extension Invocation {
     /// The index of the subcommand word: the first bare word that is not the value of a flag (global or any
     /// command's, so `tracker --limit 5 list` finds list).
     private static func findCommand(_ arguments: [String]) -> Int? {
+        // The usual line starts with its command: no flag's value to step over, so no spec is needed to find it.
+        if let first = arguments.first, !first.hasPrefix("-") { return 0 }
         let valued = Set(
             (CommandSpec.globalFlags + CommandRegistry.specs.flatMap(\.flags)).filter { $0.value != nil }.flatMap {
                 [$0.name] + ($0.short.map { [$0] } ?? [])

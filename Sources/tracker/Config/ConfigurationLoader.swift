@@ -125,7 +125,9 @@ enum ConfigurationLoader {
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        let bare = String(host.drop { $0 == "[" }.reversed().drop { $0 == "]" }.reversed()).lowercased()
+        var bare = Substring(host.lowercased())
+        while bare.hasPrefix("[") { bare.removeFirst() }
+        while bare.hasSuffix("]") { bare.removeLast() }
         if bare == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }

@@ -14,32 +14,13 @@ import TrackerSystem
 import TrackerModel
 
 /// A value in the secrets file, kept with its JSON type so errors can say what was wrong.
-indirect enum SecretsValue: Decodable, Equatable {
+indirect enum SecretsValue: Equatable {
     case string(String)
     case number(Double)
     case object([String: SecretsValue])
     case array([SecretsValue])
     case null
     case other
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else if (try? container.decode(Bool.self)) != nil {
-            self = .other
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let object = try? container.decode([String: SecretsValue].self) {
-            self = .object(object)
-        } else if let array = try? container.decode([SecretsValue].self) {
-            self = .array(array)
-        } else {
-            self = .other
-        }
-    }
 }
 
 /// Finds the secrets file the way cli-spec.md orders it and reads its keys.
@@ -154,17 +135,15 @@ struct SecretsFile {
             let reason = errno != 0 ? String(cString: strerror(errno)) : "unreadable"
             return .failure(.configuration("cannot read \(path): \(reason)", hint: nil))
         }
-        let raw: [String: SecretsValue]
-        do {
-            raw = try JSONDecoder().decode([String: SecretsValue].self, from: data)
-        } catch {
+        // tracker's own JSON reader, not Foundation's decoder: the file is read by every command, and the decoder's
+        // generic machinery cost a listing more than a millisecond of start-up.
+        guard let parsed = try? JSONParser.parse(data), let members = parsed.objectMembers else {
             return .failure(
                 .configuration(
                     "\(path) is not a JSON object of settings",
                     hint: "Compare it with Secrets.example.json; keys and strings need double quotes."))
         }
-        // The file's own order of keys, so every unknown one is named as it is written.
-        let parsed = try? JSONParser.parse(data)
+        let raw = Dictionary(members.map { ($0.0, SecretsValue($0.1)) }) { _, last in last }
         func order(_ value: JSONValue?) -> [String] { value?.objectMembers?.map(\.0) ?? [] }
         return Result { () throws(AppError) in
             let values = try keys(raw, in: path, allowed: SecretsKey.allCases, order: order(parsed))
@@ -180,7 +159,7 @@ struct SecretsFile {
                     }
                     file.profiles[name] = try keys(
                         members, in: "profile \"\(name)\" of \(path)", allowed: SecretsKey.profileKeys,
-                        order: order(parsed?["profiles"]?[name]))
+                        order: order(parsed["profiles"]?[name]))
                 }
             default:
                 throw AppError.configuration(

@@ -18,14 +18,17 @@ extension Runner {
         let configuration = base.configuration
         let name = NamesFile.fileName(
             endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
-        var names = cache.read(name).flatMap(NamesFile.init(data:)) ?? NamesFile()
+        let stored = cache.read(name)
+        var names = stored.flatMap(NamesFile.init(data:)) ?? NamesFile()
         names.remember(projects: projects, replacing: replacing)
         names.remember(projectIDs: ids, replacing: replacing)
         if let table = base.layout.table {
             names.remember(
                 table: table, category: base.layout.fields[.category], trackerFields: Set(base.layout.fields.names))
         }
-        cache.write(names.data, to: name)
+        // A listing of what is already known writes nothing: most runs of a cron line or a prompt change no name.
+        let data = names.data
+        if data != stored { cache.write(data, to: name) }
     }
 
     /// Keeps the clients' names for TAB after `--client`.
