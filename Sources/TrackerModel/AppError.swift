@@ -61,6 +61,8 @@ public enum AppError: Error, Equatable, Sendable {
     case lockTimeout(what: String, waitedSeconds: Int)
     /// The team's Redis refused tracker (a wrong password or user, a database it lacks).
     case redisRefused(redis: String, reason: String)
+    /// The team's Redis could not be used (refused, timed out, an untrusted certificate): `doctor`'s finding.
+    case redisUnreachable(redis: String, reason: String)
     /// A write that needs the team's lock could not take or keep it because the Redis could not be used.
     case teamLockUnavailable(redis: String, reason: String, doing: String)
     /// The team's lock was no longer this process's when the write was about to go (its lease ran out, Redis restarted).
@@ -102,7 +104,7 @@ extension AppError {
             .uploadOutcomeUnknown,
             .lockTimeout, .teamLockUnavailable, .teamLockLost:
             .temporaryFailure
-        case .network, .tls, .badResponse, .missingSupport: .unavailable
+        case .network, .tls, .badResponse, .missingSupport, .redisUnreachable: .unavailable
         case .file: .notFound
         case .output, .declined: .failure
         case .interrupted: .interrupted
@@ -162,6 +164,8 @@ extension AppError {
         case .lockTimeout(let what, let waited):
             "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
         case .redisRefused(let redis, let reason): "the Redis at \(redis) refused tracker: \(reason)"
+        case .redisUnreachable(let redis, let reason):
+            "the Redis at \(redis) cannot be used (\(reason)); pacing falls back to this machine and --if-absent is refused"
         case .teamLockUnavailable(let redis, let reason, let doing):
             "cannot take the team's lock for \(doing): the Redis at \(redis) cannot be used (\(reason)); nothing was written"
         case .teamLockLost(let doing):
@@ -222,6 +226,8 @@ extension AppError {
         case .lockTimeout: "Try again when it has finished."
         case .redisRefused:
             "Check the user and password in \"redis\" in the secrets file, or TRACKER_REDIS_URL (redis://user:password@host:port)."
+        case .redisUnreachable:
+            "Check that the Redis is running and that this machine reaches it (\"redis\" in the secrets file, or TRACKER_REDIS_URL; \"redisCA\" for a CA of your own)."
         case .teamLockUnavailable:
             "To finish safely, run the same command again when the Redis is back: the lock keeps it exactly once."
         case .teamLockLost: "To finish safely, run the same command again: the lock keeps it exactly once."

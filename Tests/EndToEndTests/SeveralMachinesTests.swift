@@ -317,3 +317,23 @@ final class WithoutLibcurlTests: FakeAirtableTestCase {
         XCTAssertTrue(fake.log.isEmpty)
     }
 }
+
+extension SeveralMachinesTests {
+    func testDoctorSaysWhatTheRedisIsAndWhenItCannotBeUsed() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let laptop = machine(redis.url())
+        let good = try laptop.run(["doctor"])
+        XCTAssertEqual(good.status, 0, good.stderr)
+        let line = try XCTUnwrap(good.lines.first { $0.contains("redis://127.0.0.1:\(redis.port)") }, good.stdout)
+        XCTAssertTrue(line.hasPrefix("ok"), line)
+        XCTAssertTrue(line.contains("authenticated, round trip"), line)
+        XCTAssertTrue(line.contains("scripts run, clock"), line)
+        redis.stop()
+        let down = try laptop.run(["doctor"])
+        XCTAssertEqual(down.status, 69, down.stderr)
+        XCTAssertTrue(down.stdout.contains("failed    sharing: the Redis at redis://127.0.0.1:\(redis.port) cannot be used"))
+        XCTAssertTrue(down.stderr.contains("Check that the Redis is running"), down.stderr)
+        XCTAssertFalse(down.stderr.contains("Check your connection and the endpoint"), down.stderr)
+    }
+}

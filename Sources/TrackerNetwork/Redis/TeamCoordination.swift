@@ -78,29 +78,48 @@ public final class TeamCoordination: Coordination {
             health.withLock { $0.down = false }
             return result
         } catch {
+            let why: String
             switch error {
-            case .misconfigured(let why): throw AppError.redisRefused(redis: connection.address.display, reason: why)
-            case .unreachable(let why), .replied(let why):
-                let first = health.withLock { state in
-                    defer { state = (true, MonotonicClock.now() + Self.retryInterval) }
-                    return !state.down
-                }
-                if first {
-                    warn(
-                        "warning: the Redis at \(connection.address.display) cannot be used (\(why)); pacing covers this machine only until it can"
-                    )
-                }
-                return nil
+            case .misconfigured(let reason): throw AppError.redisRefused(redis: connection.address.display, reason: reason)
+            case .unreachable(let reason): why = reason
+            case .replied(let reason): why = reason
             }
+            let first = health.withLock { state in
+                defer { state = (true, MonotonicClock.now() + Self.retryInterval) }
+                return !state.down
+            }
+            if first {
+                warn(
+                    "warning: the Redis at \(connection.address.display) cannot be used (\(why)); pacing covers this machine only until it can"
+                )
+            }
+            return nil
+        }
+    }
+
+    /// What `doctor` says of a Redis that failed its check.
+    public func problem(_ failure: RedisFailure) -> AppError {
+        switch failure {
+        case .misconfigured(let why):
+            return .redisRefused(redis: connection.address.display, reason: why)
+        case .unreachable(let why):
+            return .redisUnreachable(redis: connection.address.display, reason: why)
+        case .replied(let why):
+            return .redisUnreachable(redis: connection.address.display, reason: why)
         }
     }
 
     /// An error for a lock that could not be taken or kept because the Redis failed.
     func unavailable(_ failure: RedisFailure, doing what: String) -> AppError {
+        // One case a pattern: a switch expression binding one name in two patterns was miscompiled here (a crash
+        // copying the error it made, seen in doctor's debug build).
         switch failure {
-        case .misconfigured(let why): .redisRefused(redis: connection.address.display, reason: why)
-        case .unreachable(let why), .replied(let why):
-            .teamLockUnavailable(redis: connection.address.display, reason: why, doing: what)
+        case .misconfigured(let why):
+            return .redisRefused(redis: connection.address.display, reason: why)
+        case .unreachable(let why):
+            return .teamLockUnavailable(redis: connection.address.display, reason: why, doing: what)
+        case .replied(let why):
+            return .teamLockUnavailable(redis: connection.address.display, reason: why, doing: what)
         }
     }
 }

@@ -20,30 +20,28 @@ extension Runner {
             return .skipped("sharing", "not checked in this run")
         }
         let now = context.now
+        let outcome: Result<TeamCoordination.Health, RedisFailure>
         do throws(RedisFailure) {
-            let health = try team.health(
-                for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 })
+            outcome = .success(try team.health(for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 }))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success(let health):
             let skew = FieldFormatter.grouped(abs(health.clockSkew), places: 2)
+            let trip = FieldFormatter.grouped(health.roundTrip * 1000, places: 2)
             let count = health.processes
             var check = DoctorCheck(
                 name: "sharing",
                 detail:
-                    "\(address.display): authenticated, round trip \(FieldFormatter.grouped(health.roundTrip * 1000, places: 2)) ms, scripts run, clock \(skew) s from this machine's (pacing uses Redis's), \(count) tracker process\(count == 1 ? "" : "es") drew on this base's budget in the last minute"
+                    "\(address.display): authenticated, round trip \(trip) ms, scripts run, clock \(skew) s from this machine's (pacing uses Redis's), \(count) tracker process\(count == 1 ? "" : "es") drew on this base's budget in the last minute"
             )
             if abs(health.clockSkew) > 60 {
                 check.notes.append("This machine's clock is off; pacing is unaffected, but check NTP.")
             }
             return check
-        } catch {
-            let problem: AppError =
-                switch error {
-                case .misconfigured(let why): .redisRefused(redis: address.display, reason: why)
-                case .unreachable(let why), .replied(let why):
-                    .network(
-                        "the Redis at \(address.display) cannot be used (\(why)); pacing falls back to this machine and --if-absent is refused"
-                    )
-                }
-            return .failed("sharing", problem)
+        case .failure(let failure):
+            return .failed("sharing", team.problem(failure))
         }
     }
 }

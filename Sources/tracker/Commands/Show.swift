@@ -85,7 +85,10 @@ extension Runner {
             var text = project.jsonText(today: today, tasks: tasks.map(TaskProgress.init))
             // Additive: "clients" stays the ids; "clientNames" gives each one's name (null where it cannot be read).
             if !project.clients.isEmpty {
-                let names = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
+                // The clients alone: the other links' names are not part of the JSON.
+                var clientsOnly = project
+                clientsOnly.otherFields = []
+                let names = await linkedNames(of: clientsOnly, in: linkedTables(base), base: base, known: await read)
                 text.removeLast()
                 text +=
                     ",\"clientNames\":"
