@@ -117,30 +117,25 @@ extension MCPTool {
         return .object(type + [("description", .string(help))])
     }
 
+    /// `limit`: a whole number from 1 to the maximum, with its default.
+    private static func limit(_ value: Int, _ description: String) -> (String, JSONValue) {
+        (
+            "limit",
+            .object([
+                ("type", .string("integer")), ("minimum", .number(1)), ("maximum", .number(Double(maximumLimit))),
+                ("default", .number(Double(value))), ("description", .string(description)),
+            ])
+        )
+    }
+
     static func schema(of extra: Extra) -> (String, JSONValue) {
         switch extra {
         case .limit:
-            return (
-                "limit",
-                .object([
-                    ("type", .string("integer")), ("minimum", .number(1)), ("maximum", .number(Double(maximumLimit))),
-                    ("default", .number(Double(defaultLimit))),
-                    ("description", .string("return at most this many (the total is counted all the same)")),
-                ])
-            )
+            return limit(defaultLimit, "return at most this many (the total is counted all the same)")
         case .sectionLimit:
-            return (
-                "limit",
-                .object([
-                    ("type", .string("integer")), ("minimum", .number(1)), ("maximum", .number(Double(maximumLimit))),
-                    ("default", .number(Double(defaultSectionLimit))),
-                    (
-                        "description",
-                        .string(
-                            "at most this many items in each list, each list as {items, total, truncated}: report the total, ask again with a larger limit for more"
-                        )
-                    ),
-                ])
+            return limit(
+                defaultSectionLimit,
+                "at most this many items in each list, each list as {items, total, truncated}: report the total, ask again with a larger limit for more"
             )
         case .confirm:
             return (
