@@ -189,6 +189,11 @@ int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_cu
         easy_setopt(handle, OPT_POSTFIELDSIZE_LARGE, (long long)request->body_length);
         // The caller keeps the body alive until the transfer ends: no copy of a 7 MB upload.
         easy_setopt(handle, OPT_POSTFIELDS, request->body);
+    } else if (strcmp(request->method, "POST") == 0) {
+        // A POST without a body (a webhook's refresh) is still a POST, with an empty one.
+        easy_setopt(handle, OPT_POST, 1L);
+        easy_setopt(handle, OPT_POSTFIELDSIZE_LARGE, 0LL);
+        easy_setopt(handle, OPT_POSTFIELDS, "");
     } else {
         easy_setopt(handle, OPT_HTTPGET, 1L);
     }

@@ -19,6 +19,7 @@ extension FakeAirtable {
         guard parts.first == "v0" else { return notFoundRoute() }
         parts.removeFirst()
         if parts.first == "meta" { return meta(Array(parts.dropFirst())) }
+        if parts.first == "bases" { return webhooks(request, Array(parts.dropFirst())) }
         // The upload route (content.airtable.com, served here too): the record and field, no table.
         if parts.count == 4, parts[0] == options.baseID, parts[3] == "uploadAttachment" {
             guard request.method == "POST" else { return notFoundRoute() }

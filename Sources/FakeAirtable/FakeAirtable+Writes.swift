@@ -22,6 +22,7 @@ extension FakeAirtable {
             do {
                 let value = try body(&draft)
                 base = draft
+                recordWebhookPayloads()
                 return .success(value)
             } catch let failure as WriteError {
                 return .failure(failure)

@@ -61,6 +61,10 @@ public final class FakeAirtable: @unchecked Sendable {
         public var maximumURLLength = 16_000
         /// Seconds every answer is held back, as a distant server's round trip would be (the benchmark's 300 ms).
         public var latency = 0.0
+        /// Whether the token has `webhook:manage` (every webhook route is 403 without it).
+        public var grantsWebhookScope = true
+        /// Whether the token's user created the base (making a webhook needs it).
+        public var isBaseCreator = true
 
         public init() {}
     }
@@ -93,6 +97,8 @@ public final class FakeAirtable: @unchecked Sendable {
     var base: FakeBase
     /// Comments by record id, oldest first.
     var recordComments: [String: [[String: Any]]] = [:]
+    /// The base's webhooks, and their payloads.
+    var hooks = FakeWebhookStore()
     private var faults: [Int: Fault] = [:]
     private var metadataFaults: [Int: Fault] = [:]
     private var standingFault: Fault?
@@ -123,6 +129,8 @@ public final class FakeAirtable: @unchecked Sendable {
         files.latency = options.latency
         try files.start()
         signAttachments()
+        // Seeding and signing the records are not writes a webhook reports.
+        locked { for index in base.tables.indices { _ = base.tables[index].takeJournal() } }
         return server.port
     }
 
@@ -276,7 +284,12 @@ public final class FakeAirtable: @unchecked Sendable {
     }
 
     private func respond(to request: HTTPRequest, fault: Fault?) -> HTTPAction {
-        if case .deletedElsewhereFirst(let ids)? = fault { locked { base.tables[0].remove(ids: Set(ids)) } }
+        if case .deletedElsewhereFirst(let ids)? = fault {
+            locked {
+                base.tables[0].remove(ids: Set(ids))
+                recordWebhookPayloads()
+            }
+        }
         switch fault {
         case .status(let code, let type, let message, let retryAfter)?:
             // An injected rate limit locks the base for its penalty, as a real one does (the monthly quota does not).

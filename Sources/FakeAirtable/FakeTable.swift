@@ -12,6 +12,16 @@ struct FakeTable {
     var views: [FakeView] = []
     private(set) var records: [StoredRecord] = []
     private var index: [String: Int] = [:]
+    /// What writes did to the records since the journal was last taken, in order: what webhooks' payloads report.
+    private(set) var journal: [(id: String, change: RecordChange)] = []
+
+    enum RecordChange { case created, changed, destroyed }
+
+    /// The journal, emptied.
+    mutating func takeJournal() -> [(id: String, change: RecordChange)] {
+        defer { journal = [] }
+        return journal
+    }
     /// The signed download address of an attachment (id, filename), once the download host is serving.
     var sign: (@Sendable (String, String) -> String)?
 
@@ -37,13 +47,18 @@ struct FakeTable {
     mutating func insert(_ record: StoredRecord) {
         index[record.id] = records.count
         records.append(record)
+        journal.append((record.id, .created))
     }
 
     mutating func replace(_ record: StoredRecord) {
-        if let position = index[record.id] { records[position] = record }
+        if let position = index[record.id] {
+            records[position] = record
+            journal.append((record.id, .changed))
+        }
     }
 
     mutating func remove(ids: Set<String>) {
+        for id in ids where index[id] != nil { journal.append((id, .destroyed)) }
         records.removeAll { ids.contains($0.id) }
         index = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.id, $0) })
     }

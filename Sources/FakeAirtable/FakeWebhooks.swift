@@ -1,0 +1,208 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerModel
+
+/// One webhook of the base, as a client that polls uses it (airtable-api.md §13.5): no notification URL, payloads
+/// kept in order and read from any cursor, as many readers as like.
+struct FakeWebhook {
+    var id: String
+    /// The table it watches (`recordChangeScope`), nil for every table.
+    var tableID: String?
+    var specification: Any
+    var expires: Date
+    /// The payloads kept, the first numbered `firstCursor`.
+    var payloads: [[String: Any]] = []
+    var firstCursor = 1
+
+    var nextCursor: Int { firstCursor + payloads.count }
+}
+
+/// The base's webhooks and the transactions they have seen.
+struct FakeWebhookStore {
+    var hooks: [FakeWebhook] = []
+    var transactions = 0
+    /// Airtable allows 10 a base.
+    static let maximum = 10
+    /// A hook lives 7 days unless refreshed.
+    static let lifetime = 7 * 24 * 3600.0
+    /// Payloads read at most in one call.
+    static let pageLimit = 50
+}
+
+extension FakeAirtable {
+    /// `…/v0/bases/{baseId}/webhooks[/{id}[/refresh|/payloads]]`.
+    func webhooks(_ request: HTTPRequest, _ parts: [String]) -> HTTPAction {
+        // Every webhook route needs webhook:manage; a token without it gets the usual 403.
+        guard parts.first == options.baseID, parts.count >= 2, parts[1] == "webhooks", options.grantsWebhookScope else {
+            return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
+        }
+        let rest = Array(parts.dropFirst(2))
+        switch (request.method, rest.count) {
+        case ("POST", 0): return createWebhook(request.body)
+        case ("GET", 0): return listWebhooks()
+        case ("DELETE", 1):
+            return locked {
+                guard let index = hooks.hooks.firstIndex(where: { $0.id == rest[0] }) else { return notFoundRoute() }
+                hooks.hooks.remove(at: index)
+                return ok([String: Any]())
+            }
+        case ("POST", 2) where rest[1] == "refresh":
+            return locked {
+                expireHooks()
+                guard let index = hooks.hooks.firstIndex(where: { $0.id == rest[0] }) else { return notFoundRoute() }
+                hooks.hooks[index].expires = Date().addingTimeInterval(FakeWebhookStore.lifetime)
+                return ok(["expirationTime": ISOInstant.text(hooks.hooks[index].expires)])
+            }
+        case ("GET", 2) where rest[1] == "payloads":
+            return payloads(rest[0], query: Self.queryPairs(request.query))
+        default:
+            return notFoundRoute()
+        }
+    }
+
+    private func createWebhook(_ body: Data) -> HTTPAction {
+        guard let object = AnyJSON.parse(body) as? [String: Any],
+            let specification = object["specification"] as? [String: Any],
+            let filters = (specification["options"] as? [String: Any])?["filters"] as? [String: Any],
+            let types = filters["dataTypes"] as? [String], types.contains("tableData")
+        else { return invalidRequest() }
+        // Creating one needs the base's creator permission, besides the scope.
+        guard options.isBaseCreator else {
+            return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
+        }
+        let scope = filters["recordChangeScope"] as? String
+        return locked {
+            if let scope, base.tables.first(where: { $0.id == scope }) == nil { return invalidRequest() }
+            expireHooks()
+            // UNCONFIRMED error name (airtable-api.md §13.5); a 422 either way.
+            guard hooks.hooks.count < FakeWebhookStore.maximum else {
+                return error(422, "TOO_MANY_WEBHOOKS", "A base can have at most 10 webhooks")
+            }
+            // What was written before the hook was made is not its news.
+            recordWebhookPayloads()
+            let hook = FakeWebhook(
+                id: FakeBase.makeID(prefix: "ach"), tableID: scope, specification: specification,
+                expires: Date().addingTimeInterval(FakeWebhookStore.lifetime))
+            hooks.hooks.append(hook)
+            return ok([
+                "id": hook.id, "macSecretBase64": Data(hook.id.utf8).base64EncodedString(),
+                "expirationTime": ISOInstant.text(hook.expires),
+            ])
+        }
+    }
+
+    private func listWebhooks() -> HTTPAction {
+        locked {
+            expireHooks()
+            let listed: [[String: Any]] = hooks.hooks.map { hook in
+                [
+                    "id": hook.id, "specification": hook.specification, "notificationUrl": AnyJSON.Null(),
+                    "cursorForNextPayload": hook.nextCursor, "isHookEnabled": true,
+                    "areNotificationsEnabled": false, "expirationTime": ISOInstant.text(hook.expires),
+                ]
+            }
+            return ok(["webhooks": listed])
+        }
+    }
+
+    private func payloads(_ id: String, query: [(String, String)]) -> HTTPAction {
+        let cursor = query.last { $0.0 == "cursor" }.flatMap { Int($0.1) } ?? 1
+        let limit = query.last { $0.0 == "limit" }.flatMap { Int($0.1) } ?? FakeWebhookStore.pageLimit
+        guard cursor >= 1, (1...FakeWebhookStore.pageLimit).contains(limit) else { return invalidRequest() }
+        return locked {
+            expireHooks()
+            recordWebhookPayloads()
+            guard let hook = hooks.hooks.first(where: { $0.id == id }) else { return notFoundRoute() }
+            // A cursor older than what is kept answers from the oldest kept (UNCONFIRMED, §13.5).
+            let start = max(cursor, hook.firstCursor)
+            let offset = min(hook.payloads.count, start - hook.firstCursor)
+            let page = Array(hook.payloads[offset...].prefix(limit))
+            let next = start + page.count
+            return ok([
+                "payloads": page, "cursor": max(next, min(cursor, hook.nextCursor)),
+                "mightHaveMore": next < hook.nextCursor, "payloadFormat": "v0",
+            ])
+        }
+    }
+
+    /// Turns what writes did since the last call into one payload for each hook that watches the tables changed.
+    /// Called under the lock, after every successful write.
+    func recordWebhookPayloads() {
+        var changedTables: [String: [String: Any]] = [:]
+        for index in base.tables.indices {
+            let journal = base.tables[index].takeJournal()
+            guard !journal.isEmpty else { continue }
+            let table = base.tables[index]
+            var created: [String: Any] = [:]
+            var changed: [String: Any] = [:]
+            var destroyed: [String] = []
+            func cells(_ id: String) -> [String: Any] {
+                guard let record = table.record(id: id) else { return [:] }
+                return Dictionary(
+                    record.fields.compactMap { name, value in table.field(named: name).map { ($0.id, value) } }
+                ) { first, _ in first }
+            }
+            for (id, change) in journal {
+                switch change {
+                case .created:
+                    created[id] = ["createdTime": table.record(id: id)?.createdTime ?? "", "cellValuesByFieldId": cells(id)]
+                case .changed where created[id] == nil:
+                    changed[id] = ["current": ["cellValuesByFieldId": cells(id)]]
+                case .destroyed:
+                    created[id] = nil
+                    changed[id] = nil
+                    destroyed.append(id)
+                default: break
+                }
+            }
+            var entry: [String: Any] = [:]
+            if !created.isEmpty { entry["createdRecordsById"] = created }
+            if !changed.isEmpty { entry["changedRecordsById"] = changed }
+            if !destroyed.isEmpty { entry["destroyedRecordIds"] = destroyed }
+            if !entry.isEmpty { changedTables[table.id] = entry }
+        }
+        guard !changedTables.isEmpty, !hooks.hooks.isEmpty else { return }
+        hooks.transactions += 1
+        for index in hooks.hooks.indices {
+            let scope = hooks.hooks[index].tableID
+            let watched = scope.map { table in changedTables.filter { $0.key == table } } ?? changedTables
+            guard !watched.isEmpty else { continue }
+            hooks.hooks[index].payloads.append([
+                "timestamp": ISOInstant.text(Date()), "baseTransactionNumber": hooks.transactions,
+                "actionMetadata": [
+                    "source": "publicApi",
+                    "sourceMetadata": ["user": ["id": options.user.id, "permissionLevel": "create"]],
+                ],
+                "payloadFormat": "v0", "changedTablesById": watched,
+            ])
+        }
+    }
+
+    /// A hook past its expiration is disabled and then removed, its payloads with it; the fake removes it at once.
+    private func expireHooks() {
+        let now = Date()
+        hooks.hooks.removeAll { $0.expires <= now }
+    }
+
+    // MARK: - For tests
+
+    /// Every webhook ends as if its 7 days ran out unrefreshed (or someone deleted it behind tracker's back).
+    public func expireWebhooks() { locked { hooks.hooks.removeAll() } }
+
+    /// Each hook keeps only its newest `count` payloads, as if the older had passed their 7 days.
+    public func keepNewestPayloads(_ count: Int) {
+        locked {
+            for index in hooks.hooks.indices {
+                let drop = max(0, hooks.hooks[index].payloads.count - count)
+                hooks.hooks[index].payloads.removeFirst(drop)
+                hooks.hooks[index].firstCursor += drop
+            }
+        }
+    }
+
+    /// The ids of the webhooks the base has now.
+    public var webhookIDs: [String] { locked { hooks.hooks.map(\.id) } }
+}
