@@ -148,7 +148,9 @@ extension FakeAirtable {
             for (id, change) in journal {
                 switch change {
                 case .created:
-                    created[id] = ["createdTime": table.record(id: id)?.createdTime ?? "", "cellValuesByFieldId": cells(id)]
+                    created[id] = [
+                        "createdTime": table.record(id: id)?.createdTime ?? "", "cellValuesByFieldId": cells(id),
+                    ]
                 case .changed where created[id] == nil:
                     changed[id] = ["current": ["cellValuesByFieldId": cells(id)]]
                 case .destroyed:

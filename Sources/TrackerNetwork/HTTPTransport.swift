@@ -41,7 +41,8 @@ public enum TransportFailure: Equatable, Sendable {
     /// The failure in words: never "NSURLErrorDomain error -1001".
     public var words: String {
         switch self {
-        case .unreachable(let words), .broken(let words), .tls(let words), .local(let words), .missingLibrary(let words):
+        case .unreachable(let words), .broken(let words), .tls(let words), .local(let words),
+            .missingLibrary(let words):
             words
         case .timedOut: "timed out"
         case .cancelled: "cancelled"

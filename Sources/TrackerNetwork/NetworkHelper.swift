@@ -109,10 +109,12 @@ public final class NetworkHelper: Sendable {
         #if os(Linux)
             let done = DispatchSemaphore(value: 0)
             // Once a process: the first caller starts it (main, before anything else, for a command that will send).
-            guard preloading.withLock({ current in
-                defer { if current == nil { current = done } }
-                return current == nil
-            }) else { return }
+            guard
+                preloading.withLock({ current in
+                    defer { if current == nil { current = done } }
+                    return current == nil
+                })
+            else { return }
             if !DetachedThread.start({
                 _ = CurlTransport.load()
                 done.signal()

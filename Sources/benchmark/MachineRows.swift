@@ -9,9 +9,10 @@ final class BenchmarkRedis {
 
     init?() {
         guard
-            let binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server", "/usr/bin/valkey-server"].first(where: {
-                FileManager.default.isExecutableFile(atPath: $0)
-            })
+            let binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server", "/usr/bin/valkey-server"].first(
+                where: {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                })
         else { return nil }
         directory = scratch + "/redis-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -29,7 +30,9 @@ final class BenchmarkRedis {
         close(probe)
         port = Int(UInt16(bigEndian: address.sin_port))
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--bind", "127.0.0.1", "--port", "\(port)", "--save", "", "--appendonly", "no", "--dir", directory]
+        process.arguments = [
+            "--bind", "127.0.0.1", "--port", "\(port)", "--save", "", "--appendonly", "no", "--dir", directory,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }

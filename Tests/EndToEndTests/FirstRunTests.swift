@@ -183,7 +183,8 @@ final class FirstRunTests: FakeAirtableTestCase {
             (try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any])?["checks"]
                 as? [[String: Any]])
         XCTAssertEqual(
-            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true, true, true], "every check ran")
+            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true, true, true], "every check ran"
+        )
         XCTAssertTrue(
             (failed[2]["detail"] as? String)?.contains(
                 #"this base has the tables: "Design projects", "Clients", "Tasks""#) == true)

@@ -142,7 +142,8 @@ final class MCPTests: FakeAirtableTestCase {
         let clientIDs = try XCTUnwrap(shown.structured["clients"] as? [String])
         XCTAssertFalse(clientIDs.isEmpty)
         let clientNames = try XCTUnwrap(shown.structured["clientNames"] as? [String], "\(shown.structured)")
-        let named = fake.records(inTable: "Clients").filter { clientIDs.contains($0["id"] as? String ?? "") }.compactMap {
+        let named = fake.records(inTable: "Clients").filter { clientIDs.contains($0["id"] as? String ?? "") }.compactMap
+        {
             ($0["fields"] as? [String: Any])?["Name"] as? String
         }
         XCTAssertEqual(clientNames, named)
@@ -438,7 +439,8 @@ extension MCPTests {
         XCTAssertTrue(up.allSatisfy { $0["total"] as? Int == bytes.count }, "\(up)")
         try FileManager.default.createDirectory(atPath: root + "/downloads", withIntermediateDirectories: true)
         let downloaded = session.tool(
-            "download_files", ["project": "Coffee packaging", "directory": "downloads"], meta: ["progressToken": "down"])
+            "download_files", ["project": "Coffee packaging", "directory": "downloads"], meta: ["progressToken": "down"]
+        )
         XCTAssertFalse(downloaded.isError, "\(downloaded)")
         let down = progress("down")
         XCTAssertFalse(down.isEmpty, "download_files sends progress")

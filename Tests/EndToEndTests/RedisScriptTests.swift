@@ -10,7 +10,9 @@ final class RedisScriptTests: XCTestCase {
         let connection = RedisConnection(
             address: try RedisAddress.parse("unix://\(redis.socketPath)").get(), answerTimeout: 5)
         func reserve() throws -> Double {
-            let answer = try connection.evaluate([(RedisScripts.budget, ["tracker:{appT}:budget:x"], ["reserve", "5", "0", "p"])])
+            let answer = try connection.evaluate([
+                (RedisScripts.budget, ["tracker:{appT}:budget:x"], ["reserve", "5", "0", "p"])
+            ])
             guard case .integer(let micros) = answer[0] else { throw XCTSkip("unexpected answer \(answer)") }
             return Double(micros) / 1_000_000
         }

@@ -23,7 +23,8 @@ final class RedisServer {
 
     init(password: String? = nil, tls: Bool = false) throws {
         guard Self.binary != nil else { throw XCTSkip("redis-server is not installed (apt-get install redis-server)") }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracker-redis-\(UUID().uuidString)")
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("tracker-redis-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         self.password = password

@@ -310,10 +310,15 @@ final class WithoutLibcurlTests: FakeAirtableTestCase {
         let (status, text) = try runProgram(
             "/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, TrackerProcess.binary.path],
             environment: process.environment, directory: process.runtimeDirectory)
-        guard !text.contains("mount:") && !text.contains("unshare:") else { throw XCTSkip("no mount namespace: \(text)") }
+        guard !text.contains("mount:") && !text.contains("unshare:") else {
+            throw XCTSkip("no mount namespace: \(text)")
+        }
         XCTAssertEqual(status, 69, text)
         XCTAssertEqual(text.split(separator: "\n").count, 1, text)
-        XCTAssertTrue(text.hasPrefix("tracker: libcurl (libcurl.so.4), which tracker sends its requests with, is not installed; install it: apt-get install libcurl4"), text)
+        XCTAssertTrue(
+            text.hasPrefix(
+                "tracker: libcurl (libcurl.so.4), which tracker sends its requests with, is not installed; install it: apt-get install libcurl4"
+            ), text)
         XCTAssertTrue(fake.log.isEmpty)
     }
 }
@@ -332,7 +337,8 @@ extension SeveralMachinesTests {
         redis.stop()
         let down = try laptop.run(["doctor"])
         XCTAssertEqual(down.status, 69, down.stderr)
-        XCTAssertTrue(down.stdout.contains("failed    sharing: the Redis at redis://127.0.0.1:\(redis.port) cannot be used"))
+        XCTAssertTrue(
+            down.stdout.contains("failed    sharing: the Redis at redis://127.0.0.1:\(redis.port) cannot be used"))
         XCTAssertTrue(down.stderr.contains("Check that the Redis is running"), down.stderr)
         XCTAssertFalse(down.stderr.contains("Check your connection and the endpoint"), down.stderr)
     }

@@ -39,7 +39,9 @@
             var hooks: String { "/v0/bases/\(fake.options.baseID)/webhooks" }
             var table: String { "/v0/\(fake.options.baseID)/\(fake.options.tableID)" }
             nonisolated(unsafe) static let specification: [String: Any] = [
-                "specification": ["options": ["filters": ["dataTypes": ["tableData"], "recordChangeScope": "tblFAKEdesign0001"]]]
+                "specification": [
+                    "options": ["filters": ["dataTypes": ["tableData"], "recordChangeScope": "tblFAKEdesign0001"]]
+                ]
             ]
         }
 
@@ -119,7 +121,8 @@
             for (method, path) in [("POST", scopeless.hooks), ("GET", scopeless.hooks)] {
                 let (status, body) = try await scopeless.call(method, path, method == "POST" ? Base.specification : nil)
                 #expect(status == 403)
-                #expect((body["error"] as? [String: Any])?["type"] as? String == "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND")
+                #expect(
+                    (body["error"] as? [String: Any])?["type"] as? String == "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND")
             }
             let editor = try Base { $0.isBaseCreator = false }
             let (refused, _) = try await editor.call("POST", editor.hooks, Base.specification)

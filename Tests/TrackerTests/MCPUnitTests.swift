@@ -87,7 +87,8 @@ import Testing
             let properties = tool.inputSchema["properties"]?.objectMembers ?? []
             for (name, schema) in properties {
                 let types: [String] =
-                    schema["type"]?.stringValue.map { [$0] } ?? schema["type"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    schema["type"]?.stringValue.map { [$0] } ?? schema["type"]?.arrayValue?.compactMap(\.stringValue)
+                    ?? []
                 for type in types {
                     let value: String =
                         switch type {

@@ -383,7 +383,8 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
             return
         }
         #expect(error.exitCode == .unavailable)
-        #expect(error.message.hasPrefix("libcurl (libcurl.so.4), which tracker sends its requests with, is not installed"))
+        #expect(
+            error.message.hasPrefix("libcurl (libcurl.so.4), which tracker sends its requests with, is not installed"))
         #expect(error.message.contains("apt-get install libcurl4") && error.message.contains("libcurl4t64"))
         #expect(error.message.contains("dnf install libcurl"))
         // The network is not the problem: no "cannot reach", no "check your connection", no retries.

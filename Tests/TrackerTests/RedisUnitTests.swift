@@ -60,7 +60,9 @@ struct RedisAddressTests {
     }
 
     @Test func wrongAddressesSayWhyWithoutRepeatingThem() {
-        for text in ["http://cache:6379", "redis://:pw@", "redis://host:99999", "redis://host/x", "unix://relative.sock"] {
+        for text in [
+            "http://cache:6379", "redis://:pw@", "redis://host:99999", "redis://host/x", "unix://relative.sock",
+        ] {
             guard case .failure(let invalid) = RedisAddress.parse(text) else {
                 Issue.record("\(text) was taken")
                 continue
@@ -75,10 +77,14 @@ struct DigestTests {
     @Test func knownAnswers() {
         #expect(Digest.sha1Hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d")
         #expect(Digest.sha1Hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
-        #expect(Digest.hex(Digest.sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            Digest.hex(Digest.sha256(Array("abc".utf8)))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // Two blocks: 56 bytes of message need a second block for the length.
         let long = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
-        #expect(Digest.hex(Digest.sha256(Array(long.utf8))) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(
+            Digest.hex(Digest.sha256(Array(long.utf8)))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         // RFC 4231, test case 2.
         #expect(
             Digest.hmacSHA256Hex(key: "Jefe", "what do ya want for nothing?")
@@ -104,7 +110,9 @@ struct TeamKeysTests {
         let lock = TeamCoordination.Keys.lock(["add", "Design projects", "Weekly review"], baseID: "appABCDEFGHIJKLMN")
         #expect(lock.hasPrefix("tracker:{appABCDEFGHIJKLMN}:lock:"))
         #expect(!lock.contains("Weekly") && !lock.contains("Design"))
-        #expect(lock != TeamCoordination.Keys.lock(["add", "Design projects", "Weekly Review"], baseID: "appABCDEFGHIJKLMN"))
+        #expect(
+            lock
+                != TeamCoordination.Keys.lock(["add", "Design projects", "Weekly Review"], baseID: "appABCDEFGHIJKLMN"))
     }
 
     @Test func anotherTokenIsAnotherBudgetAndTheScriptsDigestIsRedises() {

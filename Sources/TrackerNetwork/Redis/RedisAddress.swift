@@ -72,7 +72,9 @@ public struct RedisAddress: Hashable, Sendable {
         }
         let place: Place
         if scheme == "unix://" {
-            guard rest.hasPrefix("/") else { return .failure(Invalid(reason: "a unix:// address needs an absolute path")) }
+            guard rest.hasPrefix("/") else {
+                return .failure(Invalid(reason: "a unix:// address needs an absolute path"))
+            }
             place = .unix(path: String(rest))
         } else {
             var hostPort = rest

@@ -103,7 +103,11 @@ public final class RedisConnection: @unchecked Sendable {
         let opened = tracker_curl_stream_open(
             url, unixPath, address.certificateAuthority, Int(connectTimeout * 1000), &code, &error)
         guard let opened else {
-            throw .unreachable(Self.describe(code: code, words: String(decoding: error.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+            throw .unreachable(
+                Self.describe(
+                    code: code,
+                    words: String(
+                        decoding: error.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)))
         }
         stream = opened
         // Credentials and the database go before anything else.

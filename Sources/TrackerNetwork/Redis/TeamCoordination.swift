@@ -22,8 +22,7 @@ public final class TeamCoordination: Coordination {
     /// times out would otherwise cost 500 ms on every request.
     static let retryInterval = 2.0
 
-    public init(connection: RedisConnection, machine: MachineCoordination, warn: @escaping @Sendable (String) -> Void)
-    {
+    public init(connection: RedisConnection, machine: MachineCoordination, warn: @escaping @Sendable (String) -> Void) {
         self.connection = connection
         self.machine = machine
         self.warn = warn
@@ -80,7 +79,8 @@ public final class TeamCoordination: Coordination {
         } catch {
             let why: String
             switch error {
-            case .misconfigured(let reason): throw AppError.redisRefused(redis: connection.address.display, reason: reason)
+            case .misconfigured(let reason):
+                throw AppError.redisRefused(redis: connection.address.display, reason: reason)
             case .unreachable(let reason): why = reason
             case .replied(let reason): why = reason
             }
@@ -145,8 +145,14 @@ final class RedisPacer: RequestPacer {
         let connection = team.connection
         let reserved = try team.whenReachable { () throws(RedisFailure) in
             try connection.evaluate([
-                (RedisScripts.budget, [keys.budget, keys.seen], ["reserve", "\(owner.requestsPerSecond)", "0", team.processID]),
-                (RedisScripts.budget, [keys.tokenBudget], ["reserve", "\(owner.tokenRequestsPerSecond)", "0", team.processID]),
+                (
+                    RedisScripts.budget, [keys.budget, keys.seen],
+                    ["reserve", "\(owner.requestsPerSecond)", "0", team.processID]
+                ),
+                (
+                    RedisScripts.budget, [keys.tokenBudget],
+                    ["reserve", "\(owner.tokenRequestsPerSecond)", "0", team.processID]
+                ),
             ])
         }
         let now = MonotonicClock.now()
@@ -171,7 +177,10 @@ final class RedisPacer: RequestPacer {
         let connection = team.connection
         _ = try? team.whenReachable { () throws(RedisFailure) in
             try connection.evaluate([
-                (RedisScripts.budget, [keys.budget], ["hold", "\(owner.requestsPerSecond)", "\(seconds)", team.processID])
+                (
+                    RedisScripts.budget, [keys.budget],
+                    ["hold", "\(owner.requestsPerSecond)", "\(seconds)", team.processID]
+                )
             ])
         }
     }

@@ -28,8 +28,9 @@ struct Context: Sendable {
     /// A pacer of the test's own in place of the shared engine's; nil paces through `coordinate`.
     var makePacer: (@Sendable (Configuration, RuntimeDirectory) -> any RequestPacer)?
     /// The engine that shares the base's budget and the write locks with other tracker processes.
-    var coordinate: @Sendable (Configuration, RuntimeDirectory, _ warn: @escaping @Sendable (String) -> Void)
-        -> any Coordination = Context.sharedCoordination
+    var coordinate:
+        @Sendable (Configuration, RuntimeDirectory, _ warn: @escaping @Sendable (String) -> Void)
+            -> any Coordination = Context.sharedCoordination
     /// Clock, sleep and randomness for retries.
     var network: NetworkHelper.Environment
     var readStandardInput: @Sendable () -> Data

@@ -14,7 +14,8 @@ extension Runner {
             return DoctorCheck(
                 name: "sharing",
                 detail:
-                    "budget and locks shared by this machine's tracker processes; set \"redis\" to share them across machines")
+                    "budget and locks shared by this machine's tracker processes; set \"redis\" to share them across machines"
+            )
         }
         guard let team = coordination(configuration) as? TeamCoordination else {
             return .skipped("sharing", "not checked in this run")
@@ -22,7 +23,8 @@ extension Runner {
         let now = context.now
         let outcome: Result<TeamCoordination.Health, RedisFailure>
         do throws(RedisFailure) {
-            outcome = .success(try team.health(for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 }))
+            outcome = .success(
+                try team.health(for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 }))
         } catch {
             outcome = .failure(error)
         }

@@ -171,7 +171,9 @@ extension Runner {
     /// This machine's name as a mail domain: letters, digits, dots and hyphens, with a dot (or `.localdomain`).
     private static func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
-        let name = gethostname(&buffer, buffer.count) == 0 ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let name =
+            gethostname(&buffer, buffer.count) == 0
+            ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         let cleaned = String(
             name.unicodeScalars.filter {
                 $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-")

@@ -229,7 +229,9 @@ private struct Resolver {
             // The value is not repeated: it may hold a password.
             throw AppError.configuration(
                 "\(from(.redis)) is not a Redis address: \(invalid.reason)",
-                hint: "Write it as redis://[[user]:password@]host[:port][/db], rediss://… for TLS, or unix:///path/redis.sock.")
+                hint:
+                    "Write it as redis://[[user]:password@]host[:port][/db], rediss://… for TLS, or unix:///path/redis.sock."
+            )
         }
     }
 

@@ -211,7 +211,8 @@ struct SecretsFile {
         if unknown.count == 1, let name = unknown.first {
             let suggestion = meant(name).flatMap { Suggestion.question([$0]) }.map { " " + $0 } ?? ""
             throw AppError.configuration(
-                "unknown key \(shown(name)) in \(place).\(suggestion)", hint: "Known keys: \(known.joined(separator: ", ")).")
+                "unknown key \(shown(name)) in \(place).\(suggestion)",
+                hint: "Known keys: \(known.joined(separator: ", ")).")
         }
         let guesses = unknown.compactMap { name in meant(name).map { "\"\($0)\" for \(shown(name))" } }
         throw AppError.configuration(

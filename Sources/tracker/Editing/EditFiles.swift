@@ -65,7 +65,10 @@ struct EditFiles {
         var template = Array((directory + "/" + prefix + "XXXXXX.txt").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 4) }
         guard descriptor >= 0 else { return nil }
-        return (String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self), descriptor)
+        return (
+            String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            descriptor
+        )
     }
 
     private static func write(_ text: String, to descriptor: Int32) -> Bool {

@@ -29,8 +29,7 @@ struct TaskUpdate: Equatable, Sendable {
         // Repeatable, and comma-separated, as update's --clear is.
         for item in scanned.all("--clear").joined(separator: ",").split(separator: ",").map({
             $0.trimmingWhitespace().lowercased()
-        })
-        {
+        }) {
             guard let word = TaskWord(rawValue: item), Self.clearable.contains(word) else {
                 throw AppError.usage(
                     "--clear takes \(Self.clearable.map(\.rawValue).joined(separator: ", ")), not \"\(item)\"",
