@@ -122,7 +122,7 @@ extension FakeAirtable {
             let page = Array(hook.payloads[offset...].prefix(limit))
             let next = start + page.count
             return ok([
-                "payloads": page, "cursor": max(next, min(cursor, hook.nextCursor)),
+                "payloads": page, "cursor": next,
                 "mightHaveMore": next < hook.nextCursor, "payloadFormat": "v0",
             ])
         }

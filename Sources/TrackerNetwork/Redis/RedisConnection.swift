@@ -10,6 +10,18 @@ public enum RedisFailure: Error, Equatable, Sendable {
     case misconfigured(String)
     /// It answered a command with an error (a script's, a wrong type).
     case replied(String)
+
+    /// Why, in words.
+    public var reason: String {
+        switch self {
+        case .unreachable(let why): why
+        case .misconfigured(let why): why
+        case .replied(let why): why
+        }
+    }
+
+    /// Whether the configuration is at fault (a password, a user, a database) rather than the Redis's reach.
+    public var isMisconfiguration: Bool { if case .misconfigured = self { true } else { false } }
 }
 
 /// One connection to a Redis, opened when first needed and again after a fault, used by one call at a time.
@@ -103,6 +115,7 @@ public final class RedisConnection: @unchecked Sendable {
         let opened = tracker_curl_stream_open(
             url, unixPath, address.certificateAuthority, Int(connectTimeout * 1000), &code, &error)
         guard let opened else {
+            if code == 28 { throw .unreachable("no connection within \(Self.seconds(connectTimeout))") }
             throw .unreachable(
                 Self.describe(
                     code: code,
@@ -164,7 +177,7 @@ public final class RedisConnection: @unchecked Sendable {
     static func describe(code: Int32, words: String) -> String {
         switch code {
         case 7: "connection refused"
-        case 28: "no connection within 500 ms"
+        case 28: "it timed out"
         case 6: "its host could not be resolved"
         case 35: "the TLS handshake failed" + (words.isEmpty ? "" : " (\(words))")
         case 60, 77, 51, 58, 83, 90, 91: "its certificate is not trusted"

@@ -77,13 +77,8 @@ public final class TeamCoordination: Coordination {
             health.withLock { $0.down = false }
             return result
         } catch {
-            let why: String
-            switch error {
-            case .misconfigured(let reason):
-                throw AppError.redisRefused(redis: connection.address.display, reason: reason)
-            case .unreachable(let reason): why = reason
-            case .replied(let reason): why = reason
-            }
+            if error.isMisconfiguration { throw problem(error) }
+            let why = error.reason
             let first = health.withLock { state in
                 defer { state = (true, MonotonicClock.now() + Self.retryInterval) }
                 return !state.down
@@ -99,28 +94,16 @@ public final class TeamCoordination: Coordination {
 
     /// What `doctor` says of a Redis that failed its check.
     public func problem(_ failure: RedisFailure) -> AppError {
-        switch failure {
-        case .misconfigured(let why):
-            return .redisRefused(redis: connection.address.display, reason: why)
-        case .unreachable(let why):
-            return .redisUnreachable(redis: connection.address.display, reason: why)
-        case .replied(let why):
-            return .redisUnreachable(redis: connection.address.display, reason: why)
-        }
+        failure.isMisconfiguration
+            ? .redisRefused(redis: connection.address.display, reason: failure.reason)
+            : .redisUnreachable(redis: connection.address.display, reason: failure.reason)
     }
 
     /// An error for a lock that could not be taken or kept because the Redis failed.
     func unavailable(_ failure: RedisFailure, doing what: String) -> AppError {
-        // One case a pattern: a switch expression binding one name in two patterns was miscompiled here (a crash
-        // copying the error it made, seen in doctor's debug build).
-        switch failure {
-        case .misconfigured(let why):
-            return .redisRefused(redis: connection.address.display, reason: why)
-        case .unreachable(let why):
-            return .teamLockUnavailable(redis: connection.address.display, reason: why, doing: what)
-        case .replied(let why):
-            return .teamLockUnavailable(redis: connection.address.display, reason: why, doing: what)
-        }
+        failure.isMisconfiguration
+            ? .redisRefused(redis: connection.address.display, reason: failure.reason)
+            : .teamLockUnavailable(redis: connection.address.display, reason: failure.reason, doing: what)
     }
 }
 

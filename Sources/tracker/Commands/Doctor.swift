@@ -184,7 +184,7 @@ extension Runner {
         checks.append(cacheCheck(age: age))
         if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(paceCheck(configuration))
-        checks.append(sharingCheck(configuration))
+        checks.append(SharingCheck.run(configuration, runner: self))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))
             checks.append(.failed("secrets", .configuration(warning, hint: nil)))

@@ -139,7 +139,8 @@ enum ConfigurationLoader {
     }
 }
 
-private struct Resolver {
+/// The settings in force for one profile of one file and the environment, turned into a Configuration.
+struct Resolver {
     var file: SecretsFile?
     var profile: String?
     var environment: [String: String]
@@ -207,32 +208,6 @@ private struct Resolver {
             configuration.redis = try redis(string)
             return configuration
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
-    }
-
-    /// `"redis": "redis://…"` (or TRACKER_REDIS_URL) with `"redisCA"` (or TRACKER_REDIS_CA); nil when not set.
-    private func redis(_ string: (SecretsKey) throws -> String?) throws -> RedisAddress? {
-        let from = { (key: SecretsKey) in
-            ConfigurationLoader.environmentValue(of: key, in: environment) != nil
-                ? key.environmentVariable! : "\"\(key.rawValue)\" in \(origin)"
-        }
-        guard let text = try string(.redis), !text.trimmingWhitespace().isEmpty else { return nil }
-        let authority = try string(.redisCA).flatMap { $0.isEmpty ? nil : $0 }
-        switch RedisAddress.parse(text.trimmingWhitespace(), certificateAuthority: authority) {
-        case .success(let address):
-            if let authority, access(authority, R_OK) != 0 {
-                throw AppError.configuration(
-                    "\(from(.redisCA)) names \(authority), which cannot be read: \(String(cString: strerror(errno)))",
-                    hint: "Name a PEM file of the CA that signed the Redis's certificate.")
-            }
-            return address
-        case .failure(let invalid):
-            // The value is not repeated: it may hold a password.
-            throw AppError.configuration(
-                "\(from(.redis)) is not a Redis address: \(invalid.reason)",
-                hint:
-                    "Write it as redis://[[user]:password@]host[:port][/db], rediss://… for TLS, or unix:///path/redis.sock."
-            )
-        }
     }
 
     /// `"tokenCommand": ["pass", "show", "airtable"]`: a program and its arguments, run without a shell.

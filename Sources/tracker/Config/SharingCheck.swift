@@ -6,10 +6,10 @@
 import TrackerNetwork
 import TrackerModel
 
-extension Runner {
-    /// How the base's budget and the write locks are shared: on this machine, or through the team's Redis, which is
-    /// then checked as the commands use it.
-    func sharingCheck(_ configuration: Configuration) -> DoctorCheck {
+/// `doctor`'s finding on how the base's budget and the write locks are shared: on this machine, or through the team's
+/// Redis, which is then checked as the commands use it.
+enum SharingCheck {
+    static func run(_ configuration: Configuration, runner: Runner) -> DoctorCheck {
         guard let address = configuration.redis else {
             return DoctorCheck(
                 name: "sharing",
@@ -17,10 +17,10 @@ extension Runner {
                     "budget and locks shared by this machine's tracker processes; set \"redis\" to share them across machines"
             )
         }
-        guard let team = coordination(configuration) as? TeamCoordination else {
+        guard let team = runner.coordination(configuration) as? TeamCoordination else {
             return .skipped("sharing", "not checked in this run")
         }
-        let now = context.now
+        let now = runner.context.now
         let outcome: Result<TeamCoordination.Health, RedisFailure>
         do throws(RedisFailure) {
             outcome = .success(
