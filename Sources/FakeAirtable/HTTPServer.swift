@@ -200,9 +200,24 @@ final class HTTPServer: @unchecked Sendable {
         var all = headers
         if all["Content-Type"] == nil { all["Content-Type"] = "application/json; charset=utf-8" }
         if let length { all["Content-Length"] = String(length) }
+        // Every answer of Airtable's carries the server's time, which is what "changed since" is measured by.
+        if all["Date"] == nil { all["Date"] = Self.httpDate(Date()) }
         all["Connection"] = keepAlive ? "keep-alive" : "close"
         for (name, value) in all.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
         return Data((text + "\r\n").utf8)
+    }
+
+    /// `Wed, 21 Oct 2015 07:28:00 GMT`.
+    static func httpDate(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970)
+        let days = seconds / 86400
+        let day = CalendarDate(dayNumber: days)
+        let names = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        let clock = seconds % 86400
+        return "\(names[days % 7]), \(two(day.day)) \(months[day.month - 1]) \(day.year) "
+            + "\(two(clock / 3600)):\(two(clock / 60 % 60)):\(two(clock % 60)) GMT"
     }
 
     private func send(_ connection: Int32, _ data: Data) -> Bool {

@@ -2,23 +2,34 @@ import TrackerModel
 
 extension Formula {
     /// The formula for `filters` on the Tasks table, every typed value a string literal; nil when nothing is filtered.
+    public static func tasksMatching(_ filters: TaskFilters, fields: TaskFieldMap) -> String? {
+        taskSelection(filters, fields: fields).formula
+    }
+
+    /// What `filters` pick on the Tasks table, each term as its formula and its predicate side by side.
     ///
     /// An assignee by name narrows on Airtable (a collaborator is their name inside a formula); by email or as `me`
     /// Airtable can only keep the tasks someone is assigned to, and tracker matches the person by id or email itself.
-    public static func tasksMatching(_ filters: TaskFilters, fields: TaskFieldMap) -> String? {
-        var terms: [String] = []
+    public static func taskSelection(_ filters: TaskFilters, fields: TaskFieldMap) -> Selection<ProjectTask> {
+        var terms = Selection<ProjectTask>.Terms()
         let complete = fields.completion.map(isComplete)
         switch filters.state {
-        case .open: if let complete { terms.append("NOT(\(complete))") }
-        case .done: terms.append(complete ?? "FALSE()")
+        case .open: if let complete { terms.add("NOT(\(complete))") { !$0.isComplete } }
+        case .done:
+            if let complete { terms.add(complete) { $0.isComplete } } else { terms.add("FALSE()", Selection.never) }
         case .all: break
         }
         if let wanted = filters.assignee?.trimmingWhitespace(), !wanted.isEmpty {
             if let assignee = fields[.assignee] {
                 let isName = !wanted.contains("@") && wanted.lowercased() != "me"
-                terms.append(isName ? equalsIgnoringCase(assignee, wanted) : field(assignee))
+                let name = wanted.lowercased()
+                if isName {
+                    terms.add(equalsIgnoringCase(assignee, wanted)) { ($0.assignee?.name ?? "").lowercased() == name }
+                } else {
+                    terms.add(field(assignee)) { $0.assignee != nil }
+                }
             } else {
-                terms.append("FALSE()")
+                terms.add("FALSE()", Selection.never)
             }
         }
         if let search = filters.search {
@@ -26,8 +37,13 @@ extension Formula {
             let haystacks = [fields.name, fields[.notes]].compactMap { $0 }.map {
                 "FIND(\(needle), LOWER(\(field($0))))"
             }
-            terms.append(any(haystacks))
+            let wanted = search.lowercased()
+            let hasNotes = fields[.notes] != nil
+            terms.add(any(haystacks)) { task in
+                (task.name ?? "").lowercased().contains(wanted)
+                    || (hasNotes && (task.notes ?? "").lowercased().contains(wanted))
+            }
         }
-        return terms.isEmpty ? nil : all(terms)
+        return terms.selection
     }
 }

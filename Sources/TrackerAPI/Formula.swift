@@ -58,64 +58,100 @@ public enum Formula {
     }
 
     /// The one formula for `filters`, with every user value a string literal; nil when nothing is filtered.
+    public static func matching(_ filters: ProjectFilters, today: CalendarDate, fields: FieldMap) -> String? {
+        selection(filters, today: today, fields: fields).formula
+    }
+
+    /// What `filters` pick, defined once: each term as the formula Airtable evaluates and, beside it, the predicate
+    /// that means the same on a project tracker holds (a face's copy of the table answers with it).
     ///
     /// Every field a filter needs must be in `fields` (`ProjectFilters.neededWords` says which, for the command line
     /// to check first); a filter whose field is missing matches nothing rather than everything.
-    public static func matching(_ filters: ProjectFilters, today: CalendarDate, fields: FieldMap) -> String? {
+    public static func selection(_ filters: ProjectFilters, today: CalendarDate, fields: FieldMap) -> Selection<Project>
+    {
+        var terms = Selection<Project>.Terms()
+        let none = ("FALSE()", Selection<Project>.never)
         func named(_ word: FieldMap.Word) -> String { fields[word].map(field) ?? "BLANK()" }
         let due = named(.due)
         let complete = fields.completion.map(isComplete)
-        var terms: [String] = []
-        if filters.overdue {
-            if let complete { terms.append("NOT(\(complete))") }
-            terms.append("IS_BEFORE(\(due), \(literal(today.description)))")
+        // A blank date is never before or after one: the formula's `{Due}` term, a project's nil.
+        func dueIs(_ test: @escaping @Sendable (CalendarDate) -> Bool) -> @Sendable (Project) -> Bool {
+            { project in project.due.map(test) ?? false }
         }
-        if let date = filters.dueBefore { terms.append("IS_BEFORE(\(due), \(literal(date.description)))") }
+        let todayText = literal(today.description)
+        if filters.overdue {
+            if let complete { terms.add("NOT(\(complete))") { !$0.isComplete } }
+            terms.add("IS_BEFORE(\(due), \(todayText))", dueIs { $0 < today })
+        }
+        if let date = filters.dueBefore { terms.add("IS_BEFORE(\(due), \(literal(date.description)))", dueIs { $0 < date }) }
         if let days = filters.dueWithinDays {
             let last = CalendarDate(dayNumber: today.dayNumber + days)
-            terms.append("NOT(IS_BEFORE(\(due), \(literal(today.description))))")
-            terms.append("NOT(IS_AFTER(\(due), \(literal(last.description))))")
+            terms.add("NOT(IS_BEFORE(\(due), \(todayText)))", dueIs { !($0 < today) })
+            terms.add("NOT(IS_AFTER(\(due), \(literal(last.description))))", dueIs { !(last < $0) })
         }
-        if filters.dueBefore != nil || filters.dueWithinDays != nil || filters.overdue { terms.insert(due, at: 0) }
+        if filters.dueBefore != nil || filters.dueWithinDays != nil || filters.overdue {
+            terms.insertFirst(due) { $0.due != nil }
+        }
         switch filters.complete {
-        case true?: terms.append(complete ?? "FALSE()")
-        case false?: terms.append(complete.map { "NOT(\($0))" } ?? "FALSE()")
+        case true?: complete.map { terms.add($0) { $0.isComplete } } ?? terms.add(none.0, none.1)
+        case false?: complete.map { terms.add("NOT(\($0))") { !$0.isComplete } } ?? terms.add(none.0, none.1)
         case nil: break
         }
         // Ignoring case, so `--category "brand identity"` needs neither the schema nor the choice's spelling, whatever
         // the field is called in this base.
         if let category = filters.category {
-            terms.append(fields[.category].map { equalsIgnoringCase($0, category) } ?? "FALSE()")
+            let wanted = category.lowercased()
+            fields[.category].map { terms.add(equalsIgnoringCase($0, category)) { ($0.category ?? "").lowercased() == wanted } }
+                ?? terms.add(none.0, none.1)
         }
+        // A collaborator reads as their name inside a formula.
         if let lead = filters.leadName {
-            terms.append(fields[.lead].map { equalsIgnoringCase($0, lead) } ?? "FALSE()")
+            let wanted = lead.lowercased()
+            fields[.lead].map { terms.add(equalsIgnoringCase($0, lead)) { ($0.lead?.name ?? "").lowercased() == wanted } }
+                ?? terms.add(none.0, none.1)
         }
         // A team member by name narrows on Airtable (the cell reads as names joined); tracker checks the name exactly.
         if let member = filters.team, !member.contains("@"), member.lowercased() != "me" {
-            terms.append(
-                fields[.team].map { "FIND(LOWER(\(literal(member))), LOWER(\(field($0))))" } ?? "FALSE()")
+            let wanted = member.lowercased()
+            fields[.team].map { name in
+                terms.add("FIND(LOWER(\(literal(member))), LOWER(\(field(name))))") { project in
+                    project.team.map { $0.name ?? "" }.joined(separator: ", ").lowercased().contains(wanted)
+                }
+            } ?? terms.add(none.0, none.1)
         }
-        // A client narrows by name on Airtable (a link reads as the linked names there); tracker checks the id.
+        // A client narrows by name on Airtable (a link reads as the linked names there); tracker checks the id, which
+        // is all the predicate needs.
         if let client = filters.clientName {
-            terms.append(
-                fields[.client].map { "FIND(LOWER(\(literal(client))), LOWER(\(field($0))))" } ?? "FALSE()")
+            let id = filters.clientID
+            fields[.client].map { name in
+                terms.add("FIND(LOWER(\(literal(client))), LOWER(\(field(name))))") { project in
+                    id.map { project.clients.contains($0) } ?? true
+                }
+            } ?? terms.add(none.0, none.1)
         } else if filters.client != nil && fields[.client] == nil {
-            terms.append("FALSE()")
+            terms.add(none.0, none.1)
         }
         // --mine: a project with neither a lead nor a team cannot be anyone's.
         if filters.mine {
             let people = [fields[.lead], fields[.team]].compactMap { $0 }.map(field)
-            terms.append(people.isEmpty ? "FALSE()" : any(people))
+            if people.isEmpty {
+                terms.add(none.0, none.1)
+            } else {
+                terms.add(any(people)) { $0.lead != nil || !$0.team.isEmpty }
+            }
         }
         if let search = filters.search {
             let needle = "LOWER(\(literal(search)))"
             let haystacks = [fields.name, fields[.notes]].compactMap { $0 }.map {
                 "FIND(\(needle), LOWER(\(field($0))))"
             }
-            terms.append(any(haystacks))
+            let wanted = search.lowercased()
+            let hasNotes = fields[.notes] != nil
+            terms.add(any(haystacks)) { project in
+                (project.name ?? "").lowercased().contains(wanted)
+                    || (hasNotes && (project.notes ?? "").lowercased().contains(wanted))
+            }
         }
-        var unique: [String] = []
-        for term in terms where !unique.contains(term) { unique.append(term) }
-        return unique.isEmpty ? nil : all(unique)
+        return terms.selection
     }
 }

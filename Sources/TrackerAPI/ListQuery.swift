@@ -5,14 +5,25 @@ public struct ListQuery: Equatable, Sendable {
     public enum Direction: String, Sendable { case asc, desc }
 
     var filterByFormula: String?
-    var sort: [(field: String, direction: Direction)]
-    var maxRecords: Int?
+    public var sort: [(field: String, direction: Direction)]
+    public var maxRecords: Int?
     var pageSize: Int
     /// The fields to fetch; nil for all of them. Only fields known to exist may be named: Airtable refuses the whole
     /// request for one the table lacks.
     public var fields: [String]?
     /// A view whose filters and order Airtable applies first (`view=`); the formula narrows it further.
     public var view: String?
+    /// The formula's meaning on a record tracker holds: with it, a face's copy of the table may answer instead.
+    public var keeps: Keeping?
+
+    /// A predicate on the records of the table listed.
+    public enum Keeping: Sendable {
+        case projects(@Sendable (Project) -> Bool)
+        case tasks(@Sendable (ProjectTask) -> Bool)
+    }
+
+    /// Whether a copy can answer: a filter it can apply, and nothing only Airtable knows (a view, an order).
+    var isAnsweredByCopy: Bool { keeps != nil && view == nil && sort.isEmpty }
 
     public init(
         filterByFormula: String? = nil, sort: [(field: String, direction: Direction)] = [], maxRecords: Int? = nil,
@@ -30,6 +41,20 @@ public struct ListQuery: Equatable, Sendable {
         lhs.filterByFormula == rhs.filterByFormula && lhs.maxRecords == rhs.maxRecords && lhs.pageSize == rhs.pageSize
             && lhs.sort.map(\.field) == rhs.sort.map(\.field) && lhs.sort.map(\.direction) == rhs.sort.map(\.direction)
             && lhs.fields == rhs.fields && lhs.view == rhs.view
+    }
+
+    /// The query for the records `selection` picks, its predicate beside its formula.
+    public static func picking(_ selection: Selection<Project>, fields: [String]? = nil) -> ListQuery {
+        var query = ListQuery(filterByFormula: selection.formula, fields: fields)
+        query.keeps = .projects(selection.keeps)
+        return query
+    }
+
+    /// The query for the tasks `selection` picks.
+    public static func picking(_ selection: Selection<ProjectTask>) -> ListQuery {
+        var query = ListQuery(filterByFormula: selection.formula)
+        query.keeps = .tasks(selection.keeps)
+        return query
     }
 
     /// The GET query parameters in Airtable's bracket style, with the page cursor when there is one.

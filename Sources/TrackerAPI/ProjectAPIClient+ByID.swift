@@ -4,7 +4,16 @@ extension ProjectAPIClient {
     /// The projects with these ids, in their order; ids that are not projects are left out. `fields`, when given,
     /// are the only fields read (only fields known to exist: Airtable refuses a request naming one the table lacks).
     public func projects(ids: [String], fields: [String]? = nil) async -> Result<[Project], AppError> {
-        await records(ids: ids, id: \.id) { chunk in
+        if let copy {
+            do {
+                let byID = Dictionary(try await copy.projects().map { ($0.id, $0) }) { first, _ in first }
+                var seen = Set<String>()
+                return .success(ids.compactMap { seen.insert($0).inserted ? byID[$0] : nil })
+            } catch {
+                return .failure(error as? AppError ?? .badResponse("\(error)"))
+            }
+        }
+        return await records(ids: ids, id: \.id) { chunk in
             await projects(matching: Formula.any(chunk.map(Formula.recordID(is:))), fields: fields)
         }
     }

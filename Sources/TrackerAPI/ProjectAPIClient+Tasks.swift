@@ -37,6 +37,9 @@ extension ProjectAPIClient {
     public func listTasks(
         in table: TaskTable, _ query: ListQuery, onPage: ([ProjectTask]) async throws -> Void
     ) async throws {
+        if let copy, query.isAnsweredByCopy, case .tasks(let keeps)? = query.keeps {
+            return try await Self.pages(of: try await copy.tasks().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
+        }
         try await streamPages({ await taskPage(table, query, offset: $0) }, id: \.id, onPage: onPage)
     }
 
@@ -52,9 +55,21 @@ extension ProjectAPIClient {
     /// name): a hundred ids a request, the requests side by side, in the order of `ids`; ids that are not tasks are
     /// left out.
     /// `also`, when given, narrows each request further on Airtable (the filters of `tracker tasks PROJECT`).
-    public func tasks(in table: TaskTable, ids: [String], also: String? = nil) async -> Result<[ProjectTask], AppError>
-    {
-        await records(ids: ids, id: \.id) { chunk in
+    public func tasks(in table: TaskTable, ids: [String], also: Selection<ProjectTask>? = nil) async -> Result<
+        [ProjectTask], AppError
+    > {
+        if let copy {
+            do {
+                let byID = Dictionary(try await copy.tasks().map { ($0.id, $0) }) { first, _ in first }
+                let keeps = also?.keeps ?? { _ in true }
+                var seen = Set<String>()
+                return .success(ids.compactMap { id in seen.insert(id).inserted ? byID[id].flatMap { keeps($0) ? $0 : nil } : nil })
+            } catch {
+                return .failure(error as? AppError ?? .badResponse("\(error)"))
+            }
+        }
+        let also = also?.formula
+        return await records(ids: ids, id: \.id) { chunk in
             let byID = Formula.any(chunk.map(Formula.recordID(is:)))
             return await tasks(in: table, matching: also.map { Formula.all([byID, $0]) } ?? byID)
         }

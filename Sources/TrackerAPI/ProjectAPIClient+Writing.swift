@@ -123,7 +123,10 @@ extension ProjectAPIClient {
         let started = network.now()
         switch await send(planned, kind: .notIdempotent) {
         case .success(let data):
-            if let record = try? decode(data) { return .success(record) }
+            if let record = try? decode(data) {
+                await copy?.wrote([record])
+                return .success(record)
+            }
         // A 2xx means it was applied, whatever the body says.
         case .failure(.requestOutcomeUnknown):
             break
@@ -185,12 +188,14 @@ extension ProjectAPIClient {
     }
 
     /// Sends writes that may be sent again (a PATCH sets cells to given values), passing each answer's records on.
-    func sendIdempotent<Record>(
+    func sendIdempotent<Record: Sendable>(
         _ requests: [PlannedRequest], decode: (Data) throws(AppError) -> [Record], onWritten: ([Record]) throws -> Void
     ) async throws {
         for planned in requests {
             let data = try await send(planned, kind: .idempotent).get()
-            try onWritten(try decode(data))
+            let records = try decode(data)
+            await copy?.wrote(records)
+            try onWritten(records)
         }
     }
 
@@ -236,6 +241,7 @@ extension ProjectAPIClient {
                     throw error
                 }
             }
+            await copy?.deleted(batch)
             try onDeleted(batch)
         }
     }

@@ -18,6 +18,9 @@ public struct ProjectAPIClient: Sendable {
     let userAgent: String
     /// The base's names for tracker's fields: what the secrets file says until the schema has been read.
     public private(set) var fields: FieldMap
+    /// The tables kept by a face that stays (board, mcp): listings it can answer are answered from it, and writes go
+    /// into it at once. Nil for one-shot commands, which read Airtable.
+    public var copy: BaseCopy?
 
     public init(
         access: BaseAccess, network: NetworkHelper, now: @escaping @Sendable () -> Date = Date.init,
@@ -44,7 +47,20 @@ public struct ProjectAPIClient: Sendable {
     /// `onPage` sees each page once as it arrives; no project is passed twice, even across a restart. Failures are
     /// thrown as `AppError`; whatever `onPage` throws passes through unchanged.
     public func listProjects(_ query: ListQuery, onPage: ([Project]) async throws -> Void) async throws {
+        if let copy, query.isAnsweredByCopy, case .projects(let keeps)? = query.keeps {
+            return try await Self.pages(of: try await copy.projects().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
+        }
         try await streamPages({ await page(query, offset: $0) }, id: \.id, onPage: onPage)
+    }
+
+    /// Records a copy holds, passed on a hundred at a time as Airtable's pages would be.
+    static func pages<Record>(of records: [Record], _ onPage: ([Record]) async throws -> Void) async throws {
+        var start = 0
+        repeat {
+            let end = min(records.count, start + 100)
+            try await onPage(Array(records[start..<end]))
+            start = end
+        } while start < records.count
     }
 
     /// Every project matching `formula`, all pages.

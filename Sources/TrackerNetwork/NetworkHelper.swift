@@ -78,6 +78,8 @@ public final class NetworkHelper: Sendable {
     private let rules: ServiceRules
     let environment: Environment
     private let hasNotified = Locked(false)
+    /// The server's time, from the `Date` of every answer.
+    public let serverClock: ServerClock
 
     public init(
         transport: any HTTPTransport, timeoutSeconds: Int, policy: RetryPolicy, pacer: any RequestPacer,
@@ -89,6 +91,7 @@ public final class NetworkHelper: Sendable {
         self.pacer = pacer
         self.rules = rules
         self.environment = environment
+        serverClock = ServerClock(localNow: environment.now)
     }
 
     /// The transport for this platform: libcurl's easy interface on Linux (URLSession there spins while it waits),
@@ -245,6 +248,9 @@ public final class NetworkHelper: Sendable {
         // connection of its own a write is sent once, and its failures come to us.
         let isWrite = kind == .notIdempotent || request.body != nil
         let outcome = await transport.send(request, fresh: isWrite, timeout: Double(timeoutSeconds))
+        if case .answered(let answer) = outcome, let date = answer.header("Date").flatMap(Self.httpDate) {
+            serverClock.heard(serverSeconds: date)
+        }
         if let log = environment.log {
             let status: String
             switch outcome {

@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
-//   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--latency S] [--rate N] [--lockout S] [--retry-after]
+//   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--no-webhooks] [--not-creator] [--latency S] [--rate N] [--lockout S] [--retry-after]
 //                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
 //                 [--download-fault N:stall|reset|403|410]...
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
@@ -55,6 +55,8 @@ while let flag = arguments.popFirst() {
         options.compression = keep.compression
         projects = FakeAirtable.customisedProjects
     case "--no-schema": options.grantsSchemaAccess = false
+    case "--no-webhooks": options.grantsWebhookScope = false
+    case "--not-creator": options.isBaseCreator = false
     case "--latency": options.latency = Double(arguments.popFirst() ?? "") ?? 0
     case "--rate": options.requestsPerSecond = Int(arguments.popFirst() ?? "")
     case "--lockout": options.lockoutSeconds = Double(arguments.popFirst() ?? "") ?? 30

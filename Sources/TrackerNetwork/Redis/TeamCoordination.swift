@@ -45,6 +45,13 @@ public final class TeamCoordination: Coordination {
             tokenBudget = "tracker:{token-\(token)}:budget:\(endpoint)"
         }
 
+        /// The key of a small value the team shares about a base (its webhook's id).
+        public static func shared(_ name: String, owner: BudgetOwner) -> String {
+            let base = owner.baseID.filter { $0.isLetter || $0.isNumber }
+            let endpoint = String(StableHash.of("\(owner.endpoint.host ?? "")-\(owner.endpoint.port ?? 0)"), radix: 16)
+            return "tracker:{\(base)}:\(name):\(endpoint)"
+        }
+
         /// A lock's key: a hash of what it holds (a table, a project's name).
         public static func lock(_ parts: [String], baseID: String) -> String {
             let base = baseID.filter { $0.isLetter || $0.isNumber }
@@ -65,6 +72,18 @@ public final class TeamCoordination: Coordination {
             key: Keys.lock(parts, baseID: owner.baseID), team: self, waitingAtMost: seconds, doing: what, now: now,
             sleep: sleep
         ).map { $0 }
+    }
+
+    /// A value the team shares under `key`; nil when there is none or the Redis cannot be reached.
+    public func sharedValue(_ key: String) -> String? {
+        (try? whenReachable { () throws(RedisFailure) in try connection.command(["GET", key]).text }) ?? nil
+    }
+
+    /// Shares `value` under `key` for `seconds` (nil forgets it); false when the Redis cannot be reached.
+    @discardableResult
+    public func share(_ value: String?, under key: String, forSeconds seconds: Int) -> Bool {
+        let words = value.map { ["SET", key, $0, "EX", String(seconds)] } ?? ["DEL", key]
+        return (try? whenReachable { () throws(RedisFailure) in _ = try connection.command(words) }) != nil
     }
 
     /// Runs `body` against the Redis unless it failed moments ago: nil (after one warning line) when it cannot be

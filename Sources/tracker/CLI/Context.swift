@@ -58,6 +58,8 @@ struct Context: Sendable {
     var rememberedConfiguration: Locked<Configuration?>? = nil
     /// What a command knew beyond what it printed, for a face that shows more than the command line does (`mcp`).
     var notes: CommandNotes? = nil
+    /// The tables a face that stays keeps between its commands (`board`, `mcp`); nil for one-shot commands.
+    var copies: BaseCopies? = nil
 
     init(
         environment: [String: String], output: Output, currentDirectory: String,

@@ -86,7 +86,8 @@ struct Runner {
         let configuration = try loadConfiguration()
         let client = makeClient(configuration: configuration)
         let knowledge = BaseKnowledge(client: client, cache: context.cacheDirectory, now: context.now)
-        if readingBeside && mayReadBesideSchema && !knowledge.remembersFreshSchema {
+        // A face's copy is read with the layout confirmed, so it never reads beside the schema.
+        if readingBeside && mayReadBesideSchema && !knowledge.remembersFreshSchema && context.copies == nil {
             let assumed = client.access.fieldSettings.assumed
             let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
             self.inFlight.withLock { $0 = inFlight }
@@ -98,8 +99,8 @@ struct Runner {
                 inFlight: inFlight)
         }
         let layout = try await knowledge.layout()
-        return Base(
-            configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout)
+        return attachingCopy(
+            Base(configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout))
     }
 
     /// Checks values against `base` as the command last saw it.

@@ -150,15 +150,15 @@ extension Runner {
                     ?? .field(field))
         }
         let keep = try await peopleMatch(options.filters, base: base)
-        return ListPlan(
-            query: ListQuery(
-                filterByFormula: Formula.matching(options.filters, today: today, fields: fields),
-                sort: sort,
-                // One more than the limit tells whether more match. People by email or as `me` are matched here, not
-                // by Airtable.
-                maxRecords: keep == nil ? options.limit.map { $0 + 1 } : nil,
-                fields: fetchedFields(options, columns: columns, layout: lookup.layout), view: view),
-            columns: columns, keep: keep)
+        var query = ListQuery.picking(
+            Formula.selection(options.filters, today: today, fields: fields),
+            fields: fetchedFields(options, columns: columns, layout: lookup.layout))
+        query.sort = sort
+        // One more than the limit tells whether more match. People by email or as `me` are matched here, not by
+        // Airtable.
+        query.maxRecords = keep == nil ? options.limit.map { $0 + 1 } : nil
+        query.view = view
+        return ListPlan(query: query, columns: columns, keep: keep)
     }
 
     /// tracker's column for a field that is one of its words.

@@ -46,7 +46,8 @@ extension Runner {
         let (lookup, name) = try await lookUpSelection(filters, view: view, base: base, command: command)
         let filters = try await resolvingClient(filters, base: base, command: command)
         let keep = try await peopleMatch(filters, base: base)
-        let formula = terms + [Formula.matching(filters, today: today, fields: fields)].compactMap { $0 }
+        let selection = Formula.selection(filters, today: today, fields: fields)
+        let formula = terms + [selection.formula].compactMap { $0 }
         // Without the schema tracker cannot tell which fields exist, and naming a missing one fails the request.
         let fetched =
             lookup.layout.table == nil
@@ -54,8 +55,10 @@ extension Runner {
             : words.map { words in
                 (words + (keep == nil ? [] : [.lead, .team, .client])).compactMap { fields[$0] }
             }
-        let query = ListQuery(
+        var query = ListQuery(
             filterByFormula: formula.isEmpty ? nil : Formula.all(formula), sort: sort, fields: fetched, view: name)
+        // A copy answers only what the selection's predicate means; the terms added here have none.
+        if terms.isEmpty { query.keeps = .projects(selection.keeps) }
         return ProjectListing(query: query, layout: lookup.layout, keep: keep, inFlight: base.inFlight)
     }
 

@@ -66,7 +66,7 @@ extension Runner {
         _ filters: TaskFilters, of project: Project?, tasks layout: TaskLayout, base: Base, limit: Int? = nil
     ) async throws -> TaskRows {
         let table = layout.client
-        let formula = Formula.tasksMatching(filters, fields: layout.fields)
+        let selection = Formula.taskSelection(filters, fields: layout.fields)
         // Who the token is goes out beside the listing (and, cold, beside the schema read).
         async let asked: String? = filters.needsMe ? base.knowledge.me() : nil
         var found: [ProjectTask] = []
@@ -76,9 +76,9 @@ extension Runner {
             client: base.client, fields: shownProjectFields(base), known: project.map { [$0.id] } ?? [])
         do {
             if let project, let ids = taskIDs(of: project, in: layout) {
-                found = try await base.client.tasks(in: table, ids: ids, also: formula).get()
+                found = try await base.client.tasks(in: table, ids: ids, also: selection).get()
             } else {
-                try await base.client.listTasks(in: table, ListQuery(filterByFormula: formula)) { page in
+                try await base.client.listTasks(in: table, .picking(selection)) { page in
                     let kept = project.map { project in page.filter { $0.projects.contains(project.id) } } ?? page
                     found += kept
                     if filters.assignee == nil { projectReads.ask(for: kept.compactMap(\.project), all: false) }

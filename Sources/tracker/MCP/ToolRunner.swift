@@ -18,6 +18,7 @@ struct ToolRunner: Sendable {
     func call(_ tool: MCPTool, arguments: JSONValue?, interruption: Interruption, progress: ProgressSink?) async
         -> JSONValue
     {
+        context.copies?.beginTurn()
         do {
             let plan = try ToolArguments(tool: tool, root: root).plan(arguments)
             let structured = try await run(tool, plan, interruption: interruption, progress: progress)

@@ -1,0 +1,347 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerNetwork
+import TrackerModel
+import TrackerSystem
+
+/// Where the base's webhook id is kept, so every process of the machine (or of the team) polls the same one.
+public protocol WebhookMemory: Sendable {
+    func recall() -> String?
+    func remember(_ id: String?)
+}
+
+/// The tables a face keeps (projects, tasks), read whole once and then brought up to date with what changed since
+/// (cli-spec.md "What changed, not the whole table"): records changed or new by one listing a table since the last
+/// one (`LAST_MODIFIED_TIME()`, the server's clock less a margin), deletions by the base's webhook, else by a listing
+/// of ids at most every 5 minutes. A refresh that fails leaves the copy as the last one that succeeded.
+public actor BaseCopy {
+    /// What tells the copy of deletions.
+    public enum DeletionWatch: Equatable, Sendable {
+        /// The base's webhook, polled from this process's own cursor.
+        case webhook(id: String)
+        /// A listing of ids every 5 minutes, and why there is no webhook.
+        case idListing(because: String)
+    }
+
+    /// One of the tables kept.
+    public enum Table: Hashable, Sendable { case projects, tasks }
+
+    /// What every refresh re-reads: a record changed in flight when the last listing was sent is read again.
+    public static let margin = 60.0
+    /// How often deletions are looked for without a webhook.
+    public static let idListingInterval = 300.0
+    /// A hook with fewer days than this left is refreshed.
+    static let refreshHookBelow = 6 * 86400.0
+
+    let client: ProjectAPIClient
+    let taskTable: TaskTable?
+    /// The tables' ids (from the schema), by which payloads name them; nil when unknown (any news is news for all).
+    let tableIDs: [Table: String]
+    let memory: WebhookMemory?
+    let localNow: @Sendable () -> Double
+
+    public private(set) var projectCopy: TableCopy<Project>?
+    public private(set) var taskCopy: TableCopy<ProjectTask>?
+    public private(set) var watch: DeletionWatch?
+    private var cursor = 1
+    private var hookExpires: Double?
+    /// The face's turn (a tool call, a board's refresh): the reads of one turn share one refresh.
+    private let turn = Locked(0)
+    private var refreshedInTurn: Int?
+    private var running: Task<Void, Error>?
+    /// Projects seen turning complete since the "done lately" listing.
+    private var doneSeen = Set<String>()
+    private var doneLately: (since: String, ids: Set<String>)?
+
+    public init(
+        client: ProjectAPIClient, tasks: TaskTable?, tableIDs: [Table: String], memory: WebhookMemory?,
+        localNow: @escaping @Sendable () -> Double = MonotonicClock.now
+    ) {
+        self.client = client
+        self.taskTable = tasks
+        self.tableIDs = tableIDs
+        self.memory = memory
+        self.localNow = localNow
+    }
+
+    // MARK: - Reading
+
+    /// The projects, brought up to date first.
+    public func projects() async throws -> [Project] {
+        try await upToDate([.projects])
+        return projectCopy?.records ?? []
+    }
+
+    /// The tasks, brought up to date first.
+    public func tasks() async throws -> [ProjectTask] {
+        try await upToDate([.tasks])
+        return taskCopy?.records ?? []
+    }
+
+    /// Brings every table kept, and `tables`, up to date (one refresh at a time; a caller arriving while one runs waits
+    /// for it and then runs its own unless it is fresh).
+    public func upToDate(_ tables: Set<Table>) async throws {
+        while let running { _ = try? await running.value }
+        let missing = tables.filter { !isKept($0) }
+        let current = turn.withLock { $0 }
+        if missing.isEmpty, refreshedInTurn == current { return }
+        // The work runs on this actor and clears `running` itself, so whoever waited on it sees it gone.
+        let work = Task {
+            defer { running = nil }
+            try await refresh(adding: missing)
+            refreshedInTurn = current
+        }
+        running = work
+        try await work.value
+    }
+
+    /// A new turn of the face begins: its first read brings the copy up to date again.
+    public nonisolated func beginTurn() { turn.withLock { $0 += 1 } }
+
+    private func isKept(_ table: Table) -> Bool {
+        switch table {
+        case .projects: projectCopy != nil
+        case .tasks: taskCopy != nil
+        }
+    }
+
+    // MARK: - Writes of this process
+
+    /// Records this process wrote, as Airtable answered: in the copy at once (records of other tables pass by).
+    public func wrote<Record: Sendable>(_ records: [Record]) {
+        if let projects = records as? [Project] { wrote(projects) }
+        if let tasks = records as? [ProjectTask] { wrote(tasks) }
+    }
+
+    /// Projects this process wrote.
+    public func wrote(_ projects: [Project]) {
+        guard projectCopy != nil else { return }
+        noteCompletion(projects)
+        projectCopy?.merge(projects)
+    }
+
+    /// Tasks this process wrote.
+    public func wrote(_ tasks: [ProjectTask]) { taskCopy?.merge(tasks) }
+
+    /// Records this process deleted.
+    public func deleted(_ ids: [String]) {
+        projectCopy?.remove(ids)
+        taskCopy?.remove(ids)
+    }
+
+    // MARK: - Refreshing
+
+    private func refresh(adding missing: Set<Table>) async throws {
+        if watch == nil { try await setUpWatch() }
+        var whole = missing
+        var destroyed: Set<String> = []
+        var changedTables: Set<Table> = [.projects, .tasks]
+        if case .webhook(let id) = watch, !(projectCopy == nil && taskCopy == nil) {
+            switch await client.webhookNews(id, from: cursor) {
+            case .success(let news):
+                if news.missedSome {
+                    // Payloads older than the cursor are gone: whatever they said is read again, whole.
+                    whole.formUnion(keptTables)
+                }
+                destroyed = Set(news.destroyed.values.joined())
+                changedTables = Set(keptTables.filter { table in
+                    guard let tableID = tableIDs[table] else { return !news.isEmpty }
+                    return news.changed[tableID] != nil
+                })
+                cursor = news.next
+            case .failure(let error):
+                guard case .http(let status, _) = error, status == 404 else { throw error }
+                // The hook expired or was deleted behind tracker's back: a new one, and the tables read whole once.
+                memory?.remember(nil)
+                watch = nil
+                try await setUpWatch()
+                whole.formUnion(keptTables)
+            }
+            try await keepHookAlive()
+        }
+        for table in whole { try await readWhole(table) }
+        for table in keptTables where !whole.contains(table) {
+            if case .idListing = watch { try await listIDsIfDue(table) }
+            if changedTables.contains(table) { try await readChanges(table) }
+        }
+        if !destroyed.isEmpty { deleted(Array(destroyed)) }
+    }
+
+    private var keptTables: [Table] {
+        (projectCopy == nil ? [] : [.projects]) + (taskCopy == nil ? [] : [.tasks])
+    }
+
+    /// The server's time now less the margin, as ISO 8601; nil before any answer told the server's time.
+    private func markNow() -> String? { Self.mark(client.network.serverClock) }
+
+    private static func mark(_ clock: ServerClock) -> String? {
+        clock.now().map { ISOInstant.text(Date(timeIntervalSince1970: $0 - margin)) }
+    }
+
+    private func readWhole(_ table: Table) async throws {
+        var mark = markNow()
+        let clock = client.network.serverClock
+        switch table {
+        case .projects:
+            var found: [Project] = []
+            try await client.listProjects(ListQuery()) { page in
+                if mark == nil { mark = Self.mark(clock) }
+                found += page
+            }
+            var copy = TableCopy<Project>()
+            copy.replaceAll(with: found)
+            copy.mark = mark
+            copy.idsListed = localNow()
+            projectCopy = copy
+            doneLately = nil
+        case .tasks:
+            guard let taskTable else { return }
+            var found: [ProjectTask] = []
+            try await client.listTasks(in: taskTable, ListQuery()) { page in
+                if mark == nil { mark = Self.mark(clock) }
+                found += page
+            }
+            var copy = TableCopy<ProjectTask>()
+            copy.replaceAll(with: found)
+            copy.mark = mark
+            copy.idsListed = localNow()
+            taskCopy = copy
+        }
+    }
+
+    /// The records changed or created since the table's mark. Not recorded: whether `LAST_MODIFIED_TIME()` of a record
+    /// never edited is its creation time; the stricter reading asks for `CREATED_TIME()` too.
+    static func changedSince(_ mark: String) -> String {
+        let since = Formula.literal(mark)
+        return "OR(IS_AFTER(LAST_MODIFIED_TIME(), \(since)), IS_AFTER(CREATED_TIME(), \(since)))"
+    }
+
+    private func readChanges(_ table: Table) async throws {
+        let sent = markNow()
+        switch table {
+        case .projects:
+            guard let mark = projectCopy?.mark else { return try await readWhole(table) }
+            var found: [Project] = []
+            try await client.listProjects(ListQuery(filterByFormula: Self.changedSince(mark))) { found += $0 }
+            noteCompletion(found)
+            projectCopy?.merge(found)
+            projectCopy?.mark = sent ?? mark
+        case .tasks:
+            guard let taskTable else { return }
+            guard let mark = taskCopy?.mark else { return try await readWhole(table) }
+            var found: [ProjectTask] = []
+            try await client.listTasks(in: taskTable, ListQuery(filterByFormula: Self.changedSince(mark))) {
+                found += $0
+            }
+            taskCopy?.merge(found)
+            taskCopy?.mark = sent ?? mark
+        }
+    }
+
+    /// Without a webhook: every 5 minutes the ids alone (the primary field), and what the copy has beyond them is
+    /// gone. Records made after the listing are added by the listing of changes that follows it.
+    private func listIDsIfDue(_ table: Table) async throws {
+        let now = localNow()
+        switch table {
+        case .projects:
+            guard let listed = projectCopy?.idsListed, now - listed >= Self.idListingInterval else { return }
+            var ids = Set<String>()
+            try await client.listProjects(ListQuery(fields: [client.fields.name])) { ids.formUnion($0.map(\.id)) }
+            if let gone = projectCopy?.ids(notIn: ids) { projectCopy?.remove(gone) }
+            projectCopy?.idsListed = now
+        case .tasks:
+            guard let taskTable, let listed = taskCopy?.idsListed, now - listed >= Self.idListingInterval else {
+                return
+            }
+            var ids = Set<String>()
+            try await client.listTasks(in: taskTable, ListQuery(fields: [taskTable.fields.name])) {
+                ids.formUnion($0.map(\.id))
+            }
+            if let gone = taskCopy?.ids(notIn: ids) { taskCopy?.remove(gone) }
+            taskCopy?.idsListed = now
+        }
+    }
+
+    // MARK: - The webhook
+
+    /// Finds the base's webhook (the one remembered, else one made as tracker makes them) or makes it; its cursor is
+    /// taken before any table is read, so nothing written after that is missed. Without the scope or the creator's
+    /// permission, deletions are watched by listing ids.
+    private func setUpWatch() async throws {
+        let hooks: [ListedWebhook]
+        switch await client.listWebhooks() {
+        case .success(let listed): hooks = listed
+        case .failure(let error):
+            guard Self.isRefused(error) else { throw error }
+            watch = .idListing(because: "the token may not manage webhooks (scope webhook:manage)")
+            return
+        }
+        let remembered = memory?.recall()
+        var hook = hooks.first { $0.id == remembered } ?? hooks.first { $0.isTrackers }
+        if hook == nil {
+            switch await client.createWebhook() {
+            case .success(let made): hook = made
+            case .failure(let error):
+                if Self.isRefused(error) {
+                    watch = .idListing(because: "only the base's creator may make its webhook")
+                    return
+                }
+                guard case .http(let status, _) = error, status == 422 else { throw error }
+                watch = .idListing(because: "the base has as many webhooks as Airtable allows (10)")
+                return
+            }
+        }
+        guard let hook else { return }
+        if hook.id != remembered { memory?.remember(hook.id) }
+        watch = .webhook(id: hook.id)
+        cursor = hook.cursorForNextPayload
+        hookExpires = hook.expirationTime.flatMap(ISOInstant.date)?.timeIntervalSince1970
+    }
+
+    /// Refreshes the hook once fewer than 6 of its 7 days are left, so it never runs out while anyone polls it.
+    private func keepHookAlive() async throws {
+        guard case .webhook(let id) = watch, let expires = hookExpires,
+            let now = client.network.serverClock.now(), expires - now < Self.refreshHookBelow
+        else { return }
+        if case .success(let time) = await client.refreshWebhook(id) {
+            hookExpires = time.flatMap(ISOInstant.date)?.timeIntervalSince1970
+        }
+    }
+
+    /// A 403: the token lacks the scope, or its user the permission.
+    static func isRefused(_ error: AppError) -> Bool {
+        guard case .http(let status, _) = error else { return false }
+        return status == 403
+    }
+
+    // MARK: - Done lately
+
+    private func noteCompletion(_ projects: [Project]) {
+        guard let copy = projectCopy else { return }
+        for project in projects {
+            if project.isComplete {
+                if copy[project.id]?.isComplete != true { doneSeen.insert(project.id) }
+            } else {
+                doneSeen.remove(project.id)
+            }
+        }
+    }
+
+    /// The complete projects whose completion changed at `since` or later (`formula` asks Airtable which, once a
+    /// `since` and after each whole read; what turns complete later the copy sees itself).
+    public func completed(since: String, formula: String) async throws -> Set<String> {
+        if doneLately?.since != since {
+            var ids = Set<String>()
+            try await client.listProjects(ListQuery(filterByFormula: formula, fields: [client.fields.name])) {
+                ids.formUnion($0.map(\.id))
+            }
+            doneLately = (since, ids)
+            doneSeen = []
+        }
+        let known = (doneLately?.ids ?? []).union(doneSeen)
+        return known.filter { projectCopy?[$0]?.isComplete == true }
+    }
+}

@@ -1,0 +1,115 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerNetwork
+import TrackerModel
+
+/// A webhook of the base as `GET …/webhooks` lists it.
+public struct ListedWebhook: Equatable, Sendable {
+    public var id: String
+    public var cursorForNextPayload: Int
+    public var expirationTime: String?
+    /// Made the way tracker makes its own: record changes of every table, polled (no notification address).
+    public var isTrackers: Bool
+}
+
+/// What the payloads since a cursor say: the ids created or changed and the ids destroyed, by table id.
+public struct WebhookNews: Equatable, Sendable {
+    public var changed: [String: Set<String>] = [:]
+    public var destroyed: [String: Set<String>] = [:]
+    /// The cursor to read from next time.
+    public var next: Int
+    /// Payloads between the cursor asked for and the first one answered are gone (kept only 7 days): what they said
+    /// is lost, and a copy kept by them must be read again whole.
+    public var missedSome = false
+
+    public var isEmpty: Bool { changed.isEmpty && destroyed.isEmpty }
+}
+
+/// Webhooks as a client that polls uses them (airtable-api.md §13.5): made with no notification address, their
+/// payloads read from a cursor of tracker's own.
+extension ProjectAPIClient {
+    private var webhooksURL: URL {
+        URL(string: access.endpoint.absoluteString + "/v0/bases/" + Self.escape(access.baseID) + "/webhooks")!
+    }
+
+    /// The base's webhooks. A token without `webhook:manage` gets 403.
+    public func listWebhooks() async -> Result<[ListedWebhook], AppError> {
+        await network.send(request(webhooksURL, method: "GET"), kind: .idempotent).flatMap { data in
+            Result { () throws(AppError) in
+                guard let hooks = try RecordDecoding.body(data)["webhooks"]?.arrayValue else {
+                    throw AppError.badResponse("webhooks is missing")
+                }
+                return hooks.compactMap { hook in
+                    guard let id = hook["id"]?.stringValue, let cursor = hook["cursorForNextPayload"]?.numberValue
+                    else { return nil }
+                    let filters = hook["specification"]?["options"]?["filters"]
+                    let types = filters?["dataTypes"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    let isTrackers =
+                        types == ["tableData"] && (filters?["recordChangeScope"] ?? .null).isNull
+                        && (hook["notificationUrl"] ?? .null).isNull && hook["isHookEnabled"]?.boolValue != false
+                    return ListedWebhook(
+                        id: id, cursorForNextPayload: Int(cursor), expirationTime: hook["expirationTime"]?.stringValue,
+                        isTrackers: isTrackers)
+                }
+            }
+        }
+    }
+
+    /// Makes the one webhook tracker polls: record changes of every table, no notification address. Needs the scope
+    /// and the base's creator permission (else 403); the 11th of a base is 422.
+    public func createWebhook() async -> Result<ListedWebhook, AppError> {
+        let filters = JSONValue.object([("dataTypes", .array([.string("tableData")]))])
+        let body = JSONValue.object([("specification", .object([("options", .object([("filters", filters)]))]))])
+        // Not idempotent: a lost answer leaves a hook that the next listing finds by its shape and adopts.
+        return await network.send(request(webhooksURL, method: "POST", body: body), kind: .notIdempotent).flatMap {
+            data in
+            Result { () throws(AppError) in
+                let body = try RecordDecoding.body(data)
+                guard let id = body["id"]?.stringValue else { throw AppError.badResponse("id is missing") }
+                // A new hook's first payload is numbered 1 (airtable-api.md §13.5).
+                return ListedWebhook(
+                    id: id, cursorForNextPayload: 1, expirationTime: body["expirationTime"]?.stringValue,
+                    isTrackers: true)
+            }
+        }
+    }
+
+    /// Gives the hook another 7 days; answers its new expiration time.
+    public func refreshWebhook(_ id: String) async -> Result<String?, AppError> {
+        let url = URL(string: webhooksURL.absoluteString + "/" + Self.escape(id) + "/refresh")!
+        return await network.send(request(url, method: "POST"), kind: .idempotent).flatMap { data in
+            Result { () throws(AppError) in try RecordDecoding.body(data)["expirationTime"]?.stringValue }
+        }
+    }
+
+    /// Every payload from `cursor` on, 50 a request while more remain. A hook that is gone answers 404.
+    public func webhookNews(_ id: String, from cursor: Int) async -> Result<WebhookNews, AppError> {
+        var news = WebhookNews(next: cursor)
+        while true {
+            let query = Self.encode([("cursor", String(news.next)), ("limit", "50")])
+            let url = URL(string: webhooksURL.absoluteString + "/" + Self.escape(id) + "/payloads?" + query)!
+            let answer = await network.send(request(url, method: "GET"), kind: .idempotent)
+            let body: JSONValue
+            do { body = try RecordDecoding.body(answer.get()) } catch { return .failure(error) }
+            guard let payloads = body["payloads"]?.arrayValue, let next = body["cursor"]?.numberValue.map(Int.init)
+            else { return .failure(.badResponse("payloads or cursor is missing")) }
+            // The answer starts at the oldest payload kept when the cursor is older (UNCONFIRMED, §13.5): counting
+            // back from the next cursor tells whether any were skipped.
+            if next - payloads.count > news.next { news.missedSome = true }
+            for payload in payloads {
+                for (table, changes) in payload["changedTablesById"]?.objectMembers ?? [] {
+                    var ids = Set((changes["createdRecordsById"]?.objectMembers ?? []).map(\.0))
+                    ids.formUnion((changes["changedRecordsById"]?.objectMembers ?? []).map(\.0))
+                    if !ids.isEmpty { news.changed[table, default: []].formUnion(ids) }
+                    let gone = changes["destroyedRecordIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    if !gone.isEmpty { news.destroyed[table, default: []].formUnion(gone) }
+                }
+            }
+            news.next = max(news.next, next)
+            guard body["mightHaveMore"]?.boolValue == true, !payloads.isEmpty else { return .success(news) }
+        }
+    }
+}

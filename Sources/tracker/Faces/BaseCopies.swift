@@ -1,0 +1,80 @@
+import TrackerAPI
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// The copies of the tables a face that stays keeps (`board`, `mcp`), one for each base and layout, shared by every
+/// command it runs; one-shot commands have none and read Airtable.
+final class BaseCopies: Sendable {
+    private let copies = Locked<[String: (layout: [String], copy: BaseCopy)]>([:])
+
+    /// A new turn of the face (a tool call, a board's refresh): each copy's next read brings it up to date.
+    func beginTurn() { for kept in copies.withLock({ Array($0.values) }) { kept.copy.beginTurn() } }
+
+    /// The copy kept under `key`, made by `make` the first time and again when the fields' names (`layout`) changed.
+    func copy(for key: String, layout: [String], make: () -> BaseCopy) -> BaseCopy {
+        copies.withLock { copies in
+            if let kept = copies[key], kept.layout == layout { return kept.copy }
+            let copy = make()
+            copies[key] = (layout, copy)
+            return copy
+        }
+    }
+}
+
+/// The base's webhook id, kept where every process that shares the base's budget finds it: the team's Redis when
+/// `"redis"` is set (this machine's cache as well, for when it cannot be reached), else the cache directory.
+struct WebhookRecord: WebhookMemory {
+    let cache: CacheDirectory?
+    let name: String
+    let team: TeamCoordination?
+    let key: String
+
+    /// A hook lives 7 days unless refreshed; what is remembered of it no longer.
+    static let lifetime = 7 * 86400
+
+    func recall() -> String? {
+        if let team, let id = team.sharedValue(key) { return id }
+        return cache?.read(name).map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func remember(_ id: String?) {
+        team?.share(id, under: key, forSeconds: Self.lifetime)
+        if let id { _ = cache?.write(Array(id.utf8), to: name) } else { _ = cache?.remove(name) }
+    }
+}
+
+extension Runner {
+    /// `base` with the face's copy of its tables attached, when the face keeps one and the layout is confirmed.
+    func attachingCopy(_ base: Base) -> Base {
+        guard let copies = context.copies, base.inFlight == nil else { return base }
+        let configuration = base.configuration
+        let layout = base.layout
+        let tasks = layout.tasks
+        let key = [
+            configuration.access.endpoint.absoluteString, configuration.access.baseID, configuration.table,
+            tasks?.route ?? "",
+        ].joined(separator: "\u{0}")
+        // Records are decoded by the fields' names: a copy made with other names is made again.
+        let names =
+            FieldMap.Word.allCases.map { layout.fields[$0] ?? "" }
+            + TaskWord.allCases.map { tasks?.fields[$0] ?? "" }
+            + [String(describing: layout.fields.completion), String(describing: tasks?.fields.completion)]
+        let owner = configuration.budgetOwner
+        let client = base.client
+        let coordination = coordination(configuration)
+        let copy = copies.copy(for: key, layout: names) {
+            var ids: [BaseCopy.Table: String] = [:]
+            ids[.projects] = layout.table?.id
+            ids[.tasks] = tasks?.table?.id
+            let memory = WebhookRecord(
+                cache: context.cacheDirectory,
+                name: "webhook-" + String(StableHash.of(owner.endpoint.absoluteString + " " + owner.baseID), radix: 16),
+                team: coordination as? TeamCoordination, key: TeamCoordination.Keys.shared("webhook", owner: owner))
+            return BaseCopy(client: client, tasks: tasks?.client, tableIDs: ids, memory: memory)
+        }
+        var attached = base
+        attached.client.copy = copy
+        return attached
+    }
+}
