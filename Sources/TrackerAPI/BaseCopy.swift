@@ -69,9 +69,10 @@ public actor BaseCopy {
 
     // MARK: - Reading
 
-    /// The projects, brought up to date first.
-    public func projects() async throws -> [Project] {
-        try await upToDate([.projects])
+    /// The projects, brought up to date first; `onPage` sees the pages of a whole read as they arrive (a face shows
+    /// its first screen from the first page).
+    public func projects(onPage: (@Sendable ([Project]) -> Void)? = nil) async throws -> [Project] {
+        try await upToDate([.projects], onPage: onPage)
         return projectCopy?.records ?? []
     }
 
@@ -83,7 +84,7 @@ public actor BaseCopy {
 
     /// Brings every table kept, and `tables`, up to date (one refresh at a time; a caller arriving while one runs waits
     /// for it and then runs its own unless it is fresh).
-    public func upToDate(_ tables: Set<Table>) async throws {
+    public func upToDate(_ tables: Set<Table>, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
         while let running { _ = try? await running.value }
         let missing = tables.filter { !isKept($0) }
         let current = turn.withLock { $0 }
@@ -91,7 +92,7 @@ public actor BaseCopy {
         // The work runs on this actor and clears `running` itself, so whoever waited on it sees it gone.
         let work = Task {
             defer { running = nil }
-            try await refresh(adding: missing)
+            try await refresh(adding: missing, onPage: onPage)
             refreshedInTurn = current
         }
         running = work
@@ -134,7 +135,7 @@ public actor BaseCopy {
 
     // MARK: - Refreshing
 
-    private func refresh(adding missing: Set<Table>) async throws {
+    private func refresh(adding missing: Set<Table>, onPage: (@Sendable ([Project]) -> Void)?) async throws {
         if watch == nil { try await setUpWatch() }
         var whole = missing
         var destroyed: Set<String> = []
@@ -162,7 +163,7 @@ public actor BaseCopy {
             }
             try await keepHookAlive()
         }
-        for table in whole { try await readWhole(table) }
+        for table in whole { try await readWhole(table, onPage: onPage) }
         for table in keptTables where !whole.contains(table) {
             if case .idListing = watch { try await listIDsIfDue(table) }
             if changedTables.contains(table) { try await readChanges(table) }
@@ -181,7 +182,7 @@ public actor BaseCopy {
         clock.now().map { ISOInstant.text(Date(timeIntervalSince1970: $0 - margin)) }
     }
 
-    private func readWhole(_ table: Table) async throws {
+    private func readWhole(_ table: Table, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
         var mark = markNow()
         let clock = client.network.serverClock
         switch table {
@@ -190,13 +191,15 @@ public actor BaseCopy {
             try await client.listProjects(ListQuery()) { page in
                 if mark == nil { mark = Self.mark(clock) }
                 found += page
+                onPage?(page)
             }
+            // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.
+            noteCompletion(found)
             var copy = TableCopy<Project>()
             copy.replaceAll(with: found)
             copy.mark = mark
             copy.idsListed = localNow()
             projectCopy = copy
-            doneLately = nil
         case .tasks:
             guard let taskTable else { return }
             var found: [ProjectTask] = []
@@ -330,9 +333,9 @@ public actor BaseCopy {
         }
     }
 
-    /// The complete projects whose completion changed at `since` or later (`formula` asks Airtable which, once a
-    /// `since` and after each whole read; what turns complete later the copy sees itself).
-    public func completed(since: String, formula: String) async throws -> Set<String> {
+    /// The projects whose completion changed at `since` or later and that may be complete now: `formula` asks Airtable
+    /// once for each `since` (a day's), and what turns complete after that the copy sees itself.
+    public func completedIDs(since: String, formula: String) async throws -> Set<String> {
         if doneLately?.since != since {
             var ids = Set<String>()
             try await client.listProjects(ListQuery(filterByFormula: formula, fields: [client.fields.name])) {
@@ -341,7 +344,6 @@ public actor BaseCopy {
             doneLately = (since, ids)
             doneSeen = []
         }
-        let known = (doneLately?.ids ?? []).union(doneSeen)
-        return known.filter { projectCopy?[$0]?.isComplete == true }
+        return (doneLately?.ids ?? []).union(doneSeen)
     }
 }

@@ -40,9 +40,14 @@ extension Formula {
     /// Airtable keeps no completion time; `LAST_MODIFIED_TIME({completion field})` is the closest it records, as for
     /// the digest (airtable-api.md §13.4).
     public static func openOrDoneSince(_ since: String, fields: FieldMap) -> String? {
+        guard let completion = fields.completion, let done = completedSince(since, fields: fields) else { return nil }
+        return any(["NOT(\(isComplete(completion)))", done])
+    }
+
+    /// Complete projects whose completion field changed at `since` or later; nil without a completion field.
+    public static func completedSince(_ since: String, fields: FieldMap) -> String? {
         guard let completion = fields.completion else { return nil }
-        let complete = isComplete(completion)
         let changed = "LAST_MODIFIED_TIME(\(field(completion.field)))"
-        return any(["NOT(\(complete))", all([complete, "NOT(IS_BEFORE(\(changed), \(literal(since))))"])])
+        return all([isComplete(completion), "NOT(IS_BEFORE(\(changed), \(literal(since))))"])
     }
 }

@@ -25,6 +25,9 @@ extension Runner {
         // What the commands say on stderr would tear the screen: it goes to the bottom line instead.
         let said = Locked<String?>(nil)
         var quiet = context
+        // The board keeps the tables and reads only what changed at each refresh, unless a view picks the cards
+        // (Airtable alone knows a view's filters).
+        if options.view == nil { quiet.copies = BaseCopies() }
         quiet.output = Output(
             standardOutput: output.standardOutput,
             standardError: { text in
@@ -165,6 +168,8 @@ struct BoardSession {
                 }
             }
             drawSoon()
+        case .deletions(let text):
+            model.deletionsSeen = text
         case .me(let me):
             model.me = me
             if me == nil { model.message = "Could not tell who you are; \"mine\" shows nothing." }
@@ -238,6 +243,9 @@ struct BoardSession {
         let filters = self.filters
         let view = self.view
         let input = self.input
+        if let copy = base.client.copy, view == nil {
+            return readCopy(copy, first: first)
+        }
         Task {
             do {
                 let since = ProjectDigest.start(
@@ -274,6 +282,76 @@ struct BoardSession {
                 let message = (error as? AppError)?.message ?? "\(error)"
                 input.yield(.read(.failure(AppErrorBox(message: message)), first: first))
             }
+        }
+    }
+
+    /// Reads from the tables the board keeps: whole the first time (the first page shown as it comes), then only
+    /// what changed; the cards are what the listing's formula would pick, by the predicates defined beside it.
+    private func readCopy(_ copy: BaseCopy, first: Bool) {
+        let runner = self.runner
+        let base = self.base
+        let filters = self.filters
+        let input = self.input
+        copy.beginTurn()
+        Task {
+            do {
+                let fields = base.layout.fields
+                let since = ProjectDigest.start(
+                    of: CalendarDate(dayNumber: runner.today.dayNumber - doneDays + 1), in: runner.context.timeZone)
+                let resolved = try await runner.resolvingClient(filters, base: base, command: "board")
+                let people = try await runner.peopleMatch(resolved, base: base)
+                let selection = Formula.selection(resolved, today: runner.today, fields: fields)
+                // Done lately: asked of Airtable once a day, then seen by the copy as projects turn complete.
+                let doneFormula = Formula.completedSince(since, fields: fields)
+                func doneLately() async throws -> Set<String> {
+                    guard let doneFormula else { return [] }
+                    return try await copy.completedIDs(since: since, formula: doneFormula)
+                }
+                func shown(_ done: Set<String>) -> @Sendable (Project) -> Bool {
+                    { project in
+                        (!project.isComplete || done.contains(project.id)) && selection.keeps(project)
+                            && (people?(project) ?? true)
+                    }
+                }
+                let shownFirst = shown(try await doneLately())
+                let projects = try await copy.projects { page in
+                    if first { input.yield(.page(page.filter(shownFirst).map { BoardCard($0) }, first: true)) }
+                }
+                let shownNow = shown(try await doneLately())
+                var all = projects.filter(shownNow).map { BoardCard($0) }
+                input.yield(.deletions(Self.deletionsText(await copy.watch)))
+                if (try? runner.taskLayout(base)) != nil, let tasks = try? await copy.tasks() {
+                    var summary: [String: (done: Int, total: Int, assignees: Set<String>)] = [:]
+                    for task in tasks {
+                        for project in task.projects {
+                            var entry = summary[project] ?? (0, 0, [])
+                            entry.total += 1
+                            if task.isComplete { entry.done += 1 }
+                            if let id = task.assignee?.id { entry.assignees.insert(id) }
+                            summary[project] = entry
+                        }
+                    }
+                    for index in all.indices {
+                        if let tasks = summary[all[index].id] {
+                            all[index].tasks = (tasks.done, tasks.total)
+                            all[index].assignees = tasks.assignees
+                        }
+                    }
+                    input.yield(.tasks(summary))
+                }
+                input.yield(.read(.success(all), first: first))
+            } catch {
+                let message = (error as? AppError)?.message ?? "\(error)"
+                input.yield(.read(.failure(AppErrorBox(message: message)), first: first))
+            }
+        }
+    }
+
+    /// What the header says keeps deleted projects off the board.
+    static func deletionsText(_ watch: BaseCopy.DeletionWatch?) -> String {
+        switch watch {
+        case .webhook?: "by webhook"
+        case .idListing?, nil: "every 5 min"
         }
     }
 

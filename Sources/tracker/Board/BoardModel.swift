@@ -33,6 +33,8 @@ struct BoardModel {
     var isLoading = true
     /// When the table was last read in full, as the header says it (`13:04`).
     var lastRead: String?
+    /// What shows deleted projects on the board: `by webhook`, or `every 5 min` (nil before the first read).
+    var deletionsSeen: String?
     /// The open card: the project's details as `show` gives them.
     var card: CardDetail?
     var showsHelp = false

@@ -21,6 +21,8 @@ enum BoardEvent: Sendable {
     case read(Result<[BoardCard], AppErrorBox>, first: Bool)
     case tasks([String: (done: Int, total: Int, assignees: Set<String>)])
     case me(String?)
+    /// What shows deletions: the base's webhook, or an id listing every 5 minutes.
+    case deletions(String)
     case card(CardDetail)
     /// A write ended: what to say on the bottom line, and what to put back on screen if Airtable refused it.
     case written(message: String, undo: BoardUndo?)

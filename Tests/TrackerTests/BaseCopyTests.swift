@@ -1,0 +1,240 @@
+#if os(Linux)
+    import Foundation
+    import Testing
+
+    @testable import FakeAirtable
+    @testable import TrackerAPI
+    @testable import TrackerModel
+    @testable import TrackerNetwork
+    import TrackerSystem
+
+    /// A face's copy of the tables against the fake: read whole once, then only what changed (cli-spec.md "What
+    /// changed, not the whole table"), what another client does seen, and what goes wrong survived.
+    @Suite(.timeLimit(.minutes(2)))
+    struct BaseCopyTests {
+        final class Memory: WebhookMemory {
+            let kept = Locked<String?>(nil)
+            func recall() -> String? { kept.withLock { $0 } }
+            func remember(_ id: String?) { kept.withLock { $0 = id } }
+        }
+
+        /// The fake, a client of it whose copy is `copy`, and another client's writes.
+        final class Mirror: Sendable {
+            let fake: FakeAirtable
+            let transport: CurlTransport
+            let client: ProjectAPIClient
+            let copy: BaseCopy
+            let memory = Memory()
+            let clock = Locked(1000.0)
+
+            init(projects: Int = 30, _ configure: (inout FakeAirtable.Options) -> Void = { _ in }) throws {
+                var options = FakeAirtable.Options()
+                options.tasks = FakeAirtable.generatedTasks(count: projects * 2, projects: projects)
+                configure(&options)
+                fake = FakeAirtable(options: options, records: FakeAirtable.generatedProjects(count: projects))
+                try fake.start()
+                transport = try #require(CurlTransport(), "libcurl could not be loaded")
+                let access = BaseAccess(
+                    token: options.token, baseID: options.baseID, table: options.table,
+                    endpoint: URL(string: fake.endpoint)!)
+                let network = NetworkHelper(
+                    transport: transport, timeoutSeconds: 10, policy: RetryPolicy(budgetSeconds: 5),
+                    pacer: UnlimitedPacer(), rules: ProjectAPIClient.rules)
+                let clock = self.clock
+                client = ProjectAPIClient(access: access, network: network)
+                copy = BaseCopy(
+                    client: client,
+                    tasks: TaskTable(route: FakeTasks.tableID, name: "Tasks", fields: .template),
+                    tableIDs: [.projects: options.tableID, .tasks: FakeTasks.tableID], memory: memory,
+                    localNow: { clock.withLock { $0 } })
+            }
+
+            deinit { fake.stop() }
+
+            /// Another client's request: the status and the JSON object answered.
+            @discardableResult
+            func other(_ method: String, _ path: String, _ body: Any? = nil) async throws -> [String: Any] {
+                var request = HTTPRequest(
+                    url: URL(string: fake.endpoint + "/v0/\(fake.options.baseID)/" + path)!, method: method,
+                    body: try body.map { try JSONSerialization.data(withJSONObject: $0) })
+                request.setValue("Bearer \(fake.options.token)", forHTTPHeaderField: "Authorization")
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                guard case .answered(let answer) = await transport.send(request, fresh: true, timeout: 10),
+                    answer.status == 200
+                else { throw CancellationError() }
+                return (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
+            }
+
+            var projectsPath: String { fake.options.tableID }
+
+            /// The requests the fake has answered so far.
+            var requests: Int { fake.recordLog.count }
+
+            /// One turn's projects, and the requests it cost.
+            func projects() async throws -> (records: [Project], requests: Int) {
+                let before = requests
+                copy.beginTurn()
+                let records = try await copy.projects()
+                return (records, requests - before)
+            }
+
+            func names(_ projects: [Project]) -> Set<String> { Set(projects.compactMap(\.name)) }
+        }
+
+        @Test func aRefreshWithNothingChangedCostsOneRequestWithAWebhook() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            #expect(first.records.count == 30)
+            #expect(await mirror.copy.watch == .webhook(id: try #require(mirror.memory.recall())))
+            #expect(mirror.fake.webhookIDs.count == 1)
+            let again = try await mirror.projects()
+            #expect(again.requests == 1, "the payloads, nothing else")
+            #expect(again.records.map(\.id) == first.records.map(\.id))
+            #expect(mirror.fake.recordLog.last?.path.hasSuffix("/payloads") == true)
+        }
+
+        @Test func anotherClientsCreateChangeAndDeleteShowAtTheNextRefresh() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            let (changed, deleted) = (first.records[3], first.records[7])
+            try await mirror.other("POST", mirror.projectsPath, ["fields": ["Name": "Made elsewhere"]])
+            try await mirror.other(
+                "PATCH", mirror.projectsPath, ["records": [["id": changed.id, "fields": ["Name": "Renamed elsewhere"]]]])
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(deleted.id)")
+            let next = try await mirror.projects()
+            #expect(next.requests == 2, "the payloads, then one listing of what changed")
+            let names = mirror.names(next.records)
+            #expect(names.contains("Made elsewhere"))
+            #expect(names.contains("Renamed elsewhere"))
+            #expect(!names.contains(changed.name ?? ""))
+            #expect(!next.records.contains { $0.id == deleted.id }, "a deletion is applied")
+            #expect(next.records.count == 30)
+            // The cursor moved past what was read: the same news is not read again.
+            let quiet = try await mirror.projects()
+            #expect(quiet.requests == 1)
+            #expect(quiet.records.map(\.id) == next.records.map(\.id))
+        }
+
+        @Test func theListingOfChangesReadsFromTheServersTimeLessTheMargin() async throws {
+            let mirror = try Mirror()
+            let before = Date().timeIntervalSince1970
+            _ = try await mirror.projects()
+            try await mirror.other(
+                "PATCH", mirror.projectsPath, ["records": [["id": "rec00000000000001", "fields": ["Name": "Moved"]]]])
+            _ = try await mirror.projects()
+            let query = try #require(mirror.fake.recordLog.last { $0.query.contains("LAST_MODIFIED_TIME") }?.query)
+            let decoded = query.removingPercentEncoding ?? query
+            let quoted = try #require(decoded.split(separator: "'").dropFirst().first)
+            let mark = try #require(ISOInstant.date(String(quoted))).timeIntervalSince1970
+            // The Date header is whole seconds: the mark is the read's start less 60 s, to within that second.
+            #expect(mark <= before - 60 + 1)
+            #expect(mark >= before - 60 - 2)
+        }
+
+        @Test func withoutTheWebhookScopeIdsAreListedEveryFiveMinutes() async throws {
+            let mirror = try Mirror { $0.grantsWebhookScope = false }
+            let first = try await mirror.projects()
+            guard case .idListing(let reason)? = await mirror.copy.watch else {
+                Issue.record("a webhook without the scope")
+                return
+            }
+            #expect(reason.contains("webhook:manage"))
+            let quiet = try await mirror.projects()
+            #expect(quiet.requests == 1, "one listing of what changed")
+            let gone = first.records[2]
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(gone.id)")
+            try await mirror.other("POST", mirror.projectsPath, ["fields": ["Name": "Made elsewhere"]])
+            let soon = try await mirror.projects()
+            #expect(soon.requests == 1)
+            #expect(mirror.names(soon.records).contains("Made elsewhere"))
+            #expect(soon.records.contains { $0.id == gone.id }, "a deletion waits for the id listing")
+            mirror.clock.withLock { $0 += BaseCopy.idListingInterval }
+            let later = try await mirror.projects()
+            #expect(later.requests == 2, "the ids, then what changed")
+            #expect(!later.records.contains { $0.id == gone.id })
+            #expect(mirror.names(later.records).contains("Made elsewhere"))
+        }
+
+        @Test func aUserWhoDidNotCreateTheBaseListsIds() async throws {
+            let mirror = try Mirror { $0.isBaseCreator = false }
+            _ = try await mirror.projects()
+            #expect(await mirror.copy.watch == .idListing(because: "only the base's creator may make its webhook"))
+            #expect(mirror.fake.webhookIDs.isEmpty)
+        }
+
+        @Test func aWebhookGoneBehindTrackersBackIsMadeAgainAndTheTablesReadWholeOnce() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            let old = try #require(mirror.memory.recall())
+            mirror.fake.expireWebhooks()
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(first.records[0].id)")
+            let next = try await mirror.projects()
+            let made = try #require(mirror.fake.webhookIDs.first)
+            #expect(made != old)
+            #expect(mirror.memory.recall() == made, "the new hook is remembered for the other processes")
+            #expect(!next.records.contains { $0.id == first.records[0].id }, "nothing missed")
+            let quiet = try await mirror.projects()
+            #expect(quiet.requests == 1, "read whole once, then news again")
+        }
+
+        @Test func aCursorOlderThanThePayloadsKeptReadsTheTablesWhole() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(first.records[5].id)")
+            for name in ["One", "Two"] {
+                try await mirror.other("POST", mirror.projectsPath, ["fields": ["Name": name]])
+            }
+            mirror.fake.keepNewestPayloads(1)
+            let next = try await mirror.projects()
+            #expect(!next.records.contains { $0.id == first.records[5].id }, "the lost payload's deletion")
+            #expect(next.records.count == 31)
+            let whole = mirror.fake.recordLog.suffix(next.requests).filter {
+                !$0.path.contains("/webhooks") && !$0.query.contains("filterByFormula") && !$0.query.contains("offset")
+            }
+            #expect(whole.count == 1, "one whole listing")
+        }
+
+        @Test func aRefreshThatFailsKeepsTheLastGoodState() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            try await mirror.other("POST", mirror.projectsPath, ["fields": ["Name": "Made elsewhere"]])
+            mirror.fake.inject(.status(422, type: "INVALID_REQUEST_UNKNOWN"), onNextRequestEndingWith: "/payloads")
+            mirror.copy.beginTurn()
+            await #expect(throws: AppError.self) { try await mirror.copy.projects() }
+            #expect(await mirror.copy.projectCopy?.records.map(\.id) == first.records.map(\.id))
+            let next = try await mirror.projects()
+            #expect(mirror.names(next.records).contains("Made elsewhere"), "nothing lost: the cursor stayed")
+        }
+
+        @Test func thisProcesssOwnWritesAreInTheCopyAtOnce() async throws {
+            let mirror = try Mirror()
+            _ = try await mirror.projects()
+            var client = mirror.client
+            client.copy = mirror.copy
+            let made = try await client.createProject(
+                ProjectWrite([(.name, .string("Mine")), (.due, .string("2026-12-01"))]), name: "Mine",
+                due: CalendarDate("2026-12-01")
+            ).get()
+            #expect(await mirror.copy.projectCopy?[made.id]?.name == "Mine")
+            try await client.deleteProjects([made.id]) { _ in }
+            #expect(await mirror.copy.projectCopy?.contains(made.id) == false)
+        }
+
+        @Test func tasksAreKeptBesideProjectsOnOneWebhook() async throws {
+            let mirror = try Mirror()
+            mirror.copy.beginTurn()
+            let tasks = try await mirror.copy.tasks()
+            #expect(tasks.count == 60)
+            _ = try await mirror.copy.projects()
+            let done = try #require(tasks.first { !$0.isComplete })
+            try await mirror.other(
+                "PATCH", FakeTasks.tableID, ["records": [["id": done.id, "fields": ["Completed": true]]]])
+            let before = mirror.requests
+            mirror.copy.beginTurn()
+            let next = try await mirror.copy.tasks()
+            _ = try await mirror.copy.projects()
+            #expect(mirror.requests - before == 2, "the payloads and the tasks' changes; projects untouched")
+            #expect(next.first { $0.id == done.id }?.isComplete == true)
+        }
+    }
+#endif
