@@ -51,6 +51,7 @@ public actor BaseCopy {
     /// The face's turn (a tool call, a board's refresh): the reads of one turn share one refresh.
     private let turn = Locked(0)
     private var refreshedInTurn: Int?
+    private let observer = Locked<(@Sendable (Int) -> Void)?>(nil)
     private var running: Task<Void, Error>?
     /// Projects seen turning complete since the "done lately" listing.
     private var doneSeen = Set<String>()
@@ -96,11 +97,16 @@ public actor BaseCopy {
             refreshedInTurn = current
         }
         running = work
-        try await work.value
+        // A caller that gives up (a call cancelled, the server ending) stops the reading it started.
+        try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
     }
 
-    /// A new turn of the face begins: its first read brings the copy up to date again.
-    public nonisolated func beginTurn() { turn.withLock { $0 += 1 } }
+    /// A new turn of the face begins: its first read brings the copy up to date again; `observing` hears how many
+    /// records a whole read has read so far (an assistant's progress).
+    public nonisolated func beginTurn(observing: (@Sendable (Int) -> Void)? = nil) {
+        turn.withLock { $0 += 1 }
+        observer.withLock { $0 = observing }
+    }
 
     private func isKept(_ table: Table) -> Bool {
         switch table {
@@ -178,19 +184,22 @@ public actor BaseCopy {
     /// The server's time now less the margin, as ISO 8601; nil before any answer told the server's time.
     private func markNow() -> String? { Self.mark(client.network.serverClock) }
 
-    private static func mark(_ clock: ServerClock) -> String? {
+    /// The server's time now less the margin, as ISO 8601; nil before any answer told the server's time.
+    public static func mark(_ clock: ServerClock) -> String? {
         clock.now().map { ISOInstant.text(Date(timeIntervalSince1970: $0 - margin)) }
     }
 
     private func readWhole(_ table: Table, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
         var mark = markNow()
         let clock = client.network.serverClock
+        let observer = self.observer.withLock { $0 }
         switch table {
         case .projects:
             var found: [Project] = []
             try await client.listProjects(ListQuery()) { page in
                 if mark == nil { mark = Self.mark(clock) }
                 found += page
+                observer?(found.count)
                 onPage?(page)
             }
             // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.
@@ -206,6 +215,7 @@ public actor BaseCopy {
             try await client.listTasks(in: taskTable, ListQuery()) { page in
                 if mark == nil { mark = Self.mark(clock) }
                 found += page
+                observer?(found.count)
             }
             var copy = TableCopy<ProjectTask>()
             copy.replaceAll(with: found)
@@ -217,7 +227,7 @@ public actor BaseCopy {
 
     /// The records changed or created since the table's mark. Not recorded: whether `LAST_MODIFIED_TIME()` of a record
     /// never edited is its creation time; the stricter reading asks for `CREATED_TIME()` too.
-    static func changedSince(_ mark: String) -> String {
+    public static func changedSince(_ mark: String) -> String {
         let since = Formula.literal(mark)
         return "OR(IS_AFTER(LAST_MODIFIED_TIME(), \(since)), IS_AFTER(CREATED_TIME(), \(since)))"
     }
@@ -274,34 +284,14 @@ public actor BaseCopy {
     /// taken before any table is read, so nothing written after that is missed. Without the scope or the creator's
     /// permission, deletions are watched by listing ids.
     private func setUpWatch() async throws {
-        let hooks: [ListedWebhook]
-        switch await client.listWebhooks() {
-        case .success(let listed): hooks = listed
-        case .failure(let error):
-            guard Self.isRefused(error) else { throw error }
-            watch = .idListing(because: "the token may not manage webhooks (scope webhook:manage)")
-            return
+        switch try await client.basesWebhook(memory: memory) {
+        case .unavailable(let reason):
+            watch = .idListing(because: reason)
+        case .hook(let hook):
+            watch = .webhook(id: hook.id)
+            cursor = hook.cursorForNextPayload
+            hookExpires = hook.expirationTime.flatMap(ISOInstant.date)?.timeIntervalSince1970
         }
-        let remembered = memory?.recall()
-        var hook = hooks.first { $0.id == remembered } ?? hooks.first { $0.isTrackers }
-        if hook == nil {
-            switch await client.createWebhook() {
-            case .success(let made): hook = made
-            case .failure(let error):
-                if Self.isRefused(error) {
-                    watch = .idListing(because: "only the base's creator may make its webhook")
-                    return
-                }
-                guard case .http(let status, _) = error, status == 422 else { throw error }
-                watch = .idListing(because: "the base has as many webhooks as Airtable allows (10)")
-                return
-            }
-        }
-        guard let hook else { return }
-        if hook.id != remembered { memory?.remember(hook.id) }
-        watch = .webhook(id: hook.id)
-        cursor = hook.cursorForNextPayload
-        hookExpires = hook.expirationTime.flatMap(ISOInstant.date)?.timeIntervalSince1970
     }
 
     /// Refreshes the hook once fewer than 6 of its 7 days are left, so it never runs out while anyone polls it.
@@ -312,12 +302,6 @@ public actor BaseCopy {
         if case .success(let time) = await client.refreshWebhook(id) {
             hookExpires = time.flatMap(ISOInstant.date)?.timeIntervalSince1970
         }
-    }
-
-    /// A 403: the token lacks the scope, or its user the permission.
-    static func isRefused(_ error: AppError) -> Bool {
-        guard case .http(let status, _) = error else { return false }
-        return status == 403
     }
 
     // MARK: - Done lately

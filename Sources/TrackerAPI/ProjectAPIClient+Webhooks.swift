@@ -28,6 +28,12 @@ public struct WebhookNews: Equatable, Sendable {
     public var isEmpty: Bool { changed.isEmpty && destroyed.isEmpty }
 }
 
+/// The base's one webhook tracker polls, or why there is none.
+public enum BaseWebhook: Sendable {
+    case hook(ListedWebhook)
+    case unavailable(because: String)
+}
+
 /// Webhooks as a client that polls uses them (airtable-api.md §13.5): made with no notification address, their
 /// payloads read from a cursor of tracker's own.
 extension ProjectAPIClient {
@@ -56,6 +62,39 @@ extension ProjectAPIClient {
                 }
             }
         }
+    }
+
+    /// Finds the base's webhook (the one `memory` remembers, else one made as tracker makes them) or makes it, and
+    /// remembers it; its cursor, taken before any table is read, misses nothing written after. Without the scope or
+    /// the creator's permission (or with the base's 10 taken), why not.
+    public func basesWebhook(memory: WebhookMemory?) async throws -> BaseWebhook {
+        let hooks: [ListedWebhook]
+        switch await listWebhooks() {
+        case .success(let listed): hooks = listed
+        case .failure(let error):
+            guard Self.isRefused(error) else { throw error }
+            return .unavailable(because: "the token may not manage webhooks (scope webhook:manage)")
+        }
+        let remembered = memory?.recall()
+        if let hook = hooks.first(where: { $0.id == remembered }) ?? hooks.first(where: \.isTrackers) {
+            if hook.id != remembered { memory?.remember(hook.id) }
+            return .hook(hook)
+        }
+        switch await createWebhook() {
+        case .success(let made):
+            memory?.remember(made.id)
+            return .hook(made)
+        case .failure(let error):
+            if Self.isRefused(error) { return .unavailable(because: "only the base's creator may make its webhook") }
+            guard case .http(let status, _) = error, status == 422 else { throw error }
+            return .unavailable(because: "the base has as many webhooks as Airtable allows (10)")
+        }
+    }
+
+    /// A 403: the token lacks the scope, or its user the permission.
+    static func isRefused(_ error: AppError) -> Bool {
+        guard case .http(let status, _) = error else { return false }
+        return status == 403
     }
 
     /// Makes the one webhook tracker polls: record changes of every table, no notification address. Needs the scope

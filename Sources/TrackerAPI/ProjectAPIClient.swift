@@ -33,6 +33,9 @@ public struct ProjectAPIClient: Sendable {
         self.fields = access.fieldSettings.assumed
     }
 
+    /// The server's time, from its answers' `Date`.
+    public var serverClock: ServerClock { network.serverClock }
+
     /// The same client, reading and writing the fields as `map` names them.
     public func using(_ map: FieldMap) -> ProjectAPIClient {
         var client = self

@@ -19,6 +19,9 @@ public struct JSONWriter {
     /// Appends text that is JSON already (a line written by this writer, a serialized value), as it is.
     public mutating func raw(json text: String) { bytes.append(contentsOf: text.utf8) }
 
+    /// Appends bytes that are JSON already (a line kept from an earlier file), as they are.
+    public mutating func raw(bytes json: ArraySlice<UInt8>) { bytes.append(contentsOf: json) }
+
     /// Appends `"key":`.
     public mutating func key(_ name: String) {
         string(name)

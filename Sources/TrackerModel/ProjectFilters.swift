@@ -38,6 +38,9 @@ public struct ProjectFilters: Equatable, Sendable {
 
     public var isEmpty: Bool { self == ProjectFilters() }
 
+    /// Whether what the filters pick changes with the day alone (overdue, due within): no record need change for it.
+    public var movesWithTheDay: Bool { overdue || dueWithinDays != nil }
+
     /// Whether the lead is to be matched by name in a formula (not an email, not `me`).
     public var leadName: String? { lead.flatMap { $0.contains("@") || Self.isMe($0) ? nil : $0 } }
 

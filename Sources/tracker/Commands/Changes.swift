@@ -135,38 +135,25 @@ extension Runner {
         // The table is compared page by page as it arrives: only the lines of changed projects are ever parsed.
         // The new snapshot is written as it is compared, straight into the file's bytes, header first.
         // Sized from the last file, so growing it never holds two copies of a large table at once.
-        let listing = try await projectListing(options.filters, view: options.view, base: base, command: "changes")
-        // Cold, the listing goes out beside the schema read; values are formatted by the fields' types, so the
-        // comparison starts once the schema has confirmed the layout (before the first page is passed on).
         func formatter(_ layout: TableLayout) -> FieldFormatter {
             FieldFormatter(table: layout.table, timeZone: context.timeZone, recordNames: clientNames(layout, base))
         }
-        func comparing(_ layout: TableLayout) -> TableComparison {
+        func comparing(_ layout: TableLayout, news: TableSnapshot.News?) -> TableComparison {
             TableComparison(
                 previous: previous, formatter: formatter(layout),
                 capacity: max(1 << 16, (previousData?.count ?? 0) * 9 / 8),
                 header: TableSnapshot.header(
-                    baseID: configuration.baseID, table: configuration.table, selection: options.selection))
+                    baseID: configuration.baseID, table: configuration.table, selection: options.selection,
+                    news: news))
         }
-        var started: TableComparison?
         var comparison: TableComparison
         do {
-            let layout = try await listing.read(base.client) { page in
-                if started == nil { started = comparing(try await listing.inFlight?.confirmed() ?? listing.layout) }
-                try started?.add(page)
-            }
-            comparison = started ?? comparing(layout)
-            if let previous {
-                let missing = comparison.missing
-                // A project that left the filters but is still in the table changed; it was not deleted.
-                let left =
-                    options.selection.isEmpty
-                    ? [] : try await stillThere(missing, base: base, formatter: formatter(layout))
-                let stayed = Set(left.map(\.id))
-                for entry in left { try comparison.compare(entry) }
-                for id in missing where !stayed.contains(id) {
-                    if let entry = try previous.entry(id) { comparison.changes.append(TableChange.deleted(entry)) }
-                }
+            if let previous, let news = try await changesNews(options, previous: previous, base: base) {
+                // Only what changed since the snapshot is read, and its other lines are kept as they are.
+                comparison = comparing(try await base.confirmedLayout(), news: news.next)
+                try comparison.patch(changed: news.changed, left: news.left, deleted: news.deleted)
+            } else {
+                comparison = try await compareWhole(options, previous: previous, base: base, comparing: comparing)
             }
         } catch let problem as TableSnapshot.Problem {
             throw untrusted(problem)
@@ -191,6 +178,38 @@ extension Runner {
         guard directory.write(file.bytes, to: name, durable: true) else {
             throw AppError.output("the snapshot \(path) could not be replaced; these changes will be shown again")
         }
+    }
+
+    /// The snapshot compared with the whole table, read by one listing (where the news starts taken first).
+    private func compareWhole(
+        _ options: Changes, previous: TableSnapshot.Stored?, base: Base,
+        comparing: (TableLayout, TableSnapshot.News?) -> TableComparison
+    ) async throws -> TableComparison {
+        let listing = try await projectListing(options.filters, view: options.view, base: base, command: "changes")
+        let news = try await changesNewsStart(options, base: base)
+        var started: TableComparison?
+        // Cold, the listing goes out beside the schema read; values are formatted by the fields' types, so the
+        // comparison starts once the schema has confirmed the layout (before the first page is passed on).
+        let layout = try await listing.read(base.client) { page in
+            if started == nil {
+                started = comparing(try await listing.inFlight?.confirmed() ?? listing.layout, news)
+            }
+            try started?.add(page)
+        }
+        var comparison = started ?? comparing(layout, news)
+        if let previous {
+            let missing = comparison.missing
+            // A project that left the filters but is still in the table changed; it was not deleted.
+            let left =
+                options.selection.isEmpty
+                ? [] : try await stillThere(missing, base: base, formatter: comparison.formatter)
+            let stayed = Set(left.map(\.id))
+            for entry in left { try comparison.compare(entry) }
+            for id in missing where !stayed.contains(id) {
+                if let entry = try previous.entry(id) { comparison.changes.append(TableChange.deleted(entry)) }
+            }
+        }
+        return comparison
     }
 
     /// The projects among `ids` that are still in the table, read by id a hundred a request.

@@ -9,13 +9,20 @@ final class BaseCopies: Sendable {
     private let copies = Locked<[String: (layout: [String], copy: BaseCopy)]>([:])
 
     /// A new turn of the face (a tool call, a board's refresh): each copy's next read brings it up to date.
-    func beginTurn() { for kept in copies.withLock({ Array($0.values) }) { kept.copy.beginTurn() } }
+    func beginTurn(observing: (@Sendable (Int) -> Void)? = nil) {
+        observer.withLock { $0 = observing }
+        for kept in copies.withLock({ Array($0.values) }) { kept.copy.beginTurn(observing: observing) }
+    }
+
+    /// Who hears a whole read's progress this turn, for a copy made during it.
+    private let observer = Locked<(@Sendable (Int) -> Void)?>(nil)
 
     /// The copy kept under `key`, made by `make` the first time and again when the fields' names (`layout`) changed.
     func copy(for key: String, layout: [String], make: () -> BaseCopy) -> BaseCopy {
         copies.withLock { copies in
             if let kept = copies[key], kept.layout == layout { return kept.copy }
             let copy = make()
+            copy.beginTurn(observing: observer.withLock { $0 })
             copies[key] = (layout, copy)
             return copy
         }
@@ -45,6 +52,16 @@ struct WebhookRecord: WebhookMemory {
 }
 
 extension Runner {
+    /// Where this base's webhook id is kept: the team's Redis when `"redis"` is set, and the cache directory.
+    func webhookMemory(_ configuration: Configuration) -> WebhookRecord {
+        let owner = configuration.budgetOwner
+        return WebhookRecord(
+            cache: context.cacheDirectory,
+            name: "webhook-" + String(StableHash.of(owner.endpoint.absoluteString + " " + owner.baseID), radix: 16),
+            team: coordination(configuration) as? TeamCoordination,
+            key: TeamCoordination.Keys.shared("webhook", owner: owner))
+    }
+
     /// `base` with the face's copy of its tables attached, when the face keeps one and the layout is confirmed.
     func attachingCopy(_ base: Base) -> Base {
         guard let copies = context.copies, base.inFlight == nil else { return base }
@@ -60,17 +77,12 @@ extension Runner {
             FieldMap.Word.allCases.map { layout.fields[$0] ?? "" }
             + TaskWord.allCases.map { tasks?.fields[$0] ?? "" }
             + [String(describing: layout.fields.completion), String(describing: tasks?.fields.completion)]
-        let owner = configuration.budgetOwner
         let client = base.client
-        let coordination = coordination(configuration)
+        let memory = webhookMemory(configuration)
         let copy = copies.copy(for: key, layout: names) {
             var ids: [BaseCopy.Table: String] = [:]
             ids[.projects] = layout.table?.id
             ids[.tasks] = tasks?.table?.id
-            let memory = WebhookRecord(
-                cache: context.cacheDirectory,
-                name: "webhook-" + String(StableHash.of(owner.endpoint.absoluteString + " " + owner.baseID), radix: 16),
-                team: coordination as? TeamCoordination, key: TeamCoordination.Keys.shared("webhook", owner: owner))
             return BaseCopy(client: client, tasks: tasks?.client, tableIDs: ids, memory: memory)
         }
         var attached = base

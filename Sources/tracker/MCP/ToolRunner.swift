@@ -18,7 +18,9 @@ struct ToolRunner: Sendable {
     func call(_ tool: MCPTool, arguments: JSONValue?, interruption: Interruption, progress: ProgressSink?) async
         -> JSONValue
     {
-        context.copies?.beginTurn()
+        var heard: (@Sendable (Int) -> Void)? = nil
+        if let progress { heard = { progress.report(records: $0) } }
+        context.copies?.beginTurn(observing: heard)
         do {
             let plan = try ToolArguments(tool: tool, root: root).plan(arguments)
             let structured = try await run(tool, plan, interruption: interruption, progress: progress)

@@ -147,6 +147,46 @@ struct TableComparison {
         }
     }
 
+    /// The snapshot brought up to date with only what changed since it: `changed` the projects modified since that
+    /// the selection still picks, `left` those it no longer picks (changed, and dropped from the snapshot), `deleted`
+    /// the ids gone from the table. Every other line is kept as it was, byte for byte, in the snapshot's order; new
+    /// projects go last.
+    mutating func patch(changed: [Project], left: [Project], deleted: Set<String>) throws {
+        guard let previous else { return try add(changed) }
+        let updates = Dictionary(changed.map { ($0.id, $0) }) { _, last in last }
+        let leaving = Set(left.map(\.id))
+        for entry in left where previous.position(of: entry.id) != nil {
+            try compare(TableSnapshot.entry(entry, formatter: formatter))
+        }
+        for position in 0..<previous.count {
+            guard let id = previous.id(at: position) else { continue }
+            seen[position] = true
+            if leaving.contains(id) { continue }
+            if deleted.contains(id) {
+                if let entry = try previous.entry(id) { changes.append(TableChange.deleted(entry)) }
+                continue
+            }
+            count += 1
+            if let project = updates[id] {
+                let start = file.bytes.count
+                TableSnapshot.writeLine(project, formatter: formatter, to: &file)
+                let unchanged = Self.sameBytes(previous.line(at: position), file.bytes[start...])
+                file.raw("\n")
+                if !unchanged { try compare(TableSnapshot.entry(project, formatter: formatter)) }
+            } else {
+                file.raw(bytes: previous.line(at: position))
+                file.raw("\n")
+            }
+        }
+        let new = changed.filter { previous.position(of: $0.id) == nil && !deleted.contains($0.id) }
+        for project in new {
+            count += 1
+            TableSnapshot.writeLine(project, formatter: formatter, to: &file)
+            file.raw("\n")
+            try compare(TableSnapshot.entry(project, formatter: formatter))
+        }
+    }
+
     private static func sameBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Bool {
         a.count == b.count
             && a.withUnsafeBytes { x in

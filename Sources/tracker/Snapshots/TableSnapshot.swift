@@ -109,11 +109,29 @@ enum TableSnapshot {
     /// The file: a header line `{"tracker":"changes","version":2,"base":…,"table":…,"selection":…}`, then one line a
     /// project, written the same way for the same values, so an unchanged project is found by comparing lines and
     /// only a changed one is ever parsed (50,000 projects are read without building their values).
-    static func header(baseID: String, table: String, selection: String) -> String {
-        JSONValue.object([
+    ///
+    /// `news` says from where the next run reads what changed: the server's time it read from (less the margin), and
+    /// the base's webhook and its cursor when there is one. A file without it is read whole next time.
+    static func header(baseID: String, table: String, selection: String, news: News? = nil) -> String {
+        var members: [(String, JSONValue)] = [
             ("tracker", .string("changes")), ("version", .number(2)), ("base", .string(baseID)),
             ("table", .string(table)), ("selection", .string(selection)),
-        ]).serialized()
+        ]
+        if let news {
+            members.append(("since", .string(news.since)))
+            if let hook = news.hook { members.append(("hook", .string(hook))) }
+            if let cursor = news.cursor { members.append(("cursor", .number(Double(cursor)))) }
+        }
+        return JSONValue.object(members).serialized()
+    }
+
+    /// Where the news since a snapshot starts.
+    struct News: Equatable {
+        /// The server's time (ISO 8601) changes are listed from.
+        var since: String
+        /// The base's webhook and the cursor of its next payload; nil without one.
+        var hook: String?
+        var cursor: Int?
     }
 
     /// Why a snapshot file cannot be trusted.
@@ -135,6 +153,9 @@ enum TableSnapshot {
         private var slots: [Int32] = []
         private var shift: UInt64 = 60
         private static let prefix = Array(#"{"id":""#.utf8)
+
+        /// From where the next run reads what changed; nil in a file written before tracker kept it.
+        var news: News?
 
         /// How many projects the file holds.
         var count: Int { ranges.count }
@@ -244,7 +265,12 @@ enum TableSnapshot {
         guard base == baseID, name == table, taken == selection else {
             throw .otherTable("it is of base \(base), table \"\(name)\"\(taken.isEmpty ? "" : " (\(taken))")")
         }
-        return try Stored(bytes: bytes, body: headerEnd + 1)
+        var stored = try Stored(bytes: bytes, body: headerEnd + 1)
+        if let since = root["since"]?.stringValue {
+            stored.news = News(
+                since: since, hook: root["hook"]?.stringValue, cursor: root["cursor"]?.numberValue.map { Int($0) })
+        }
+        return stored
     }
 }
 
