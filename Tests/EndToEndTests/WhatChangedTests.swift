@@ -1,0 +1,148 @@
+import FakeAirtable
+import Foundation
+@testable import TrackerNetwork
+import TrackerSystem
+import XCTest
+
+/// The faces that stay (`mcp`, `board`) and `changes` spend the base's budget on news (cli-spec.md "What changed, not
+/// the whole table"): the built binary against the fake, another client writing in between.
+final class WhatChangedTests: FakeAirtableTestCase {
+    /// Another client of the base: a write sent straight to the fake.
+    @discardableResult
+    func other(_ method: String, _ table: String, _ body: Any? = nil, query: String = "") throws -> [String: Any] {
+        var request = HTTPRequest(
+            url: URL(string: fake.endpoint + "/v0/\(fake.options.baseID)/\(table)" + query)!, method: method,
+            body: try body.map { try JSONSerialization.data(withJSONObject: $0) })
+        request.setValue("Bearer \(fake.options.token)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let transport = try XCTUnwrap(CurlTransport(), "libcurl could not be loaded")
+        let done = DispatchSemaphore(value: 0)
+        let answer = Locked<[String: Any]>([:])
+        Task {
+            if case .answered(let reply) = await transport.send(request, fresh: true, timeout: 10) {
+                let object = (try? JSONSerialization.jsonObject(with: reply.body)) as? [String: Any]
+                answer.withLock { $0 = object ?? [:] }
+            }
+            done.signal()
+        }
+        done.wait()
+        return answer.withLock { $0 }
+    }
+
+    var projects: String { fake.options.tableID }
+    let tasks = "tblFAKEtasks00001"
+
+    func startBigFake(_ configure: (inout FakeAirtable.Options) -> Void = { _ in }) throws {
+        var options = FakeAirtable.Options()
+        options.tasks = FakeAirtable.generatedTasks(count: 600, projects: 120)
+        configure(&options)
+        try startFake(records: FakeAirtable.generatedProjects(count: 120), options: options)
+    }
+
+    /// The requests the fake answered since `mark`.
+    func requests(since mark: Int) -> [FakeAirtable.LogEntry] { Array(fake.recordLog.dropFirst(mark)) }
+
+    func startServer(_ process: TrackerProcess) throws -> MCPSession {
+        let session = try MCPSession(process, arguments: ["mcp"])
+        _ = session.call("initialize", MCPTests.initialize)
+        session.notify("notifications/initialized")
+        return session
+    }
+
+    func testAnAssistantsListTasksCountsAnotherClientsCreateAndDeleteForOneRequest() throws {
+        try startBigFake()
+        let session = try startServer(tracker())
+        XCTAssertEqual(session.tool("list_tasks", ["all": true]).structured["total"] as? Int, 600)
+        var mark = fake.recordLog.count
+        XCTAssertEqual(session.tool("list_tasks", ["all": true]).structured["total"] as? Int, 600)
+        XCTAssertEqual(requests(since: mark).map(\.path).count, 1, "warm: the webhook's payloads alone")
+        let made = try other("POST", tasks, ["fields": ["Name": "Made elsewhere", "Design project": ["rec00000000000001"]]])
+        try other("DELETE", tasks, query: "?records[]=recT0000000000002")
+        mark = fake.recordLog.count
+        let listed = session.tool("list_tasks", ["all": true, "search": "elsewhere"])
+        XCTAssertEqual(listed.structured["total"] as? Int, 1, "\(listed)")
+        XCTAssertEqual((listed.structured["tasks"] as? [[String: Any]])?.first?["id"] as? String, made["id"] as? String)
+        // The payloads, then what changed in each table they name (a new task changes its project's link too).
+        XCTAssertEqual(requests(since: mark).count, 3, "\(requests(since: mark).map(\.path))")
+        mark = fake.recordLog.count
+        XCTAssertEqual(session.tool("list_tasks", ["all": true]).structured["total"] as? Int, 600)
+        XCTAssertEqual(requests(since: mark).count, 1)
+        XCTAssertEqual(session.finish().status, 0)
+    }
+
+    func testWithoutWebhookRightsAnAssistantSeesDeletionsFromAnIdListing() throws {
+        try startBigFake { $0.grantsWebhookScope = false }
+        let session = try startServer(tracker())
+        XCTAssertEqual(session.tool("list_projects", ["limit": 1]).structured["total"] as? Int, 120)
+        try other("POST", projects, ["fields": ["Name": "Made elsewhere"]])
+        var mark = fake.recordLog.count
+        XCTAssertEqual(session.tool("list_projects", ["limit": 1]).structured["total"] as? Int, 121)
+        XCTAssertEqual(requests(since: mark).count, 1, "one listing of what changed: \(requests(since: mark).map(\.path))")
+        XCTAssertTrue(fake.webhookIDs.isEmpty)
+        // A project that changes is read again at once; deletions show within five minutes without a webhook (the id
+        // listing's interval, BaseCopyTests).
+        try other("PATCH", projects, ["records": [["id": "rec00000000000004", "fields": ["Name": "Renamed"]]]])
+        mark = fake.recordLog.count
+        let renamed = session.tool("list_projects", ["search": "renamed"])
+        XCTAssertEqual(renamed.structured["total"] as? Int, 1)
+        XCTAssertEqual(requests(since: mark).count, 1)
+        XCTAssertEqual(session.finish().status, 0)
+    }
+
+    func testChangesAfterThreeChangesSendsThreeRequestsAndMissesNothingWhenTheHookIsGone() throws {
+        try startBigFake()
+        let run = tracker()
+        XCTAssertEqual(try run.run(["changes"]).status, 0)
+        try other("PATCH", projects, ["records": [["id": "rec00000000000005", "fields": ["Name": "Renamed five"]]]])
+        try other("DELETE", projects, query: "?records[]=rec00000000000007")
+        try other("POST", projects, ["fields": ["Name": "Brand new"]])
+        var mark = fake.recordLog.count
+        let result = try run.run(["changes"])
+        XCTAssertEqual(
+            Set(result.lines), ["Renamed five: renamed from Project 00005", "deleted Project 00007", "added Brand new"],
+            result.stderr)
+        XCTAssertEqual(requests(since: mark).count, 3, "the hook found, its payloads, one listing of what changed")
+        mark = fake.recordLog.count
+        XCTAssertEqual(try run.run(["changes"]).stdout, "")
+        XCTAssertEqual(requests(since: mark).count, 2, "nothing changed: the hook and its payloads")
+
+        // The hook gone behind tracker's back: made again, the table read whole once, nothing missed.
+        fake.expireWebhooks()
+        try other("DELETE", projects, query: "?records[]=rec00000000000009")
+        XCTAssertEqual(try run.run(["changes"]).lines, ["deleted Project 00009"])
+        XCTAssertEqual(fake.webhookIDs.count, 1)
+        mark = fake.recordLog.count
+        XCTAssertEqual(try run.run(["changes"]).stdout, "")
+        XCTAssertEqual(requests(since: mark).count, 2)
+    }
+
+    func testChangesWithoutWebhookRightsFindsDeletionsByIds() throws {
+        try startBigFake { $0.isBaseCreator = false }
+        let run = tracker()
+        XCTAssertEqual(try run.run(["changes"]).status, 0)
+        try other("DELETE", projects, query: "?records[]=rec00000000000011")
+        try other("PATCH", projects, ["records": [["id": "rec00000000000012", "fields": ["Name": "Twelve"]]]])
+        let mark = fake.recordLog.count
+        XCTAssertEqual(
+            Set(try run.run(["changes"]).lines), ["deleted Project 00011", "Twelve: renamed from Project 00012"])
+        let sent = requests(since: mark)
+        XCTAssertEqual(sent.filter { $0.query.contains("LAST_MODIFIED_TIME") }.count, 1)
+        XCTAssertEqual(sent.filter { $0.query.contains("fields") }.count, 2, "the ids, two pages of 100")
+    }
+
+    func testTheBoardShowsAnotherClientsChangeAtTheNextRefreshForTwoRequests() throws {
+        try startBigFake()
+        let board = try BoardSession(tracker(), ["board", "--every", "5"], width: 200, height: 50)
+        _ = board.wait(for: "deletions by webhook")
+        XCTAssertTrue(board.wait(for: "Project 00002").contains("Project 00002"))
+        try other("PATCH", projects, ["records": [["id": "rec00000000000002", "fields": ["Name": "Seen elsewhere"]]]])
+        let mark = fake.recordLog.count
+        let screen = board.wait(for: "Seen elsewhere", timeout: 15)
+        XCTAssertTrue(screen.contains("Seen elsewhere"), screen)
+        let sent = requests(since: mark).map(\.path)
+        XCTAssertLessThanOrEqual(sent.count, 2, "the payloads, then the projects' changes: \(sent)")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+        board.close()
+    }
+}
