@@ -142,6 +142,27 @@ public actor BaseCopy {
     // MARK: - Refreshing
 
     private func refresh(adding missing: Set<Table>, onPage: (@Sendable ([Project]) -> Void)?) async throws {
+        if watch == nil && projectCopy == nil && taskCopy == nil {
+            // The first read: the webhook is found (its cursor taken) beside the first page, not before it, so the
+            // first screen still waits one round trip. A deletion in the moment between the two is the one thing this
+            // could miss; the id listing or the hook's next payloads show every later one.
+            let (client, memory) = (self.client, self.memory)
+            let finding = Task { try await client.basesWebhook(memory: memory) }
+            do {
+                for table in missing { try await readWhole(table, onPage: onPage) }
+            } catch {
+                finding.cancel()
+                throw error
+            }
+            do {
+                apply(try await finding.value)
+            } catch {
+                // Without the cursor the tables were read against, they are read again with the next one.
+                (projectCopy, taskCopy) = (nil, nil)
+                throw error
+            }
+            return
+        }
         if watch == nil { try await setUpWatch() }
         var whole = missing
         var destroyed: Set<String> = []
@@ -283,8 +304,10 @@ public actor BaseCopy {
     /// Finds the base's webhook (the one remembered, else one made as tracker makes them) or makes it; its cursor is
     /// taken before any table is read, so nothing written after that is missed. Without the scope or the creator's
     /// permission, deletions are watched by listing ids.
-    private func setUpWatch() async throws {
-        switch try await client.basesWebhook(memory: memory) {
+    private func setUpWatch() async throws { apply(try await client.basesWebhook(memory: memory)) }
+
+    private func apply(_ found: BaseWebhook) {
+        switch found {
         case .unavailable(let reason):
             watch = .idListing(because: reason)
         case .hook(let hook):
