@@ -11,12 +11,14 @@ final class BoardTerminalProcess: @unchecked Sendable {
     private var received = Data()
     private var ended = false
 
-    init(_ tracker: String, environment: [String: String], columns: Int = 80, rows: Int = 24) throws {
+    init(
+        _ tracker: String, environment: [String: String], columns: Int = 80, rows: Int = 24, arguments: String = "board"
+    ) throws {
         var environment = environment
         environment["TERM"] = "xterm-256color"
         environment["LANG"] = "C.UTF-8"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "stty cols \(columns) rows \(rows); exec '\(tracker)' board", "/dev/null"]
+        process.arguments = ["-qfec", "stty cols \(columns) rows \(rows); exec '\(tracker)' \(arguments)", "/dev/null"]
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output

@@ -163,6 +163,13 @@ if CommandLine.arguments.contains("--machines") {
     exit(0)
 }
 
+// `--mirror`: what the faces that stay and `changes` send once they keep the tables.
+if CommandLine.arguments.contains("--mirror") {
+    print("what changed, not the whole table (1,016 projects, 10,000 tasks; a fake that enforces 5 requests a second)")
+    try mirrorRows(quick: quick)
+    exit(0)
+}
+
 // `--board`: only the board's rows (first screen, redraws, idle).
 if CommandLine.arguments.contains("--board") {
     print("tracker board")

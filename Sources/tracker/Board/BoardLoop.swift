@@ -313,11 +313,19 @@ struct BoardSession {
                             && (people?(project) ?? true)
                     }
                 }
-                let shownFirst = shown(try await doneLately())
+                // The first screen does not wait for "done lately": open cards show as their pages come, the done
+                // ones once it has answered.
+                let asking = Task { try await doneLately() }
+                let openFirst: @Sendable (Project) -> Bool = { !$0.isComplete && selection.keeps($0) && (people?($0) ?? true) }
                 let projects = try await copy.projects { page in
-                    if first { input.yield(.page(page.filter(shownFirst).map { BoardCard($0) }, first: true)) }
+                    if first { input.yield(.page(page.filter(openFirst).map { BoardCard($0) }, first: true)) }
                 }
+                _ = try await asking.value
                 let shownNow = shown(try await doneLately())
+                if first {
+                    let done = projects.filter { $0.isComplete && shownNow($0) }.map { BoardCard($0) }
+                    if !done.isEmpty { input.yield(.page(done, first: true)) }
+                }
                 var all = projects.filter(shownNow).map { BoardCard($0) }
                 input.yield(.deletions(Self.deletionsText(await copy.watch)))
                 if (try? runner.taskLayout(base)) != nil, let tasks = try? await copy.tasks() {
