@@ -20,6 +20,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "ok        no schema remembered yet (\(result.environmentHome)/.cache/tracker); the next command reads it",
                 "ok        pace 5 requests a second, within Airtable's 5",
                 "ok        budget and locks shared by this machine's tracker processes; set \"redis\" to share them across machines",
+                "ok        no webhook yet: board, mcp and changes make the base's one when they start (creator's permission needed; else ids every 5 minutes)",
             ])
         XCTAssertFalse(result.stdout.contains(fake.options.token))
     }

@@ -168,7 +168,10 @@ final class FirstRunTests: FakeAirtableTestCase {
                 as? [[String: Any]])
         XCTAssertEqual(
             checks.map { $0["name"] as? String },
-            ["configuration", "token", "table", "fields", "views", "tasks", "files", "cache", "pace", "sharing"])
+            [
+                "configuration", "token", "table", "fields", "views", "tasks", "files", "cache", "pace", "sharing",
+                "deletions",
+            ])
         XCTAssertTrue(checks.allSatisfy { $0["ok"] as? Bool == true })
         let tasks = checks.first { $0["name"] as? String == "tasks" }?["detail"] as? String
         XCTAssertTrue(
@@ -183,7 +186,8 @@ final class FirstRunTests: FakeAirtableTestCase {
             (try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any])?["checks"]
                 as? [[String: Any]])
         XCTAssertEqual(
-            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true, true, true], "every check ran"
+            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true, true, true, true],
+            "every check ran"
         )
         XCTAssertTrue(
             (failed[2]["detail"] as? String)?.contains(

@@ -116,6 +116,25 @@ final class WhatChangedTests: FakeAirtableTestCase {
         XCTAssertEqual(requests(since: mark).count, 2)
     }
 
+    func testDoctorSaysWhatKeepsDeletions() throws {
+        try startBigFake()
+        let run = tracker()
+        XCTAssertTrue(try run.run(["doctor"]).stdout.contains("no webhook yet"))
+        XCTAssertFalse(fake.recordLog.contains { $0.method == "POST" }, "doctor never makes one")
+        XCTAssertEqual(try run.run(["changes"]).status, 0)
+        let hook = try XCTUnwrap(fake.webhookIDs.first)
+        XCTAssertTrue(try run.run(["doctor"]).stdout.contains("ok        the base's webhook \(hook) tells board, mcp"))
+        fake.stop()
+        try startBigFake { $0.grantsWebhookScope = false }
+        let without = try tracker().run(["doctor", "--json"])
+        let checks = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(without.stdout.utf8)) as? [String: Any])?["checks"]
+                as? [[String: Any]])
+        let deletions = try XCTUnwrap(checks.first { $0["name"] as? String == "deletions" })
+        XCTAssertEqual(deletions["ok"] as? Bool, true)
+        XCTAssertTrue((deletions["detail"] as? String ?? "").contains("webhook:manage"), "\(deletions)")
+    }
+
     func testChangesWithoutWebhookRightsFindsDeletionsByIds() throws {
         try startBigFake { $0.isBaseCreator = false }
         let run = tracker()

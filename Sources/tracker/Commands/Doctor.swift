@@ -78,7 +78,7 @@ extension Runner {
         case .failure(let error):
             let error = error as? AppError ?? .configuration("\(error)", hint: nil)
             try report(.failed("configuration", error))
-            for name in ["token", "table", "fields", "pace", "sharing"] {
+            for name in ["token", "table", "fields", "pace", "sharing", "deletions"] {
                 try report(
                     DoctorCheck(name: name, error: error, detail: "\(name): not checked without a configuration"))
             }
@@ -185,6 +185,7 @@ extension Runner {
         if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(paceCheck(configuration))
         checks.append(SharingCheck.run(configuration, runner: self))
+        checks.append(await DeletionsCheck.run(configuration, client: client, runner: self))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))
             checks.append(.failed("secrets", .configuration(warning, hint: nil)))
