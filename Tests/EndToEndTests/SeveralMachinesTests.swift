@@ -211,6 +211,24 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         XCTAssertTrue(try redis.keys().contains { $0.key.contains(":budget:") })
     }
 
+    func testMachinesSharingARedisShareTheBasesOneWebhook() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let (first, second) = (machine(redis.url()), machine(redis.url()))
+        XCTAssertEqual(try first.run(["changes"]).status, 0)
+        let hook = try XCTUnwrap(fake.webhookIDs.first)
+        let keys = try redis.keys().filter { $0.key.contains(":webhook:") }
+        XCTAssertEqual(keys.count, 1, "\(keys)")
+        XCTAssertEqual(try redis.cli(["GET", keys[0].key]).trimmingCharacters(in: .whitespacesAndNewlines), hook)
+        XCTAssertGreaterThan(keys[0].ttl, 6 * 86_400_000, "as long as the hook lives")
+        XCTAssertLessThanOrEqual(keys[0].ttl, 7 * 86_400_000)
+        // Another machine's runs find it through the Redis and never make a second.
+        XCTAssertEqual(try second.run(["changes"]).status, 0)
+        XCTAssertEqual(try second.run(["update", "Coffee packaging", "--notes", "seen"]).status, 0)
+        XCTAssertEqual(try second.run(["changes"]).lines, ["Coffee packaging: notes changed"])
+        XCTAssertEqual(fake.webhookIDs, [hook])
+    }
+
     func testKeysHoldNoSecretAndAllExpire() throws {
         let redis = try RedisServer()
         var options = FakeAirtable.Options()

@@ -221,6 +221,8 @@ extension Runner {
           data.recordComments:read    comments, and the newest at the end of show
           data.recordComments:write   comment
           user.email:read             your email in doctor (--mine works without it)
+          webhook:manage              board, mcp and changes hear of deletions at once
+                                      (else a listing of ids every 5 minutes)
 
         """
 
