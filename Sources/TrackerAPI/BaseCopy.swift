@@ -54,8 +54,10 @@ public actor BaseCopy {
     private let observer = Locked<(@Sendable (Int) -> Void)?>(nil)
     private var running: Task<Void, Error>?
     /// Projects seen turning complete since the "done lately" listing.
-    private var doneSeen = Set<String>()
-    private var doneLately: (since: String, ids: Set<String>)?
+    /// Projects seen turning complete, with the server's time then.
+    private var doneSeen: [String: String] = [:]
+    /// What Airtable answered for each `since` asked (a board's 14 days, a digest's 7), with when it was asked.
+    private var doneLately: [String: (asked: String, ids: Set<String>)] = [:]
 
     public init(
         client: ProjectAPIClient, tasks: TaskTable?, tableIDs: [Table: String], memory: WebhookMemory?,
@@ -331,11 +333,12 @@ public actor BaseCopy {
 
     private func noteCompletion(_ projects: [Project]) {
         guard let copy = projectCopy else { return }
+        let now = client.network.serverClock.now().map { ISOInstant.text(Date(timeIntervalSince1970: $0)) } ?? ""
         for project in projects {
             if project.isComplete {
-                if copy[project.id]?.isComplete != true { doneSeen.insert(project.id) }
+                if copy[project.id]?.isComplete != true { doneSeen[project.id] = now }
             } else {
-                doneSeen.remove(project.id)
+                doneSeen[project.id] = nil
             }
         }
     }
@@ -343,14 +346,19 @@ public actor BaseCopy {
     /// The projects whose completion changed at `since` or later and that may be complete now: `formula` asks Airtable
     /// once for each `since` (a day's), and what turns complete after that the copy sees itself.
     public func completedIDs(since: String, formula: String) async throws -> Set<String> {
-        if doneLately?.since != since {
+        if doneLately[since] == nil {
+            let asked = markNow() ?? ""
             var ids = Set<String>()
             try await client.listProjects(ListQuery(filterByFormula: formula, fields: [client.fields.name])) {
                 ids.formUnion($0.map(\.id))
             }
-            doneLately = (since, ids)
-            doneSeen = []
+            // Yesterday's answers are not asked for again.
+            if doneLately.count >= 4 { doneLately = [:] }
+            doneLately[since] = (asked, ids)
         }
-        return (doneLately?.ids ?? []).union(doneSeen)
+        let answer = doneLately[since]!
+        // Seen turning complete after Airtable answered (less the margin, which only adds what it also said).
+        let seen = doneSeen.filter { $0.value >= answer.asked && $0.value >= since }.keys
+        return answer.ids.union(seen)
     }
 }

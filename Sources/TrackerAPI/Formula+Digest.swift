@@ -51,3 +51,59 @@ extension Formula {
         return all([isComplete(completion), "NOT(IS_BEFORE(\(changed), \(literal(since))))"])
     }
 }
+
+extension Formula {
+    /// The digest's projects (`digest`'s formula) with the predicate beside it; `completedLately` are the projects whose
+    /// completion changed at `since` or later, which a copy knows from `BaseCopy.completedIDs` (no record carries it).
+    public static func digestSelection(
+        today: CalendarDate, days: Int, since: String, fields: FieldMap, completedLately: Set<String>
+    ) -> Selection<Project> {
+        let end = CalendarDate(dayNumber: today.dayNumber + days)
+        let hasCompletion = fields.completion != nil
+        let hasDue = fields[.due] != nil
+        return Selection(formula: digest(today: today, days: days, since: since, fields: fields)) { project in
+            let open = !project.isComplete
+            if hasDue, open, let due = project.due, due < end { return true }
+            if hasCompletion, project.isComplete, completedLately.contains(project.id) { return true }
+            return project.createdTime >= since
+        }
+    }
+
+    /// `status`'s projects: someone leads them or is on their team, and they are new since `since` or open and due by
+    /// `last`.
+    public static func statusSelection(since: String, last: CalendarDate, fields: FieldMap) -> Selection<Project> {
+        var terms = Selection<Project>.Terms()
+        let people = [fields[.lead], fields[.team]].compactMap { $0 }.map(field)
+        if people.isEmpty {
+            terms.add("FALSE()", Selection.never)
+        } else {
+            terms.add(any(people)) { $0.lead != nil || !$0.team.isEmpty }
+        }
+        var sections = [createdSince(since)]
+        let hasDue = fields[.due] != nil
+        if let due = fields[.due].map(field) {
+            let open = fields.completion.map { ["NOT(\(isComplete($0)))"] } ?? []
+            sections.append(all(open + [due, "NOT(IS_AFTER(\(due), \(literal(last.description))))"]))
+        }
+        terms.add(any(sections)) { project in
+            project.createdTime >= since || (hasDue && !project.isComplete && project.due.map { !(last < $0) } == true)
+        }
+        return terms.selection
+    }
+
+    /// `status`'s tasks: assigned to someone, and open or new since `since`.
+    public static func statusTaskSelection(since: String, fields: TaskFieldMap) -> Selection<ProjectTask> {
+        var terms = Selection<ProjectTask>.Terms()
+        if let assignee = fields[.assignee] {
+            terms.add(field(assignee)) { $0.assignee != nil }
+        } else {
+            terms.add("FALSE()", Selection.never)
+        }
+        let complete = fields.completion.map { ["NOT(\(isComplete($0)))"] } ?? []
+        let hasCompletion = fields.completion != nil
+        terms.add(any(complete + [createdSince(since)])) { task in
+            (hasCompletion && !task.isComplete) || task.createdTime >= since
+        }
+        return terms.selection
+    }
+}

@@ -66,6 +66,19 @@ public struct ProjectAPIClient: Sendable {
         } while start < records.count
     }
 
+    /// Every record a listing passes on, gathered: `list` is `listProjects` or `listTasks` with its query.
+    public func collect<Record: Sendable>(
+        _ list: (([Record]) async throws -> Void) async throws -> Void
+    ) async -> Result<[Record], AppError> {
+        var found: [Record] = []
+        do {
+            try await list { found += $0 }
+        } catch {
+            return .failure(error as? AppError ?? .badResponse("\(error)"))
+        }
+        return .success(found)
+    }
+
     /// Every project matching `formula`, all pages.
     public func projects(matching formula: String, limit: Int? = nil, fields: [String]? = nil) async -> Result<
         [Project], AppError

@@ -7,6 +7,11 @@ public struct Selection<Record>: Sendable {
     public var formula: String?
     public var keeps: @Sendable (Record) -> Bool
 
+    public init(formula: String?, keeps: @escaping @Sendable (Record) -> Bool) {
+        self.formula = formula
+        self.keeps = keeps
+    }
+
     /// The predicate of `FALSE()`.
     static var never: @Sendable (Record) -> Bool { { _ in false } }
 

@@ -106,7 +106,27 @@
                 let byPredicate = projects.filter(selection.keeps).map(\.id)
                 #expect(Set(byFormula) == Set(byPredicate), "\(filters)")
             }
+            // The digest's, status's and clients' selections, with "completed since" as Airtable answers it.
+            for since in ["2015-06-01T00:00:00.000Z", ISOInstant.text(Date().addingTimeInterval(-7 * 86_400))] {
+                let lately = Set(
+                    try await base.projects(Formula.completedSince(since, fields: .template)).map(\.id))
+                let last = CalendarDate(dayNumber: Self.today.dayNumber + 7)
+                for selection in [
+                    Formula.digestSelection(
+                        today: Self.today, days: 7, since: since, fields: .template, completedLately: lately),
+                    Formula.statusSelection(since: since, last: last, fields: .template),
+                    Selection(formula: Formula.field("Client")) { !$0.clients.isEmpty },
+                ] {
+                    let byFormula = try await base.projects(selection.formula).map(\.id)
+                    #expect(Set(byFormula) == Set(projects.filter(selection.keeps).map(\.id)), "since \(since)")
+                }
+            }
             let tasks = try await base.tasks(nil)
+            for since in ["2015-06-01T00:00:00.000Z", ISOInstant.text(Date().addingTimeInterval(-7 * 86_400))] {
+                let selection = Formula.statusTaskSelection(since: since, fields: .template)
+                let byFormula = try await base.tasks(selection.formula).map(\.id)
+                #expect(Set(byFormula) == Set(tasks.filter(selection.keeps).map(\.id)), "since \(since)")
+            }
             #expect(!tasks.isEmpty)
             for filters in Self.taskFilters(tasks) {
                 let selection = Formula.taskSelection(filters, fields: .template)

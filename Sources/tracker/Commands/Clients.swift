@@ -68,8 +68,12 @@ extension Runner {
         let primary = layout.schema?.table(table)?.primaryField?.name ?? "Name"
         // The clients and the projects' links to them, side by side: one round trip for a base of a page or two.
         let wanted = [fields.name, clientField, fields.completion?.field].compactMap { $0 }
-        async let projectsRead = base.client.projects(
-            matching: Formula.field(clientField), fields: layout.table == nil ? nil : wanted)
+        // Projects with a client: a link that is not empty, on Airtable or in a face's copy.
+        let linked = ListQuery.picking(
+            Selection(formula: Formula.field(clientField)) { !$0.clients.isEmpty },
+            fields: layout.table == nil ? nil : wanted)
+        let client = base.client
+        async let projectsRead = client.collect { onPage in try await client.listProjects(linked, onPage: onPage) }
         let records = try await base.client.rawRecords(in: table).get()
         let projects = try await projectsRead.get()
         var byClient: [String: [Project]] = [:]

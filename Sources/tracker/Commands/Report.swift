@@ -102,9 +102,20 @@ extension Runner {
         let base = try await prepareBase(readingBeside: true)
         var digest = ProjectDigest(date: today, days: options.days, timeZone: context.timeZone)
         let fields = base.layout.fields
-        let term = Formula.digest(today: today, days: options.days, since: digest.since, fields: fields)
+        var terms = [Formula.digest(today: today, days: options.days, since: digest.since, fields: fields)]
+        var picked: Selection<Project>?
+        // A face's copy knows every field but when a project was completed: that it asks Airtable (once a day).
+        if let copy = base.client.copy, options.view == nil {
+            var lately = Set<String>()
+            if let formula = Formula.completedSince(digest.since, fields: fields) {
+                lately = try await copy.completedIDs(since: digest.since, formula: formula)
+            }
+            picked = Formula.digestSelection(
+                today: today, days: options.days, since: digest.since, fields: fields, completedLately: lately)
+            terms = []
+        }
         let listing = try await projectListing(
-            options.filters, view: options.view, base: base, command: "report", terms: [term],
+            options.filters, view: options.view, base: base, command: "report", terms: terms, also: picked,
             showing: options.format == .json ? nil : [.name, .due, .complete, .lead, .category])
         // The open tasks, read in one listing beside the projects'; those of overdue projects make their section.
         let openTasks = openTasksRead(base)
@@ -142,10 +153,10 @@ extension Runner {
     private func openTasksRead(_ base: Base) -> Task<[ProjectTask], Error>? {
         guard let layout = base.layout.tasks else { return nil }
         let client = base.client
-        let formula = Formula.tasksMatching(TaskFilters(state: .open), fields: layout.fields)
+        let open = Formula.taskSelection(TaskFilters(state: .open), fields: layout.fields)
         return Task {
             var found: [ProjectTask] = []
-            try await client.listTasks(in: layout.client, ListQuery(filterByFormula: formula)) { found += $0 }
+            try await client.listTasks(in: layout.client, .picking(open)) { found += $0 }
             return found
         }
     }

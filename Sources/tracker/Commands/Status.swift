@@ -61,25 +61,17 @@ extension Runner {
         let since = ProjectDigest.start(
             of: CalendarDate(dayNumber: today.dayNumber - options.days + 1), in: context.timeZone)
         let last = CalendarDate(dayNumber: today.dayNumber + options.days)
-        var projectTerms: [String] = []
-        let people = [fields[.lead], fields[.team]].compactMap { $0 }.map(Formula.field)
-        projectTerms.append(people.isEmpty ? "FALSE()" : Formula.any(people))
-        var sections = [Formula.createdSince(since)]
-        if let due = fields[.due].map(Formula.field) {
-            let open = fields.completion.map { ["NOT(\(Formula.isComplete($0)))"] } ?? []
-            sections.append(Formula.all(open + [due, "NOT(IS_AFTER(\(due), \(Formula.literal(last.description))))"]))
-        }
-        projectTerms.append(Formula.any(sections))
+        let projects = Formula.statusSelection(since: since, last: last, fields: fields)
         let client = base.client
         async let me = base.knowledge.me()
-        async let projectsRead = client.projects(matching: Formula.all(projectTerms))
+        async let projectsRead = client.collect { onPage in try await client.listProjects(.picking(projects), onPage: onPage) }
         let tasksLayout = base.layout.tasks
         async let tasksRead: Result<[ProjectTask], AppError>? = {
             guard let layout = tasksLayout else { return nil }
-            let complete = layout.fields.completion.map { ["NOT(\(Formula.isComplete($0)))"] } ?? []
-            let assigned = layout.fields[.assignee].map(Formula.field) ?? "FALSE()"
-            let formula = Formula.all([assigned, Formula.any(complete + [Formula.createdSince(since)])])
-            return await client.tasks(in: layout.client, matching: formula)
+            let assigned = Formula.statusTaskSelection(since: since, fields: layout.fields)
+            return await client.collect { onPage in
+                try await client.listTasks(in: layout.client, .picking(assigned), onPage: onPage)
+            }
         }()
         let user = try await me
         let found = try await projectsRead.get().filter { project in

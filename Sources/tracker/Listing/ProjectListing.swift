@@ -40,14 +40,15 @@ extension Runner {
     /// Airtable, fetching only the fields `words` name (all of them when nil, or without the schema).
     func projectListing(
         _ filters: ProjectFilters, view: String?, base: Base, command: String, terms: [String] = [],
-        sort: [(field: String, direction: ListQuery.Direction)] = [], showing words: [FieldMap.Word]? = nil
+        also: Selection<Project>? = nil, sort: [(field: String, direction: ListQuery.Direction)] = [],
+        showing words: [FieldMap.Word]? = nil
     ) async throws -> ProjectListing {
         let fields = base.layout.fields
         let (lookup, name) = try await lookUpSelection(filters, view: view, base: base, command: command)
         let filters = try await resolvingClient(filters, base: base, command: command)
         let keep = try await peopleMatch(filters, base: base)
         let selection = Formula.selection(filters, today: today, fields: fields)
-        let formula = terms + [selection.formula].compactMap { $0 }
+        let formula = terms + [also?.formula, selection.formula].compactMap { $0 }
         // Without the schema tracker cannot tell which fields exist, and naming a missing one fails the request.
         let fetched =
             lookup.layout.table == nil
@@ -58,7 +59,10 @@ extension Runner {
         var query = ListQuery(
             filterByFormula: formula.isEmpty ? nil : Formula.all(formula), sort: sort, fields: fetched, view: name)
         // A copy answers only what the selection's predicate means; the terms added here have none.
-        if terms.isEmpty { query.keeps = .projects(selection.keeps) }
+        if terms.isEmpty {
+            let alsoKeeps = also?.keeps
+            query.keeps = .projects { selection.keeps($0) && (alsoKeeps?($0) ?? true) }
+        }
         return ProjectListing(query: query, layout: lookup.layout, keep: keep, inFlight: base.inFlight)
     }
 
