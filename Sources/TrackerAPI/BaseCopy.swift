@@ -157,7 +157,7 @@ public actor BaseCopy {
                 throw error
             }
             do {
-                apply(try await finding.value)
+                apply(try await withTaskCancellationHandler { try await finding.value } onCancel: { finding.cancel() })
             } catch {
                 // Without the cursor the tables were read against, they are read again with the next one.
                 (projectCopy, taskCopy) = (nil, nil)
