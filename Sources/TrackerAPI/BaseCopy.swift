@@ -170,6 +170,7 @@ public actor BaseCopy {
         var destroyed: Set<String> = []
         var changedTables: Set<Table> = [.projects, .tasks]
         if case .webhook(let id) = watch, !(projectCopy == nil && taskCopy == nil) {
+            try await keepHookAlive()
             switch await client.webhookNews(id, from: cursor) {
             case .success(let news):
                 if news.missedSome {
@@ -190,7 +191,6 @@ public actor BaseCopy {
                 try await setUpWatch()
                 whole.formUnion(keptTables)
             }
-            try await keepHookAlive()
         }
         for table in whole { try await readWhole(table, onPage: onPage) }
         for table in keptTables where !whole.contains(table) {
@@ -208,19 +208,21 @@ public actor BaseCopy {
     private func markNow() -> String? { Self.mark(client.network.serverClock) }
 
     /// The server's time now less the margin, as ISO 8601; nil before any answer told the server's time.
-    public static func mark(_ clock: ServerClock) -> String? {
-        clock.now().map { ISOInstant.text(Date(timeIntervalSince1970: $0 - margin)) }
+    public static func mark(_ clock: ServerClock, sentAt local: Double? = nil) -> String? {
+        clock.at(local: local ?? clock.localTime()).map { ISOInstant.text(Date(timeIntervalSince1970: $0 - margin)) }
     }
 
     private func readWhole(_ table: Table, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
         var mark = markNow()
         let clock = client.network.serverClock
+        // Before any answer told the server's time, the first page's tells it, counted back to when it was asked.
+        let sent = clock.localTime()
         let observer = self.observer.withLock { $0 }
         switch table {
         case .projects:
             var found: [Project] = []
             try await client.listProjects(ListQuery()) { page in
-                if mark == nil { mark = Self.mark(clock) }
+                if mark == nil { mark = Self.mark(clock, sentAt: sent) }
                 found += page
                 observer?(found.count)
                 onPage?(page)
@@ -236,7 +238,7 @@ public actor BaseCopy {
             guard let taskTable else { return }
             var found: [ProjectTask] = []
             try await client.listTasks(in: taskTable, ListQuery()) { page in
-                if mark == nil { mark = Self.mark(clock) }
+                if mark == nil { mark = Self.mark(clock, sentAt: sent) }
                 found += page
                 observer?(found.count)
             }

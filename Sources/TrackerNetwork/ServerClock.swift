@@ -21,8 +21,14 @@ public final class ServerClock: Sendable {
     ///
     /// A `Date` is cut to the whole second it was written in, and reaches tracker one way of a round trip late: the
     /// estimate can be up to a second and that trip early or late, which the callers' margin covers.
-    public func now() -> Double? {
+    public func now() -> Double? { at(local: localNow()) }
+
+    /// This machine's monotonic clock now, the one `at(local:)` takes.
+    public func localTime() -> Double { localNow() }
+
+    /// The server's time at an instant of this machine's monotonic clock (before or after the last answer).
+    public func at(local: Double) -> Double? {
         guard let last = heard.withLock({ $0 }) else { return nil }
-        return last.server + (localNow() - last.local)
+        return last.server + (local - last.local)
     }
 }

@@ -206,6 +206,20 @@
             #expect(mirror.names(next.records).contains("Made elsewhere"), "nothing lost: the cursor stayed")
         }
 
+        @Test func theHookIsRefreshedBeforeItsSevenDaysRunOut() async throws {
+            let mirror = try Mirror()
+            _ = try await mirror.projects()
+            _ = try await mirror.projects()
+            #expect(!mirror.fake.recordLog.contains { $0.path.hasSuffix("/refresh") }, "fresh: left alone")
+            // Two days on, by the server's clock: fewer than six of its seven days are left.
+            let now = try #require(mirror.client.serverClock.now())
+            mirror.client.serverClock.heard(serverSeconds: now + 2 * 86_400)
+            _ = try await mirror.projects()
+            #expect(mirror.fake.recordLog.filter { $0.path.hasSuffix("/refresh") }.count == 1)
+            _ = try await mirror.projects()
+            #expect(mirror.fake.recordLog.filter { $0.path.hasSuffix("/refresh") }.count == 1, "once, not every turn")
+        }
+
         @Test func thisProcesssOwnWritesAreInTheCopyAtOnce() async throws {
             let mirror = try Mirror()
             _ = try await mirror.projects()

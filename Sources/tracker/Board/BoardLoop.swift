@@ -38,7 +38,7 @@ extension Runner {
         let startsMine = filters.mine
         filters.mine = false
         let inner = Runner(invocation: invocation, context: quiet, today: today)
-        let base = try await inner.prepareBase(readingBeside: true)
+        let base = try await inner.prepareBase(readingBeside: true, evenWithCopy: true)
         let unicode = TimelineChart.Glyphs.localeIsUTF8(context.environment)
         let colour = invocation.globals.color.isEnabled(isTerminal: true, environment: context.environment)
         let code = tracker_terminal_take(STDOUT_FILENO)
@@ -243,8 +243,10 @@ struct BoardSession {
         let filters = self.filters
         let view = self.view
         let input = self.input
-        if let copy = base.client.copy, view == nil {
-            return readCopy(copy, first: first)
+        // Cold, the first screen is read as a one-shot listing beside the schema (one round trip); every read after it,
+        // and a warm first one, from the copy.
+        if view == nil, runner.context.copies != nil, !(first && base.inFlight != nil) {
+            return readCopy(first: first)
         }
         Task {
             do {
@@ -287,14 +289,17 @@ struct BoardSession {
 
     /// Reads from the tables the board keeps: whole the first time (the first page shown as it comes), then only
     /// what changed; the cards are what the listing's formula would pick, by the predicates defined beside it.
-    private func readCopy(_ copy: BaseCopy, first: Bool) {
+    private func readCopy(first: Bool) {
         let runner = self.runner
-        let base = self.base
+        let cold = self.base
         let filters = self.filters
         let input = self.input
-        copy.beginTurn()
         Task {
             do {
+                // After a cold start the schema is remembered: the base comes again, now with the copy attached.
+                let base = cold.client.copy == nil ? try await runner.prepareBase() : cold
+                guard let copy = base.client.copy else { throw AppError.badResponse("the board keeps no copy") }
+                copy.beginTurn()
                 let fields = base.layout.fields
                 let since = ProjectDigest.start(
                     of: CalendarDate(dayNumber: runner.today.dayNumber - doneDays + 1), in: runner.context.timeZone)

@@ -82,12 +82,16 @@ struct Runner {
     /// With `readingBeside`, a command that only reads and confirms before writing anything out does not wait for a
     /// schema that is not remembered: the layout is the one the secrets file assumes, and the schema read goes out
     /// beside the command's first request (`base.inFlight`).
-    func prepareBase(readingBeside: Bool = false) async throws -> Base {
+    ///
+    /// A face that keeps a copy reads the schema first (the copy needs the layout confirmed) unless `evenWithCopy`: the
+    /// board's cold first screen, which is read without the copy.
+    func prepareBase(readingBeside: Bool = false, evenWithCopy: Bool = false) async throws -> Base {
         let configuration = try loadConfiguration()
         let client = makeClient(configuration: configuration)
         let knowledge = BaseKnowledge(client: client, cache: context.cacheDirectory, now: context.now)
-        // A face's copy is read with the layout confirmed, so it never reads beside the schema.
-        if readingBeside && mayReadBesideSchema && !knowledge.remembersFreshSchema && context.copies == nil {
+        if readingBeside && mayReadBesideSchema && !knowledge.remembersFreshSchema
+            && (context.copies == nil || evenWithCopy)
+        {
             let assumed = client.access.fieldSettings.assumed
             let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
             self.inFlight.withLock { $0 = inFlight }
