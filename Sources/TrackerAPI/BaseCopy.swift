@@ -41,6 +41,9 @@ public actor BaseCopy {
     /// The tables' ids (from the schema), by which payloads name them; nil when unknown (any news is news for all).
     let tableIDs: [Table: String]
     let memory: WebhookMemory?
+    /// The only fields kept (a board's), nil for all of them: a copy of some fields answers only reads of those.
+    public nonisolated let projectFields: [String]?
+    public nonisolated let taskFields: [String]?
     let localNow: @Sendable () -> Double
 
     public private(set) var projectCopy: TableCopy<Project>?
@@ -61,8 +64,11 @@ public actor BaseCopy {
 
     public init(
         client: ProjectAPIClient, tasks: TaskTable?, tableIDs: [Table: String], memory: WebhookMemory?,
+        projectFields: [String]? = nil, taskFields: [String]? = nil,
         localNow: @escaping @Sendable () -> Double = MonotonicClock.now
     ) {
+        self.projectFields = projectFields
+        self.taskFields = taskFields
         self.client = client
         self.taskTable = tasks
         self.tableIDs = tableIDs
@@ -71,6 +77,17 @@ public actor BaseCopy {
     }
 
     // MARK: - Reading
+
+    /// Whether the copy holds every field a read of `fields` (nil: all) wants.
+    public nonisolated func holds(projectFields fields: [String]?) -> Bool { Self.covers(projectFields, fields) }
+
+    public nonisolated func holds(taskFields fields: [String]?) -> Bool { Self.covers(taskFields, fields) }
+
+    private static func covers(_ kept: [String]?, _ wanted: [String]?) -> Bool {
+        guard let kept else { return true }
+        guard let wanted else { return false }
+        return Set(wanted).isSubset(of: kept)
+    }
 
     /// The projects, brought up to date first; `onPage` sees the pages of a whole read as they arrive (a face shows
     /// its first screen from the first page).
@@ -83,6 +100,25 @@ public actor BaseCopy {
     public func tasks() async throws -> [ProjectTask] {
         try await upToDate([.tasks])
         return taskCopy?.records ?? []
+    }
+
+    /// The projects `keeps` picks, brought up to date first, without a second array of the whole table.
+    public func projects(
+        where keeps: @Sendable (Project) -> Bool, onPage: (@Sendable ([Project]) -> Void)? = nil
+    ) async throws -> [Project] {
+        try await upToDate([.projects], onPage: onPage)
+        return projectCopy?.records(where: keeps) ?? []
+    }
+
+    /// `summarize` run over the tasks, brought up to date first, inside the copy: a face that wants a count a project
+    /// never holds the whole table twice.
+    public func summarizeTasks<Summary: Sendable>(
+        into summary: Summary, _ summarize: @Sendable (inout Summary, ProjectTask) -> Void
+    ) async throws -> Summary {
+        try await upToDate([.tasks])
+        var summary = summary
+        taskCopy?.forEach { summarize(&summary, $0) }
+        return summary
     }
 
     /// Brings every table kept, and `tables`, up to date (one refresh at a time; a caller arriving while one runs waits
@@ -218,32 +254,32 @@ public actor BaseCopy {
         // Before any answer told the server's time, the first page's tells it, counted back to when it was asked.
         let sent = clock.localTime()
         let observer = self.observer.withLock { $0 }
+        // Pages go straight into the new copy (no second array of the table); the old one answers until it is whole.
         switch table {
         case .projects:
-            var found: [Project] = []
-            try await client.listProjects(ListQuery()) { page in
+            var copy = TableCopy<Project>()
+            // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.
+            let old = projectCopy
+            var turned: [Project] = []
+            try await client.listProjects(ListQuery(fields: projectFields)) { page in
                 if mark == nil { mark = Self.mark(clock, sentAt: sent) }
-                found += page
-                observer?(found.count)
+                if let old { turned += page.filter { $0.isComplete && old[$0.id]?.isComplete == false } }
+                copy.merge(page)
+                observer?(copy.count)
                 onPage?(page)
             }
-            // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.
-            noteCompletion(found)
-            var copy = TableCopy<Project>()
-            copy.replaceAll(with: found)
+            noteCompletion(turned)
             copy.mark = mark
             copy.idsListed = localNow()
             projectCopy = copy
         case .tasks:
             guard let taskTable else { return }
-            var found: [ProjectTask] = []
-            try await client.listTasks(in: taskTable, ListQuery()) { page in
-                if mark == nil { mark = Self.mark(clock, sentAt: sent) }
-                found += page
-                observer?(found.count)
-            }
             var copy = TableCopy<ProjectTask>()
-            copy.replaceAll(with: found)
+            try await client.listTasks(in: taskTable, ListQuery(fields: taskFields)) { page in
+                if mark == nil { mark = Self.mark(clock, sentAt: sent) }
+                copy.merge(page)
+                observer?(copy.count)
+            }
             copy.mark = mark
             copy.idsListed = localNow()
             taskCopy = copy
@@ -263,7 +299,9 @@ public actor BaseCopy {
         case .projects:
             guard let mark = projectCopy?.mark else { return try await readWhole(table) }
             var found: [Project] = []
-            try await client.listProjects(ListQuery(filterByFormula: Self.changedSince(mark))) { found += $0 }
+            try await client.listProjects(ListQuery(filterByFormula: Self.changedSince(mark), fields: projectFields)) {
+                found += $0
+            }
             noteCompletion(found)
             projectCopy?.merge(found)
             projectCopy?.mark = sent ?? mark
@@ -271,7 +309,8 @@ public actor BaseCopy {
             guard let taskTable else { return }
             guard let mark = taskCopy?.mark else { return try await readWhole(table) }
             var found: [ProjectTask] = []
-            try await client.listTasks(in: taskTable, ListQuery(filterByFormula: Self.changedSince(mark))) {
+            let query = ListQuery(filterByFormula: Self.changedSince(mark), fields: taskFields)
+            try await client.listTasks(in: taskTable, query) {
                 found += $0
             }
             taskCopy?.merge(found)

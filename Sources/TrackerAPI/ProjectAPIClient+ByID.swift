@@ -4,7 +4,7 @@ extension ProjectAPIClient {
     /// The projects with these ids, in their order; ids that are not projects are left out. `fields`, when given,
     /// are the only fields read (only fields known to exist: Airtable refuses a request naming one the table lacks).
     public func projects(ids: [String], fields: [String]? = nil) async -> Result<[Project], AppError> {
-        if let copy {
+        if let copy, copy.holds(projectFields: fields) {
             do {
                 let byID = Dictionary(try await copy.projects().map { ($0.id, $0) }) { first, _ in first }
                 var seen = Set<String>()

@@ -37,7 +37,7 @@ extension ProjectAPIClient {
     public func listTasks(
         in table: TaskTable, _ query: ListQuery, onPage: ([ProjectTask]) async throws -> Void
     ) async throws {
-        if let copy, query.isAnsweredByCopy, case .tasks(let keeps)? = query.keeps {
+        if let copy, query.isAnsweredByCopy, copy.holds(taskFields: query.fields), case .tasks(let keeps)? = query.keeps {
             return try await Self.pages(of: try await copy.tasks().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
         }
         try await streamPages({ await taskPage(table, query, offset: $0) }, id: \.id, onPage: onPage)
@@ -58,7 +58,7 @@ extension ProjectAPIClient {
     public func tasks(in table: TaskTable, ids: [String], also: Selection<ProjectTask>? = nil) async -> Result<
         [ProjectTask], AppError
     > {
-        if let copy {
+        if let copy, copy.holds(taskFields: nil) {
             do {
                 let byID = Dictionary(try await copy.tasks().map { ($0.id, $0) }) { first, _ in first }
                 let keeps = also?.keeps ?? { _ in true }

@@ -3,14 +3,52 @@ import TrackerModel
 /// A record a copy can keep: known by its id.
 public protocol CopiedRecord: Sendable {
     var id: String { get }
+    /// Makes the strings many records repeat (people, links) share one copy each.
+    mutating func share(_ strings: inout SharedStrings)
 }
 
-extension Project: CopiedRecord {}
-extension ProjectTask: CopiedRecord {}
+/// One copy of each string seen: a person's id, name and email, or a linked record's id, held once however many
+/// records name it (100,000 tasks assigned to a dozen people hold a dozen).
+public struct SharedStrings: Sendable {
+    private var pool = Set<String>()
+
+    public init() {}
+
+    public mutating func callAsFunction(_ text: String) -> String {
+        if let index = pool.firstIndex(of: text) { return pool[index] }
+        pool.insert(text)
+        return text
+    }
+
+    mutating func share(_ person: Collaborator) -> Collaborator {
+        var shared = person
+        shared.id = person.id.map { self($0) }
+        shared.name = person.name.map { self($0) }
+        shared.email = person.email.map { self($0) }
+        return shared
+    }
+}
+
+extension Project: CopiedRecord {
+    public mutating func share(_ strings: inout SharedStrings) {
+        lead = lead.map { strings.share($0) }
+        team = team.map { strings.share($0) }
+        clients = clients.map { strings($0) }
+        category = category.map { strings($0) }
+    }
+}
+
+extension ProjectTask: CopiedRecord {
+    public mutating func share(_ strings: inout SharedStrings) {
+        assignee = assignee.map { strings.share($0) }
+        projects = projects.map { strings($0) }
+    }
+}
 
 /// One table kept in memory, in the order Airtable listed it (records new to the copy go last), merged by id.
 public struct TableCopy<Record: CopiedRecord>: Sendable {
     private var slots: [Record?] = []
+    private var strings = SharedStrings()
     private var index: [String: Int] = [:]
     /// The server's time (ISO 8601) from which the next listing of changes reads: the time the last listing was sent,
     /// less the margin.
@@ -25,6 +63,16 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
     /// The records, in order.
     public var records: [Record] { slots.compactMap { $0 } }
 
+    /// The records `keeps` picks, in order.
+    public func records(where keeps: (Record) -> Bool) -> [Record] {
+        var picked: [Record] = []
+        for case let record? in slots where keeps(record) { picked.append(record) }
+        return picked
+    }
+
+    /// Each record, in order.
+    public func forEach(_ body: (Record) -> Void) { for case let record? in slots { body(record) } }
+
     public subscript(id: String) -> Record? { index[id].flatMap { slots[$0] } }
 
     public func contains(_ id: String) -> Bool { index[id] != nil }
@@ -33,12 +81,14 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
     public mutating func replaceAll(with records: [Record]) {
         slots = []
         index = [:]
+        strings = SharedStrings()
         merge(records)
     }
 
     /// Records seen again replace the copy's in place; new ones go last.
     public mutating func merge(_ records: [Record]) {
-        for record in records {
+        for var record in records {
+            record.share(&strings)
             if let at = index[record.id] {
                 slots[at] = record
             } else {

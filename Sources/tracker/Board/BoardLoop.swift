@@ -27,7 +27,7 @@ extension Runner {
         var quiet = context
         // The board keeps the tables and reads only what changed at each refresh, unless a view picks the cards
         // (Airtable alone knows a view's filters).
-        if options.view == nil { quiet.copies = BaseCopies() }
+        if options.view == nil { quiet.copies = .board }
         quiet.output = Output(
             standardOutput: output.standardOutput,
             standardError: { text in
@@ -51,6 +51,32 @@ extension Runner {
             said: said)
         session.model.mineOnly = startsMine
         try await session.run(every: options.everySeconds)
+    }
+}
+
+/// Each project's tasks counted: how many, how many done, and who they are assigned to.
+struct TaskSummary: Sendable {
+    var byProject: [String: (done: Int, total: Int, assignees: Set<String>)] = [:]
+
+    /// Counts `task` for each project it links to.
+    mutating func count(_ task: ProjectTask) { for project in task.projects { count(task, for: project) } }
+
+    mutating func count(_ task: ProjectTask, for project: String) {
+        var entry = byProject[project] ?? (0, 0, [])
+        entry.total += 1
+        if task.isComplete { entry.done += 1 }
+        if let id = task.assignee?.id { entry.assignees.insert(id) }
+        byProject[project] = entry
+    }
+
+    /// The cards with their projects' counts.
+    func fill(_ cards: inout [BoardCard]) {
+        for index in cards.indices {
+            if let tasks = byProject[cards[index].id] {
+                cards[index].tasks = (tasks.done, tasks.total)
+                cards[index].assignees = tasks.assignees
+            }
+        }
     }
 }
 
@@ -265,19 +291,10 @@ struct BoardSession {
                     input.yield(.page(cards, first: first))
                 }
                 if let tasks, let byProject = try? await tasks.value {
-                    var summary: [String: (done: Int, total: Int, assignees: Set<String>)] = [:]
-                    for (id, list) in byProject {
-                        summary[id] = (
-                            list.filter(\.isComplete).count, list.count, Set(list.compactMap { $0.assignee?.id })
-                        )
-                    }
-                    for index in all.indices {
-                        if let tasks = summary[all[index].id] {
-                            all[index].tasks = (tasks.done, tasks.total)
-                            all[index].assignees = tasks.assignees
-                        }
-                    }
-                    input.yield(.tasks(summary))
+                    var summary = TaskSummary()
+                    for (project, list) in byProject { for task in list { summary.count(task, for: project) } }
+                    summary.fill(&all)
+                    input.yield(.tasks(summary.byProject))
                 }
                 input.yield(.read(.success(all), first: first))
             } catch {
@@ -312,45 +329,28 @@ struct BoardSession {
                     guard let doneFormula else { return [] }
                     return try await copy.completedIDs(since: since, formula: doneFormula)
                 }
-                func shown(_ done: Set<String>) -> @Sendable (Project) -> Bool {
-                    { project in
-                        (!project.isComplete || done.contains(project.id)) && selection.keeps(project)
-                            && (people?(project) ?? true)
-                    }
-                }
                 // The first screen does not wait for "done lately": open cards show as their pages come, the done
                 // ones once it has answered.
                 let asking = Task { try await doneLately() }
-                let openFirst: @Sendable (Project) -> Bool = { !$0.isComplete && selection.keeps($0) && (people?($0) ?? true) }
-                let projects = try await copy.projects { page in
-                    if first { input.yield(.page(page.filter(openFirst).map { BoardCard($0) }, first: true)) }
+                let picked: @Sendable (Project) -> Bool = { selection.keeps($0) && (people?($0) ?? true) }
+                let projects = try await copy.projects(where: picked) { page in
+                    guard first else { return }
+                    input.yield(.page(page.filter { !$0.isComplete && picked($0) }.map { BoardCard($0) }, first: true))
                 }
                 _ = try await asking.value
-                let shownNow = shown(try await doneLately())
+                let done = try await doneLately()
+                let shown = projects.filter { !$0.isComplete || done.contains($0.id) }
                 if first {
-                    let done = projects.filter { $0.isComplete && shownNow($0) }.map { BoardCard($0) }
-                    if !done.isEmpty { input.yield(.page(done, first: true)) }
+                    let doneCards = shown.filter(\.isComplete).map { BoardCard($0) }
+                    if !doneCards.isEmpty { input.yield(.page(doneCards, first: true)) }
                 }
-                var all = projects.filter(shownNow).map { BoardCard($0) }
+                var all = shown.map { BoardCard($0) }
                 input.yield(.deletions(Self.deletionsText(await copy.watch)))
-                if (try? runner.taskLayout(base)) != nil, let tasks = try? await copy.tasks() {
-                    var summary: [String: (done: Int, total: Int, assignees: Set<String>)] = [:]
-                    for task in tasks {
-                        for project in task.projects {
-                            var entry = summary[project] ?? (0, 0, [])
-                            entry.total += 1
-                            if task.isComplete { entry.done += 1 }
-                            if let id = task.assignee?.id { entry.assignees.insert(id) }
-                            summary[project] = entry
-                        }
-                    }
-                    for index in all.indices {
-                        if let tasks = summary[all[index].id] {
-                            all[index].tasks = (tasks.done, tasks.total)
-                            all[index].assignees = tasks.assignees
-                        }
-                    }
-                    input.yield(.tasks(summary))
+                if (try? runner.taskLayout(base)) != nil,
+                    let summary = try? await copy.summarizeTasks(into: TaskSummary(), { $0.count($1) })
+                {
+                    summary.fill(&all)
+                    input.yield(.tasks(summary.byProject))
                 }
                 input.yield(.read(.success(all), first: first))
             } catch {

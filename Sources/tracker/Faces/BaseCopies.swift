@@ -6,6 +6,22 @@ import TrackerSystem
 /// The copies of the tables a face that stays keeps (`board`, `mcp`), one for each base and layout, shared by every
 /// command it runs; one-shot commands have none and read Airtable.
 final class BaseCopies: Sendable {
+    /// The fields kept of each table, by tracker's words; nil keeps every field (an assistant may ask for any).
+    let projectWords: [FieldMap.Word]?
+    let taskWords: [TaskWord]?
+
+    init(projectWords: [FieldMap.Word]? = nil, taskWords: [TaskWord]? = nil) {
+        self.projectWords = projectWords
+        self.taskWords = taskWords
+    }
+
+    /// What the board shows and filters by: 50,000 projects and 100,000 tasks fit in far less memory without the rest.
+    static var board: BaseCopies {
+        BaseCopies(
+            projectWords: [.name, .due, .complete, .lead, .team, .client, .category, .notes],
+            taskWords: [.project, .complete, .assignee])
+    }
+
     private let copies = Locked<[String: (layout: [String], copy: BaseCopy)]>([:])
 
     /// A new turn of the face (a tool call, a board's refresh): each copy's next read brings it up to date.
@@ -83,7 +99,15 @@ extension Runner {
             var ids: [BaseCopy.Table: String] = [:]
             ids[.projects] = layout.table?.id
             ids[.tasks] = tasks?.table?.id
-            return BaseCopy(client: client, tasks: tasks?.client, tableIDs: ids, memory: memory)
+            // Only fields the schema says exist may be named; without it every field is kept.
+            let projectFields = layout.table == nil ? nil : copies.projectWords?.compactMap { layout.fields[$0] }
+            var taskFields: [String]?
+            if let tasks, tasks.table != nil, let words = copies.taskWords {
+                taskFields = words.compactMap { tasks.fields[$0] }
+            }
+            return BaseCopy(
+                client: client, tasks: tasks?.client, tableIDs: ids, memory: memory, projectFields: projectFields,
+                taskFields: taskFields)
         }
         var attached = base
         attached.client.copy = copy
