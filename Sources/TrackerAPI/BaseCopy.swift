@@ -27,7 +27,7 @@ public actor BaseCopy {
     }
 
     /// One of the tables kept.
-    public enum Table: Hashable, Sendable { case projects, tasks }
+    public enum Table: Hashable, Sendable { case projects, tasks, clients }
 
     /// What every refresh re-reads: a record changed in flight when the last listing was sent is read again.
     public static let margin = 60.0
@@ -38,6 +38,8 @@ public actor BaseCopy {
 
     let client: ProjectAPIClient
     let taskTable: TaskTable?
+    /// The table the projects' Client field links to (its id, or its name without the schema).
+    public nonisolated let clientTable: String?
     /// The tables' ids (from the schema), by which payloads name them; nil when unknown (any news is news for all).
     let tableIDs: [Table: String]
     let memory: WebhookMemory?
@@ -48,6 +50,7 @@ public actor BaseCopy {
 
     public private(set) var projectCopy: TableCopy<Project>?
     public private(set) var taskCopy: TableCopy<ProjectTask>?
+    public private(set) var clientCopy: TableCopy<RawRecord>?
     public private(set) var watch: DeletionWatch?
     private var cursor = 1
     private var hookExpires: Double?
@@ -64,9 +67,10 @@ public actor BaseCopy {
 
     public init(
         client: ProjectAPIClient, tasks: TaskTable?, tableIDs: [Table: String], memory: WebhookMemory?,
-        projectFields: [String]? = nil, taskFields: [String]? = nil,
+        clients: String? = nil, projectFields: [String]? = nil, taskFields: [String]? = nil,
         localNow: @escaping @Sendable () -> Double = MonotonicClock.now
     ) {
+        self.clientTable = clients
         self.projectFields = projectFields
         self.taskFields = taskFields
         self.client = client
@@ -100,6 +104,12 @@ public actor BaseCopy {
     public func tasks() async throws -> [ProjectTask] {
         try await upToDate([.tasks])
         return taskCopy?.records ?? []
+    }
+
+    /// The clients' records, brought up to date first.
+    public func clients() async throws -> [RawRecord] {
+        try await upToDate([.clients])
+        return clientCopy?.records ?? []
     }
 
     /// The projects `keeps` picks, brought up to date first, without a second array of the whole table.
@@ -150,6 +160,7 @@ public actor BaseCopy {
         switch table {
         case .projects: projectCopy != nil
         case .tasks: taskCopy != nil
+        case .clients: clientCopy != nil
         }
     }
 
@@ -175,6 +186,7 @@ public actor BaseCopy {
     public func deleted(_ ids: [String]) {
         projectCopy?.remove(ids)
         taskCopy?.remove(ids)
+        clientCopy?.remove(ids)
     }
 
     // MARK: - Refreshing
@@ -204,7 +216,7 @@ public actor BaseCopy {
         if watch == nil { try await setUpWatch() }
         var whole = missing
         var destroyed: Set<String> = []
-        var changedTables: Set<Table> = [.projects, .tasks]
+        var changedTables: Set<Table> = [.projects, .tasks, .clients]
         if case .webhook(let id) = watch, !(projectCopy == nil && taskCopy == nil) {
             try await keepHookAlive()
             switch await client.webhookNews(id, from: cursor) {
@@ -238,6 +250,7 @@ public actor BaseCopy {
 
     private var keptTables: [Table] {
         (projectCopy == nil ? [] : [.projects]) + (taskCopy == nil ? [] : [.tasks])
+            + (clientCopy == nil ? [] : [.clients])
     }
 
     /// The server's time now less the margin, as ISO 8601; nil before any answer told the server's time.
@@ -283,6 +296,16 @@ public actor BaseCopy {
             copy.mark = mark
             copy.idsListed = localNow()
             taskCopy = copy
+        case .clients:
+            guard let clientTable else { return }
+            var copy = TableCopy<RawRecord>()
+            try await client.listRawRecords(in: clientTable, ListQuery()) { page in
+                if mark == nil { mark = Self.mark(clock, sentAt: sent) }
+                copy.merge(page)
+            }
+            copy.mark = mark
+            copy.idsListed = localNow()
+            clientCopy = copy
         }
     }
 
@@ -315,6 +338,15 @@ public actor BaseCopy {
             }
             taskCopy?.merge(found)
             taskCopy?.mark = sent ?? mark
+        case .clients:
+            guard let clientTable else { return }
+            guard let mark = clientCopy?.mark else { return try await readWhole(table) }
+            var found: [RawRecord] = []
+            try await client.listRawRecords(in: clientTable, ListQuery(filterByFormula: Self.changedSince(mark))) {
+                found += $0
+            }
+            clientCopy?.merge(found)
+            clientCopy?.mark = sent ?? mark
         }
     }
 
@@ -339,6 +371,15 @@ public actor BaseCopy {
             }
             if let gone = taskCopy?.ids(notIn: ids) { taskCopy?.remove(gone) }
             taskCopy?.idsListed = now
+        case .clients:
+            guard let clientTable, let listed = clientCopy?.idsListed, now - listed >= Self.idListingInterval else {
+                return
+            }
+            var ids = Set<String>()
+            // No field named: Airtable answers every field, and a Clients table is small.
+            try await client.listRawRecords(in: clientTable, ListQuery()) { ids.formUnion($0.map(\.id)) }
+            if let gone = clientCopy?.ids(notIn: ids) { clientCopy?.remove(gone) }
+            clientCopy?.idsListed = now
         }
     }
 

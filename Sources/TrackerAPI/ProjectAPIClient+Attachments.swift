@@ -260,11 +260,24 @@ extension ProjectAPIClient {
 extension ProjectAPIClient {
     /// Every record of another table of the base (the Clients), all pages, its cells as Airtable sent them.
     public func rawRecords(in table: String, query: ListQuery = ListQuery()) async -> Result<[RawRecord], AppError> {
-        await collectPages(
+        // A face's copy keeps the Clients table whole: a plain listing of it is answered there.
+        if let copy, copy.clientTable == table, query == ListQuery() {
+            do { return .success(try await copy.clients()) } catch {
+                return .failure(error as? AppError ?? .badResponse("\(error)"))
+            }
+        }
+        return await collect { onPage in try await listRawRecords(in: table, query, onPage: onPage) }
+    }
+
+    /// Streams the records of any table as Airtable sent them, a page at a time.
+    public func listRawRecords(in table: String, _ query: ListQuery, onPage: ([RawRecord]) async throws -> Void)
+        async throws
+    {
+        try await streamPages(
             { offset in
                 await send(listRequest(url(ofTable: table), query, offset: offset), kind: .idempotent).flatMap { data in
                     Result { () throws(AppError) in try RecordDecoding.rawRecords(data) }
                 }
-            }, id: \.id)
+            }, id: \.id, onPage: onPage)
     }
 }

@@ -38,6 +38,10 @@ extension Project: CopiedRecord {
     }
 }
 
+extension RawRecord: CopiedRecord {
+    public mutating func share(_ strings: inout SharedStrings) {}
+}
+
 extension ProjectTask: CopiedRecord {
     public mutating func share(_ strings: inout SharedStrings) {
         assignee = assignee.map { strings.share($0) }

@@ -70,6 +70,24 @@ final class WhatChangedTests: FakeAirtableTestCase {
         XCTAssertEqual(session.finish().status, 0)
     }
 
+    func testAnAssistantsListClientsKeepsTheClientsTableToo() throws {
+        try startFake()
+        let session = try startServer(tracker())
+        let first = session.tool("list_clients")
+        let clients = try XCTUnwrap(first.structured["clients"] as? [[String: Any]], "\(first)")
+        let some = try XCTUnwrap(clients.first?["id"] as? String)
+        var mark = fake.recordLog.count
+        XCTAssertEqual(session.tool("list_clients").structured["total"] as? Int, first.structured["total"] as? Int)
+        XCTAssertEqual(requests(since: mark).count, 1, "warm: the payloads alone: \(requests(since: mark).map(\.path))")
+        try other("PATCH", "tblFAKEclients001", ["records": [["id": some, "fields": ["Name": "Renamed client"]]]])
+        mark = fake.recordLog.count
+        let after = session.tool("list_clients", ["limit": 50])
+        let names = (after.structured["clients"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        XCTAssertTrue(names.contains("Renamed client"), "\(names)")
+        XCTAssertEqual(requests(since: mark).count, 2, "the payloads, then the clients' changes")
+        XCTAssertEqual(session.finish().status, 0)
+    }
+
     func testWithoutWebhookRightsAnAssistantSeesDeletionsFromAnIdListing() throws {
         try startBigFake { $0.grantsWebhookScope = false }
         let session = try startServer(tracker())
@@ -160,6 +178,16 @@ final class WhatChangedTests: FakeAirtableTestCase {
         XCTAssertTrue(screen.contains("Seen elsewhere"), screen)
         let sent = requests(since: mark).map(\.path)
         XCTAssertLessThanOrEqual(sent.count, 2, "the payloads, then the projects' changes: \(sent)")
+        // A project made and one deleted elsewhere: on the board, and off it, at the next refresh.
+        XCTAssertTrue(screen.contains("Project 00006"), screen)
+        let due = try XCTUnwrap(
+            (fake.records.first { ($0["id"] as? String) == "rec00000000000002" }?["fields"] as? [String: Any])?[
+                "Due date"] as? String)
+        try other("POST", projects, ["fields": ["Name": "Made elsewhere", "Due date": due]])
+        try other("DELETE", projects, query: "?records[]=rec00000000000006")
+        let next = board.wait(for: "Made elsewhere", timeout: 15)
+        XCTAssertTrue(next.contains("Made elsewhere"), next)
+        XCTAssertFalse(next.contains("Project 00006"), next)
         board.press("q")
         XCTAssertEqual(board.status(), 0)
         board.close()

@@ -99,6 +99,7 @@ extension Runner {
             var ids: [BaseCopy.Table: String] = [:]
             ids[.projects] = layout.table?.id
             ids[.tasks] = tasks?.table?.id
+            ids[.clients] = layout.clientTableID
             // Only fields the schema says exist may be named; without it every field is kept.
             let projectFields = layout.table == nil ? nil : copies.projectWords?.compactMap { layout.fields[$0] }
             var taskFields: [String]?
@@ -106,8 +107,8 @@ extension Runner {
                 taskFields = words.compactMap { tasks.fields[$0] }
             }
             return BaseCopy(
-                client: client, tasks: tasks?.client, tableIDs: ids, memory: memory, projectFields: projectFields,
-                taskFields: taskFields)
+                client: client, tasks: tasks?.client, tableIDs: ids, memory: memory, clients: layout.clientTableID,
+                projectFields: projectFields, taskFields: taskFields)
         }
         var attached = base
         attached.client.copy = copy
