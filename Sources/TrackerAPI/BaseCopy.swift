@@ -146,7 +146,11 @@ public actor BaseCopy {
         }
         running = work
         // A caller that gives up (a call cancelled, the server ending) stops the reading it started.
-        try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+        try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            work.cancel()
+        }
     }
 
     /// A new turn of the face begins: its first read brings the copy up to date again; `observing` hears how many
@@ -205,7 +209,12 @@ public actor BaseCopy {
                 throw error
             }
             do {
-                apply(try await withTaskCancellationHandler { try await finding.value } onCancel: { finding.cancel() })
+                apply(
+                    try await withTaskCancellationHandler {
+                        try await finding.value
+                    } onCancel: {
+                        finding.cancel()
+                    })
             } catch {
                 // Without the cursor the tables were read against, they are read again with the next one.
                 (projectCopy, taskCopy) = (nil, nil)
@@ -226,10 +235,11 @@ public actor BaseCopy {
                     whole.formUnion(keptTables)
                 }
                 destroyed = Set(news.destroyed.values.joined())
-                changedTables = Set(keptTables.filter { table in
-                    guard let tableID = tableIDs[table] else { return !news.isEmpty }
-                    return news.changed[tableID] != nil
-                })
+                changedTables = Set(
+                    keptTables.filter { table in
+                        guard let tableID = tableIDs[table] else { return !news.isEmpty }
+                        return news.changed[tableID] != nil
+                    })
                 cursor = news.next
             case .failure(let error):
                 guard case .http(let status, _) = error, status == 404 else { throw error }

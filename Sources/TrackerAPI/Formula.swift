@@ -83,7 +83,9 @@ public enum Formula {
             if let complete { terms.add("NOT(\(complete))") { !$0.isComplete } }
             terms.add("IS_BEFORE(\(due), \(todayText))", dueIs { $0 < today })
         }
-        if let date = filters.dueBefore { terms.add("IS_BEFORE(\(due), \(literal(date.description)))", dueIs { $0 < date }) }
+        if let date = filters.dueBefore {
+            terms.add("IS_BEFORE(\(due), \(literal(date.description)))", dueIs { $0 < date })
+        }
         if let days = filters.dueWithinDays {
             let last = CalendarDate(dayNumber: today.dayNumber + days)
             terms.add("NOT(IS_BEFORE(\(due), \(todayText)))", dueIs { !($0 < today) })
@@ -101,13 +103,17 @@ public enum Formula {
         // the field is called in this base.
         if let category = filters.category {
             let wanted = category.lowercased()
-            fields[.category].map { terms.add(equalsIgnoringCase($0, category)) { ($0.category ?? "").lowercased() == wanted } }
+            fields[.category].map {
+                terms.add(equalsIgnoringCase($0, category)) { ($0.category ?? "").lowercased() == wanted }
+            }
                 ?? terms.add(none.0, none.1)
         }
         // A collaborator reads as their name inside a formula.
         if let lead = filters.leadName {
             let wanted = lead.lowercased()
-            fields[.lead].map { terms.add(equalsIgnoringCase($0, lead)) { ($0.lead?.name ?? "").lowercased() == wanted } }
+            fields[.lead].map {
+                terms.add(equalsIgnoringCase($0, lead)) { ($0.lead?.name ?? "").lowercased() == wanted }
+            }
                 ?? terms.add(none.0, none.1)
         }
         // A team member by name narrows on Airtable (the cell reads as names joined); tracker checks the name exactly.

@@ -37,8 +37,10 @@ extension ProjectAPIClient {
     public func listTasks(
         in table: TaskTable, _ query: ListQuery, onPage: ([ProjectTask]) async throws -> Void
     ) async throws {
-        if let copy, query.isAnsweredByCopy, copy.holds(taskFields: query.fields), case .tasks(let keeps)? = query.keeps {
-            return try await Self.pages(of: try await copy.tasks().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
+        if let copy, query.isAnsweredByCopy, copy.holds(taskFields: query.fields), case .tasks(let keeps)? = query.keeps
+        {
+            return try await Self.pages(
+                of: try await copy.tasks().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
         }
         try await streamPages({ await taskPage(table, query, offset: $0) }, id: \.id, onPage: onPage)
     }
@@ -63,7 +65,8 @@ extension ProjectAPIClient {
                 let byID = Dictionary(try await copy.tasks().map { ($0.id, $0) }) { first, _ in first }
                 let keeps = also?.keeps ?? { _ in true }
                 var seen = Set<String>()
-                return .success(ids.compactMap { id in seen.insert(id).inserted ? byID[id].flatMap { keeps($0) ? $0 : nil } : nil })
+                return .success(
+                    ids.compactMap { id in seen.insert(id).inserted ? byID[id].flatMap { keeps($0) ? $0 : nil } : nil })
             } catch {
                 return .failure(error as? AppError ?? .badResponse("\(error)"))
             }

@@ -50,8 +50,11 @@ public struct ProjectAPIClient: Sendable {
     /// `onPage` sees each page once as it arrives; no project is passed twice, even across a restart. Failures are
     /// thrown as `AppError`; whatever `onPage` throws passes through unchanged.
     public func listProjects(_ query: ListQuery, onPage: ([Project]) async throws -> Void) async throws {
-        if let copy, query.isAnsweredByCopy, copy.holds(projectFields: query.fields), case .projects(let keeps)? = query.keeps {
-            return try await Self.pages(of: try await copy.projects().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
+        if let copy, query.isAnsweredByCopy, copy.holds(projectFields: query.fields),
+            case .projects(let keeps)? = query.keeps
+        {
+            return try await Self.pages(
+                of: try await copy.projects().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
         }
         try await streamPages({ await page(query, offset: $0) }, id: \.id, onPage: onPage)
     }

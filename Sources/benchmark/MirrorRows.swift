@@ -48,7 +48,9 @@ import Foundation
     mark = fake.recordLog.count
     started = Date()
     _ = server.tool("list_tasks", [:])
-    row("mcp list_tasks with its total, warm", sent(since: mark).count, Date().timeIntervalSince(started), goal: "≤ 2; 112 before")
+    row(
+        "mcp list_tasks with its total, warm", sent(since: mark).count, Date().timeIntervalSince(started),
+        goal: "≤ 2; 112 before")
     server.process.terminate()
     server.process.waitUntilExit()
 

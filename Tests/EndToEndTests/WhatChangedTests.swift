@@ -56,7 +56,8 @@ final class WhatChangedTests: FakeAirtableTestCase {
         var mark = fake.recordLog.count
         XCTAssertEqual(session.tool("list_tasks", ["all": true]).structured["total"] as? Int, 600)
         XCTAssertEqual(requests(since: mark).map(\.path).count, 1, "warm: the webhook's payloads alone")
-        let made = try other("POST", tasks, ["fields": ["Name": "Made elsewhere", "Design project": ["rec00000000000001"]]])
+        let made = try other(
+            "POST", tasks, ["fields": ["Name": "Made elsewhere", "Design project": ["rec00000000000001"]]])
         try other("DELETE", tasks, query: "?records[]=recT0000000000002")
         mark = fake.recordLog.count
         let listed = session.tool("list_tasks", ["all": true, "search": "elsewhere"])
@@ -95,7 +96,8 @@ final class WhatChangedTests: FakeAirtableTestCase {
         try other("POST", projects, ["fields": ["Name": "Made elsewhere"]])
         var mark = fake.recordLog.count
         XCTAssertEqual(session.tool("list_projects", ["limit": 1]).structured["total"] as? Int, 121)
-        XCTAssertEqual(requests(since: mark).count, 1, "one listing of what changed: \(requests(since: mark).map(\.path))")
+        XCTAssertEqual(
+            requests(since: mark).count, 1, "one listing of what changed: \(requests(since: mark).map(\.path))")
         XCTAssertTrue(fake.webhookIDs.isEmpty)
         // A project that changes is read again at once; deletions show within five minutes without a webhook (the id
         // listing's interval, BaseCopyTests).
@@ -117,7 +119,8 @@ final class WhatChangedTests: FakeAirtableTestCase {
         var mark = fake.recordLog.count
         let result = try run.run(["changes"])
         XCTAssertEqual(
-            Set(result.lines), ["Renamed five: renamed from Project 00005", "deleted Project 00007", "added Brand new"],
+            Set(result.lines),
+            ["Renamed five: renamed from Project 00005", "deleted Project 00007", "added Brand new"],
             result.stderr)
         XCTAssertEqual(requests(since: mark).count, 3, "the hook found, its payloads, one listing of what changed")
         mark = fake.recordLog.count

@@ -99,7 +99,8 @@
             let (changed, deleted) = (first.records[3], first.records[7])
             try await mirror.other("POST", mirror.projectsPath, ["fields": ["Name": "Made elsewhere"]])
             try await mirror.other(
-                "PATCH", mirror.projectsPath, ["records": [["id": changed.id, "fields": ["Name": "Renamed elsewhere"]]]])
+                "PATCH", mirror.projectsPath,
+                ["records": [["id": changed.id, "fields": ["Name": "Renamed elsewhere"]]]])
             try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(deleted.id)")
             let next = try await mirror.projects()
             #expect(next.requests == 2, "the payloads, then one listing of what changed")

@@ -104,7 +104,9 @@ struct Runner {
         }
         let layout = try await knowledge.layout()
         return attachingCopy(
-            Base(configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout))
+            Base(
+                configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout)
+        )
     }
 
     /// Checks values against `base` as the command last saw it.

@@ -64,7 +64,9 @@ extension Runner {
         let projects = Formula.statusSelection(since: since, last: last, fields: fields)
         let client = base.client
         async let me = base.knowledge.me()
-        async let projectsRead = client.collect { onPage in try await client.listProjects(.picking(projects), onPage: onPage) }
+        async let projectsRead = client.collect { onPage in
+            try await client.listProjects(.picking(projects), onPage: onPage)
+        }
         let tasksLayout = base.layout.tasks
         async let tasksRead: Result<[ProjectTask], AppError>? = {
             guard let layout = tasksLayout else { return nil }

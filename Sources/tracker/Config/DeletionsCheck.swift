@@ -14,7 +14,8 @@ enum DeletionsCheck {
                     "listed by ids every 5 minutes: the token may not manage webhooks, so board and mcp show a deleted record within 5 minutes"
             )
             check.notes.append(
-                "Give the token the scope webhook:manage (its user the base's creator) for deletions at the next refresh.")
+                "Give the token the scope webhook:manage (its user the base's creator) for deletions at the next refresh."
+            )
             return check
         case .success(let hooks):
             let remembered = runner.webhookMemory(configuration).recall()
