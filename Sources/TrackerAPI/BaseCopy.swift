@@ -141,7 +141,12 @@ public actor BaseCopy {
         // The work runs on this actor and clears `running` itself, so whoever waited on it sees it gone.
         let work = Task {
             defer { running = nil }
-            try await refresh(adding: missing, onPage: onPage)
+            // A table first read in a turn whose refresh is done reads only itself.
+            if refreshedInTurn == current {
+                for table in missing { try await readWhole(table, onPage: onPage) }
+            } else {
+                try await refresh(adding: missing, onPage: onPage)
+            }
             refreshedInTurn = current
         }
         running = work
