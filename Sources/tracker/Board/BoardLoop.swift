@@ -13,9 +13,6 @@ import TrackerAPI
 import TrackerModel
 import TrackerSystem
 
-/// The days the Done column reaches back.
-private let doneDays = 14
-
 extension Runner {
     /// `tracker board`: takes the terminal, reads the table page by page into columns, and answers keys until `q`.
     func board(_ options: Board) async throws {
@@ -54,32 +51,6 @@ extension Runner {
     }
 }
 
-/// Each project's tasks counted: how many, how many done, and who they are assigned to.
-struct TaskSummary: Sendable {
-    var byProject: [String: (done: Int, total: Int, assignees: Set<String>)] = [:]
-
-    /// Counts `task` for each project it links to.
-    mutating func count(_ task: ProjectTask) { for project in task.projects { count(task, for: project) } }
-
-    mutating func count(_ task: ProjectTask, for project: String) {
-        var entry = byProject[project] ?? (0, 0, [])
-        entry.total += 1
-        if task.isComplete { entry.done += 1 }
-        if let id = task.assignee?.id { entry.assignees.insert(id) }
-        byProject[project] = entry
-    }
-
-    /// The cards with their projects' counts.
-    func fill(_ cards: inout [BoardCard]) {
-        for index in cards.indices {
-            if let tasks = byProject[cards[index].id] {
-                cards[index].tasks = (tasks.done, tasks.total)
-                cards[index].assignees = tasks.assignees
-            }
-        }
-    }
-}
-
 /// One open board: its model, the screen it last drew, and the work it has in flight.
 struct BoardSession {
     let runner: Runner
@@ -92,11 +63,11 @@ struct BoardSession {
     var writer: FrameWriter
     let events: AsyncStream<BoardEvent>
     let input: AsyncStream<BoardEvent>.Continuation
-    private var reading = false
+    var reading = false
     private var lastDraw = 0.0
     private var drawPending = false
     private var askingMe = false
-    private var refreshed: [BoardCard] = []
+    var refreshed: [BoardCard] = []
 
     init(
         runner: Runner, base: Runner.Base, filters: ProjectFilters, view: String?, unicode: Bool, colour: Bool,
@@ -254,118 +225,6 @@ struct BoardSession {
         let minutes = zone.local(date).seconds / 60
         func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
         return two(minutes / 60) + ":" + two(minutes % 60)
-    }
-
-    // MARK: - Reading
-
-    /// Reads the table, one listing at a time: a tick while one is in flight is skipped, so a stalled network never
-    /// piles up requests.
-    private mutating func startReading(first: Bool) {
-        guard !reading else { return }
-        reading = true
-        if !first { refreshed = [] }
-        let runner = self.runner
-        let base = self.base
-        let filters = self.filters
-        let view = self.view
-        let input = self.input
-        // Cold, the first screen is read as a one-shot listing beside the schema (one round trip); every read after it,
-        // and a warm first one, from the copy.
-        if view == nil, runner.context.copies != nil, !(first && base.inFlight != nil) {
-            return readCopy(first: first)
-        }
-        Task {
-            do {
-                let since = ProjectDigest.start(
-                    of: CalendarDate(dayNumber: runner.today.dayNumber - doneDays + 1), in: runner.context.timeZone)
-                let terms = [Formula.openOrDoneSince(since, fields: base.layout.fields)].compactMap { $0 }
-                let listing = try await runner.projectListing(
-                    filters, view: view, base: base, command: "board", terms: terms)
-                let tasks = (try? runner.taskLayout(base)).map {
-                    runner.taskProgressRead($0, base: base, withAssignees: true)
-                }
-                var all: [BoardCard] = []
-                try await listing.read(base.client) { page in
-                    let cards = page.map { BoardCard($0) }
-                    all += cards
-                    input.yield(.page(cards, first: first))
-                }
-                if let tasks, let byProject = try? await tasks.value {
-                    var summary = TaskSummary()
-                    for (project, list) in byProject { for task in list { summary.count(task, for: project) } }
-                    summary.fill(&all)
-                    input.yield(.tasks(summary.byProject))
-                }
-                input.yield(.read(.success(all), first: first))
-            } catch {
-                let message = (error as? AppError)?.message ?? "\(error)"
-                input.yield(.read(.failure(AppErrorBox(message: message)), first: first))
-            }
-        }
-    }
-
-    /// Reads from the tables the board keeps: whole the first time (the first page shown as it comes), then only
-    /// what changed; the cards are what the listing's formula would pick, by the predicates defined beside it.
-    private func readCopy(first: Bool) {
-        let runner = self.runner
-        let cold = self.base
-        let filters = self.filters
-        let input = self.input
-        Task {
-            do {
-                // After a cold start the schema is remembered: the base comes again, now with the copy attached.
-                let base = cold.client.copy == nil ? try await runner.prepareBase() : cold
-                guard let copy = base.client.copy else { throw AppError.badResponse("the board keeps no copy") }
-                copy.beginTurn()
-                let fields = base.layout.fields
-                let since = ProjectDigest.start(
-                    of: CalendarDate(dayNumber: runner.today.dayNumber - doneDays + 1), in: runner.context.timeZone)
-                let resolved = try await runner.resolvingClient(filters, base: base, command: "board")
-                let people = try await runner.peopleMatch(resolved, base: base)
-                let selection = Formula.selection(resolved, today: runner.today, fields: fields)
-                // Done lately: asked of Airtable once a day, then seen by the copy as projects turn complete.
-                let doneFormula = Formula.completedSince(since, fields: fields)
-                func doneLately() async throws -> Set<String> {
-                    guard let doneFormula else { return [] }
-                    return try await copy.completedIDs(since: since, formula: doneFormula)
-                }
-                // The first screen does not wait for "done lately": open cards show as their pages come, the done
-                // ones once it has answered.
-                let asking = Task { try await doneLately() }
-                let picked: @Sendable (Project) -> Bool = { selection.keeps($0) && (people?($0) ?? true) }
-                let projects = try await copy.projects(where: picked) { page in
-                    guard first else { return }
-                    input.yield(.page(page.filter { !$0.isComplete && picked($0) }.map { BoardCard($0) }, first: true))
-                }
-                _ = try await asking.value
-                let done = try await doneLately()
-                let shown = projects.filter { !$0.isComplete || done.contains($0.id) }
-                if first {
-                    let doneCards = shown.filter(\.isComplete).map { BoardCard($0) }
-                    if !doneCards.isEmpty { input.yield(.page(doneCards, first: true)) }
-                }
-                var all = shown.map { BoardCard($0) }
-                input.yield(.deletions(Self.deletionsText(await copy.watch)))
-                if (try? runner.taskLayout(base)) != nil,
-                    let summary = try? await copy.summarizeTasks(into: TaskSummary(), { $0.count($1) })
-                {
-                    summary.fill(&all)
-                    input.yield(.tasks(summary.byProject))
-                }
-                input.yield(.read(.success(all), first: first))
-            } catch {
-                let message = (error as? AppError)?.message ?? "\(error)"
-                input.yield(.read(.failure(AppErrorBox(message: message)), first: first))
-            }
-        }
-    }
-
-    /// What the header says keeps deleted projects off the board.
-    static func deletionsText(_ watch: BaseCopy.DeletionWatch?) -> String {
-        switch watch {
-        case .webhook?: "by webhook"
-        case .idListing?, nil: "every 5 min"
-        }
     }
 
     // MARK: - Effects
