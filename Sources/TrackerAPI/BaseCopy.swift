@@ -104,6 +104,18 @@ public actor BaseCopy {
         return taskCopy?.records ?? []
     }
 
+    /// The projects with these ids (in their order, each once), brought up to date first.
+    public func projects(ids: [String]) async throws -> [Project] {
+        try await upToDate([.projects])
+        return projectCopy?.records(ids: ids) ?? []
+    }
+
+    /// The tasks with these ids (in their order, each once) that `keeps` picks, brought up to date first.
+    public func tasks(ids: [String], where keeps: @Sendable (ProjectTask) -> Bool) async throws -> [ProjectTask] {
+        try await upToDate([.tasks])
+        return taskCopy?.records(ids: ids).filter(keeps) ?? []
+    }
+
     /// The clients' records, brought up to date first.
     public func clients() async throws -> [RawRecord] {
         try await upToDate([.clients])

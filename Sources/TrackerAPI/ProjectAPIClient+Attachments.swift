@@ -262,9 +262,7 @@ extension ProjectAPIClient {
     public func rawRecords(in table: String, query: ListQuery = ListQuery()) async -> Result<[RawRecord], AppError> {
         // A face's copy keeps the Clients table whole: a plain listing of it is answered there.
         if let copy, copy.clientTable == table, query == ListQuery() {
-            do { return .success(try await copy.clients()) } catch {
-                return .failure(error as? AppError ?? .badResponse("\(error)"))
-            }
+            return await collect { try await $0(copy.clients()) }
         }
         return await collect { onPage in try await listRawRecords(in: table, query, onPage: onPage) }
     }

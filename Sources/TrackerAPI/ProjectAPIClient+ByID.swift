@@ -5,13 +5,7 @@ extension ProjectAPIClient {
     /// are the only fields read (only fields known to exist: Airtable refuses a request naming one the table lacks).
     public func projects(ids: [String], fields: [String]? = nil) async -> Result<[Project], AppError> {
         if let copy, copy.holds(projectFields: fields) {
-            do {
-                let byID = Dictionary(try await copy.projects().map { ($0.id, $0) }) { first, _ in first }
-                var seen = Set<String>()
-                return .success(ids.compactMap { seen.insert($0).inserted ? byID[$0] : nil })
-            } catch {
-                return .failure(error as? AppError ?? .badResponse("\(error)"))
-            }
+            return await collect { try await $0(copy.projects(ids: ids)) }
         }
         return await records(ids: ids, id: \.id) { chunk in
             await projects(matching: Formula.any(chunk.map(Formula.recordID(is:))), fields: fields)

@@ -61,15 +61,8 @@ extension ProjectAPIClient {
         [ProjectTask], AppError
     > {
         if let copy, copy.holds(taskFields: nil) {
-            do {
-                let byID = Dictionary(try await copy.tasks().map { ($0.id, $0) }) { first, _ in first }
-                let keeps = also?.keeps ?? { _ in true }
-                var seen = Set<String>()
-                return .success(
-                    ids.compactMap { id in seen.insert(id).inserted ? byID[id].flatMap { keeps($0) ? $0 : nil } : nil })
-            } catch {
-                return .failure(error as? AppError ?? .badResponse("\(error)"))
-            }
+            let keeps = also?.keeps ?? Selection<ProjectTask>.every
+            return await collect { try await $0(copy.tasks(ids: ids, where: keeps)) }
         }
         let also = also?.formula
         return await records(ids: ids, id: \.id) { chunk in

@@ -134,13 +134,7 @@ public struct ProjectAPIClient: Sendable {
     )
         async -> Result<[Record], AppError>
     {
-        var found: [Record] = []
-        do {
-            try await streamPages(fetch, id: id) { found += $0 }
-        } catch {
-            return .failure(error as? AppError ?? .badResponse("\(error)"))
-        }
-        return .success(found)
+        await collect { onPage in try await streamPages(fetch, id: id, onPage: onPage) }
     }
 
     /// Every project whose name is exactly `name`, oldest first.

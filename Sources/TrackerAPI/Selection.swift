@@ -12,6 +12,9 @@ public struct Selection<Record>: Sendable {
         self.keeps = keeps
     }
 
+    /// The predicate of no filter at all.
+    public static var every: @Sendable (Record) -> Bool { { _ in true } }
+
     /// The predicate of `FALSE()`.
     static var never: @Sendable (Record) -> Bool { { _ in false } }
 

@@ -74,6 +74,12 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
         return picked
     }
 
+    /// The records with these ids, in their order, each once; ids the copy lacks are left out.
+    public func records(ids: [String]) -> [Record] {
+        var seen = Set<String>()
+        return ids.compactMap { seen.insert($0).inserted ? self[$0] : nil }
+    }
+
     /// Each record, in order.
     public func forEach(_ body: (Record) -> Void) { for case let record? in slots { body(record) } }
 
