@@ -1,11 +1,6 @@
 import TrackerModel
 
 extension Formula {
-    /// The formula for `filters` on the Tasks table, every typed value a string literal; nil when nothing is filtered.
-    public static func tasksMatching(_ filters: TaskFilters, fields: TaskFieldMap) -> String? {
-        taskSelection(filters, fields: fields).formula
-    }
-
     /// What `filters` pick on the Tasks table, each term as its formula and its predicate side by side.
     ///
     /// An assignee by name narrows on Airtable (a collaborator is their name inside a formula); by email or as `me`

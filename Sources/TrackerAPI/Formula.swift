@@ -57,12 +57,8 @@ public enum Formula {
         }
     }
 
-    /// The one formula for `filters`, with every user value a string literal; nil when nothing is filtered.
-    public static func matching(_ filters: ProjectFilters, today: CalendarDate, fields: FieldMap) -> String? {
-        selection(filters, today: today, fields: fields).formula
-    }
-
-    /// What `filters` pick, defined once: each term as the formula Airtable evaluates and, beside it, the predicate
+    /// What `filters` pick, defined once, every user value a string literal in the formula (nil when nothing is
+    /// filtered): each term as the formula Airtable evaluates and, beside it, the predicate
     /// that means the same on a project tracker holds (a face's copy of the table answers with it).
     ///
     /// Every field a filter needs must be in `fields` (`ProjectFilters.neededWords` says which, for the command line

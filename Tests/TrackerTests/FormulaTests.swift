@@ -32,7 +32,7 @@ struct FormulaTests {
         ),
     ])
     func filtersBecomeOneFormula(filters: ProjectFilters, formula: String?) {
-        #expect(Formula.matching(filters, today: Self.today, fields: .template) == formula)
+        #expect(Formula.selection(filters, today: Self.today, fields: .template).formula == formula)
     }
 
     /// Whatever the input, the literal is one quoted token: it starts and ends with a quote and every inner quote
@@ -83,10 +83,12 @@ struct FormulaTests {
     }
 
     @Test func formulasNarrowByTeamNameAndMineNeedsALeadOrATeam() {
-        let formula = Formula.matching(
-            ProjectFilters(team: "O'Brien", mine: true), today: CalendarDate("2026-11-24")!, fields: .template)
+        let formula = Formula.selection(
+            ProjectFilters(team: "O'Brien", mine: true), today: CalendarDate("2026-11-24")!, fields: .template
+        ).formula
         #expect(formula == "AND(FIND(LOWER('O\\'Brien'), LOWER({Project team})), OR({Project lead}, {Project team}))")
         #expect(
-            Formula.matching(ProjectFilters(lead: "me"), today: CalendarDate("2026-11-24")!, fields: .template) == nil)
+            Formula.selection(ProjectFilters(lead: "me"), today: CalendarDate("2026-11-24")!, fields: .template).formula
+                == nil)
     }
 }
