@@ -72,8 +72,12 @@ extension ProjectAPIClient {
         switch await listWebhooks() {
         case .success(let listed): hooks = listed
         case .failure(let error):
-            guard Self.isRefused(error) else { throw error }
-            return .unavailable(because: "the token may not manage webhooks (scope webhook:manage)")
+            if Self.isRefused(error) {
+                return .unavailable(because: "the token may not manage webhooks (scope webhook:manage)")
+            }
+            // An endpoint of one's own (a proxy) may lack the webhook routes: the copy then lists ids, as it did.
+            guard case .http(404, _) = error else { throw error }
+            return .unavailable(because: "\(access.endpoint.absoluteString) has no webhook routes")
         }
         let remembered = memory?.recall()
         if let hook = hooks.first(where: { $0.id == remembered }) ?? hooks.first(where: \.isTrackers) {

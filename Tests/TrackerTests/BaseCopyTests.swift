@@ -165,6 +165,18 @@
             #expect(mirror.fake.webhookIDs.isEmpty)
         }
 
+        @Test func anEndpointWithoutWebhookRoutesListsIds() async throws {
+            let mirror = try Mirror()
+            mirror.fake.inject(.status(404, type: "NOT_FOUND"), onNextRequestEndingWith: "/webhooks")
+            let first = try await mirror.projects()
+            #expect(first.records.count == 30)
+            guard case .idListing(let reason)? = await mirror.copy.watch else {
+                Issue.record("a webhook where the endpoint has none")
+                return
+            }
+            #expect(reason.contains("has no webhook routes"))
+        }
+
         @Test func aWebhookGoneBehindTrackersBackIsMadeAgainAndTheTablesReadWholeOnce() async throws {
             let mirror = try Mirror()
             let first = try await mirror.projects()

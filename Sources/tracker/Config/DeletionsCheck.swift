@@ -6,6 +6,12 @@ import TrackerModel
 enum DeletionsCheck {
     static func run(_ configuration: Configuration, client: ProjectAPIClient, runner: Runner) async -> DoctorCheck {
         switch await client.listWebhooks() {
+        case .failure(.http(404, _)):
+            return DoctorCheck(
+                name: "deletions",
+                detail:
+                    "listed by ids every 5 minutes: \(configuration.endpoint.absoluteString) has no webhook routes, so board and mcp show a deleted record within 5 minutes"
+            )
         case .failure(let error):
             guard case .http(403, _) = error else { return .failed("deletions", error) }
             var check = DoctorCheck(
