@@ -18,7 +18,7 @@ struct Board: Command {
         flags: CommandSpec.filterFlags.filter { !["--complete", "--incomplete"].contains($0.name) } + [
             FlagSpec(
                 name: "--every", value: "SECONDS",
-                help: "read the table again this often while the board is open (default 60, at least 5)")
+                help: "bring the board up to date this often, reading only what changed (default 60, at least 5)")
         ],
         examples: ["tracker board", "tracker board --mine", "tracker board --client \"Acme Robotics\" --every 300"],
         notes: [
@@ -27,7 +27,9 @@ struct Board: Command {
             "Space ticks the selected task; d marks the project done or open again (after y); c writes a comment;",
             "o opens the record in the browser; / narrows to names holding the text; m shows only yours (lead, team",
             "or a task assigned); r reads the table again; ? lists the keys; q or Ctrl-C ends it. Every write follows",
-            "the commands' rules. It needs a terminal: off one, try tracker list or tracker status.",
+            "the commands' rules. It needs a terminal: off one, try tracker list or tracker status. After the first",
+            "read each refresh reads only what changed; the header says what shows deletions (the base's webhook",
+            "with the scope webhook:manage, else a listing of ids every 5 minutes).",
         ])
 
     var filters = ProjectFilters()

@@ -36,7 +36,9 @@ struct Changes: Command {
         notes: [
             "The first run remembers the table and prints nothing. What was seen is replaced only after the changes",
             "are written out, so a run that fails or is interrupted reports them again. Nothing changed prints",
-            "nothing, so cron mails nothing. Each set of filters has a memory of its own.",
+            "nothing, so cron mails nothing. Each set of filters has a memory of its own. Later runs read only what",
+            "changed since (the base's webhook says what, and what was deleted; without webhook:manage, the ids);",
+            "with --view, --overdue or --due-within they read the whole table, as the day alone can change those.",
         ])
 
     enum Format: String, CaseIterable, Sendable {
