@@ -15,11 +15,15 @@ let package = Package(
     targets: [
         // The command line: argv, the commands, help, man page, completion, output, the secrets file, the cache.
         // Release builds on Linux drop the symbol table (28.6 MB → 15.8 MB static): what users install; tracker never
-        // prints a stack trace, and debug builds keep their symbols.
+        // prints a stack trace, and debug builds keep their symbols. They link the C++ runtime statically
+        // (Linking/libstdc++.so says how), so a start does not load libstdc++.so.6.
         .executableTarget(
-            name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable", "CTerminal"], exclude: ["README.md"],
+            name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable", "CTerminal"],
+            exclude: ["README.md", "Linking"],
             linkerSettings: [
-                .unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))
+                .unsafeFlags(
+                    ["-Xlinker", "--strip-all", "-L", Context.packageDirectory + "/Sources/tracker/Linking"],
+                    .when(platforms: [.linux], configuration: .release))
             ]
         ),
         // Airtable's routes and JSON: ProjectAPIClient, the schema, formulas, record decoding.
