@@ -36,8 +36,8 @@ let package = Package(
         .target(name: "TrackerModel"),
         // libcurl's easy interface, loaded at run time (no -dev package needed): the Linux transport that waits idle.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
-        // The terminal `tracker board` takes and gives back: raw mode, the alternate screen, and signal handlers that
-        // restore it with async-signal-safe calls only.
+        // The terminal `tracker board` takes and gives back (raw mode, the alternate screen, and signal handlers that
+        // restore it), and the self-pipe Ctrl-C, SIGTERM and SIGHUP reach every command by: async-signal-safe calls only.
         .target(name: "CTerminal"),
         // A loopback stand-in for Airtable's Web API: the end-to-end tests' and the benchmark's, and `tracker demo`'s, so
         // like the layers it imports only FoundationEssentials (no resource bundle: the recorded answer is in source).

@@ -1,5 +1,6 @@
-// The terminal a full-screen command takes and gives back (`tracker board`), in C so that what runs inside a signal
-// handler is async-signal-safe: write(2), tcsetattr(3) and re-raising the signal, nothing else.
+// The terminal a full-screen command takes and gives back (`tracker board`), and the signals every command watches, in
+// C so that what runs inside a signal handler is async-signal-safe: write(2), tcsetattr(3) and re-raising the signal,
+// nothing else.
 #ifndef TRACKER_CTERMINAL_H
 #define TRACKER_CTERMINAL_H
 
@@ -18,5 +19,15 @@ int tracker_terminal_suspend(void);
 
 /// Waits up to `milliseconds` for `fd` to be readable: 1 if it is, 0 if not, -1 on error.
 int tracker_terminal_wait_readable(int fd, int milliseconds);
+
+/// Routes SIGINT, SIGTERM and SIGHUP to tracker_signals_next (a handler that writes to a pipe, nothing else). 0 on
+/// success, else the errno; a second call does nothing.
+int tracker_signals_watch(void);
+
+/// Wakes tracker_signals_next with 0: the command has finished.
+void tracker_signals_finish(void);
+
+/// Waits for the next signal watched (its number) or the command's end (0); -1 if the pipe fails.
+int tracker_signals_next(void);
 
 #endif

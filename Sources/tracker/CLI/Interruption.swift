@@ -3,8 +3,6 @@
 #else
     import Foundation
 #endif
-import Dispatch
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -80,21 +78,13 @@ final class Interruption: Sendable {
         return endNow
     }
 
-    /// Routes the process's SIGINT, SIGTERM and SIGHUP to `interruption` for as long as the returned sources live:
-    /// each ends tracker as Ctrl-C does, its clean-ups run first (a file half downloaded is removed, hidden part and
-    /// all), with 130, 143 or 129.
-    static func watch(_ interruption: Interruption) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            // Nothing buffered is worth printing after a signal that ends tracker.
-            source.setEventHandler {
-                guard interruption.handleSignal() else { return }
-                interruption.end()
-                _exit(number == SIGINT ? ExitCode.interrupted.rawValue : 128 + number)
-            }
-            source.resume()
-            return source
-        }
+    /// What SIGINT, SIGTERM or SIGHUP does (`CLI.run` hands them over): ends tracker as Ctrl-C does, its clean-ups
+    /// run first (a file half downloaded is removed, hidden part and all), with 130, 143 or 129; or only asks a
+    /// command that stops cleanly to stop.
+    func receive(signal number: Int32) {
+        guard handleSignal() else { return }
+        end()
+        // Nothing buffered is worth printing after a signal that ends tracker.
+        _exit(number == SIGINT ? ExitCode.interrupted.rawValue : 128 + number)
     }
 }
