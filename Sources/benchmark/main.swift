@@ -4,7 +4,7 @@ import Foundation
 // The benchmark: start-up, listings of 16, 1,000 and 50,000 projects, one add, each everyday command against a fake
 // that answers 300 ms late (its round trips), a 2 s wait (its CPU), names at TAB, and a rate-limited listing, each run
 // several times against the loopback fake; then tracker beside curl, memory, and pacing.
-//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest]
+//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest | --start]
 // (no -dev package is needed; a plain `swift build -c release` works too, slower to start)
 let quick = CommandLine.arguments.contains("--quick")
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -191,6 +191,34 @@ record("tracker --version", repeatRun(quick ? 10 : 50, ["--version"], [:]))
 
 let (small, smallEnv) = try serve(FakeAirtable.recordedProjects)
 record("list, 16 projects (1 page)", repeatRun(quick ? 5 : 20, ["list"], smallEnv))
+// list of 16 beside curl fetching the same page (the address tracker's --verbose shows), run after run, so both see the
+// machine as it is at that moment.
+let samePage = [
+    "-sf", "--compressed", "-H", "Authorization: Bearer \(small.options.token)",
+    "\(small.endpoint)/v0/\(small.options.baseID)/Design%20projects?pageSize=100",
+]
+var sixteen: [Sample] = []
+var curlSixteen: [Sample] = []
+for _ in 0..<(quick ? 10 : 30) {
+    sixteen.append(Measure.run(tracker, ["list"], environment: smallEnv))
+    curlSixteen.append(Measure.run("/usr/bin/curl", samePage, environment: ["PATH": "/usr/bin:/bin"]))
+}
+let (listSixteen, curlPage) = (Summary(samples: sixteen), Summary(samples: curlSixteen))
+record("list, 16 projects, alternating with curl", listSixteen)
+record("curl, the same page, alternating with list", curlPage)
+/// list of 16 against curl of the same page.
+func sixteenRatio() -> String {
+    String(
+        format: "list of 16 / curl of the same page: %.2f× (goal ≤ 1.3×), %@ against %@",
+        listSixteen.wall / curlPage.wall, seconds(listSixteen.wall), seconds(curlPage.wall))
+}
+// `--start`: start-up and the list of 16 beside curl only, in seconds.
+if CommandLine.arguments.contains("--start") {
+    small.stop()
+    print()
+    print(sixteenRatio())
+    exit(0)
+}
 record("add, 1 project", repeatRun(quick ? 5 : 10, ["add", "--name", "Benchmark", "--due", "2026-12-01"], smallEnv))
 small.stop()
 
@@ -351,6 +379,7 @@ for (name, existing, arguments) in [
 print()
 let ratio = listBig.wall / curl.wall
 print(String(format: "tracker / curl for %d pages: %.2f× (goal ≤ 1.25×)", pages, ratio))
+print(sixteenRatio())
 print(
     String(
         format: "peak RSS, ndjson: %.1f MiB for %d vs %.1f MiB for 1,000: %.2f× (goals < 40 MiB, ≤ 1.5×)",
