@@ -20,6 +20,9 @@ extension StringProtocol {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isTrimmed($0) })!
-        return String(String.UnicodeScalarView(scalars[(leading ? first : scalars.startIndex)...last]))
+        let start = leading ? first : scalars.startIndex
+        // Nothing to trim, the usual case (a token, a base id): the string as it is, not rebuilt scalar by scalar.
+        if start == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return String(self) }
+        return String(String.UnicodeScalarView(scalars[start...last]))
     }
 }
