@@ -184,14 +184,23 @@ extension POSIX {
         #else
             let start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
         #endif
+        return environment(from: start)
+    }
+
+    /// The variables of a C environment block (NAME=value entries up to a null): each name once, the first kept.
+    static func environment(from start: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String] {
         var values: [String: String] = [:]
-        guard var entry = start else { return values }
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "="), values[String(text[..<equals])] == nil {
-                values[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry = entry.advanced(by: 1)
+        guard let start else { return values }
+        var count = 0
+        while start[count] != nil { count += 1 }
+        // Sized once and split at the byte: every command reads it first, so rehashing as it grows, and finding "=" a
+        // Character at a time, were a measurable part of start-up.
+        values.reserveCapacity(count)
+        for pointer in UnsafeBufferPointer(start: start, count: count) {
+            guard let pointer, let equals = strchr(pointer, Int32(UInt8(ascii: "="))) else { continue }
+            let key = String(
+                decoding: UnsafeRawBufferPointer(start: pointer, count: pointer.distance(to: equals)), as: UTF8.self)
+            if values[key] == nil { values[key] = String(cString: equals + 1) }
         }
         return values
     }
