@@ -104,6 +104,35 @@ extension TransportFailure {
 }
 
 /// What sends when libcurl cannot be loaded: every request fails with the one step that mends it.
+#if os(Linux)
+    /// libcurl's transport, or the one saying it is missing, settled at the first request: libcurl's global set-up
+    /// (OpenSSL's among it, up to a millisecond) then finishes on the thread loading it while the command reads its
+    /// configuration and cache, instead of before.
+    final class LoadingCurlTransport: HTTPTransport {
+        private let settled = Locked<(any HTTPTransport)?>(nil)
+
+        private var transport: any HTTPTransport {
+            settled.withLock { current in
+                if let current { return current }
+                let made: any HTTPTransport = CurlTransport() ?? MissingCurlTransport()
+                current = made
+                return made
+            }
+        }
+
+        func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+            await transport.send(request, fresh: fresh, timeout: timeout)
+        }
+
+        func download(
+            _ request: HTTPRequest, into descriptor: Int32, timeout: Double,
+            progress: @escaping @Sendable (Int64) -> Void
+        ) async -> TransportOutcome {
+            await transport.download(request, into: descriptor, timeout: timeout, progress: progress)
+        }
+    }
+#endif
+
 struct MissingCurlTransport: HTTPTransport {
     func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
         .failed(

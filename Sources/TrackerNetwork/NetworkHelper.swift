@@ -98,7 +98,7 @@ public final class NetworkHelper: Sendable {
     /// URLSession on macOS.
     public static func makeTransport(timeoutSeconds: Int) -> any HTTPTransport {
         #if os(Linux)
-            return CurlTransport() ?? MissingCurlTransport()
+            return LoadingCurlTransport()
         #else
             return URLSessionTransport(
                 session: URLSessionTransport.makeSession(timeoutSeconds: timeoutSeconds),
