@@ -149,6 +149,24 @@ extension POSIX {
             }
         }
         for descriptor in closing { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        #if canImport(Darwin)
+            var attributes: posix_spawnattr_t? = nil
+        #else
+            var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The program starts as a shell would start it: no signal blocked (the threads tracker's tasks run on block them
+        // all, and exec keeps a mask, so a demo shell's Ctrl-C reached nothing), and SIGPIPE, which tracker ignores, with
+        // Ctrl-C's and the ending signals, at their defaults.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var arguments = argv.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
@@ -162,9 +180,9 @@ extension POSIX {
         defer { for entry in given ?? [] { free(entry) } }
         let code =
             if given != nil {
-                posix_spawnp(&pid, argv[0], &actions, nil, &arguments, &given!)
+                posix_spawnp(&pid, argv[0], &actions, &attributes, &arguments, &given!)
             } else {
-                posix_spawnp(&pid, argv[0], &actions, nil, &arguments, inherited)
+                posix_spawnp(&pid, argv[0], &actions, &attributes, &arguments, inherited)
             }
         return code == 0 ? .success(pid) : .failure(SpawnError(code: code))
     }
