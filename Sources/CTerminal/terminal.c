@@ -74,11 +74,7 @@ int tracker_terminal_take(int fd) {
     return enter_raw();
 }
 
-int tracker_terminal_suspend(void) {
-    tracker_terminal_give_back();
-    // To the process, not this thread: the threads Swift's tasks run on block signals, and a raise() there would
-    // wait forever.
-    kill(getpid(), SIGTSTP);
+int tracker_terminal_resume(void) {
     // Continued by `fg`: the terminal may have been changed by the shell meanwhile.
     tcgetattr(terminal_fd, &saved);
     return enter_raw();

@@ -108,6 +108,19 @@ extension POSIX {
         return exitStatus(of: pid)
     }
 
+    /// Stops this process as Ctrl-Z stops a program, and returns once it is continued (`fg`). SIGTSTP is raised on the
+    /// calling thread, unblocked there for the moment: sent to the process, it would stop it a moment later from
+    /// whichever thread took it, while the caller ran on (and a child continued early read a terminal it no longer had).
+    public static func stopUntilContinued() {
+        var stop = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
+        raise(SIGTSTP)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+    }
+
     /// Waits for the child `pid`: its exit status, or nil when a signal ended it.
     public static func exitStatus(of pid: pid_t, followingStops: Bool = false) -> Int32? {
         var status: Int32 = 0
@@ -119,7 +132,7 @@ extension POSIX {
             // WIFSTOPPED: the program was suspended (Ctrl-Z in a full-screen command): this process stops too, so the
             // shell sees the job stopped, and `fg` continues both.
             guard followingStops, status & 0xFF == 0x7F else { break }
-            kill(getpid(), SIGTSTP)
+            stopUntilContinued()
             kill(pid, SIGCONT)
         }
         // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.

@@ -13,10 +13,11 @@ final class BoardSession {
         ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Starts `tracker arguments…` in a `width`×`height` pane.
+    /// Starts `tracker arguments…` in a `width`×`height` pane; with `jobControl`, typed at an interactive bash, as a
+    /// person's shell starts it, so that Ctrl-Z stops the job and `fg` continues it.
     init(
         _ tracker: TrackerProcess, _ arguments: [String] = ["board"], width: Int = 80, height: Int = 24,
-        locale: String = "C.UTF-8", extra: [String: String] = [:]
+        locale: String = "C.UTF-8", extra: [String: String] = [:], jobControl: Bool = false
     ) throws {
         guard let tmux = Self.tmux else { throw XCTSkip("tmux is not installed (apt-get install tmux)") }
         self.tracker = tracker
@@ -31,8 +32,11 @@ final class BoardSession {
         // The pane stays after tracker ends, so what it left on the terminal can be read.
         // It starts once every byte it writes is being kept (`go`, made after pipe-pane).
         let go = tracker.runtimeDirectory + "/\(socket).go"
+        let start = "while [ ! -e '\(go)' ]; do sleep 0.02; done; cd '\(tracker.runtimeDirectory)'"
         let script =
-            "while [ ! -e '\(go)' ]; do sleep 0.02; done; cd '\(tracker.runtimeDirectory)' && env -i \(exports) \(command); echo $? > '\(statusPath)'; sleep 600"
+            jobControl
+            ? "\(start) && exec env -i \(exports) PS1='$ ' bash --norc --noprofile -i"
+            : "\(start) && env -i \(exports) \(command); echo $? > '\(statusPath)'; sleep 600"
         // Foundation's Process knows a program has ended when every copy of a descriptor it gave it is closed; tmux's
         // server would keep one forever, so the shell that starts it closes every descriptor above stderr first.
         let closing =
@@ -46,6 +50,11 @@ final class BoardSession {
         _ = try runProgram(
             tmux, ["-L", socket, "pipe-pane", "-o", "cat >> '\(bytesPath)'"], limit: 10, capturesOutput: false)
         _ = FileManager.default.createFile(atPath: go, contents: nil)
+        if jobControl {
+            wait(for: "$ ")
+            press(command, literal: true)
+            press("Enter")
+        }
     }
 
     private func tmux(_ arguments: [String]) -> String {
@@ -86,6 +95,12 @@ final class BoardSession {
             shown = screen
         }
         return shown
+    }
+
+    /// With `jobControl`, has the shell note the status of the job that last ended (a stopped job's 148 is not it).
+    func noteStatus() {
+        press("echo $? > '\(statusPath)'", literal: true)
+        press("Enter")
     }
 
     /// tracker's exit status once it has ended, waiting at most `timeout` seconds.

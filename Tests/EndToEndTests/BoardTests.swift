@@ -158,6 +158,29 @@ final class BoardTests: FakeAirtableTestCase {
         }
     }
 
+    /// Ctrl-Z stops the board (and `demo` with it) until `fg`, which brings the board back reading keys: nothing of
+    /// tracker's runs on while the shell holds the terminal.
+    func testCtrlZStopsTheBoardUntilFgAlsoUnderDemo() throws {
+        try startDemoFake()
+        for arguments in [["board"], ["demo", "--", "board"]] {
+            let board = try BoardSession(tracker(), arguments, jobControl: true)
+            board.wait(for: "projects · read ")
+            for _ in 0..<2 {
+                board.press("C-z")
+                XCTAssertTrue(board.wait(for: "Stopped").contains("Stopped"), "\(arguments): \(board.screen)")
+                board.press("fg", literal: true)
+                board.press("Enter")
+                XCTAssertTrue(board.wait(for: "projects · read ").contains("projects · read "), "\(arguments)")
+            }
+            board.press("q")
+            let deadline = Date().addingTimeInterval(10)
+            while board.screen.contains("projects · read ") && Date() < deadline { usleep(50_000) }
+            board.noteStatus()
+            XCTAssertEqual(board.status(), 0, "\(arguments): \(board.screen)")
+            board.close()
+        }
+    }
+
     func testHostileNamesNeverBreakTheLayoutOrReachTheTerminalRaw() throws {
         try startDemoFake { records in
             let names = [

@@ -14,8 +14,8 @@ int tracker_terminal_take(int fd);
 /// to call more than once and from a signal handler.
 void tracker_terminal_give_back(void);
 
-/// Ctrl-Z: gives the terminal back, stops the process (SIGTSTP), and takes the terminal again once `fg` continues it.
-int tracker_terminal_suspend(void);
+/// After a stop (Ctrl-Z, then `fg`): takes the terminal again as the shell left it.
+int tracker_terminal_resume(void);
 
 /// Waits up to `milliseconds` for `fd` to be readable: 1 if it is, 0 if not, -1 on error.
 int tracker_terminal_wait_readable(int fd, int milliseconds);

@@ -121,7 +121,10 @@ struct BoardSession {
                 switch effect {
                 case .quit: return key == .interrupt ? .interrupted : .quit
                 case .suspend:
-                    tracker_terminal_suspend()
+                    // Ctrl-Z: the terminal given back, the process stopped until `fg`, the terminal taken again.
+                    tracker_terminal_give_back()
+                    POSIX.stopUntilContinued()
+                    tracker_terminal_resume()
                     writer.invalidate()
                 case .redrawAll: writer.invalidate()
                 default: carryOut(effect)
