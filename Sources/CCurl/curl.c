@@ -37,6 +37,7 @@ static int (*easy_send)(void *, const void *, size_t, size_t *);
 static int (*easy_recv)(void *, void *, size_t, size_t *);
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static void *prepared = NULL;
 static int loaded = 0;
 
 static void load(void) {
@@ -64,6 +65,8 @@ static void load(void) {
     // FoundationNetworking may already have done this; libcurl counts the calls.
     if (global_init(GLOBAL_ALL) != 0) return;
     loaded = 1;
+    // The first request's handle, made here on the loading thread while the command reads its configuration.
+    __atomic_store_n(&prepared, easy_init(), __ATOMIC_RELEASE);
 }
 
 int tracker_curl_load(void) {
@@ -71,7 +74,11 @@ int tracker_curl_load(void) {
     return loaded;
 }
 
-void *tracker_curl_handle_new(void) { return tracker_curl_load() ? easy_init() : NULL; }
+void *tracker_curl_handle_new(void) {
+    if (!tracker_curl_load()) return NULL;
+    void *handle = __atomic_exchange_n(&prepared, NULL, __ATOMIC_ACQ_REL);
+    return handle ? handle : easy_init();
+}
 
 void tracker_curl_handle_free(void *handle) {
     if (handle) easy_cleanup(handle);
