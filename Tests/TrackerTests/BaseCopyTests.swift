@@ -34,14 +34,8 @@
                 fake = FakeAirtable(options: options, records: FakeAirtable.generatedProjects(count: projects))
                 try fake.start()
                 transport = try #require(CurlTransport(), "libcurl could not be loaded")
-                let access = BaseAccess(
-                    token: options.token, baseID: options.baseID, table: options.table,
-                    endpoint: URL(string: fake.endpoint)!)
-                let network = NetworkHelper(
-                    transport: transport, timeoutSeconds: 10, policy: RetryPolicy(budgetSeconds: 5),
-                    pacer: UnlimitedPacer(), rules: ProjectAPIClient.rules)
                 let clock = self.clock
-                client = ProjectAPIClient(access: access, network: network)
+                client = .of(fake, through: transport)
                 copy = BaseCopy(
                     client: client,
                     tasks: TaskTable(route: FakeTasks.tableID, name: "Tasks", fields: .template),

@@ -21,15 +21,7 @@
                 options.tasks = tasks
                 fake = FakeAirtable(options: options, records: records)
                 try fake.start()
-                let transport = try #require(CurlTransport(), "libcurl could not be loaded")
-                let network = NetworkHelper(
-                    transport: transport, timeoutSeconds: 10, policy: RetryPolicy(budgetSeconds: 5),
-                    pacer: UnlimitedPacer(), rules: ProjectAPIClient.rules)
-                client = ProjectAPIClient(
-                    access: BaseAccess(
-                        token: options.token, baseID: options.baseID, table: options.table,
-                        endpoint: URL(string: fake.endpoint)!),
-                    network: network)
+                client = .of(fake, through: try #require(CurlTransport(), "libcurl could not be loaded"))
             }
 
             deinit { fake.stop() }
