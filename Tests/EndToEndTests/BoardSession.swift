@@ -17,7 +17,8 @@ final class BoardSession {
     /// person's shell starts it, so that Ctrl-Z stops the job and `fg` continues it.
     init(
         _ tracker: TrackerProcess, _ arguments: [String] = ["board"], width: Int = 80, height: Int = 24,
-        locale: String = "C.UTF-8", extra: [String: String] = [:], jobControl: Bool = false
+        locale: String = "C.UTF-8", extra: [String: String] = [:], jobControl: Bool = false,
+        standardErrorTo: String? = nil
     ) throws {
         guard let tmux = Self.tmux else { throw XCTSkip("tmux is not installed (apt-get install tmux)") }
         self.tracker = tracker
@@ -28,7 +29,9 @@ final class BoardSession {
         environment["TERM"] = "xterm-256color"
         environment.merge(extra) { $1 }
         let exports = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        let command = ([TrackerProcess.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let command =
+            ([TrackerProcess.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            + (standardErrorTo.map { " 2> '\($0)'" } ?? "")
         // The pane stays after tracker ends, so what it left on the terminal can be read.
         // It starts once every byte it writes is being kept (`go`, made after pipe-pane).
         let go = tracker.runtimeDirectory + "/\(socket).go"

@@ -158,6 +158,22 @@ final class BoardTests: FakeAirtableTestCase {
         }
     }
 
+    /// `--verbose` with stderr redirected: every request the board sends is kept in the file (on the terminal it would
+    /// tear the screen, so there only the last line shows, at the bottom).
+    func testVerboseRequestsReachARedirectedStderr() throws {
+        try startDemoFake()
+        let process = tracker()
+        let file = process.runtimeDirectory + "/verbose.txt"
+        let board = try BoardSession(process, ["board", "--verbose"], standardErrorTo: file)
+        board.wait(for: "projects · read ")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        XCTAssertTrue(text.contains("tracker: GET /v0/\(fake.options.baseID)/"), text)
+        XCTAssertFalse(text.contains(fake.options.token), "the token")
+        board.close()
+    }
+
     /// Ctrl-Z stops the board (and `demo` with it) until `fg`, which brings the board back reading keys: nothing of
     /// tracker's runs on while the shell holds the terminal.
     func testCtrlZStopsTheBoardUntilFgAlsoUnderDemo() throws {

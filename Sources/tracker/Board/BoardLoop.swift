@@ -19,15 +19,18 @@ extension Runner {
         guard context.isStdinTerminal, output.isStdoutTerminal else {
             throw AppError.usage("board needs a terminal; try tracker list or tracker status", command: "board")
         }
-        // What the commands say on stderr would tear the screen: it goes to the bottom line instead.
+        // What the commands say on stderr would tear the screen: it goes to the bottom line instead, and on to stderr
+        // too when that is not the terminal (`--verbose 2> file` keeps every request).
         let said = Locked<String?>(nil)
+        let stderrElsewhere = !output.isStderrTerminal
         var quiet = context
         // The board keeps the tables and reads only what changed at each refresh, unless a view picks the cards
         // (Airtable alone knows a view's filters).
         if options.view == nil { quiet.copies = .board }
         quiet.output = Output(
             standardOutput: output.standardOutput,
-            standardError: { text in
+            standardError: { [output] text in
+                if stderrElsewhere { output.standardError(text) }
                 let line = text.split(separator: "\n").first.map(String.init) ?? ""
                 said.withLock { $0 = line.hasPrefix("tracker: ") ? String(line.dropFirst(9)) : line }
             }, isStdoutTerminal: true, isStderrTerminal: false, terminalWidth: output.terminalWidth)
