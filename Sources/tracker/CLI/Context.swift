@@ -130,8 +130,9 @@ struct Context: Sendable {
             environment["BROWSER"].flatMap { $0.split(separator: ":").first.map(String.init) }.flatMap {
                 $0.trimmingWhitespace().isEmpty ? nil : $0
             } ?? opener
+        // SIGHUP ignored, as nohup does: the browser outlives tracker and the terminal it was started from.
         let script =
-            #"set -- $0 "$1"; command -v "$1" >/dev/null 2>&1 || exit 127; "$@" </dev/null >/dev/null 2>&1 & exit 0"#
+            #"trap '' HUP; set -- $0 "$1"; command -v "$1" >/dev/null 2>&1 || exit 127; "$@" </dev/null >/dev/null 2>&1 & exit 0"#
         return POSIX.runQuietly(["/bin/sh", "-c", script, browser, address]) == 0
     }
 
