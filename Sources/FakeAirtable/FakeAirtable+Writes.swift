@@ -326,6 +326,6 @@ extension FakeAirtable {
     }
 
     static func timestamp() -> String {
-        ISOInstant.text(Date())
+        ISOInstant.text(FakeAirtable.now)
     }
 }

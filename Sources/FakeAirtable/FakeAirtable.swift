@@ -93,6 +93,8 @@ public final class FakeAirtable: @unchecked Sendable {
     public let files = FakeFiles()
     private let lock = Locked(())
     private var server: HTTPServer?
+    /// Seconds the fake's clock runs ahead of the real one (a test's week of nobody polling).
+    var clockShift = 0.0
     private let started = Date()
     var base: FakeBase
     /// Comments by record id, oldest first.
@@ -103,6 +105,7 @@ public final class FakeAirtable: @unchecked Sendable {
     private var metadataFaults: [Int: Fault] = [:]
     private var standingFault: Fault?
     private var pathFaults: [(suffix: String, fault: Fault)] = []
+    private var methodFaults: [(method: String, fault: Fault)] = []
     private var requestCount = 0
     private var metadataRequestCount = 0
     private var entries: [LogEntry] = []
@@ -159,6 +162,11 @@ public final class FakeAirtable: @unchecked Sendable {
         locked { pathFaults.append((suffix, fault)) }
     }
 
+    /// Makes the next request of `method` (`POST`: a create) to a table misbehave.
+    public func inject(_ fault: Fault, onNextRequestWithMethod method: String) {
+        locked { methodFaults.append((method, fault)) }
+    }
+
     /// Makes every request misbehave until cleared with nil.
     public func injectOnEveryRequest(_ fault: Fault?) {
         locked { standingFault = fault }
@@ -199,6 +207,11 @@ public final class FakeAirtable: @unchecked Sendable {
 
     // MARK: - Handling
 
+    /// How far the fake's clock runs ahead of the real one while a request is answered (see `letTimePass(days:)`).
+    @TaskLocal static var shift = 0.0
+    /// The fake's time now: the real time, moved on by what tests let pass.
+    static var now: Date { Date().addingTimeInterval(shift) }
+
     private func handle(_ request: HTTPRequest) -> HTTPAction {
         let received = now
         if options.latency > 0 { pause(seconds: options.latency) }
@@ -211,12 +224,17 @@ public final class FakeAirtable: @unchecked Sendable {
             if let index = pathFaults.firstIndex(where: { request.path.hasSuffix($0.suffix) }) {
                 return pathFaults.remove(at: index).fault
             }
+            if let index = methodFaults.firstIndex(where: { $0.method == request.method }) {
+                return methodFaults.remove(at: index).fault
+            }
             return faults.removeValue(forKey: requestCount) ?? standingFault
         }
         let coding = options.compression.flatMap {
             HTTPCompression.negotiate(request.header("accept-encoding"), preferred: $0)
         }
-        let plain = respond(to: request, fault: fault)
+        // The fake's clock, moved on by `letTimePass(days:)`, is what every time it writes or answers reads.
+        let shift = locked { clockShift }
+        let plain = Self.$shift.withValue(shift) { respond(to: request, fault: fault) }
         // Not recorded for creates (airtable-api.md has the header on listings only): the stricter reading is that a
         // write's answer may come without it, so the fake leaves it out there.
         let isWrite = request.method != "GET" && !request.path.hasSuffix("/listRecords")
@@ -241,6 +259,10 @@ public final class FakeAirtable: @unchecked Sendable {
             headers["Content-Encoding"] = coding.rawValue
             headers["airtable-uncompressed-content-length"] = String(body.count)
             action = .respond(status: code, headers: headers, body: coding.encode(body.prefix(body.count / 2)))
+        }
+        if shift != 0, case .respond(let code, var headers, let body) = action {
+            headers["Date"] = HTTPServer.httpDate(Date().addingTimeInterval(shift))
+            action = .respond(status: code, headers: headers, body: body)
         }
         var status: Int?
         switch action {

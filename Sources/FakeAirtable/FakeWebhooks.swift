@@ -18,6 +18,9 @@ struct FakeWebhook {
     var firstCursor = 1
 
     var nextCursor: Int { firstCursor + payloads.count }
+
+    /// Whether it still records: a hook neither polled nor refreshed for 7 days "expires and is disabled" (§13.5).
+    func isEnabled(at now: Date) -> Bool { expires > now }
 }
 
 /// The base's webhooks and the transactions they have seen.
@@ -26,7 +29,7 @@ struct FakeWebhookStore {
     var transactions = 0
     /// Airtable allows 10 a base.
     static let maximum = 10
-    /// A hook lives 7 days unless refreshed.
+    /// A hook lives 7 days unless refreshed or polled; disabled, it stays listed 7 days more, then 404s.
     static let lifetime = 7 * 24 * 3600.0
     /// Payloads read at most in one call.
     static let pageLimit = 50
@@ -50,10 +53,18 @@ extension FakeAirtable {
                 return ok([String: Any]())
             }
         case ("POST", 2) where rest[1] == "refresh":
+            // Refreshing needs the base's creator (listing hooks and payloads does not), and an active hook: an
+            // expired one's refresh is refused (status UNCONFIRMED, §13.5; the fake answers 422).
+            guard options.isBaseCreator else {
+                return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
+            }
             return locked {
                 expireHooks()
                 guard let index = hooks.hooks.firstIndex(where: { $0.id == rest[0] }) else { return notFoundRoute() }
-                hooks.hooks[index].expires = Date().addingTimeInterval(FakeWebhookStore.lifetime)
+                guard hooks.hooks[index].isEnabled(at: webhookNow) else {
+                    return error(422, "CANNOT_REFRESH_DISABLED_WEBHOOK", "This webhook has expired")
+                }
+                hooks.hooks[index].expires = webhookNow.addingTimeInterval(FakeWebhookStore.lifetime)
                 return ok(["expirationTime": ISOInstant.text(hooks.hooks[index].expires)])
             }
         case ("GET", 2) where rest[1] == "payloads":
@@ -77,15 +88,16 @@ extension FakeAirtable {
         return locked {
             if let scope, base.tables.first(where: { $0.id == scope }) == nil { return invalidRequest() }
             expireHooks()
-            // UNCONFIRMED error name (airtable-api.md §13.5); a 422 either way.
+            // The type is the one seen in production; its status is UNCONFIRMED (§13.5), a 422 here. Disabled hooks
+            // still listed count against the 10.
             guard hooks.hooks.count < FakeWebhookStore.maximum else {
-                return error(422, "TOO_MANY_WEBHOOKS", "A base can have at most 10 webhooks")
+                return error(422, "TOO_MANY_WEBHOOKS_IN_BASE", "A base can have at most 10 webhooks")
             }
             // What was written before the hook was made is not its news.
             recordWebhookPayloads()
             let hook = FakeWebhook(
                 id: FakeBase.makeID(prefix: "ach"), tableID: scope, specification: specification,
-                expires: Date().addingTimeInterval(FakeWebhookStore.lifetime))
+                expires: webhookNow.addingTimeInterval(FakeWebhookStore.lifetime))
             hooks.hooks.append(hook)
             return ok([
                 "id": hook.id, "macSecretBase64": Data(hook.id.utf8).base64EncodedString(),
@@ -97,10 +109,11 @@ extension FakeAirtable {
     private func listWebhooks() -> HTTPAction {
         locked {
             expireHooks()
+            let now = webhookNow
             let listed: [[String: Any]] = hooks.hooks.map { hook in
                 [
                     "id": hook.id, "specification": hook.specification, "notificationUrl": AnyJSON.Null(),
-                    "cursorForNextPayload": hook.nextCursor, "isHookEnabled": true,
+                    "cursorForNextPayload": hook.nextCursor, "isHookEnabled": hook.isEnabled(at: now),
                     "areNotificationsEnabled": false, "expirationTime": ISOInstant.text(hook.expires),
                 ]
             }
@@ -115,7 +128,13 @@ extension FakeAirtable {
         return locked {
             expireHooks()
             recordWebhookPayloads()
-            guard let hook = hooks.hooks.first(where: { $0.id == id }) else { return notFoundRoute() }
+            guard let index = hooks.hooks.firstIndex(where: { $0.id == id }) else { return notFoundRoute() }
+            // Listing payloads extends an active hook's life 7 days from now; a disabled one answers what it kept, and
+            // nothing new (what Airtable answers then is UNCONFIRMED: this is the silent case).
+            if hooks.hooks[index].isEnabled(at: webhookNow) {
+                hooks.hooks[index].expires = webhookNow.addingTimeInterval(FakeWebhookStore.lifetime)
+            }
+            let hook = hooks.hooks[index]
             // A cursor older than what is kept answers from the oldest kept (UNCONFIRMED, §13.5).
             let start = max(cursor, hook.firstCursor)
             let offset = min(hook.payloads.count, start - hook.firstCursor)
@@ -168,12 +187,13 @@ extension FakeAirtable {
         }
         guard !changedTables.isEmpty, !hooks.hooks.isEmpty else { return }
         hooks.transactions += 1
-        for index in hooks.hooks.indices {
+        let now = webhookNow
+        for index in hooks.hooks.indices where hooks.hooks[index].isEnabled(at: now) {
             let scope = hooks.hooks[index].tableID
             let watched = scope.map { table in changedTables.filter { $0.key == table } } ?? changedTables
             guard !watched.isEmpty else { continue }
             hooks.hooks[index].payloads.append([
-                "timestamp": ISOInstant.text(Date()), "baseTransactionNumber": hooks.transactions,
+                "timestamp": ISOInstant.text(webhookNow), "baseTransactionNumber": hooks.transactions,
                 "actionMetadata": [
                     "source": "publicApi",
                     "sourceMetadata": ["user": ["id": options.user.id, "permissionLevel": "create"]],
@@ -183,16 +203,58 @@ extension FakeAirtable {
         }
     }
 
-    /// A hook past its expiration is disabled and then removed, its payloads with it; the fake removes it at once.
+    /// A hook 7 days past its expiration is removed, its payloads with it (until then it is listed, disabled).
     private func expireHooks() {
-        let now = Date()
-        hooks.hooks.removeAll { $0.expires <= now }
+        let now = webhookNow
+        hooks.hooks.removeAll { $0.expires.addingTimeInterval(FakeWebhookStore.lifetime) <= now }
     }
+
+    /// The webhooks' clock: the fake's, moved on by `letTimePass(days:)`.
+    var webhookNow: Date { Date().addingTimeInterval(clockShift) }
 
     // MARK: - For tests
 
     /// Every webhook ends as if its 7 days ran out unrefreshed (or someone deleted it behind tracker's back).
     public func expireWebhooks() { locked { hooks.hooks.removeAll() } }
+
+    /// `days` days pass on the fake's clock (its `Date` headers, the records' times, the webhooks') with nobody
+    /// polling or refreshing a webhook (a holiday): past 7 a hook is listed disabled and records nothing; past 14 it
+    /// is gone.
+    public func letTimePass(days: Double) { locked { clockShift += days * 86400 } }
+
+    /// Each hook's next payload is an error (`INVALID_HOOK`, `INVALID_FILTERS`): it can no longer report changes.
+    public func breakWebhooks(code: String = "INVALID_HOOK") {
+        locked {
+            hooks.transactions += 1
+            for index in hooks.hooks.indices {
+                hooks.hooks[index].payloads.append([
+                    "timestamp": ISOInstant.text(webhookNow), "baseTransactionNumber": hooks.transactions,
+                    "error": true, "code": code, "payloadFormat": "v0",
+                ])
+            }
+        }
+    }
+
+    /// A hook made by someone else, watching only `tableID`: not tracker's kind. Its id.
+    @discardableResult
+    public func addForeignWebhook(watching tableID: String) -> String {
+        locked {
+            let filters: [String: Any] = ["dataTypes": ["tableData"], "recordChangeScope": tableID]
+            let specification: [String: Any] = ["options": ["filters": filters]]
+            let hook = FakeWebhook(
+                id: FakeBase.makeID(prefix: "ach"), tableID: tableID, specification: specification,
+                expires: webhookNow.addingTimeInterval(FakeWebhookStore.lifetime))
+            hooks.hooks.append(hook)
+            return hook.id
+        }
+    }
+
+    /// Each webhook's expiry, by id, as the fake's clock reads it now (seconds from now; negative when disabled).
+    public var webhookSecondsLeft: [String: Double] {
+        locked {
+            Dictionary(uniqueKeysWithValues: hooks.hooks.map { ($0.id, $0.expires.timeIntervalSince(webhookNow)) })
+        }
+    }
 
     /// Each hook keeps only its newest `count` payloads, as if the older had passed their 7 days.
     public func keepNewestPayloads(_ count: Int) {

@@ -169,6 +169,10 @@ struct FormulaEvaluator {
                 return .bool(false)
             }
             return .bool(name == "IS_BEFORE" ? a < b : a > b)
+        case "DATETIME_PARSE":
+            // An ISO 8601 instant (the one form tracker sends) reads as that instant; anything else is an error value.
+            let text = try arg(0).text
+            return FakeDates.instant(text) == nil ? .blank : .string(text)
         case "DATETIME_DIFF":
             guard let a = day(try arg(0)), let b = day(try arg(1)) else { return .blank }
             return .number(Double(a - b))
@@ -391,6 +395,6 @@ enum FakeDates {
 
     /// Today's date in UTC, as Airtable's TODAY() gives it.
     static func today() -> String {
-        string(dayNumber: Int(floor(Date().timeIntervalSince1970 / 86400)))
+        string(dayNumber: Int(floor(FakeAirtable.now.timeIntervalSince1970 / 86400)))
     }
 }

@@ -47,66 +47,63 @@ extension BaseCopy {
     }
 
     /// The records changed or created since the table's mark. Not recorded: whether `LAST_MODIFIED_TIME()` of a record
-    /// never edited is its creation time; the stricter reading asks for `CREATED_TIME()` too.
+    /// never edited is its creation time; the stricter reading asks for `CREATED_TIME()` too. The instant is wrapped
+    /// as `DATETIME_PARSE('…')`, as other clients that filter by time do, so it is compared as a time, not as text.
     public static func changedSince(_ mark: String) -> String {
-        let since = Formula.literal(mark)
+        let since = "DATETIME_PARSE(\(Formula.literal(mark)))"
         return "OR(IS_AFTER(LAST_MODIFIED_TIME(), \(since)), IS_AFTER(CREATED_TIME(), \(since)))"
     }
 
+    /// Reads `table` whole and puts it in the copy at once (a table first read, on its own).
     func readWhole(_ table: Table, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
+        var pending = PendingRefresh()
+        try await readWhole(table, into: &pending, onPage: onPage)
+        if let projects = pending.projects.whole { noteCompletion(projects.records(where: \.isComplete)) }
+        pending.projects.apply(to: &projectCopy)
+        pending.tasks.apply(to: &taskCopy)
+        pending.clients.apply(to: &clientCopy)
+    }
+
+    func readWhole(_ table: Table, into pending: inout PendingRefresh, onPage: (@Sendable ([Project]) -> Void)? = nil)
+        async throws
+    {
         switch table {
-        case .projects:
-            let copy = try await whole(projectSource, onPage: onPage)
-            // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.
-            noteCompletion(copy.records(where: \.isComplete))
-            projectCopy = copy
-        case .tasks: if let source = taskSource { taskCopy = try await whole(source) }
-        case .clients: if let source = clientSource { clientCopy = try await whole(source) }
+        case .projects: pending.projects.whole = try await whole(projectSource, onPage: onPage)
+        case .tasks: if let source = taskSource { pending.tasks.whole = try await whole(source) }
+        case .clients: if let source = clientSource { pending.clients.whole = try await whole(source) }
         }
     }
 
-    func readChanges(_ table: Table) async throws {
+    func readChanges(_ table: Table, into pending: inout PendingRefresh) async throws {
         switch table {
         case .projects:
             guard let copy = projectCopy else { return }
-            let (found, mark) = try await changes(projectSource, since: copy)
-            noteCompletion(found)
-            projectCopy?.merge(found)
-            projectCopy?.mark = mark
+            (pending.projects.changed, pending.projects.mark) = try await changes(projectSource, since: copy)
         case .tasks:
             guard let source = taskSource, let copy = taskCopy else { return }
-            let (found, mark) = try await changes(source, since: copy)
-            taskCopy?.merge(found)
-            taskCopy?.mark = mark
+            (pending.tasks.changed, pending.tasks.mark) = try await changes(source, since: copy)
         case .clients:
             guard let source = clientSource, let copy = clientCopy else { return }
-            let (found, mark) = try await changes(source, since: copy)
-            clientCopy?.merge(found)
-            clientCopy?.mark = mark
+            (pending.clients.changed, pending.clients.mark) = try await changes(source, since: copy)
         }
     }
 
     /// Without a webhook: every 5 minutes the ids alone, and what the copy has beyond them is gone. Records made after
     /// the listing are added by the listing of changes that follows it.
-    func listIDsIfDue(_ table: Table) async throws {
+    func listIDsIfDue(_ table: Table, into pending: inout PendingRefresh) async throws {
         let now = localNow()
         switch table {
         case .projects:
-            guard let copy = projectCopy, let gone = try await gone(projectSource, from: copy, now: now) else { return }
-            projectCopy?.remove(gone)
-            projectCopy?.idsListed = now
+            guard let copy = projectCopy else { return }
+            pending.projects.gone = try await gone(projectSource, from: copy, now: now)
         case .tasks:
-            guard let source = taskSource, let copy = taskCopy, let gone = try await gone(source, from: copy, now: now)
-            else { return }
-            taskCopy?.remove(gone)
-            taskCopy?.idsListed = now
+            guard let source = taskSource, let copy = taskCopy else { return }
+            pending.tasks.gone = try await gone(source, from: copy, now: now)
         case .clients:
-            guard let source = clientSource, let copy = clientCopy,
-                let gone = try await gone(source, from: copy, now: now)
-            else { return }
-            clientCopy?.remove(gone)
-            clientCopy?.idsListed = now
+            guard let source = clientSource, let copy = clientCopy else { return }
+            pending.clients.gone = try await gone(source, from: copy, now: now)
         }
+        pending.idsListed = now
     }
 
     /// The table read whole into a new copy, page by page (no second array of it); the old copy answers until then.
@@ -150,5 +147,39 @@ extension BaseCopy {
         var ids = Set<String>()
         try await source.list(ListQuery(fields: source.idField.map { [$0] })) { ids.formUnion($0.map(\.id)) }
         return copy.ids(notIn: ids)
+    }
+}
+
+/// What one refresh read, kept aside until every read of it succeeded and then applied at once.
+struct PendingRefresh {
+    var projects = PendingTable<Project>()
+    var tasks = PendingTable<ProjectTask>()
+    var clients = PendingTable<RawRecord>()
+    /// The watch and the cursor the next refresh reads from.
+    var watch: WatchState?
+    var destroyed: Set<String> = []
+    /// When the ids were listed, on the local monotonic clock.
+    var idsListed: Double?
+}
+
+/// What one refresh read of one table: the table whole, the ids gone, the records changed and the next mark.
+struct PendingTable<Record: CopiedRecord> {
+    var whole: TableCopy<Record>?
+    var gone: [String]?
+    var changed: [Record]?
+    var mark: String?
+
+    /// The copy brought up to date with what was read: whole first, then the ids gone, then the changes (a record
+    /// made after the ids were listed comes back with them).
+    func apply(to copy: inout TableCopy<Record>?, idsListed: Double? = nil) {
+        if let whole { copy = whole }
+        if let gone {
+            copy?.remove(gone)
+            copy?.idsListed = idsListed
+        }
+        if let changed {
+            copy?.merge(changed)
+            copy?.mark = mark
+        }
     }
 }

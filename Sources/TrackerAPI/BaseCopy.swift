@@ -53,7 +53,11 @@ public actor BaseCopy {
     public internal(set) var clientCopy: TableCopy<RawRecord>?
     public internal(set) var watch: DeletionWatch?
     var cursor = 1
+    /// The hook's expiry as this process knows it (seconds since 1970, the server's clock): past it, the hook may
+    /// have been disabled and its news is not trusted.
     var hookExpires: Double?
+    /// Hooks whose payloads said they broke: never adopted again by this copy.
+    var distrustedHooks: Set<String> = []
     /// The face's turn (a tool call, a board's refresh): the reads of one turn share one refresh.
     private let turn = Locked(0)
     private var refreshedInTurn: Int?
@@ -210,33 +214,61 @@ public actor BaseCopy {
 
     // MARK: - Refreshing
 
+    /// One refresh, all or nothing: what it reads is kept aside, and the webhook's cursor, each table's mark, the
+    /// records and the deletions move together only once every read of it succeeded. One that fails leaves them all
+    /// as they were, so the next refresh reads the same news again.
     private func refresh(adding missing: Set<Table>, onPage: (@Sendable ([Project]) -> Void)?) async throws {
         if watch == nil && keptTables.isEmpty { return try await firstRead(missing, onPage: onPage) }
-        if watch == nil { try await setUpWatch() }
+        var pending = PendingRefresh()
         var news = TableNews(whole: missing, changed: Set(keptTables))
-        if case .webhook(let id) = watch { news = try await webhookNews(id, adding: missing) }
-        for table in news.whole { try await readWhole(table, onPage: onPage) }
-        for table in keptTables where !news.whole.contains(table) {
-            if case .idListing = watch { try await listIDsIfDue(table) }
-            if news.changed.contains(table) { try await readChanges(table) }
+        switch watch {
+        case .webhook(let id)?:
+            let (found, state) = try await webhookNews(id, adding: missing)
+            (news, pending.watch) = (found, state)
+        case .idListing?: break
+        case nil:
+            pending.watch = try await watchState()
+            news.whole.formUnion(keptTables)
         }
-        if !news.destroyed.isEmpty { deleted(Array(news.destroyed)) }
+        let listsIDs = if case .idListing = pending.watch?.watch ?? watch { true } else { false }
+        for table in news.whole { try await readWhole(table, into: &pending, onPage: onPage) }
+        for table in keptTables where !news.whole.contains(table) {
+            if listsIDs { try await listIDsIfDue(table, into: &pending) }
+            if news.changed.contains(table) { try await readChanges(table, into: &pending) }
+        }
+        pending.destroyed = news.destroyed
+        commit(pending)
+    }
+
+    /// Applies a refresh whose every read succeeded, at once (no suspension point between its parts).
+    private func commit(_ pending: PendingRefresh) {
+        if let projects = pending.projects.whole {
+            // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.
+            noteCompletion(projects.records(where: \.isComplete))
+        }
+        if let changed = pending.projects.changed { noteCompletion(changed) }
+        pending.projects.apply(to: &projectCopy, idsListed: pending.idsListed)
+        pending.tasks.apply(to: &taskCopy, idsListed: pending.idsListed)
+        pending.clients.apply(to: &clientCopy, idsListed: pending.idsListed)
+        if let state = pending.watch { apply(state) }
+        if !pending.destroyed.isEmpty { deleted(Array(pending.destroyed)) }
     }
 
     /// The first read: the webhook is found (its cursor taken) beside the first page, not before it, so the first
     /// screen still waits one round trip. A deletion in the moment between the two is the one thing this could miss;
     /// the id listing or the hook's next payloads show every later one.
     private func firstRead(_ tables: Set<Table>, onPage: (@Sendable ([Project]) -> Void)?) async throws {
-        let (client, memory) = (self.client, self.memory)
-        let finding = Task { try await client.basesWebhook(memory: memory) }
+        let (client, memory, distrusted) = (self.client, self.memory, distrustedHooks)
+        let finding = Task { try await client.basesWebhook(memory: memory, distrusted: distrusted) }
         do {
             for table in tables { try await readWhole(table, onPage: onPage) }
             apply(
-                try await withTaskCancellationHandler {
-                    try await finding.value
-                } onCancel: {
-                    finding.cancel()
-                })
+                state(
+                    of: try await withTaskCancellationHandler {
+                        try await finding.value
+                    } onCancel: {
+                        finding.cancel()
+                    }))
         } catch {
             finding.cancel()
             // Without the cursor the tables were read against, they are read again with the next one.

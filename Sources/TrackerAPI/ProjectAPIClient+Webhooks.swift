@@ -13,6 +13,19 @@ public struct ListedWebhook: Equatable, Sendable {
     public var expirationTime: String?
     /// Made the way tracker makes its own: record changes of every table, polled (no notification address).
     public var isTrackers: Bool
+    /// Whether it still records changes: Airtable disables a hook nobody polled or refreshed for 7 days.
+    public var isEnabled = true
+
+    /// Its expiry, seconds since 1970; nil when the listing gave none.
+    public var expires: Double? { expirationTime.flatMap(ISOInstant.date)?.timeIntervalSince1970 }
+
+    /// Whether tracker may read its news at the server's time `now`: tracker's kind, enabled, and known to outlive
+    /// `now`. A hook without a known expiry is not trusted (the stricter reading: Airtable lists one for every hook
+    /// a token makes).
+    public func isUsable(at now: Double) -> Bool {
+        guard isTrackers, isEnabled, let expires else { return false }
+        return expires > now
+    }
 }
 
 /// What the payloads since a cursor say: the ids created or changed and the ids destroyed, by table id.
@@ -24,6 +37,11 @@ public struct WebhookNews: Equatable, Sendable {
     /// Payloads between the cursor asked for and the first one answered are gone (kept only 7 days): what they said
     /// is lost, and a copy kept by them must be read again whole.
     public var missedSome = false
+    /// A payload said the hook can no longer report changes (`"error": true`, its code): its news is not to be
+    /// trusted, and a new hook is needed.
+    public var failure: String?
+    /// The server's time of the last answer (seconds since 1970): an active hook lives 7 days from it.
+    public var answeredAt: Double?
 
     public var isEmpty: Bool { changed.isEmpty && destroyed.isEmpty }
 }
@@ -49,25 +67,29 @@ extension ProjectAPIClient {
                     throw AppError.badResponse("webhooks is missing")
                 }
                 return hooks.compactMap { hook in
-                    guard let id = hook["id"]?.stringValue, let cursor = hook["cursorForNextPayload"]?.numberValue
+                    // A cursor that is no whole number a program can count with (1e300) makes the hook unusable.
+                    guard let id = hook["id"]?.stringValue, let cursor = hook["cursorForNextPayload"]?.intValue,
+                        cursor >= 1
                     else { return nil }
                     let filters = hook["specification"]?["options"]?["filters"]
                     let types = filters?["dataTypes"]?.arrayValue?.compactMap(\.stringValue) ?? []
                     let isTrackers =
                         types == ["tableData"] && (filters?["recordChangeScope"] ?? .null).isNull
-                        && (hook["notificationUrl"] ?? .null).isNull && hook["isHookEnabled"]?.boolValue != false
+                        && (hook["notificationUrl"] ?? .null).isNull
                     return ListedWebhook(
-                        id: id, cursorForNextPayload: Int(cursor), expirationTime: hook["expirationTime"]?.stringValue,
-                        isTrackers: isTrackers)
+                        id: id, cursorForNextPayload: cursor, expirationTime: hook["expirationTime"]?.stringValue,
+                        isTrackers: isTrackers, isEnabled: hook["isHookEnabled"]?.boolValue == true)
                 }
             }
         }
     }
 
     /// Finds the base's webhook (the one `memory` remembers, else one made as tracker makes them) or makes it, and
-    /// remembers it; its cursor, taken before any table is read, misses nothing written after. Without the scope or
+    /// remembers it; its cursor, taken before any table is read, misses nothing written after. Only a hook that is
+    /// usable (tracker's kind, enabled, unexpired at the server's time) is adopted; a remembered id that is not one is
+    /// forgotten, and `distrusted` ids (a hook whose payloads said it broke) are passed over. Without the scope or
     /// the creator's permission (or with the base's 10 taken), why not.
-    public func basesWebhook(memory: WebhookMemory?) async throws -> BaseWebhook {
+    public func basesWebhook(memory: WebhookMemory?, distrusted: Set<String> = []) async throws -> BaseWebhook {
         let hooks: [ListedWebhook]
         switch await listWebhooks() {
         case .success(let listed): hooks = listed
@@ -79,8 +101,12 @@ extension ProjectAPIClient {
             guard case .http(404, _) = error else { throw error }
             return .unavailable(because: "\(access.endpoint.absoluteString) has no webhook routes")
         }
+        // The listing's own answer told the server's time; before any, this machine's clock stands in.
+        let now = network.serverClock.now() ?? Date().timeIntervalSince1970
+        let usable = hooks.filter { $0.isUsable(at: now) && !distrusted.contains($0.id) }
         let remembered = memory?.recall()
-        if let hook = hooks.first(where: { $0.id == remembered }) ?? hooks.first(where: \.isTrackers) {
+        if let remembered, !usable.contains(where: { $0.id == remembered }) { memory?.remember(nil) }
+        if let hook = usable.first(where: { $0.id == remembered }) ?? usable.first {
             if hook.id != remembered { memory?.remember(hook.id) }
             return .hook(hook)
         }
@@ -89,11 +115,16 @@ extension ProjectAPIClient {
             memory?.remember(made.id)
             return .hook(made)
         case .failure(let error):
-            if Self.isRefused(error) { return .unavailable(because: "only the base's creator may make its webhook") }
-            guard case .http(let status, _) = error, status == 422 else { throw error }
+            if Self.isRefused(error) {
+                return .unavailable(because: "only the base's creator may make its webhook")
+            }
+            guard case .http(_, let body) = error, body.type == Self.tooManyWebhooks else { throw error }
             return .unavailable(because: "the base has as many webhooks as Airtable allows (10)")
         }
     }
+
+    /// The error type of an 11th webhook (its status is not recorded; the type is what tells it).
+    static let tooManyWebhooks = "TOO_MANY_WEBHOOKS_IN_BASE"
 
     /// A 403: the token lacks the scope, or its user the permission.
     static func isRefused(_ error: AppError) -> Bool {
@@ -112,7 +143,7 @@ extension ProjectAPIClient {
             Result { () throws(AppError) in
                 let body = try RecordDecoding.body(data)
                 guard let id = body["id"]?.stringValue else { throw AppError.badResponse("id is missing") }
-                // A new hook's first payload is numbered 1 (airtable-api.md §13.5).
+                // A new hook's first payload is numbered 1.
                 return ListedWebhook(
                     id: id, cursorForNextPayload: 1, expirationTime: body["expirationTime"]?.stringValue,
                     isTrackers: true)
@@ -128,7 +159,9 @@ extension ProjectAPIClient {
         }
     }
 
-    /// Every payload from `cursor` on, 50 a request while more remain. A hook that is gone answers 404.
+    /// Every payload from `cursor` on, 50 a request while more remain. A hook that is gone answers 404. An answer
+    /// whose cursor is not a whole number, or goes back, is malformed; one that says there is more without moving the
+    /// cursor ends the reading (it would be polled for ever).
     public func webhookNews(_ id: String, from cursor: Int) async -> Result<WebhookNews, AppError> {
         var news = WebhookNews(next: cursor)
         while true {
@@ -137,12 +170,20 @@ extension ProjectAPIClient {
             let answer = await network.send(request(url, method: "GET"), kind: .idempotent)
             let body: JSONValue
             do { body = try RecordDecoding.body(answer.get()) } catch { return .failure(error) }
-            guard let payloads = body["payloads"]?.arrayValue, let next = body["cursor"]?.numberValue.map(Int.init)
-            else { return .failure(.badResponse("payloads or cursor is missing")) }
+            guard let payloads = body["payloads"]?.arrayValue, let next = body["cursor"]?.intValue else {
+                return .failure(.badResponse("the webhook's payloads or cursor is missing or not a whole number"))
+            }
+            guard next >= news.next else {
+                return .failure(.badResponse("the webhook's cursor went back from \(news.next) to \(next)"))
+            }
+            news.answeredAt = network.serverClock.now()
             // The answer starts at the oldest payload kept when the cursor is older (UNCONFIRMED, §13.5): counting
             // back from the next cursor tells whether any were skipped.
             if next - payloads.count > news.next { news.missedSome = true }
             for payload in payloads {
+                if payload["error"]?.boolValue == true {
+                    news.failure = payload["code"]?.stringValue ?? "an error payload"
+                }
                 for (table, changes) in payload["changedTablesById"]?.objectMembers ?? [] {
                     var ids = Set((changes["createdRecordsById"]?.objectMembers ?? []).map(\.0))
                     ids.formUnion((changes["changedRecordsById"]?.objectMembers ?? []).map(\.0))
@@ -151,8 +192,9 @@ extension ProjectAPIClient {
                     if !gone.isEmpty { news.destroyed[table, default: []].formUnion(gone) }
                 }
             }
-            news.next = max(news.next, next)
-            guard body["mightHaveMore"]?.boolValue == true, !payloads.isEmpty else { return .success(news) }
+            let moved = next > news.next
+            news.next = next
+            guard body["mightHaveMore"]?.boolValue == true, !payloads.isEmpty, moved else { return .success(news) }
         }
     }
 }

@@ -89,13 +89,13 @@ public struct BaseSchema: Equatable, Sendable {
         public var linkedTableID: String? { options?["linkedTableId"]?.stringValue }
 
         /// Decimal places of a number, currency, percent or duration-like field.
-        public var precision: Int? { options?["precision"]?.numberValue.map { Int($0) } }
+        public var precision: Int? { options?["precision"]?.intValue }
 
         /// A currency field's symbol.
         public var symbol: String? { options?["symbol"]?.stringValue }
 
         /// A rating's highest value.
-        public var maximum: Int? { options?["max"]?.numberValue.map { Int($0) } }
+        public var maximum: Int? { options?["max"]?.intValue }
 
         /// A duration's format, e.g. `h:mm` or `h:mm:ss`.
         public var durationFormat: String? { options?["durationFormat"]?.stringValue }

@@ -54,6 +54,13 @@ extension JSONValue {
     /// The number this value holds, if it is one.
     public var numberValue: Double? { if case .number(let value) = self { value } else { nil } }
 
+    /// The whole number this value holds, if it is one a program can count with: `Int(exactly:)` within ±2^53 (what
+    /// a double holds exactly). A number from outside (`1e300`, `2.5`, NaN) is nil, never a trap.
+    public var intValue: Int? {
+        guard case .number(let value) = self, abs(value) <= 9_007_199_254_740_992 else { return nil }
+        return Int(exactly: value)
+    }
+
     /// The flag this value holds, if it is one.
     public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
 

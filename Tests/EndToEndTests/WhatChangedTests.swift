@@ -137,6 +137,53 @@ final class WhatChangedTests: FakeAirtableTestCase {
         XCTAssertEqual(requests(since: mark).count, 2)
     }
 
+    /// An hourly `changes` stopped for a holiday: Airtable disabled the hook after 7 idle days, and it recorded
+    /// nothing since. The next run does not trust it: a new hook, the table read whole, the edit reported.
+    func testAnHourlyChangesStoppedForAHolidayReportsWhatChangedMeanwhile() throws {
+        try startBigFake()
+        let run = tracker()
+        XCTAssertEqual(try run.run(["changes"]).status, 0)
+        let old = try XCTUnwrap(fake.webhookIDs.first)
+        fake.letTimePass(days: 9)
+        try other(
+            "PATCH", projects, ["records": [["id": "rec00000000000005", "fields": ["Name": "Renamed on holiday"]]]])
+        let result = try run.run(["changes"])
+        XCTAssertEqual(result.lines, ["Renamed on holiday: renamed from Project 00005"], result.stderr)
+        let made = try XCTUnwrap(fake.webhookIDs.first { $0 != old }, "a new hook")
+        XCTAssertLessThan(fake.webhookSecondsLeft[old] ?? 0, 0, "the old one is listed disabled")
+        // News again from the new hook.
+        try other("DELETE", projects, query: "?records[]=rec00000000000007")
+        XCTAssertEqual(try run.run(["changes"]).lines, ["deleted Project 00007"])
+        XCTAssertGreaterThan(fake.webhookSecondsLeft[made] ?? 0, 6 * 86400, "polling keeps it alive")
+    }
+
+    /// A snapshot whose header reads as impossible (a cursor of 1e300, a time in 2099) is no mark at all: the table
+    /// is read whole and the rename reported, never a trap (exit 132) or a rename missed.
+    func testASnapshotWithAnImpossibleCursorOrTimeIsReadWhole() throws {
+        try startBigFake()
+        let run = tracker()
+        let directory = (run.environment["HOME"] ?? "") + "/.local/state/tracker"
+        for (index, planted) in [#""cursor":1e300"#, #""since":"2099-01-01T00:00:00.000Z""#].enumerated() {
+            XCTAssertEqual(try run.run(["changes"]).status, 0)
+            let name = try XCTUnwrap(
+                FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".json") })
+            let path = directory + "/" + name
+            var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+            let key = planted.components(separatedBy: ":").first!
+            let header = lines[0].replacingOccurrences(
+                of: key + #":("[^"]*"|[0-9.e+]+)"#, with: planted, options: .regularExpression)
+            XCTAssertNotEqual(header, lines[0], "the header holds \(key)")
+            lines[0] = header
+            try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            let id = String(format: "rec%014d", 20 + index)
+            try other("PATCH", projects, ["records": [["id": id, "fields": ["Name": "Renamed \(index)"]]]])
+            let result = try run.run(["changes"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(
+                result.lines, ["Renamed \(index): renamed from Project \(String(format: "%05d", 20 + index))"])
+        }
+    }
+
     func testDoctorSaysWhatKeepsDeletions() throws {
         try startBigFake()
         let run = tracker()

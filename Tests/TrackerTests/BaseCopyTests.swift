@@ -150,6 +150,15 @@
             #expect(later.requests == 2, "the ids, then what changed")
             #expect(!later.records.contains { $0.id == gone.id })
             #expect(mirror.names(later.records).contains("Made elsewhere"))
+            // The ids are listed again every 5 minutes, not once: the next deletion goes at the next listing.
+            let quietAgain = try await mirror.projects()
+            #expect(quietAgain.requests == 1, "the listing was noted: no second one within 5 minutes")
+            let goneLater = first.records[4]
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(goneLater.id)")
+            mirror.clock.withLock { $0 += BaseCopy.idListingInterval }
+            let again = try await mirror.projects()
+            #expect(again.requests == 2, "the ids again, then what changed")
+            #expect(!again.records.contains { $0.id == goneLater.id })
         }
 
         @Test func aUserWhoDidNotCreateTheBaseListsIds() async throws {
@@ -213,6 +222,128 @@
             #expect(await mirror.copy.projectCopy?.records.map(\.id) == first.records.map(\.id))
             let next = try await mirror.projects()
             #expect(mirror.names(next.records).contains("Made elsewhere"), "nothing lost: the cursor stayed")
+        }
+
+        /// A refresh whose payloads were read but whose listing of changes failed moves nothing: the next one reads the
+        /// same news again, so the deletion and the rename are not lost (before, the cursor had moved on).
+        @Test func aDeletionReadByARefreshThatFailsIsReadAgainByTheNext() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            let (changed, deleted) = (first.records[3], first.records[7])
+            try await mirror.other(
+                "PATCH", mirror.projectsPath,
+                ["records": [["id": changed.id, "fields": ["Name": "Renamed elsewhere"]]]])
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(deleted.id)")
+            // The payloads answer; the listing of what changed fails (as after the retry budget).
+            mirror.fake.inject(.status(422, type: "INVALID_REQUEST_UNKNOWN"), onRequest: 2)
+            mirror.copy.beginTurn()
+            await #expect(throws: AppError.self) { try await mirror.copy.projects() }
+            #expect(await mirror.copy.projectCopy?.contains(deleted.id) == true, "the failed refresh applied nothing")
+            let next = try await mirror.projects()
+            #expect(!next.records.contains { $0.id == deleted.id }, "the deletion, read again")
+            #expect(mirror.names(next.records).contains("Renamed elsewhere"))
+            #expect(next.records.count == 29)
+        }
+
+        /// A week with nobody polling: Airtable disables the hook, which then records nothing and answers nothing new.
+        /// The copy knows its expiry passed, finds or makes another and reads the tables whole: nothing missed.
+        @Test func aHookNobodyPolledForAWeekIsReplacedAndNothingIsMissed() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            let old = try #require(mirror.memory.recall())
+            mirror.fake.letTimePass(days: 8)
+            try await mirror.other(
+                "PATCH", mirror.projectsPath,
+                ["records": [["id": first.records[2].id, "fields": ["Name": "Renamed during the week"]]]])
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(first.records[4].id)")
+            let next = try await mirror.projects()
+            #expect(mirror.names(next.records).contains("Renamed during the week"))
+            #expect(!next.records.contains { $0.id == first.records[4].id })
+            let made = try #require(mirror.memory.recall())
+            #expect(made != old, "a new hook, remembered for the others")
+            #expect(mirror.fake.webhookSecondsLeft[made].map { $0 > 6 * 86400 } == true)
+            let quiet = try await mirror.projects()
+            #expect(quiet.requests == 1, "news again from the new hook")
+        }
+
+        /// A process started after such a week does not adopt the remembered, disabled hook.
+        @Test func aProcessStartedAfterAWeekAdoptsNoDisabledHook() async throws {
+            let mirror = try Mirror()
+            _ = try await mirror.projects()
+            let old = try #require(mirror.memory.recall())
+            mirror.fake.letTimePass(days: 8)
+            let later = BaseCopy(
+                client: mirror.client, tasks: nil, tableIDs: [.projects: mirror.fake.options.tableID],
+                memory: mirror.memory)
+            later.beginTurn()
+            let records = try await later.projects()
+            #expect(await later.watch != .webhook(id: old))
+            #expect(mirror.memory.recall() != old, "the disabled hook is forgotten")
+            try await mirror.other(
+                "PATCH", mirror.projectsPath, ["records": [["id": records[1].id, "fields": ["Name": "Seen later"]]]])
+            later.beginTurn()
+            #expect(try await later.projects().contains { $0.name == "Seen later" })
+        }
+
+        /// A remembered hook that watches only another table is not tracker's kind: forgotten, and one made.
+        @Test func aRememberedHookOfAnotherKindIsForgotten() async throws {
+            let mirror = try Mirror()
+            let foreign = mirror.fake.addForeignWebhook(watching: FakeTasks.tableID)
+            mirror.memory.remember(foreign)
+            let first = try await mirror.projects()
+            #expect(await mirror.copy.watch != .webhook(id: foreign))
+            #expect(mirror.memory.recall() != foreign)
+            try await mirror.other(
+                "PATCH", mirror.projectsPath, ["records": [["id": first.records[0].id, "fields": ["Name": "Seen"]]]])
+            #expect(mirror.names(try await mirror.projects().records).contains("Seen"))
+        }
+
+        /// A payload that says the hook broke (`"error": true`): the hook is not trusted again, the tables are read
+        /// whole and another hook is made.
+        @Test func aHookWhosePayloadsSayItBrokeIsReplaced() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            let old = try #require(mirror.memory.recall())
+            mirror.fake.breakWebhooks()
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(first.records[6].id)")
+            let next = try await mirror.projects()
+            #expect(!next.records.contains { $0.id == first.records[6].id })
+            let made = try #require(mirror.memory.recall())
+            #expect(made != old)
+            #expect(await mirror.copy.watch == .webhook(id: made))
+        }
+
+        /// More than one page of payloads (50 a page): every page is read, and a deletion on the second is applied.
+        @Test func everyPageOfPayloadsIsRead() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            for index in 0..<55 {
+                try await mirror.other(
+                    "PATCH", mirror.projectsPath,
+                    ["records": [["id": first.records[1].id, "fields": ["Name": "Edit \(index)"]]]])
+            }
+            try await mirror.other("DELETE", mirror.projectsPath + "?records[]=\(first.records[9].id)")
+            let next = try await mirror.projects()
+            #expect(!next.records.contains { $0.id == first.records[9].id }, "the deletion on the second page")
+            #expect(mirror.names(next.records).contains("Edit 54"))
+        }
+
+        /// An answer that says there is more without moving the cursor is read once, not polled for ever; one whose
+        /// cursor is no whole number (`1e300`) is malformed, not a trap.
+        @Test func payloadAnswersThatCannotBeTrustedEndTheReading() async throws {
+            let mirror = try Mirror()
+            _ = try await mirror.projects()
+            let cursor = await mirror.copy.cursor
+            mirror.fake.injectOnEveryRequest(
+                .raw(200, body: #"{"payloads":[{}],"cursor":\#(cursor),"mightHaveMore":true,"payloadFormat":"v0"}"#))
+            let stuck = try await mirror.projects()
+            #expect(stuck.requests == 1)
+            mirror.fake.injectOnEveryRequest(
+                .raw(200, body: #"{"payloads":[],"cursor":1e300,"mightHaveMore":false,"payloadFormat":"v0"}"#))
+            mirror.copy.beginTurn()
+            await #expect(throws: AppError.self) { try await mirror.copy.projects() }
+            mirror.fake.injectOnEveryRequest(nil)
+            #expect(await mirror.copy.cursor == cursor)
         }
 
         @Test func theHookIsRefreshedBeforeItsSevenDaysRunOut() async throws {

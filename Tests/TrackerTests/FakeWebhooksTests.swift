@@ -113,7 +113,7 @@
             for _ in 0..<10 { _ = try await base.call("POST", base.hooks, Base.specification) }
             let (eleventh, refusal) = try await base.call("POST", base.hooks, Base.specification)
             #expect(eleventh == 422)
-            #expect((refusal["error"] as? [String: Any])?["type"] as? String == "TOO_MANY_WEBHOOKS")
+            #expect((refusal["error"] as? [String: Any])?["type"] as? String == "TOO_MANY_WEBHOOKS_IN_BASE")
         }
 
         @Test func withoutTheScopeOrTheCreatorsPermissionTheRoutesAre403() async throws {

@@ -149,13 +149,17 @@ extension Runner {
                     news: news))
         }
         var comparison: TableComparison
+        var distrusted = Set<String>()
         do {
-            if let previous, let news = try await changesNews(options, previous: previous, base: base) {
+            if let previous,
+                let news = try await changesNews(options, previous: previous, base: base, distrusted: &distrusted)
+            {
                 // Only what changed since the snapshot is read, and its other lines are kept as they are.
                 comparison = comparing(try await base.confirmedLayout(), news: news.next)
                 try comparison.patch(changed: news.changed, left: news.left, deleted: news.deleted)
             } else {
-                comparison = try await compareWhole(options, previous: previous, base: base, comparing: comparing)
+                comparison = try await compareWhole(
+                    options, previous: previous, base: base, distrusted: distrusted, comparing: comparing)
             }
         } catch let problem as TableSnapshot.Problem {
             throw untrusted(problem)
@@ -184,11 +188,11 @@ extension Runner {
 
     /// The snapshot compared with the whole table, read by one listing (where the news starts taken first).
     private func compareWhole(
-        _ options: Changes, previous: TableSnapshot.Stored?, base: Base,
+        _ options: Changes, previous: TableSnapshot.Stored?, base: Base, distrusted: Set<String>,
         comparing: (TableLayout, TableSnapshot.News?) -> TableComparison
     ) async throws -> TableComparison {
         let listing = try await projectListing(options.filters, view: options.view, base: base, command: "changes")
-        let news = try await changesNewsStart(options, base: base)
+        let news = try await changesNewsStart(options, base: base, distrusted: distrusted)
         var started: TableComparison?
         // Cold, the listing goes out beside the schema read; values are formatted by the fields' types, so the
         // comparison starts once the schema has confirmed the layout (before the first page is passed on).

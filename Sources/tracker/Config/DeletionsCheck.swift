@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerModel
 
@@ -25,7 +30,9 @@ enum DeletionsCheck {
             return check
         case .success(let hooks):
             let remembered = runner.webhookMemory(configuration).recall()
-            guard let hook = hooks.first(where: { $0.id == remembered }) ?? hooks.first(where: \.isTrackers) else {
+            let now = client.serverClock.now() ?? Date().timeIntervalSince1970
+            let usable = hooks.filter { $0.isUsable(at: now) }
+            guard let hook = usable.first(where: { $0.id == remembered }) ?? usable.first else {
                 return DoctorCheck(
                     name: "deletions",
                     detail:

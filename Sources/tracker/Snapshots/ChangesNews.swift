@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import TrackerAPI
 import TrackerModel
 
@@ -17,18 +22,34 @@ struct ChangesNews {
 extension Runner {
     /// The news since `previous`; nil when the snapshot must be compared with the whole table: it has no news position,
     /// a view picks the projects (only Airtable knows its filters), the selection moves with the day, or the news was
-    /// lost (the webhook made again, payloads older than the cursor gone).
-    func changesNews(_ options: Changes, previous: TableSnapshot.Stored, base: Base) async throws -> ChangesNews? {
+    /// lost (the webhook made again, payloads older than the cursor gone, the hook disabled or broken), or the
+    /// snapshot's time reads as impossible (ahead of the server's clock). A hook whose payloads said it broke is added
+    /// to `distrusted`, so the whole read that follows does not adopt it again.
+    func changesNews(
+        _ options: Changes, previous: TableSnapshot.Stored, base: Base, distrusted: inout Set<String>
+    ) async throws -> ChangesNews? {
         guard let news = previous.news, options.view == nil, !options.filters.movesWithTheDay else { return nil }
         let layout = try await base.confirmedLayout()
         let client = base.client
         var deleted = Set<String>()
         var tableChanged = true
         var next = TableSnapshot.News(since: news.since)
-        switch try await client.basesWebhook(memory: webhookMemory(base.configuration)) {
+        let memory = webhookMemory(base.configuration)
+        let watch = try await client.basesWebhook(memory: memory)
+        // The listing told the server's time: a snapshot's time ahead of it would hide every change until then.
+        guard let since = ISOInstant.date(news.since)?.timeIntervalSince1970,
+            since <= (client.serverClock.now() ?? Date().timeIntervalSince1970)
+        else { return nil }
+        switch watch {
         case .hook(let hook):
+            // A hook other than the snapshot's (its own was disabled, expired or forgotten) holds none of its news.
             guard hook.id == news.hook, let cursor = news.cursor else { return nil }
             let found = try await client.webhookNews(hook.id, from: cursor).get()
+            if found.failure != nil {
+                distrusted.insert(hook.id)
+                memory.remember(nil)
+                return nil
+            }
             if found.missedSome { return nil }
             if let table = layout.table?.id {
                 tableChanged = found.changed[table] != nil
@@ -64,11 +85,12 @@ extension Runner {
 
     /// Where the news starts for a whole read about to go out: the base's webhook's cursor now and the server's
     /// time; nil when the next run must read the whole table anyway.
-    func changesNewsStart(_ options: Changes, base: Base) async throws -> TableSnapshot.News? {
+    func changesNewsStart(_ options: Changes, base: Base, distrusted: Set<String>) async throws -> TableSnapshot.News? {
         guard options.view == nil, !options.filters.movesWithTheDay else { return nil }
         let client = base.client
         var news = TableSnapshot.News(since: "")
-        if case .hook(let hook) = try await client.basesWebhook(memory: webhookMemory(base.configuration)) {
+        let memory = webhookMemory(base.configuration)
+        if case .hook(let hook) = try await client.basesWebhook(memory: memory, distrusted: distrusted) {
             (news.hook, news.cursor) = (hook.id, hook.cursorForNextPayload)
         }
         guard let since = BaseCopy.mark(client.serverClock) else { return nil }

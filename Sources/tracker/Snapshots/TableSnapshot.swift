@@ -266,9 +266,13 @@ enum TableSnapshot {
             throw .otherTable("it is of base \(base), table \"\(name)\"\(taken.isEmpty ? "" : " (\(taken))")")
         }
         var stored = try Stored(bytes: bytes, body: headerEnd + 1)
-        if let since = root["since"]?.stringValue {
-            stored.news = News(
-                since: since, hook: root["hook"]?.stringValue, cursor: root["cursor"]?.numberValue.map { Int($0) })
+        // Where the news starts is trusted only when it reads as possible: a time, and a cursor that is a whole number
+        // from 1 (`1e300` is no cursor). Anything else is no mark at all, and the next run reads the table whole.
+        if let since = root["since"]?.stringValue, ISOInstant.date(since) != nil {
+            let cursor = root["cursor"].map { $0.intValue.flatMap { $0 >= 1 ? $0 : nil } }
+            if cursor != .some(nil) {
+                stored.news = News(since: since, hook: root["hook"]?.stringValue, cursor: cursor ?? nil)
+            }
         }
         return stored
     }
