@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <poll.h>
+#include <time.h>
 
 // Option and info numbers from curl.h; they are libcurl's stable ABI.
 enum {
@@ -281,13 +282,30 @@ static int wait_for(void *stream, short events, long timeout_ms) {
     }
 }
 
+/// Milliseconds on the monotonic clock, for deadlines that hold across many waits.
+static long long milliseconds_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/// What is left of a deadline, at least 0: a peer that sends a byte at a time (a TLS record in pieces) wakes poll
+/// again and again, and each wait must take only what the whole exchange has left.
+static long left_until(long long deadline) {
+    long long left = deadline - milliseconds_now();
+    return left > 0 ? (long)left : 0;
+}
+
 int tracker_curl_stream_send(void *stream, const char *bytes, size_t length, long timeout_ms) {
+    long long deadline = milliseconds_now() + timeout_ms;
     size_t done = 0;
     while (done < length) {
         size_t sent = 0;
         int result = easy_send(stream, bytes + done, length - done, &sent);
         if (result == RESULT_AGAIN) {
-            int ready = wait_for(stream, POLLOUT, timeout_ms);
+            long left = left_until(deadline);
+            if (left == 0) return RESULT_TIMEOUT;
+            int ready = wait_for(stream, POLLOUT, left);
             if (ready == 0) return RESULT_TIMEOUT;
             if (ready < 0) return RESULT_SEND_ERROR;
             continue;
@@ -300,11 +318,14 @@ int tracker_curl_stream_send(void *stream, const char *bytes, size_t length, lon
 
 int tracker_curl_stream_receive(void *stream, char *buffer, size_t capacity, size_t *received, long timeout_ms) {
     *received = 0;
+    long long deadline = milliseconds_now() + timeout_ms;
     for (;;) {
         int result = easy_recv(stream, buffer, capacity, received);
         // TLS may have records buffered that poll cannot see, so the library is asked first and poll only after.
         if (result != RESULT_AGAIN) return result;
-        int ready = wait_for(stream, POLLIN, timeout_ms);
+        long left = left_until(deadline);
+        if (left == 0) return RESULT_TIMEOUT;
+        int ready = wait_for(stream, POLLIN, left);
         if (ready == 0) return RESULT_TIMEOUT;
         if (ready < 0) return RESULT_RECV_ERROR;
     }

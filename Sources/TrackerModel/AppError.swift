@@ -39,6 +39,9 @@ public enum AppError: Error, Equatable, Sendable {
     case ambiguousWords(words: String, candidates: [String])
     /// Still rate limited when the retry budget ran out.
     case rateLimited(waitedSeconds: Int)
+    /// Someone asked every request to wait longer than the retry budget (a schedule in the team's Redis, a
+    /// `Retry-After`): tracker does not take such a wait on anyone's word.
+    case waitRefused(who: String, seconds: Int, budget: Int)
     /// Requests kept timing out until the retry budget ran out.
     case timedOut(seconds: Int)
     /// The network failed (refused, reset, DNS) and retries did not help.
@@ -100,7 +103,8 @@ extension AppError {
         case .http(let status, let body): Self.exitCode(status: status, type: body.type)
         case .tableAccessDenied, .schemaUnreadable, .scopeMissing: .permissionDenied
         case .notFound: .notFound
-        case .rateLimited, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown, .commentOutcomeUnknown,
+        case .rateLimited, .waitRefused, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown,
+            .commentOutcomeUnknown,
             .uploadOutcomeUnknown,
             .lockTimeout, .teamLockUnavailable, .teamLockLost:
             .temporaryFailure
@@ -148,6 +152,8 @@ extension AppError {
             "\(candidates.count) projects are named \"\(name)\": \(candidates.joined(separator: ", "))"
         case .rateLimited(let waited):
             "Airtable is still rate limiting after \(waited)s of retries (429 RATE_LIMIT_REACHED)"
+        case .waitRefused(let who, let seconds, let budget):
+            "\(who) asks every request to wait \(seconds)s, longer than the retry budget (\(budget)s); not waiting"
         case .timedOut(let seconds):
             "Airtable did not answer within \(seconds)s, even after retrying"
         case .network(let text): text
@@ -211,6 +217,8 @@ extension AppError {
         case .ambiguous: "Pass one of the ids instead."
         case .ambiguousWords: "Pass one of the ids, or more of the name."
         case .rateLimited: "Another client may be using this base heavily; try again in a minute."
+        case .waitRefused:
+            "Try again later; if it persists, a schedule may be stuck: check the clock of the team's Redis, or raise retryBudgetSeconds."
         case .timedOut: "Check your connection, or raise --timeout / timeoutSeconds."
         case .network: "Check your connection and the endpoint; try again later."
         case .tls:

@@ -20,9 +20,13 @@ public protocol RequestPacer: Sendable {
     func nextTurn(notBefore delay: Double) throws(AppError) -> Double
     /// Airtable answered 429: hold every request back for `seconds`, and slow the pace after that.
     func rateLimited(holdingFor seconds: Double)
+    /// Who keeps the schedule a wait comes from, in words (a wait longer than the retry budget names it).
+    var scheduleKeeper: String { get }
 }
 
 extension RequestPacer {
+    public var scheduleKeeper: String { "the other tracker processes on this machine" }
+
     public func nextTurn(notBefore delay: Double) throws(AppError) -> Double { max(delay, try nextTurn()) }
 }
 
@@ -103,13 +107,21 @@ struct PaceSchedule: Equatable {
         sent.removeAll()
     }
 
+    /// How far ahead of now a stored schedule may lie: tracker writes no hold longer than `longestHold`, plus the
+    /// slots of a slowed window after it. A schedule beyond this was not written by tracker as it is (a clock that
+    /// stepped back, a hand's mistake) and is discarded rather than waited for.
+    public static let horizon = 600.0
+    /// The longest hold after a 429 that tracker shares: Airtable's lockout is 30 s; a `Retry-After` longer than this
+    /// is not passed on to every other process.
+    public static let longestHold = 300.0
+
     /// The schedule as stored in the slot file: hold, slowdown, resumed, then the latest slots.
     public var text: String { ([hold, slowdown, resumed] + sent).map { "\($0)" }.joined(separator: " ") }
 
     /// A stored schedule; one far in the future is left from before a reboot (the monotonic clock restarted).
     public init(text: String, now: Double) {
         let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
-        guard numbers.count >= 3, numbers.allSatisfy({ $0 <= now + 3600 }) else { return }
+        guard numbers.count >= 3, numbers.allSatisfy({ $0 <= now + Self.horizon }) else { return }
         (hold, slowdown, resumed) = (numbers[0], max(1, numbers[1]), numbers[2])
         sent = Array(numbers.dropFirst(3).suffix(Self.maximumCapacity))
     }
@@ -210,4 +222,6 @@ public struct TwoBudgetPacer: RequestPacer {
     }
 
     public func rateLimited(holdingFor seconds: Double) { base.rateLimited(holdingFor: seconds) }
+
+    public var scheduleKeeper: String { base.scheduleKeeper }
 }

@@ -21,6 +21,7 @@ public enum MonotonicClock {
 
     /// Sleeps for `seconds`, returning early if the task is cancelled.
     @Sendable public static func sleep(_ seconds: Double) async {
-        try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+        // Clamped before converting: a wait from outside (a schedule, a header) must never trap on its size.
+        try? await Task.sleep(nanoseconds: UInt64(min(max(0, seconds), 1e9) * 1e9))
     }
 }

@@ -11,7 +11,7 @@ final class RedisScriptTests: XCTestCase {
             address: try RedisAddress.parse("unix://\(redis.socketPath)").get(), answerTimeout: 5)
         func reserve() throws -> Double {
             let answer = try connection.evaluate([
-                (RedisScripts.budget, ["tracker:{appT}:budget:x"], ["reserve", "5", "0", "p"])
+                (RedisScripts.budget, ["tracker:{appT}:budget:x"], ["reserve", "5", "0", "p", "600"])
             ])
             guard case .integer(let micros) = answer[0] else { throw XCTSkip("unexpected answer \(answer)") }
             return Double(micros) / 1_000_000
@@ -21,7 +21,9 @@ final class RedisScriptTests: XCTestCase {
         var expected = (0..<7).map { _ in schedule.reserve(at: 0, requestsPerSecond: 5) }
         var actual = try (0..<7).map { _ in try reserve() }
         schedule.rateLimited(at: 0, holdingFor: 3)
-        _ = try connection.evaluate([(RedisScripts.budget, ["tracker:{appT}:budget:x"], ["hold", "5", "3", "p"])])
+        _ = try connection.evaluate([
+            (RedisScripts.budget, ["tracker:{appT}:budget:x"], ["hold", "5", "3", "p", "600"])
+        ])
         expected += (0..<3).map { _ in schedule.reserve(at: 0, requestsPerSecond: 5) }
         actual += try (0..<3).map { _ in try reserve() }
         XCTAssertEqual(expected.count, actual.count)
@@ -33,5 +35,36 @@ final class RedisScriptTests: XCTestCase {
         // A restarted Redis has no script: it is sent again by its text, and pacing goes on.
         try redis.cli(["SCRIPT", "FLUSH"])
         XCTAssertGreaterThan(try reserve(), 4)
+    }
+
+    /// A schedule planted a day ahead (a hand's mistake, a Redis whose clock stepped back) is discarded by the script:
+    /// no machine waits on it. Without the horizon check every machine's next request waited the day out.
+    func testAScheduleFurtherAheadThanTrackerWritesIsDiscarded() throws {
+        let redis = try RedisServer()
+        let connection = RedisConnection(
+            address: try RedisAddress.parse("unix://\(redis.socketPath)").get(), answerTimeout: 5)
+        let key = "tracker:{appT}:budget:x"
+        func reserve() throws -> Double {
+            let answer = try connection.evaluate([(RedisScripts.budget, [key], ["reserve", "5", "0", "p", "600"])])
+            guard case .integer(let micros) = answer[0] else { throw XCTSkip("unexpected answer \(answer)") }
+            return Double(micros) / 1_000_000
+        }
+        guard case .array(let time?) = try connection.command(["TIME"]),
+            let seconds = time.first?.text.flatMap(Double.init)
+        else { return XCTFail("TIME did not answer") }
+        for planted in ["\(seconds + 86400) 1 0", "99999999999 1 0", "0 1 0 \(seconds + 7200)"] {
+            try redis.cli(["SET", key, planted])
+            XCTAssertLessThan(try reserve(), 1, "planted \(planted)")
+            try redis.cli(["DEL", key])
+        }
+        // A hold tracker could have written (a 429's 30 s) is still obeyed.
+        _ = try connection.evaluate([(RedisScripts.budget, [key], ["hold", "5", "30", "p", "600"])])
+        XCTAssertGreaterThan(try reserve(), 25)
+        // A hold asked for far past the horizon is cut to half of it, so what is stored stays believable.
+        try redis.cli(["DEL", key])
+        _ = try connection.evaluate([(RedisScripts.budget, [key], ["hold", "5", "86400", "p", "600"])])
+        let wait = try reserve()
+        XCTAssertGreaterThan(wait, 250)
+        XCTAssertLessThanOrEqual(wait, 301)
     }
 }

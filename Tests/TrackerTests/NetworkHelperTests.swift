@@ -392,3 +392,57 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
         #expect(clock.sleeps.isEmpty)
     }
 }
+
+/// A schedule a day ahead (written by anyone who can write to the team's Redis) is refused with 75 naming who asked,
+/// never slept through; without the bound the request waited the day out.
+@Test func aWaitLongerThanTheRetryBudgetIsRefusedNamingWhoAskedForIt() async throws {
+    struct FarAhead: RequestPacer {
+        func nextTurn() -> Double { 86400 }
+        func rateLimited(holdingFor seconds: Double) {}
+        var scheduleKeeper: String { "the team's Redis at redis://cache:6379" }
+    }
+    let clock = TestClock()
+    let host = StubTransport.host([.http(200, body: "{}")])
+    let helper = NetworkHelper(
+        transport: StubTransport(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+        pacer: FarAhead(), rules: ProjectAPIClient.rules, environment: clock.environment())
+    let error = try #require(
+        await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
+    #expect(error == .waitRefused(who: "the team's Redis at redis://cache:6379", seconds: 86400, budget: 120))
+    #expect(error.exitCode == .temporaryFailure)
+    #expect(
+        error.message
+            == "the team's Redis at redis://cache:6379 asks every request to wait 86400s, longer than the retry budget (120s); not waiting"
+    )
+    #expect(clock.sleeps.isEmpty)
+    #expect(host.requests.isEmpty)
+}
+
+/// A `Retry-After: 3600` ends the command at once (75, naming the header), and only a hold tracker could have written
+/// is shared with every other process; before, the hour was shared with every machine first.
+@Test func aRetryAfterPastTheBudgetIsNotWaitedNorSharedWhole() async throws {
+    let clock = TestClock()
+    let pacer = RecordingPacer()
+    let host = StubTransport.host([
+        .http(429, body: #"{"errors":[{"error":"RATE_LIMIT_REACHED"}]}"#, headers: ["Retry-After": "3600"])
+    ])
+    let helper = NetworkHelper(
+        transport: StubTransport(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120), pacer: pacer,
+        rules: ProjectAPIClient.rules, environment: clock.environment())
+    let error = try #require(
+        await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
+    guard case .waitRefused(let who, let seconds, let budget) = error else {
+        Issue.record("expected a refused wait, got \(error)")
+        return
+    }
+    #expect(who.hasSuffix("Retry-After") && seconds == 3600 && budget == 120)
+    #expect(clock.sleeps.isEmpty)
+    #expect(pacer.holds.allSatisfy { $0 <= PaceSchedule.longestHold } && pacer.holds.count == 1)
+}
+
+/// Sleeping on a number from outside never traps, however large (a hold of 99999999999 s was exit 132).
+@Test func sleepingAnyLengthNeverTraps() async {
+    let task = Task { await MonotonicClock.sleep(99_999_999_999) }
+    task.cancel()
+    await task.value
+}

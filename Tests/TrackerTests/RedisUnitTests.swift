@@ -122,3 +122,33 @@ struct TeamKeysTests {
         #expect(RedisScripts.budget.digest == Digest.sha1Hex(RedisScripts.budget.text))
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct RESPBoundsTests {
+    /// A hostile reply nested 400,000 deep crashed the reader (it recursed without a bound); now it is malformed.
+    @Test func nestingDeeperThanAFewLevelsIsMalformedNotACrash() throws {
+        let deep = Array(String(repeating: "*1\r\n", count: 400_000).utf8) + Array(":1\r\n".utf8)
+        #expect(throws: RESP.Malformed.self) { try RESP.parse(deep) }
+        // The deepest answer tracker reads (a cluster's slot map: three levels) still reads.
+        let slots = Array("*1\r\n*3\r\n:0\r\n:16383\r\n*2\r\n$9\r\n127.0.0.1\r\n:7000\r\n".utf8)
+        let (value, _) = try #require(try RESP.parse(slots))
+        guard case .array(let ranges?) = value, case .array(let range?) = ranges.first else {
+            Issue.record("the slot map did not read as arrays")
+            return
+        }
+        #expect(range.count == 3)
+        let fiveDeep = Array("*1\r\n*1\r\n*1\r\n*1\r\n*1\r\n:1\r\n".utf8)
+        #expect(throws: RESP.Malformed.self) { try RESP.parse(fiveDeep) }
+    }
+
+    @Test func aBulkOverOneMebibyteOrAnEndlessLineIsMalformed() throws {
+        #expect(throws: RESP.Malformed.self) { try RESP.parse(Array("$536870911\r\n".utf8)) }
+        #expect(throws: RESP.Malformed.self) { try RESP.parse(Array("$1048577\r\n".utf8)) }
+        // One mebibyte itself is allowed (more bytes needed, not malformed).
+        #expect(try RESP.parse(Array("$1048576\r\nabc".utf8)) == nil)
+        #expect(throws: RESP.Malformed.self) {
+            try RESP.parse(Array(("+" + String(repeating: "x", count: 70_000)).utf8))
+        }
+        #expect(throws: RESP.Malformed.self) { try RESP.parse(Array("*70000\r\n".utf8)) }
+    }
+}

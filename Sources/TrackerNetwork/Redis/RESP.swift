@@ -35,10 +35,29 @@ public enum RESP {
         public var reason: String
     }
 
+    /// How deep arrays may nest: tracker's deepest answer (a cluster's slot map) is three levels; a reply nested
+    /// deeper is not one tracker asked for, and reading it without a bound would recurse until the stack ran out.
+    public static let deepestNesting = 4
+    /// The longest bulk string read: tracker stores a few hundred bytes a key; Redis would allow 512 MiB.
+    public static let longestBulk = 1 << 20
+    /// The longest line (a status, an error, a length) read.
+    public static let longestLine = 1 << 16
+    /// The most elements an array may announce (a cluster's slot map has at most 16,384 ranges).
+    public static let mostElements = 1 << 16
+
     /// The first whole value in `buffer` from `start`, and where the next begins; nil when more bytes are needed.
+    /// A value that breaks a bound (nesting, a bulk's length, an array's count) is malformed.
     public static func parse(_ buffer: [UInt8], from start: Int = 0) throws(Malformed) -> (RESPValue, Int)? {
+        try parse(buffer, from: start, depth: 0)
+    }
+
+    private static func parse(_ buffer: [UInt8], from start: Int, depth: Int) throws(Malformed) -> (RESPValue, Int)? {
         guard start < buffer.count else { return nil }
-        guard let lineEnd = lineEnd(buffer, from: start + 1) else { return nil }
+        guard let lineEnd = lineEnd(buffer, from: start + 1) else {
+            // A header line is a few bytes; one that never ends would otherwise be waited for until the deadline.
+            if buffer.count - start > longestLine { throw Malformed(reason: "a line runs past \(longestLine) bytes") }
+            return nil
+        }
         let line = String(decoding: buffer[(start + 1)..<lineEnd], as: UTF8.self)
         let next = lineEnd + 2
         switch buffer[start] {
@@ -48,21 +67,22 @@ public enum RESP {
             guard let value = Int(line) else { throw Malformed(reason: "an integer reads \"\(line.prefix(20))\"") }
             return (.integer(value), next)
         case UInt8(ascii: "$"):
-            guard let length = Int(line), length >= -1, length < 512 << 20 else {
+            guard let length = Int(line), length >= -1, length <= longestBulk else {
                 throw Malformed(reason: "a bulk length reads \"\(line.prefix(20))\"")
             }
             if length == -1 { return (.bulk(nil), next) }
             guard buffer.count >= next + length + 2 else { return nil }
             return (.bulk(Array(buffer[next..<next + length])), next + length + 2)
         case UInt8(ascii: "*"):
-            guard let count = Int(line), count >= -1, count < 1 << 20 else {
+            guard let count = Int(line), count >= -1, count <= mostElements else {
                 throw Malformed(reason: "an array length reads \"\(line.prefix(20))\"")
             }
+            guard depth < deepestNesting else { throw Malformed(reason: "arrays nest deeper than \(deepestNesting)") }
             if count == -1 { return (.array(nil), next) }
             var items: [RESPValue] = []
             var position = next
             for _ in 0..<count {
-                guard let (item, after) = try parse(buffer, from: position) else { return nil }
+                guard let (item, after) = try parse(buffer, from: position, depth: depth + 1) else { return nil }
                 items.append(item)
                 position = after
             }

@@ -15,18 +15,27 @@ public struct RedisScript: Sendable {
 enum RedisScripts {
     /// PaceSchedule (RequestPacer.swift) on Redis's clock: the same window, hold and slowdown, one budget to a key.
     /// KEYS[1] the budget, KEYS[2] (optional) the set of processes seen; ARGV: "reserve" or "hold", requests a
-    /// second, hold seconds, the process's id. Answers the wait in microseconds.
+    /// second, hold seconds, the process's id, the horizon in seconds. Answers the wait in microseconds.
+    ///
+    /// A stored schedule with any time further ahead than the horizon is discarded, not obeyed: tracker never writes
+    /// one (a hold is at most `PaceSchedule.longestHold`), so it was left by a hand's mistake or by a Redis whose clock
+    /// stepped back after a failover, and every machine would otherwise wait on it.
     static let budget = RedisScript(
         #"""
         pcall(redis.replicate_commands)
         local clock = redis.call('TIME')
         local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
         local hold, slowdown, resumed, sent = 0, 1, 0, {}
+        local horizon = tonumber(ARGV[5]) or 600
         local stored = redis.call('GET', KEYS[1])
         if stored then
-          local numbers = {}
-          for word in string.gmatch(stored, '%S+') do numbers[#numbers + 1] = tonumber(word) end
-          if #numbers >= 3 then
+          local numbers, believable = {}, true
+          for word in string.gmatch(stored, '%S+') do
+            local number = tonumber(word)
+            if number == nil or number ~= number or number > now + horizon then believable = false end
+            numbers[#numbers + 1] = number
+          end
+          if believable and #numbers >= 3 then
             hold, slowdown, resumed = numbers[1], math.max(1, numbers[2]), numbers[3]
             for i = 4, #numbers do sent[#sent + 1] = numbers[i] end
           end
@@ -55,7 +64,7 @@ enum RedisScripts {
             redis.call('EXPIRE', KEYS[2], 120)
           end
         else
-          local resume = now + tonumber(ARGV[3])
+          local resume = now + math.max(0, math.min(tonumber(ARGV[3]) or 0, horizon / 2))
           if resume > hold + 1 or slowdown <= 1 then
             slowdown = math.min(10, math.max(2.5, factor(now) * 2))
           end

@@ -143,17 +143,22 @@ final class RedisPacer: RequestPacer {
         self.fallback = fallback
     }
 
+    /// How far ahead a schedule in Redis may lie before the budget script discards it.
+    static let horizon = "\(Int(PaceSchedule.horizon))"
+
+    var scheduleKeeper: String { "the team's Redis at \(team.connection.address.display)" }
+
     func nextTurn() throws(AppError) -> Double {
         let connection = team.connection
         let reserved = try team.whenReachable { () throws(RedisFailure) in
             try connection.evaluate([
                 (
                     RedisScripts.budget, [keys.budget, keys.seen],
-                    ["reserve", "\(owner.requestsPerSecond)", "0", team.processID]
+                    ["reserve", "\(owner.requestsPerSecond)", "0", team.processID, Self.horizon]
                 ),
                 (
                     RedisScripts.budget, [keys.tokenBudget],
-                    ["reserve", "\(owner.tokenRequestsPerSecond)", "0", team.processID]
+                    ["reserve", "\(owner.tokenRequestsPerSecond)", "0", team.processID, Self.horizon]
                 ),
             ])
         }
@@ -181,7 +186,7 @@ final class RedisPacer: RequestPacer {
             try connection.evaluate([
                 (
                     RedisScripts.budget, [keys.budget],
-                    ["hold", "\(owner.requestsPerSecond)", "\(seconds)", team.processID]
+                    ["hold", "\(owner.requestsPerSecond)", "\(seconds)", team.processID, Self.horizon]
                 )
             ])
         }
