@@ -81,9 +81,12 @@ extension ProjectAPIClient {
         return URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
     }
 
-    func send(_ planned: PlannedRequest, kind: RequestKind) async -> Result<Data, AppError> {
+    func send(
+        _ planned: PlannedRequest, kind: RequestKind, beforeEachAttempt: (@Sendable () throws(AppError) -> Void)? = nil
+    ) async -> Result<Data, AppError> {
         let url = URL(string: access.endpoint.absoluteString + planned.path)!
-        return await send(request(url, method: planned.method, body: planned.body), kind: kind)
+        return await send(
+            request(url, method: planned.method, body: planned.body), kind: kind, beforeEachAttempt: beforeEachAttempt)
     }
 
     // MARK: - Create
@@ -121,7 +124,10 @@ extension ProjectAPIClient {
         // Allow for the machine's clock running ahead of Airtable's.
         let since = Self.timestamp(now().addingTimeInterval(-120))
         let started = network.now()
-        switch await send(planned, kind: .notIdempotent) {
+        // The lock that keeps it exactly once is confirmed right before each attempt, after its slot and any 429.
+        var confirm: (@Sendable () throws(AppError) -> Void)?
+        if let lease { confirm = { () throws(AppError) in try lease.confirmHeld() } }
+        switch await send(planned, kind: .notIdempotent, beforeEachAttempt: confirm) {
         case .success(let data):
             if let record = try? decode(data) {
                 await copy?.wrote([record])

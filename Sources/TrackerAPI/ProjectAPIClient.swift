@@ -21,6 +21,8 @@ public struct ProjectAPIClient: Sendable {
     /// The tables kept by a face that stays (board, mcp): listings it can answer are answered from it, and writes go
     /// into it at once. Nil for one-shot commands, which read Airtable.
     public var copy: BaseCopy?
+    /// The lock an exactly-once create holds (`--if-absent`): confirmed by `createOnce` right before each attempt.
+    public var lease: (any HeldLock)?
 
     public init(
         access: BaseAccess, network: NetworkHelper, now: @escaping @Sendable () -> Date = Date.init,
@@ -267,11 +269,15 @@ public struct ProjectAPIClient: Sendable {
     }
 
     /// Sends a request to a table's routes, explaining failures that only make sense with that table in mind.
-    public func send(_ request: HTTPRequest, kind: RequestKind) async -> Result<Data, AppError> {
+    public func send(
+        _ request: HTTPRequest, kind: RequestKind, beforeEachAttempt: (@Sendable () throws(AppError) -> Void)? = nil
+    ) async -> Result<Data, AppError> {
         // `/v0/{base}/{table}/…`: the projects' table, or another (the Tasks table's routes).
         let segments = request.url.path.split(separator: "/")
         let table = segments.count >= 3 ? String(segments[2]) : access.table
-        return await network.send(request, kind: kind).mapError { explain($0, table: table) }
+        return await network.send(request, kind: kind, beforeEachAttempt: beforeEachAttempt).mapError {
+            explain($0, table: table)
+        }
     }
 
     /// Airtable's rules for the network helper: error bodies, the monthly quota, the inflated-length header.

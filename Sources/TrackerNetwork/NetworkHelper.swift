@@ -136,8 +136,13 @@ public final class NetworkHelper: Sendable {
     /// Sleeps for `seconds`, returning early if the task is cancelled.
     @Sendable public static func sleep(_ seconds: Double) async { await MonotonicClock.sleep(seconds) }
 
-    /// Sends `request`, retrying within the policy, and returns the body of a 2xx answer.
-    public func send(_ request: HTTPRequest, kind: RequestKind) async -> Result<Data, AppError> {
+    /// Sends `request`, retrying within the policy, and returns the body of a 2xx answer. `beforeEachAttempt` runs
+    /// right before each attempt goes out, after its slot and any 429's hold: an exactly-once write confirms its lock
+    /// there, so a lease lost while it waited stops it with nothing sent.
+    public func send(
+        _ request: HTTPRequest, kind: RequestKind,
+        beforeEachAttempt: (@Sendable () throws(AppError) -> Void)? = nil
+    ) async -> Result<Data, AppError> {
         let started = environment.now()
         var transientRetries = 0
         var rateLimitRetries = 0
@@ -145,11 +150,22 @@ public final class NetworkHelper: Sendable {
         while true {
             let turn: Double
             do { turn = try pacer.nextTurn() } catch { return .failure(error) }
+            // A wait comes from a schedule others can write (the team's Redis): one past the retry budget is refused,
+            // never slept through.
+            if environment.now() - started + turn > policy.budgetSeconds + 1 {
+                return .failure(
+                    .waitRefused(
+                        who: pacer.scheduleKeeper, seconds: Int(min(turn, 1e9).rounded(.up)),
+                        budget: Int(policy.budgetSeconds)))
+            }
             // Other tracker processes are using this base; a person should not wonder why nothing happens.
             if turn > 1 {
                 await wait(turn) { "waiting \($0)s behind other tracker processes using this base…" }
             } else if turn > 0 {
                 await environment.sleep(turn)
+            }
+            if let beforeEachAttempt {
+                do throws(AppError) { try beforeEachAttempt() } catch { return .failure(error) }
             }
             let outcome = await attempt(request, kind: kind)
             if Task.isCancelled { return .failure(.interrupted) }
@@ -161,9 +177,17 @@ public final class NetworkHelper: Sendable {
             case .rateLimited(let retryAfter, let error):
                 delay = policy.rateLimitDelay(
                     attempt: rateLimitRetries, retryAfter: retryAfter, random: environment.random())
-                // Every tracker process on the machine holds back and then slows down, not just this one.
-                pacer.rateLimited(holdingFor: delay)
+                // Every tracker process holds back and then slows down, not just this one; a hold longer than any
+                // lockout Airtable documents is not passed on to them on one answer's word.
+                pacer.rateLimited(holdingFor: min(delay, PaceSchedule.longestHold))
                 guard environment.now() - started + delay <= policy.budgetSeconds else {
+                    if let retryAfter, retryAfter > policy.budgetSeconds {
+                        return .failure(
+                            .waitRefused(
+                                who: "\(rules.serviceName)'s Retry-After",
+                                seconds: Int(min(retryAfter, 1e9).rounded(.up)),
+                                budget: Int(policy.budgetSeconds)))
+                    }
                     return .failure(rateLimitWaited > 0 ? .rateLimited(waitedSeconds: Int(rateLimitWaited)) : error)
                 }
                 rateLimitRetries += 1

@@ -139,9 +139,13 @@ extension POSIX {
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
     }
 
-    /// Starts `argv` (found on PATH) with this process's environment, its three streams on the descriptors given
-    /// (else /dev/null), and `closing` closed in the child: its pid, or the errno of the failure.
-    /// `environment`, when given, replaces this process's.
+    /// Names whose values are secrets (the token, the team's Redis with its password): never passed on to a program
+    /// tracker starts (an editor, a browser, a token command, the demo's shell).
+    public static let withheldFromPrograms: Set<String> = ["AIRTABLE_TOKEN", "TRACKER_REDIS_URL"]
+
+    /// Starts `argv` (found on PATH) with this process's environment, less `withheldFromPrograms`, its three streams
+    /// on the descriptors given (else /dev/null), and `closing` closed in the child: its pid, or the errno of the
+    /// failure. `environment`, when given, replaces this process's (less the same names).
     public static func spawn(
         _ argv: [String], standardInput: Int32? = nil, standardOutput: Int32? = nil, standardError: Int32? = nil,
         closing: [Int32] = [], environment: [String: String]? = nil
@@ -183,20 +187,11 @@ extension POSIX {
         var arguments = argv.map { strdup($0) } + [nil]
         defer { for argument in arguments { free(argument) } }
         var pid: pid_t = 0
-        #if canImport(Darwin)
-            // Darwin gives a library its environment through _NSGetEnviron; Linux's glibc exports `environ`.
-            let inherited = _NSGetEnviron().pointee
-        #else
-            let inherited = environ
-        #endif
-        var given = environment.map { $0.map { strdup($0.key + "=" + $0.value) } + [nil] }
-        defer { for entry in given ?? [] { free(entry) } }
-        let code =
-            if given != nil {
-                posix_spawnp(&pid, argv[0], &actions, &attributes, &arguments, &given!)
-            } else {
-                posix_spawnp(&pid, argv[0], &actions, &attributes, &arguments, inherited)
-            }
+        var given =
+            (environment ?? Self.environment()).filter { !Self.withheldFromPrograms.contains($0.key) }
+            .map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { for entry in given { free(entry) } }
+        let code = posix_spawnp(&pid, argv[0], &actions, &attributes, &arguments, &given)
         return code == 0 ? .success(pid) : .failure(SpawnError(code: code))
     }
 

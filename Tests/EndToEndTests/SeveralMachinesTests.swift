@@ -162,6 +162,38 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.records.count, 16)
     }
 
+    /// The lease is confirmed right before each attempt of the create, after any 429's hold: a lock lost while the
+    /// create waited out a 429 writes nothing, for `add` and for `task add` alike (before, it was confirmed once,
+    /// before the wait, and the create went out unguarded).
+    func testALeaseLostWhileTheCreateWaitsOutA429WritesNothing() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        options.lockoutSeconds = 2
+        try startFake(options: options)
+        let laptop = machine(redis.url())
+        for (words, name, table) in [
+            (["add", "--if-absent", "--name", "Held through a 429", "--due", "2026-12-04"], "Held through a 429", nil),
+            (
+                ["task", "add", "CMCA brand identity", "Proofs held through a 429", "--if-absent"],
+                "Proofs held through a 429", "Tasks"
+            ),
+        ] as [([String], String, String?)] {
+            func limitedCreates() -> Int { fake.recordLog.filter { $0.status == 429 && $0.method == "POST" }.count }
+            let before = limitedCreates()
+            fake.inject(.rateLimited(retryAfter: "2"), onNextRequestWithMethod: "POST")
+            let (process, _, err) = try laptop.start(words)
+            let deadline = Date().addingTimeInterval(20)
+            while limitedCreates() == before && Date() < deadline { usleep(5_000) }
+            // While it waits out the hold, Redis forgets everything (a restart without persistence).
+            try redis.cli(["FLUSHALL"])
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 75, "\(words): \(stderr)")
+            XCTAssertTrue(stderr.contains("the team's lock for adding \"\(name)\" was lost"), stderr)
+            XCTAssertEqual(named(name, in: table).count, 0, "nothing was written")
+        }
+    }
+
     func testAPasswordProtectedRedisAndAWrongPassword() throws {
         let password = "s3cret-redis-password-XYZ"
         let redis = try RedisServer(password: password)

@@ -13,8 +13,9 @@ final class RedisLock: HeldLock {
     let value: String
     let doing: String
     let team: TeamCoordination
-    /// Whether the lock was let go (renewal stops), and whether a renewal found it gone.
-    private let state = Locked((released: false, lost: false))
+    /// Whether the lock was let go (renewal stops), whether a renewal found it gone, and when the lease was last
+    /// known to be this process's (monotonic clock).
+    private let state = Locked((released: false, lost: false, confirmedAt: MonotonicClock.now()))
 
     /// How long a lease lasts without renewal, and how often it is renewed: a crashed holder blocks the others for
     /// the lease at most, and a holder misses two renewals before its lease runs out.
@@ -35,13 +36,20 @@ final class RedisLock: HeldLock {
         let value = Digest.randomHex(bytes: 16)
         let started = now()
         while true {
-            let answer: RESPValue
+            let answers: [RESPValue]
             do throws(RedisFailure) {
-                answer = try team.connection.command(["SET", key, value, "NX", "PX", "\(leaseMilliseconds)"])
+                // The GET beside the SET tells a lock this process already holds: a SET whose answer was lost and
+                // was sent again finds its own value there, and holds the lock rather than waiting for itself.
+                answers = try team.connection.call([
+                    ["SET", key, value, "NX", "PX", "\(leaseMilliseconds)"], ["GET", key],
+                ])
             } catch {
                 return .failure(team.unavailable(error, doing: what))
             }
-            if answer.text == "OK" {
+            if case .error(let text) = answers[0] {
+                return .failure(team.unavailable(RedisConnection.classify(text), doing: what))
+            }
+            if answers[0].text == "OK" || answers[1].text == value {
                 let lock = RedisLock(key: key, value: value, doing: what, team: team)
                 lock.keepRenewed()
                 return .success(lock)
@@ -53,7 +61,8 @@ final class RedisLock: HeldLock {
         }
     }
 
-    /// Renews the lease in the background until the lock is released; a renewal that finds it gone marks it lost.
+    /// Renews the lease in the background until the lock is released; a renewal that finds it gone marks it lost,
+    /// and so do renewals that fail for longer than the lease (the key may have expired meanwhile).
     private func keepRenewed() {
         let state = state
         let (team, key, value) = (team, key, value)
@@ -63,18 +72,34 @@ final class RedisLock: HeldLock {
                 usleep(50_000)
                 guard MonotonicClock.now() >= next else { continue }
                 next = MonotonicClock.now() + Self.renewEvery
+                let asked = MonotonicClock.now()
                 let renewed = try? team.connection.evaluate([
                     (RedisScripts.renew, [key], [value, "\(Self.leaseMilliseconds)"])
                 ])
-                if renewed?.first == .integer(0) { state.withLock { $0.lost = true } }
+                state.withLock { state in
+                    switch renewed?.first {
+                    case .integer(1)?: state.confirmedAt = asked
+                    case .integer(0)?: state.lost = true
+                    default: state.lost = Self.outlived(confirmedAt: state.confirmedAt, now: MonotonicClock.now())
+                    }
+                }
             }
         }
+    }
+
+    /// Whether a lease last confirmed at `confirmedAt` may have run out by `now`.
+    static func outlived(confirmedAt: Double, now: Double) -> Bool {
+        now - confirmedAt >= Double(leaseMilliseconds) / 1000
     }
 
     /// Asks the Redis, at the last moment before the write, whether the lease is still this process's (renewing it):
     /// a lease that ran out or a Redis that restarted or went away stops the write.
     func confirmHeld() throws(AppError) {
-        if state.withLock({ $0.lost }) { throw .teamLockLost(doing: doing) }
+        if state.withLock({ $0.lost || Self.outlived(confirmedAt: $0.confirmedAt, now: MonotonicClock.now()) }) {
+            state.withLock { $0.lost = true }
+            throw .teamLockLost(doing: doing)
+        }
+        let asked = MonotonicClock.now()
         let answer: [RESPValue]
         do throws(RedisFailure) {
             answer = try team.connection.evaluate([(RedisScripts.renew, [key], [value, "\(Self.leaseMilliseconds)"])])
@@ -85,6 +110,7 @@ final class RedisLock: HeldLock {
             state.withLock { $0.lost = true }
             throw .teamLockLost(doing: doing)
         }
+        state.withLock { $0.confirmedAt = asked }
     }
 
     deinit {

@@ -232,8 +232,11 @@ struct Runner {
         let configuration = base.configuration
         let engine: any Coordination =
             machineOnly ? MachineCoordination(directory: sharedDirectory()) : coordination(configuration)
+        // The table by its id once the schema told it: machines configured with the table's name and with its id
+        // (`tbl…`) take the same lock.
+        let table = try await base.confirmedLayout().table?.id ?? configuration.table
         return try await engine.lock(
-            [command, configuration.table] + parts, for: configuration.budgetOwner,
+            [command, table] + parts, for: configuration.budgetOwner,
             waitingAtMost: Double(configuration.retryBudgetSeconds), doing: what,
             now: context.network.now, sleep: context.network.sleep
         ).get()

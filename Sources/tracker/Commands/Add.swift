@@ -70,7 +70,7 @@ extension Runner {
             return try await valueChecker(base, command: "add").write(for: options.input, notes: notes)
         }
         let write = try await check(base)
-        let client = base.client
+        var client = base.client
         if options.mode.dryRun {
             try output.standardOutput(client.plannedCreate(write).body!.serialized() + "\n")
             return
@@ -81,6 +81,7 @@ extension Runner {
         let lock =
             options.ifAbsent ? try await lock([name], for: "add", in: base, doing: "adding \"\(name)\"") : nil
         defer { withExtendedLifetime(lock) {} }
+        client.lease = lock
         if options.ifAbsent, let existing = try await client.projects(named: name).get().first {
             narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
             noteCreated(false)
@@ -89,8 +90,8 @@ extension Runner {
         }
         // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
         // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
-        // The team's lock may have been lost while the name was looked for (a lease run out, Redis restarted).
-        try lock?.confirmHeld()
+        // The team's lock may be lost while the name is looked for or the create waits for its slot (a lease run out,
+        // Redis restarted): the client confirms it right before each attempt goes out.
         neverRunAgain()
         let project = try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
             try await client.createProject(write, name: name, due: due).get()

@@ -71,7 +71,7 @@ struct Configuration: Equatable, Sendable {
 /// The keys a secrets file may hold; any other key is a typo and an error.
 enum SecretsKey: String, CaseIterable {
     case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields,
-        tasks, redis, redisCA
+        tasks, redis, redisCA, redisPasswordCommand
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.

@@ -7,6 +7,22 @@ import TrackerNetwork
 import TrackerModel
 
 extension Resolver {
+    /// `"redisPasswordCommand": ["pass", "show", "redis"]`: a program that prints the Redis's password, run without a
+    /// shell as `tokenCommand` is, so the address (in a crontab, the secrets file) carries no password.
+    private func passwordCommand() throws -> [String]? {
+        guard let value = values[.redisPasswordCommand] else { return nil }
+        guard case .array(let items) = value, !items.isEmpty,
+            case let words = items.compactMap({ item -> String? in
+                if case .string(let word) = item { word } else { nil }
+            }), words.count == items.count, !words[0].isEmpty
+        else {
+            throw AppError.configuration(
+                "\"redisPasswordCommand\" in \(origin) must be a list of strings, the program first, like [\"pass\", \"show\", \"redis\"]",
+                hint: nil)
+        }
+        return words
+    }
+
     /// `"redis": "redis://…"` (or TRACKER_REDIS_URL) with `"redisCA"` (or TRACKER_REDIS_CA); nil when not set.
     func redis(_ string: (SecretsKey) throws -> String?) throws -> RedisAddress? {
         let from = { (key: SecretsKey) in
@@ -16,7 +32,18 @@ extension Resolver {
         guard let text = try string(.redis), !text.trimmingWhitespace().isEmpty else { return nil }
         let authority = try string(.redisCA).flatMap { $0.isEmpty ? nil : $0 }
         switch RedisAddress.parse(text.trimmingWhitespace(), certificateAuthority: authority) {
-        case .success(let address):
+        case .success(var address):
+            if let command = try passwordCommand() {
+                guard address.password == nil else {
+                    throw AppError.configuration(
+                        "\(from(.redis)) carries a password and \(origin) has \"redisPasswordCommand\"; keep one",
+                        hint: nil)
+                }
+                address.password = try TokenCommand.run(
+                    command, setting: "redisPasswordCommand", secret: "Redis's password",
+                    instead: "put the password in the Redis address"
+                ).get()
+            }
             if let authority, access(authority, R_OK) != 0 {
                 throw AppError.configuration(
                     "\(from(.redisCA)) names \(authority), which cannot be read: \(String(cString: strerror(errno)))",

@@ -21,7 +21,7 @@ struct Resolver {
     /// The paths looked in, for the message when there is no file.
     let searched: [String]
     /// The settings in force: the profile's over the file's top level, merged once (every setting reads them).
-    private let values: [SecretsKey: SecretsValue]
+    let values: [SecretsKey: SecretsValue]
 
     init(file: SecretsFile?, profile: String?, environment: [String: String], searched: [String]) {
         self.file = file

@@ -30,13 +30,17 @@ enum TokenCommand {
 
     /// The token the command printed, or a configuration error naming the command, its status and its stderr's
     /// first line. The token itself is never part of an error.
-    static func run(_ argv: [String], timeout: Double = timeoutSeconds) -> Result<String, AppError> {
+    /// The same runs `redisPasswordCommand` (`setting`) for the Redis's password (`secret`, `instead`).
+    static func run(
+        _ argv: [String], timeout: Double = timeoutSeconds, setting: String = "tokenCommand", secret: String = "token",
+        instead: String = "set \"token\" instead"
+    ) -> Result<String, AppError> {
         let shown = display(argv)
         func failure(_ what: String) -> Result<String, AppError> {
             .failure(
                 .configuration(
-                    "tokenCommand \(shown) \(what)",
-                    hint: "Run it yourself to check it prints the token, or set \"token\" instead."))
+                    "\(setting) \(shown) \(what)",
+                    hint: "Run it yourself to check it prints the \(secret), or \(instead)."))
         }
         let outcome: Outcome
         do {
@@ -49,11 +53,11 @@ enum TokenCommand {
         let firstErrorLine = firstLine(outcome.standardError).map { ": \($0)" } ?? ""
         if outcome.timedOut {
             let seconds = timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)
-            return failure("gave no token within \(seconds) s and was stopped")
+            return failure("gave no \(secret) within \(seconds) s and was stopped")
         }
         if let signal = outcome.signal { return failure("was killed by signal \(signal)\(firstErrorLine)") }
         if outcome.status != 0 { return failure("exited with status \(outcome.status)\(firstErrorLine)") }
-        guard let token = firstLine(outcome.standardOutput) else { return failure("printed no token") }
+        guard let token = firstLine(outcome.standardOutput) else { return failure("printed no \(secret)") }
         return .success(token)
     }
 

@@ -70,10 +70,12 @@ extension Runner {
                 return try printTask(task, rows(task), options.mode)
             }
         }
-        // The team's lock may have been lost while the name was looked for (a lease run out, Redis restarted).
-        try lock?.confirmHeld()
+        // The team's lock may be lost while the name is looked for or the create waits for its slot: the client
+        // confirms it right before each attempt goes out.
         neverRunAgain()
-        let task = try await client.createTask(write, in: table, name: options.name, project: project.id).get()
+        var leased = client
+        leased.lease = lock
+        let task = try await leased.createTask(write, in: table, name: options.name, project: project.id).get()
         noteCreated(true)
         narrate("Added \"\(options.name)\" to \"\(project.name ?? project.id)\".", options.mode)
         try printTask(task, rows(task), options.mode)
