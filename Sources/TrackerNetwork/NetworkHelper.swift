@@ -150,13 +150,12 @@ public final class NetworkHelper: Sendable {
         while true {
             let turn: Double
             do { turn = try pacer.nextTurn() } catch { return .failure(error) }
-            // A wait comes from a schedule others can write (the team's Redis): one past the retry budget is refused,
-            // never slept through.
-            if environment.now() - started + turn > policy.budgetSeconds + 1 {
+            // A wait from a schedule others can write (the team's Redis) past the retry budget is refused, never
+            // slept through.
+            if let keeper = pacer.scheduleKeeper, environment.now() - started + turn > policy.budgetSeconds + 1 {
                 return .failure(
                     .waitRefused(
-                        who: pacer.scheduleKeeper, seconds: Int(min(turn, 1e9).rounded(.up)),
-                        budget: Int(policy.budgetSeconds)))
+                        who: keeper, seconds: Int(min(turn, 1e9).rounded(.up)), budget: Int(policy.budgetSeconds)))
             }
             // Other tracker processes are using this base; a person should not wonder why nothing happens.
             if turn > 1 {

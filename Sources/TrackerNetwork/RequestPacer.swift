@@ -20,12 +20,14 @@ public protocol RequestPacer: Sendable {
     func nextTurn(notBefore delay: Double) throws(AppError) -> Double
     /// Airtable answered 429: hold every request back for `seconds`, and slow the pace after that.
     func rateLimited(holdingFor seconds: Double)
-    /// Who keeps the schedule a wait comes from, in words (a wait longer than the retry budget names it).
-    var scheduleKeeper: String { get }
+    /// Who keeps the schedule when others than this machine's tracker processes can write it (the team's Redis), in
+    /// words: a wait from it longer than the retry budget is refused, naming it. Nil for this machine's own schedule,
+    /// whose waits are tracker's own (and whose stored times past `PaceSchedule.horizon` are discarded).
+    var scheduleKeeper: String? { get }
 }
 
 extension RequestPacer {
-    public var scheduleKeeper: String { "the other tracker processes on this machine" }
+    public var scheduleKeeper: String? { nil }
 
     public func nextTurn(notBefore delay: Double) throws(AppError) -> Double { max(delay, try nextTurn()) }
 }
@@ -223,5 +225,5 @@ public struct TwoBudgetPacer: RequestPacer {
 
     public func rateLimited(holdingFor seconds: Double) { base.rateLimited(holdingFor: seconds) }
 
-    public var scheduleKeeper: String { base.scheduleKeeper }
+    public var scheduleKeeper: String? { base.scheduleKeeper }
 }

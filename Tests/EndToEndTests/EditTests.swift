@@ -198,7 +198,7 @@ final class EditTests: FakeAirtableTestCase {
         let binary = TrackerProcess.binary.path
         let conflicting = try editor(
             """
-            "\(binary)" task update recTASKdieline001 --estimate 3 -q
+            AIRTABLE_TOKEN="\(fake.options.token)" "\(binary)" task update recTASKdieline001 --estimate 3 -q
             sed -i 's/^Estimate: .*/Estimate: 4/' "$1"
             """)
         let result = try tracker(["EDITOR": conflicting]).run(["edit", "--task", "Dieline and proofs"])
@@ -230,10 +230,11 @@ final class EditTests: FakeAirtableTestCase {
         try startFake()
         let run = tracker()
         let binary = TrackerProcess.binary.path
-        // The second shell: someone changes the project while the editor is open.
+        // The second shell: someone changes the project while the editor is open (with a token of its own: tracker
+        // passes none to the programs it starts).
         let conflicting = try editor(
             """
-            "\(binary)" update \(lemon) --due 2026-12-20 -q
+            AIRTABLE_TOKEN="\(fake.options.token)" "\(binary)" update \(lemon) --due 2026-12-20 -q
             sed -i 's/^Due: .*/Due: 2027-01-09/; s/^Kickoff: .*/Kickoff: 2020-10-19/' "$1"
             """)
         var shell = run
@@ -246,7 +247,7 @@ final class EditTests: FakeAirtableTestCase {
 
         let elsewhere = try editor(
             """
-            "\(binary)" update \(lemon) --notes "from the other shell" -q
+            AIRTABLE_TOKEN="\(fake.options.token)" "\(binary)" update \(lemon) --notes "from the other shell" -q
             sed -i 's/^Kickoff: .*/Kickoff: 2020-10-19/; s/^Due: .*/Due: 2026-12-20/' "$1"
             """)
         shell.environment["EDITOR"] = elsewhere

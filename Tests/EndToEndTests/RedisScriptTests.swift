@@ -1,7 +1,9 @@
 import Foundation
 import XCTest
 
+@testable import TrackerModel
 @testable import TrackerNetwork
+import TrackerSystem
 
 /// The budget script in a real Redis paces as PaceSchedule does on one machine: the same windows, hold and slowdown.
 final class RedisScriptTests: XCTestCase {
@@ -66,5 +68,41 @@ final class RedisScriptTests: XCTestCase {
         let wait = try reserve()
         XCTAssertGreaterThan(wait, 250)
         XCTAssertLessThanOrEqual(wait, 301)
+    }
+
+    /// A lock is let go by compare-and-delete: a holder whose lease ran out and was taken by another process never
+    /// deletes the other's lock (a plain DEL would, and two machines would then both write).
+    func testReleasingALockDeletesOnlyThisProcesssOwn() throws {
+        let redis = try RedisServer()
+        let connection = RedisConnection(
+            address: try RedisAddress.parse("unix://\(redis.socketPath)").get(), answerTimeout: 5)
+        let team = TeamCoordination(connection: connection, machine: MachineCoordination(directory: .none)) { _ in }
+        let key = "tracker:{appT}:lock:x"
+        func acquire() throws -> RedisLock {
+            let done = DispatchSemaphore(value: 0)
+            let result = Locked<Result<RedisLock, AppError>?>(nil)
+            Task.detached {
+                let taken = await RedisLock.acquire(
+                    key: key, team: team, waitingAtMost: 1, doing: "adding", now: { Date().timeIntervalSince1970 },
+                    sleep: { _ in })
+                result.withLock { $0 = taken }
+                done.signal()
+            }
+            done.wait()
+            return try XCTUnwrap(result.withLock { $0 }).get()
+        }
+        var lock: RedisLock? = try acquire()
+        XCTAssertNotNil(lock)
+        // Its lease ran out and another process took the key.
+        try redis.cli(["SET", key, "another-holders-value"])
+        lock = nil
+        XCTAssertEqual(try redis.cli(["GET", key]), "another-holders-value")
+        // Its own value it does delete.
+        try redis.cli(["DEL", key])
+        lock = try acquire()
+        XCTAssertEqual(try redis.cli(["EXISTS", key]), "1")
+        lock = nil
+        XCTAssertEqual(try redis.cli(["EXISTS", key]), "0")
+        withExtendedLifetime(lock) {}
     }
 }

@@ -194,6 +194,27 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         }
     }
 
+    /// `"redisPasswordCommand"` supplies the password, so the address (in a crontab, the file) holds none; a command
+    /// that fails is 78 naming it; an address that also carries a password is refused.
+    func testTheRedisPasswordComesFromACommand() throws {
+        let password = "from-a-secret-store-123"
+        let redis = try RedisServer(password: password)
+        try startFake()
+        let good = try configuredTracker(
+            #""redis": "redis://127.0.0.1:\#(redis.port)", "redisPasswordCommand": ["printf", "%s\\n", "\#(password)"]"#
+        )
+        let listed = try good.run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.stderr, "", "authenticated: no fallback warning")
+        XCTAssertTrue(try redis.keys().contains { $0.key.contains(":budget:") })
+        let failing = try configuredTracker(
+            #""redis": "redis://127.0.0.1:\#(redis.port)", "redisPasswordCommand": ["false"]"#)
+        assertFailure(try failing.run(["list"]), status: 78, "redisPasswordCommand false exited with status 1")
+        let both = try configuredTracker(
+            #""redis": "\#(redis.url())", "redisPasswordCommand": ["printf", "x"]"#)
+        assertFailure(try both.run(["list"]), status: 78, "carries a password")
+    }
+
     func testAPasswordProtectedRedisAndAWrongPassword() throws {
         let password = "s3cret-redis-password-XYZ"
         let redis = try RedisServer(password: password)

@@ -399,7 +399,7 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
     struct FarAhead: RequestPacer {
         func nextTurn() -> Double { 86400 }
         func rateLimited(holdingFor seconds: Double) {}
-        var scheduleKeeper: String { "the team's Redis at redis://cache:6379" }
+        var scheduleKeeper: String? { "the team's Redis at redis://cache:6379" }
     }
     let clock = TestClock()
     let host = StubTransport.host([.http(200, body: "{}")])

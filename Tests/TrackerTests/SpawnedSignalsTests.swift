@@ -53,5 +53,26 @@ struct SpawnedSignalsTests {
                 #expect(ignored & bit(number) == 0, "signal \(number) ignored: \(String(ignored, radix: 16))")
             }
         }
+
+        /// The token and the team's Redis (its password in the address) never reach a program tracker starts, from
+        /// this process's environment or one given; everything else does.
+        @Test func theTokenAndTheRedisAddressAreNeverPassedOn() throws {
+            var pipeEnds: [Int32] = [0, 0]
+            try #require(pipe(&pipeEnds) == 0)
+            let spawned = POSIX.spawn(
+                ["env"], standardOutput: pipeEnds[1], closing: [pipeEnds[0]],
+                environment: [
+                    "AIRTABLE_TOKEN": "patSECRETSECRETSEC.0123", "TRACKER_REDIS_URL": "redis://:hunter2@cache:6379",
+                    "HOME": "/home/someone", "PATH": "/usr/bin:/bin",
+                ])
+            close(pipeEnds[1])
+            let text = String(decoding: POSIX.readAll(pipeEnds[0]), as: UTF8.self)
+            close(pipeEnds[0])
+            var status: Int32 = 0
+            waitpid(try spawned.get(), &status, 0)
+            #expect(text.contains("HOME=/home/someone"))
+            #expect(!text.contains("AIRTABLE_TOKEN") && !text.contains("patSECRET"))
+            #expect(!text.contains("TRACKER_REDIS_URL") && !text.contains("hunter2"))
+        }
     #endif
 }

@@ -28,14 +28,26 @@ public enum RedisFailure: Error, Equatable, Sendable {
 ///
 /// Calls are pipelined: every command of a call goes in one write, and their answers are read back in one round trip.
 /// A connection that fails is closed; the next call opens a new one, so a Redis that comes back is used at once.
+///
+/// A Redis Cluster (a managed cluster-mode Redis or Valkey, named by any node) works as one Redis does: a command goes
+/// to the node its key's slot is known to live on (every key of a base shares one slot, its hash tag), a `MOVED`
+/// answer is followed and remembered, an `ASK` followed once, and a replica's `READONLY` sends the call to the
+/// primary the replica names.
 public final class RedisConnection: @unchecked Sendable {
     public let address: RedisAddress
     /// How long connecting (TCP and TLS) may take, and how long an answer may.
     let connectTimeout: Double
     let answerTimeout: Double
     private let lock = Locked(())
-    private var stream: UnsafeMutableRawPointer?
-    private var buffer: [UInt8] = []
+    /// The open connections: "" for the address given, "host:port" for a cluster's other nodes.
+    private var nodes: [String: RedisNode] = [:]
+    /// Where each slot lives, as `MOVED` answers told it.
+    private var slots: [Int: String] = [:]
+    /// A primary to use instead of the address given, after it answered as a read-only replica.
+    private var primary: String?
+
+    /// How many redirections one command follows before the cluster is taken as unreachable.
+    static let mostRedirections = 5
 
     public init(address: RedisAddress, connectTimeout: Double = 0.5, answerTimeout: Double = 1) {
         self.address = address
@@ -43,26 +55,107 @@ public final class RedisConnection: @unchecked Sendable {
         self.answerTimeout = answerTimeout
     }
 
-    deinit { tracker_curl_stream_close(stream) }
+    deinit { for node in nodes.values { node.close() } }
 
     /// Sends `commands` in one write and returns their answers in order; an error answer is returned, not thrown.
     public func call(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
         let result = lock.withLock { _ -> Result<[RESPValue], RedisFailure> in
-            // A kept connection may have died since its last use (a Redis restarted, an idle timeout): one more try on
-            // a new one tells that from a Redis that is down.
-            let kept = stream != nil
-            for attempt in 0..<2 {
-                do throws(RedisFailure) {
-                    if stream == nil { try open() }
-                    return .success(try exchange(commands))
-                } catch {
-                    close()
-                    guard case .unreachable = error, kept, attempt == 0 else { return .failure(error) }
-                }
+            do throws(RedisFailure) {
+                return .success(try routed(commands))
+            } catch {
+                return .failure(error)
             }
-            return .failure(.unreachable("the connection was lost"))
         }
         return try result.get()
+    }
+
+    /// Sends each command to the node its key lives on (one write a node), then follows redirections one by one.
+    private func routed(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
+        var answers = [RESPValue](repeating: .simple(""), count: commands.count)
+        var byNode: [String: [Int]] = [:]
+        var order: [String] = []
+        for (index, words) in commands.enumerated() {
+            let node = node(for: words)
+            if byNode[node] == nil { order.append(node) }
+            byNode[node, default: []].append(index)
+        }
+        for node in order {
+            let indices = byNode[node]!
+            let got = try exchange(indices.map { commands[$0] }, on: node)
+            for (index, answer) in zip(indices, got) { answers[index] = answer }
+        }
+        for index in answers.indices {
+            var redirections = 0
+            while let redirection = Redirection(answers[index]) {
+                redirections += 1
+                guard redirections <= Self.mostRedirections else {
+                    throw .unreachable("the cluster redirected a command more than \(Self.mostRedirections) times")
+                }
+                switch redirection {
+                case .moved(let slot, let node):
+                    slots[slot] = node
+                    answers[index] = try exchange([commands[index]], on: node)[0]
+                case .ask(let node):
+                    answers[index] = try exchange([["ASKING"], commands[index]], on: node)[1]
+                case .readOnly:
+                    primary = try primaryOfReplica(node(for: commands[index]))
+                    answers[index] = try exchange([commands[index]], on: node(for: commands[index]))[0]
+                }
+            }
+        }
+        return answers
+    }
+
+    /// The node a command goes to: its key's slot where a redirection told it, else the primary or the address given.
+    private func node(for words: [String]) -> String {
+        if let key = ClusterSlot.key(of: words), let node = slots[ClusterSlot.of(key)] { return node }
+        return primary ?? ""
+    }
+
+    /// The primary a read-only replica replicates (`ROLE`), as "host:port".
+    private func primaryOfReplica(_ node: String) throws(RedisFailure) -> String {
+        guard case .array(let role?) = try exchange([["ROLE"]], on: node)[0], role.count >= 3,
+            role[0].text == "slave", let host = role[1].text, case .integer(let port) = role[2]
+        else { throw .unreachable("it is a read-only replica and did not name its primary") }
+        return "\(host):\(port)"
+    }
+
+    /// One exchange with `node`, opening it when needed. A kept connection may have died since its last use (a Redis
+    /// restarted, an idle timeout): one more try on a new one tells that from a Redis that is down.
+    private func exchange(_ commands: [[String]], on name: String) throws(RedisFailure) -> [RESPValue] {
+        let node: RedisNode
+        if let kept = nodes[name] {
+            node = kept
+        } else {
+            node = RedisNode(
+                address: try nodeAddress(name), connectTimeout: connectTimeout, answerTimeout: answerTimeout)
+            nodes[name] = node
+        }
+        let kept = node.isOpen
+        for attempt in 0..<2 {
+            do throws(RedisFailure) {
+                if !node.isOpen { try node.open() }
+                return try node.exchange(commands)
+            } catch {
+                node.close()
+                guard case .unreachable = error, kept, attempt == 0 else { throw error }
+            }
+        }
+        throw .unreachable("the connection was lost")
+    }
+
+    /// The address of a node a cluster named ("host:port"): the address given's credentials and TLS, another place.
+    private func nodeAddress(_ name: String) throws(RedisFailure) -> RedisAddress {
+        guard !name.isEmpty else { return address }
+        guard let colon = name.lastIndex(of: ":"), let port = Int(name[name.index(after: colon)...]), port > 0,
+            port < 65536
+        else { throw .unreachable("the cluster named a node \"\(name.prefix(60))\" that is not host:port") }
+        var host = String(name[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        var node = address
+        let tls = if case .tcp(_, _, let tls) = address.place { tls } else { false }
+        node.place = .tcp(host: host, port: port, tls: tls)
+        return node
     }
 
     /// One command's answer; an error answer is thrown as `.replied`.
@@ -93,11 +186,11 @@ public final class RedisConnection: @unchecked Sendable {
         return answers
     }
 
-    /// Closes the connection; the next call opens another.
+    /// Closes every connection; the next call opens another.
     public func close() {
-        tracker_curl_stream_close(stream)
-        stream = nil
-        buffer = []
+        lock.withLock { _ in
+            for node in nodes.values { node.close() }
+        }
     }
 
     static func classify(_ text: String) -> RedisFailure {
@@ -107,69 +200,10 @@ public final class RedisConnection: @unchecked Sendable {
         }
         return .replied(text)
     }
+}
 
-    private func open() throws(RedisFailure) {
-        let (url, unixPath) = address.curlTarget
-        var code: Int32 = 0
-        var error = [CChar](repeating: 0, count: 256)
-        let opened = tracker_curl_stream_open(
-            url, unixPath, address.certificateAuthority, Int(connectTimeout * 1000), &code, &error)
-        guard let opened else {
-            if code == 28 { throw .unreachable("no connection within \(Self.seconds(connectTimeout))") }
-            throw .unreachable(
-                Self.describe(
-                    code: code,
-                    words: String(
-                        decoding: error.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)))
-        }
-        stream = opened
-        // Credentials and the database go before anything else.
-        var hello: [[String]] = []
-        if let password = address.password {
-            hello.append(["AUTH"] + (address.user.map { [$0] } ?? []) + [password])
-        }
-        if address.database != 0 { hello.append(["SELECT", "\(address.database)"]) }
-        guard !hello.isEmpty else { return }
-        // Any refusal here (a wrong password, an unknown user, a database it lacks) is the configuration's to fix.
-        for answer in try exchange(hello) {
-            if case .error(let text) = answer { throw RedisFailure.misconfigured(text) }
-        }
-    }
-
-    private func exchange(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
-        let bytes = commands.flatMap(RESP.command)
-        let deadline = MonotonicClock.now() + answerTimeout
-        let sent = bytes.withUnsafeBufferPointer { pointer in
-            pointer.withMemoryRebound(to: CChar.self) {
-                tracker_curl_stream_send(stream, $0.baseAddress, $0.count, Int(answerTimeout * 1000))
-            }
-        }
-        guard sent == 0 else { throw .unreachable(Self.describe(code: sent, words: "")) }
-        var answers: [RESPValue] = []
-        var chunk = [CChar](repeating: 0, count: 16384)
-        while answers.count < commands.count {
-            do {
-                while answers.count < commands.count, let (value, next) = try RESP.parse(buffer) {
-                    answers.append(value)
-                    buffer.removeFirst(next)
-                }
-            } catch {
-                throw .unreachable("its answer could not be read (\(error.reason))")
-            }
-            if answers.count == commands.count { break }
-            let left = deadline - MonotonicClock.now()
-            guard left > 0 else { throw .unreachable("it did not answer within \(Self.seconds(answerTimeout))") }
-            var received = 0
-            let code = tracker_curl_stream_receive(stream, &chunk, chunk.count, &received, max(1, Int(left * 1000)))
-            if code == 28 { throw .unreachable("it did not answer within \(Self.seconds(answerTimeout))") }
-            guard code == 0 else { throw .unreachable(Self.describe(code: code, words: "")) }
-            guard received > 0 else { throw .unreachable("it closed the connection") }
-            buffer += chunk[0..<received].map { UInt8(bitPattern: $0) }
-        }
-        return answers
-    }
-
-    private static func seconds(_ value: Double) -> String {
+extension RedisConnection {
+    static func seconds(_ value: Double) -> String {
         value < 1 ? "\(Int(value * 1000)) ms" : "\(Int(value)) s"
     }
 

@@ -146,7 +146,7 @@ final class RedisPacer: RequestPacer {
     /// How far ahead a schedule in Redis may lie before the budget script discards it.
     static let horizon = "\(Int(PaceSchedule.horizon))"
 
-    var scheduleKeeper: String { "the team's Redis at \(team.connection.address.display)" }
+    var scheduleKeeper: String? { "the team's Redis at \(team.connection.address.display)" }
 
     func nextTurn() throws(AppError) -> Double {
         let connection = team.connection

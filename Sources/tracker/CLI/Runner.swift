@@ -232,9 +232,11 @@ struct Runner {
         let configuration = base.configuration
         let engine: any Coordination =
             machineOnly ? MachineCoordination(directory: sharedDirectory()) : coordination(configuration)
-        // The table by its id once the schema told it: machines configured with the table's name and with its id
-        // (`tbl…`) take the same lock.
-        let table = try await base.confirmedLayout().table?.id ?? configuration.table
+        // A lock that guards a write names the table by its id once the schema told it: machines configured with the
+        // table's name and with its id (`tbl…`) take the same lock. A machine's own lock (`changes`' snapshot) names
+        // what its snapshot does, and waits for no schema.
+        let table =
+            machineOnly ? configuration.table : try await base.confirmedLayout().table?.id ?? configuration.table
         return try await engine.lock(
             [command, table] + parts, for: configuration.budgetOwner,
             waitingAtMost: Double(configuration.retryBudgetSeconds), doing: what,

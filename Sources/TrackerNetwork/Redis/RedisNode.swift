@@ -1,0 +1,146 @@
+import CCurl
+import TrackerSystem
+import TrackerModel
+
+/// What a cluster or a replica answers instead of doing a command: where to send it.
+enum Redirection: Equatable {
+    /// The slot lives on another node now: remember it there.
+    case moved(slot: Int, node: String)
+    /// Ask that node this once (a slot being migrated).
+    case ask(node: String)
+    /// A replica refused a write.
+    case readOnly
+
+    init?(_ answer: RESPValue) {
+        guard case .error(let text) = answer else { return nil }
+        let words = text.split(separator: " ")
+        switch words.first {
+        case "MOVED" where words.count == 3:
+            guard let slot = Int(words[1]), (0..<ClusterSlot.count).contains(slot) else { return nil }
+            self = .moved(slot: slot, node: String(words[2]))
+        case "ASK" where words.count == 3: self = .ask(node: String(words[2]))
+        case "READONLY": self = .readOnly
+        default: return nil
+        }
+    }
+}
+
+/// A key's hash slot, as Redis Cluster computes it: CRC16 (XMODEM) of the key, or of its hash tag, modulo 16,384.
+enum ClusterSlot {
+    static let count = 16384
+
+    static func of(_ key: String) -> Int {
+        var bytes = Array(key.utf8)
+        if let open = bytes.firstIndex(of: UInt8(ascii: "{")),
+            let close = bytes[(open + 1)...].firstIndex(of: UInt8(ascii: "}")), close > open + 1
+        {
+            bytes = Array(bytes[(open + 1)..<close])
+        }
+        var crc: UInt16 = 0
+        for byte in bytes {
+            crc ^= UInt16(byte) << 8
+            for _ in 0..<8 { crc = crc & 0x8000 != 0 ? (crc << 1) ^ 0x1021 : crc << 1 }
+        }
+        return Int(crc) % count
+    }
+
+    /// The key a command of tracker's acts on (a script's first key), nil for commands without one.
+    static func key(of words: [String]) -> String? {
+        guard let name = words.first?.uppercased() else { return nil }
+        switch name {
+        case "EVAL", "EVALSHA":
+            guard words.count > 3, let count = Int(words[2]), count > 0 else { return nil }
+            return words[3]
+        case "PING", "TIME", "AUTH", "SELECT", "ASKING", "ROLE", "SCRIPT", "INFO", "CLUSTER", "HELLO": return nil
+        default: return words.count > 1 ? words[1] : nil
+        }
+    }
+}
+
+/// One connection to one Redis node: its stream, what it has read and not yet parsed.
+final class RedisNode {
+    let address: RedisAddress
+    let connectTimeout: Double
+    let answerTimeout: Double
+    private var stream: UnsafeMutableRawPointer?
+    private var buffer: [UInt8] = []
+
+    init(address: RedisAddress, connectTimeout: Double, answerTimeout: Double) {
+        self.address = address
+        self.connectTimeout = connectTimeout
+        self.answerTimeout = answerTimeout
+    }
+
+    deinit { tracker_curl_stream_close(stream) }
+
+    var isOpen: Bool { stream != nil }
+
+    func close() {
+        tracker_curl_stream_close(stream)
+        stream = nil
+        buffer = []
+    }
+
+    func open() throws(RedisFailure) {
+        let (url, unixPath) = address.curlTarget
+        var code: Int32 = 0
+        var error = [CChar](repeating: 0, count: 256)
+        let opened = tracker_curl_stream_open(
+            url, unixPath, address.certificateAuthority, Int(connectTimeout * 1000), &code, &error)
+        guard let opened else {
+            if code == 28 { throw .unreachable("no connection within \(RedisConnection.seconds(connectTimeout))") }
+            throw .unreachable(
+                RedisConnection.describe(
+                    code: code,
+                    words: String(
+                        decoding: error.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        }
+        stream = opened
+        // Credentials and the database go before anything else.
+        var hello: [[String]] = []
+        if let password = address.password {
+            hello.append(["AUTH"] + (address.user.map { [$0] } ?? []) + [password])
+        }
+        if address.database != 0 { hello.append(["SELECT", "\(address.database)"]) }
+        guard !hello.isEmpty else { return }
+        // Any refusal here (a wrong password, an unknown user, a database it lacks) is the configuration's to fix.
+        for answer in try exchange(hello) {
+            if case .error(let text) = answer { throw RedisFailure.misconfigured(text) }
+        }
+    }
+
+    func exchange(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
+        let bytes = commands.flatMap(RESP.command)
+        let deadline = MonotonicClock.now() + answerTimeout
+        let sent = bytes.withUnsafeBufferPointer { pointer in
+            pointer.withMemoryRebound(to: CChar.self) {
+                tracker_curl_stream_send(stream, $0.baseAddress, $0.count, Int(answerTimeout * 1000))
+            }
+        }
+        guard sent == 0 else { throw .unreachable(RedisConnection.describe(code: sent, words: "")) }
+        var answers: [RESPValue] = []
+        var chunk = [CChar](repeating: 0, count: 16384)
+        let timedOut = RedisFailure.unreachable(
+            "it did not answer within \(RedisConnection.seconds(answerTimeout))")
+        while answers.count < commands.count {
+            do {
+                while answers.count < commands.count, let (value, next) = try RESP.parse(buffer) {
+                    answers.append(value)
+                    buffer.removeFirst(next)
+                }
+            } catch {
+                throw .unreachable("its answer could not be read (\(error.reason))")
+            }
+            if answers.count == commands.count { break }
+            let left = deadline - MonotonicClock.now()
+            guard left > 0 else { throw timedOut }
+            var received = 0
+            let code = tracker_curl_stream_receive(stream, &chunk, chunk.count, &received, max(1, Int(left * 1000)))
+            if code == 28 { throw timedOut }
+            guard code == 0 else { throw .unreachable(RedisConnection.describe(code: code, words: "")) }
+            guard received > 0 else { throw .unreachable("it closed the connection") }
+            buffer += chunk[0..<received].map { UInt8(bitPattern: $0) }
+        }
+        return answers
+    }
+}

@@ -1,0 +1,73 @@
+import FakeAirtable
+import Foundation
+import TrackerSystem
+import XCTest
+
+/// A Redis that is broken or hostile, started by the tests: tracker treats what breaks a bound as an unreachable Redis
+/// (one warning, pacing on this machine), never crashes, never waits past a deadline, never waits for its own lock.
+final class HostileRedisTests: FakeAirtableTestCase {
+    /// Nested arrays 400,000 deep were a SIGSEGV (the reader recursed without a bound); a 512 MiB bulk was accepted.
+    func testARedisAnsweringGarbageIsAFaultNotACrash() throws {
+        try startFake()
+        let deep = Array(String(repeating: "*1\r\n", count: 400_000).utf8) + Array(":1\r\n".utf8)
+        for garbage in [deep, Array("$536870911\r\n".utf8)] {
+            let redis = try ScriptedRedis { _, words in
+                words.first?.uppercased().hasPrefix("EVAL") == true ? .bytes(garbage) : ScriptedRedis.ordinary(words)
+            }
+            let listed = try tracker(["TRACKER_REDIS_URL": redis.url]).run(["list"])
+            XCTAssertEqual(listed.status, 0, listed.stderr)
+            XCTAssertEqual(listed.lines.count, 16)
+            XCTAssertTrue(
+                listed.stderr.hasPrefix("tracker: warning: the Redis at \(redis.url) cannot be used ("), listed.stderr)
+            XCTAssertTrue(listed.stderr.contains("its answer could not be read"), listed.stderr)
+            XCTAssertEqual(listed.stderr.split(separator: "\n").count, 1, "one warning line")
+        }
+    }
+
+    /// An answer sent a byte at a time, never finished, is bounded by the 1 s deadline: the listing goes on, paced on
+    /// this machine, in seconds, not the 10 s the answer would take.
+    func testAnAnswerTrickledAByteAtATimeStopsAtTheDeadline() throws {
+        try startFake()
+        let redis = try ScriptedRedis { _, words in
+            words.first?.uppercased().hasPrefix("EVAL") == true
+                ? .trickle(Array((":" + String(repeating: "1", count: 200) + "\r\n").utf8), pause: 0.05)
+                : ScriptedRedis.ordinary(words)
+        }
+        let started = Date()
+        let listed = try tracker(["TRACKER_REDIS_URL": redis.url]).run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stderr.contains("it did not answer within 1 s"), listed.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 8)
+    }
+
+    /// A `SET … NX` whose answer was lost (the connection dropped after Redis applied it) is sent again on a new
+    /// connection and finds the key taken by its own value: it holds the lock at once (before, it waited for itself
+    /// until the retry budget ran out and ended with 75).
+    func testASetWhoseAnswerWasLostFindsItsOwnValueAndHoldsTheLock() throws {
+        try startFake()
+        let stored = Locked<String?>(nil)
+        let redis = try ScriptedRedis { _, words in
+            switch words.first?.uppercased() {
+            case "SET" where words.contains("NX"):
+                let first = stored.withLock { value in
+                    defer { if value == nil { value = words[2] } }
+                    return value == nil
+                }
+                return first ? .hangUp : .bytes(Array("$-1\r\n".utf8))
+            case "GET":
+                let value = stored.withLock { $0 } ?? ""
+                return .bytes(Array("$\(value.utf8.count)\r\n\(value)\r\n".utf8))
+            default: return ScriptedRedis.ordinary(words)
+            }
+        }
+        let started = Date()
+        let added = try tracker(["TRACKER_REDIS_URL": redis.url]).run([
+            "add", "--if-absent", "--name", "Once despite a lost answer", "--due", "2026-12-04",
+        ])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        XCTAssertEqual(
+            fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Once despite a lost answer" }
+                .count, 1)
+    }
+}
