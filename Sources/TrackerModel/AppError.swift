@@ -132,6 +132,17 @@ extension AppError {
         }
     }
 
+    /// What a Redis refused, in words: the password (WRONGPASS, NOAUTH), the user's permissions (NOPERM), or else
+    /// tracker, with Redis's own words beside.
+    static func refusal(_ reason: String) -> String {
+        let code = reason.prefix(while: { $0 != " " })
+        switch code {
+        case "WRONGPASS", "NOAUTH": return "refused the password (\(reason))"
+        case "NOPERM": return "refused the user's permissions (\(reason))"
+        default: return "refused tracker: \(reason)"
+        }
+    }
+
     /// The first stderr line, without the `tracker: ` prefix.
     public var message: String {
         switch self {
@@ -169,7 +180,7 @@ extension AppError {
             "the answer to uploading \"\(filename)\" was lost, and the file did not appear in \(waited)s of looking; Airtable may still add it"
         case .lockTimeout(let what, let waited):
             "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
-        case .redisRefused(let redis, let reason): "the Redis at \(redis) refused tracker: \(reason)"
+        case .redisRefused(let redis, let reason): "the Redis at \(redis) \(Self.refusal(reason))"
         case .redisUnreachable(let redis, let reason):
             "the Redis at \(redis) cannot be used (\(reason)); pacing falls back to this machine and --if-absent is refused"
         case .teamLockUnavailable(let redis, let reason, let doing):
@@ -233,7 +244,7 @@ extension AppError {
             "Check the files ('tracker files PROJECT') before attaching it again: attaching twice adds two copies."
         case .lockTimeout: "Try again when it has finished."
         case .redisRefused:
-            "Check the user and password in \"redis\" in the secrets file, or TRACKER_REDIS_URL (redis://user:password@host:port)."
+            "Check the password in \"redis\" in the secrets file or TRACKER_REDIS_URL (redis://:password@host:port; user:password@ for an ACL user), or what \"redisPasswordCommand\" prints."
         case .redisUnreachable:
             "Check that the Redis is running and that this machine reaches it (\"redis\" in the secrets file, or TRACKER_REDIS_URL; \"redisCA\" for a CA of your own)."
         case .teamLockUnavailable:

@@ -225,9 +225,15 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         XCTAssertTrue(try redis.keys().contains { $0.key.contains(":budget:") })
         let wrongPassword = "wrong-password-ABCDEFG"
         let wrong = try machine(redis.url(password: wrongPassword)).run(["list", "--verbose"])
-        assertFailure(wrong, status: 78, "the Redis at redis://127.0.0.1:\(redis.port) refused tracker")
+        assertFailure(wrong, status: 78, "the Redis at redis://127.0.0.1:\(redis.port) refused the password (WRONGPASS")
         XCTAssertFalse(wrong.stderr.contains(wrongPassword), wrong.stderr)
         XCTAssertFalse(fake.recordLog.count > 1, "nothing is sent to Airtable unpaced")
+        // doctor blames the Redis alone: the Airtable checks run paced on this machine and pass on their own.
+        let doctor = try machine(redis.url(password: wrongPassword)).run(["doctor"])
+        XCTAssertEqual(doctor.status, 78, doctor.stdout + doctor.stderr)
+        XCTAssertTrue(doctor.stdout.contains("token accepted"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("refused the password (WRONGPASS"), doctor.stdout)
+        XCTAssertFalse(doctor.stdout.contains("schema.bases:read"), doctor.stdout)
         // The password never shows, in a warning either.
         redis.stop()
         let down = try machine(redis.url()).run(["list", "--verbose"])

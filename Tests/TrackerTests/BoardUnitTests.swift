@@ -183,4 +183,25 @@ extension BoardUnitTests {
         model.replace(with: [Self.card("rec1", "Late one", due: -3), Self.card("rec3", "Much later", due: 30)])
         #expect(model.selectedCard()?.name == "Late one")
     }
+
+    /// Movement skips empty columns both ways: with "This week" empty, l and → reach Later and Done from Overdue
+    /// (before, → landed on the empty column and the selection fell back to Overdue).
+    @Test func movingSkipsAnEmptyColumnBothWays() {
+        var model = Self.model([
+            Self.card("rec1", "Late one", due: -3), Self.card("rec2", "Late two", due: -1),
+            Self.card("rec3", "Much later", due: 30), Self.card("rec4", "Finished", due: -2, complete: true),
+        ])
+        #expect(model.columns()[BoardCard.Column.thisWeek.rawValue].isEmpty)
+        #expect(model.selectedColumn == BoardCard.Column.overdue.rawValue)
+        _ = model.handle(.right, pageSize: 5)
+        #expect(model.selectedCard()?.name == "Much later")
+        _ = model.handle(.character("l"), pageSize: 5)
+        #expect(model.selectedCard()?.name == "Finished")
+        _ = model.handle(.right, pageSize: 5)
+        #expect(model.selectedCard()?.name == "Finished", "the last column: it stays")
+        _ = model.handle(.character("h"), pageSize: 5)
+        #expect(model.selectedCard()?.name == "Much later")
+        _ = model.handle(.left, pageSize: 5)
+        #expect(model.selectedColumn == BoardCard.Column.overdue.rawValue)
+    }
 }

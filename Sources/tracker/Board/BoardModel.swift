@@ -120,6 +120,18 @@ struct BoardModel {
         return row
     }
 
+    /// The next column from `column` in `step`'s direction that shows a card, skipping empty ones both ways (an
+    /// empty "This week" must not keep Later and Done out of reach); `column` itself when none does.
+    private mutating func shownColumn(from column: Int, step: Int) -> Int {
+        let columns = columns()
+        var next = column + step
+        while columns.indices.contains(next) {
+            if !columns[next].isEmpty { return next }
+            next += step
+        }
+        return column
+    }
+
     /// When the selected column shows no card (a search, "mine" or a read left it empty), the nearest column that
     /// shows one is selected, so Enter opens the card a person sees.
     mutating func keepSelectionShown() {
@@ -181,9 +193,8 @@ struct BoardModel {
                 return .none
             }
             return key == .escape ? .none : .quit
-        case .left, .character("h"): selectedColumn = max(0, selectedColumn - 1)
-        case .right, .character("l"), .tab:
-            selectedColumn = min(BoardCard.Column.allCases.count - 1, selectedColumn + 1)
+        case .left, .character("h"): selectedColumn = shownColumn(from: selectedColumn, step: -1)
+        case .right, .character("l"), .tab: selectedColumn = shownColumn(from: selectedColumn, step: 1)
         case .up, .character("k"): select(row: row - 1, in: selectedColumn)
         case .down, .character("j"): select(row: row + 1, in: selectedColumn)
         case .pageUp: select(row: row - pageSize, in: selectedColumn)

@@ -142,7 +142,17 @@ extension Runner {
 
     /// The token, the table, the table's fields, the pace and the secrets file, each checked whatever the others found.
     func doctorChecks(_ configuration: Configuration) async -> [DoctorCheck] {
-        let client = makeClient(configuration: configuration)
+        // Each check reports its own failure: a Redis that refuses the password fails the Redis's check, and the
+        // Airtable checks run without the team's budget, paced on this machine, passing or failing on their own.
+        var airtable = configuration
+        if configuration.redis != nil, let team = coordination(configuration) as? TeamCoordination {
+            do throws(RedisFailure) {
+                _ = try team.connection.command(["PING"])
+            } catch {
+                if error.isMisconfiguration { airtable.redis = nil }
+            }
+        }
+        let client = makeClient(configuration: airtable)
         var checks: [DoctorCheck] = []
         switch await client.whoami() {
         case .success(let user):
@@ -185,7 +195,7 @@ extension Runner {
         if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(paceCheck(configuration))
         checks.append(SharingCheck.run(configuration, runner: self))
-        checks.append(await DeletionsCheck.run(configuration, client: client, runner: self))
+        checks.append(await DeletionsCheck.run(airtable, client: client, runner: self))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))
             checks.append(.failed("secrets", .configuration(warning, hint: nil)))
