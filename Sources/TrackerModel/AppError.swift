@@ -248,7 +248,7 @@ extension AppError {
         case .redisUnreachable:
             "Check that the Redis is running and that this machine reaches it (\"redis\" in the secrets file, or TRACKER_REDIS_URL; \"redisCA\" for a CA of your own)."
         case .teamLockUnavailable:
-            "To finish safely, run the same command again when the Redis is back: the lock keeps it exactly once."
+            "To finish safely, run the same command again when the Redis is back: the lock keeps it exactly once. On this machine alone, without the team's Redis: TRACKER_REDIS_URL= tracker …"
         case .teamLockLost: "To finish safely, run the same command again: the lock keeps it exactly once."
         case .invalidRows(_, let lines):
             lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")

@@ -286,20 +286,21 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
 
     func testIfAbsentWaitsForAnotherAddAtMostTheRetryBudget() throws {
         try startFake()
-        // A first run whose lookup Airtable answers slowly holds the name for about 5 s.
-        fake.inject(.delay(seconds: 5), onRequest: 1)
+        // A first run whose lookup under the lock (its second: the first goes before the lock) Airtable answers slowly
+        // holds the name for about 5 s.
+        fake.inject(.delay(seconds: 5), onRequest: 2)
         let arguments = ["add", "--if-absent", "--name", "Weekly review", "--due", "2026-11-27"]
         // One machine (one runtime directory, where the locks live); a retry budget of 2 s for the second run.
         let machine = try configuredTracker(#""retryBudgetSeconds": 2"#)
         let (slow, slowOut, _) = try machine.start(arguments)
-        // Its lookup has arrived (it holds the lock from before the lookup until after the create).
-        for _ in 0..<100 where fake.recordRequestsReceived == 0 { Thread.sleep(forTimeInterval: 0.05) }
-        XCTAssertEqual(fake.recordRequestsReceived, 1)
+        // Its lookup under the lock has arrived (it holds the lock from before that lookup until after the create).
+        for _ in 0..<100 where fake.recordRequestsReceived < 2 { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertEqual(fake.recordRequestsReceived, 2)
         let result = try machine.run(arguments)
         assertFailure(result, status: 75, "another tracker process has been adding \"Weekly review\" for 2s")
         XCTAssertLessThan(result.seconds, 4)
         XCTAssertEqual(
-            fake.recordRequestsReceived, 1, "only the first run's lookup: none from the second while it waited")
+            fake.recordRequestsReceived, 3, "the second run's look before the lock, and none while it waited")
         slow.waitUntilExit()
         XCTAssertEqual(slow.terminationStatus, 0)
         let id = String(decoding: slowOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

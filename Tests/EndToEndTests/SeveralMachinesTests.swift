@@ -132,7 +132,9 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         // A write that needs the team's lock is 75 with nothing written.
         let before = fake.records.count
         let add = try laptop.run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-12-04"])
-        assertFailure(add, status: 75, "cannot take the team's lock")
+        // The lookup that found nothing was paced on this machine (its one warning line); then the lock is refused.
+        XCTAssertEqual(add.status, 75, add.stderr)
+        XCTAssertTrue(add.stderr.contains("\ntracker: cannot take the team's lock"), add.stderr)
         XCTAssertTrue(add.stderr.contains("nothing was written"), add.stderr)
         XCTAssertEqual(fake.records.count, before)
         XCTAssertFalse(fake.recordLog.contains { $0.method == "POST" })
@@ -213,6 +215,36 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         let both = try configuredTracker(
             #""redis": "\#(redis.url())", "redisPasswordCommand": ["printf", "x"]"#)
         assertFailure(try both.run(["list"]), status: 78, "carries a password")
+    }
+
+    /// With the team's Redis down, `--if-absent` of a record already there needs no lock: it says so and succeeds, for
+    /// `add` and `task add` alike. A create is refused (75) with the way to run it on this machine alone, and an
+    /// empty TRACKER_REDIS_URL does that, whatever the file says.
+    func testIfAbsentLooksFirstAndTakesTheLockOnlyToCreate() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let laptop = try configuredTracker(#""redis": "\#(redis.url())""#)
+        XCTAssertEqual(
+            try laptop.run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-12-04"]).status, 0)
+        XCTAssertEqual(try laptop.run(["task", "add", "Weekly review", "Agenda", "--if-absent"]).status, 0)
+        redis.stop()
+        let again = try laptop.run(["add", "--if-absent", "--name", "Weekly review", "--due", "2026-12-04"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.lines.count, 1, "the existing project's id")
+        let task = try laptop.run(["task", "add", "Weekly review", "Agenda", "--if-absent"])
+        XCTAssertEqual(task.status, 0, task.stderr)
+        XCTAssertEqual(named("Weekly review").count, 1)
+        XCTAssertEqual(named("Agenda", in: "Tasks").count, 1)
+        let new = try laptop.run(["add", "--if-absent", "--name", "Monthly review", "--due", "2026-12-04"])
+        XCTAssertEqual(new.status, 75, new.stderr)
+        XCTAssertTrue(new.stderr.contains("\ntracker: cannot take the team's lock"), new.stderr)
+        XCTAssertTrue(new.stderr.contains("TRACKER_REDIS_URL= tracker"), new.stderr)
+        var alone = laptop
+        alone.environment["TRACKER_REDIS_URL"] = ""
+        let made = try alone.run(["add", "--if-absent", "--name", "Monthly review", "--due", "2026-12-04"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(made.stderr, "", "no Redis tried, no warning")
+        XCTAssertEqual(named("Monthly review").count, 1)
     }
 
     func testAPasswordProtectedRedisAndAWrongPassword() throws {

@@ -113,10 +113,12 @@ struct CLITests {
             ["add", "--if-absent", "--name", "Weekly review", "--due", "2026-12-01"],
             [
                 .http(200, body: #"{"records":[\#(Fixture.record(id: "recLOWERlower0000", name: "weekly review"))]}"#),
+                .http(200, body: #"{"records":[\#(Fixture.record(id: "recLOWERlower0000", name: "weekly review"))]}"#),
                 .http(200, body: Fixture.record(id: "recNEWnew00000000", name: "Weekly review")),
             ])
         #expect(result.stdout == "recNEWnew00000000\n")
-        #expect(result.requests.map(\.method) == ["GET", "POST"])
+        // Looked for first, without the lock; then again under it, and created.
+        #expect(result.requests.map(\.method) == ["GET", "GET", "POST"])
     }
 
     /// `done X` racing a cron `add X`: the project appears between the lookup and the search for close names. The

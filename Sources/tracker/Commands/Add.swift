@@ -34,7 +34,9 @@ struct Add: Command {
         notes: [
             "--name and --due are required (--due only when the base has a due date field). \(CommandSpec.dateNote)",
             "Categories, clients and people are checked against the base first; nothing is created by a typo.",
-            "With --if-absent it is safe to repeat, e.g. from cron.",
+            "With --if-absent it is safe to repeat, e.g. from cron: on one machine always, across machines only when",
+            "each names the team's Redis (\"redis\" in the secrets file, or TRACKER_REDIS_URL), whose lock it takes",
+            "to create; an empty TRACKER_REDIS_URL= runs one command without it, on this machine alone.",
         ])
 
     /// The project's fields; the name is always there.
@@ -77,17 +79,23 @@ extension Runner {
         }
         let name = options.name
         let due = options.input.due
-        // Two runs of the same cron line must not both find the name absent and both create it.
+        // A project already there needs no write, so no lock: it is looked for first. Only a create takes the lock,
+        // and looks again under it: two runs of the same cron line must not both find the name absent and create it.
+        func alreadyThere() async throws -> Bool {
+            guard options.ifAbsent, let existing = try await client.projects(named: name).get().first else {
+                return false
+            }
+            narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
+            noteCreated(false)
+            try printWritten(existing, options.mode)
+            return true
+        }
+        if try await alreadyThere() { return }
         let lock =
             options.ifAbsent ? try await lock([name], for: "add", in: base, doing: "adding \"\(name)\"") : nil
         defer { withExtendedLifetime(lock) {} }
         client.lease = lock
-        if options.ifAbsent, let existing = try await client.projects(named: name).get().first {
-            narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
-            noteCreated(false)
-            try printWritten(existing, options.mode)
-            return
-        }
+        if try await alreadyThere() { return }
         // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
         // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
         // The team's lock may be lost while the name is looked for or the create waits for its slot (a lease run out,

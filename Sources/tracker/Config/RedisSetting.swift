@@ -29,6 +29,8 @@ extension Resolver {
             ConfigurationLoader.environmentValue(of: key, in: environment) != nil
                 ? key.environmentVariable! : "\"\(key.rawValue)\" in \(origin)"
         }
+        // An empty TRACKER_REDIS_URL turns the team's Redis off for one command, whatever the file says.
+        if let given = environment["TRACKER_REDIS_URL"], given.trimmingWhitespace().isEmpty { return nil }
         guard let text = try string(.redis), !text.trimmingWhitespace().isEmpty else { return nil }
         let authority = try string(.redisCA).flatMap { $0.isEmpty ? nil : $0 }
         switch RedisAddress.parse(text.trimmingWhitespace(), certificateAuthority: authority) {

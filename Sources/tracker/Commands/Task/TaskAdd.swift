@@ -49,27 +49,30 @@ extension Runner {
             return
         }
         let rows = { (task: ProjectTask) in TaskRows([task], projects: [project.id: project], today: self.today) }
-        // Two runs of the same cron line must not both find the name absent and both create it.
+        // A task already there needs no write, so no lock: it is looked for first, from the Tasks table itself (the
+        // project's Tasks field may not hold one another process made meanwhile). Only a create takes the lock, and
+        // looks again under it: two runs of the same cron line must not both find the name absent and create it.
+        func alreadyThere() async throws -> Bool {
+            guard options.ifAbsent else { return false }
+            let named = try await client.tasks(
+                in: table, matching: Formula.nameEquals(options.name, field: layout.fields.name)
+            ).get()
+            guard let task = named.first(where: { $0.name == options.name && $0.projects.contains(project.id) })
+            else { return false }
+            narrate(
+                "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).", options.mode)
+            noteCreated(false)
+            try printTask(task, rows(task), options.mode)
+            return true
+        }
+        if try await alreadyThere() { return }
         let lock =
             options.ifAbsent
             ? try await lock(
                 [project.id, options.name], for: "task-add", in: base, doing: "adding \"\(options.name)\"")
             : nil
         defer { withExtendedLifetime(lock) {} }
-        if options.ifAbsent {
-            // Read now, under the lock, from the Tasks table itself: the project's record was read before the lock,
-            // and its Tasks field does not hold a task another process made meanwhile.
-            let named = try await client.tasks(
-                in: table, matching: Formula.nameEquals(options.name, field: layout.fields.name)
-            ).get()
-            if let task = named.first(where: { $0.name == options.name && $0.projects.contains(project.id) }) {
-                narrate(
-                    "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).",
-                    options.mode)
-                noteCreated(false)
-                return try printTask(task, rows(task), options.mode)
-            }
-        }
+        if try await alreadyThere() { return }
         // The team's lock may be lost while the name is looked for or the create waits for its slot: the client
         // confirms it right before each attempt goes out.
         neverRunAgain()
