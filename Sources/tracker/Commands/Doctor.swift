@@ -203,31 +203,6 @@ extension Runner {
         return checks
     }
 
-    /// Airtable allows 5 requests a second per base; more earns 30-second lockouts.
-    private func paceCheck(_ configuration: Configuration) -> DoctorCheck {
-        let pace = configuration.requestsPerSecond
-        let shown = pace == pace.rounded() ? String(Int(pace)) : String(pace)
-        guard pace <= 5 else {
-            let text =
-                "requestsPerSecond is \(shown), above Airtable's limit of 5 a second per base; expect 30-second lockouts"
-            return .failed("pace", .configuration(text, hint: "Set \"requestsPerSecond\" to 5 or less."))
-        }
-        return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5")
-    }
-
-    /// How old the remembered schema was when doctor started; doctor itself reads it anew.
-    private func cacheCheck(age: Double?) -> DoctorCheck {
-        guard let age else {
-            let place = context.cacheDirectory.map { " (\($0.path))" } ?? ""
-            return DoctorCheck(name: "cache", detail: "no schema remembered yet\(place); the next command reads it")
-        }
-        let minutes = Int(age / 60)
-        let when = minutes < 1 ? "less than a minute" : "\(minutes) minute\(minutes == 1 ? "" : "s")"
-        let fresh = age < RememberedBase.lifetime ? "read again after an hour" : "too old, so read again"
-        return DoctorCheck(
-            name: "cache", detail: "the schema remembered was \(when) old (\(fresh)); doctor read it now")
-    }
-
     /// Whether the table has the fields the secrets file names, with types tracker can use; each template field it
     /// lacks is named, with the fields of a fitting type that could be mapped instead.
     private func fieldCheck(_ settings: FieldSettings, table name: String, schema: Result<BaseSchema?, AppError>)

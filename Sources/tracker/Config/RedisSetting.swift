@@ -10,17 +10,7 @@ extension Resolver {
     /// `"redisPasswordCommand": ["pass", "show", "redis"]`: a program that prints the Redis's password, run without a
     /// shell as `tokenCommand` is, so the address (in a crontab, the secrets file) carries no password.
     private func passwordCommand() throws -> [String]? {
-        guard let value = values[.redisPasswordCommand] else { return nil }
-        guard case .array(let items) = value, !items.isEmpty,
-            case let words = items.compactMap({ item -> String? in
-                if case .string(let word) = item { word } else { nil }
-            }), words.count == items.count, !words[0].isEmpty
-        else {
-            throw AppError.configuration(
-                "\"redisPasswordCommand\" in \(origin) must be a list of strings, the program first, like [\"pass\", \"show\", \"redis\"]",
-                hint: nil)
-        }
-        return words
+        values[.redisPasswordCommand] == nil ? nil : try command(.redisPasswordCommand, example: "redis")
     }
 
     /// `"redis": "redis://…"` (or TRACKER_REDIS_URL) with `"redisCA"` (or TRACKER_REDIS_CA); nil when not set.

@@ -92,14 +92,18 @@ struct Resolver {
     }
 
     /// `"tokenCommand": ["pass", "show", "airtable"]`: a program and its arguments, run without a shell.
-    private func tokenCommand() throws -> [String] {
-        guard case .array(let items) = values[.tokenCommand], !items.isEmpty,
+    private func tokenCommand() throws -> [String] { try command(.tokenCommand, example: "airtable") }
+
+    /// A setting that names a program and its arguments (`tokenCommand`, `redisPasswordCommand`): a list of strings,
+    /// the program first.
+    func command(_ key: SecretsKey, example: String) throws -> [String] {
+        guard case .array(let items) = values[key], !items.isEmpty,
             case let words = items.compactMap({ item -> String? in
                 if case .string(let word) = item { word } else { nil }
             }), words.count == items.count, !words[0].isEmpty
         else {
             throw AppError.configuration(
-                "\"tokenCommand\" in \(origin) must be a list of strings, the program first, like [\"pass\", \"show\", \"airtable\"]",
+                "\"\(key.rawValue)\" in \(origin) must be a list of strings, the program first, like [\"pass\", \"show\", \"\(example)\"]",
                 hint: nil)
         }
         return words

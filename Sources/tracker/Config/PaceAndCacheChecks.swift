@@ -1,0 +1,29 @@
+import TrackerModel
+
+/// `doctor`'s findings on the pace the configuration sets and on the schema tracker remembers.
+extension Runner {
+    /// Airtable allows 5 requests a second per base; more earns 30-second lockouts.
+    func paceCheck(_ configuration: Configuration) -> DoctorCheck {
+        let pace = configuration.requestsPerSecond
+        let shown = pace == pace.rounded() ? String(Int(pace)) : String(pace)
+        guard pace <= 5 else {
+            let text =
+                "requestsPerSecond is \(shown), above Airtable's limit of 5 a second per base; expect 30-second lockouts"
+            return .failed("pace", .configuration(text, hint: "Set \"requestsPerSecond\" to 5 or less."))
+        }
+        return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5")
+    }
+
+    /// How old the remembered schema was when doctor started; doctor itself reads it anew.
+    func cacheCheck(age: Double?) -> DoctorCheck {
+        guard let age else {
+            let place = context.cacheDirectory.map { " (\($0.path))" } ?? ""
+            return DoctorCheck(name: "cache", detail: "no schema remembered yet\(place); the next command reads it")
+        }
+        let minutes = Int(age / 60)
+        let when = minutes < 1 ? "less than a minute" : "\(minutes) minute\(minutes == 1 ? "" : "s")"
+        let fresh = age < RememberedBase.lifetime ? "read again after an hour" : "too old, so read again"
+        return DoctorCheck(
+            name: "cache", detail: "the schema remembered was \(when) old (\(fresh)); doctor read it now")
+    }
+}
