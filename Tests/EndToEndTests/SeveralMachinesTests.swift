@@ -295,6 +295,15 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.records.count, 16)
     }
 
+    /// `rediss://` at a Redis without TLS says the handshake failed, not that nothing connected.
+    func testATLSAddressAtAPlainRedisSaysTheHandshakeFailed() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let listed = try machine("rediss://127.0.0.1:\(redis.port)").run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stderr.contains("(the TLS handshake failed"), listed.stderr)
+    }
+
     func testAUnixSocketRedis() throws {
         let redis = try RedisServer()
         try startFake()

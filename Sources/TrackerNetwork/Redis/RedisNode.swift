@@ -88,12 +88,15 @@ final class RedisNode {
         let opened = tracker_curl_stream_open(
             url, unixPath, address.certificateAuthority, Int(connectTimeout * 1000), &code, &error)
         guard let opened else {
-            if code == 28 { throw .unreachable("no connection within \(RedisConnection.seconds(connectTimeout))") }
-            throw .unreachable(
-                RedisConnection.describe(
-                    code: code,
-                    words: String(
-                        decoding: error.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+            let words = String(decoding: error.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let within = RedisConnection.seconds(connectTimeout)
+            // Connected, but the TLS handshake got no answer: most often a Redis without TLS at a rediss:// address.
+            if code == 28 && words.contains("SSL") {
+                throw .unreachable(
+                    "the TLS handshake failed: no answer within \(within) (a Redis without TLS? then redis://)")
+            }
+            if code == 28 { throw .unreachable("no connection within \(within)") }
+            throw .unreachable(RedisConnection.describe(code: code, words: words))
         }
         stream = opened
         // Credentials and the database go before anything else.
