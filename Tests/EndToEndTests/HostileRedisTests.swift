@@ -70,4 +70,27 @@ final class HostileRedisTests: FakeAirtableTestCase {
             fake.records.filter { ($0["fields"] as? [String: Any])?["Name"] as? String == "Once despite a lost answer" }
                 .count, 1)
     }
+
+    /// An address that reaches a replica (a failover moved the primary): its `READONLY` sends tracker to the primary
+    /// it names (`ROLE`), where the budget is kept; before, the team's budget was dropped for the machine's.
+    func testAReplicasReadOnlyAnswerSendsTheCallToItsPrimary() throws {
+        let primary = try RedisServer()
+        let primaryPort = primary.port
+        try startFake()
+        let replica = try ScriptedRedis { _, words in
+            switch words.first?.uppercased() {
+            case "EVALSHA", "EVAL", "SET", "DEL":
+                return .bytes(Array("-READONLY You can't write against a read only replica.\r\n".utf8))
+            case "ROLE":
+                return .bytes(
+                    Array(
+                        "*5\r\n$5\r\nslave\r\n$9\r\n127.0.0.1\r\n:\(primaryPort)\r\n$9\r\nconnected\r\n:1\r\n".utf8))
+            default: return ScriptedRedis.ordinary(words)
+            }
+        }
+        let listed = try tracker(["TRACKER_REDIS_URL": replica.url]).run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.stderr, "", "the team's budget, at the primary: no fallback")
+        XCTAssertTrue(try primary.keys().contains { $0.key.contains(":budget:") })
+    }
 }

@@ -131,6 +131,38 @@
             #expect(listed == 200, "listing needs the scope, not the creator's permission")
         }
 
+        /// As the reference pages say: a hook nobody polled or refreshed for 7 days is listed disabled, records
+        /// nothing and cannot be refreshed, then 404s 7 days later; polling an active hook extends it 7 days; refresh
+        /// needs the creator while listing payloads does not.
+        @Test func anIdleHookIsDisabledThenGoneAndPollingKeepsOneAlive() async throws {
+            let base = try Base()
+            let (_, made) = try await base.call("POST", base.hooks, Base.specification)
+            let id = try #require(made["id"] as? String)
+            base.fake.letTimePass(days: 3)
+            _ = try await base.call("GET", base.hooks + "/\(id)/payloads?cursor=1")
+            #expect((base.fake.webhookSecondsLeft[id] ?? 0) > 6.9 * 86400, "a poll moved its expiry 7 days on")
+            base.fake.letTimePass(days: 8)
+            let (_, listed) = try await base.call("GET", base.hooks)
+            let hook = try #require(
+                (listed["hooks"] as? [[String: Any]] ?? listed["webhooks"] as? [[String: Any]])?.first)
+            #expect(hook["isHookEnabled"] as? Bool == false)
+            _ = try await base.call(
+                "POST", "/v0/\(base.fake.options.baseID)/\(base.fake.options.tableID)", ["fields": ["Name": "Unseen"]])
+            let (_, page) = try await base.call("GET", base.hooks + "/\(id)/payloads?cursor=1")
+            #expect((page["payloads"] as? [Any])?.isEmpty == true, "a disabled hook records nothing")
+            let (refused, _) = try await base.call("POST", base.hooks + "/\(id)/refresh")
+            #expect(refused == 422)
+            base.fake.letTimePass(days: 7)
+            let (gone, _) = try await base.call("GET", base.hooks + "/\(id)/payloads?cursor=1")
+            #expect(gone == 404)
+            let editor = try Base { $0.isBaseCreator = false }
+            let other = editor.fake.addForeignWebhook(watching: editor.fake.options.tableID)
+            let (notRefreshed, _) = try await editor.call("POST", editor.hooks + "/\(other)/refresh")
+            #expect(notRefreshed == 403, "refresh needs the creator")
+            let (polled, _) = try await editor.call("GET", editor.hooks + "/\(other)/payloads?cursor=1")
+            #expect(polled == 200, "polling does not")
+        }
+
         @Test func aHookWatchesItsTableOnly() async throws {
             let base = try Base { $0.tasks = [] }
             let (_, made) = try await base.call("POST", base.hooks, Base.specification)

@@ -72,6 +72,8 @@ public final class RedisConnection: @unchecked Sendable {
     /// Sends each command to the node its key lives on (one write a node), then follows redirections one by one.
     private func routed(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
         var answers = [RESPValue](repeating: .simple(""), count: commands.count)
+        // The node each answer came from: a replica's READONLY is asked for its own primary.
+        var answeredBy = [String](repeating: "", count: commands.count)
         var byNode: [String: [Int]] = [:]
         var order: [String] = []
         for (index, words) in commands.enumerated() {
@@ -82,7 +84,7 @@ public final class RedisConnection: @unchecked Sendable {
         for node in order {
             let indices = byNode[node]!
             let got = try exchange(indices.map { commands[$0] }, on: node)
-            for (index, answer) in zip(indices, got) { answers[index] = answer }
+            for (index, answer) in zip(indices, got) { (answers[index], answeredBy[index]) = (answer, node) }
         }
         for index in answers.indices {
             var redirections = 0
@@ -94,12 +96,16 @@ public final class RedisConnection: @unchecked Sendable {
                 switch redirection {
                 case .moved(let slot, let node):
                     slots[slot] = node
-                    answers[index] = try exchange([commands[index]], on: node)[0]
+                    (answers[index], answeredBy[index]) = (try exchange([commands[index]], on: node)[0], node)
                 case .ask(let node):
-                    answers[index] = try exchange([["ASKING"], commands[index]], on: node)[1]
+                    (answers[index], answeredBy[index]) = (
+                        try exchange([["ASKING"], commands[index]], on: node)[1], node
+                    )
                 case .readOnly:
-                    primary = try primaryOfReplica(node(for: commands[index]))
-                    answers[index] = try exchange([commands[index]], on: node(for: commands[index]))[0]
+                    let replica = answeredBy[index]
+                    let primary = try primaryOfReplica(replica)
+                    if replica.isEmpty { self.primary = primary }
+                    (answers[index], answeredBy[index]) = (try exchange([commands[index]], on: primary)[0], primary)
                 }
             }
         }
