@@ -168,6 +168,17 @@
             #expect(mirror.fake.webhookIDs.isEmpty)
         }
 
+        /// A base whose 10 webhooks are taken (none tracker's): Airtable's `TOO_MANY_WEBHOOKS_IN_BASE`, read by its
+        /// type, leaves deletions to the id listing instead of failing the face.
+        @Test func aBaseWithItsTenWebhooksTakenListsIds() async throws {
+            let mirror = try Mirror()
+            for _ in 0..<10 { mirror.fake.addForeignWebhook(watching: FakeTasks.tableID) }
+            let first = try await mirror.projects()
+            #expect(first.records.count == 30)
+            #expect(
+                await mirror.copy.watch == .idListing(because: "the base has as many webhooks as Airtable allows (10)"))
+        }
+
         @Test func anEndpointWithoutWebhookRoutesListsIds() async throws {
             let mirror = try Mirror()
             mirror.fake.inject(.status(404, type: "NOT_FOUND"), onNextRequestEndingWith: "/webhooks")
