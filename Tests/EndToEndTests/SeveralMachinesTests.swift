@@ -247,6 +247,33 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         XCTAssertEqual(named("Monthly review").count, 1)
     }
 
+    /// A machine configured with the table's name and one with its id (`tbl…`) take the same team lock: the lock
+    /// names the table by its id once the schema told it.
+    func testTheTablesNameAndItsIdTakeTheSameLock() throws {
+        let redis = try RedisServer()
+        try startFake()
+        func lockKeyWhileAdding(_ machine: TrackerProcess) throws -> String? {
+            fake.inject(.delay(seconds: 1.5), onNextRequestWithMethod: "POST")
+            let (process, _, err) = try machine.start(["add", "--if-absent", "--name", "Held", "--due", "2026-12-04"])
+            var key: String?
+            let deadline = Date().addingTimeInterval(10)
+            while key == nil && Date() < deadline {
+                key = try redis.keys().map(\.key).first { $0.contains(":lock:") }
+                if key == nil { usleep(5_000) }
+            }
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, stderr)
+            return key
+        }
+        let byName = machine(redis.url())
+        let byID = machine(redis.url(), ["AIRTABLE_TABLE": fake.options.tableID])
+        let first = try XCTUnwrap(try lockKeyWhileAdding(byName))
+        XCTAssertEqual(try byName.run(["delete", "Held", "--yes"]).status, 0)
+        let second = try XCTUnwrap(try lockKeyWhileAdding(byID))
+        XCTAssertEqual(first, second)
+    }
+
     func testAPasswordProtectedRedisAndAWrongPassword() throws {
         let password = "s3cret-redis-password-XYZ"
         let redis = try RedisServer(password: password)
