@@ -5,7 +5,7 @@
 #endif
 import TrackerModel
 
-/// One webhook of the base, as a client that polls uses it (airtable-api.md §13.5): no notification URL, payloads
+/// One webhook of the base, as a client that polls uses it (docs/airtable-webhooks.md): no notification URL, payloads
 /// kept in order and read from any cursor, as many readers as like.
 struct FakeWebhook {
     var id: String

@@ -10,7 +10,8 @@ extension Formula {
     /// `since` (the completion field changed then or later, and is complete now) or created since `since`.
     ///
     /// Airtable keeps no completion time, so "done lately" asks `LAST_MODIFIED_TIME({completion field})`
-    /// (airtable-api.md §13.4). Without a due or a completion field, the sections that need it match nothing.
+    /// (docs/airtable-webhooks.md, "Change times"). Without a due or a completion field, the sections that need it
+    /// match nothing.
     public static func digest(today: CalendarDate, days: Int, since: String, fields: FieldMap) -> String {
         let complete = fields.completion.map(isComplete)
         let open = complete.map { ["NOT(\($0))"] } ?? []
@@ -38,7 +39,7 @@ extension Formula {
     /// Done column holding only the recently done. Nil without a completion field (every project is open then).
     ///
     /// Airtable keeps no completion time; `LAST_MODIFIED_TIME({completion field})` is the closest it records, as for
-    /// the digest (airtable-api.md §13.4).
+    /// the digest (docs/airtable-webhooks.md, "Change times").
     public static func openOrDoneSince(_ since: String, fields: FieldMap) -> String? {
         guard let completion = fields.completion, let done = completedSince(since, fields: fields) else { return nil }
         return any(["NOT(\(isComplete(completion)))", done])

@@ -52,7 +52,7 @@ public enum BaseWebhook: Sendable {
     case unavailable(because: String)
 }
 
-/// Webhooks as a client that polls uses them (airtable-api.md §13.5): made with no notification address, their
+/// Webhooks as a client that polls uses them (docs/airtable-webhooks.md): made with no notification address, their
 /// payloads read from a cursor of tracker's own.
 extension ProjectAPIClient {
     private var webhooksURL: URL {

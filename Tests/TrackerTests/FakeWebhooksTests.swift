@@ -5,7 +5,7 @@
     @testable import FakeAirtable
     @testable import TrackerNetwork
 
-    /// The fake serves webhooks as airtable-api.md §13.5 says Airtable does, for a client that polls: create, list,
+    /// The fake serves webhooks as docs/airtable-webhooks.md says Airtable does, for a client that polls: create, list,
     /// refresh, delete, payloads read from any cursor, and the refusals.
     @Suite(.timeLimit(.minutes(2)))
     struct FakeWebhooksTests {
