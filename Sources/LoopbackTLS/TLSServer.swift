@@ -6,9 +6,15 @@ public struct TLSServer {
     /// The loopback port it accepts on.
     public let port: Int
     let directory: String
+    /// What the server sends its next client, written once it accepts connections (nil: it answers HTTP).
+    let input: Pipe?
 
-    /// Starts a server, or nil when openssl is not there or no port could be had.
-    public static func start() throws -> TLSServer? {
+    /// The PEM file of the certificate it presents, for a client told to trust it.
+    public var certificatePath: String { directory + "/cert.pem" }
+
+    /// Starts a server, or nil when openssl is not there or no port could be had. With `sending`, the server sends
+    /// those bytes to the first client after the handshake (one TLS record up to 16 KiB) instead of answering HTTP.
+    public static func start(sending: [UInt8]? = nil) throws -> TLSServer? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tracker-tls-\(UUID().uuidString)"
@@ -29,17 +35,45 @@ public struct TLSServer {
             let port = Int.random(in: 20_000..<60_000)
             let server = Process()
             server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            server.arguments = [
-                "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/cert.pem", "-key",
-                directory + "/key.pem", "-www", "-quiet",
-            ]
+            server.arguments =
+                [
+                    "s_server", "-accept", "127.0.0.1:\(port)", "-cert", directory + "/cert.pem", "-key",
+                    directory + "/key.pem",
+                ] + (sending == nil ? ["-www", "-quiet"] : [])
             let errors = Pipe()
-            server.standardOutput = FileHandle.nullDevice
+            let input = sending.map { _ in Pipe() }
+            let output = Pipe()
+            let accepting = DispatchSemaphore(value: 0)
+            if let input {
+                server.standardInput = input
+                server.standardOutput = output
+                // It says ACCEPT when it listens; what follows is drained so it never blocks on a full pipe.
+                Thread.detachNewThread {
+                    var seen = ""
+                    while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
+                        if !seen.contains("ACCEPT") {
+                            seen += String(decoding: data, as: UTF8.self)
+                            if seen.contains("ACCEPT") { accepting.signal() }
+                        }
+                    }
+                }
+            } else {
+                server.standardOutput = FileHandle.nullDevice
+            }
             server.standardError = errors
             try server.run()
+            if let input, let sending {
+                // Not probed by connecting: the probe would be the client that gets the bytes.
+                if accepting.wait(timeout: .now() + 2.5) == .success, server.isRunning {
+                    input.fileHandleForWriting.write(Data(sending))
+                    return TLSServer(process: server, port: port, directory: directory, input: input)
+                }
+            }
             // Ready once it accepts a connection; gone at once if the port was taken.
-            for _ in 0..<50 where server.isRunning {
-                if canConnect(port: port) { return TLSServer(process: server, port: port, directory: directory) }
+            for _ in 0..<50 where server.isRunning && sending == nil {
+                if canConnect(port: port) {
+                    return TLSServer(process: server, port: port, directory: directory, input: nil)
+                }
                 Thread.sleep(forTimeInterval: 0.05)
             }
             if server.isRunning { server.terminate() }

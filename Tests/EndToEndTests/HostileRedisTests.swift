@@ -1,7 +1,11 @@
 import FakeAirtable
 import Foundation
+import LoopbackTLS
 import TrackerSystem
 import XCTest
+
+@testable import TrackerModel
+@testable import TrackerNetwork
 
 /// A Redis that is broken or hostile, started by the tests: tracker treats what breaks a bound as an unreachable Redis
 /// (one warning, pacing on this machine), never crashes, never waits past a deadline, never waits for its own lock.
@@ -38,6 +42,59 @@ final class HostileRedisTests: FakeAirtableTestCase {
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertTrue(listed.stderr.contains("it did not answer within 1 s"), listed.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(started), 8)
+    }
+
+    /// Over TLS the same: each byte of a record wakes the reader, but no record is whole before the deadline, and the
+    /// one deadline of the exchange ends it (with a deadline per wait, the read went on for the record's whole length:
+    /// 10 KB a byte each 20 ms is 200 s).
+    func testATLSRecordTrickledAByteAtATimeStopsAtTheDeadline() throws {
+        try startFake()
+        let answer = Array((":" + String(repeating: "1", count: 10_000) + "\r\n").utf8)
+        guard let server = try TLSServer.start(sending: answer) else { throw XCTSkip("openssl is needed") }
+        defer { server.stop() }
+        let relay = try TrickleRelay(to: server.port, tricklingRecordsLongerThan: 4096, pause: 0.02)
+        let started = Date()
+        let listed = try tracker([
+            "TRACKER_REDIS_URL": "rediss://127.0.0.1:\(relay.port)", "TRACKER_REDIS_CA": server.certificatePath,
+        ]).run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.lines.count, 16)
+        XCTAssertTrue(listed.stderr.contains("it did not answer within 1 s"), listed.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 8)
+    }
+
+    /// Renewals that fail for longer than the lease leave the lock lost, even when the Redis later says the key is
+    /// still this process's (it may have expired and been taken and released meanwhile): the write never goes out.
+    func testALockWhoseRenewalsFailedForALeaseIsLostWhateverRedisSaysAfter() throws {
+        let failing = Locked(true)
+        let redis = try ScriptedRedis { _, words in
+            switch words.first?.uppercased() {
+            case "SET": .bytes(Array("+OK\r\n".utf8))
+            case "GET": .bytes(Array("$-1\r\n".utf8))
+            case "EVAL", "EVALSHA": failing.withLock { $0 } ? .hangUp : .bytes(Array(":1\r\n".utf8))
+            default: ScriptedRedis.ordinary(words)
+            }
+        }
+        let connection = RedisConnection(address: try RedisAddress.parse(redis.url).get(), answerTimeout: 1)
+        let team = TeamCoordination(connection: connection, machine: MachineCoordination(directory: .none)) { _ in }
+        let done = DispatchSemaphore(value: 0)
+        let taken = Locked<Result<RedisLock, AppError>?>(nil)
+        Task.detached {
+            let lock = await RedisLock.acquire(
+                key: "tracker:{appT}:lock:x", team: team, waitingAtMost: 1, doing: "adding",
+                timing: .init(leaseMilliseconds: 600, renewEvery: 0.2), now: { Date().timeIntervalSince1970 },
+                sleep: { _ in })
+            taken.withLock { $0 = lock }
+            done.signal()
+        }
+        done.wait()
+        let lock = try XCTUnwrap(taken.withLock { $0 }).get()
+        // Renewals fail for twice the lease; then the Redis answers again, saying the lease holds.
+        Thread.sleep(forTimeInterval: 1.2)
+        failing.withLock { $0 = false }
+        XCTAssertThrowsError(try lock.confirmHeld()) { error in
+            guard case AppError.teamLockLost = error else { return XCTFail("expected the lock lost, got \(error)") }
+        }
     }
 
     /// A `SET … NX` whose answer was lost (the connection dropped after Redis applied it) is sent again on a new

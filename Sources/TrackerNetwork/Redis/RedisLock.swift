@@ -17,21 +17,34 @@ final class RedisLock: HeldLock {
     /// known to be this process's (monotonic clock).
     private let state = Locked((released: false, lost: false, confirmedAt: MonotonicClock.now()))
 
-    /// How long a lease lasts without renewal, and how often it is renewed: a crashed holder blocks the others for
-    /// the lease at most, and a holder misses two renewals before its lease runs out.
-    static let leaseMilliseconds = 15_000
-    static let renewEvery = 5.0
+    let timing: LeaseTiming
 
-    private init(key: String, value: String, doing: String, team: TeamCoordination) {
+    /// How long a lease lasts without renewal, and how often it is renewed.
+    struct LeaseTiming: Sendable {
+        var leaseMilliseconds: Int
+        var renewEvery: Double
+
+        /// A crashed holder blocks the others for 15 s at most, and a holder misses two renewals before its lease
+        /// runs out.
+        static let standard = LeaseTiming(leaseMilliseconds: 15_000, renewEvery: 5)
+
+        /// Whether a lease last confirmed at `confirmedAt` may have run out by `now`.
+        func outlived(confirmedAt: Double, now: Double) -> Bool {
+            now - confirmedAt >= Double(leaseMilliseconds) / 1000
+        }
+    }
+
+    private init(key: String, value: String, doing: String, team: TeamCoordination, timing: LeaseTiming) {
         self.key = key
         self.value = value
         self.doing = doing
         self.team = team
+        self.timing = timing
     }
 
     static func acquire(
         key: String, team: TeamCoordination, waitingAtMost seconds: Double, doing what: String,
-        now: @Sendable () -> Double, sleep: @Sendable (Double) async -> Void
+        timing: LeaseTiming = .standard, now: @Sendable () -> Double, sleep: @Sendable (Double) async -> Void
     ) async -> Result<RedisLock, AppError> {
         let value = Digest.randomHex(bytes: 16)
         let started = now()
@@ -41,7 +54,7 @@ final class RedisLock: HeldLock {
                 // The GET beside the SET tells a lock this process already holds: a SET whose answer was lost and
                 // was sent again finds its own value there, and holds the lock rather than waiting for itself.
                 answers = try team.connection.call([
-                    ["SET", key, value, "NX", "PX", "\(leaseMilliseconds)"], ["GET", key],
+                    ["SET", key, value, "NX", "PX", "\(timing.leaseMilliseconds)"], ["GET", key],
                 ])
             } catch {
                 return .failure(team.unavailable(error, doing: what))
@@ -50,7 +63,7 @@ final class RedisLock: HeldLock {
                 return .failure(team.unavailable(RedisConnection.classify(text), doing: what))
             }
             if answers[0].text == "OK" || answers[1].text == value {
-                let lock = RedisLock(key: key, value: value, doing: what, team: team)
+                let lock = RedisLock(key: key, value: value, doing: what, team: team, timing: timing)
                 lock.keepRenewed()
                 return .success(lock)
             }
@@ -65,44 +78,39 @@ final class RedisLock: HeldLock {
     /// and so do renewals that fail for longer than the lease (the key may have expired meanwhile).
     private func keepRenewed() {
         let state = state
-        let (team, key, value) = (team, key, value)
+        let (team, key, value, timing) = (team, key, value, timing)
         DetachedThread.start {
-            var next = MonotonicClock.now() + Self.renewEvery
+            var next = MonotonicClock.now() + timing.renewEvery
             while !state.withLock({ $0.released || $0.lost }) {
                 usleep(50_000)
                 guard MonotonicClock.now() >= next else { continue }
-                next = MonotonicClock.now() + Self.renewEvery
+                next = MonotonicClock.now() + timing.renewEvery
                 let asked = MonotonicClock.now()
                 let renewed = try? team.connection.evaluate([
-                    (RedisScripts.renew, [key], [value, "\(Self.leaseMilliseconds)"])
+                    (RedisScripts.renew, [key], [value, "\(timing.leaseMilliseconds)"])
                 ])
                 state.withLock { state in
                     switch renewed?.first {
                     case .integer(1)?: state.confirmedAt = asked
                     case .integer(0)?: state.lost = true
-                    default: state.lost = Self.outlived(confirmedAt: state.confirmedAt, now: MonotonicClock.now())
+                    default: state.lost = timing.outlived(confirmedAt: state.confirmedAt, now: MonotonicClock.now())
                     }
                 }
             }
         }
     }
 
-    /// Whether a lease last confirmed at `confirmedAt` may have run out by `now`.
-    static func outlived(confirmedAt: Double, now: Double) -> Bool {
-        now - confirmedAt >= Double(leaseMilliseconds) / 1000
-    }
-
     /// Asks the Redis, at the last moment before the write, whether the lease is still this process's (renewing it):
     /// a lease that ran out or a Redis that restarted or went away stops the write.
     func confirmHeld() throws(AppError) {
-        if state.withLock({ $0.lost || Self.outlived(confirmedAt: $0.confirmedAt, now: MonotonicClock.now()) }) {
+        if state.withLock({ $0.lost || timing.outlived(confirmedAt: $0.confirmedAt, now: MonotonicClock.now()) }) {
             state.withLock { $0.lost = true }
             throw .teamLockLost(doing: doing)
         }
         let asked = MonotonicClock.now()
         let answer: [RESPValue]
         do throws(RedisFailure) {
-            answer = try team.connection.evaluate([(RedisScripts.renew, [key], [value, "\(Self.leaseMilliseconds)"])])
+            answer = try team.connection.evaluate([(RedisScripts.renew, [key], [value, "\(timing.leaseMilliseconds)"])])
         } catch {
             throw team.unavailable(error, doing: doing)
         }
