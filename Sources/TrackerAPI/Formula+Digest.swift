@@ -15,7 +15,7 @@ extension Formula {
     public static func digest(today: CalendarDate, days: Int, since: String, fields: FieldMap) -> String {
         let complete = fields.completion.map(isComplete)
         let open = complete.map { ["NOT(\($0))"] } ?? []
-        let end = CalendarDate(dayNumber: today.dayNumber + days)
+        let end = DueWithin(days: days, from: today).firstDayAfter
         var sections: [String] = []
         if let due = fields[.due].map(field) {
             let todayLiteral = literal(today.description)
@@ -59,7 +59,7 @@ extension Formula {
     public static func digestSelection(
         today: CalendarDate, days: Int, since: String, fields: FieldMap, completedLately: Set<String>
     ) -> Selection<Project> {
-        let end = CalendarDate(dayNumber: today.dayNumber + days)
+        let end = DueWithin(days: days, from: today).firstDayAfter
         let hasCompletion = fields.completion != nil
         let hasDue = fields[.due] != nil
         return Selection(formula: digest(today: today, days: days, since: since, fields: fields)) { project in

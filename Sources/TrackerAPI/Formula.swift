@@ -83,7 +83,7 @@ public enum Formula {
             terms.add("IS_BEFORE(\(due), \(literal(date.description)))", dueIs { $0 < date })
         }
         if let days = filters.dueWithinDays {
-            let last = CalendarDate(dayNumber: today.dayNumber + days)
+            let last = DueWithin(days: days, from: today).lastDay
             terms.add("NOT(IS_BEFORE(\(due), \(todayText)))", dueIs { !($0 < today) })
             terms.add("NOT(IS_AFTER(\(due), \(literal(last.description))))", dueIs { !(last < $0) })
         }

@@ -48,7 +48,7 @@ final class FilterTests: FakeAirtableTestCase {
         try startFake(records: FakeAirtable.recordedProjects + FakeAirtable.generatedProjects(count: 240))
         let all = try rows([])
         XCTAssertEqual(all.count, 256)
-        let today = self.today, soon = day(7), cutoff = day(5)
+        let today = self.today, soon = day(6), cutoff = day(5)  // within 7 days: today and the 6 after
         let filters: [(String, [String], (Row) -> Bool)] = [
             ("overdue", ["--overdue"], { !$0.complete && $0.due.map { $0 < today } == true }),
             ("due-before", ["--due-before", cutoff], { $0.due.map { $0 < cutoff } == true }),
@@ -131,7 +131,8 @@ final class FilterTests: FakeAirtableTestCase {
         for (arguments, message) in [
             (["--complete", "--incomplete"], "--complete and --incomplete cannot be used together"),
             (["--due-before", "2026-02-30"], "--due-before '2026-02-30' is not a real date"),
-            (["--due-within", "-1"], "--due-within must be a whole number from 0 to 1,000,000, not '-1'"),
+            (["--due-within", "-1"], "--due-within must be a whole number from 1 to 1,000,000, not '-1'"),
+            (["--due-within", "0"], "--due-within must be a whole number from 1 to 1,000,000, not '0'"),
             (["--limit", "0"], "--limit must be a whole number from 1 to 1,000,000, not '0'"),
             (["--sort", "priority"], "--sort: the table has no field \"priority\". 'tracker doctor' lists its fields"),
             (["--desc"], "--desc needs --sort FIELD"), (["--search", ""], "--search must not be empty"),

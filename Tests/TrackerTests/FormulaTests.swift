@@ -17,7 +17,7 @@ struct FormulaTests {
         (ProjectFilters(overdue: true), "AND({Due date}, NOT({Complete}), IS_BEFORE({Due date}, '2026-11-21'))"),
         (
             ProjectFilters(dueWithinDays: 7),
-            "AND({Due date}, NOT(IS_BEFORE({Due date}, '2026-11-21')), NOT(IS_AFTER({Due date}, '2026-11-28')))"
+            "AND({Due date}, NOT(IS_BEFORE({Due date}, '2026-11-21')), NOT(IS_AFTER({Due date}, '2026-11-27')))"
         ),
         (ProjectFilters(category: "Brand identity"), "LOWER({Category}) = LOWER('Brand identity')"),
         (ProjectFilters(lead: "Gal Samari"), "LOWER({Project lead}) = LOWER('Gal Samari')"),

@@ -47,13 +47,13 @@ struct BoardCard: Equatable, Sendable {
         }
     }
 
-    /// Overdue (due before today), this week (due within 7 days), later (after, or no due date), done (the listing
+    /// Overdue (due before today), this week (due within 7 days, `DueWithin`), later (after, or no due date), done (the listing
     /// brings only those completed in the last 14 days).
     func column(today: CalendarDate) -> Column {
         if complete { return .done }
         guard let due else { return .later }
         if due < today { return .overdue }
-        return due.dayNumber < today.dayNumber + 7 ? .thisWeek : .later
+        return DueWithin(days: 7, from: today).contains(due) ? .thisWeek : .later
     }
 
     /// The order within a column: overdue oldest first, this week and later soonest first (no date last), done latest

@@ -22,8 +22,9 @@ struct Board: Command {
         ],
         examples: ["tracker board", "tracker board --mine", "tracker board --client \"Acme Robotics\" --every 300"],
         notes: [
-            "Columns: Overdue, This week (due within 7 days), Later (after, or no due date) and Done (completed in",
-            "the last 14 days). Arrows or h j k l move; Enter opens a card (its fields, tasks, files and comments);",
+            "Columns: Overdue, This week (due within 7 days: \(DueWithin.words("7"))), Later (after, or no due",
+            "date) and Done (completed in the last 14 days). Arrows or h j k l move; Enter opens a card (its fields,",
+            "tasks, files and comments);",
             "Space ticks the selected task; d marks the project done or open again (after y); c writes a comment;",
             "o opens the record in the browser; / narrows to names holding the text; m shows only yours (lead, team",
             "or a task assigned); r reads the table again; ? lists the keys; q or Ctrl-C ends it. Every write follows",

@@ -22,7 +22,9 @@ struct Report: Command {
             "               [--search TEXT] [--view NAME]",
         ],
         flags: CommandSpec.filterFlags.filter { !["--overdue", "--due-before", "--due-within"].contains($0.name) } + [
-            FlagSpec(name: "--days", value: "N", help: "the last and next N days (default 7)"),
+            FlagSpec(
+                name: "--days", value: "N",
+                help: "done and new in the last N days, due soon within N (\(DueWithin.words("N"))); default 7"),
             FlagSpec(
                 name: "--by", value: "GROUP", choices: ProjectDigest.Grouping.allCases.map(\.rawValue),
                 help: "group each section's projects by lead or category (default none)"),

@@ -12,7 +12,9 @@ struct Status: Command {
         name: "status", summary: "What needs you today: your late and due projects, your open tasks, what is new.",
         usage: ["tracker status [--days N] [--json]"],
         flags: [
-            FlagSpec(name: "--days", value: "N", help: "due within and new in the last N days (default 7)"),
+            FlagSpec(
+                name: "--days", value: "N",
+                help: "due within N days (\(DueWithin.words("N"))), new in the last N; default 7"),
             FlagSpec(name: "--json", help: "one JSON object: date, user, projects, tasks, new"),
         ],
         examples: [
@@ -60,7 +62,7 @@ extension Runner {
         let fields = base.layout.fields
         let since = ProjectDigest.start(
             of: CalendarDate(dayNumber: today.dayNumber - options.days + 1), in: context.timeZone)
-        let last = CalendarDate(dayNumber: today.dayNumber + options.days)
+        let last = DueWithin(days: options.days, from: today).lastDay
         let projects = Formula.statusSelection(since: since, last: last, fields: fields)
         let client = base.client
         async let me = base.knowledge.me()

@@ -11,7 +11,8 @@ extension CommandSpec {
     static let filterFlags: [FlagSpec] = [
         FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
         FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
-        FlagSpec(name: "--due-within", value: "DAYS", help: "only projects due from today to DAYS days from now"),
+        FlagSpec(
+            name: "--due-within", value: "DAYS", help: "only projects due within DAYS days: \(DueWithin.words("DAYS"))"),
         FlagSpec(name: "--complete", help: "only complete projects"),
         FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
         FlagSpec(
@@ -37,7 +38,7 @@ extension ScannedArguments {
         var filters = ProjectFilters()
         filters.dueBefore = try date("--due-before", today: today)
         filters.overdue = has("--overdue")
-        filters.dueWithinDays = try wholeNumber("--due-within", minimum: 0)
+        filters.dueWithinDays = try wholeNumber("--due-within", minimum: 1)
         filters.complete = has("--complete") ? true : has("--incomplete") ? false : nil
         filters.category = try nonEmpty("--category")
         filters.lead = try nonEmpty("--lead")

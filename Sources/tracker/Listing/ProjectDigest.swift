@@ -56,7 +56,7 @@ struct ProjectDigest {
         } else if let due = project.due {
             if due < date {
                 sections.append(.overdue)
-            } else if due.dayNumber < date.dayNumber + days {
+            } else if DueWithin(days: days, from: date).contains(due) {
                 sections.append(.due)
             }
         }
