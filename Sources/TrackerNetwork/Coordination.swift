@@ -48,6 +48,12 @@ public protocol Coordination: Sendable {
         _ parts: [String], for owner: BudgetOwner, waitingAtMost seconds: Double, doing what: String,
         now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) async -> Void
     ) async -> Result<(any HeldLock)?, AppError>
+    /// Why the engine cannot share the budget with the others at this moment, in words; nil when it can.
+    var unavailable: String? { get }
+}
+
+extension Coordination {
+    public var unavailable: String? { nil }
 }
 
 /// The embedded default: the slot files and file locks of the runtime directory, shared by the user's processes on

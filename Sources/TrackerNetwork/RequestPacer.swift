@@ -24,10 +24,15 @@ public protocol RequestPacer: Sendable {
     /// words: a wait from it longer than the retry budget is refused, naming it. Nil for this machine's own schedule,
     /// whose waits are tracker's own (and whose stored times past `PaceSchedule.horizon` are discarded).
     var scheduleKeeper: String? { get }
+    /// How fast requests may go at this moment, as the shared schedule says (slower for a while after a 429); nil
+    /// when it cannot be told.
+    func currentPace() -> CurrentPace?
 }
 
 extension RequestPacer {
     public var scheduleKeeper: String? { nil }
+
+    public func currentPace() -> CurrentPace? { nil }
 
     public func nextTurn(notBefore delay: Double) throws(AppError) -> Double { max(delay, try nextTurn()) }
 }
@@ -131,6 +136,43 @@ struct PaceSchedule: Equatable {
     public init() {}
 }
 
+/// How fast a shared schedule lets requests go at one moment.
+public struct CurrentPace: Sendable, Equatable {
+    /// The configured pace, requests a second.
+    public var configured: Double
+    /// The pace now: the configured one, or slower after a 429.
+    public var requestsPerSecond: Double
+    /// Seconds until requests may go at all (a 429's lockout), 0 when they may.
+    public var heldFor: Double
+    /// Seconds until the pace is the configured one again.
+    public var fullIn: Double
+
+    /// The pace of `schedule` at `now` for a configured `requestsPerSecond`.
+    init(_ schedule: PaceSchedule, at now: Double, configured: Double) {
+        self.configured = configured
+        requestsPerSecond = configured / schedule.factor(at: now)
+        heldFor = max(0, schedule.hold - now)
+        fullIn =
+            schedule.slowdown > 1 ? max(0, schedule.resumed + PaceSchedule.calm + PaceSchedule.recovery - now) : 0
+    }
+
+    /// Whether a 429 still holds requests back or slows them.
+    public var isSlowed: Bool { heldFor > 0 || requestsPerSecond < configured * 0.995 }
+
+    /// "slowed to 1.9 requests a second after a 429 (5 set), full again in 2 min", or "held 12 s after a 429, …".
+    public var words: String {
+        func number(_ value: Double) -> String {
+            value >= 10 || value == value.rounded()
+                ? String(Int(value.rounded())) : String(Double(Int(value * 10)) / 10)
+        }
+        let minutes = Int((fullIn / 60).rounded(.up))
+        let full = fullIn >= 60 ? "full again in \(minutes) min" : "full again in \(Int(fullIn.rounded(.up))) s"
+        let held = heldFor > 0 ? "held \(Int(heldFor.rounded(.up))) s, then " : ""
+        return
+            "\(held)slowed to \(number(requestsPerSecond)) requests a second after a 429 (\(number(configured)) set), \(full)"
+    }
+}
+
 /// Shares one schedule of send slots between every tracker process on the machine through a locked file.
 ///
 /// Each request reserves a slot under `flock` and then sleeps until it, so several cron jobs started in the same
@@ -184,6 +226,10 @@ public final class FileRequestPacer: RequestPacer {
         update { schedule, now in schedule.rateLimited(at: now, holdingFor: seconds) }
     }
 
+    public func currentPace() -> CurrentPace? {
+        update { schedule, now in CurrentPace(schedule, at: now, configured: requestsPerSecond) }
+    }
+
     /// Changes the shared schedule under an exclusive lock on the slot file.
     @discardableResult
     private func update<T>(_ change: (inout PaceSchedule, Double) -> T) -> T {
@@ -226,4 +272,7 @@ public struct TwoBudgetPacer: RequestPacer {
     public func rateLimited(holdingFor seconds: Double) { base.rateLimited(holdingFor: seconds) }
 
     public var scheduleKeeper: String? { base.scheduleKeeper }
+
+    /// The base's: a 429 slows the base, not the token.
+    public func currentPace() -> CurrentPace? { base.currentPace() }
 }

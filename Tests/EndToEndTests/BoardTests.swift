@@ -267,6 +267,8 @@ final class BoardTests: FakeAirtableTestCase {
         let deadline = Date().addingTimeInterval(50)
         while board.screen.contains("Could not read") && Date() < deadline { usleep(200_000) }
         XCTAssertFalse(board.screen.contains("Could not read"), "cleared by the next good read: \(board.screen)")
+        // The slower pace after the 429 shows where the failure was, until it is full again.
+        XCTAssertTrue(board.screen.contains("Pace slowed to "), board.screen)
         // One listing at a time: never two reads of the table in flight.
         let reads = fake.recordLog.filter { $0.method == "GET" && $0.path.hasSuffix("Design%20projects") }
         for (earlier, later) in zip(reads, reads.dropFirst()) {
@@ -301,5 +303,34 @@ extension BoardTests {
         board.press("q")
         XCTAssertEqual(board.status(), 0)
         board.close()
+    }
+}
+
+extension BoardTests {
+    /// What the full screen hid is on its bottom line: the team's Redis that cannot be used (its warning went to
+    /// stderr, behind the screen), "Reading the table…" only while the read runs (it stayed until a key), and `o`
+    /// without a browser says what to set (it said "Opened in the browser.").
+    func testTheBottomLineSaysWhatTheScreenHid() throws {
+        try startDemoFake()
+        let board = try BoardSession(
+            tracker(["TRACKER_REDIS_URL": "redis://127.0.0.1:1", "BROWSER": "tracker-no-such-browser"]))
+        var screen = board.wait(for: "cannot be used")
+        XCTAssertTrue(screen.contains("The Redis at redis://127.0.0.1:1 cannot be used (connection refused)"), screen)
+        board.press("r")
+        board.wait(for: "Reading the table…")
+        let deadline = Date().addingTimeInterval(10)
+        while board.screen.contains("Reading the table…") && Date() < deadline { usleep(100_000) }
+        screen = board.screen
+        XCTAssertFalse(screen.contains("Reading the table…"), "gone once read, without a key: \(screen)")
+        XCTAssertTrue(screen.contains("cannot be used"), "the Redis is still down: \(screen)")
+        board.press("o")
+        screen = board.wait(for: "No browser")
+        XCTAssertTrue(screen.contains("No browser to open https://airtable.com/"), screen)
+        XCTAssertFalse(screen.contains("Opened in the browser"), screen)
+        board.press("?")
+        XCTAssertTrue(board.wait(for: "Esc: clear").contains("narrow to names holding the text (Esc: clear)"))
+        board.press("q")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
     }
 }

@@ -25,6 +25,24 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
         XCTAssertFalse(result.stdout.contains(fake.options.token))
     }
 
+    /// After a 429 every process goes slower for a while; doctor says so beside the configured pace (it said "pace 5
+    /// requests a second" while the machine went at 2).
+    func testDoctorSaysThePaceIsSlowedAfterA429() throws {
+        var options = FakeAirtable.Options()
+        options.lockoutSeconds = 1
+        try startFake(options: options)
+        fake.inject(.rateLimited(retryAfter: "1"), onNextRequestWithMethod: "GET")
+        let run = tracker()
+        XCTAssertEqual(try run.run(["list"]).status, 0)
+        let result = try run.run(["doctor"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let pace = try XCTUnwrap(result.lines.first { $0.contains("pace 5") })
+        XCTAssertTrue(
+            pace.hasPrefix(
+                "ok        pace 5 requests a second, within Airtable's 5; now slowed to 2 requests a second after a 429 (5 set), full again in "
+            ), pace)
+    }
+
     func testDoctorSkipsTheFieldCheckWithoutSchemaAccess() throws {
         var options = FakeAirtable.Options()
         options.grantsSchemaAccess = false

@@ -45,6 +45,22 @@ struct PaceScheduleTests {
         #expect(slow.reserve(at: 300, requestsPerSecond: 5) == 0 && slow.reserve(at: 300, requestsPerSecond: 5) == 0)
     }
 
+    /// What the board's bottom line and doctor say after a 429: held, then slowed, then nothing once full again.
+    @Test func theCurrentPaceSaysTheHoldAndTheSlowdownUntilFullAgain() {
+        var schedule = PaceSchedule()
+        schedule.rateLimited(at: 100, holdingFor: 30)
+        let held = CurrentPace(schedule, at: 110, configured: 5)
+        #expect(held.isSlowed && held.heldFor == 20)
+        #expect(held.words == "held 20 s, then slowed to 2 requests a second after a 429 (5 set), full again in 3 min")
+        let slowed = CurrentPace(schedule, at: 175, configured: 5)
+        #expect(slowed.isSlowed && slowed.heldFor == 0)
+        #expect(slowed.words == "slowed to 2.2 requests a second after a 429 (5 set), full again in 2 min")
+        let recovering = CurrentPace(schedule, at: 200, configured: 5)
+        #expect(recovering.words == "slowed to 2.7 requests a second after a 429 (5 set), full again in 50 s")
+        #expect(!CurrentPace(schedule, at: 250, configured: 5).isSlowed, "full again")
+        #expect(!CurrentPace(PaceSchedule(), at: 0, configured: 5).isSlowed)
+    }
+
     @Test func oneLockoutReportedTwiceSlowsOnceAndALaterOneSlowsMore() {
         var schedule = PaceSchedule()
         schedule.rateLimited(at: 100, holdingFor: 31)

@@ -118,6 +118,12 @@ public final class TeamCoordination: Coordination {
             : .redisUnreachable(redis: connection.address.display, reason: failure.reason)
     }
 
+    /// Set while the Redis could not be reached at the last try: this machine paces alone until it can.
+    public var unavailable: String? {
+        guard health.withLock({ $0.down }) else { return nil }
+        return "the Redis at \(connection.address.display) cannot be used; pacing covers this machine only until it can"
+    }
+
     /// An error for a lock that could not be taken or kept because the Redis failed.
     func unavailable(_ failure: RedisFailure, doing what: String) -> AppError {
         failure.isMisconfiguration
@@ -176,6 +182,20 @@ final class RedisPacer: RequestPacer {
         let wait = waits.max() ?? 0
         lastRedisSlot.withLock { $0 = max($0 ?? 0, now + wait) }
         return wait
+    }
+
+    /// The schedule in Redis, on Redis's clock; this machine's when the Redis cannot be read.
+    func currentPace() -> CurrentPace? {
+        let connection = team.connection
+        let read = try? team.whenReachable { () throws(RedisFailure) in
+            try connection.call([["GET", keys.budget], ["TIME"]])
+        }
+        guard let answers = read ?? nil, answers.count == 2, case .array(let time?) = answers[1], time.count == 2,
+            let seconds = time[0].text.flatMap(Double.init), let micros = time[1].text.flatMap(Double.init)
+        else { return fallback.currentPace() }
+        let now = seconds + micros / 1_000_000
+        let schedule = PaceSchedule(text: answers[0].text ?? "", now: now)
+        return CurrentPace(schedule, at: now, configured: owner.requestsPerSecond)
     }
 
     func rateLimited(holdingFor seconds: Double) {

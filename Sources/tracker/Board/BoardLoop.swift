@@ -155,6 +155,7 @@ struct BoardSession {
             case .success(let all):
                 if !first { model.replace(with: all) }
                 model.readFailure = nil
+                model.warning = runner.sharingTrouble(base)
                 model.lastRead = Self.clock(runner.context.now(), zone: runner.context.timeZone)
                 model.today = CalendarDate(runner.context.now(), in: runner.context.timeZone)
             case .failure(let error):
@@ -162,6 +163,8 @@ struct BoardSession {
             }
             refreshed = []
             model.isLoading = false
+            // "Reading the table…" was for this read: done, it goes (it stayed until a key before).
+            if model.message == Self.reading || model.message == Self.alreadyReading { model.message = nil }
             draw()
         case .tasks(let byProject):
             for (id, tasks) in byProject {
@@ -206,8 +209,15 @@ struct BoardSession {
         return BoardScreen(width: width, height: height, unicode: unicode, table: table)
     }
 
-    /// Draws now: one write of the lines that changed.
+    /// Draws now: one write of the lines that changed. What a command said on stderr meanwhile (a warning the full
+    /// screen would hide) is shown on the bottom line first.
     private mutating func draw() {
+        if let line = said.withLock({ line in
+            defer { line = nil }; return line
+        }) {
+            let words = line.hasPrefix("warning: ") ? line.dropFirst(9) : Substring(line)
+            model.warning = words.prefix(1).uppercased() + words.dropFirst()
+        }
         let lines = screen.render(&model)
         let bytes = writer.frame(lines)
         lastDraw = MonotonicClock.now()
@@ -227,6 +237,9 @@ struct BoardSession {
         }
     }
 
+    static let reading = "Reading the table…"
+    static let alreadyReading = "Already reading the table…"
+
     static func clock(_ date: Date, zone: Zone) -> String {
         let minutes = zone.local(date).seconds / 60
         func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
@@ -240,11 +253,21 @@ struct BoardSession {
         switch effect {
         case .none, .quit, .suspend, .redrawAll: return
         case .refresh:
-            model.message = reading ? "Already reading the table…" : "Reading the table…"
+            model.message = reading ? Self.alreadyReading : Self.reading
             startReading(first: false)
         case .openCard(let id): openCard(id)
         case .openInBrowser(let id):
-            call(["open", "--", id], success: { _ in "Opened in the browser." }, undo: nil)
+            // The address is asked for (`open --url`); the browser is started here, so a machine without one says
+            // what to set rather than claiming it opened.
+            let context = runner.context
+            call(
+                ["open", "--url", "--", id],
+                success: { printed in
+                    let address = printed.split(separator: "\n").first.map(String.init) ?? ""
+                    return context.openInBrowser(address)
+                        ? "Opened in the browser."
+                        : "No browser to open \(address) with; set BROWSER, or install xdg-utils."
+                }, undo: nil)
         case .setProjectDone(let id, let name, let done):
             let was = model.cards[id]?.complete ?? !done
             model.update(id) { $0.complete = done }

@@ -30,6 +30,9 @@ struct BoardModel {
     var message: String?
     /// What the last read of the table said when it failed; cleared by the next good read.
     var readFailure: String?
+    /// What a command warned of while the board ran (the team's Redis cannot be used, a slower pace after a 429):
+    /// on the bottom line while nothing else is, until a read finds it over.
+    var warning: String?
     var isLoading = true
     /// When the table was last read in full, as the header says it (`13:04`).
     var lastRead: String?

@@ -218,7 +218,7 @@ struct BoardScreen {
         ("arrows, h j k l", "move between cards and columns"), ("PgUp PgDn, g G", "page, first, last in a column"),
         ("Enter", "open the card (Esc or q: back)"), ("Space", "on a card: tick the selected task done or open"),
         ("d", "mark the project done, or open again (asks y/N)"), ("c", "write a comment (Enter sends, Esc drops)"),
-        ("o", "open the record in the browser"), ("/", "narrow every column to names holding the text"),
+        ("o", "open the record in the browser"), ("/", "narrow to names holding the text (Esc: clear)"),
         ("m", "only mine (lead, team, or a task assigned)"), ("r", "read the table again now"),
         ("?", "these keys"), ("q, Ctrl-C", "quit"),
     ]
@@ -263,6 +263,8 @@ struct BoardScreen {
                 bottom.add(" " + Self.safe(message), [.bold])
             } else if let failure = model.readFailure {
                 bottom.add(" " + Self.safe(failure), [.red])
+            } else if let warning = model.warning {
+                bottom.add(" " + Self.safe(warning), [.red])
             } else if model.screen == .card {
                 bottom.add(" Space tick · d done · c comment · o browser · PgDn more · Esc back · ? keys", [.dim])
             } else {

@@ -11,7 +11,10 @@ extension Runner {
                 "requestsPerSecond is \(shown), above Airtable's limit of 5 a second per base; expect 30-second lockouts"
             return .failed("pace", .configuration(text, hint: "Set \"requestsPerSecond\" to 5 or less."))
         }
-        return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5")
+        // After a 429 every process goes slower for a while: doctor says so rather than the configured pace alone.
+        let now = coordination(configuration).pacer(for: configuration.budgetOwner).currentPace()
+        let slowed = now.map { $0.isSlowed ? "; now \($0.words)" : "" } ?? ""
+        return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5\(slowed)")
     }
 
     /// How old the remembered schema was when doctor started; doctor itself reads it anew.
