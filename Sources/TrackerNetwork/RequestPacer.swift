@@ -168,8 +168,9 @@ public struct CurrentPace: Sendable, Equatable {
         let minutes = Int((fullIn / 60).rounded(.up))
         let full = fullIn >= 60 ? "full again in \(minutes) min" : "full again in \(Int(fullIn.rounded(.up))) s"
         let held = heldFor > 0 ? "held \(Int(heldFor.rounded(.up))) s, then " : ""
-        return
-            "\(held)slowed to \(number(requestsPerSecond)) requests a second after a 429 (\(number(configured)) set), \(full)"
+        let pace = number(requestsPerSecond)
+        let unit = pace == "1" ? "request" : "requests"
+        return "\(held)slowed to \(pace) \(unit) a second after a 429 (\(number(configured)) set), \(full)"
     }
 }
 

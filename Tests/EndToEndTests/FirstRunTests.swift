@@ -18,6 +18,11 @@ final class FirstRunTests: FakeAirtableTestCase {
         let result = try home.run(["init", "--base", fake.options.baseID], stdin: fake.options.token + "\n")
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "")
+        // Piped, one line naming the file (it printed nothing before).
+        XCTAssertEqual(
+            result.stderr,
+            "Saved \(path) (token pat…\(fake.options.token.suffix(4)), base \(fake.options.baseID), table \"Design projects\").\n"
+        )
         XCTAssertEqual(mode(path), 0o600)
         XCTAssertEqual(mode(home.runtimeDirectory + "/.config/tracker"), 0o700)
         let saved = try XCTUnwrap(
@@ -42,6 +47,55 @@ final class FirstRunTests: FakeAirtableTestCase {
             ["init", "--base", fake.options.baseID, "--table", "Design projects", "--force"],
             stdin: fake.options.token + "\n")
         XCTAssertEqual(forced.status, 0, forced.stderr)
+    }
+
+    /// `init --redis URL` checks the team's Redis with one round trip before it writes `"redis"`; `-q` says nothing.
+    func testInitWritesTheTeamsRedisOnlyOnceItAnswered() throws {
+        try startFake()
+        let redis = try RedisServer(password: "s3cret word")
+        let home = bareTracker(["AIRTABLE_ENDPOINT_URL": fake.endpoint])
+        let path = home.runtimeDirectory + "/.config/tracker/Secrets.json"
+        let token = fake.options.token + "\n"
+        let wrong = try home.run(
+            ["init", "--base", fake.options.baseID, "--redis", redis.url(password: "nope")], stdin: token)
+        assertFailure(wrong, status: 78, "refused the password")
+        XCTAssertFalse(wrong.stderr.contains("nope"), wrong.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        let typo = try home.run(["init", "--base", fake.options.baseID, "--redis", "http://127.0.0.1:1"], stdin: token)
+        assertFailure(typo, status: 64, "--redis: it must start with redis://, rediss:// or unix://")
+        let right = try home.run(
+            ["init", "--base", fake.options.baseID, "--redis", redis.url(password: "s3cret%20word"), "-q"], stdin: token
+        )
+        XCTAssertEqual(right.status, 0, right.stderr)
+        XCTAssertEqual(right.stdout + right.stderr, "", "-q: nothing on success")
+        let saved = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: String])
+        XCTAssertEqual(saved["redis"], redis.url(password: "s3cret%20word"))
+        let doctor = try bareTracker(["HOME": home.runtimeDirectory]).run(["doctor"])
+        XCTAssertTrue(
+            doctor.lines.contains { $0.hasPrefix("ok        redis://") && $0.contains("authenticated") }, doctor.stdout)
+    }
+
+    /// A team lead reading the help learns that machines share through a Redis, and how to set it.
+    func testTheHelpSaysHowSeveralMachinesShare() throws {
+        for topic in [[], ["init"], ["add"], ["doctor"], ["board"]] {
+            let page = try bareTracker().run(["help"] + topic)
+            XCTAssertEqual(page.status, 0)
+            XCTAssertTrue(page.stdout.contains("Redis"), "help \(topic): \(page.stdout)")
+        }
+        XCTAssertTrue(try bareTracker().run(["help", "init"]).stdout.contains("--redis URL"))
+    }
+
+    /// A cron host set up with the environment alone needs no AIRTABLE_TABLE: the table defaults as init's does.
+    func testTheEnvironmentAloneDefaultsTheTableAsInitDoes() throws {
+        try startFake()
+        let cron = bareTracker([
+            "AIRTABLE_ENDPOINT_URL": fake.endpoint, "AIRTABLE_TOKEN": fake.options.token,
+            "AIRTABLE_BASE_ID": fake.options.baseID,
+        ])
+        let listed = try cron.run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.lines.count, 16)
     }
 
     func testInitChecksTheTokenAndTableBeforeWritingAnything() throws {
@@ -69,7 +123,8 @@ final class FirstRunTests: FakeAirtableTestCase {
         )
         XCTAssertTrue(
             result.stderr.hasSuffix(
-                "Run 'tracker init' to create one, or set AIRTABLE_TOKEN, AIRTABLE_BASE_ID and AIRTABLE_TABLE.\n"))
+                "Run 'tracker init' to create one, or set AIRTABLE_TOKEN and AIRTABLE_BASE_ID (and AIRTABLE_TABLE if the table is not \"Design projects\").\n"
+            ))
         var homeless = bareTracker()
         homeless.environment["HOME"] = nil
         assertFailure(try homeless.run(["list"]), status: 78, "(HOME is not set)")

@@ -106,9 +106,16 @@ struct ConfigurationTests {
         #expect(try load(withFile, environment: ["AIRTABLE_TABLE": "Override"]).get().table == "Override")
     }
 
+    /// Without "table" or AIRTABLE_TABLE, the template's table, as init offers it.
+    @Test func theTableDefaultsToTheTemplatesAsInitDoes() throws {
+        let root = try directory([
+            "work/Secrets.json": #"{"token": "\#(Self.token)", "baseId": "appABCDEFGHIJKLMN"}"#
+        ])
+        #expect(try load(root).get().table == "Design projects")
+    }
+
     @Test(arguments: [
         (#"{"token": "x", "baseId": "appABCDEFGHIJKLMN", "table": "T", "tabel": "U"}"#, "unknown key \"tabel\""),
-        (#"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN"}"#, "has no \"table\""),
         (#"{"token": "\#(token)", "baseId": "appABCDEFGHIJKLMN", "table": 3}"#, "\"table\" in"),
         (#"{"token": "\#(token)", "baseId": "app123", "table": "T"}"#, "is not an Airtable base id"),
         (
@@ -153,7 +160,8 @@ struct ConfigurationTests {
         )
         #expect(
             error.hint
-                == "Run 'tracker init' to create one, or set AIRTABLE_TOKEN, AIRTABLE_BASE_ID and AIRTABLE_TABLE.")
+                == "Run 'tracker init' to create one, or set AIRTABLE_TOKEN and AIRTABLE_BASE_ID (and AIRTABLE_TABLE if the table is not \"Design projects\")."
+        )
         let homeless = ConfigurationLoader.load(
             secretsFlag: nil, environment: [:], currentDirectory: root + "/work", warn: { _ in })
         #expect(

@@ -111,7 +111,11 @@ enum HelpPage {
               table come from the first of: --secrets PATH, $TRACKER_SECRETS,
               ./Secrets.json, $XDG_CONFIG_HOME/tracker/Secrets.json (else
               ~/.config/tracker/Secrets.json). AIRTABLE_TOKEN, AIRTABLE_BASE_ID,
-              AIRTABLE_TABLE and AIRTABLE_ENDPOINT_URL override single keys.
+              AIRTABLE_TABLE (default "Design projects") and AIRTABLE_ENDPOINT_URL
+              override single keys. Several machines share the request budget and
+              the write locks through a team's Redis: "redis" in the file (tracker
+              init --redis URL) or TRACKER_REDIS_URL; an empty TRACKER_REDIS_URL=
+              runs one command on this machine alone.
 
             EXIT STATUS
               0   success                   69  Airtable or the network failing

@@ -42,8 +42,9 @@ enum ManualPage {
             Pacing and locks shared by all of a user's tracker processes ($TRACKER_RUNTIME_DIR to move it); with
             "redis" set, a team's Redis shares them across machines instead.
             .SH ENVIRONMENT
-            AIRTABLE_TOKEN, AIRTABLE_BASE_ID, AIRTABLE_TABLE and AIRTABLE_ENDPOINT_URL override single settings.
-            TRACKER_REDIS_URL (redis://, rediss://, unix://) and TRACKER_REDIS_CA name a team's Redis and its CA.
+            AIRTABLE_TOKEN, AIRTABLE_BASE_ID, AIRTABLE_TABLE (default "Design projects") and AIRTABLE_ENDPOINT_URL
+            override single settings. TRACKER_REDIS_URL (redis://, rediss://, unix://) and TRACKER_REDIS_CA name a
+            team's Redis and its CA; an empty TRACKER_REDIS_URL runs one command on this machine alone.
             NO_COLOR turns colour off. HTTPS_PROXY and NO_PROXY work as for curl.
             .SH EXIT STATUS
             .TS

@@ -21,7 +21,9 @@ struct Add: Command {
         flags: CommandSpec.fieldFlags + [
             FlagSpec(name: "--complete", help: "mark the project complete"),
             FlagSpec(
-                name: "--if-absent", help: "if a project with exactly this name exists, print its id and create nothing"
+                name: "--if-absent",
+                help:
+                    "if a project with exactly this name exists, print its id and create nothing (across machines only with the team's Redis)"
             ),
         ] + CommandSpec.writeFlags,
         examples: [

@@ -30,7 +30,9 @@ struct Board: Command {
             "or a task assigned); r reads the table again; ? lists the keys; q or Ctrl-C ends it. Every write follows",
             "the commands' rules. It needs a terminal: off one, try tracker list or tracker status. After the first",
             "read each refresh reads only what changed; the header says what shows deletions (the base's webhook",
-            "with the scope webhook:manage, else a listing of ids every 5 minutes).",
+            "with the scope webhook:manage, else a listing of ids every 5 minutes). With the team's Redis (\"redis\",",
+            "TRACKER_REDIS_URL) boards on several machines share one budget and one webhook; the bottom line says when",
+            "the Redis cannot be used or a 429 slowed the pace.",
         ])
 
     var filters = ProjectFilters()

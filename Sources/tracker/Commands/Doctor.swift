@@ -17,7 +17,9 @@ struct Doctor: Command {
         examples: ["tracker doctor", "tracker doctor --json | jq '.checks[] | select(.ok | not)'"],
         notes: [
             "Every check runs, even after one fails; it exits with the code of the first failing check, as any command",
-            "would, and 0 only when all pass.",
+            "would, and 0 only when all pass. With the team's Redis (\"redis\" or TRACKER_REDIS_URL), the sharing check",
+            "connects, authenticates and runs the scripts there; the Airtable checks run without it if it fails. The",
+            "pace check says when a 429 slowed every process for a while.",
         ])
 
     var json = false

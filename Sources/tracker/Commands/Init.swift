@@ -18,8 +18,9 @@ struct Init: Command {
     static let spec = CommandSpec(
         name: "init", summary: "Create the secrets file: token, base and table, checked first.",
         usage: [
-            "tracker init [--base ID] [--table NAME] [--path PATH] [--force]",
-            "tracker init --profile NAME [--token-command 'COMMAND…'] [--base ID] [--table NAME] [--force]",
+            "tracker init [--base ID] [--table NAME] [--redis URL] [--path PATH] [--force] [-q]",
+            "tracker init --profile NAME [--token-command 'COMMAND…'] [--base ID] [--table NAME] [--redis URL]",
+            "             [--force] [-q]",
         ],
         flags: [
             FlagSpec(name: "--base", value: "ID", help: "the base id, app… (asked on a terminal)"),
@@ -27,17 +28,25 @@ struct Init: Command {
                 name: "--token-command", value: "COMMAND",
                 help: "keep no token in the file: run this to get it (split on spaces; '…' quotes)"),
             FlagSpec(name: "--table", value: "NAME", help: "the table (default \"Design projects\")"),
+            FlagSpec(
+                name: "--redis", value: "URL",
+                help:
+                    "share the request budget and the write locks with other machines through this Redis (redis://:password@host:port, rediss://, unix://), checked with one round trip"
+            ),
             FlagSpec(name: "--path", value: "PATH", help: "write here instead of ~/.config/tracker/Secrets.json"),
             FlagSpec(name: "--force", help: "replace an existing file"),
+            FlagSpec(name: "--quiet", short: "-q", help: "say nothing on success"),
         ],
         examples: [
             "tracker init", "printf '%s\\n' \"$TOKEN\" | tracker init --base appXXXXXXXXXXXXXX",
             "tracker init --profile work --token-command 'pass show airtable'",
+            "tracker init --redis 'redis://:password@redis.example.com:6379'",
         ],
         notes: [
             "On a terminal it asks for the token (without echo), the base id and the table; otherwise it reads the",
             "token from stdin's first line and needs --base. One read checks them before the file is written (0600).",
             "With --profile it adds (or with --force replaces) that profile and leaves the file's others as they were.",
+            "It says what it saved on stderr (one line when piped), unless -q.",
         ])
 
     var base: String? = nil
@@ -47,6 +56,9 @@ struct Init: Command {
     var force = false
     /// The program that prints the token, written as `tokenCommand` instead of a token.
     var tokenCommand: [String]? = nil
+    /// `--redis URL`: the team's Redis, written as `"redis"` once it answered.
+    var redis: String? = nil
+    var quiet = false
 
     func run(_ runner: Runner) async throws { try await runner.initialize(self) }
 }
@@ -57,7 +69,8 @@ extension Init {
         self.init(
             base: try scanned.nonEmpty("--base"), table: try scanned.nonEmpty("--table"),
             path: try scanned.nonEmpty("--path"), force: scanned.has("--force"),
-            tokenCommand: try Self.tokenCommand(scanned))
+            tokenCommand: try Self.tokenCommand(scanned), redis: try scanned.nonEmpty("--redis"),
+            quiet: scanned.has("--quiet"))
     }
 
     /// `--token-command 'pass show airtable'`: split on spaces, '…' or "…" keeping spaces inside one argument.
@@ -115,11 +128,13 @@ extension Runner {
             secretsPath: path, environmentKeys: [])
         if output.isStderrTerminal { output.standardError("Checking the token and the table…\n") }
         try await makeClient(configuration: configuration).probeTable().get()
+        let redis = try options.redis.map(checkedRedis)
         var members: [(SecretsKey, JSONValue)] = [
             options.tokenCommand.map { (.tokenCommand, .array($0.map(JSONValue.string))) } ?? (.token, .string(token)),
             (.baseId, .string(baseID)), (.table, .string(table)),
         ]
         if let endpoint { members.append((.endpoint, .string(endpoint.absoluteString))) }
+        if let redis = options.redis { members.append((.redis, .string(redis))) }
         var note = ""
         if let profile {
             let (text, moved) = (existing ?? SecretsFile(path: path, values: [:], mode: 0o600)).adding(
@@ -131,15 +146,36 @@ extension Runner {
                 JSONValue.object(members.map { ($0.0.rawValue, $0.1) }).serialized(), to: path,
                 replacing: options.force, privateDirectory: options.path == nil)
         }
-        if output.isStderrTerminal || !note.isEmpty {
-            let named = profile.map { " as profile \"\($0)\"" } ?? ""
-            let source =
-                options.tokenCommand.map { "token from \(TokenCommand.display($0))" }
-                ?? "token \(configuration.maskedToken)"
-            output.standardError(
-                "Saved \(path)\(named) (\(source), base \(baseID), table \"\(table)\").\(note)\n\(tasksLine(schema, table: table))Try: tracker \(profile.map { "--profile \($0) " } ?? "")list\n"
-            )
+        guard !options.quiet else { return }
+        let named = profile.map { " as profile \"\($0)\"" } ?? ""
+        let source =
+            options.tokenCommand.map { "token from \(TokenCommand.display($0))" }
+            ?? "token \(configuration.maskedToken)"
+        let shared = redis.map { ", Redis \($0.display)" } ?? ""
+        let saved = "Saved \(path)\(named) (\(source), base \(baseID), table \"\(table)\"\(shared)).\(note)\n"
+        // Piped (a provisioning script), one line naming the file; on a terminal, what to do next as well.
+        guard output.isStderrTerminal else { return output.standardError(saved) }
+        output.standardError(
+            saved + tasksLine(schema, table: table) + "Try: tracker \(profile.map { "--profile \($0) " } ?? "")list\n")
+    }
+
+    /// `--redis URL`, read as every command reads it, then one round trip (connect, authenticate, PING): a typo or a
+    /// wrong password is found now, not by the first cron run on another machine.
+    private func checkedRedis(_ text: String) throws -> RedisAddress {
+        let address: RedisAddress
+        switch RedisAddress.parse(text, certificateAuthority: context.environment["TRACKER_REDIS_CA"]) {
+        case .success(let parsed): address = parsed
+        case .failure(let invalid): throw AppError.usage("--redis: \(invalid.reason)", command: "init")
         }
+        if let password = address.password { output.conceal(password) }
+        do throws(RedisFailure) {
+            _ = try RedisConnection(address: address).command(["PING"])
+        } catch {
+            throw error.isMisconfiguration
+                ? AppError.redisRefused(redis: address.display, reason: error.reason)
+                : AppError.redisUnreachable(redis: address.display, reason: error.reason)
+        }
+        return address
     }
 
     /// Where the tasks are, from the schema init read to list the tables (no request of its own); empty without it.
@@ -175,7 +211,7 @@ extension Runner {
     private func askOrRead(_ options: Init, endpoint: URL) async throws -> (
         token: String, baseID: String, table: String, schema: BaseSchema?
     ) {
-        let defaultTable = options.table ?? "Design projects"
+        let defaultTable = options.table ?? Configuration.templateTable
         let needsBase = AppError.usage("init needs --base ID when stdin is not a terminal", command: "init")
         if let command = options.tokenCommand {
             let token = try TokenCommand.run(command).get()

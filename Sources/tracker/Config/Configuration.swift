@@ -40,6 +40,8 @@ struct Configuration: Equatable, Sendable {
     var tokenOrigin = "the secrets file"
 
     static let defaultEndpoint = URL(string: "https://api.airtable.com")!
+    /// The template's projects table: the table when neither the file nor AIRTABLE_TABLE names one, as init offers.
+    static let templateTable = "Design projects"
     /// What a secrets file that leaves a setting out gets.
     static let defaultRequestsPerSecond = 5.0
     static let defaultTimeoutSeconds = 30

@@ -72,7 +72,10 @@ struct Resolver {
                 tokenOrigin = "tokenCommand (\(TokenCommand.display(command)))"
             }
             let baseID = try required(.baseId)
-            let table = try required(.table)
+            // As init defaults it: a cron host set up with the environment alone needs no AIRTABLE_TABLE either.
+            let table =
+                try string(.table).flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+                ?? Configuration.templateTable
             try ConfigurationLoader.check(token: token, baseID: baseID, origin: origin)
             var configuration = Configuration(
                 token: token, baseID: baseID, table: table,
@@ -117,7 +120,9 @@ struct Resolver {
             let note = home == nil && environment["XDG_CONFIG_HOME"] == nil ? " (HOME is not set)" : ""
             return .configuration(
                 "no secrets found: looked for \(searched)\(note), and \(variable) is not set",
-                hint: "Run 'tracker init' to create one, or set AIRTABLE_TOKEN, AIRTABLE_BASE_ID and AIRTABLE_TABLE.")
+                hint:
+                    "Run 'tracker init' to create one, or set AIRTABLE_TOKEN and AIRTABLE_BASE_ID (and AIRTABLE_TABLE if the table is not \"\(Configuration.templateTable)\")."
+            )
         }
         let variable = key.environmentVariable.map { ", or set \($0)" } ?? ""
         let alternative = key == .token ? " (or \"tokenCommand\")" : ""
