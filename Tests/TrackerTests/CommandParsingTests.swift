@@ -363,7 +363,7 @@ struct CommandParsingTests {
         #expect(error.hint?.hasPrefix("Run 'tracker help") == true)
     }
 
-    /// cli-spec.md "Naming a project": the id, else the exact name, else the names equal ignoring case.
+    /// docs/contract.md "Naming a project": the id, else the exact name, else the names equal ignoring case.
     @Test func anExactNameWinsOverOnesEqualIgnoringCase() {
         let records = [("recA", "Twin"), ("recB", "twin"), ("recC", "TWIN"), ("recD", "Other")]
         func match(_ target: String) -> [String] {
@@ -446,7 +446,7 @@ struct CommandParsingTests {
     }
 
     @Test func versionNamesTheSwiftThatBuiltItAndThePlatform() {
-        #expect(Version.line.hasPrefix("tracker \(Version.current) (Swift 6."))
+        #expect(Version.line.hasPrefix("tracker \(Version.current) (built from a checkout, Swift 6."))
         #expect(Version.line.hasSuffix(", Linux x86_64)") || Version.line.hasSuffix(", Linux arm64)"))
     }
 

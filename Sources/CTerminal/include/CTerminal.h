@@ -30,4 +30,10 @@ void tracker_signals_finish(void);
 /// Waits for the next signal watched (its number) or the command's end (0); -1 if the pipe fails.
 int tracker_signals_next(void);
 
+/// The commit tracker was built from, as the release script defines it; "" for a build from a checkout.
+const char *tracker_build_commit(void);
+
+/// 1 when the release script built from a tree with changes not committed.
+int tracker_build_tree_modified(void);
+
 #endif

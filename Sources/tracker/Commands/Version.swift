@@ -1,3 +1,4 @@
+import CTerminal
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
@@ -15,10 +16,19 @@ struct Version: Command {
 
     func run(_ runner: Runner) async throws { try runner.output.standardOutput(Self.line + "\n") }
 
-    static let current = "0.2.0"
+    /// The version, said here only: the release script reads it, and refuses one CHANGELOG.md does not name.
+    static let current = "1.0.0"
 
-    /// `tracker 0.2.0 (Swift 6.3.1, Linux x86_64)`: what a bug report needs.
-    static var line: String { "tracker \(current) (Swift \(swift), \(platform))" }
+    /// `tracker 1.0.0 (commit 0123456789ab, Swift 6.3.1, Linux x86_64)`: what a bug report needs. A release names its
+    /// commit (and `modified` when its tree had changes); a build from a checkout says so instead.
+    static var line: String { "tracker \(current) (\(origin), Swift \(swift), \(platform))" }
+
+    /// Where this binary came from: the commit the release script built, or a build from a checkout.
+    static var origin: String {
+        let commit = String(cString: tracker_build_commit())
+        guard !commit.isEmpty else { return "built from a checkout" }
+        return "commit \(commit.prefix(12))" + (tracker_build_tree_modified() != 0 ? ", modified" : "")
+    }
 
     /// The compiler that built tracker.
     static var swift: String {
