@@ -19,7 +19,7 @@ let package = Package(
         // (Linking/libstdc++.so says how), so a start does not load libstdc++.so.6.
         .executableTarget(
             name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable", "CTerminal"],
-            exclude: ["README.md", "Linking"],
+            exclude: ["Linking"],
             linkerSettings: [
                 .unsafeFlags(
                     ["-Xlinker", "--strip-all", "-L", Context.packageDirectory + "/Sources/tracker/Linking"],
@@ -28,7 +28,8 @@ let package = Package(
         ),
         // Airtable's routes and JSON: ProjectAPIClient, the schema, formulas, record decoding.
         .target(name: "TrackerAPI", dependencies: ["TrackerNetwork"]),
-        // HTTP only: NetworkHelper (a request in, Result<Data, AppError> out), pacing, retries, transports.
+        // NetworkHelper (a request in, Result<Data, AppError> out), retries, transports; and the engines that pace and
+        // lock: this machine's files, or a team's Redis (RESP, cluster routing, the budget and lock scripts).
         .target(name: "TrackerNetwork", dependencies: ["TrackerSystem", "CCurl"]),
         // What tracker processes share on one machine: the runtime directory, file locks, a monotonic clock.
         .target(name: "TrackerSystem", dependencies: ["TrackerModel"]),
@@ -42,7 +43,7 @@ let package = Package(
         // A loopback stand-in for Airtable's Web API: the end-to-end tests' and the benchmark's, and `tracker demo`'s, so
         // like the layers it imports only FoundationEssentials (no resource bundle: the recorded answer is in source).
         .target(name: "FakeAirtable", dependencies: ["TrackerSystem"]),
-        // `openssl s_server` with an untrusted certificate, for the tests of TLS failures.
+        // `openssl s_server` with an untrusted certificate, for the tests of TLS failures and trickled TLS replies.
         .target(name: "LoopbackTLS"),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
         // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.

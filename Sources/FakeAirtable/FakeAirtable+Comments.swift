@@ -5,7 +5,8 @@
 #endif
 
 extension FakeAirtable {
-    /// `GET`/`POST /v0/{base}/{table}/{record}/comments` as airtable-api.md §13.1 records them: newest first, pages of
+    /// `GET`/`POST /v0/{base}/{table}/{record}/comments` as docs/airtable.md "Comments" records them: newest first,
+    /// pages of
     /// at most 100 with an `offset`, 403 without the comment scopes, `@[usr…]` mentions, and the author the token's
     /// user.
     func comments(_ method: String, table: Int, recordID: String, query: [(String, String)], body: Data)
@@ -87,7 +88,7 @@ public struct FakeComment: Sendable {
         self.createdTime = createdTime
     }
 
-    /// Airtable's object for it (§13.1), never edited.
+    /// Airtable's object for it (docs/airtable.md "Comments"), never edited.
     var object: [String: Any] {
         [
             "id": id, "author": ["id": author.id, "name": author.name, "email": author.email], "text": text,

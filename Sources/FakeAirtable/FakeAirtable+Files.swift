@@ -5,7 +5,7 @@
 #endif
 
 extension FakeAirtable {
-    /// Airtable's upload route takes at most 5 MB of file (airtable-api.md §14.2).
+    /// Airtable's upload route takes at most 5 MB of file (docs/airtable.md "Attachments").
     static let uploadLimit = 5 * 1024 * 1024
 
     /// Gives every attachment the base starts with some bytes on the download host (its recorded size).
@@ -79,7 +79,8 @@ extension FakeAirtable {
             let text = object["file"] as? String, let filename = object["filename"] as? String
         else { return invalidRequest() }
         guard let data = Data(base64Encoded: text) else { return invalidRequest() }
-        // UNCONFIRMED: the status and type Airtable sends for a file over the limit (§14.2); tracker never sends one.
+        // UNCONFIRMED: the status and type Airtable sends for a file over the limit (docs/airtable.md "Attachments");
+        // tracker never sends one.
         guard data.count <= Self.uploadLimit else {
             return error(413, "INVALID_REQUEST_TOO_LARGE", "Request body too large: files may be at most 5 MB")
         }

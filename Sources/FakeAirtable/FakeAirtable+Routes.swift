@@ -231,7 +231,8 @@ extension FakeAirtable {
             // the fake more than the client otherwise.
             let byName = Dictionary(table.fields.map { ($0.name, $0) }) { first, _ in first }
             let computes = byName.values.contains { $0.formula != nil }
-            // A link field in a formula is the linked records' primary names, not their ids (airtable-api.md §14.1).
+            // A link field in a formula is the linked records' primary names, not their ids (docs/airtable.md "The
+            // other tables").
             let links = linkNames(table, formula)
             matches = try matches.filter { record in
                 let cell: (String) -> FormulaValue = { name in

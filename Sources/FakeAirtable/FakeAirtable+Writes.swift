@@ -308,7 +308,8 @@ extension FakeAirtable {
     private static func link(_ value: String, table: Int, typecast: Bool, in draft: inout FakeBase) throws -> String {
         if draft.tables[table].record(id: value) != nil { return value }
         guard typecast else {
-            // An id of no record: the answer is not recorded; cli-spec.md names ROW_DOES_NOT_EXIST, taken as a 422.
+            // An id of no record: the answer is not recorded; docs/airtable.md "The other tables" names
+            // ROW_DOES_NOT_EXIST, taken as a 422.
             if value.hasPrefix("rec") && value.count == 17 {
                 throw WriteError(type: "ROW_DOES_NOT_EXIST", message: "Record ID \(value) does not exist")
             }

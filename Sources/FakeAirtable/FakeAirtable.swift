@@ -6,7 +6,8 @@
 import Dispatch
 import TrackerSystem
 
-/// A loopback stand-in for Airtable's Web API that answers as the recorded traffic of airtable-api.md section 12 shows:
+/// A loopback stand-in for Airtable's Web API that answers as the recorded traffic of docs/airtable.md "What the
+/// recordings show" shows:
 /// compressed bodies, both error shapes and the `errors` array of 429s, records of other tables returned by id,
 /// `typecast` creating select options and linked records, a 414 for long URLs, the per-base rate limit with its
 /// lockout, and faults injected on the n-th request.
@@ -28,7 +29,7 @@ public final class FakeAirtable: @unchecked Sendable {
         /// Whether the token may read the base schema (`schema.bases:read`).
         public var grantsSchemaAccess = true
         /// What `GET /v0/meta/whoami` answers: the token's user id, and the email only with `user.email:read`
-        /// (airtable-api.md §10.3).
+        /// (docs/airtable.md "Who the token is").
         public var user: (id: String, email: String?) = ("usrFAKEuser000001", nil)
         /// Bases the token reaches besides this one (`GET /v0/meta/bases`); their schemas are not served.
         public var otherBases: [String: String] = [:]
@@ -235,7 +236,7 @@ public final class FakeAirtable: @unchecked Sendable {
         // The fake's clock, moved on by `letTimePass(days:)`, is what every time it writes or answers reads.
         let shift = locked { clockShift }
         let plain = Self.$shift.withValue(shift) { respond(to: request, fault: fault) }
-        // Not recorded for creates (airtable-api.md has the header on listings only): the stricter reading is that a
+        // Not recorded for creates (docs/airtable.md has the header on listings only): the stricter reading is that a
         // write's answer may come without it, so the fake leaves it out there.
         let isWrite = request.method != "GET" && !request.path.hasSuffix("/listRecords")
         var action = Self.compress(plain, coding, statesInflatedLength: !isWrite)

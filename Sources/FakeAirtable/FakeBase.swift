@@ -143,7 +143,7 @@ struct FakeBase {
         FakeFieldSpec("Project images", "multipleAttachments", options: #"{"isReversed":false}"#),
         FakeFieldSpec("Tasks", "multipleRecordLinks", linkedTable: "Tasks"),
     ]
-    /// The template's views (airtable-api.md section 9).
+    /// The template's views (docs/airtable.md "The template").
     static let templateViews: [FakeViewSpec] = [
         FakeViewSpec("All projects"),
         FakeViewSpec("Incomplete projects by leader", filter: "NOT({Complete})", sort: [("Project lead", false)]),

@@ -6,7 +6,8 @@
 import TrackerSystem
 import TrackerModel
 
-/// The fake's download host (Airtable's v5.airtableusercontent.com, airtable-api.md §14.2): a second loopback server, on
+/// The fake's download host (Airtable's v5.airtableusercontent.com, docs/airtable.md "Attachments"): a second loopback
+/// server, on
 /// 127.0.0.2 where the system has it, serving every attachment's bytes at a signed address that expires. It needs no
 /// token, and records whether one came.
 public final class FakeFiles: @unchecked Sendable {
@@ -46,7 +47,8 @@ public final class FakeFiles: @unchecked Sendable {
     private(set) var host = "127.0.0.1"
     /// Seconds an address lives (Airtable: about two hours).
     var lifetime = 7200.0
-    /// What an expired address gets; UNCONFIRMED whether Airtable sends 403 or 410 (§14.2), so tests try both.
+    /// What an expired address gets; UNCONFIRMED whether Airtable sends 403 or 410 (docs/airtable.md "Attachments"), so
+    /// tests try both.
     public var expiredStatus = 410
     var latency = 0.0
 

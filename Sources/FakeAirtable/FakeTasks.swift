@@ -43,7 +43,8 @@ public struct FakeTaskSpec: Sendable {
     }
 }
 
-/// The template's Tasks table (airtable-api.md §9, §14.1): its fields, the tasks a fake base starts with, and the
+/// The template's Tasks table (docs/airtable.md "The template", "The other tables"): its fields, the tasks a fake base
+/// starts with, and the
 /// inverse link Airtable keeps between a task's "Design project" and a project's "Tasks".
 enum FakeTasks {
     static let tableID = "tblFAKEtasks00001"

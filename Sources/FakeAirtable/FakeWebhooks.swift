@@ -19,7 +19,8 @@ struct FakeWebhook {
 
     var nextCursor: Int { firstCursor + payloads.count }
 
-    /// Whether it still records: a hook neither polled nor refreshed for 7 days "expires and is disabled" (§13.5).
+    /// Whether it still records: a hook neither polled nor refreshed for 7 days "expires and is disabled"
+    /// (docs/airtable-webhooks.md).
     func isEnabled(at now: Date) -> Bool { expires > now }
 }
 
@@ -54,7 +55,8 @@ extension FakeAirtable {
             }
         case ("POST", 2) where rest[1] == "refresh":
             // Refreshing needs the base's creator (listing hooks and payloads does not), and an active hook: an
-            // expired one's refresh is refused (status UNCONFIRMED, §13.5; the fake answers 422).
+            // expired one's refresh is refused (status not documented, docs/airtable-webhooks.md; the fake answers
+            // 422).
             guard options.isBaseCreator else {
                 return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
             }
@@ -88,7 +90,8 @@ extension FakeAirtable {
         return locked {
             if let scope, base.tables.first(where: { $0.id == scope }) == nil { return invalidRequest() }
             expireHooks()
-            // The type is the one seen in production; its status is UNCONFIRMED (§13.5), a 422 here. Disabled hooks
+            // The type is the one seen in production; its status is UNCONFIRMED (docs/airtable-webhooks.md), a 422
+            // here. Disabled hooks
             // still listed count against the 10.
             guard hooks.hooks.count < FakeWebhookStore.maximum else {
                 return error(422, "TOO_MANY_WEBHOOKS_IN_BASE", "A base can have at most 10 webhooks")
@@ -135,7 +138,8 @@ extension FakeAirtable {
                 hooks.hooks[index].expires = webhookNow.addingTimeInterval(FakeWebhookStore.lifetime)
             }
             let hook = hooks.hooks[index]
-            // A cursor older than what is kept answers from the oldest kept (UNCONFIRMED, §13.5).
+            // A cursor older than what is kept answers from the oldest kept (not documented,
+            // docs/airtable-webhooks.md).
             let start = max(cursor, hook.firstCursor)
             let offset = min(hook.payloads.count, start - hook.firstCursor)
             let page = Array(hook.payloads[offset...].prefix(limit))

@@ -35,6 +35,6 @@ public struct BaseAccess: Equatable, Sendable {
         self.images = images
     }
 
-    /// Airtable's host for uploads (airtable-api.md §14.2).
+    /// Airtable's host for uploads (docs/airtable.md "Attachments").
     public static let contentEndpoint = URL(string: "https://content.airtable.com")!
 }

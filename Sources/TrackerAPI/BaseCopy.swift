@@ -14,7 +14,7 @@ public protocol WebhookMemory: Sendable {
 }
 
 /// The tables a face keeps (projects, tasks), read whole once and then brought up to date with what changed since
-/// (cli-spec.md "What changed, not the whole table"): records changed or new by one listing a table since the last
+/// (docs/contract.md "What changed, not the whole table"): records changed or new by one listing a table since the last
 /// one (`LAST_MODIFIED_TIME()`, the server's clock less a margin), deletions by the base's webhook, else by a listing
 /// of ids at most every 5 minutes. A refresh that fails leaves the copy as the last one that succeeded.
 public actor BaseCopy {

@@ -38,7 +38,7 @@ public enum Formula {
     }
 
     /// The records `target` may name: the one with that id, when it has an id's shape, and those whose `nameField`
-    /// holds it ignoring case (cli-spec.md "Naming a project").
+    /// holds it ignoring case (docs/contract.md "Naming a project").
     public static func idOrName(_ target: String, nameField: String) -> [String] {
         (ProjectAPIClient.looksLikeRecordID(target) ? [recordID(is: target)] : [])
             + [equalsIgnoringCase(nameField, target)]

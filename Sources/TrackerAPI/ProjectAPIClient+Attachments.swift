@@ -50,7 +50,7 @@ public struct UploadFile: Equatable, Sendable {
 }
 
 extension ProjectAPIClient {
-    /// Airtable's upload route takes files up to 5 MB (airtable-api.md §14.2); larger ones only by address.
+    /// Airtable's upload route takes files up to 5 MB (docs/airtable.md "Attachments"); larger ones only by address.
     public static let uploadLimit = 5 * 1024 * 1024
 
     /// The attachments in `cell` now, in Airtable's order; `.notFound` when the record is not in the table.
@@ -96,7 +96,8 @@ extension ProjectAPIClient {
 
     /// Uploads `file` to `cell` and returns the new attachment; never uploads it twice.
     ///
-    /// The upload is not idempotent (§14.2): when its answer is lost, the cell is read until an attachment with this
+    /// The upload is not idempotent (docs/airtable.md "Attachments"): when its answer is lost, the cell is read until
+    /// an attachment with this
     /// filename and size appears that is not in `known` (the cell before, and this command's earlier uploads), or
     /// the lookup's time is spent; it is never sent again then.
     public func uploadOnce(

@@ -31,7 +31,7 @@ public struct TaskChange: Equatable, Sendable {
 }
 
 /// The template's Tasks table: the same routes, pacing, paging and exactly-once rules as the projects'
-/// (airtable-api.md §14.1), only another table and its words.
+/// (docs/airtable.md "The other tables"), only another table and its words.
 extension ProjectAPIClient {
     /// Streams every task matching `query`, a page at a time, as `listProjects` streams projects.
     public func listTasks(

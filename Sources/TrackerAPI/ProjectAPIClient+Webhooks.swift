@@ -177,7 +177,8 @@ extension ProjectAPIClient {
                 return .failure(.badResponse("the webhook's cursor went back from \(news.next) to \(next)"))
             }
             news.answeredAt = network.serverClock.now()
-            // The answer starts at the oldest payload kept when the cursor is older (UNCONFIRMED, §13.5): counting
+            // The answer starts at the oldest payload kept when the cursor is older (not documented,
+            // docs/airtable-webhooks.md): counting
             // back from the next cursor tells whether any were skipped.
             if next - payloads.count > news.next { news.missedSome = true }
             for payload in payloads {

@@ -217,7 +217,7 @@ enum RecordDecoding {
         }
     }
 
-    /// Collaborators anywhere in a value, as the `{name, email}` of cli-spec.md; every other value as it came.
+    /// Collaborators anywhere in a value, as the `{name, email}` of docs/contract.md; every other value as it came.
     static func collaboratorsAsPeople(_ value: JSONValue) -> JSONValue {
         switch value {
         case .array(let items): return .array(items.map(collaboratorsAsPeople))

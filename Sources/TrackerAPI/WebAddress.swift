@@ -1,4 +1,4 @@
-/// Where a person opens things on airtable.com (airtable-api.md §13.3).
+/// Where a person opens things on airtable.com (docs/airtable.md "Addresses people open").
 public enum WebAddress {
     /// `https://airtable.com/{baseId}/{tableId}/{recordId}`: the record, expanded, for anyone with access to the base.
     public static func record(baseID: String, tableID: String, recordID: String) -> String {

@@ -95,7 +95,7 @@ public enum AppError: Error, Equatable, Sendable {
 }
 
 extension AppError {
-    /// The exit status cli-spec.md assigns to this failure.
+    /// The exit status docs/contract.md assigns to this failure.
     public var exitCode: ExitCode {
         switch self {
         case .usage, .ambiguous, .ambiguousWords: .usage

@@ -1,4 +1,5 @@
-/// One file in an attachment field, as Airtable describes it (airtable-api.md §14.2). `object` keeps Airtable's own
+/// One file in an attachment field, as Airtable describes it (docs/airtable.md "Attachments"). `object` keeps
+/// Airtable's own
 /// object whole, for `--json`; the rest is what tracker reads from it.
 public struct Attachment: Equatable, Sendable {
     public var id: String

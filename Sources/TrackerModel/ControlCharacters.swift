@@ -1,4 +1,5 @@
-/// The characters that must never reach a terminal raw (cli-spec.md "Text that came from Airtable"), and how each is
+/// The characters that must never reach a terminal raw (docs/contract.md "Text that came from Airtable"), and how each
+/// is
 /// shown instead: C0 controls and DEL in caret notation (`^[`, `^G`, `^?`), C1 controls and the bidirectional
 /// overrides as `<U+009B>`.
 public enum ControlCharacters {

@@ -1,4 +1,4 @@
-/// The dates a user may type for any DATE flag (cli-spec.md "Dates"), resolved against today.
+/// The dates a user may type for any DATE flag (docs/contract.md "Dates"), resolved against today.
 public enum DateInput {
     /// What a typed date turned out to be.
     public enum Reading: Equatable, Sendable {

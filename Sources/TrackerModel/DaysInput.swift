@@ -1,4 +1,4 @@
-/// A time estimate as typed (cli-spec.md "Tasks"): `1.5`, `0.5`, `2d`, or `1w` for five working days.
+/// A time estimate as typed (docs/contract.md "Tasks"): `1.5`, `0.5`, `2d`, or `1w` for five working days.
 public enum DaysInput {
     /// The days `text` says, or nil when it is not a non-negative number of days or weeks.
     public static func days(_ text: String) -> Double? {

@@ -1,4 +1,4 @@
-/// The process exit statuses of cli-spec.md; scripts depend on them, so only add, never renumber.
+/// The process exit statuses of docs/contract.md; scripts depend on them, so only add, never renumber.
 public enum ExitCode: Int32, Sendable, CaseIterable {
     case success = 0
     case failure = 1

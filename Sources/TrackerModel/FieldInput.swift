@@ -23,7 +23,7 @@ public struct FieldProblem: Error, Equatable {
     public var message: String
 }
 
-/// Reads values for the base's fields by type (cli-spec.md "--set FIELD=VALUE").
+/// Reads values for the base's fields by type (docs/contract.md "Your base as it is").
 public enum FieldInput {
     /// Whether tracker can write a field of this type; nil when it can, else why not.
     public static func refusal(_ field: BaseSchema.Field) -> String? {

@@ -16,7 +16,7 @@ extension Collaborator {
 }
 
 extension Project {
-    /// The stable JSON project object of cli-spec.md: every key present, `null` or `[]` when empty, then `fields`:
+    /// The stable JSON project object of docs/contract.md: every key present, `null` or `[]` when empty, then `fields`:
     /// the base's own fields as Airtable returned them. Written straight to bytes, as listings write thousands.
     public func writeJSON(today: CalendarDate, tasks: TaskProgress? = nil, to json: inout JSONWriter) {
         json.raw("{\"id\":")

@@ -1,5 +1,5 @@
 extension ProjectTask {
-    /// The stable JSON task object of cli-spec.md: every key present, `project` the first linked project as the
+    /// The stable JSON task object of docs/contract.md: every key present, `project` the first linked project as the
     /// caller knows it (nil: not read, or none), then the base's own fields as Airtable returned them.
     public func writeJSON(
         project: (name: String?, due: CalendarDate?, status: ProjectStatus)?, to json: inout JSONWriter

@@ -35,7 +35,7 @@ public struct ProjectTask: Equatable, Sendable {
     public var project: String? { projects.first }
 }
 
-/// Where the base keeps its tasks, as the secrets file's `"tasks"` says (cli-spec.md "Tasks").
+/// Where the base keeps its tasks, as the secrets file's `"tasks"` says (docs/contract.md "Tasks").
 public enum TasksSettings: Equatable, Sendable {
     /// `"tasks": null`: the base has no Tasks table; every task command is a configuration error.
     case absent

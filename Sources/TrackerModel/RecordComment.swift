@@ -1,4 +1,4 @@
-/// One comment on a record (airtable-api.md §13.1), with Airtable's object kept as it came for JSON output.
+/// One comment on a record (docs/airtable.md "Comments"), with Airtable's object kept as it came for JSON output.
 public struct RecordComment: Equatable, Sendable {
     public var id: String
     public var author: Collaborator

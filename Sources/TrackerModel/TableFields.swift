@@ -27,7 +27,7 @@ public enum CompletionField: Equatable, Sendable {
 }
 
 /// One table's words for the fields tracker uses, and what each is in this base: a field by its name, or absent
-/// (cli-spec.md "Your base as it is"). Projects and tasks are values of it, so the rules are written once.
+/// (docs/contract.md "Your base as it is"). Projects and tasks are values of it, so the rules are written once.
 public struct TableFields<TableWordType: TableWord>: Equatable, Sendable {
     /// The table's words.
     public typealias Word = TableWordType

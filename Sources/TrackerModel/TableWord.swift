@@ -68,7 +68,8 @@ public enum ProjectWord: String, TableWord {
     public var flag: String { self == .client ? "--client" : "--\(rawValue)" }
 }
 
-/// A field tracker reads or writes in the template's "Tasks" table (airtable-api.md §9), by the word of the secrets
+/// A field tracker reads or writes in the template's "Tasks" table (docs/airtable.md "The template"), by the word of
+/// the secrets
 /// file's `"tasks": {"fields": …}`.
 public enum TaskWord: String, TableWord {
     case name, project, estimate, complete, assignee, notes

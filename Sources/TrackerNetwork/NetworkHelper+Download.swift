@@ -13,7 +13,8 @@ import TrackerModel
 
 extension NetworkHelper {
     /// Downloads `request` (a GET carrying no token) into `descriptor`, emptied before every try, retrying what a read
-    /// may retry. Not paced: the download host is not the base's API. Not recorded (airtable-api.md §14.2): whether its
+    /// may retry. Not paced: the download host is not the base's API. Not recorded (docs/airtable.md "Attachments"):
+    /// whether its
     /// signed addresses, which name no base and carry no token, count toward the base's 5 requests a second; nothing
     /// suggests they do, and four downloads at a time is the most tracker sends. A 429 from it is waited out like a
     /// 5xx, without holding back the base's other requests. A non-2xx

@@ -1,7 +1,8 @@
 import FakeAirtable
 import Foundation
 
-/// `--mirror`: what the faces that stay and `changes` send once they keep the tables (cli-spec.md "What changed, not
+/// `--mirror`: what the faces that stay and `changes` send once they keep the tables (docs/contract.md "What changed,
+/// not
 /// the whole table"), on the template's 16 projects and 1,000 more with 10 tasks each, against a fake that enforces
 /// Airtable's 5 requests a second: a board's refresh with nothing changed, a warm assistant's `list_tasks` with its
 /// total, `changes` after three changes, the board's first screen, and its memory over 50,000 projects and 100,000

@@ -131,7 +131,8 @@ final class ChangesTests: FakeAirtableTestCase {
         return (process.terminationStatus, stderr)
     }
 
-    /// cli-spec.md "changes": the snapshot is replaced only after the changes are written out, so output that could not
+    /// docs/contract.md "changes": the snapshot is replaced only after the changes are written out, so output that
+    /// could not
     /// be written (a full disk) or was not read (a closed pipe) is reported again by the next run.
     func testChangesThatCouldNotBeWrittenOutAreReportedAgain() throws {
         try startFake()

@@ -2,7 +2,8 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// cli-spec.md "Fewest round trips", cold: with nothing remembered, a read goes out beside the schema read, and nothing
+/// docs/contract.md "Fewest round trips", cold: with nothing remembered, a read goes out beside the schema read, and
+/// nothing
 /// is written before the schema confirms the fields it assumed.
 final class ColdStartTests: FakeAirtableTestCase {
     private func startSlow(_ options: FakeAirtable.Options = .init(), records: [[String: Any]]? = nil) throws {
@@ -83,7 +84,7 @@ final class ColdStartTests: FakeAirtableTestCase {
             let firstAnswer = try XCTUnwrap(sent.map(\.time).min())
             let late = sent.filter { $0.received > firstAnswer - 0.05 }
             if arguments == ["show", coffee] {
-                // cli-spec.md "Progress in projects": by id, the project's tasks are read by the ids its record lists,
+                // docs/contract.md "Tasks": by id, the project's tasks are read by the ids its record lists,
                 // once it has arrived (a second round trip; never a listing of the whole Tasks table).
                 XCTAssertEqual(late.map(\.path), ["/v0/appFAKEbase000001/tblFAKEtasks00001"], "\(arguments)")
                 XCTAssertTrue(late.allSatisfy { $0.query.contains("RECORD_ID") }, "\(late.map(\.query))")

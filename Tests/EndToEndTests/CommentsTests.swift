@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// `tracker comment` and `tracker comments` (cli-spec.md "Comments") against the fake's comment routes.
+/// `tracker comment` and `tracker comments` (docs/contract.md "Comments") against the fake's comment routes.
 final class CommentsTests: FakeAirtableTestCase {
     static let gal = (id: "usr3VLCpyqgcI46Sh", name: "Gal Samari", email: "katherineduh+collab10@demo.htable.com")
 

@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// A base its owner made their own (cli-spec.md "Your base as it is"), through the built binary: "Kickoff date"
+/// A base its owner made their own (docs/contract.md "Your base as it is"), through the built binary: "Kickoff date"
 /// deleted, "Category" renamed "Type", a "Status" select instead of the Complete checkbox, the owner's own fields
 /// (a formula among them) and saved views.
 final class CustomisedBaseTests: FakeAirtableTestCase {

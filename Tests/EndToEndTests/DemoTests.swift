@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// `tracker demo` (cli-spec.md "demo"): a base on this machine, no account, and nothing of the user's touched.
+/// `tracker demo` (docs/contract.md "demo"): a base on this machine, no account, and nothing of the user's touched.
 final class DemoTests: FakeAirtableTestCase {
     /// A user with settings of their own that the demo must neither use nor change: a secrets file pointing at a
     /// port nobody serves, a token in the environment, and a temporary directory of their own.

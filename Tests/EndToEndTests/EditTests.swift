@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// `tracker edit` (cli-spec.md "edit") with scripted editors: the form goes out, what the script left comes back.
+/// `tracker edit` (docs/contract.md "edit") with scripted editors: the form goes out, what the script left comes back.
 final class EditTests: FakeAirtableTestCase {
     private var directory = ""
 

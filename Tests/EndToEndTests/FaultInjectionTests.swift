@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// Each fault airtable-api.md describes, injected into the fake on the n-th request: the exit code, the message,
+/// Each fault docs/airtable.md describes, injected into the fake on the n-th request: the exit code, the message,
 /// and the fake's records afterwards.
 final class FaultInjectionTests: FakeAirtableTestCase {
     private func names() -> [String] {

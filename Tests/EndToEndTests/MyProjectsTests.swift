@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// `--mine`, `--lead me` and `--team me` (cli-spec.md "Who you are"): matched on the token's user id from whoami.
+/// `--mine`, `--lead me` and `--team me` (docs/contract.md "Who you are"): matched on the token's user id from whoami.
 final class MyProjectsTests: FakeAirtableTestCase {
     /// Leslie Walker, who leads 3 recorded projects and is in the team of 5.
     static let leslie = (id: "usrSdmrY5yGdbcZzg", email: "katherineduh+collab23@demo.htable.com")

@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// Names at TAB (cli-spec.md "Names at TAB"): `list` and `show` keep a names file; each shell's completion offers
+/// Names at TAB (docs/contract.md "Names at TAB"): `list` and `show` keep a names file; each shell's completion offers
 /// projects, categories, views, fields and profiles from it alone, quoted for that shell. Each shell is driven
 /// through its own completion machinery: bash's `COMP_WORDS`, fish's `complete -C`, and zsh at a real prompt in
 /// tmux. A shell that is not installed skips its test.

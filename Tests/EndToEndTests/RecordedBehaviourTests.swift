@@ -3,7 +3,7 @@ import LoopbackTLS
 import Foundation
 import XCTest
 
-/// The built binary against the fake answering as recorded traffic from api.airtable.com shows (airtable-api.md
+/// The built binary against the fake answering as recorded traffic from api.airtable.com shows (docs/airtable.md
 /// section 12): compressed bodies, the recorded error shapes, other tables' records by id, renamed fields, a 414 for
 /// long URLs, and a base shared by two machines.
 final class RecordedBehaviourTests: FakeAirtableTestCase {

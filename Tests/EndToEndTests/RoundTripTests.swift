@@ -2,7 +2,8 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// cli-spec.md "Fewest round trips": with the schema remembered, each everyday command waits for as few round trips to
+/// docs/contract.md "Fewest round trips": with the schema remembered, each everyday command waits for as few round
+/// trips to
 /// Airtable as the API allows, and requests that do not depend on each other go out together.
 final class RoundTripTests: FakeAirtableTestCase {
     /// The requests `arguments` sent, and the result.
@@ -43,7 +44,8 @@ final class RoundTripTests: FakeAirtableTestCase {
             let (shown, sent) = try requests(["show", target], run)
             XCTAssertEqual(shown.status, 0, shown.stderr)
             XCTAssertTrue(shown.stdout.contains("  Clients   Client 1"), shown.stdout)
-            // By name, or by an id a listing named, the project's tasks are asked for beside its record (cli-spec.md
+            // By name, or by an id a listing named, the project's tasks are asked for beside its record
+            // (docs/contract.md
             // "Progress in projects"): two requests, one round trip.
             XCTAssertEqual(sent.count, 2, "show \(target): \(sent.map(\.path))")
             XCTAssertEqual(roundTrips(sent), 1, "show \(target): one round trip")

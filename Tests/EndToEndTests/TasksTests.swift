@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import XCTest
 
-/// The template's Tasks table (cli-spec.md "Tasks"): `tracker tasks` and `tracker task …` against the fake, as a
+/// The template's Tasks table (docs/contract.md "Tasks"): `tracker tasks` and `tracker task …` against the fake, as a
 /// script and a cron job run them.
 final class TasksTests: FakeAirtableTestCase {
     static let coffee = "recPsjO1tkEyBCF7y"  // due 2020-10-30, open
@@ -395,7 +395,7 @@ final class TasksTests: FakeAirtableTestCase {
     }
 }
 
-/// `show`'s progress line (cli-spec.md "Progress in projects"): the tasks read beside the record when the name is
+/// `show`'s progress line (docs/contract.md "Tasks"): the tasks read beside the record when the name is
 /// typed, by id after it otherwise; never the whole Tasks table.
 final class ShowProgressTests: FakeAirtableTestCase {
     private func start() throws {
@@ -455,7 +455,7 @@ final class ShowProgressTests: FakeAirtableTestCase {
     }
 }
 
-/// `tracker status` (cli-spec.md "status"): what needs the token's user, as cron mails it.
+/// `tracker status` (docs/contract.md "status"): what needs the token's user, as cron mails it.
 final class StatusTests: FakeAirtableTestCase {
     func testStatusShowsYourLateProjectsOpenTasksAndWhatIsNewWithin80Columns() throws {
         var options = FakeAirtable.Options()
@@ -504,7 +504,8 @@ final class StatusTests: FakeAirtableTestCase {
     }
 }
 
-/// cli-spec.md "Naming a project": commands that only read forgive a name that holds every word typed; a write never
+/// docs/contract.md "Naming a project": commands that only read forgive a name that holds every word typed; a write
+/// never
 /// acts on such a guess.
 final class ForgivingNamesTests: FakeAirtableTestCase {
     func testReadingTakesTheOneProjectHoldingEveryWordAndAWriteNeverDoes() throws {
@@ -528,7 +529,7 @@ final class ForgivingNamesTests: FakeAirtableTestCase {
     }
 }
 
-/// `report`'s section *Open tasks in overdue projects* (cli-spec.md "The digest").
+/// `report`'s section *Open tasks in overdue projects* (docs/contract.md "The digest").
 final class ReportTasksTests: FakeAirtableTestCase {
     func testTheOpenTasksOfOverdueProjectsAreGroupedByAssigneeInEveryFormat() throws {
         var options = FakeAirtable.Options()
@@ -573,7 +574,7 @@ final class ReportTasksTests: FakeAirtableTestCase {
     }
 }
 
-/// Task names and notes are text from anyone who can edit the base (cli-spec.md "Text that came from Airtable").
+/// Task names and notes are text from anyone who can edit the base (docs/contract.md "Text that came from Airtable").
 final class HostileTaskTextTests: FakeAirtableTestCase {
     func testTaskTextNeverReachesATerminalTSVOrStderrRaw() throws {
         var options = FakeAirtable.Options()

@@ -4,7 +4,8 @@ import Foundation
 import TrackerSystem
 import XCTest
 
-/// The faces that stay (`mcp`, `board`) and `changes` spend the base's budget on news (cli-spec.md "What changed, not
+/// The faces that stay (`mcp`, `board`) and `changes` spend the base's budget on news (docs/contract.md "What changed,
+/// not
 /// the whole table"): the built binary against the fake, another client writing in between.
 final class WhatChangedTests: FakeAirtableTestCase {
     /// Another client of the base: a write sent straight to the fake.

@@ -8,7 +8,7 @@
     @testable import TrackerNetwork
     import TrackerSystem
 
-    /// A face's copy of the tables against the fake: read whole once, then only what changed (cli-spec.md "What
+    /// A face's copy of the tables against the fake: read whole once, then only what changed (docs/contract.md "What
     /// changed, not the whole table"), what another client does seen, and what goes wrong survived.
     @Suite(.timeLimit(.minutes(2)))
     struct BaseCopyTests {

@@ -227,7 +227,7 @@ struct CLITests {
     }
 
     /// A write never acts on a guess unasked: on a terminal the one project holding every word typed is offered, and
-    /// only a yes writes (cli-spec.md "Naming a project").
+    /// only a yes writes (docs/contract.md "Naming a project").
     @Test(arguments: [("y", true), ("n", false), ("", false)])
     func aWriteOnATerminalAsksAboutTheOneProjectHoldingEveryWord(answer: String, writes: Bool) async throws {
         let coffee = #"{"records":[\#(Fixture.record(id: "recCOFFEE00000001", name: "Coffee packaging"))]}"#

@@ -7,7 +7,7 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 
-/// The names file behind TAB (cli-spec.md "Names at TAB") and what `tracker __complete` makes of it.
+/// The names file behind TAB (docs/contract.md "Names at TAB") and what `tracker __complete` makes of it.
 @Suite(.timeLimit(.minutes(2)))
 struct NamesFileTests {
     @Test func whatWasJustReadComesFirstAndOnlyAWholeListingForgets() {

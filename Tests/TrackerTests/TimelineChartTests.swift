@@ -31,7 +31,7 @@ struct TimelineChartTests {
     /// The rows' chart cells, after the name column.
     func cells(_ line: Substring, nameWidth: Int) -> [Character] { Array(line.dropFirst(nameWidth + 1).prefix(28)) }
 
-    /// cli-spec.md "Progress in projects": done/total at the end of a row when the width allows, never past it.
+    /// docs/contract.md "Tasks": done/total at the end of a row when the width allows, never past it.
     @Test(arguments: [40, 50, 80, 120])
     func tasksDoneOfAllEndARowWhereTheyFit(width: Int) {
         var projects = Self.projects

@@ -167,7 +167,7 @@ struct Runner {
         try Self.requireField(word, for: flag, in: fields, command: command)
     }
 
-    /// Answers that mean the base changed since its schema was read: those cli-spec.md names, and a field that has
+    /// Answers that mean the base changed since its schema was read: those docs/contract.md names, and a field that has
     /// become computed since (recorded: `Field "X" cannot accept a value because the field is computed`).
     static func contradictsMemory(_ error: AppError) -> Bool {
         switch error {

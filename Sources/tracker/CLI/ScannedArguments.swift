@@ -27,7 +27,8 @@ struct ScannedArguments {
         return value
     }
 
-    /// The flag's date, in any form cli-spec.md lists; a malformed or impossible one is a usage error naming the flag.
+    /// The flag's date, in any form docs/contract.md lists; a malformed or impossible one is a usage error naming the
+    /// flag.
     func date(_ flag: String, today: CalendarDate) throws -> CalendarDate? {
         guard let text = last(flag) else { return nil }
         switch DateInput.read(text, today: today) {

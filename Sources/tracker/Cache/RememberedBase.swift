@@ -22,7 +22,7 @@ struct RememberedBase: Equatable, Sendable {
     /// The token's user id (`GET /v0/meta/whoami`), once asked for.
     var user: String?
 
-    /// A schema is read at most this often (cli-spec.md "The schema is remembered").
+    /// A schema is read at most this often (docs/contract.md "Your base as it is").
     static let lifetime = 3600.0
 
     init(readAt: Double, schema: JSONValue?) {

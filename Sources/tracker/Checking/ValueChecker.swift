@@ -9,7 +9,8 @@ import TrackerSystem
 import TrackerModel
 
 /// Checks what the user typed against the base and turns it into cells Airtable stores as meant, without `typecast`,
-/// so nothing is created by a typo (cli-spec.md "Values tracker checks before writing" and "--set"): choices in their
+/// so nothing is created by a typo (docs/contract.md "Values tracker checks before writing" and "--set"): choices in
+/// their
 /// own spelling, links as record ids, people as collaborators, every other field by its type.
 ///
 /// Before a value is refused as unknown the schema is read again (once a command), so a choice or field added a moment

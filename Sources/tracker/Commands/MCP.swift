@@ -109,7 +109,8 @@ extension Runner {
         let transport = context.makeTransport(invocation.globals.timeoutSeconds ?? 30)
         served.makeTransport = { _ in transport }
         served.rememberedConfiguration = Locked(nil)
-        // The tables are read whole once and then only what changed (cli-spec.md "What changed, not the whole table").
+        // The tables are read whole once and then only what changed (docs/contract.md "What changed, not the whole
+        // table").
         served.copies = BaseCopies()
         served.isStdinTerminal = false
         served.readLine = { nil }

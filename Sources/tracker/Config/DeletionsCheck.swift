@@ -7,7 +7,7 @@ import TrackerAPI
 import TrackerModel
 
 /// `doctor`'s finding on what tells `board`, `mcp` and `changes` of deleted records: the base's webhook, or a listing
-/// of ids every 5 minutes (cli-spec.md "What changed, not the whole table"). It looks; it never makes a webhook.
+/// of ids every 5 minutes (docs/contract.md "What changed, not the whole table"). It looks; it never makes a webhook.
 enum DeletionsCheck {
     static func run(_ configuration: Configuration, client: ProjectAPIClient, runner: Runner) async -> DoctorCheck {
         switch await client.listWebhooks() {

@@ -23,7 +23,7 @@ indirect enum SecretsValue: Equatable {
     case other
 }
 
-/// Finds the secrets file the way cli-spec.md orders it and reads its keys.
+/// Finds the secrets file the way docs/contract.md orders it and reads its keys.
 struct SecretsFile {
     var path: String
     /// The top-level keys: the only settings of a file without profiles, else the defaults every profile starts from.

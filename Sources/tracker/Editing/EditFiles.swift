@@ -12,7 +12,7 @@ import TrackerModel
 import TrackerSystem
 
 /// The files of one `tracker edit`: the form in a private temporary file while the editor has it, removed after; and,
-/// when an edit is not applied, what was typed kept in tracker's state directory (cli-spec.md "edit").
+/// when an edit is not applied, what was typed kept in tracker's state directory (docs/contract.md "edit").
 struct EditFiles {
     var context: Context
     var recordID: String

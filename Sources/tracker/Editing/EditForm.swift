@@ -1,7 +1,7 @@
 import TrackerAPI
 import TrackerModel
 
-/// The text form `tracker edit` hands to the editor (cli-spec.md "edit"): `#` lines saying what this is, one
+/// The text form `tracker edit` hands to the editor (docs/contract.md "edit"): `#` lines saying what this is, one
 /// `Field: value` line per field tracker can write, values in the forms the flags and `--set` take, notes last as a
 /// block. Reading it back gives each field's text, compared as text with what was opened.
 struct EditForm: Equatable {

@@ -12,7 +12,7 @@ import TrackerAPI
 import TrackerSystem
 import TrackerModel
 
-/// Where each attachment goes in the directory: a safe, unique name (cli-spec.md "Files"), decided before anything
+/// Where each attachment goes in the directory: a safe, unique name (docs/contract.md "Files"), decided before anything
 /// is written so that a rerun gives every attachment the same name.
 struct DownloadPlan: Equatable, Sendable {
     var attachment: Attachment
@@ -39,7 +39,8 @@ extension Runner {
     /// How many files download at once: enough to hide each request's round trip, few enough for any host.
     static let downloadsAtOnce = 4
 
-    /// Saves every attachment in `directory` (cli-spec.md "Files"): skipped when a file of its size is there, kept and
+    /// Saves every attachment in `directory` (docs/contract.md "Files"): skipped when a file of its size is there, kept
+    /// and
     /// reported when a different one is (unless `force`), each written aside and renamed when complete, four at a time.
     /// An expired address (403 or 410) reads the record again, once, for fresh ones. Prints the paths written, in the
     /// attachments' order.

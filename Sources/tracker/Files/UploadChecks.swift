@@ -8,7 +8,8 @@ import TrackerSystem
 import TrackerModel
 
 extension Runner {
-    /// Every FILE checked before anything is sent (cli-spec.md "Files"): it exists, is a regular readable file of at
+    /// Every FILE checked before anything is sent (docs/contract.md "Files"): it exists, is a regular readable file of
+    /// at
     /// most 5 MB, and is not an address. The first that fails stops the command, so nothing of a batch is sent.
     func checkedUploads(_ paths: [String], command: String) throws -> [UploadFile] {
         guard !paths.isEmpty else {

@@ -115,7 +115,8 @@ struct ImportPlan {
         case .name: return text(project.name)
         case .due: return text(project.due?.description)
         case .kickoff: return text(project.kickoff?.description)
-        // A category typed in another case is the same choice (cli-spec.md "Values tracker checks").
+        // A category typed in another case is the same choice (docs/contract.md "Values tracker checks before
+        // writing").
         case .category: return (value.stringValue ?? "").lowercased() == (project.category ?? "").lowercased()
         case .notes: return text(project.notes)
         case .complete:

@@ -1,7 +1,7 @@
 import TrackerAPI
 import TrackerModel
 
-/// Which attachment field `attach` and `files` use (cli-spec.md "Files"): `--field`, else the secrets file's
+/// Which attachment field `attach` and `files` use (docs/contract.md "Files"): `--field`, else the secrets file's
 /// `"images"`, else the template's field ("Project images", a client's "Logo"), else the table's only attachment
 /// field. Several with none chosen, or none at all, is a usage error listing them.
 struct AttachmentFieldChoice: Sendable {

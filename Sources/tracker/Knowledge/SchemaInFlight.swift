@@ -5,7 +5,8 @@
 #endif
 import TrackerModel
 
-/// The schema read going out beside a command's first request when nothing is remembered (cli-spec.md "Fewest round
+/// The schema read going out beside a command's first request when nothing is remembered (docs/contract.md "Fewest
+/// round
 /// trips"): the work is sent with the fields the secrets file names (the template's, or its `"fields"`), and nothing
 /// is written out before the schema confirms them.
 final class SchemaInFlight: Sendable {

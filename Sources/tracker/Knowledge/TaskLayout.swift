@@ -1,7 +1,7 @@
 import TrackerAPI
 import TrackerModel
 
-/// The Tasks table as one command sees it (cli-spec.md "Tasks"): where it is, which field each of the tasks' words
+/// The Tasks table as one command sees it (docs/contract.md "Tasks"): where it is, which field each of the tasks' words
 /// is, and the projects' field that lists a project's tasks.
 struct TaskLayout: Sendable {
     /// The table as the records routes take it: its id when the schema gave one (a rename cannot break it), else its

@@ -5,7 +5,7 @@
 #endif
 import TrackerModel
 
-/// `tracker report`'s four sections for a day and a span of days, sorted as cli-spec.md says.
+/// `tracker report`'s four sections for a day and a span of days, sorted as docs/contract.md says.
 struct ProjectDigest {
     enum Section: String, CaseIterable {
         case overdue, due, done, new

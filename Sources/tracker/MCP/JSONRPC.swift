@@ -7,7 +7,7 @@ import TrackerModel
 
 /// JSON-RPC 2.0 as MCP carries it over stdio: one message a line, read into what the server must do with it.
 enum JSONRPC {
-    /// The error codes of JSON-RPC and of MCP (mcp.md).
+    /// The error codes of JSON-RPC and of MCP (the Model Context Protocol's specification).
     enum Code: Int {
         case parseError = -32700
         case invalidRequest = -32600

@@ -15,7 +15,7 @@ struct RPCError: Error {
     func answer(id: JSONValue) -> JSONValue { JSONRPC.error(id: id, code, message, data: data) }
 }
 
-/// The era a request speaks (mcp.md): the `initialize` handshake, or 2026-07-28's per-request `_meta`.
+/// The era a request speaks (the Model Context Protocol's specification): the `initialize` handshake, or 2026-07-28's per-request `_meta`.
 enum Era {
     case handshake
     case modern

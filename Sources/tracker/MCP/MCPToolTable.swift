@@ -1,4 +1,4 @@
-/// The tools of cli-spec.md *mcp*, in the order `tools/list` gives them.
+/// The tools of docs/contract.md "The faces", in the order `tools/list` gives them.
 extension MCPTool {
     static let projectKeys: [(String, String)] = [
         ("id", "the record id (rec…)"), ("name", "the project's name"), ("category", "its category, or null"),

@@ -22,7 +22,7 @@ enum InputEvent: Sendable {
 
 /// Reads stdin on a thread of its own, one message a line; a line over `maximumLine` bytes is never held whole.
 enum InputLines {
-    /// 4 MiB, cli-spec.md *mcp*.
+    /// 4 MiB, docs/contract.md "The faces".
     static let maximumLine = 4 << 20
 
     static func read(

@@ -2,7 +2,8 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-/// How commands find the project a user named (cli-spec.md "Naming a project"): a record id of this table, else the
+/// How commands find the project a user named (docs/contract.md "Naming a project"): a record id of this table, else
+/// the
 /// exact name, else the one name that matches ignoring case. Every project it returns was read whole (no `fields[]`),
 /// so a cell it lacks is empty: `attach` and `files` take a project's attachments from it.
 struct ProjectNaming {

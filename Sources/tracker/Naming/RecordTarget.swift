@@ -2,7 +2,7 @@ import TrackerAPI
 import TrackerModel
 
 /// What `open`, `comments` and `comment` act on: a project by id or name, or a task (`--task TASK`, narrowed by
-/// `--project PROJECT`), as cli-spec.md "Tasks" says.
+/// `--project PROJECT`), as docs/contract.md "Tasks" says.
 enum RecordTarget: Equatable, Sendable {
     case project(String)
     case task(String, project: String?)

@@ -1,7 +1,8 @@
 import TrackerAPI
 import TrackerModel
 
-/// How task commands find the task a user named (cli-spec.md "Naming a task"): a `rec…` id of the Tasks table, else
+/// How task commands find the task a user named (docs/contract.md "Naming a task"): a `rec…` id of the Tasks table,
+/// else
 /// the exact name, else the one name that matches ignoring case; `within` narrows the search to one project's tasks
 /// (names such as "Kickoff meeting" repeat across projects).
 struct TaskNaming {

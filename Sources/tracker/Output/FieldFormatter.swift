@@ -13,7 +13,8 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 
-/// Shows the values of the base's own fields as a person reads them, by the field's type (cli-spec.md "The base's own
+/// Shows the values of the base's own fields as a person reads them, by the field's type (docs/contract.md "The base's
+/// own
 /// fields"): currency with its symbol and precision, percent with `%`, checkbox yes/no, rating n/max, lists
 /// comma-separated. Without the schema a value is shown by its JSON shape alone.
 struct FieldFormatter {

@@ -2,13 +2,14 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-/// A column of `list`'s table, TSV and CSV (cli-spec.md `--columns`): one of tracker's, or a field of the base.
+/// A column of `list`'s table, TSV and CSV (docs/contract.md "Output (stable)"): one of tracker's, or a field of the
+/// base.
 enum ListColumn: Hashable, Sendable {
     case id, name, due, status, category
     case leadName
     case leadEmail
     case kickoff, team, clients, notes, complete, createdTime
-    /// The project's tasks, done of all (`3/7`), and the estimates of the open ones (cli-spec.md "Progress").
+    /// The project's tasks, done of all (`3/7`), and the estimates of the open ones (docs/contract.md "Tasks").
     case tasks, daysLeft
     /// One of the base's own fields, by its Airtable name.
     case field(String)

@@ -3,7 +3,7 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 /// What may reach standard error: text with its line breaks and tabs, every other control character shown as
-/// cli-spec.md "Text that came from Airtable" says, and no token.
+/// docs/contract.md "Text that came from Airtable" says, and no token.
 enum StandardErrorText {
     static func safe(_ text: String, concealing secrets: [String] = []) -> String {
         var text = text

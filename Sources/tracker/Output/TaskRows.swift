@@ -198,6 +198,6 @@ enum TaskColumn: String, CaseIterable, Sendable {
     case assigneeEmail = "assignee-email"
     case estimate, complete, notes, createdTime
 
-    /// cli-spec.md: `id  name  project-name  due  status  assignee-name  estimate`.
+    /// docs/contract.md: `id  name  project-name  due  status  assignee-name  estimate`.
     static let defaults: [TaskColumn] = [.id, .name, .projectName, .due, .status, .assigneeName, .estimate]
 }

@@ -4,7 +4,8 @@ import TrackerSystem
 import TrackerModel
 /// Text from Airtable made safe and measurable for a terminal or a line-based format.
 ///
-/// Anyone who can edit the base controls its text, so no control character reaches the output raw (cli-spec.md "Text
+/// Anyone who can edit the base controls its text, so no control character reaches the output raw (docs/contract.md
+/// "Text
 /// that came from Airtable"): C0 controls and DEL become caret notation (`^[`, `^G`, `^?`), C1 controls and the
 /// bidirectional overrides become `<U+009B>`. JSON never goes through here; it escapes on its own.
 enum TextCells {
