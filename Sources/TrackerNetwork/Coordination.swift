@@ -50,10 +50,37 @@ public protocol Coordination: Sendable {
     ) async -> Result<(any HeldLock)?, AppError>
     /// Why the engine cannot share the budget with the others at this moment, in words; nil when it can.
     var unavailable: String? { get }
+    /// A small value every process sharing this engine finds under `name` for `owner`'s base (the base's webhook
+    /// id); nil when there is none or the engine keeps no such values (this machine's files: the cache keeps them).
+    func sharedValue(_ name: String, for owner: BudgetOwner) -> String?
+    /// Shares `value` under `name` for `seconds` (nil forgets it); nothing where the engine keeps no such values.
+    func share(_ value: String?, as name: String, for owner: BudgetOwner, forSeconds seconds: Int)
+    /// The engine of this machine alone, for what guards this machine's own files (`changes`' snapshot): the same
+    /// runtime directory whatever engine shares the budget.
+    var thisMachine: MachineCoordination { get }
+    /// What `doctor` finds when it checks the engine as the commands use it.
+    func checkSharing(for owner: BudgetOwner, wallClock: () -> Double) -> SharingFinding
+    /// Whether the engine refuses this configuration (a Redis that rejects the password): what to fix, else nil.
+    func refusal() -> AppError?
+}
+
+/// What `doctor` finds of an engine: this machine's files need no check; a team's Redis is checked whole.
+public enum SharingFinding: Sendable {
+    case thisMachine
+    case team(TeamCoordination.Health)
+    case teamFailed(AppError)
 }
 
 extension Coordination {
     public var unavailable: String? { nil }
+
+    public func sharedValue(_ name: String, for owner: BudgetOwner) -> String? { nil }
+
+    public func share(_ value: String?, as name: String, for owner: BudgetOwner, forSeconds seconds: Int) {}
+
+    public func checkSharing(for owner: BudgetOwner, wallClock: () -> Double) -> SharingFinding { .thisMachine }
+
+    public func refusal() -> AppError? { nil }
 }
 
 /// The embedded default: the slot files and file locks of the runtime directory, shared by the user's processes on
@@ -62,6 +89,8 @@ public struct MachineCoordination: Coordination {
     public let directory: RuntimeDirectory
 
     public init(directory: RuntimeDirectory) { self.directory = directory }
+
+    public var thisMachine: MachineCoordination { self }
 
     public func pacer(for owner: BudgetOwner) -> any RequestPacer {
         TwoBudgetPacer(

@@ -74,6 +74,33 @@ public final class TeamCoordination: Coordination {
         ).map { $0 }
     }
 
+    public var thisMachine: MachineCoordination { machine }
+
+    public func refusal() -> AppError? {
+        do throws(RedisFailure) {
+            _ = try connection.command(["PING"])
+            return nil
+        } catch {
+            return error.isMisconfiguration ? problem(error) : nil
+        }
+    }
+
+    public func checkSharing(for owner: BudgetOwner, wallClock: () -> Double) -> SharingFinding {
+        do throws(RedisFailure) {
+            return .team(try health(for: owner, wallClock: wallClock))
+        } catch {
+            return .teamFailed(problem(error))
+        }
+    }
+
+    public func sharedValue(_ name: String, for owner: BudgetOwner) -> String? {
+        sharedValue(Keys.shared(name, owner: owner))
+    }
+
+    public func share(_ value: String?, as name: String, for owner: BudgetOwner, forSeconds seconds: Int) {
+        share(value, under: Keys.shared(name, owner: owner), forSeconds: seconds)
+    }
+
     /// A value the team shares under `key`; nil when there is none or the Redis cannot be reached.
     public func sharedValue(_ key: String) -> String? {
         (try? whenReachable { () throws(RedisFailure) in try connection.command(["GET", key]).text }) ?? nil

@@ -230,8 +230,8 @@ struct Runner {
         _ parts: [String], for command: String, in base: Base, doing what: String, machineOnly: Bool = false
     ) async throws -> (any HeldLock)? {
         let configuration = base.configuration
-        let engine: any Coordination =
-            machineOnly ? MachineCoordination(directory: sharedDirectory()) : coordination(configuration)
+        let shared = coordination(configuration)
+        let engine: any Coordination = machineOnly ? shared.thisMachine : shared
         // A lock that guards a write names the table by its id once the schema told it: machines configured with the
         // table's name and with its id (`tbl…`) take the same lock. A machine's own lock (`changes`' snapshot) names
         // what its snapshot does, and waits for no schema.

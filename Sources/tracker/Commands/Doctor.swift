@@ -147,13 +147,7 @@ extension Runner {
         // Each check reports its own failure: a Redis that refuses the password fails the Redis's check, and the
         // Airtable checks run without the team's budget, paced on this machine, passing or failing on their own.
         var airtable = configuration
-        if configuration.redis != nil, let team = coordination(configuration) as? TeamCoordination {
-            do throws(RedisFailure) {
-                _ = try team.connection.command(["PING"])
-            } catch {
-                if error.isMisconfiguration { airtable.redis = nil }
-            }
-        }
+        if configuration.redis != nil, coordination(configuration).refusal() != nil { airtable.redis = nil }
         let client = makeClient(configuration: airtable)
         var checks: [DoctorCheck] = []
         switch await client.whoami() {
@@ -196,7 +190,13 @@ extension Runner {
         checks.append(cacheCheck(age: age))
         if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(paceCheck(configuration))
-        checks.append(SharingCheck.run(configuration, runner: self))
+        // Checked last, so the processes it counts on the base's budget include doctor's own requests.
+        let now = context.now
+        let sharing = configuration.redis.map { _ in
+            coordination(configuration).checkSharing(
+                for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 })
+        }
+        checks.append(SharingCheck.report(sharing, configuration))
         checks.append(await DeletionsCheck.run(airtable, client: client, runner: self))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))

@@ -9,27 +9,18 @@ import TrackerModel
 /// `doctor`'s finding on how the base's budget and the write locks are shared: on this machine, or through the team's
 /// Redis, which is then checked as the commands use it.
 enum SharingCheck {
-    static func run(_ configuration: Configuration, runner: Runner) -> DoctorCheck {
-        guard let address = configuration.redis else {
+    static func report(_ finding: SharingFinding?, _ configuration: Configuration) -> DoctorCheck {
+        guard let address = configuration.redis, let finding else {
             return DoctorCheck(
                 name: "sharing",
                 detail:
                     "budget and locks shared by this machine's tracker processes; set \"redis\" to share them across machines"
             )
         }
-        guard let team = runner.coordination(configuration) as? TeamCoordination else {
+        switch finding {
+        case .thisMachine:
             return .skipped("sharing", "not checked in this run")
-        }
-        let now = runner.context.now
-        let outcome: Result<TeamCoordination.Health, RedisFailure>
-        do throws(RedisFailure) {
-            outcome = .success(
-                try team.health(for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 }))
-        } catch {
-            outcome = .failure(error)
-        }
-        switch outcome {
-        case .success(let health):
+        case .team(let health):
             let skew = FieldFormatter.grouped(abs(health.clockSkew), places: 2)
             let trip = FieldFormatter.grouped(health.roundTrip * 1000, places: 2)
             let count = health.processes
@@ -42,8 +33,8 @@ enum SharingCheck {
                 check.notes.append("This machine's clock is off; pacing is unaffected, but check NTP.")
             }
             return check
-        case .failure(let failure):
-            return .failed("sharing", team.problem(failure))
+        case .teamFailed(let problem):
+            return .failed("sharing", problem)
         }
     }
 }

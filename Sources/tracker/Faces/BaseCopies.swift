@@ -45,24 +45,25 @@ final class BaseCopies: Sendable {
     }
 }
 
-/// The base's webhook id, kept where every process that shares the base's budget finds it: the team's Redis when
-/// `"redis"` is set (this machine's cache as well, for when it cannot be reached), else the cache directory.
+/// The base's webhook id, kept where every process that shares the base's budget finds it: shared through the engine
+/// (the team's Redis when `"redis"` is set) and in the cache directory, for when the engine keeps no such values or
+/// cannot be reached.
 struct WebhookRecord: WebhookMemory {
     let cache: CacheDirectory?
     let name: String
-    let team: TeamCoordination?
-    let key: String
+    let engine: any Coordination
+    let owner: BudgetOwner
 
     /// A hook lives 7 days unless refreshed; what is remembered of it no longer.
     static let lifetime = 7 * 86400
 
     func recall() -> String? {
-        if let team, let id = team.sharedValue(key) { return id }
+        if let id = engine.sharedValue("webhook", for: owner) { return id }
         return cache?.read(name).map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func remember(_ id: String?) {
-        team?.share(id, under: key, forSeconds: Self.lifetime)
+        engine.share(id, as: "webhook", for: owner, forSeconds: Self.lifetime)
         if let id { _ = cache?.write(Array(id.utf8), to: name) } else { _ = cache?.remove(name) }
     }
 }
@@ -74,8 +75,7 @@ extension Runner {
         return WebhookRecord(
             cache: context.cacheDirectory,
             name: "webhook-" + String(StableHash.of(owner.endpoint.absoluteString + " " + owner.baseID), radix: 16),
-            team: coordination(configuration) as? TeamCoordination,
-            key: TeamCoordination.Keys.shared("webhook", owner: owner))
+            engine: coordination(configuration), owner: owner)
     }
 
     /// `base` with the face's copy of its tables attached, when the face keeps one and the layout is confirmed.
