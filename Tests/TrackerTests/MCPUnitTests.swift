@@ -81,6 +81,31 @@ import Testing
         #expect(type("update_task", "clear") == "array")
     }
 
+    /// A whole number's range is said once, on its flag: the parser refuses what the tool schema excludes and takes
+    /// its bounds (`due_within` said 0 in the schema while the command line refused it).
+    @Test func aWholeNumbersRangeIsTheSameInTheSchemaAndTheParser() throws {
+        #expect(
+            MCPTool.all.first { $0.name == "list_projects" }?.inputSchema["properties"]?["due_within"]?["minimum"]
+                == .number(1))
+        var checked = 0
+        for spec in CommandRegistry.specs {
+            for flag in spec.flags where flag.type == .whole {
+                let schema = MCPTool.schema(of: flag)
+                #expect(schema["minimum"] == .number(Double(flag.minimum)), "\(spec.name) \(flag.name)")
+                #expect(schema["maximum"] == .number(Double(flag.maximum)), "\(spec.name) \(flag.name)")
+                func parsed(_ value: Int) throws -> Int? {
+                    try ScannedArguments(command: spec, values: [flag.name: ["\(value)"]]).wholeNumber(flag.name)
+                }
+                #expect(try parsed(flag.minimum) == flag.minimum)
+                #expect(try parsed(flag.maximum) == flag.maximum)
+                #expect(throws: AppError.self) { try parsed(flag.minimum - 1) }
+                #expect(throws: AppError.self) { try parsed(flag.maximum + 1) }
+                checked += 1
+            }
+        }
+        #expect(checked >= 8, "--due-within, --days, --limit, --every, --weeks…")
+    }
+
     @Test func everyArgumentIsTakenAsItsSchemaSaysAndAsAnAssistantWouldSendIt() throws {
         // A value of the schema's own type for every argument of every tool: none is refused for its type.
         for tool in MCPTool.all {

@@ -8,6 +8,9 @@ struct FlagSpec: Sendable {
     var short: String? = nil
     /// The placeholder for the flag's value, or nil for a switch.
     var value: String? = nil
+    /// The range a whole number must fall in: the parser refuses others and mcp's tool schemas state it.
+    var minimum = 0
+    var maximum = 1_000_000
     var repeatable = false
     /// The values the flag accepts, when they are a fixed set.
     var choices: [String] = []

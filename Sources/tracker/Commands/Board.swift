@@ -17,7 +17,7 @@ struct Board: Command {
         ],
         flags: CommandSpec.filterFlags.filter { !["--complete", "--incomplete"].contains($0.name) } + [
             FlagSpec(
-                name: "--every", value: "SECONDS",
+                name: "--every", value: "SECONDS", minimum: 5,
                 help: "bring the board up to date this often, reading only what changed (default 60, at least 5)")
         ],
         examples: ["tracker board", "tracker board --mine", "tracker board --client \"Acme Robotics\" --every 300"],
@@ -47,6 +47,6 @@ extension Board {
         try scanned.rejectPositionals()
         self.init(
             filters: try scanned.projectFilters(today: today), view: try scanned.view(),
-            everySeconds: try scanned.wholeNumber("--every", minimum: 5) ?? 60)
+            everySeconds: try scanned.wholeNumber("--every") ?? 60)
     }
 }

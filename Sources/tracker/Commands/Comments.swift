@@ -16,7 +16,7 @@ struct Comments: Command {
         ],
         positional: "ID|NAME", arguments: .projects,
         flags: RecordTarget.flags + [
-            FlagSpec(name: "--limit", value: "N", help: "only the newest N comments"),
+            FlagSpec(name: "--limit", value: "N", minimum: 1, help: "only the newest N comments"),
             FlagSpec(
                 name: "--format", value: "FORMAT", choices: Format.allCases.map(\.rawValue),
                 help: "table (on a terminal), tsv (piped), json or ndjson (Airtable's objects)"),
@@ -47,7 +47,7 @@ extension Comments {
         let target = try scanned.recordTarget()
         try scanned.rejectPositionals(allowed: 1)
         self.init(
-            target: target, limit: try scanned.wholeNumber("--limit", minimum: 1),
+            target: target, limit: try scanned.wholeNumber("--limit"),
             format: try scanned.formatName().flatMap(Format.init(rawValue:)))
     }
 }

@@ -23,7 +23,7 @@ struct List: Command {
                 name: "--sort", value: "FIELD", choices: SortField.allCases.map(\.rawValue), checksChoices: false,
                 help: "order by due, name, kickoff, category or any field of the base (done by Airtable)"),
             FlagSpec(name: "--desc", help: "with --sort: largest first"),
-            FlagSpec(name: "--limit", value: "N", help: "at most N projects"),
+            FlagSpec(name: "--limit", value: "N", minimum: 1, help: "at most N projects"),
             FlagSpec(
                 name: "--format", value: "FORMAT", choices: ListFormat.allCases.map(\.rawValue),
                 help: "table on a terminal, tsv when piped; or csv, json, ndjson"),
@@ -77,7 +77,7 @@ extension List {
                 ?? .field(text.trimmingWhitespace())
         }
         descending = scanned.has("--desc")
-        limit = try scanned.wholeNumber("--limit", minimum: 1)
+        limit = try scanned.wholeNumber("--limit")
         view = try scanned.view()
         if let text = scanned.last("--columns") {
             columns = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in

@@ -23,7 +23,7 @@ struct Report: Command {
         ],
         flags: CommandSpec.filterFlags.filter { !["--overdue", "--due-before", "--due-within"].contains($0.name) } + [
             FlagSpec(
-                name: "--days", value: "N",
+                name: "--days", value: "N", minimum: 1,
                 help: "done and new in the last N days, due soon within N (\(DueWithin.words("N"))); default 7"),
             FlagSpec(
                 name: "--by", value: "GROUP", choices: ProjectDigest.Grouping.allCases.map(\.rawValue),
@@ -71,7 +71,7 @@ extension Report {
         try scanned.rejectPositionals()
         self.init(filters: try scanned.projectFilters(today: today), view: try scanned.view())
         days =
-            try scanned.wholeNumber("--days", minimum: 1).map { days in
+            try scanned.wholeNumber("--days").map { days in
                 guard days <= 366 else {
                     throw AppError.usage(
                         "--days must be a whole number from 1 to 366, not '\(days)'", command: "report")

@@ -13,7 +13,7 @@ struct Status: Command {
         usage: ["tracker status [--days N] [--json]"],
         flags: [
             FlagSpec(
-                name: "--days", value: "N",
+                name: "--days", value: "N", minimum: 1,
                 help: "due within N days (\(DueWithin.words("N"))), new in the last N; default 7"),
             FlagSpec(name: "--json", help: "one JSON object: date, user, projects, tasks, new"),
         ],
@@ -36,7 +36,7 @@ struct Status: Command {
 extension Status {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         try scanned.rejectPositionals()
-        days = try scanned.wholeNumber("--days", minimum: 1) ?? 7
+        days = try scanned.wholeNumber("--days") ?? 7
         json = scanned.has("--json")
     }
 }

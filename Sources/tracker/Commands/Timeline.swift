@@ -15,7 +15,9 @@ struct Timeline: Command {
             "                 [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--view NAME]",
         ],
         flags: CommandSpec.filterFlags.filter { !["--complete", "--incomplete"].contains($0.name) } + [
-            FlagSpec(name: "--weeks", value: "N", help: "how many weeks to draw, from this week's Monday (default 8)")
+            FlagSpec(
+                name: "--weeks", value: "N", minimum: 1, maximum: 52,
+                help: "how many weeks to draw, from this week's Monday (default 8)")
         ],
         examples: [
             "tracker timeline", "tracker timeline --weeks 12 --category \"Brand identity\"",
@@ -38,12 +40,7 @@ extension Timeline {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         try scanned.rejectPositionals()
         self.init(filters: try scanned.projectFilters(today: today), view: try scanned.view())
-        if let text = scanned.last("--weeks") {
-            guard let weeks = Int(text), (1...52).contains(weeks) else {
-                throw AppError.usage("--weeks must be a whole number from 1 to 52, not '\(text)'", command: "timeline")
-            }
-            self.weeks = weeks
-        }
+        if let weeks = try scanned.wholeNumber("--weeks") { self.weeks = weeks }
     }
 }
 

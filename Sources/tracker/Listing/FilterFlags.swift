@@ -12,7 +12,8 @@ extension CommandSpec {
         FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
         FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
         FlagSpec(
-            name: "--due-within", value: "DAYS", help: "only projects due within DAYS days: \(DueWithin.words("DAYS"))"),
+            name: "--due-within", value: "DAYS", minimum: 1,
+            help: "only projects due within DAYS days: \(DueWithin.words("DAYS"))"),
         FlagSpec(name: "--complete", help: "only complete projects"),
         FlagSpec(name: "--incomplete", help: "only projects not yet complete"),
         FlagSpec(
@@ -38,7 +39,7 @@ extension ScannedArguments {
         var filters = ProjectFilters()
         filters.dueBefore = try date("--due-before", today: today)
         filters.overdue = has("--overdue")
-        filters.dueWithinDays = try wholeNumber("--due-within", minimum: 1)
+        filters.dueWithinDays = try wholeNumber("--due-within")
         filters.complete = has("--complete") ? true : has("--incomplete") ? false : nil
         filters.category = try nonEmpty("--category")
         filters.lead = try nonEmpty("--lead")
@@ -55,11 +56,15 @@ extension ScannedArguments {
     }
 
     /// A count given to `flag`: a whole number from `minimum` to a million.
-    func wholeNumber(_ flag: String, minimum: Int) throws -> Int? {
+    /// The flag's whole number, within the range its spec gives (the range mcp's tool schema states too).
+    func wholeNumber(_ flag: String) throws -> Int? {
         guard let value = last(flag) else { return nil }
-        guard let number = Int(value), number >= minimum, number <= 1_000_000 else {
+        let spec = (command?.flags ?? []).first { $0.name == flag } ?? FlagSpec(name: flag, help: "")
+        guard let number = Int(value), number >= spec.minimum, number <= spec.maximum else {
+            let maximum = spec.maximum == 1_000_000 ? "1,000,000" : "\(spec.maximum)"
             throw AppError.usage(
-                "\(flag) must be a whole number from \(minimum) to 1,000,000, not '\(value)'", command: command?.name)
+                "\(flag) must be a whole number from \(spec.minimum) to \(maximum), not '\(value)'",
+                command: command?.name)
         }
         return number
     }

@@ -105,7 +105,11 @@ extension MCPTool {
         switch flag.type {
         case .toggle: type = [("type", .string("boolean"))]
         case .text: type = [("type", .string("string"))]
-        case .whole: type = [("type", .string("integer")), ("minimum", .number(0))]
+        case .whole:
+            type = [
+                ("type", .string("integer")), ("minimum", .number(Double(flag.minimum))),
+                ("maximum", .number(Double(flag.maximum))),
+            ]
         case .number: type = [("type", .string("number")), ("minimum", .number(0))]
         case .quantity: type = [("type", .array([.string("number"), .string("string")]))]
         case .date:

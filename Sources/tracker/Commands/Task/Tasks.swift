@@ -22,7 +22,7 @@ struct Tasks: Command {
             FlagSpec(name: "--done", help: "only tasks that are done"),
             FlagSpec(name: "--all", help: "open and done tasks"),
             FlagSpec(name: "--search", value: "TEXT", help: "only tasks whose name or notes contain TEXT (any case)"),
-            FlagSpec(name: "--limit", value: "N", help: "at most N tasks"),
+            FlagSpec(name: "--limit", value: "N", minimum: 1, help: "at most N tasks"),
             FlagSpec(
                 name: "--format", value: "FORMAT", choices: ListFormat.allCases.map(\.rawValue),
                 help: "table on a terminal, tsv when piped; or csv, json, ndjson"),
@@ -64,7 +64,7 @@ extension Tasks {
         try scanned.rejectTogether("--mine", "--assignee")
         filters.assignee = scanned.has("--mine") ? "me" : try scanned.nonEmpty("--assignee")
         filters.search = try scanned.nonEmpty("--search")
-        limit = try scanned.wholeNumber("--limit", minimum: 1)
+        limit = try scanned.wholeNumber("--limit")
         format = try scanned.formatName().flatMap(ListFormat.init(rawValue:))
         if let text = scanned.last("--columns") {
             columns = try text.split(separator: ",", omittingEmptySubsequences: false).map { item in
