@@ -29,22 +29,14 @@ final class ScriptedRedis: @unchecked Sendable {
 
     init(answer: @escaping @Sendable (_ connection: Int, _ words: [String]) -> Reply) throws {
         self.answer = answer
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
+        (listener, port) = try LoopbackSocket.listen()
+        LoopbackSocket.acceptEach(on: listener) { [self] client in
+            state.lock()
+            let number = connections
+            connections += 1
+            state.unlock()
+            Thread.detachNewThread { [self] in serve(client, number) }
         }
-        listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
-        guard bound, listen(descriptor, 16) == 0 else { throw XCTSkip("no free loopback port") }
-        Thread.detachNewThread { [self] in accepting() }
     }
 
     deinit { stop() }
@@ -56,20 +48,7 @@ final class ScriptedRedis: @unchecked Sendable {
         defer { state.unlock() }
         guard !stopped else { return }
         stopped = true
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
-
-    private func accepting() {
-        while true {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
-            state.lock()
-            let number = connections
-            connections += 1
-            state.unlock()
-            Thread.detachNewThread { [self] in serve(client, number) }
-        }
+        LoopbackSocket.stop(listener)
     }
 
     private func serve(_ client: Int32, _ number: Int) {

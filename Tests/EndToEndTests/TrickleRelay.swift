@@ -17,53 +17,18 @@ final class TrickleRelay: @unchecked Sendable {
     /// Relays to `upstream` on loopback; records whose length passes `longerThan` go a byte each `pause` seconds.
     init(to upstream: Int, tricklingRecordsLongerThan longerThan: Int, pause: Double) throws {
         (self.upstream, self.longerThan, self.pause) = (upstream, longerThan, pause)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        listener = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
-        guard bound, listen(descriptor, 4) == 0 else { throw XCTSkip("no free loopback port") }
-        Thread.detachNewThread { [self] in accepting() }
-    }
-
-    deinit {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
-    }
-
-    private func accepting() {
-        while true {
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
-            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = Self.loopback(port: upstream)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            guard connected else {
+        (listener, port) = try LoopbackSocket.listen(backlog: 4)
+        LoopbackSocket.acceptEach(on: listener) { [self] client in
+            guard let server = LoopbackSocket.connect(port: upstream) else {
                 close(client)
-                close(server)
-                continue
+                return
             }
             Thread.detachNewThread { Self.copy(from: client, to: server) }
             Thread.detachNewThread { [self] in relayRecords(from: server, to: client) }
         }
     }
+
+    deinit { LoopbackSocket.stop(listener) }
 
     private static func copy(from source: Int32, to target: Int32) {
         var chunk = [UInt8](repeating: 0, count: 16384)
