@@ -39,6 +39,26 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         }
     }
 
+    /// The slower pace after a 429 is the team's: a machine that never saw the 429 says so in doctor (the schedule
+    /// in Redis, on Redis's clock), and a machine without the team's Redis does not.
+    func testAnotherMachinesDoctorSaysThePaceIsSlowedAfterA429() throws {
+        let redis = try RedisServer()
+        var options = FakeAirtable.Options()
+        options.lockoutSeconds = 1
+        try startFake(options: options)
+        let first = machine(redis.url())
+        XCTAssertEqual(try first.run(["list"]).status, 0)
+        fake.inject(.rateLimited(retryAfter: "1"), onNextRequestWithMethod: "GET")
+        XCTAssertEqual(try first.run(["list"]).status, 0)
+        let pace = { (machine: TrackerProcess) throws -> String in
+            try machine.run(["doctor"]).lines.first { $0.contains("pace 5 requests") } ?? ""
+        }
+        let other = try pace(machine(redis.url()))
+        XCTAssertTrue(other.contains("; now slowed to "), other)
+        XCTAssertTrue(other.contains(" a second after a 429 (5 set), full again in "), other)
+        XCTAssertEqual(try pace(machine(nil)), "ok        pace 5 requests a second, within Airtable's 5")
+    }
+
     func testMachinesSharingARedisStayUnderTheBasesLimit() throws {
         let redis = try RedisServer()
         var options = FakeAirtable.Options()
