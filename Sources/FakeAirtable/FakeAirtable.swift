@@ -6,8 +6,7 @@
 import Dispatch
 import TrackerSystem
 
-/// A loopback stand-in for Airtable's Web API that answers as the recorded traffic of docs/airtable.md "What the
-/// recordings show" shows:
+/// A loopback stand-in for Airtable's Web API that answers as recorded traffic does (docs/airtable.md):
 /// compressed bodies, both error shapes and the `errors` array of 429s, records of other tables returned by id,
 /// `typecast` creating select options and linked records, a 414 for long URLs, the per-base rate limit with its
 /// lockout, and faults injected on the n-th request.
