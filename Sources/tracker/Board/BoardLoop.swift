@@ -358,7 +358,7 @@ struct BoardSession {
                 try await CommandCall.run(
                     ["show", "--comments", "--", id], context: runner.context, globals: globals, into: captured,
                     notes: notes, terminalWidth: max(20, width - 2))
-                detail = CardDetail.parse(id: id, text: captured.text, tasks: notes.value("tasks"))
+                detail = CardDetail.parse(id: id, text: captured.text, tasks: notes.tasks)
             } catch {
                 detail.failure = (error as? AppError)?.message ?? "\(error)"
             }

@@ -3,7 +3,7 @@ import TrackerModel
 extension CardDetail {
     /// The card from what `show` printed: its fields and comments as they are, its Tasks section replaced by the
     /// tasks themselves (from the Tasks table, with their ids, so Space can tick one).
-    static func parse(id: String, text: String, tasks: JSONValue?) -> CardDetail {
+    static func parse(id: String, text: String, tasks: [JSONValue]?) -> CardDetail {
         var detail = CardDetail(id: id, name: id)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
@@ -15,7 +15,7 @@ extension CardDetail {
         detail.fields = lines[min(1, fieldsEnd)..<fieldsEnd].map { ("", $0) }
         while detail.fields.last?.1.isEmpty == true { detail.fields.removeLast() }
         if let commentsAt { detail.comments = [""] + lines[commentsAt...] }
-        detail.tasks = (tasks?.arrayValue ?? []).compactMap { task in
+        detail.tasks = (tasks ?? []).compactMap { task in
             guard let id = task["id"]?.stringValue else { return nil }
             let estimate = task["estimate"]?.numberValue.map { number in
                 number == number.rounded() ? "\(Int(number))d" : "\(number)d"

@@ -79,7 +79,7 @@ extension Runner {
             }
         if let tasks, let notes = context.notes {
             let rows = TaskRows(tasks, projects: [project.id: project], today: today)
-            notes.note("tasks", .array(tasks.compactMap { try? JSONParser.parse(rows.json($0)) }))
+            notes.tasks = tasks.compactMap { try? JSONParser.parse(rows.json($0)) }
         }
         if options.json {
             var text = project.jsonText(today: today, tasks: tasks.map(TaskProgress.init))

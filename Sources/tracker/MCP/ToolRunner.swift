@@ -92,9 +92,9 @@ struct ToolRunner: Sendable {
         switch shape {
         case .object:
             var object = try Self.object(output.text)
-            if adds { object = object.adding([("created", notes.value("created") ?? .bool(true))]) }
-            if let items = notes.value("tasks"), let progress = object["tasks"] {
-                object = object.adding([("tasks", progress.adding([("items", items)]))])
+            if adds { object = object.adding([("created", .bool(notes.created ?? true))]) }
+            if let items = notes.tasks, let progress = object["tasks"] {
+                object = object.adding([("tasks", progress.adding([("items", .array(items))]))])
             }
             return object
         case .array(let noun, _):
