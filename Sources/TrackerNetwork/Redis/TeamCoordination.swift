@@ -14,7 +14,8 @@ public final class TeamCoordination: Coordination {
     let machine: MachineCoordination
     let warn: @Sendable (String) -> Void
     /// Whether the last call failed, and when to try the Redis again.
-    private let health = Locked((down: false, retryAt: 0.0))
+    /// Whether the last try failed, when to try again, and why it failed.
+    private let health = Locked((down: false, retryAt: 0.0, why: ""))
     /// This process among those drawing on the budget (`doctor` counts them); random, so it says nothing of the host.
     let processID = Digest.randomHex(bytes: 8)
 
@@ -126,14 +127,10 @@ public final class TeamCoordination: Coordination {
             if error.isMisconfiguration { throw problem(error) }
             let why = error.reason
             let first = health.withLock { state in
-                defer { state = (true, MonotonicClock.now() + Self.retryInterval) }
+                defer { state = (true, MonotonicClock.now() + Self.retryInterval, why) }
                 return !state.down
             }
-            if first {
-                warn(
-                    "warning: the Redis at \(connection.address.display) cannot be used (\(why)); pacing covers this machine only until it can"
-                )
-            }
+            if first { warn("warning: " + Self.cannotBeUsed(connection.address.display, why: why)) }
             return nil
         }
     }
@@ -147,8 +144,13 @@ public final class TeamCoordination: Coordination {
 
     /// Set while the Redis could not be reached at the last try: this machine paces alone until it can.
     public var unavailable: String? {
-        guard health.withLock({ $0.down }) else { return nil }
-        return "the Redis at \(connection.address.display) cannot be used; pacing covers this machine only until it can"
+        let (down, _, why) = health.withLock { $0 }
+        return down ? Self.cannotBeUsed(connection.address.display, why: why) : nil
+    }
+
+    /// The words for a Redis that cannot be used, in the warning line and on the board's bottom line alike.
+    static func cannotBeUsed(_ redis: String, why: String) -> String {
+        "the Redis at \(redis) cannot be used (\(why)); pacing covers this machine only until it can"
     }
 
     /// An error for a lock that could not be taken or kept because the Redis failed.
