@@ -74,37 +74,33 @@ extension Runner {
             return try await valueChecker(base, command: "add").write(for: options.input, notes: notes)
         }
         let write = try await check(base)
-        var client = base.client
+        let client = base.client
         if options.mode.dryRun {
             try output.standardOutput(client.plannedCreate(write).body!.serialized() + "\n")
             return
         }
         let name = options.name
         let due = options.input.due
-        // A project already there needs no write, so no lock: it is looked for first. Only a create takes the lock,
-        // and looks again under it: two runs of the same cron line must not both find the name absent and create it.
-        func alreadyThere() async throws -> Bool {
-            guard options.ifAbsent, let existing = try await client.projects(named: name).get().first else {
-                return false
-            }
+        let creating = try await creatingIfAbsent(
+            options.ifAbsent, with: client, find: { try await client.projects(named: name).get().first },
+            lock: { try await lock([name], for: "add", in: base, doing: "adding \"\(name)\"") })
+        let leased: ProjectAPIClient
+        switch creating {
+        case .found(let existing):
             narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
             noteCreated(false)
             try printWritten(existing, options.mode)
-            return true
+            return
+        case .create(let client): leased = client
         }
-        if try await alreadyThere() { return }
-        let lock =
-            options.ifAbsent ? try await lock([name], for: "add", in: base, doing: "adding \"\(name)\"") : nil
-        defer { withExtendedLifetime(lock) {} }
-        client.lease = lock
-        if try await alreadyThere() { return }
+        defer { withExtendedLifetime(leased) {} }
         // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
         // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
         // The team's lock may be lost while the name is looked for or the create waits for its slot (a lease run out,
         // Redis restarted): the client confirms it right before each attempt goes out.
         neverRunAgain()
         let project = try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
-            try await client.createProject(write, name: name, due: due).get()
+            try await leased.createProject(write, name: name, due: due).get()
         }
         await settle(base)
         noteCreated(true)

@@ -49,35 +49,33 @@ extension Runner {
             return
         }
         let rows = { (task: ProjectTask) in TaskRows([task], projects: [project.id: project], today: self.today) }
-        // A task already there needs no write, so no lock: it is looked for first, from the Tasks table itself (the
-        // project's Tasks field may not hold one another process made meanwhile). Only a create takes the lock, and
-        // looks again under it: two runs of the same cron line must not both find the name absent and create it.
-        func alreadyThere() async throws -> Bool {
-            guard options.ifAbsent else { return false }
-            let named = try await client.tasks(
-                in: table, matching: Formula.nameEquals(options.name, field: layout.fields.name)
-            ).get()
-            guard let task = named.first(where: { $0.name == options.name && $0.projects.contains(project.id) })
-            else { return false }
+        // The task is looked for in the Tasks table itself: the project's Tasks field may not hold one another process
+        // made meanwhile.
+        let creating = try await creatingIfAbsent(
+            options.ifAbsent, with: client,
+            find: {
+                try await client.tasks(in: table, matching: Formula.nameEquals(options.name, field: layout.fields.name))
+                    .get().first { $0.name == options.name && $0.projects.contains(project.id) }
+            },
+            lock: {
+                try await lock(
+                    [project.id, options.name], for: "task-add", in: base, doing: "adding \"\(options.name)\"")
+            })
+        let leased: ProjectAPIClient
+        switch creating {
+        case .found(let task):
             narrate(
-                "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).", options.mode)
+                "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).",
+                options.mode)
             noteCreated(false)
             try printTask(task, rows(task), options.mode)
-            return true
+            return
+        case .create(let client): leased = client
         }
-        if try await alreadyThere() { return }
-        let lock =
-            options.ifAbsent
-            ? try await lock(
-                [project.id, options.name], for: "task-add", in: base, doing: "adding \"\(options.name)\"")
-            : nil
-        defer { withExtendedLifetime(lock) {} }
-        if try await alreadyThere() { return }
+        defer { withExtendedLifetime(leased) {} }
         // The team's lock may be lost while the name is looked for or the create waits for its slot: the client
         // confirms it right before each attempt goes out.
         neverRunAgain()
-        var leased = client
-        leased.lease = lock
         let task = try await leased.createTask(write, in: table, name: options.name, project: project.id).get()
         noteCreated(true)
         narrate("Added \"\(options.name)\" to \"\(project.name ?? project.id)\".", options.mode)
