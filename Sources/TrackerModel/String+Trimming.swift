@@ -8,6 +8,9 @@ extension StringProtocol {
     /// Without white space or line breaks at either end.
     public func trimmingWhitespaceAndNewlines() -> String { trimming(isSpaceOrBreak) }
 
+    /// Its first letter in upper case, to start a sentence or a label: "the Redis at…" → "The Redis at…".
+    public var firstLetterUppercased: String { prefix(1).uppercased() + dropFirst() }
+
     /// Without white space or line breaks at the end; the start stays as it is.
     public func trimmingTrailingWhitespaceAndNewlines() -> String { trimming(isSpaceOrBreak, leading: false) }
 

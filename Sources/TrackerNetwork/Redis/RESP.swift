@@ -16,6 +16,14 @@ public enum RESPValue: Equatable, Sendable {
         default: nil
         }
     }
+
+    /// `TIME`'s answer, seconds and microseconds, as seconds since 1970 on the Redis's clock; nil in another shape.
+    public var redisTime: Double? {
+        guard case .array(let parts?) = self, parts.count == 2, let seconds = parts[0].text.flatMap(Double.init),
+            let micros = parts[1].text.flatMap(Double.init)
+        else { return nil }
+        return seconds + micros / 1_000_000
+    }
 }
 
 /// RESP's two directions: a command as an array of bulk strings, and values read from a growing buffer.

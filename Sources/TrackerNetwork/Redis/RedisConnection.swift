@@ -22,6 +22,13 @@ public enum RedisFailure: Error, Equatable, Sendable {
 
     /// Whether the configuration is at fault (a password, a user, a database) rather than the Redis's reach.
     public var isMisconfiguration: Bool { if case .misconfigured = self { true } else { false } }
+
+    /// What a user is told of the Redis at `redis` that failed so: a refusal to fix in the configuration, or a Redis
+    /// that cannot be reached.
+    public func problem(at redis: String) -> AppError {
+        isMisconfiguration
+            ? .redisRefused(redis: redis, reason: reason) : .redisUnreachable(redis: redis, reason: reason)
+    }
 }
 
 /// One connection to a Redis, opened when first needed and again after a fault, used by one call at a time.

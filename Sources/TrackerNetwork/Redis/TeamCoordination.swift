@@ -136,11 +136,7 @@ public final class TeamCoordination: Coordination {
     }
 
     /// What `doctor` says of a Redis that failed its check.
-    public func problem(_ failure: RedisFailure) -> AppError {
-        failure.isMisconfiguration
-            ? .redisRefused(redis: connection.address.display, reason: failure.reason)
-            : .redisUnreachable(redis: connection.address.display, reason: failure.reason)
-    }
+    public func problem(_ failure: RedisFailure) -> AppError { failure.problem(at: connection.address.display) }
 
     /// Set while the Redis could not be reached at the last try: this machine paces alone until it can.
     public var unavailable: String? {
@@ -219,10 +215,9 @@ final class RedisPacer: RequestPacer {
         let read = try? team.whenReachable { () throws(RedisFailure) in
             try connection.call([["GET", keys.budget], ["TIME"]])
         }
-        guard let answers = read ?? nil, answers.count == 2, case .array(let time?) = answers[1], time.count == 2,
-            let seconds = time[0].text.flatMap(Double.init), let micros = time[1].text.flatMap(Double.init)
-        else { return fallback.currentPace() }
-        let now = seconds + micros / 1_000_000
+        guard let answers = read ?? nil, answers.count == 2, let now = answers[1].redisTime else {
+            return fallback.currentPace()
+        }
         let schedule = PaceSchedule(text: answers[0].text ?? "", now: now)
         return CurrentPace(schedule, at: now, configured: owner.requestsPerSecond)
     }
@@ -264,10 +259,9 @@ extension TeamCoordination {
         // The renewal script on a lock nobody holds: it runs, and changes nothing.
         _ = try connection.evaluate([(RedisScripts.renew, [Keys.lock(["doctor"], baseID: owner.baseID)], ["-", "1"])])
         let asked = wallClock()
-        guard case .array(let time?) = try connection.command(["TIME"]), time.count == 2,
-            let seconds = time[0].text.flatMap(Double.init), let micros = time[1].text.flatMap(Double.init)
-        else { throw .replied("TIME answered in an unexpected shape") }
-        let redisNow = seconds + micros / 1_000_000
+        guard let redisNow = try connection.command(["TIME"]).redisTime else {
+            throw .replied("TIME answered in an unexpected shape")
+        }
         let skew = redisNow - (asked + wallClock()) / 2
         let counted = try connection.command(["ZCOUNT", keys.seen, "\(redisNow - 60)", "+inf"])
         guard case .integer(let processes) = counted else { throw .replied("ZCOUNT answered in an unexpected shape") }

@@ -216,7 +216,7 @@ struct BoardSession {
             defer { line = nil }; return line
         }) {
             let words = line.hasPrefix("warning: ") ? line.dropFirst(9) : Substring(line)
-            model.warning = words.prefix(1).uppercased() + words.dropFirst()
+            model.warning = words.firstLetterUppercased
         }
         let lines = screen.render(&model)
         let bytes = writer.frame(lines)

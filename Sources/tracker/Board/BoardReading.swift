@@ -159,7 +159,7 @@ extension Runner {
     /// be used, or a 429 slowed every process for a while. Nil when all is well.
     func sharingTrouble(_ base: Base) -> String? {
         let coordination = coordination(base.configuration)
-        if let down = coordination.unavailable { return "The " + down.dropFirst(4) + "." }
+        if let down = coordination.unavailable { return down.firstLetterUppercased + "." }
         guard let pace = coordination.pacer(for: base.configuration.budgetOwner).currentPace(), pace.isSlowed
         else { return nil }
         return "Pace " + pace.words + "."

@@ -171,9 +171,7 @@ extension Runner {
         do throws(RedisFailure) {
             _ = try RedisConnection(address: address).command(["PING"])
         } catch {
-            throw error.isMisconfiguration
-                ? AppError.redisRefused(redis: address.display, reason: error.reason)
-                : AppError.redisUnreachable(redis: address.display, reason: error.reason)
+            throw error.problem(at: address.display)
         }
         return address
     }

@@ -83,7 +83,7 @@ struct EditForm: Equatable {
 
     /// A word's label: `Due`, `Kickoff`, `Client`.
     static func label(_ word: FieldMap.Word) -> String {
-        word.rawValue.prefix(1).uppercased() + word.rawValue.dropFirst()
+        word.rawValue.firstLetterUppercased
     }
 
     /// A value of the base's own field in the form `--set` reads back.

@@ -17,7 +17,7 @@ extension Runner {
             "This \(verb)s \(lines.count) \(noun)\(lines.count == 1 ? "" : "s")\(from.map { " from \($0)" } ?? ""):\n"
         for line in lines { text += "  \(line)\n" }
         output.standardError(
-            text + "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(lines.count == 1 ? "it" : "them")? [y/N] ")
+            text + "\(verb.firstLetterUppercased) \(lines.count == 1 ? "it" : "them")? [y/N] ")
         let answer = context.readLine()?.trimmingWhitespace().lowercased()
         guard answer == "y" || answer == "yes" else { throw AppError.declined("nothing was \(past)") }
     }
