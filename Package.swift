@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each a target that imports only those below it, so an upward import does not compile:
-//   tracker (the command line) → TrackerAPI → TrackerNetwork → TrackerSystem → TrackerModel
+//   tracker (the command line) → TrackerOperations → TrackerAPI → TrackerNetwork → TrackerSystem → TrackerModel
 // and beside them FakeAirtable (→ TrackerSystem), the loopback Airtable that `tracker demo` serves.
 let package = Package(
     name: "tracker",
@@ -18,7 +18,7 @@ let package = Package(
         // prints a stack trace, and debug builds keep their symbols. They link the C++ runtime statically
         // (Linking/libstdc++.so says how), so a start does not load libstdc++.so.6.
         .executableTarget(
-            name: "tracker", dependencies: ["TrackerAPI", "FakeAirtable", "CTerminal"],
+            name: "tracker", dependencies: ["TrackerOperations", "TrackerAPI", "FakeAirtable", "CTerminal"],
             exclude: ["Linking"],
             linkerSettings: [
                 .unsafeFlags(
@@ -26,6 +26,9 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
+        // The operations every face calls, and what they stand on: the configuration, what is known of the base, naming,
+        // checking values, the copy's snapshots. No printing: a face renders what an operation returns.
+        .target(name: "TrackerOperations", dependencies: ["TrackerAPI"]),
         // Airtable's routes and JSON: ProjectAPIClient, the schema, formulas, record decoding.
         .target(name: "TrackerAPI", dependencies: ["TrackerNetwork"]),
         // NetworkHelper (a request in, Result<Data, AppError> out), retries, transports; and the engines that pace and
@@ -49,7 +52,8 @@ let package = Package(
         // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.
         .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"], exclude: ["README.md"]),
         .executableTarget(name: "measure-child"),
-        .testTarget(name: "TrackerTests", dependencies: ["tracker", "FakeAirtable", "LoopbackTLS"]),
+        .testTarget(
+            name: "TrackerTests", dependencies: ["tracker", "TrackerOperations", "FakeAirtable", "LoopbackTLS"]),
         // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
         .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork"]),
     ]

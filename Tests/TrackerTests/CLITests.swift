@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// `CLI.run` end to end inside the process: stub network, recorded streams, fixed clock.
 @Suite(.timeLimit(.minutes(2)))

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackerModel
 @testable import tracker
+@testable import TrackerOperations
 
 /// The text form of `tracker edit`: what it shows, what it reads back, and what it writes after reading again.
 @Suite(.timeLimit(.minutes(2)))

@@ -7,6 +7,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// A small seeded generator, so a failing case can be reproduced from its seed.
 struct SplitMix64: RandomNumberGenerator {

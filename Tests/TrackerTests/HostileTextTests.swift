@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// Text anyone who can edit the base controls, fed through the error paths: stderr must show it, never obey it.
 @Suite(.timeLimit(.minutes(2)))

@@ -4,6 +4,7 @@ import Testing
 @testable import TrackerModel
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// The MCP face's pure parts: messages read, tools made from the registry, arguments turned into command lines, the
 /// file root.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackerModel
 @testable import tracker
+@testable import TrackerOperations
 
 /// `report --format email`: a message `sendmail -t` delivers and any mail client reads back as it was written.
 @Suite(.timeLimit(.minutes(2)))

@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// The names file behind TAB (docs/contract.md "Names at TAB") and what `tracker __complete` makes of it.
 @Suite(.timeLimit(.minutes(2)))

@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 @Suite(.timeLimit(.minutes(2)))
 struct PaceScheduleTests {

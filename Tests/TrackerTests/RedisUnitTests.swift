@@ -4,6 +4,7 @@ import Testing
 @testable import TrackerModel
 @testable import TrackerNetwork
 @testable import tracker
+@testable import TrackerOperations
 
 @Suite(.timeLimit(.minutes(1)))
 struct RESPTests {

@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// `tracker report`'s sections, its four documents and the mail around them.
 @Suite(.timeLimit(.minutes(2)))

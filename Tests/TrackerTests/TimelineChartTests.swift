@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackerModel
 @testable import tracker
+@testable import TrackerOperations
 
 @Suite(.timeLimit(.minutes(2)))
 struct TimelineChartTests {

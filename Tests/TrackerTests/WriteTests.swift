@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// Value checks and batched writes, through the stub URLProtocol.
 @Suite(.timeLimit(.minutes(2)))

@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// The pieces behind "Your base as it is": typed values, field settings against a schema, reading and showing the
 /// base's own fields, and what is remembered between commands.

@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// What a card on the board shows of a project, and what "mine" and the columns are decided by.
 struct BoardCard: Equatable, Sendable {

@@ -11,6 +11,7 @@
 import CTerminal
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 extension Runner {

@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// The board as a person sees it: the cards in their columns, what is selected, what is typed, what the bottom line
 /// says. Pure: keys go in, effects for the loop to carry out come out; the screen is drawn from it by `BoardScreen`.

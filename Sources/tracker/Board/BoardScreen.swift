@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// Draws the board from its model at one size: the lines of the screen, laid out for the visible cards only, so a
 /// board of 50,000 projects draws as fast as one of 16.

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import CTerminal
+import TrackerOperations
 import Dispatch
 import TrackerSystem
 

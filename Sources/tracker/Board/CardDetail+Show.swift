@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 extension CardDetail {
     /// The card from what `show` printed: its fields and comments as they are, its Tasks section replaced by the

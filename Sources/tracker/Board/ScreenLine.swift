@@ -1,3 +1,5 @@
+import TrackerOperations
+
 /// One row of the screen as cells are laid out: pieces of text with their attributes, exactly `width` columns wide.
 /// What the tests read (`plain`) and what the terminal gets (`rendered`) come from the same pieces.
 struct ScreenLine: Equatable {

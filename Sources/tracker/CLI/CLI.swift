@@ -9,6 +9,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// The command-line front end: parse, execute, report; returns the exit code instead of exiting.
 enum CLI {

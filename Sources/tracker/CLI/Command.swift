@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// A subcommand: its words (the spec), its options read from the command line, and its run, side by side in one file
 /// under Commands/. `CommandRegistry.all` lists them.

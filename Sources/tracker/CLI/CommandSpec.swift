@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// One flag a command accepts; the parser, the help text and shell completion all read these.
 struct FlagSpec: Sendable {
     var name: String

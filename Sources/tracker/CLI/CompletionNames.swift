@@ -7,6 +7,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// `tracker __complete KIND [--secrets PATH] [--profile NAME]`: what the completion scripts offer at TAB, one a line,
 /// read from the names file and the secrets file only. It runs no token command, sends no request and prints no

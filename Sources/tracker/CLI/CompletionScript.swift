@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// The shells `tracker completion` writes scripts for.
 enum Shell: String, Sendable, CaseIterable {
     case bash, zsh, fish

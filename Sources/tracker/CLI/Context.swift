@@ -12,6 +12,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// Everything a command touches outside its own arguments, injected so tests are fast and deterministic.
 struct Context: Sendable {

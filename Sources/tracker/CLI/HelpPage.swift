@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// The help pages, built from the same specs the parser uses so they cannot drift apart; every line fits 80 columns.
 enum HelpPage {
     static let width = 80

@@ -12,6 +12,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// Ctrl-C as tracker handles it: the process ends at once (130), except while a command can stop cleanly between
 /// requests; then the first Ctrl-C asks it to stop there, and a second one still ends tracker at once.

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 extension Invocation {
     /// Parses argv (without the program name) into an invocation, or a usage error naming what was wrong; relative

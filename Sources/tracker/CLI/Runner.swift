@@ -7,6 +7,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// Executes one parsed invocation; each command lives in its own file under Commands/.
 struct Runner {
@@ -155,12 +156,7 @@ struct Runner {
     static func requireField(_ word: FieldMap.Word, for flag: String, in fields: FieldMap, command: String?) throws
         -> String
     {
-        guard let name = fields[word] else {
-            throw AppError.usage(
-                "\(flag) needs the \(word.rawValue) field, and this base has none (\"\(word.rawValue)\" is null in \"fields\", or the table has no \"\(word.templateName)\")",
-                command: command)
-        }
-        return name
+        try fields.required(word, for: flag, command: command)
     }
 
     func requireField(_ word: FieldMap.Word, for flag: String, in fields: FieldMap, command: String?) throws -> String {

@@ -7,6 +7,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// The flags and positional words of one command line, before they are given meaning.
 struct ScannedArguments {

@@ -12,6 +12,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// Turns terminal echo off while a secret is typed, and back on afterwards, even if Ctrl-C ends tracker meanwhile.
 enum TerminalEcho {

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// The flags of a project's fields, which `add` and `update` share.
 extension ScannedArguments {

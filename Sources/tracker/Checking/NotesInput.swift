@@ -7,6 +7,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 extension Runner {
     /// The notes (or a comment) a command was given: inline, from a file (`flag` names it), or from standard input.

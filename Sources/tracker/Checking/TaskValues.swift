@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// The values a task command was given, as typed.
 struct TaskValues: Equatable, Sendable {

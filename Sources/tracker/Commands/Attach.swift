@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker attach PROJECT FILE...`: uploads files to a project's attachment field (or a client's logo), each once.
 struct Attach: Command {

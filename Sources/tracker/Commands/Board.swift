@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker board`: the table on one live screen, in columns, for a person at a terminal.
 struct Board: Command {

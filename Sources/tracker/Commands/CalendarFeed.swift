@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker calendar`: the projects' due dates as an iCalendar file for any calendar app. (Not `Calendar`, which
 /// would hide Foundation's in the whole module.)

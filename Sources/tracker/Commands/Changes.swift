@@ -10,6 +10,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// `tracker changes`: what changed in the table since the last run, one line a change.

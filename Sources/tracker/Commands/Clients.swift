@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker clients`: the Clients table, each client with its open and total projects.
 struct Clients: Command {

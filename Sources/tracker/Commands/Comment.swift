@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker comment`: one comment on a project, never two for one command.
 struct Comment: Command {

@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker comments`: the conversation on a project, oldest first.
 struct Comments: Command {

@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 import TrackerNetwork
 import TrackerSystem
 

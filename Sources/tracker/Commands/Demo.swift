@@ -11,6 +11,7 @@
 import Dispatch
 import FakeAirtable
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// `tracker demo`: a Project tracker base served on this machine, and a shell (or one command) pointed at it.

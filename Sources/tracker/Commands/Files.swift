@@ -6,6 +6,7 @@
 import TrackerAPI
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// `tracker files PROJECT`: a project's attachments, listed, downloaded (`--download [DIR]`) or removed (`--remove`).
 struct Files: Command {

@@ -10,6 +10,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 import TrackerNetwork
 import TrackerSystem
 

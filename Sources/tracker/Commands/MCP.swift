@@ -11,6 +11,7 @@ import Dispatch
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 import TrackerNetwork
 import TrackerSystem
 

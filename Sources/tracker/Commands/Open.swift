@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// `tracker open`: a project's page on airtable.com, opened in the browser on a terminal, printed elsewhere.

@@ -10,6 +10,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker report`: what is overdue, due soon, done and new, as text, markdown, HTML, JSON or a whole mail.
 struct Report: Command {

@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker status`: the one screen to start a day with, for the token's user (like `gh status`).
 struct Status: Command {

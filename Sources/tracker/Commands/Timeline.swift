@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker timeline`: the open projects as bars from kickoff to due over the coming weeks.
 struct Timeline: Command {

@@ -3,6 +3,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// `tracker --version`: the version a bug report needs, which the User-Agent carries too.
 struct Version: Command {
     /// Not a subcommand but the global `--version` flag, so the registry does not list it.

@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `doctor`'s finding on what tells `board`, `mcp` and `changes` of deleted records: the base's webhook, or a listing
 /// of ids every 5 minutes (docs/contract.md "What changed, not the whole table"). It looks; it never makes a webhook.

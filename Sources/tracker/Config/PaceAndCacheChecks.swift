@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// `doctor`'s findings on the pace the configuration sets and on the schema tracker remembers.
 extension Runner {

@@ -9,6 +9,7 @@
     import Darwin
 #endif
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// The files of one `tracker edit`: the form in a private temporary file while the editor has it, removed after; and,

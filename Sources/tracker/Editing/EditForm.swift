@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// The text form `tracker edit` hands to the editor (docs/contract.md "edit"): `#` lines saying what this is, one
 /// `Field: value` line per field tracker can write, values in the forms the flags and `--set` take, notes last as a

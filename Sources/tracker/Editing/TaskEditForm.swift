@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// The text form `tracker edit --task` hands to the editor: `#` lines saying what this is, one `Label: value` line per
 /// field of the Tasks table tracker writes, the notes last as a block. Read back, each field's text is compared as text

@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 extension Runner {
     /// `tracker edit --task TASK`: the task as a text form in the editor; what changed there is checked as `task

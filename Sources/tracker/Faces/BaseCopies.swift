@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 import TrackerNetwork
 import TrackerSystem
 

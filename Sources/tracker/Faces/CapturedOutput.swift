@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// A command's standard output as a tool reads it: whole, or as lines of which only the first `keeping` are kept and

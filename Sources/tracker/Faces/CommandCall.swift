@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// One command run for a face other than the command line (`mcp`, `board`): its line parsed by the command line's own
 /// parser and run by its own runner, with the face holding its streams. So every face gets the commands' rules

@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// What a command knew beyond what it printed, kept for a face that shows more than the command line does: whether an

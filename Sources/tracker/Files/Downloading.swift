@@ -11,6 +11,7 @@
 import TrackerAPI
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// Where each attachment goes in the directory: a safe, unique name (docs/contract.md "Files"), decided before anything
 /// is written so that a rerun gives every attachment the same name.

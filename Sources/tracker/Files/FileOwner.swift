@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// Whose files `attach` and `files` handle: a project, by id or name, or a client's logo (`--client NAME|ID`).
 enum FileOwner: Equatable, Sendable {

@@ -6,6 +6,7 @@
 import TrackerAPI
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 extension Runner {
     /// Every FILE checked before anything is sent (docs/contract.md "Files"): it exists, is a regular readable file of

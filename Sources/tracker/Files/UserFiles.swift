@@ -7,6 +7,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 extension Runner {
     /// `path` as the user meant it: relative to the directory tracker was started in.

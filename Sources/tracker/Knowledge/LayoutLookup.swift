@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// Names typed on the command line looked up among the table's fields and views, the schema read again once before
 /// one is refused (it may have been added since tracker remembered the base).

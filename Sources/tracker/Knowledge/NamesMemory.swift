@@ -7,6 +7,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 extension Runner {
     /// Keeps the names file for shell completion up to date with what this command read: `projects` first, and the

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// The filters `list` has, which every command that reads many projects shares (`calendar` among them).
 extension CommandSpec {

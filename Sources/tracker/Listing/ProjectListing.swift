@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// The projects list's filters and view pick, in one listing filtered on Airtable: what `changes`, `calendar` and
 /// `timeline` read.

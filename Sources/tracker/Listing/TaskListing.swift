@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 extension Runner {
     /// The Tasks table of `base`, or the configuration error (78) every task command gives without one.

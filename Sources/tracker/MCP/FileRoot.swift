@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// The one directory `tracker mcp`'s file tools read from and write into (`--root`, else where the server started).
 ///

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// JSON-RPC 2.0 as MCP carries it over stdio: one message a line, read into what the server must do with it.
 enum JSONRPC {

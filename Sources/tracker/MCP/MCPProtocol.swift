@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// A JSON-RPC error to answer a request with.
 struct RPCError: Error {

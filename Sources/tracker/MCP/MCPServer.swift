@@ -10,6 +10,7 @@ import Dispatch
     import Darwin
 #endif
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// `tracker mcp`'s server: reads messages, serves each request on a task of its own (a slow listing never holds up a

@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// One tool `tracker mcp` offers: a command of the registry run the same way, with arguments in place of its flags.
 /// Its schema is read off the command's own flag specs, so a flag added to a command appears in its tool.

@@ -9,6 +9,7 @@
     import Darwin
 #endif
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// What arrives on the server's input.

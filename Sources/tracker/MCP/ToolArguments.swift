@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// A tool's arguments turned into its command's line, checked against the tool's schema first: an argument the schema
 /// does not have, or of the wrong type, is a usage error (64) naming it, and nothing runs.

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 import TrackerSystem
 
 /// Runs a tool as its command: the arguments become the command's line, parsed by the command line's own parser and

@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// The JSON Schemas of a tool, read off its command's flag specs (the registry), its positional words and its extras.
 extension MCPTool {

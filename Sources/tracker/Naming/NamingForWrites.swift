@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 extension Runner {
     /// The naming rule for a command that writes: exact names, any case, never a guess acted on unasked. On a terminal

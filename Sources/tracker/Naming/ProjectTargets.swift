@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// Positional words every command reads the same way: the projects it names.
 extension ScannedArguments {

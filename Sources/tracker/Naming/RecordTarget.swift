@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// What `open`, `comments` and `comment` act on: a project by id or name, or a task (`--task TASK`, narrowed by
 /// `--project PROJECT`), as docs/contract.md "Tasks" says.

@@ -1,3 +1,5 @@
+import TrackerOperations
+
 /// The clients on a terminal: name, open and total projects, and the open projects' names as far as they fit.
 enum ClientTable {
     static func render(_ clients: [ClientSummary], width: Int, style: Style) -> String {

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// Comments for a person at a terminal: the author and when, then the text wrapped to the width, mentions as `@Name`.
 struct CommentView {

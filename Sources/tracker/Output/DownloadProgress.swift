@@ -6,6 +6,7 @@
 import TrackerAPI
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// Files, bytes and rate of a download, on the status line (so only on a terminal).
 final class DownloadProgress: Sendable {

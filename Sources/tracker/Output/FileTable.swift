@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// The attachments on a terminal: name, size, type, dimensions and the address, fitted to the width.
 enum FileTable {

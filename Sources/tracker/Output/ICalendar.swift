@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// Projects' due dates as an iCalendar document (RFC 5545): one all-day event a project, written so that the same
 /// projects always give the same bytes (no "now" anywhere) and calendar apps update events instead of adding them.

@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// A column of `list`'s table, TSV and CSV (docs/contract.md "Output (stable)"): one of tracker's, or a field of the
 /// base.
 enum ListColumn: Hashable, Sendable {

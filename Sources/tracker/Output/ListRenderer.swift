@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// The output formats of `tracker list`.
 enum ListFormat: String, Sendable, CaseIterable {
     case table, tsv, csv, json, ndjson

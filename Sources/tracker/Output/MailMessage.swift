@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// A whole RFC 5322 message with a text and an HTML alternative, in UTF-8, ready for `sendmail -t`.
 ///

@@ -12,6 +12,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// Thrown when standard output's reader has gone away (`tracker list | head -1`): tracker stops quietly.
 struct OutputClosed: Error {}

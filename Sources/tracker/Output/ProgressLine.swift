@@ -7,6 +7,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// Done / total, rate and time left of a long write, on the status line (so only on a terminal).
 struct ProgressLine {

@@ -7,6 +7,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 
 /// The human view of one project that `tracker show` prints: every field under its label, empty ones as "—".
 struct ProjectView {

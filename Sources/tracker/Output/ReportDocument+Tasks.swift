@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 extension ReportDocument {
     static let tasksTitle = "Open tasks in overdue projects"

@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// A digest written out for people (text, markdown) and scripts (JSON); HTML is `ReportHTML`.
 struct ReportDocument {

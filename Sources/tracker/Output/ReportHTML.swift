@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 extension ReportDocument {
     /// One complete HTML document: styles inline (mail clients drop style sheets), no scripts, no external resources,

@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// What may reach standard error: text with its line breaks and tabs, every other control character shown as
 /// docs/contract.md "Text that came from Airtable" says, and no token.
 enum StandardErrorText {

@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// One line on stderr saying what tracker is waiting for, redrawn in place, and cleared before anything else is
 /// written. Made only when stderr is a terminal, so pipes and cron never see it.
 final class StatusLine: Sendable {

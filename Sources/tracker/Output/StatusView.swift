@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// `tracker status` as text: a screen on a terminal, at most `width` (80 piped) columns for cron's mail.
 struct StatusView {

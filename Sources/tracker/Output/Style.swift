@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// ANSI styling that is a no-op when colour is off, so callers never branch on it.
 struct Style: Sendable {
     var isEnabled: Bool

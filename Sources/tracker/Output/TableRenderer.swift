@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// The terminal table: aligned columns fitted to the width, due dates as ISO dates with a relative phrase when it
 /// fits, status in words and colour.
 ///

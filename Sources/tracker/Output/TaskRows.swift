@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 /// Tasks with the projects they belong to, in the order `tasks` shows them: by their project's due date (soonest
 /// first, tasks without a project last), then the project's name, then the task's name.

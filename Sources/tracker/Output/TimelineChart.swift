@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// Open projects as bars from kickoff to due over the coming weeks: one row a project under a week ruler with today
 /// marked, fitted to a width, in box-drawing characters or plain ASCII.

@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// What changed in the table since a snapshot, as Airtable's news tells it (docs/contract.md "What changed, not the
 /// whole

@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerOperations
 
 extension Runner {
     /// Shows what will be deleted (a line a record) and asks `[y/N]` on a terminal; without one, `--yes` is required.

@@ -1,4 +1,5 @@
 import TrackerAPI
+import TrackerOperations
 import TrackerNetwork
 
 /// What `--if-absent` found: the record already there, or the client to create with, holding the create's lock.

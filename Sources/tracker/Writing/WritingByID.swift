@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 extension Runner {
     /// Writes by ids alone in one request when every target is a record id and `allowed`: Airtable's answer says
     /// whether each id is one of this table's (a batch it refuses writes nothing). Returns false, having written

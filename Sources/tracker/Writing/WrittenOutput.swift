@@ -2,6 +2,7 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
+import TrackerOperations
 /// How a write command reports: `--dry-run` prints the requests instead of sending them, `--json` prints project
 /// objects instead of ids, `-q` prints nothing.
 struct WriteMode: Equatable, Sendable {

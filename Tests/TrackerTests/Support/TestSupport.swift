@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerOperations
 
 /// A clock that moves only when slept on, so retry tests take no time and can assert the waits.
 final class TestClock: @unchecked Sendable {

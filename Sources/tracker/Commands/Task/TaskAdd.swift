@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker task add PROJECT NAME`: creates one task linked to the project and prints its id; never two for one
 /// command (a lost answer is looked for, not sent again).

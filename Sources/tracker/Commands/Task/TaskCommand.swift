@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// `tracker task VERB …`: one command word whose verbs are each a type in a file of its own (TaskAdd, TaskShow,
 /// TaskCompletion); this file only says which verb was typed and that its flags are its own.

@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker task done|reopen TASK...`: sets Completed (or the mapped select) on every task named, found first, ten
 /// tasks a request; prints the ids. A task already in that state is printed, not written.

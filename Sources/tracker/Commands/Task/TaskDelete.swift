@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker task delete TASK...`: shows what it deletes and asks on a terminal; needs `--yes` off one.
 struct TaskDelete: Equatable, Sendable {

@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker task show TASK`: one task, its project, who does it and what is left.
 struct TaskShow: Equatable, Sendable {

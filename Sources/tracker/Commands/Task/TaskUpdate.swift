@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker task update TASK`: changes only the fields given; `--move-to PROJECT` links the task to another project.
 struct TaskUpdate: Equatable, Sendable {

@@ -5,6 +5,7 @@
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerOperations
 
 /// `tracker tasks [PROJECT]`: the tasks of the Tasks table, grouped under their projects.
 struct Tasks: Command {
