@@ -58,7 +58,7 @@ extension Runner {
 /// One open board: its model, the screen it last drew, and the work it has in flight.
 struct BoardSession {
     let runner: Runner
-    let base: Runner.Base
+    let base: Session
     let filters: ProjectFilters
     let view: String?
     let unicode: Bool
@@ -74,7 +74,7 @@ struct BoardSession {
     var refreshed: [BoardCard] = []
 
     init(
-        runner: Runner, base: Runner.Base, filters: ProjectFilters, view: String?, unicode: Bool, colour: Bool,
+        runner: Runner, base: Session, filters: ProjectFilters, view: String?, unicode: Bool, colour: Bool,
         said: Locked<String?>
     ) {
         self.runner = runner

@@ -158,7 +158,7 @@ struct TaskSummary: Sendable {
 extension Runner {
     /// What the board's bottom line says while the budget is not shared or not at its pace: the team's Redis cannot
     /// be used, or a 429 slowed every process for a while. Nil when all is well.
-    func sharingTrouble(_ base: Base) -> String? {
+    func sharingTrouble(_ base: Session) -> String? {
         let coordination = coordination(base.configuration)
         if let down = coordination.unavailable { return down.firstLetterUppercased + "." }
         guard let pace = coordination.pacer(for: base.configuration.budgetOwner).currentPace(), pace.isSlowed

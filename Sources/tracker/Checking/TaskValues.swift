@@ -51,7 +51,7 @@ extension Runner {
 
     /// The cells for `values`, each checked against the Tasks table before anything is sent: the estimate against the
     /// field's precision, the assignee as `me`, an email or a unique collaborator, notes with no control characters.
-    func taskCells(_ values: TaskValues, layout: TaskLayout, base: Base) async throws -> TaskWrite {
+    func taskCells(_ values: TaskValues, layout: TaskLayout, base: Session) async throws -> TaskWrite {
         var write = TaskWrite()
         if let name = values.name { write[.name] = .string(name) }
         if let estimate = values.estimate {
@@ -79,9 +79,9 @@ extension Runner {
     }
 
     /// The collaborator cell for `--assignee`: the token's user for `me`, else an email or a unique collaborator's name.
-    func assigneeCell(_ typed: String, base: Base) async throws -> JSONValue {
+    func assigneeCell(_ typed: String, base: Session) async throws -> JSONValue {
         if typed.lowercased() == "me" { return .object([("id", .string(try await base.knowledge.me()))]) }
-        let checker = try await valueChecker(base, command: "task")
+        let checker = try await base.checker(command: "task")
         return try await checker.collaborators(for: [typed])[0]
     }
 }

@@ -68,11 +68,11 @@ extension Runner {
         // project of a name and dates goes out beside it, cold.
         let base = try await prepareBase(readingBeside: !options.input.needsSchema && !options.mode.dryRun)
         let notes = try readNotes(options.input.notes, command: "add")
-        func check(_ base: Base) async throws -> ProjectWrite {
+        func check(_ base: Session) async throws -> ProjectWrite {
             if base.layout.fields[.due] != nil && options.input.due == nil {
                 throw AppError.usage("add needs --due DATE", command: "add")
             }
-            return try await valueChecker(base, command: "add").write(for: options.input, notes: notes)
+            return try await base.checker(command: "add").write(for: options.input, notes: notes)
         }
         let write = try await check(base)
         let client = base.client
@@ -82,28 +82,17 @@ extension Runner {
         }
         let name = options.name
         let due = options.input.due
-        let creating = try await creatingIfAbsent(
-            options.ifAbsent, with: client, find: { try await client.projects(named: name).get().first },
-            lock: { try await lock([name], for: "add", in: base, doing: "adding \"\(name)\"") })
-        let leased: ProjectAPIClient
-        switch creating {
-        case .found(let existing):
+        let creation = try await base.create(
+            ifAbsent: options.ifAbsent, lockName: [name], for: "add", doing: "adding \"\(name)\"",
+            find: { try await client.projects(named: name).get().first }, recheck: { _ = try await check($0) },
+            send: { try await $0.createProject(write, name: name, due: due).get() })
+        guard case .created(let project) = creation else {
+            let existing = creation.record
             narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
             noteCreated(false)
             try printWritten(existing, options.mode)
             return
-        case .create(let client): leased = client
         }
-        defer { withExtendedLifetime(leased) {} }
-        // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
-        // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
-        // The team's lock may be lost while the name is looked for or the create waits for its slot (a lease run out,
-        // Redis restarted): the client confirms it right before each attempt goes out.
-        neverRunAgain()
-        let project = try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
-            try await leased.createProject(write, name: name, due: due).get()
-        }
-        await settle(base)
         noteCreated(true)
         let when = due.map { ", due \($0) (\($0.relative(to: today)))" } ?? ""
         narrate("Created \"\(name)\"\(when).", options.mode)

@@ -52,25 +52,28 @@ extension Runner {
         let holder = try await fileHolder(
             options.owner, field: options.field, base: base, command: "attach", forgiving: false)
         if options.mode.dryRun { return try printPlanned(files.map { base.client.plannedUpload($0, to: holder.cell) }) }
-        neverRunAgain()
-        // What the cell held before: a lost answer is settled by looking for an attachment that was not there.
-        var known = Set(try await holder.current(base.client).map(\.id))
-        var added: [Attachment] = []
-        for (index, file) in files.enumerated() {
-            let counter = files.count > 1 ? " (\(index + 1)/\(files.count))" : ""
-            status?.show("tracker: uploading \(file.filename), \(ByteCount.text(file.size))\(counter)…")
-            let progress = uploadProgress(file, label: "tracker: uploading \(file.filename)\(counter)")
-            let result = await base.client.uploadOnce(file, to: holder.cell, known: known, progress: progress)
-            status?.clear()
-            let attachment: Attachment
-            switch result {
-            case .success(let uploaded): attachment = uploaded
-            case .failure(let error) where added.isEmpty: throw error
-            case .failure(let error): throw AppError.partialUpload(error, done: added.count, total: files.count)
+        // An upload whose answer is lost may have happened: from the first, the command is never run again.
+        let added = try await base.sendingOnce {
+            // What the cell held before: a lost answer is settled by looking for an attachment that was not there.
+            var known = Set(try await holder.current(base.client).map(\.id))
+            var added: [Attachment] = []
+            for (index, file) in files.enumerated() {
+                let counter = files.count > 1 ? " (\(index + 1)/\(files.count))" : ""
+                status?.show("tracker: uploading \(file.filename), \(ByteCount.text(file.size))\(counter)…")
+                let progress = uploadProgress(file, label: "tracker: uploading \(file.filename)\(counter)")
+                let result = await base.client.uploadOnce(file, to: holder.cell, known: known, progress: progress)
+                status?.clear()
+                let attachment: Attachment
+                switch result {
+                case .success(let uploaded): attachment = uploaded
+                case .failure(let error) where added.isEmpty: throw error
+                case .failure(let error): throw AppError.partialUpload(error, done: added.count, total: files.count)
+                }
+                known.insert(attachment.id)
+                added.append(attachment)
+                if !options.mode.quiet && !options.mode.json { try output.standardOutput(attachment.id + "\n") }
             }
-            known.insert(attachment.id)
-            added.append(attachment)
-            if !options.mode.quiet && !options.mode.json { try output.standardOutput(attachment.id + "\n") }
+            return added
         }
         if options.mode.json { try output.standardOutput(JSONValue.array(added.map(\.object)).serialized() + "\n") }
         let total = files.reduce(0) { $0 + $1.size }

@@ -103,9 +103,9 @@ extension Runner {
                 ]) + ".json"
         let path = directory.path + "/" + name
         // A second run on this snapshot waits for the first: never two reports of one change, never a torn file.
-        let held = try await lock(
+        let held = try await base.lock(
             [configuration.profile ?? "", configuration.endpoint.absoluteString, options.selection], for: "changes",
-            in: base, doing: "comparing with \(path)", machineOnly: true)
+            doing: "comparing with \(path)", machineOnly: true)
         defer { withExtendedLifetime(held) {} }
         if options.reset {
             guard directory.remove(name) else {
@@ -189,7 +189,7 @@ extension Runner {
 
     /// The snapshot compared with the whole table, read by one listing (where the news starts taken first).
     private func compareWhole(
-        _ options: Changes, previous: TableSnapshot.Stored?, base: Base, distrusted: Set<String>,
+        _ options: Changes, previous: TableSnapshot.Stored?, base: Session, distrusted: Set<String>,
         comparing: (TableLayout, TableSnapshot.News?) -> TableComparison
     ) async throws -> TableComparison {
         let listing = try await projectListing(options.filters, view: options.view, base: base, command: "changes")
@@ -220,7 +220,7 @@ extension Runner {
     }
 
     /// The projects among `ids` that are still in the table, read by id a hundred a request.
-    private func stillThere(_ ids: [String], base: Base, formatter: FieldFormatter) async throws
+    private func stillThere(_ ids: [String], base: Session, formatter: FieldFormatter) async throws
         -> [TableSnapshot.Entry]
     {
         var entries: [TableSnapshot.Entry] = []
@@ -232,7 +232,7 @@ extension Runner {
     }
 
     /// Client names tracker remembers, so a change of client reads as names where it can.
-    private func clientNames(_ layout: TableLayout, _ base: Base) -> [String: String] {
+    private func clientNames(_ layout: TableLayout, _ base: Session) -> [String: String] {
         layout.clientTableID.map(base.knowledge.recordNames(in:)) ?? [:]
     }
 

@@ -86,7 +86,7 @@ extension Runner {
                 projects: byClient[record.id] ?? [], fields: record.fields)
         }.sorted { (Self.sortKey($0.name), $0.id) < (Self.sortKey($1.name), $1.id) }
         base.knowledge.remember(records: summaries.map { LinkedRecord(id: $0.id, name: $0.name) }, in: table)
-        rememberClientNames(summaries.map(\.name), base: base)
+        base.rememberClientNames(summaries.map(\.name))
         switch options.format ?? (output.isStdoutTerminal ? .table : .tsv) {
         case .json: try output.standardOutput(JSONValue.array(summaries.map(\.object)).serialized() + "\n")
         case .ndjson: try output.standardOutput(summaries.map { $0.object.serialized() + "\n" }.joined())

@@ -82,7 +82,7 @@ extension Runner {
     }
 
     /// `text` with each `@email` of a known collaborator as Airtable's `@[usr…]`; other `@words` stay as typed.
-    private func withMentions(_ text: String, base: Base) async throws -> String {
+    private func withMentions(_ text: String, base: Session) async throws -> String {
         let emails = CommentText.mentionedEmails(in: text)
         guard !emails.isEmpty else { return text }
         var ids: [String: String] = [:]

@@ -55,7 +55,7 @@ extension Runner {
         }
         if wroteByID {
             try written.finish()
-            await settle(base)
+            await base.finish()
             narrate("Deleted \(deletedByID) project\(deletedByID == 1 ? "" : "s").", options.mode)
             return
         }

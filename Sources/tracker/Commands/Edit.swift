@@ -62,7 +62,7 @@ extension Runner {
         base.inFlight = nil
         let names = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
         let form = EditForm(project: project, layout: base.layout, recordNames: names)
-        let checker = try await valueChecker(base, command: "edit")
+        let checker = try await base.checker(command: "edit")
         let opened = form.text()
         let files = EditFiles(context: context, recordID: project.id, opened: opened)
         var text = opened

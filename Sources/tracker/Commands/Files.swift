@@ -138,7 +138,7 @@ extension Runner {
 
     private func removeFiles(
         _ targets: [String], from attachments: [Attachment], holder: FileHolder, confirmed: Bool, dryRun: Bool,
-        base: Base
+        base: Session
     ) async throws {
         var removing: [Attachment] = []
         for target in targets {

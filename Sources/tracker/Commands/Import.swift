@@ -97,13 +97,13 @@ extension Runner {
     // MARK: - Planning
 
     /// Every row read and checked, and matched to the projects that exist; any bad row stops it all (exit 65).
-    private func importPlan(_ text: String, format: ImportFormat, key: [FieldMap.Word], base: Base)
+    private func importPlan(_ text: String, format: ImportFormat, key: [FieldMap.Word], base: Session)
         async throws -> ImportPlan
     {
         let client = base.client
         let (rows, unreadable) = ImportReader.rows(text, format: format)
         var problems = unreadable
-        let checker = try await valueChecker(base, command: "import")
+        let checker = try await base.checker(command: "import")
         let columns = try await baseColumns(rows, format: format, checker: checker, problems: &problems)
         var inputs: [(line: Int, input: ProjectInput, cells: [BaseCell])] = []
         for row in rows where columns != nil {

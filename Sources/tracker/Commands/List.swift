@@ -107,7 +107,7 @@ extension Runner {
         let sortsByField = if case .field? = options.sort { true } else { false }
         let base = try await prepareBase(readingBeside: options.view == nil && !namesFields && !sortsByField)
         do {
-            try await recheckingOnContradiction(base, recheck: { fresh in _ = try await listPlan(options, fresh) }) {
+            try await base.writing(recheck: { fresh in _ = try await listPlan(options, fresh) }) {
                 try await list(options, base: base)
             }
         } catch AppError.http(422, let body) where body.type == "VIEW_NAME_NOT_FOUND" {
@@ -125,7 +125,7 @@ extension Runner {
         var keep: (@Sendable (Project) -> Bool)?
     }
 
-    private func listPlan(_ options: List, _ base: Base) async throws -> ListPlan {
+    private func listPlan(_ options: List, _ base: Session) async throws -> ListPlan {
         var options = options
         options.filters = try await resolvingClient(options.filters, base: base, command: "list")
         let fields = base.layout.fields
@@ -203,7 +203,7 @@ extension Runner {
         return names
     }
 
-    private func list(_ options: List, base: Base) async throws {
+    private func list(_ options: List, base: Session) async throws {
         let client = base.client
         let plan = try await listPlan(options, base)
         let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
@@ -254,7 +254,7 @@ extension Runner {
         progress.stop()
         // Only a listing of the whole table may forget names; any other adds what it saw.
         let isWholeTable = options.filters.isEmpty && options.view == nil && !moreMatch && options.limit == nil
-        rememberNames(names, ids: ids, replacing: isWholeTable, base: base)
+        base.rememberNames(names, ids: ids, replacing: isWholeTable)
         let closing = renderer.finish()
         if !closing.isEmpty { try output.standardOutput(closing) }
         guard format == .table else { return }
@@ -271,7 +271,7 @@ extension Runner {
     }
 
     /// The tasks of every project, read beside the listing when `columns` show progress; nil otherwise.
-    private func progressRead(_ columns: [ListColumn], base: Base) throws -> Task<[String: [ProjectTask]], Error>? {
+    private func progressRead(_ columns: [ListColumn], base: Session) throws -> Task<[String: [ProjectTask]], Error>? {
         guard columns.contains(.tasks) || columns.contains(.daysLeft) else { return nil }
         return taskProgressRead(try taskLayout(base), base: base)
     }

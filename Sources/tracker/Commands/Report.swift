@@ -153,7 +153,7 @@ extension Runner {
     }
 
     /// Every open task, in one listing of the Tasks table; nil when the base has none.
-    private func openTasksRead(_ base: Base) -> Task<[ProjectTask], Error>? {
+    private func openTasksRead(_ base: Session) -> Task<[ProjectTask], Error>? {
         guard let layout = base.layout.tasks else { return nil }
         let client = base.client
         let open = Formula.taskSelection(TaskFilters(state: .open), fields: layout.fields)

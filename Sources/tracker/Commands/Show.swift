@@ -60,7 +60,7 @@ extension Runner {
         // A typed name lets the project's tasks be read beside its record: narrowed on Airtable by that name (a link
         // is names inside a formula) and kept here only if the record's own Tasks field lists them.
         // By id, the name a listing remembered for it does the same (checked the same way against the record).
-        let knownName = byID ? rememberedName(ofProject: options.target, base: prepared) : options.target
+        let knownName = byID ? prepared.rememberedName(ofProject: options.target) : options.target
         async let tasksBeside: [ProjectTask]? =
             if let knownName { tasksNamed(knownName, layout: prepared.layout.tasks, base: prepared) } else { nil }
         let found = try await ProjectNaming(client: prepared.client, forgivesWords: true).resolve(options.target)
@@ -68,8 +68,7 @@ extension Runner {
         base.layout = try await prepared.confirmedLayout()
         let tasks = try await tasks(of: found, read: await tasksBeside, base: base)
         var project = found
-        rememberNames(
-            [project.name ?? ""], ids: [(project.id, project.name ?? "")], replacing: false, base: base)
+        base.rememberNames([project.name ?? ""], ids: [(project.id, project.name ?? "")], replacing: false)
         let comments: Result<[RecordComment], AppError>? =
             if let early = await early, project.id == options.target {
                 early
@@ -142,7 +141,7 @@ extension Runner {
 
     /// Tasks that may be `name`'s, read beside the project's own read; nil when there is no Tasks table or the read
     /// fails (the project's tasks are then read by id).
-    private func tasksNamed(_ name: String, layout: TaskLayout?, base: Base) async -> [ProjectTask]? {
+    private func tasksNamed(_ name: String, layout: TaskLayout?, base: Session) async -> [ProjectTask]? {
         guard let layout, let link = layout.fields[.project] else { return nil }
         let formula = "FIND(LOWER(\(Formula.literal(name))), LOWER(\(Formula.field(link))))"
         return try? await base.client.tasks(in: layout.client, matching: formula).get()
@@ -150,7 +149,7 @@ extension Runner {
 
     /// The project's tasks, in the order its Tasks field lists them: those read beside kept when the record lists them,
     /// the rest read by id; nil when the base has no Tasks table or the projects no link to it.
-    private func tasks(of project: Project, read: [ProjectTask]?, base: Base) async throws -> [ProjectTask]? {
+    private func tasks(of project: Project, read: [ProjectTask]?, base: Session) async throws -> [ProjectTask]? {
         guard let layout = base.layout.tasks, let ids = taskIDs(of: project, in: layout) else { return nil }
         let byID = Dictionary((read ?? []).map { ($0.id, $0) }) { first, _ in first }
         let missing = ids.filter { byID[$0] == nil }
@@ -178,7 +177,7 @@ extension Runner {
 
     /// The names of the records of the linked tables not yet remembered, by id: each table read whole, beside the
     /// project's read (cold, the template's Clients and Tasks).
-    func namesReadBeside(_ base: Base, skipping: Set<String> = []) async -> [String: String] {
+    func namesReadBeside(_ base: Session, skipping: Set<String> = []) async -> [String: String] {
         let unread = linkedTables(base).filter {
             !skipping.contains($0.key) && base.knowledge.recordNames(in: $0.key).isEmpty
         }
@@ -193,7 +192,7 @@ extension Runner {
 
     /// The tables the projects table links to (by id, or the template's Clients without the schema), each with its
     /// primary field.
-    func linkedTables(_ base: Base) -> [String: String] {
+    func linkedTables(_ base: Session) -> [String: String] {
         guard let table = base.layout.table else {
             var tables = base.layout.fields[.client] == nil ? [:] : ["Clients": "Name"]
             // Cold, the schema is on its way: the template's other linked table is read beside it too, so a project
@@ -213,7 +212,7 @@ extension Runner {
 
     /// Names for the records `project` links to: remembered ones, and any other read now by id; ids stay ids where
     /// that fails.
-    func linkedNames(of project: Project, in tables: [String: String], base: Base, known: [String: String] = [:])
+    func linkedNames(of project: Project, in tables: [String: String], base: Session, known: [String: String] = [:])
         async -> [String: String]
     {
         var wanted: [String: [String]] = [:]

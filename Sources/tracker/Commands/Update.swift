@@ -67,12 +67,12 @@ extension Runner {
         let base = try await prepareBase(readingBeside: !options.input.needsSchema)
         let client = base.client
         let notes = try readNotes(options.input.notes, command: "update")
-        func check(_ base: Base) async throws -> ProjectWrite {
-            try await valueChecker(base, command: "update").write(for: options.input, notes: notes)
+        func check(_ base: Session) async throws -> ProjectWrite {
+            try await base.checker(command: "update").write(for: options.input, notes: notes)
         }
         func apply(_ change: ProjectChange) async throws -> Project? {
             var updated: Project?
-            try await recheckingOnContradiction(base, recheck: { _ = try await check($0) }) {
+            try await base.writing(recheck: { _ = try await check($0) }) {
                 try await client.updateProjects([change]) { updated = $0.first }
             }
             return updated
@@ -99,7 +99,7 @@ extension Runner {
             if options.mode.dryRun { return try printPlanned(client.plannedUpdates([change])) }
             updated = try await apply(change) ?? project
         }
-        await settle(base)
+        await base.finish()
         guard let updated else { return }
         narrate("Updated \"\(updated.name ?? updated.id)\": \(describe(write, as: updated)).", options.mode)
         try printWritten(updated, options.mode)

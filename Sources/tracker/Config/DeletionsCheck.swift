@@ -30,7 +30,7 @@ enum DeletionsCheck {
             )
             return check
         case .success(let hooks):
-            let remembered = runner.webhookMemory(configuration).recall()
+            let remembered = Session.webhookMemory(configuration, in: runner.surroundings(configuration)).recall()
             let now = client.serverClock.now() ?? Date().timeIntervalSince1970
             let usable = hooks.filter { $0.isUsable(at: now) }
             guard let hook = usable.first(where: { $0.id == remembered }) ?? usable.first else {

@@ -45,7 +45,7 @@ extension Runner {
     /// reported when a different one is (unless `force`), each written aside and renamed when complete, four at a time.
     /// An expired address (403 or 410) reads the record again, once, for fresh ones. Prints the paths written, in the
     /// attachments' order.
-    func download(_ attachments: [Attachment], holder: FileHolder, into path: String, force: Bool, base: Base)
+    func download(_ attachments: [Attachment], holder: FileHolder, into path: String, force: Bool, base: Session)
         async throws
     {
         let directory = try DownloadDirectory(path: absolutePath(path), shown: path)

@@ -42,7 +42,7 @@ extension ScannedArguments {
 
 extension Runner {
     /// Finds the owner's record and picks its attachment field; `forgiving` for reading commands.
-    func fileHolder(_ owner: FileOwner, field flag: String?, base: Base, command: String, forgiving: Bool)
+    func fileHolder(_ owner: FileOwner, field flag: String?, base: Session, command: String, forgiving: Bool)
         async throws -> FileHolder
     {
         switch owner {

@@ -52,7 +52,7 @@ struct LayoutLookup {
 extension Runner {
     /// Checks that the base has the fields `filters` need and finds `view` among its views; the lookup returned goes
     /// on finding other names in the same (possibly re-read) layout.
-    func lookUpSelection(_ filters: ProjectFilters, view: String?, base: Base, command: String) async throws -> (
+    func lookUpSelection(_ filters: ProjectFilters, view: String?, base: Session, command: String) async throws -> (
         lookup: LayoutLookup, view: String?
     ) {
         for (flag, word) in filters.neededWords {

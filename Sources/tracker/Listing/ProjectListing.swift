@@ -40,7 +40,7 @@ extension Runner {
     /// One listing of what `filters` and `view` pick, with `terms` added to the formula and `sort` applied by
     /// Airtable, fetching only the fields `words` name (all of them when nil, or without the schema).
     func projectListing(
-        _ filters: ProjectFilters, view: String?, base: Base, command: String, terms: [String] = [],
+        _ filters: ProjectFilters, view: String?, base: Session, command: String, terms: [String] = [],
         also: Selection<Project>? = nil, sort: [(field: String, direction: ListQuery.Direction)] = [],
         showing words: [FieldMap.Word]? = nil
     ) async throws -> ProjectListing {
@@ -69,7 +69,7 @@ extension Runner {
 
     /// The filters with `--client` looked up in the Clients table: its id (what projects are matched by) and its name
     /// (what narrows the listing on Airtable). An unknown client is 64 with close names.
-    func resolvingClient(_ filters: ProjectFilters, base: Base, command: String) async throws -> ProjectFilters {
+    func resolvingClient(_ filters: ProjectFilters, base: Session, command: String) async throws -> ProjectFilters {
         guard let typed = filters.client, filters.clientID == nil else { return filters }
         let client = try await client(named: typed, base: base, command: command)
         var resolved = filters
@@ -80,10 +80,10 @@ extension Runner {
 
     /// The client `typed` names (a name in any case, or a record id) in the table the Client field links to: its id,
     /// its name when known, and that table. An unknown one is 64 with close names.
-    func client(named typed: String, base: Base, command: String) async throws -> (
+    func client(named typed: String, base: Session, command: String) async throws -> (
         id: String, name: String?, table: String
     ) {
-        let checker = try await valueChecker(base, command: command)
+        let checker = try await base.checker(command: command)
         let table = try checker.linkTarget(for: .client).table
         guard let id = try await checker.clientIDs([typed]).first else {
             throw AppError.usage("unknown client \"\(typed)\"", command: command)
@@ -93,7 +93,7 @@ extension Runner {
 
     /// What tracker checks itself of the person filters (an email, `me`, a team member's exact name); asks who the
     /// token is when `me` or `--mine` needs it.
-    func peopleMatch(_ filters: ProjectFilters, base: Base) async throws -> (@Sendable (Project) -> Bool)? {
+    func peopleMatch(_ filters: ProjectFilters, base: Session) async throws -> (@Sendable (Project) -> Bool)? {
         let me = filters.needsMe ? try await base.knowledge.me() : nil
         return filters.localMatch(me: me)
     }
@@ -101,7 +101,7 @@ extension Runner {
     /// The projects with a due date, soonest due first; open ones only unless `includesComplete` or a filter says
     /// otherwise (a base with no completion field has only open projects).
     func datedListing(
-        _ filters: ProjectFilters, view: String?, includesComplete: Bool, showing words: [FieldMap.Word], base: Base,
+        _ filters: ProjectFilters, view: String?, includesComplete: Bool, showing words: [FieldMap.Word], base: Session,
         command: String
     ) async throws -> ProjectListing {
         let fields = base.layout.fields

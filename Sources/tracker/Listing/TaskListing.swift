@@ -4,14 +4,14 @@ import TrackerOperations
 
 extension Runner {
     /// The Tasks table of `base`, or the configuration error (78) every task command gives without one.
-    func taskLayout(_ base: Base) throws -> TaskLayout {
+    func taskLayout(_ base: Session) throws -> TaskLayout {
         try base.layout.requireTasks(base.client.access.tasks)
     }
 
     /// Cold, the Tasks table was read as the secrets file assumes it while the schema was on its way: once the schema
     /// has come, `SchemaInFlight.Contradicted` (the command then runs again, the schema first) unless it names the same
     /// table and fields.
-    func confirmTasks(_ assumed: TaskLayout, _ base: Base) async throws {
+    func confirmTasks(_ assumed: TaskLayout, _ base: Session) async throws {
         guard base.inFlight != nil else { return }
         let confirmed = try await base.confirmedLayout()
         guard let tasks = confirmed.tasks, tasks.name == assumed.name, tasks.fields == assumed.fields,
@@ -23,7 +23,7 @@ extension Runner {
 
     /// The tasks of every project by project id, read in one listing of the Tasks table (only the fields that say
     /// whose a task is, whether it is done and its estimate), started now to go beside the projects' listing.
-    func taskProgressRead(_ layout: TaskLayout, base: Base, withAssignees: Bool = false) -> Task<
+    func taskProgressRead(_ layout: TaskLayout, base: Session, withAssignees: Bool = false) -> Task<
         [String: [ProjectTask]], Error
     > {
         let words: [TaskWord] = [.project, .complete, .estimate] + (withAssignees ? [.assignee] : [])
@@ -39,14 +39,14 @@ extension Runner {
     }
 
     /// `tasks` with every project they link to, read by id: what a command prints after it found or wrote them.
-    func taskRows(_ tasks: [ProjectTask], base: Base) async throws -> TaskRows {
+    func taskRows(_ tasks: [ProjectTask], base: Session) async throws -> TaskRows {
         let projects = try await base.client.projects(ids: tasks.flatMap(\.projects)).get()
         return TaskRows(tasks, projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
     }
 
     /// What a task's project shows (its name, due date and status), when the schema says those fields exist; nil
     /// (every field) otherwise.
-    func shownProjectFields(_ base: Base) -> [String]? {
+    func shownProjectFields(_ base: Session) -> [String]? {
         guard base.layout.table != nil, base.inFlight == nil else { return nil }
         let fields = base.layout.fields
         return [fields.name] + [ProjectWord.due, .complete].compactMap { fields[$0] }
@@ -64,7 +64,7 @@ extension Runner {
     /// Airtable: a project's tasks by the ids its Tasks field lists (a link is names inside a formula, so never by its
     /// name), every task by one listing; then their projects by id, side by side.
     func readTasks(
-        _ filters: TaskFilters, of project: Project?, tasks layout: TaskLayout, base: Base, limit: Int? = nil
+        _ filters: TaskFilters, of project: Project?, tasks layout: TaskLayout, base: Session, limit: Int? = nil
     ) async throws -> TaskRows {
         let table = layout.client
         let selection = Formula.taskSelection(filters, fields: layout.fields)
@@ -92,7 +92,7 @@ extension Runner {
         }
         try await confirmTasks(layout, base)
         let keep = filters.localMatch(me: try await asked)
-        rememberTaskNames(found, base: base)
+        base.rememberTaskNames(found)
         if let keep { found = found.filter(keep) }
         // A person by name is one user: two collaborators of that name are not both meant (matched by id, not name).
         if let wanted = filters.assignee, !wanted.contains("@"), !filters.needsMe {

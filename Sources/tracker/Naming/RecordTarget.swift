@@ -42,7 +42,7 @@ struct FoundRecord: Sendable {
 
 extension Runner {
     /// Finds what `target` names, by the naming rule of its table; `forgiving` for commands that only read.
-    func find(_ target: RecordTarget, base: Base, forgiving: Bool) async throws -> FoundRecord {
+    func find(_ target: RecordTarget, base: Session, forgiving: Bool) async throws -> FoundRecord {
         switch target {
         case .project(let typed):
             let naming =

@@ -28,7 +28,7 @@ extension Runner {
     /// snapshot's time reads as impossible (ahead of the server's clock). A hook whose payloads said it broke is added
     /// to `distrusted`, so the whole read that follows does not adopt it again.
     func changesNews(
-        _ options: Changes, previous: TableSnapshot.Stored, base: Base, distrusted: inout Set<String>
+        _ options: Changes, previous: TableSnapshot.Stored, base: Session, distrusted: inout Set<String>
     ) async throws -> ChangesNews? {
         guard let news = previous.news, options.view == nil, !options.filters.movesWithTheDay else { return nil }
         let layout = try await base.confirmedLayout()
@@ -36,7 +36,7 @@ extension Runner {
         var deleted = Set<String>()
         var tableChanged = true
         var next = TableSnapshot.News(since: news.since)
-        let memory = webhookMemory(base.configuration)
+        let memory = Session.webhookMemory(base.configuration, in: base.surroundings)
         let watch = try await client.basesWebhook(memory: memory)
         // The listing told the server's time: a snapshot's time ahead of it would hide every change until then.
         guard let since = ISOInstant.date(news.since)?.timeIntervalSince1970,
@@ -87,11 +87,13 @@ extension Runner {
 
     /// Where the news starts for a whole read about to go out: the base's webhook's cursor now and the server's
     /// time; nil when the next run must read the whole table anyway.
-    func changesNewsStart(_ options: Changes, base: Base, distrusted: Set<String>) async throws -> TableSnapshot.News? {
+    func changesNewsStart(_ options: Changes, base: Session, distrusted: Set<String>) async throws -> TableSnapshot
+        .News?
+    {
         guard options.view == nil, !options.filters.movesWithTheDay else { return nil }
         let client = base.client
         var news = TableSnapshot.News(since: "")
-        let memory = webhookMemory(base.configuration)
+        let memory = Session.webhookMemory(base.configuration, in: base.surroundings)
         if case .hook(let hook) = try await client.basesWebhook(memory: memory, distrusted: distrusted) {
             (news.hook, news.cursor) = (hook.id, hook.cursorForNextPayload)
         }

@@ -17,11 +17,11 @@ extension Runner {
         // Cold, the write by ids (or the find by names) goes out beside the schema read.
         let base = try await prepareBase(readingBeside: true)
         let client = base.client
-        let value = try await valueChecker(base, command: command).completionValue(complete, flag: command)
+        let value = try await base.checker(command: command).completionValue(complete, flag: command)
         let write = ProjectWrite([(.complete, value)])
         var written = writtenOutput(mode)
         func apply(_ changes: [ProjectChange]) async throws {
-            try await recheckingOnContradiction(base, recheck: { _ = try await valueChecker($0, command: command) }) {
+            try await base.writing(recheck: { _ = try await $0.checker(command: command) }) {
                 try await client.updateProjects(changes) { try written.emit($0) }
             }
         }
@@ -40,7 +40,7 @@ extension Runner {
             count = projects.count
         }
         try written.finish()
-        await settle(base)
+        await base.finish()
         let state = complete ? "complete" : "not complete"
         narrate("Marked \(count) project\(count == 1 ? "" : "s") \(state).", mode)
     }

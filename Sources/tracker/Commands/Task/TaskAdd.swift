@@ -52,32 +52,23 @@ extension Runner {
         let rows = { (task: ProjectTask) in TaskRows([task], projects: [project.id: project], today: self.today) }
         // The task is looked for in the Tasks table itself: the project's Tasks field may not hold one another process
         // made meanwhile.
-        let creating = try await creatingIfAbsent(
-            options.ifAbsent, with: client,
+        let creation = try await base.create(
+            ifAbsent: options.ifAbsent, lockName: [project.id, options.name], for: "task-add",
+            doing: "adding \"\(options.name)\"",
             find: {
                 try await client.tasks(in: table, matching: Formula.nameEquals(options.name, field: layout.fields.name))
                     .get().first { $0.name == options.name && $0.projects.contains(project.id) }
             },
-            lock: {
-                try await lock(
-                    [project.id, options.name], for: "task-add", in: base, doing: "adding \"\(options.name)\"")
-            })
-        let leased: ProjectAPIClient
-        switch creating {
-        case .found(let task):
+            send: { try await $0.createTask(write, in: table, name: options.name, project: project.id).get() })
+        guard case .created(let task) = creation else {
+            let task = creation.record
             narrate(
                 "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).",
                 options.mode)
             noteCreated(false)
             try printTask(task, rows(task), options.mode)
             return
-        case .create(let client): leased = client
         }
-        defer { withExtendedLifetime(leased) {} }
-        // The team's lock may be lost while the name is looked for or the create waits for its slot: the client
-        // confirms it right before each attempt goes out.
-        neverRunAgain()
-        let task = try await leased.createTask(write, in: table, name: options.name, project: project.id).get()
         noteCreated(true)
         narrate("Added \"\(options.name)\" to \"\(project.name ?? project.id)\".", options.mode)
         try printTask(task, rows(task), options.mode)

@@ -31,7 +31,7 @@ struct TaskShow: Equatable, Sendable {
 extension Runner {
     /// The naming rule for tasks, narrowed to the project `--project` names when given; `reading` for commands that
     /// only read (a name holding every word typed is taken), else a guess is asked about on a terminal.
-    func taskNaming(_ base: Base, _ layout: TaskLayout, project: String?, reading: Bool = false) async throws
+    func taskNaming(_ base: Session, _ layout: TaskLayout, project: String?, reading: Bool = false) async throws
         -> TaskNaming
     {
         var naming = TaskNaming(client: base.client, layout: layout)

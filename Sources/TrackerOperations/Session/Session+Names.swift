@@ -7,25 +7,23 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 
-extension Runner {
+extension Session {
     /// Keeps the names file for shell completion up to date with what this command read: `projects` first, and the
     /// schema's categories, views and fields when tracker has it. Failing to write it is not an error.
-    func rememberNames(
-        _ projects: [String], ids: [(id: String, name: String)] = [], replacing: Bool, base: Base
+    package func rememberNames(
+        _ projects: [String], ids: [(id: String, name: String)] = [], replacing: Bool
     ) {
-        guard let cache = context.cacheDirectory else { return }
-        let configuration = base.configuration
+        guard let cache = surroundings.cache else { return }
         let name = NamesFile.fileName(
             endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
         let stored = cache.read(name)
         var names = stored.flatMap(NamesFile.init(data:)) ?? NamesFile()
         names.remember(projects: projects, replacing: replacing)
         names.remember(projectIDs: ids, replacing: replacing)
-        if let table = base.layout.table {
+        if let table = layout.table {
             names.remember(
-                table: table, category: base.layout.fields[.category], trackerFields: Set(base.layout.fields.names))
+                table: table, category: layout.fields[.category], trackerFields: Set(layout.fields.names))
         }
         // A listing of what is already known writes nothing: most runs of a cron line or a prompt change no name.
         let data = names.data
@@ -33,9 +31,8 @@ extension Runner {
     }
 
     /// Keeps the clients' names for TAB after `--client`.
-    func rememberClientNames(_ clients: [String], base: Base) {
-        guard let cache = context.cacheDirectory else { return }
-        let configuration = base.configuration
+    package func rememberClientNames(_ clients: [String]) {
+        guard let cache = surroundings.cache else { return }
         let name = NamesFile.fileName(
             endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
         var names = cache.read(name).flatMap(NamesFile.init(data:)) ?? NamesFile()
@@ -45,9 +42,8 @@ extension Runner {
     }
 
     /// Adds the names of `tasks` and their assignees to the names file, for TAB after `task` verbs and `--assignee`.
-    func rememberTaskNames(_ tasks: [ProjectTask], base: Base) {
-        guard let cache = context.cacheDirectory, !tasks.isEmpty else { return }
-        let configuration = base.configuration
+    package func rememberTaskNames(_ tasks: [ProjectTask]) {
+        guard let cache = surroundings.cache, !tasks.isEmpty else { return }
         let name = NamesFile.fileName(
             endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
         var names = cache.read(name).flatMap(NamesFile.init(data:)) ?? NamesFile()
@@ -61,9 +57,8 @@ extension Runner {
 
     /// The name a listing or `show` last read for the project `id`, if any (it may have been renamed since: what is
     /// read by it is checked against the record).
-    func rememberedName(ofProject id: String, base: Base) -> String? {
-        guard let cache = context.cacheDirectory else { return nil }
-        let configuration = base.configuration
+    package func rememberedName(ofProject id: String) -> String? {
+        guard let cache = surroundings.cache else { return nil }
         let file = NamesFile.fileName(
             endpoint: configuration.endpoint, baseID: configuration.baseID, table: configuration.table)
         return cache.read(file).flatMap(NamesFile.init(data:))?.projectNames[id]

@@ -1,0 +1,69 @@
+import TrackerAPI
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// The copies of the tables a face that stays keeps (`board`, `mcp`), one for each base and layout, shared by every
+/// command it runs; one-shot commands have none and read Airtable.
+package final class BaseCopies: Sendable {
+    /// The fields kept of each table, by tracker's words; nil keeps every field (an assistant may ask for any).
+    package let projectWords: [FieldMap.Word]?
+    package let taskWords: [TaskWord]?
+
+    package init(projectWords: [FieldMap.Word]? = nil, taskWords: [TaskWord]? = nil) {
+        self.projectWords = projectWords
+        self.taskWords = taskWords
+    }
+
+    /// What the board shows and filters by: 50,000 projects and 100,000 tasks fit in far less memory without the rest.
+    package static var board: BaseCopies {
+        BaseCopies(
+            projectWords: [.name, .due, .complete, .lead, .team, .client, .category, .notes],
+            taskWords: [.project, .complete, .assignee])
+    }
+
+    private let copies = Locked<[String: (layout: [String], copy: BaseCopy)]>([:])
+
+    /// A new turn of the face (a tool call, a board's refresh): each copy's next read brings it up to date.
+    package func beginTurn(observing: (@Sendable (Int) -> Void)? = nil) {
+        observer.withLock { $0 = observing }
+        for kept in copies.withLock({ Array($0.values) }) { kept.copy.beginTurn(observing: observing) }
+    }
+
+    /// Who hears a whole read's progress this turn, for a copy made during it.
+    private let observer = Locked<(@Sendable (Int) -> Void)?>(nil)
+
+    /// The copy kept under `key`, made by `make` the first time and again when the fields' names (`layout`) changed.
+    package func copy(for key: String, layout: [String], make: () -> BaseCopy) -> BaseCopy {
+        copies.withLock { copies in
+            if let kept = copies[key], kept.layout == layout { return kept.copy }
+            let copy = make()
+            copy.beginTurn(observing: observer.withLock { $0 })
+            copies[key] = (layout, copy)
+            return copy
+        }
+    }
+}
+
+/// The base's webhook id, kept where every process that shares the base's budget finds it: shared through the engine
+/// (the team's Redis when `"redis"` is set) and in the cache directory, for when the engine keeps no such values or
+/// cannot be reached.
+package struct WebhookRecord: WebhookMemory {
+    package let cache: CacheDirectory?
+    package let name: String
+    package let engine: any Coordination
+    package let owner: BudgetOwner
+
+    /// A hook lives 7 days unless refreshed; what is remembered of it no longer.
+    package static let lifetime = 7 * 86400
+
+    package func recall() -> String? {
+        if let id = engine.sharedValue("webhook", for: owner) { return id }
+        return cache?.read(name).map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    package func remember(_ id: String?) {
+        engine.share(id, as: "webhook", for: owner, forSeconds: Self.lifetime)
+        if let id { _ = cache?.write(Array(id.utf8), to: name) } else { _ = cache?.remove(name) }
+    }
+}

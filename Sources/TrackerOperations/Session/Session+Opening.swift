@@ -1,0 +1,89 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerAPI
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+extension Session {
+    /// Opens a session on the base `configuration` names, with the table's layout (the remembered schema, or the
+    /// schema read now) and the reader chosen once: the face's copy when it keeps one, else Airtable.
+    ///
+    /// With `readingBeside`, work that only reads and confirms before writing anything out does not wait for a schema
+    /// that is not remembered: the layout is the one the secrets file assumes, and the schema read goes out beside the
+    /// work's first request (`inFlight`). A face that keeps a copy reads the schema first (the copy needs the layout
+    /// confirmed) unless `evenWithCopy`: the board's cold first screen, which is read without the copy.
+    package static func open(
+        _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
+        attempt: SchemaAttempt, readingBeside: Bool = false, evenWithCopy: Bool = false
+    ) async throws -> Session {
+        let knowledge = BaseKnowledge(client: client, cache: surroundings.cache, now: surroundings.now)
+        if readingBeside && attempt.mayReadBeside && !knowledge.remembersFreshSchema
+            && (surroundings.copies == nil || evenWithCopy)
+        {
+            let assumed = client.access.fieldSettings.assumed
+            let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
+            attempt.began(inFlight)
+            return Session(
+                configuration: configuration, client: client.using(assumed), knowledge: knowledge,
+                layout: TableLayout(
+                    fields: assumed, table: nil, schema: nil,
+                    tasks: try? TaskLayout.resolve(client.access.tasks, projects: nil, schema: nil)),
+                inFlight: inFlight, surroundings: surroundings, attempt: attempt)
+        }
+        let layout = try await knowledge.layout()
+        var session = Session(
+            configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout,
+            surroundings: surroundings, attempt: attempt)
+        session.attachCopy()
+        return session
+    }
+
+    /// Where this base's webhook id is kept: the team's Redis when `"redis"` is set, and the cache directory.
+    package static func webhookMemory(_ configuration: Configuration, in surroundings: SessionSurroundings)
+        -> WebhookRecord
+    {
+        let owner = configuration.budgetOwner
+        return WebhookRecord(
+            cache: surroundings.cache,
+            name: "webhook-" + String(StableHash.of(owner.endpoint.absoluteString + " " + owner.baseID), radix: 16),
+            engine: surroundings.coordination, owner: owner)
+    }
+
+    /// Reads through the face's copy of the tables, when the face keeps one and the layout is confirmed.
+    private mutating func attachCopy() {
+        guard let copies = surroundings.copies, inFlight == nil else { return }
+        let layout = layout
+        let tasks = layout.tasks
+        let key = [
+            configuration.access.endpoint.absoluteString, configuration.access.baseID, configuration.table,
+            tasks?.route ?? "",
+        ].joined(separator: "\u{0}")
+        // Records are decoded by the fields' names: a copy made with other names is made again.
+        let names =
+            FieldMap.Word.allCases.map { layout.fields[$0] ?? "" }
+            + TaskWord.allCases.map { tasks?.fields[$0] ?? "" }
+            + [String(describing: layout.fields.completion), String(describing: tasks?.fields.completion)]
+        let client = client
+        let memory = Self.webhookMemory(configuration, in: surroundings)
+        let copy = copies.copy(for: key, layout: names) {
+            var ids: [BaseCopy.Table: String] = [:]
+            ids[.projects] = layout.table?.id
+            ids[.tasks] = tasks?.table?.id
+            ids[.clients] = layout.clientTableID
+            // Only fields the schema says exist may be named; without it every field is kept.
+            let projectFields = layout.table == nil ? nil : copies.projectWords?.compactMap { layout.fields[$0] }
+            var taskFields: [String]?
+            if let tasks, tasks.table != nil, let words = copies.taskWords {
+                taskFields = words.compactMap { tasks.fields[$0] }
+            }
+            return BaseCopy(
+                client: client, tasks: tasks?.client, tableIDs: ids, memory: memory, clients: layout.clientTableID,
+                projectFields: projectFields, taskFields: taskFields)
+        }
+        self.client.copy = copy
+    }
+}

@@ -1,0 +1,149 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerAPI
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// One base as a command (or a face, for its whole life) works with it: the configuration, the client, the table's
+/// layout (confirmed, or assumed while the schema read is in flight), the reader (Airtable, or the face's copy, chosen
+/// once when the session is opened) and the engine shared with other tracker processes.
+///
+/// The rules that keep a write safe are the session's, not a command's: a write goes through `writing` (a write the
+/// schema contradicts is checked again and reported as the value that is wrong), a create through `create` (sent at
+/// most once, its lock confirmed by the client right before each attempt), and `finish` waits for the schema read in
+/// flight, so it is remembered and what was assumed is confirmed before the outcome is shown.
+package struct Session: Sendable {
+    package var configuration: Configuration
+    /// Reads and writes the fields as this base has them; it answers reads from the face's copy when there is one.
+    package var client: ProjectAPIClient
+    package var knowledge: BaseKnowledge
+    package var layout: TableLayout
+    /// The schema read going out beside the work, when the layout above is only assumed.
+    package var inFlight: SchemaInFlight? = nil
+    /// What the session stands in: the day, the clock, the caches, the engine.
+    package let surroundings: SessionSurroundings
+    /// Whether this run may still be run again with the schema (shared with the face that runs the command).
+    package let attempt: SchemaAttempt
+
+    /// The day the command runs on, read once: a listing past midnight sees one date.
+    package var today: CalendarDate { surroundings.today }
+
+    /// The layout confirmed by the schema read in flight, or the one in use: nothing is shown or written out before.
+    package func confirmedLayout() async throws -> TableLayout { try await inFlight?.confirmed() ?? layout }
+
+    /// Checks values against the base as this session last saw it.
+    package func checker(command: String) async throws -> ValueChecker {
+        // With the schema read in flight, the assumed layout stands until a value needs the schema: what it could have
+        // refused, Airtable refuses (no typecast), and the command then runs again with the schema.
+        let layout = inFlight == nil ? try await knowledge.layout() : self.layout
+        return ValueChecker(
+            client: client.using(layout.fields), knowledge: knowledge, layout: layout, command: command,
+            today: today, timeZone: surroundings.timeZone)
+    }
+
+    /// Waits for a schema read still in flight after a write, so it is remembered for the next command; once Airtable
+    /// has accepted the write, what the schema says no longer changes it.
+    package func finish() async { _ = try? await confirmedLayout() }
+
+    /// A write: when Airtable's answer contradicts what tracker remembered about the base (a field, a choice, a
+    /// linked record or a view it no longer has), the schema is read again and `recheck` checks the values once more,
+    /// so a stale memory is reported as the value that is wrong, not as Airtable's refusal.
+    package func writing<T>(
+        recheck: (Session) async throws -> Void, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as AppError where Self.contradictsMemory(error) && (inFlight != nil || !knowledge.isCurrent) {
+            // Cold, the schema read beside the write says what was assumed wrongly; else it is read again.
+            let fresh = inFlight != nil ? try? await knowledge.layout() : try await knowledge.refreshed()
+            guard let fresh else { throw error }
+            var updated = self
+            updated.layout = fresh
+            updated.inFlight = nil
+            updated.client = client.using(fresh.fields)
+            try await recheck(updated)
+            throw error
+        }
+    }
+
+    /// Sends what must not happen twice (an upload): from here on a failure is reported, never answered by running
+    /// the command again with the schema.
+    package func sendingOnce<T>(_ body: () async throws -> T) async rethrows -> T {
+        attempt.neverRunAgain()
+        return try await body()
+    }
+
+    /// Answers that mean the base changed since its schema was read, and a field that has become computed since
+    /// (recorded: `Field "X" cannot accept a value because the field is computed`).
+    package static func contradictsMemory(_ error: AppError) -> Bool {
+        switch error {
+        case .missingField: return true
+        case .http(422, let body):
+            if body.type == "INVALID_VALUE_FOR_COLUMN", body.message?.contains("because the field is computed") == true
+            {
+                return true
+            }
+            return [
+                "UNKNOWN_FIELD_NAME", "INVALID_MULTIPLE_CHOICE_OPTIONS", "ROW_DOES_NOT_EXIST", "VIEW_NAME_NOT_FOUND",
+            ]
+            .contains(body.type ?? "")
+        default: return false
+        }
+    }
+}
+
+/// What a face gives every session it opens: the day, the clocks, where things are remembered, how processes share
+/// the base, and the copy of the tables a face that stays keeps.
+package struct SessionSurroundings: Sendable {
+    package var today: CalendarDate
+    package var timeZone: Zone
+    /// The wall clock, for how old a remembered schema is.
+    package var now: @Sendable () -> Date
+    /// The clock and the sleep a lock waits with.
+    package var network: NetworkHelper.Environment
+    /// Where the schema and resolved names are remembered between commands; nil remembers nothing.
+    package var cache: CacheDirectory?
+    /// The engine shared with other tracker processes (the machine's, or the team's Redis).
+    package var coordination: any Coordination
+    /// The tables a face that stays keeps between its calls; nil for a one-shot command, which reads Airtable.
+    package var copies: BaseCopies?
+
+    /// Each value given.
+    package init(
+        today: CalendarDate, timeZone: Zone, now: @escaping @Sendable () -> Date, network: NetworkHelper.Environment,
+        cache: CacheDirectory?, coordination: any Coordination, copies: BaseCopies?
+    ) {
+        self.today = today
+        self.timeZone = timeZone
+        self.now = now
+        self.network = network
+        self.cache = cache
+        self.coordination = coordination
+        self.copies = copies
+    }
+}
+
+/// One run of a command: whether it may send its work beside a schema read, and the read in flight, so the face can
+/// run it once more with the schema first when the read contradicts what the work assumed. A create that may have
+/// been sent ends that: no second run may send it again.
+package final class SchemaAttempt: Sendable {
+    private let state: Locked<(inFlight: SchemaInFlight?, mayReadBeside: Bool)>
+
+    /// A first run reads beside the schema; a second (after a contradiction) does not.
+    package init(mayReadBeside: Bool = true) { state = Locked((nil, mayReadBeside)) }
+
+    /// Whether work may still go out beside a schema read not yet answered.
+    package var mayReadBeside: Bool { state.withLock { $0.mayReadBeside } }
+
+    /// The schema read going out beside this run's work, if any and if the run may still be repeated.
+    package var inFlight: SchemaInFlight? { state.withLock { $0.inFlight } }
+
+    func began(_ inFlight: SchemaInFlight) { state.withLock { $0.inFlight = inFlight } }
+
+    /// From here on a failure is reported, never answered by running the command again.
+    package func neverRunAgain() { state.withLock { $0.inFlight = nil } }
+}
