@@ -70,6 +70,11 @@ package struct Session: Sendable {
         }
     }
 
+    /// The notes (or a comment) a command was given: inline, from a file (`flag` names it), or from standard input.
+    package func readNotes(_ source: NotesSource?, command: String, flag: String = "--notes-file") throws -> String? {
+        try surroundings.readNotes(source, command, flag)
+    }
+
     /// Sends what must not happen twice (an upload): from here on a failure is reported, never answered by running
     /// the command again with the schema.
     package func sendingOnce<T>(_ body: () async throws -> T) async rethrows -> T {
@@ -111,6 +116,19 @@ package struct SessionSurroundings: Sendable {
     package var coordination: any Coordination
     /// The tables a face that stays keeps between its calls; nil for a one-shot command, which reads Airtable.
     package var copies: BaseCopies?
+    /// Asks the person whether the one `noun` whose name holds every word typed is the one meant (a terminal's
+    /// `[y/N]`); nil where nobody can be asked, and a guess is refused.
+    package var confirmsGuess: (@Sendable (_ noun: String, _ name: String) -> Bool)? = nil
+    /// Reads notes or a comment from where the person said (inline, a file, standard input), as the face can; the
+    /// default reads text given inline only.
+    package var readNotes: @Sendable (_ source: NotesSource?, _ command: String, _ flag: String) throws -> String? = {
+        source, command, _ in
+        guard case .text(let text)? = source else {
+            if source == nil { return nil }
+            throw AppError.usage("\(command) takes its text inline here", command: command)
+        }
+        return text
+    }
 
     /// Each value given.
     package init(

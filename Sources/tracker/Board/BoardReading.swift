@@ -35,10 +35,10 @@ extension BoardSession {
                 let since = ProjectDigest.start(
                     of: CalendarDate(dayNumber: runner.today.dayNumber - doneDays + 1), in: runner.context.timeZone)
                 let terms = [Formula.openOrDoneSince(since, fields: base.layout.fields)].compactMap { $0 }
-                let listing = try await runner.projectListing(
-                    filters, view: view, base: base, command: "board", terms: terms)
-                let tasks = (try? runner.taskLayout(base)).map {
-                    runner.taskProgressRead($0, base: base, withAssignees: true)
+                let listing = try await base.projectListing(
+                    filters, view: view, command: "board", terms: terms)
+                let tasks = (try? base.taskLayout()).map {
+                    base.taskProgressRead($0, withAssignees: true)
                 }
                 var all: [BoardCard] = []
                 try await listing.read(base.client) { page in
@@ -75,8 +75,8 @@ extension BoardSession {
                 let fields = base.layout.fields
                 let since = ProjectDigest.start(
                     of: CalendarDate(dayNumber: runner.today.dayNumber - doneDays + 1), in: runner.context.timeZone)
-                let resolved = try await runner.resolvingClient(filters, base: base, command: "board")
-                let people = try await runner.peopleMatch(resolved, base: base)
+                let resolved = try await base.resolvingClient(filters, command: "board")
+                let people = try await base.peopleMatch(resolved)
                 let selection = Formula.selection(resolved, today: runner.today, fields: fields)
                 // Done lately: asked of Airtable once a day, then seen by the copy as projects turn complete.
                 let doneFormula = Formula.completedSince(since, fields: fields)
@@ -101,7 +101,7 @@ extension BoardSession {
                 }
                 var all = shown.map { BoardCard($0) }
                 input.yield(.deletions(Self.deletionsText(await copy.watch)))
-                if (try? runner.taskLayout(base)) != nil,
+                if (try? base.taskLayout()) != nil,
                     let summary = try? await copy.summarizeTasks(into: TaskSummary(), { $0.count($1) })
                 {
                     summary.fill(&all)

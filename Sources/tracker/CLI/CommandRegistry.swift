@@ -1,3 +1,5 @@
+import TrackerOperations
+
 /// Every subcommand, in the order help lists them: adding a command is a file under Commands/ and a line here.
 enum CommandRegistry {
     /// Every subcommand as a closure, so that finding one by name makes only the types tried before it: their

@@ -73,9 +73,24 @@ struct Runner {
 
     /// What every session of this run stands in: the day, the clocks, the caches, the engine, the face's copies.
     func surroundings(_ configuration: Configuration) -> SessionSurroundings {
-        SessionSurroundings(
+        var surroundings = SessionSurroundings(
             today: today, timeZone: context.timeZone, now: context.now, network: context.network,
             cache: context.cacheDirectory, coordination: coordination(configuration), copies: context.copies)
+        surroundings.confirmsGuess = guessQuestion()
+        surroundings.readNotes = { [self] in try readNotes($0, command: $1, flag: $2) }
+        return surroundings
+    }
+
+    /// On a terminal, the question a write asks about the one record whose name holds every word typed: true only for
+    /// a yes. Nil off a terminal, where a guess is 66.
+    private func guessQuestion() -> (@Sendable (_ noun: String, _ name: String) -> Bool)? {
+        guard context.isStdinTerminal && output.isStderrTerminal else { return nil }
+        let (output, context) = (output, context)
+        return { noun, name in
+            output.standardError("No \(noun) has that name. Did you mean \"\(TextCells.folded(name))\"? [y/N] ")
+            let answer = context.readLine()?.trimmingWhitespace().lowercased()
+            return answer == "y" || answer == "yes"
+        }
     }
 
     /// A word's field, or a usage error naming the flag and the field this base lacks.

@@ -49,8 +49,8 @@ extension Runner {
         // Before any request: a batch with one bad file sends nothing.
         let files = try checkedUploads(options.files, command: "attach")
         let base = try await prepareBase(readingBeside: true)
-        let holder = try await fileHolder(
-            options.owner, field: options.field, base: base, command: "attach", forgiving: false)
+        let holder = try await base.fileHolder(
+            options.owner, field: options.field, command: "attach", forgiving: false)
         if options.mode.dryRun { return try printPlanned(files.map { base.client.plannedUpload($0, to: holder.cell) }) }
         // An upload whose answer is lost may have happened: from the first, the command is never run again.
         let added = try await base.sendingOnce {

@@ -61,9 +61,9 @@ extension Runner {
         // Cold, the listing goes out beside the schema read; the events wait for it to confirm the layout (the
         // table's id makes each event's address).
         let base = try await prepareBase(readingBeside: true)
-        let listing = try await datedListing(
+        let listing = try await base.datedListing(
             options.filters, view: options.view, includesComplete: options.includesComplete,
-            showing: [.name, .due, .complete, .lead, .notes], base: base, command: "calendar")
+            showing: [.name, .due, .complete, .lead, .notes], command: "calendar")
         func calendar(_ layout: TableLayout) -> ICalendar {
             ICalendar(
                 baseID: base.configuration.baseID, tableID: layout.table?.id,

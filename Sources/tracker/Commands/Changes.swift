@@ -153,7 +153,7 @@ extension Runner {
         var distrusted = Set<String>()
         do {
             if let previous,
-                let news = try await changesNews(options, previous: previous, base: base, distrusted: &distrusted)
+                let news = try await base.changesNews(options, previous: previous, distrusted: &distrusted)
             {
                 // Only what changed since the snapshot is read, and its other lines are kept as they are.
                 comparison = comparing(try await base.confirmedLayout(), news: news.next)
@@ -192,8 +192,8 @@ extension Runner {
         _ options: Changes, previous: TableSnapshot.Stored?, base: Session, distrusted: Set<String>,
         comparing: (TableLayout, TableSnapshot.News?) -> TableComparison
     ) async throws -> TableComparison {
-        let listing = try await projectListing(options.filters, view: options.view, base: base, command: "changes")
-        let news = try await changesNewsStart(options, base: base, distrusted: distrusted)
+        let listing = try await base.projectListing(options.filters, view: options.view, command: "changes")
+        let news = try await base.changesNewsStart(options, distrusted: distrusted)
         var started: TableComparison?
         // Cold, the listing goes out beside the schema read; values are formatted by the fields' types, so the
         // comparison starts once the schema has confirmed the layout (before the first page is passed on).

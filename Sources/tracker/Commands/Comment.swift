@@ -65,7 +65,7 @@ extension Runner {
         // Cold, the schema read and who the token is go out beside the project's read; the POST waits for the project.
         let base = try await prepareBase(readingBeside: true)
         async let user: String? = options.mode.dryRun ? nil : base.knowledge.me()
-        let record = try await find(options.target, base: base, forgiving: false)
+        let record = try await base.find(options.target, forgiving: false)
         let text = try await withMentions(typed, base: base)
         if options.mode.dryRun {
             let path =

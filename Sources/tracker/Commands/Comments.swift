@@ -67,7 +67,7 @@ extension Runner {
             guard let byID else { return nil }
             return await base.client.comments(on: byID, limit: options.limit)
         }()
-        let record = try await find(options.target, base: base, forgiving: true)
+        let record = try await base.find(options.target, forgiving: true)
         let read =
             if let early = await early, record.id == byID {
                 early

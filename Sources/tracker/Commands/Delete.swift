@@ -47,7 +47,7 @@ extension Runner {
         var written = writtenOutput(options.mode)
         // With --yes and ids alone, the delete is the one request (--json prints objects, so it reads them first).
         var deletedByID = 0
-        let wroteByID = try await writtenByID(
+        let wroteByID = try await base.writtenByID(
             options.targets, allowed: options.confirmed && !options.mode.dryRun && !options.mode.json
         ) { ids in
             try await client.deleteProjects(ids, unverified: true) { batch in try written.emitIDs(batch) }
@@ -59,7 +59,7 @@ extension Runner {
             narrate("Deleted \(deletedByID) project\(deletedByID == 1 ? "" : "s").", options.mode)
             return
         }
-        let projects = try await namingForWrites(client).resolve(all: options.targets)
+        let projects = try await base.namingForWrites().resolve(all: options.targets)
         _ = try await base.confirmedLayout()
         let ids = projects.map(\.id)
         if options.mode.dryRun { return try printPlanned(client.plannedDeletes(ids)) }

@@ -103,8 +103,8 @@ extension Runner {
     fileprivate func files(_ options: Files) async throws {
         let base = try await prepareBase(readingBeside: true)
         let reads: Bool = if case .remove = options.action { false } else { true }
-        let holder = try await fileHolder(
-            options.owner, field: options.field, base: base, command: "files", forgiving: reads)
+        let holder = try await base.fileHolder(
+            options.owner, field: options.field, command: "files", forgiving: reads)
         let attachments = try await holder.current(base.client)
         switch options.action {
         case .list(let format): try listFiles(attachments, holder: holder, format: format)

@@ -127,9 +127,9 @@ extension Runner {
 
     private func listPlan(_ options: List, _ base: Session) async throws -> ListPlan {
         var options = options
-        options.filters = try await resolvingClient(options.filters, base: base, command: "list")
+        options.filters = try await base.resolvingClient(options.filters, command: "list")
         let fields = base.layout.fields
-        var (lookup, view) = try await lookUpSelection(options.filters, view: options.view, base: base, command: "list")
+        var (lookup, view) = try await base.lookUpSelection(options.filters, view: options.view, command: "list")
         var sort: [(field: String, direction: ListQuery.Direction)] = []
         let direction: ListQuery.Direction = options.descending ? .desc : .asc
         switch options.sort {
@@ -150,7 +150,7 @@ extension Runner {
                 fields.word(forFieldNamed: field).flatMap { fields[$0] == field ? Self.column(for: $0) : nil }
                     ?? .field(field))
         }
-        let keep = try await peopleMatch(options.filters, base: base)
+        let keep = try await base.peopleMatch(options.filters)
         var query = ListQuery.picking(
             Formula.selection(options.filters, today: today, fields: fields),
             fields: fetchedFields(options, columns: columns, layout: lookup.layout))
@@ -273,7 +273,7 @@ extension Runner {
     /// The tasks of every project, read beside the listing when `columns` show progress; nil otherwise.
     private func progressRead(_ columns: [ListColumn], base: Session) throws -> Task<[String: [ProjectTask]], Error>? {
         guard columns.contains(.tasks) || columns.contains(.daysLeft) else { return nil }
-        return taskProgressRead(try taskLayout(base), base: base)
+        return base.taskProgressRead(try base.taskLayout())
     }
 
     /// Stops a listing once `--limit` projects were shown and one more told that more match.

@@ -45,7 +45,7 @@ extension Runner {
     /// on a terminal, hands it to the browser.
     fileprivate func open(_ options: Open) async throws {
         let base = try await prepareBase(readingBeside: true)
-        let record = try await find(options.target, base: base, forgiving: true)
+        let record = try await base.find(options.target, forgiving: true)
         let baseID = base.configuration.baseID
         guard let tableID = record.tableID else {
             try output.standardOutput(WebAddress.base(baseID) + "\n")

@@ -117,8 +117,8 @@ extension Runner {
                 today: today, days: options.days, since: digest.since, fields: fields, completedLately: lately)
             terms = []
         }
-        let listing = try await projectListing(
-            options.filters, view: options.view, base: base, command: "report", terms: terms, also: picked,
+        let listing = try await base.projectListing(
+            options.filters, view: options.view, command: "report", terms: terms, also: picked,
             showing: options.format == .json ? nil : [.name, .due, .complete, .lead, .category])
         // The open tasks, read in one listing beside the projects'; those of overdue projects make their section.
         let openTasks = openTasksRead(base)

@@ -150,7 +150,7 @@ extension Runner {
     /// The project's tasks, in the order its Tasks field lists them: those read beside kept when the record lists them,
     /// the rest read by id; nil when the base has no Tasks table or the projects no link to it.
     private func tasks(of project: Project, read: [ProjectTask]?, base: Session) async throws -> [ProjectTask]? {
-        guard let layout = base.layout.tasks, let ids = taskIDs(of: project, in: layout) else { return nil }
+        guard let layout = base.layout.tasks, let ids = base.taskIDs(of: project, in: layout) else { return nil }
         let byID = Dictionary((read ?? []).map { ($0.id, $0) }) { first, _ in first }
         let missing = ids.filter { byID[$0] == nil }
         var found = byID

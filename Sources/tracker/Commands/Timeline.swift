@@ -50,12 +50,12 @@ extension Runner {
     /// as the longest name that fits.
     fileprivate func timeline(_ options: Timeline) async throws {
         let base = try await prepareBase(readingBeside: true)
-        let listing = try await datedListing(
+        let listing = try await base.datedListing(
             options.filters, view: options.view, includesComplete: false, showing: [.name, .due, .kickoff, .complete],
-            base: base, command: "timeline")
+            command: "timeline")
         // Each project's done/total, from one listing of the Tasks table beside the projects' (shown where it fits;
         // the chart is drawn without it when the Tasks table cannot be read).
-        let progress = base.layout.tasks.map { taskProgressRead($0, base: base) }
+        let progress = base.layout.tasks.map { base.taskProgressRead($0) }
         defer { progress?.cancel() }
         var projects: [Project] = []
         try await listing.read(base.client) { projects += $0 }

@@ -81,10 +81,10 @@ extension Runner {
         let target = options.target
         let isID = ProjectAPIClient.looksLikeRecordID(target) && !options.mode.dryRun
         async let checked = check(base)
-        async let named = isID ? nil : namingForWrites(client).resolve(target)
+        async let named = isID ? nil : base.namingForWrites().resolve(target)
         let write = try await checked
         var updated: Project?
-        let wroteByID = try await writtenByID([target], allowed: isID) { ids in
+        let wroteByID = try await base.writtenByID([target], allowed: isID) { ids in
             updated = try await apply(ProjectChange(id: ids[0], write: write))
         }
         if !wroteByID {
@@ -92,7 +92,7 @@ extension Runner {
             if let found = try await named {
                 project = found
             } else {
-                project = try await namingForWrites(client).resolve(target)
+                project = try await base.namingForWrites().resolve(target)
             }
             _ = try await base.confirmedLayout()
             let change = ProjectChange(id: project.id, write: write)

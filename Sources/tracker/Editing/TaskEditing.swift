@@ -9,8 +9,8 @@ extension Runner {
     func editTask(_ typed: String, project: String?, mode: WriteMode) async throws {
         let editor = try editorCommand()
         let base = try await prepareBase()
-        let layout = try taskLayout(base)
-        let naming = try await taskNaming(base, layout, project: project)
+        let layout = try base.taskLayout()
+        let naming = try await base.taskNaming(layout, project: project)
         let task = try await naming.resolve(typed)
         var projectName: String?
         if let id = task.project { projectName = try await base.client.projects(ids: [id]).get().first?.name }
@@ -32,7 +32,7 @@ extension Runner {
                 output.standardError("tracker: no changes\n")
                 return
             }
-            var write = try await taskCells(try values(changed), layout: layout, base: base)
+            var write = try await base.taskCells(try values(changed), layout: layout)
             for (word, value) in changed {
                 if word == .complete, let completion = layout.fields.completion {
                     write[TaskWord.complete] = completion.value(complete: try yesOrNo(value))
@@ -58,7 +58,7 @@ extension Runner {
                 if let first = $0.first { updated = first }
             }
             narrate("Updated \"\(updated.name ?? updated.id)\".", mode)
-            try printTask(updated, try await taskRows([updated], base: base), mode)
+            try printTask(updated, try await base.taskRows([updated]), mode)
         } catch let problems as EditForm.Problems {
             let text = problems.messages().joined(separator: "; ")
             throw AppError.editKept(.usage(text, command: "edit"), path: files.keep(edited))

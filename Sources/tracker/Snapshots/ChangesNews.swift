@@ -11,32 +11,32 @@ import TrackerOperations
 /// whole
 /// table"): the base's webhook says which records changed and which were deleted (without one, a listing of ids says
 /// which are gone), and one listing reads the records changed since the snapshot's time.
-struct ChangesNews {
+package struct ChangesNews {
     /// Changed since, and picked by the selection.
-    var changed: [Project]
+    package var changed: [Project]
     /// Changed since, and no longer picked: changed, and out of the snapshot.
-    var left: [Project]
-    var deleted: Set<String>
+    package var left: [Project]
+    package var deleted: Set<String>
     /// From where the next run reads.
-    var next: TableSnapshot.News
+    package var next: TableSnapshot.News
 }
 
-extension Runner {
+extension Session {
     /// The news since `previous`; nil when the snapshot must be compared with the whole table: it has no news position,
     /// a view picks the projects (only Airtable knows its filters), the selection moves with the day, or the news was
     /// lost (the webhook made again, payloads older than the cursor gone, the hook disabled or broken), or the
     /// snapshot's time reads as impossible (ahead of the server's clock). A hook whose payloads said it broke is added
     /// to `distrusted`, so the whole read that follows does not adopt it again.
     func changesNews(
-        _ options: Changes, previous: TableSnapshot.Stored, base: Session, distrusted: inout Set<String>
+        _ options: Changes, previous: TableSnapshot.Stored, distrusted: inout Set<String>
     ) async throws -> ChangesNews? {
         guard let news = previous.news, options.view == nil, !options.filters.movesWithTheDay else { return nil }
-        let layout = try await base.confirmedLayout()
-        let client = base.client
+        let layout = try await self.confirmedLayout()
+        let client = self.client
         var deleted = Set<String>()
         var tableChanged = true
         var next = TableSnapshot.News(since: news.since)
-        let memory = Session.webhookMemory(base.configuration, in: base.surroundings)
+        let memory = Session.webhookMemory(self.configuration, in: self.surroundings)
         let watch = try await client.basesWebhook(memory: memory)
         // The listing told the server's time: a snapshot's time ahead of it would hide every change until then.
         guard let since = ISOInstant.date(news.since)?.timeIntervalSince1970,
@@ -77,8 +77,8 @@ extension Runner {
         // Moved on only past records read: with none, the same window holds nothing new, and the snapshot (its header
         // included) stays byte for byte what it was.
         if !changed.isEmpty, let sent { next.since = sent }
-        let filters = try await resolvingClient(options.filters, base: base, command: "changes")
-        let keep = try await peopleMatch(filters, base: base)
+        let filters = try await self.resolvingClient(options.filters, command: "changes")
+        let keep = try await self.peopleMatch(filters)
         let selection = Formula.selection(filters, today: today, fields: layout.fields)
         let picks: (Project) -> Bool = { selection.keeps($0) && (keep?($0) ?? true) }
         return ChangesNews(
@@ -87,13 +87,13 @@ extension Runner {
 
     /// Where the news starts for a whole read about to go out: the base's webhook's cursor now and the server's
     /// time; nil when the next run must read the whole table anyway.
-    func changesNewsStart(_ options: Changes, base: Session, distrusted: Set<String>) async throws -> TableSnapshot
+    func changesNewsStart(_ options: Changes, distrusted: Set<String>) async throws -> TableSnapshot
         .News?
     {
         guard options.view == nil, !options.filters.movesWithTheDay else { return nil }
-        let client = base.client
+        let client = self.client
         var news = TableSnapshot.News(since: "")
-        let memory = Session.webhookMemory(base.configuration, in: base.surroundings)
+        let memory = Session.webhookMemory(self.configuration, in: self.surroundings)
         if case .hook(let hook) = try await client.basesWebhook(memory: memory, distrusted: distrusted) {
             (news.hook, news.cursor) = (hook.id, hook.cursorForNextPayload)
         }

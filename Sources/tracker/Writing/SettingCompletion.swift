@@ -27,11 +27,11 @@ extension Runner {
         }
         // By ids alone the write is the one request (setting a value twice changes nothing).
         var count = Set(targets).count
-        let wroteByID = try await writtenByID(targets, allowed: !mode.dryRun) { ids in
+        let wroteByID = try await base.writtenByID(targets, allowed: !mode.dryRun) { ids in
             try await apply(ids.map { ProjectChange(id: $0, write: write) })
         }
         if !wroteByID {
-            let projects = try await namingForWrites(client).resolve(all: targets)
+            let projects = try await base.namingForWrites().resolve(all: targets)
             _ = try await base.confirmedLayout()
             let changes = projects.filter { $0.isComplete != complete }.map { ProjectChange(id: $0.id, write: write) }
             if mode.dryRun { return try printPlanned(client.plannedUpdates(changes)) }

@@ -38,10 +38,10 @@ struct TaskAdd: Equatable, Sendable {
 extension Runner {
     fileprivate func addTask(_ options: TaskAdd) async throws {
         let base = try await prepareBase()
-        let layout = try taskLayout(base)
-        _ = try taskField(.project, for: "task add", in: layout)
-        var write = try await taskCells(options.values, layout: layout, base: base)
-        let project = try await namingForWrites(base.client).resolve(options.project)
+        let layout = try base.taskLayout()
+        _ = try base.taskField(.project, for: "task add", in: layout)
+        var write = try await base.taskCells(options.values, layout: layout)
+        let project = try await base.namingForWrites().resolve(options.project)
         write[.project] = .array([.string(project.id)])
         let client = base.client
         let table = layout.client

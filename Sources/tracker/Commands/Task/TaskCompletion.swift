@@ -29,14 +29,14 @@ struct TaskCompletion: Equatable, Sendable {
 extension Runner {
     fileprivate func setTasksComplete(_ options: TaskCompletion) async throws {
         let base = try await prepareBase()
-        let layout = try taskLayout(base)
+        let layout = try base.taskLayout()
         guard let completion = layout.fields.completion else {
             throw AppError.usage(
                 "task \(options.complete ? "done" : "reopen") needs a completion field in \"\(layout.name)\", and it has none; map one in \"tasks\".\"fields\": \"complete\"",
                 command: "task")
         }
         // Every task is found before anything is written.
-        let found = try await taskNaming(base, layout, project: options.project).resolve(all: options.tasks)
+        let found = try await base.taskNaming(layout, project: options.project).resolve(all: options.tasks)
         let value = completion.value(complete: options.complete)
         let changes = found.filter { $0.isComplete != options.complete }.map {
             TaskChange(id: $0.id, write: TaskWrite([(.complete, value)]))
@@ -50,7 +50,7 @@ extension Runner {
         let tasks = found.map { written[$0.id] ?? $0 }
         if options.mode.quiet { return }
         if options.mode.json {
-            let rows = try await taskRows(tasks, base: base)
+            let rows = try await base.taskRows(tasks)
             return try output.standardOutput("[\n" + tasks.map(rows.json).joined(separator: ",\n") + "\n]\n")
         }
         try output.standardOutput(tasks.map { $0.id + "\n" }.joined())

@@ -27,9 +27,9 @@ struct TaskDelete: Equatable, Sendable {
 extension Runner {
     fileprivate func deleteTasks(_ options: TaskDelete) async throws {
         let base = try await prepareBase()
-        let layout = try taskLayout(base)
+        let layout = try base.taskLayout()
         // Every task is found before anything is deleted.
-        let found = try await taskNaming(base, layout, project: options.project).resolve(all: options.tasks)
+        let found = try await base.taskNaming(layout, project: options.project).resolve(all: options.tasks)
         let ids = found.map(\.id)
         if options.mode.dryRun { return try printPlanned(base.client.plannedTaskDeletes(ids, in: layout.client)) }
         if !options.confirmed {

@@ -29,26 +29,11 @@ struct TaskShow: Equatable, Sendable {
 }
 
 extension Runner {
-    /// The naming rule for tasks, narrowed to the project `--project` names when given; `reading` for commands that
-    /// only read (a name holding every word typed is taken), else a guess is asked about on a terminal.
-    func taskNaming(_ base: Session, _ layout: TaskLayout, project: String?, reading: Bool = false) async throws
-        -> TaskNaming
-    {
-        var naming = TaskNaming(client: base.client, layout: layout)
-        if let project {
-            let found = try await ProjectNaming(client: base.client, forgivesWords: reading).resolve(project)
-            naming.within = found
-            naming.withinIDs = taskIDs(of: found, in: layout)
-        }
-        if reading { naming.forgivesWords = true } else { naming.confirmsGuess = guessQuestion("task") }
-        return naming
-    }
-
     fileprivate func showTask(_ options: TaskShow) async throws {
         let base = try await prepareBase()
-        let layout = try taskLayout(base)
-        let task = try await taskNaming(base, layout, project: options.project, reading: true).resolve(options.task)
-        let rows = try await taskRows([task], base: base)
+        let layout = try base.taskLayout()
+        let task = try await base.taskNaming(layout, project: options.project, reading: true).resolve(options.task)
+        let rows = try await base.taskRows([task])
         if options.json { return try output.standardOutput(rows.json(task) + "\n") }
         var lines = [style.bold(TextCells.folded(task.name ?? task.id))]
         func line(_ label: String, _ value: String) {

@@ -52,22 +52,22 @@ struct TaskUpdate: Equatable, Sendable {
 extension Runner {
     fileprivate func updateTask(_ options: TaskUpdate) async throws {
         let base = try await prepareBase()
-        let layout = try taskLayout(base)
-        var write = try await taskCells(options.values, layout: layout, base: base)
+        let layout = try base.taskLayout()
+        var write = try await base.taskCells(options.values, layout: layout)
         for word in options.clear { write[word] = .null }
-        _ = try options.clear.map { try taskField($0, for: "--clear \($0.rawValue)", in: layout) }
+        _ = try options.clear.map { try base.taskField($0, for: "--clear \($0.rawValue)", in: layout) }
         var moved: Project?
         if let target = options.moveTo {
-            _ = try taskField(.project, for: "--move-to", in: layout)
-            moved = try await namingForWrites(base.client).resolve(target)
+            _ = try base.taskField(.project, for: "--move-to", in: layout)
+            moved = try await base.namingForWrites().resolve(target)
             write[.project] = .array([.string(moved!.id)])
         }
-        let task = try await taskNaming(base, layout, project: options.project).resolve(options.task)
+        let task = try await base.taskNaming(layout, project: options.project).resolve(options.task)
         let change = TaskChange(id: task.id, write: write)
         if options.mode.dryRun { return try printPlanned(base.client.plannedTaskUpdates([change], in: layout.client)) }
         var updated = task
         try await base.client.updateTasks([change], in: layout.client) { if let first = $0.first { updated = first } }
-        let rows = try await taskRows([updated], base: base)
+        let rows = try await base.taskRows([updated])
         narrate(
             "Updated \"\(updated.name ?? updated.id)\"\(moved.map { ", now in \"\($0.name ?? $0.id)\"" } ?? "").",
             options.mode)

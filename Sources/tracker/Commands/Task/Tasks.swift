@@ -84,13 +84,13 @@ extension Runner {
     fileprivate func tasks(_ options: Tasks) async throws {
         // Cold, the listing goes out beside the schema read, with the Tasks table the secrets file assumes.
         let base = try await prepareBase(readingBeside: true)
-        let layout = try taskLayout(base)
+        let layout = try base.taskLayout()
         var project: Project?
         if let target = options.project {
             project = try await ProjectNaming(client: base.client, forgivesWords: true).resolve(target)
         }
-        let rows = try await readTasks(
-            options.filters, of: project, tasks: layout, base: base, limit: options.limit)
+        let rows = try await base.readTasks(
+            options.filters, of: project, tasks: layout, limit: options.limit)
         let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
         switch format {
         case .json: try output.standardOutput(rows.jsonArray)

@@ -4,12 +4,11 @@
     import Foundation
 #endif
 import TrackerModel
-import TrackerOperations
 
 /// The flags of a project's fields, which `add` and `update` share.
 extension ScannedArguments {
     /// The values of a project's field flags, shared by `add` and `update`, checked as far as no request is needed.
-    func projectInput(today: CalendarDate) throws -> ProjectInput {
+    package func projectInput(today: CalendarDate) throws -> ProjectInput {
         let scanned = self
         let command = scanned.command?.name
         func text(_ flag: String) throws -> String? {

@@ -1,20 +1,19 @@
 import TrackerAPI
 import TrackerModel
-import TrackerOperations
 
 /// The values a task command was given, as typed.
-struct TaskValues: Equatable, Sendable {
-    var name: String?
-    var assignee: String?
-    var estimate: Double?
-    var notes: NotesSource?
+package struct TaskValues: Equatable, Sendable {
+    package var name: String?
+    package var assignee: String?
+    package var estimate: Double?
+    package var notes: NotesSource?
 
-    init(name: String? = nil, assignee: String? = nil, estimate: Double? = nil, notes: NotesSource? = nil) {
+    package init(name: String? = nil, assignee: String? = nil, estimate: Double? = nil, notes: NotesSource? = nil) {
         (self.name, self.assignee, self.estimate, self.notes) = (name, assignee, estimate, notes)
     }
 
     /// Reads `--assignee`, `--estimate` and `--notes`/`--notes-file`, refusing what needs no request to refuse.
-    init(_ scanned: ScannedArguments, name: String? = nil) throws {
+    package init(_ scanned: ScannedArguments, name: String? = nil) throws {
         if let name {
             guard !name.isEmpty else { throw AppError.usage("the task's name is empty", command: "task") }
             try TextRules.refuseControlCharacters(name, flag: "the task's name", command: "task")
@@ -38,9 +37,9 @@ struct TaskValues: Equatable, Sendable {
     }
 }
 
-extension Runner {
+extension Session {
     /// The Tasks table's field for `word`, or a usage error naming the flag and the field the table lacks.
-    func taskField(_ word: TaskWord, for flag: String, in layout: TaskLayout) throws -> String {
+    package func taskField(_ word: TaskWord, for flag: String, in layout: TaskLayout) throws -> String {
         guard let field = layout.fields[word] else {
             throw AppError.usage(
                 "\(flag) needs the Tasks table's \"\(word.rawValue)\" field (\(word.templateName)), and \"\(layout.name)\" has none",
@@ -51,7 +50,7 @@ extension Runner {
 
     /// The cells for `values`, each checked against the Tasks table before anything is sent: the estimate against the
     /// field's precision, the assignee as `me`, an email or a unique collaborator, notes with no control characters.
-    func taskCells(_ values: TaskValues, layout: TaskLayout, base: Session) async throws -> TaskWrite {
+    package func taskCells(_ values: TaskValues, layout: TaskLayout) async throws -> TaskWrite {
         var write = TaskWrite()
         if let name = values.name { write[.name] = .string(name) }
         if let estimate = values.estimate {
@@ -73,15 +72,15 @@ extension Runner {
         }
         if let assignee = values.assignee {
             _ = try taskField(.assignee, for: "--assignee", in: layout)
-            write[.assignee] = try await assigneeCell(assignee, base: base)
+            write[.assignee] = try await self.assigneeCell(assignee)
         }
         return write
     }
 
     /// The collaborator cell for `--assignee`: the token's user for `me`, else an email or a unique collaborator's name.
-    func assigneeCell(_ typed: String, base: Session) async throws -> JSONValue {
-        if typed.lowercased() == "me" { return .object([("id", .string(try await base.knowledge.me()))]) }
-        let checker = try await base.checker(command: "task")
+    package func assigneeCell(_ typed: String) async throws -> JSONValue {
+        if typed.lowercased() == "me" { return .object([("id", .string(try await self.knowledge.me()))]) }
+        let checker = try await self.checker(command: "task")
         return try await checker.collaborators(for: [typed])[0]
     }
 }

@@ -4,12 +4,11 @@
     import Foundation
 #endif
 import TrackerModel
-import TrackerOperations
 
 /// Positional words every command reads the same way: the projects it names.
 extension ScannedArguments {
     /// The one project a command names.
-    func projectTarget() throws -> String {
+    package func projectTarget() throws -> String {
         let name = command?.name ?? ""
         guard let target = positionals.first else {
             throw AppError.usage("\(name) needs a project id or name", command: name)
@@ -26,7 +25,7 @@ extension ScannedArguments {
     }
 
     /// The projects a command names: one or more.
-    func projectTargets() throws -> [String] {
+    package func projectTargets() throws -> [String] {
         let name = command?.name ?? ""
         guard !positionals.isEmpty else {
             throw AppError.usage("\(name) needs one or more project ids or names", command: name)

@@ -7,20 +7,19 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 
 /// The flags and positional words of one command line, before they are given meaning.
-struct ScannedArguments {
-    var command: CommandSpec?
-    var values: [String: [String]] = [:]
-    var positionals: [String] = []
+package struct ScannedArguments {
+    package var command: CommandSpec?
+    package var values: [String: [String]] = [:]
+    package var positionals: [String] = []
 
-    func has(_ flag: String) -> Bool { values[flag] != nil }
-    func last(_ flag: String) -> String? { values[flag]?.last }
-    func all(_ flag: String) -> [String] { values[flag] ?? [] }
+    package func has(_ flag: String) -> Bool { values[flag] != nil }
+    package func last(_ flag: String) -> String? { values[flag]?.last }
+    package func all(_ flag: String) -> [String] { values[flag] ?? [] }
 
     /// The flag's value, which must hold more than white space.
-    func nonEmpty(_ flag: String) throws -> String? {
+    package func nonEmpty(_ flag: String) throws -> String? {
         guard let value = last(flag) else { return nil }
         guard !value.trimmingWhitespaceAndNewlines().isEmpty else {
             throw AppError.usage("\(flag) must not be empty", command: command?.name)
@@ -30,7 +29,7 @@ struct ScannedArguments {
 
     /// The flag's date, in any form docs/contract.md lists; a malformed or impossible one is a usage error naming the
     /// flag.
-    func date(_ flag: String, today: CalendarDate) throws -> CalendarDate? {
+    package func date(_ flag: String, today: CalendarDate) throws -> CalendarDate? {
         guard let text = last(flag) else { return nil }
         switch DateInput.read(text, today: today) {
         case .date(let date): return date
@@ -41,14 +40,14 @@ struct ScannedArguments {
     }
 
     /// Fails when both flags were given.
-    func rejectTogether(_ first: String, _ second: String) throws {
+    package func rejectTogether(_ first: String, _ second: String) throws {
         if has(first) && has(second) {
             throw AppError.usage("\(first) and \(second) cannot be used together", command: command?.name)
         }
     }
 
     /// Refuses words past the first `allowed` positional ones.
-    func rejectPositionals(allowed: Int = 0) throws {
+    package func rejectPositionals(allowed: Int = 0) throws {
         guard positionals.count > allowed else { return }
         let extra = positionals.dropFirst(allowed).map { "'\($0)'" }.joined(separator: " ")
         throw AppError.usage(
@@ -56,11 +55,17 @@ struct ScannedArguments {
     }
 
     /// The output format asked for by name: `--json` is `--format json`, and the two may not disagree.
-    func formatName() throws -> String? {
+    package func formatName() throws -> String? {
         guard has("--json") else { return last("--format") }
         if let format = last("--format"), format != "json" {
             throw AppError.usage("--json and --format \(format) cannot be used together", command: command?.name)
         }
         return "json"
+    }
+    /// Each stored value given.
+    package init(command: CommandSpec? = nil, values: [String: [String]] = [:], positionals: [String] = []) {
+        self.command = command
+        self.values = values
+        self.positionals = positionals
     }
 }

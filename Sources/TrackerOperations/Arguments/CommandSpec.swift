@@ -2,27 +2,26 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 /// One flag a command accepts; the parser, the help text and shell completion all read these.
-struct FlagSpec: Sendable {
-    var name: String
-    var short: String? = nil
+package struct FlagSpec: Sendable {
+    package var name: String
+    package var short: String? = nil
     /// The placeholder for the flag's value, or nil for a switch.
-    var value: String? = nil
+    package var value: String? = nil
     /// The range a whole number must fall in: the parser refuses others and mcp's tool schemas state it.
-    var minimum = 0
-    var maximum = 1_000_000
-    var repeatable = false
+    package var minimum = 0
+    package var maximum = 1_000_000
+    package var repeatable = false
     /// The values the flag accepts, when they are a fixed set.
-    var choices: [String] = []
+    package var choices: [String] = []
     /// Whether the parser refuses a value outside `choices` (a category is checked against the table instead).
-    var checksChoices = true
-    var help: String
+    package var checksChoices = true
+    package var help: String
     /// The value's type where the placeholder does not say it (`--estimate DAYS` takes fractions).
-    var declaredType: FlagType? = nil
+    package var declaredType: FlagType? = nil
 
     /// What the flag's value is, for the tool schemas `tracker mcp` lists: declared, else read off the placeholder.
-    var type: FlagType {
+    package var type: FlagType {
         if let declaredType { return declaredType }
         guard let value else { return .toggle }
         if repeatable { return .list }
@@ -33,10 +32,27 @@ struct FlagSpec: Sendable {
         default: return .text
         }
     }
+    /// Each stored value given.
+    package init(
+        name: String, short: String? = nil, value: String? = nil, minimum: Int = 0, maximum: Int = 1_000_000,
+        repeatable: Bool = false, choices: [String] = [], checksChoices: Bool = true, help: String,
+        declaredType: FlagType? = nil
+    ) {
+        self.name = name
+        self.short = short
+        self.value = value
+        self.minimum = minimum
+        self.maximum = maximum
+        self.repeatable = repeatable
+        self.choices = choices
+        self.checksChoices = checksChoices
+        self.help = help
+        self.declaredType = declaredType
+    }
 }
 
 /// The kinds of value a flag takes, as a JSON Schema needs them.
-enum FlagType: Equatable, Sendable {
+package enum FlagType: Equatable, Sendable {
     /// A switch: present or not.
     case toggle
     case text
@@ -55,7 +71,7 @@ enum FlagType: Equatable, Sendable {
 }
 
 /// What a command's positional words are, for shell completion.
-enum ArgumentKind: Sendable {
+package enum ArgumentKind: Sendable {
     case none
     /// Projects by name, from the names file.
     case projects
@@ -72,28 +88,42 @@ enum ArgumentKind: Sendable {
 }
 
 /// A subcommand's words: its flags, its positional argument and its help text.
-struct CommandSpec: Sendable {
-    var name: String
-    var summary: String
-    var usage: [String]
-    var positional: String? = nil
+package struct CommandSpec: Sendable {
+    package var name: String
+    package var summary: String
+    package var usage: [String]
+    package var positional: String? = nil
     /// What TAB offers for the positional words.
-    var arguments = ArgumentKind.none
-    var flags: [FlagSpec]
-    var examples: [String]
-    var notes: [String] = []
+    package var arguments = ArgumentKind.none
+    package var flags: [FlagSpec]
+    package var examples: [String]
+    package var notes: [String] = []
 
     /// Whether the command talks to Airtable (everything but help, completion scripts and the version).
-    var usesNetwork: Bool { !["help", "completion", "--version", "demo"].contains(name) }
+    package var usesNetwork: Bool { !["help", "completion", "--version", "demo"].contains(name) }
 
-    func flag(named name: String) -> FlagSpec? {
+    package func flag(named name: String) -> FlagSpec? {
         flags.first { $0.name == name || $0.short == name }
+    }
+    /// Each stored value given.
+    package init(
+        name: String, summary: String, usage: [String], positional: String? = nil,
+        arguments: ArgumentKind = ArgumentKind.none, flags: [FlagSpec], examples: [String], notes: [String] = []
+    ) {
+        self.name = name
+        self.summary = summary
+        self.usage = usage
+        self.positional = positional
+        self.arguments = arguments
+        self.flags = flags
+        self.examples = examples
+        self.notes = notes
     }
 }
 
 extension CommandSpec {
     /// Options every command accepts, before or after the subcommand.
-    static let globalFlags: [FlagSpec] = [
+    package static let globalFlags: [FlagSpec] = [
         FlagSpec(name: "--secrets", value: "PATH", help: "read this secrets file instead of looking for Secrets.json"),
         FlagSpec(name: "--profile", value: "NAME", help: "use this profile of the secrets file (or TRACKER_PROFILE)"),
         FlagSpec(name: "--timeout", value: "SECONDS", help: "give up on a request after this long (default 30)"),
@@ -105,7 +135,7 @@ extension CommandSpec {
     ]
 
     /// The flags of a project's fields, shared by `add` and `update`.
-    static let fieldFlags: [FlagSpec] = [
+    package static let fieldFlags: [FlagSpec] = [
         FlagSpec(name: "--name", value: "NAME", help: "the project's name"),
         FlagSpec(name: "--due", value: "DATE", help: "the due date: 2026-12-01, today, friday, +2w…"),
         FlagSpec(name: "--kickoff", value: "DATE", help: "the kickoff date"),
@@ -124,20 +154,22 @@ extension CommandSpec {
     ]
 
     /// `--dry-run`, `--json` and `-q`, which every write command has.
-    static let writeFlags: [FlagSpec] = [
+    package static let writeFlags: [FlagSpec] = [
         FlagSpec(name: "--dry-run", help: "print the requests (method, path, JSON body) and send nothing"),
         FlagSpec(name: "--json", help: "print the project objects as JSON instead of ids"),
         FlagSpec(name: "--quiet", short: "-q", help: "print nothing on success"),
     ]
 
-    static let categoryChoices = ["Brand identity", "Industrial design", "Healthcare design", "Technology design"]
+    package static let categoryChoices = [
+        "Brand identity", "Industrial design", "Healthcare design", "Technology design",
+    ]
 
     /// tracker's words `update --clear` can empty (any field of the base can be named too).
-    static let clearable: [FieldMap.Word] = [.kickoff, .lead, .team, .client, .notes, .category, .due]
+    package static let clearable: [FieldMap.Word] = [.kickoff, .lead, .team, .client, .notes, .category, .due]
 
-    static let dateNote =
+    package static let dateNote =
         "DATE is 2026-12-01 (or 2026-12-1), today, tomorrow, yesterday, a weekday (the next one), +3d, +2w or -1d."
 
-    static let namingNote =
+    package static let namingNote =
         "A project is named by its id, its exact name, or a name that matches ignoring case when only one does."
 }

@@ -4,12 +4,11 @@
     import Foundation
 #endif
 import TrackerModel
-import TrackerOperations
 
 /// The filters `list` has, which every command that reads many projects shares (`calendar` among them).
 extension CommandSpec {
     /// The filter flags, in the order help lists them; they combine with AND and run on Airtable.
-    static let filterFlags: [FlagSpec] = [
+    package static let filterFlags: [FlagSpec] = [
         FlagSpec(name: "--overdue", help: "only projects due before today and not complete"),
         FlagSpec(name: "--due-before", value: "DATE", help: "only projects due before this date (friday, +2w…)"),
         FlagSpec(
@@ -34,7 +33,7 @@ extension CommandSpec {
 
 extension ScannedArguments {
     /// The filters given, checked as far as no request is needed.
-    func projectFilters(today: CalendarDate) throws -> ProjectFilters {
+    package func projectFilters(today: CalendarDate) throws -> ProjectFilters {
         try rejectTogether("--complete", "--incomplete")
         try rejectTogether("--overdue", "--complete")
         var filters = ProjectFilters()
@@ -52,13 +51,13 @@ extension ScannedArguments {
     }
 
     /// `--view NAME`, without the spaces around it.
-    func view() throws -> String? {
+    package func view() throws -> String? {
         try nonEmpty("--view").map { $0.trimmingWhitespace() }
     }
 
     /// A count given to `flag`: a whole number from `minimum` to a million.
     /// The flag's whole number, within the range its spec gives (the range mcp's tool schema states too).
-    func wholeNumber(_ flag: String) throws -> Int? {
+    package func wholeNumber(_ flag: String) throws -> Int? {
         guard let value = last(flag) else { return nil }
         let spec = (command?.flags ?? []).first { $0.name == flag } ?? FlagSpec(name: flag, help: "")
         guard let number = Int(value), number >= spec.minimum, number <= spec.maximum else {

@@ -4,16 +4,15 @@
     import Foundation
 #endif
 import TrackerModel
-import TrackerOperations
 
 /// Names typed on the command line looked up among the table's fields and views, the schema read again once before
 /// one is refused (it may have been added since tracker remembered the base).
-struct LayoutLookup {
-    private(set) var layout: TableLayout
-    let knowledge: BaseKnowledge
-    let command: String
+package struct LayoutLookup {
+    package private(set) var layout: TableLayout
+    package let knowledge: BaseKnowledge
+    package let command: String
 
-    init(layout: TableLayout, knowledge: BaseKnowledge, command: String) {
+    package init(layout: TableLayout, knowledge: BaseKnowledge, command: String) {
         self.layout = layout
         self.knowledge = knowledge
         self.command = command
@@ -29,7 +28,7 @@ struct LayoutLookup {
     }
 
     /// The saved view called `wanted` (any case); without the schema, taken as typed for Airtable to judge.
-    mutating func view(_ wanted: String) async throws -> String {
+    package mutating func view(_ wanted: String) async throws -> String {
         guard layout.table != nil else { return wanted }
         if let found = try await find({ $0.table?.view(matching: wanted) }) { return found.name }
         let views = layout.table?.views.map(\.name) ?? []
@@ -39,7 +38,7 @@ struct LayoutLookup {
     }
 
     /// A field of the base named on the command line (any case); without the schema, taken as typed.
-    mutating func field(_ name: String, flag: String) async throws -> String {
+    package mutating func field(_ name: String, flag: String) async throws -> String {
         guard layout.table != nil else { return name }
         if let field = try await find({ $0.field(matching: name) }) { return field.name }
         let names = layout.table?.fields.map(\.name) ?? []
@@ -49,16 +48,16 @@ struct LayoutLookup {
     }
 }
 
-extension Runner {
+extension Session {
     /// Checks that the base has the fields `filters` need and finds `view` among its views; the lookup returned goes
     /// on finding other names in the same (possibly re-read) layout.
-    func lookUpSelection(_ filters: ProjectFilters, view: String?, base: Session, command: String) async throws -> (
+    package func lookUpSelection(_ filters: ProjectFilters, view: String?, command: String) async throws -> (
         lookup: LayoutLookup, view: String?
     ) {
         for (flag, word) in filters.neededWords {
-            _ = try requireField(word, for: flag, in: base.layout.fields, command: command)
+            _ = try self.layout.fields.required(word, for: flag, command: command)
         }
-        var lookup = LayoutLookup(layout: base.layout, knowledge: base.knowledge, command: command)
+        var lookup = LayoutLookup(layout: self.layout, knowledge: self.knowledge, command: command)
         guard let view else { return (lookup, nil) }
         return (lookup, try await lookup.view(view))
     }

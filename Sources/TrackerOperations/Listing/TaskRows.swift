@@ -1,0 +1,82 @@
+import TrackerModel
+
+/// Tasks with the projects they belong to, in the order `tasks` shows them: by their project's due date (soonest
+/// first, tasks without a project last), then the project's name, then the task's name.
+package struct TaskRows {
+    package var tasks: [ProjectTask]
+    /// The projects the tasks link to, by id (those tracker could read).
+    package var projects: [String: Project]
+    package var today: CalendarDate
+
+    package init(_ tasks: [ProjectTask], projects: [String: Project], today: CalendarDate) {
+        self.projects = projects
+        self.today = today
+        // The projects ranked once (due date, name, id), so sorting tasks compares a number before any text: a
+        // listing may hold 50,000 tasks and a few thousand projects.
+        let ranked = Set(tasks.compactMap(\.project)).compactMap { projects[$0] }.map {
+            (id: $0.id, due: $0.due?.dayNumber ?? Int.max, name: ($0.name ?? "").lowercased())
+        }.sorted { ($0.due, $0.name, $0.id) < ($1.due, $1.name, $1.id) }
+        var rank: [String: Int] = [:]
+        for (position, project) in ranked.enumerated() { rank[project.id] = position }
+        let keys = tasks.map { task in
+            (rank: task.project.flatMap { rank[$0] } ?? Int.max, name: (task.name ?? "").lowercased(), id: task.id)
+        }
+        self.tasks = tasks.indices.sorted { a, b in
+            let (x, y) = (keys[a], keys[b])
+            if x.rank != y.rank { return x.rank < y.rank }
+            if x.name != y.name { return x.name < y.name }
+            return x.id < y.id
+        }.map { tasks[$0] }
+    }
+
+    /// The project a task is shown under, with what the JSON object and the rows say of it.
+    package func project(of task: ProjectTask) -> Project? { task.project.flatMap { projects[$0] } }
+
+    /// `7 tasks, 12.5 days estimated, 2 in overdue projects`.
+    package var summary: String {
+        guard !tasks.isEmpty else { return "No tasks." }
+        let days = tasks.compactMap(\.estimate).reduce(0, +)
+        let overdue = tasks.filter { project(of: $0)?.status(today: today) == .overdue }.count
+        var parts = ["\(tasks.count) task\(tasks.count == 1 ? "" : "s")"]
+        if days > 0 { parts.append("\(ProjectTask.days((days * 10).rounded() / 10)) days estimated") }
+        if overdue > 0 { parts.append("\(overdue) in overdue projects") }
+        return parts.joined(separator: ", ")
+    }
+
+    // MARK: - Formats
+
+    /// The JSON object of one task, its project as read.
+    package func json(_ task: ProjectTask) -> String {
+        var json = JSONWriter(capacity: 512)
+        write(task, to: &json)
+        return json.text
+    }
+
+    private func write(_ task: ProjectTask, to json: inout JSONWriter) {
+        let project = project(of: task).map { ($0.name, $0.due, $0.status(today: today)) }
+        task.writeJSON(project: project, to: &json)
+    }
+
+    /// One JSON array, written into one buffer.
+    package var jsonArray: String {
+        guard !tasks.isEmpty else { return "[]\n" }
+        var json = JSONWriter(capacity: tasks.count * 400)
+        json.raw("[\n")
+        for (index, task) in tasks.enumerated() {
+            if index > 0 { json.raw(",\n") }
+            write(task, to: &json)
+        }
+        json.raw("\n]\n")
+        return json.text
+    }
+
+    /// One object a line, written into one buffer.
+    package var ndjson: String {
+        var json = JSONWriter(capacity: tasks.count * 400)
+        for task in tasks {
+            write(task, to: &json)
+            json.raw("\n")
+        }
+        return json.text
+    }
+}

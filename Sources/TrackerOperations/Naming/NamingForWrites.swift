@@ -1,0 +1,35 @@
+import TrackerAPI
+import TrackerModel
+
+extension Session {
+    /// The naming rule for a command that writes: exact names, any case, never a guess acted on unasked. Where the face
+    /// can ask (a terminal), the one project holding every word typed is offered (`Did you mean "Coffee packaging"?
+    /// [y/N]`); elsewhere a guess is 66 naming it.
+    package func namingForWrites() -> ProjectNaming {
+        var naming = ProjectNaming(client: client)
+        if let ask = guessQuestion("project") { naming.confirmsGuess = { ask($0.name ?? $0.id) } }
+        return naming
+    }
+
+    /// The question a write asks about the one `noun` whose name holds every word typed: true only for a yes. Nil
+    /// where the face cannot ask, and a guess is 66.
+    package func guessQuestion(_ noun: String) -> (@Sendable (String) -> Bool)? {
+        guard let ask = surroundings.confirmsGuess else { return nil }
+        return { name in ask(noun, name) }
+    }
+
+    /// The naming rule for tasks, narrowed to the project `--project` names when given; `reading` for commands that
+    /// only read (a name holding every word typed is taken), else a guess is asked about on a terminal.
+    package func taskNaming(_ layout: TaskLayout, project: String?, reading: Bool = false) async throws
+        -> TaskNaming
+    {
+        var naming = TaskNaming(client: client, layout: layout)
+        if let project {
+            let found = try await ProjectNaming(client: client, forgivesWords: reading).resolve(project)
+            naming.within = found
+            naming.withinIDs = taskIDs(of: found, in: layout)
+        }
+        if reading { naming.forgivesWords = true } else { naming.confirmsGuess = guessQuestion("task") }
+        return naming
+    }
+}
