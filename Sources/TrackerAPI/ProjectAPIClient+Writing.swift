@@ -15,6 +15,14 @@ public struct PlannedRequest: Equatable, Sendable {
     /// The host, when it is not the API's (uploads go to Airtable's content host).
     var host: String? = nil
 
+    /// A request as it would go out: `path` percent-encoded as on the wire.
+    public init(method: String, path: String, body: JSONValue?, host: String? = nil) {
+        self.method = method
+        self.path = path
+        self.body = body
+        self.host = host
+    }
+
     /// `METHOD path` and the JSON body on the next line.
     public var text: String { "\(method) \(host ?? "")\(path)\n" + (body.map { $0.serialized() + "\n" } ?? "") }
 }

@@ -55,6 +55,7 @@ package struct Session: Sendable {
     package func writing<T>(
         recheck: (Session) async throws -> Void, _ body: () async throws -> T
     ) async throws -> T {
+        attempt.wrote()
         do {
             return try await body()
         } catch let error as AppError where Self.contradictsMemory(error) && (inFlight != nil || !knowledge.isCurrent) {
@@ -149,10 +150,15 @@ package struct SessionSurroundings: Sendable {
 /// run it once more with the schema first when the read contradicts what the work assumed. A create that may have
 /// been sent ends that: no second run may send it again.
 package final class SchemaAttempt: Sendable {
-    private let state: Locked<(inFlight: SchemaInFlight?, mayReadBeside: Bool)>
+    private let state: Locked<(inFlight: SchemaInFlight?, mayReadBeside: Bool, hasWritten: Bool)>
 
     /// A first run reads beside the schema; a second (after a contradiction) does not.
-    package init(mayReadBeside: Bool = true) { state = Locked((nil, mayReadBeside)) }
+    package init(mayReadBeside: Bool = true) { state = Locked((nil, mayReadBeside, false)) }
+
+    /// Whether a write went out in this run (what is shown after it waits for the schema read, but is not refused).
+    package var hasWritten: Bool { state.withLock { $0.hasWritten } }
+
+    func wrote() { state.withLock { $0.hasWritten = true } }
 
     /// Whether work may still go out beside a schema read not yet answered.
     package var mayReadBeside: Bool { state.withLock { $0.mayReadBeside } }
@@ -163,5 +169,10 @@ package final class SchemaAttempt: Sendable {
     func began(_ inFlight: SchemaInFlight) { state.withLock { $0.inFlight = inFlight } }
 
     /// From here on a failure is reported, never answered by running the command again.
-    package func neverRunAgain() { state.withLock { $0.inFlight = nil } }
+    package func neverRunAgain() {
+        state.withLock {
+            $0.inFlight = nil
+            $0.hasWritten = true
+        }
+    }
 }

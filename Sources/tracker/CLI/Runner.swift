@@ -71,6 +71,17 @@ struct Runner {
             attempt: attempt, readingBeside: readingBeside, evenWithCopy: evenWithCopy)
     }
 
+    /// Runs `operation` in a session of this run's: the layout it assumed confirmed before its outcome is handed back
+    /// (`execute` runs the command once more, the schema first, when the schema contradicts it).
+    /// `body` runs it when the command line takes its outcome as it comes (a write's batches, a listing's pages).
+    func perform<O: Operation>(
+        _ operation: O, _ body: ((Session) async throws -> O.Outcome)? = nil
+    ) async throws -> O.Outcome {
+        let opening = operation.opening
+        let session = try await prepareBase(readingBeside: opening.readingBeside, evenWithCopy: opening.evenWithCopy)
+        return try await SessionOpener.run(operation, in: session, body)
+    }
+
     /// What every session of this run stands in: the day, the clocks, the caches, the engine, the face's copies.
     func surroundings(_ configuration: Configuration) -> SessionSurroundings {
         var surroundings = SessionSurroundings(

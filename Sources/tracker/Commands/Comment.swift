@@ -7,153 +7,22 @@ import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
-/// `tracker comment`: one comment on a project, never two for one command.
-struct Comment: Command {
-    static let spec = CommandSpec(
-        name: "comment", summary: "Add a comment to a project; @email mentions a collaborator.",
-        usage: [
-            "tracker comment ID|NAME TEXT [--dry-run] [--json | -q]", "tracker comment ID|NAME --file PATH|-",
-            "tracker comment --task TASK [--project PROJECT] TEXT [--dry-run] [--json | -q]",
-        ],
-        positional: "ID|NAME", arguments: .projects,
-        flags: [
-            FlagSpec(name: "--file", value: "PATH", help: "read the comment from a file, or from stdin with -")
-        ] + RecordTarget.flags + CommandSpec.writeFlags,
-        examples: [
-            "tracker comment \"Coffee packaging\" \"Proofs are in, @ana@example.com\"",
-            "git log -1 --format=%B | tracker comment rec3g0Xxmw2rw3scs --file -",
-        ],
-        notes: [
-            "Prints the comment's id. @EMAIL of a collaborator tracker knows (a lead or team member, or you) becomes",
-            "Airtable's mention; any other @word is sent as typed. A comment whose answer is lost is looked for",
-            "before anything is sent again. Needs the token's data.recordComments:write scope.",
-        ])
-
-    var target: RecordTarget
-    var source: NotesSource
-    var mode = WriteMode()
-
+extension Comment: Command {
     func run(_ runner: Runner) async throws { try await runner.comment(self) }
 }
 
-extension Comment {
-    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        let target = try scanned.recordTarget(allowing: 1)
-        // With --task, the text is the only word; else it follows the project.
-        let named = if case .project = target { 1 } else { 0 }
-        let file = try scanned.nonEmpty("--file")
-        try scanned.rejectPositionals(allowed: named + (file == nil ? 1 : 0))
-        let source: NotesSource
-        if let file {
-            source = file == "-" ? .standardInput : .file(file)
-        } else if scanned.positionals.count == named + 1 {
-            source = .text(scanned.positionals[named])
-        } else {
-            throw AppError.usage("comment needs the text, or --file PATH (- for stdin)", command: "comment")
-        }
-        self.init(target: target, source: source, mode: try scanned.writeMode())
-    }
-}
-
 extension Runner {
-    /// Finds the project, turns `@email` into mentions, and posts once.
+    /// Reads the text first (stdin before anything else), then posts it once.
     fileprivate func comment(_ options: Comment) async throws {
-        let typed = try readNotes(options.source, command: "comment", flag: "--file") ?? ""
-        guard !typed.trimmingWhitespaceAndNewlines().isEmpty else {
-            throw AppError.usage("the comment is empty", command: "comment")
+        var options = options
+        options.source = .text(try Comment.text(try readNotes(options.source, command: "comment", flag: "--file")))
+        switch try await perform(options) {
+        case .planned(let request): try printPlanned([request])
+        case .notSent: return
+        case .posted(let comment, let name):
+            narrate("Commented on \(name).", options.mode)
+            if options.mode.quiet { return }
+            try output.standardOutput(options.mode.json ? comment.object.serialized() + "\n" : comment.id + "\n")
         }
-        // Cold, the schema read and who the token is go out beside the project's read; the POST waits for the project.
-        let base = try await prepareBase(readingBeside: true)
-        async let user: String? = options.mode.dryRun ? nil : base.knowledge.me()
-        let record = try await base.find(options.target, forgiving: false)
-        let text = try await withMentions(typed, base: base)
-        if options.mode.dryRun {
-            let path =
-                "/v0/\(base.configuration.baseID)/\(record.route ?? base.configuration.table)/\(record.id)/comments"
-            try output.standardOutput(
-                "POST \(path)\n" + JSONValue.object([("text", .string(text))]).serialized() + "\n")
-            return
-        }
-        guard let me = try await user else { return }
-        let comment = try await base.client.addComment(text, to: record.id, by: me, inTable: record.route).get()
-        narrate("Commented on \(record.name).", options.mode)
-        if options.mode.quiet { return }
-        try output.standardOutput(options.mode.json ? comment.object.serialized() + "\n" : comment.id + "\n")
-    }
-
-    /// `text` with each `@email` of a known collaborator as Airtable's `@[usr…]`; other `@words` stay as typed.
-    private func withMentions(_ text: String, base: Session) async throws -> String {
-        let emails = CommentText.mentionedEmails(in: text)
-        guard !emails.isEmpty else { return text }
-        var ids: [String: String] = [:]
-        for email in emails {
-            if let id = base.knowledge.person(named: email)?["id"]?.stringValue { ids[email] = id }
-        }
-        let missing = emails.filter { ids[$0] == nil }
-        if !missing.isEmpty {
-            // The table's leads and teams are who tracker can know by email: one listing of those two fields.
-            let fields = [base.layout.fields[.lead], base.layout.fields[.team]].compactMap { $0 }
-            var people: [String: JSONValue] = [:]
-            try await base.client.listProjects(ListQuery(fields: base.layout.table == nil ? nil : fields)) { page in
-                for person in page.flatMap({ [$0.lead].compactMap { $0 } + $0.team }) {
-                    guard let email = person.email?.lowercased(), let id = person.id, missing.contains(email) else {
-                        continue
-                    }
-                    ids[email] = id
-                    people[email] = .object([("id", .string(id)), ("email", .string(email))])
-                }
-            }
-            base.knowledge.remember(people: people)
-        }
-        return CommentText.replacingMentions(in: text, ids: ids)
-    }
-}
-
-/// Mentions in comment text: `@email` typed, `@[usr…]` as Airtable keeps them.
-enum CommentText {
-    /// The email addresses typed after an `@` (lower-cased), in order, once each.
-    static func mentionedEmails(in text: String) -> [String] {
-        var found: [String] = []
-        for word in mentionWords(text) where !found.contains(word.email) { found.append(word.email) }
-        return found
-    }
-
-    /// `@email` → `@[usr…]` for the emails in `ids`.
-    static func replacingMentions(in text: String, ids: [String: String]) -> String {
-        var result = ""
-        var last = text.startIndex
-        for word in mentionWords(text) {
-            guard let id = ids[word.email] else { continue }
-            result += text[last..<word.range.lowerBound] + "@[\(id)]"
-            last = word.range.upperBound
-        }
-        return result + text[last...]
-    }
-
-    /// `@[usr…]` → `@Name` where `names` knows the user.
-    static func showingMentions(in text: String, names: [String: String]) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let start = rest.firstRange(of: "@[usr"), let end = rest[start.upperBound...].firstIndex(of: "]") {
-            let id = "usr" + rest[start.upperBound..<end]
-            result += rest[..<start.lowerBound] + (names[String(id)].map { "@" + $0 } ?? "@[\(id)]")
-            rest = rest[rest.index(after: end)...]
-        }
-        return result + rest
-    }
-
-    /// Each `@` followed by an email address (ending before trailing punctuation).
-    private static func mentionWords(_ text: String) -> [(email: String, range: Range<String.Index>)] {
-        var words: [(String, Range<String.Index>)] = []
-        var index = text.startIndex
-        while let at = text[index...].firstIndex(of: "@") {
-            let start = text.index(after: at)
-            var end = text[start...].firstIndex { $0.isWhitespace || ",;()<>[]\"'".contains($0) } ?? text.endIndex
-            while end > start, ".:!?".contains(text[text.index(before: end)]) { end = text.index(before: end) }
-            let candidate = String(text[start..<end])
-            if FieldInput.isEmail(candidate) { words.append((candidate.lowercased(), at..<end)) }
-            index = end > start ? end : start
-        }
-        return words
     }
 }

@@ -26,7 +26,7 @@ struct Done: Command {
     var mode = WriteMode()
 
     func run(_ runner: Runner) async throws {
-        try await runner.setComplete(true, targets: targets, mode: mode, command: "done")
+        try await runner.setComplete(true, targets: targets, mode: mode)
     }
 }
 

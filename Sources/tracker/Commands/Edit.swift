@@ -54,13 +54,13 @@ extension Runner {
         let editor = try editorCommand()
         // Cold, the record (and the template's linked names) go out beside the schema read, as for show.
         let prepared = try await prepareBase(readingBeside: true)
-        async let read = namesReadBeside(prepared)
+        async let read = Show.namesReadBeside(prepared)
         let naming = ProjectNaming(client: prepared.client)
         let project = try await naming.resolve(target)
         var base = prepared
         base.layout = try await prepared.confirmedLayout()
         base.inFlight = nil
-        let names = await linkedNames(of: project, in: linkedTables(base), base: base, known: await read)
+        let names = await Show.linkedNames(of: project, in: Show.linkedTables(base), base: base, known: await read)
         let form = EditForm(project: project, layout: base.layout, recordNames: names)
         let checker = try await base.checker(command: "edit")
         let opened = form.text()

@@ -22,7 +22,7 @@ struct Reopen: Command {
     var mode = WriteMode()
 
     func run(_ runner: Runner) async throws {
-        try await runner.setComplete(false, targets: targets, mode: mode, command: "reopen")
+        try await runner.setComplete(false, targets: targets, mode: mode)
     }
 }
 

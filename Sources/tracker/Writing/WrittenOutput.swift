@@ -3,22 +3,6 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 import TrackerOperations
-/// How a write command reports: `--dry-run` prints the requests instead of sending them, `--json` prints project
-/// objects instead of ids, `-q` prints nothing.
-struct WriteMode: Equatable, Sendable {
-    var dryRun = false
-    var json = false
-    var quiet = false
-}
-
-extension ScannedArguments {
-    /// `--dry-run`, `--json` and `-q`, which every write command has.
-    func writeMode() throws -> WriteMode {
-        try rejectTogether("--json", "--quiet")
-        return WriteMode(dryRun: has("--dry-run"), json: has("--json"), quiet: has("--quiet"))
-    }
-}
-
 extension Runner {
     /// One line for a person at a terminal, on stderr; nothing in scripts, cron, or with `-q`.
     func narrate(_ text: String, _ mode: WriteMode) {
