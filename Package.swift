@@ -18,7 +18,8 @@ let package = Package(
         // prints a stack trace, and debug builds keep their symbols. They link the C++ runtime statically
         // (Linking/libstdc++.so says how), so a start does not load libstdc++.so.6.
         .executableTarget(
-            name: "tracker", dependencies: ["TrackerOperations", "TrackerAPI", "FakeAirtable", "CTerminal"],
+            name: "tracker",
+            dependencies: ["TrackerBoard", "TrackerOperations", "TrackerAPI", "FakeAirtable", "CTerminal"],
             exclude: ["Linking"],
             linkerSettings: [
                 .unsafeFlags(
@@ -29,6 +30,9 @@ let package = Package(
         // The operations every face calls, and what they stand on: the configuration, what is known of the base, naming,
         // checking values, the copy's snapshots. No printing: a face renders what an operation returns.
         .target(name: "TrackerOperations", dependencies: ["TrackerAPI"]),
+        // `tracker board`, a face of its own: keys in, operations called in sessions the executable opens for it, the
+        // screen drawn from their outcomes. It imports no other face.
+        .target(name: "TrackerBoard", dependencies: ["TrackerOperations", "CTerminal"]),
         // Airtable's routes and JSON: ProjectAPIClient, the schema, formulas, record decoding.
         .target(name: "TrackerAPI", dependencies: ["TrackerNetwork"]),
         // NetworkHelper (a request in, Result<Data, AppError> out), retries, transports; and the engines that pace and
@@ -53,7 +57,8 @@ let package = Package(
         .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"], exclude: ["README.md"]),
         .executableTarget(name: "measure-child"),
         .testTarget(
-            name: "TrackerTests", dependencies: ["tracker", "TrackerOperations", "FakeAirtable", "LoopbackTLS"]),
+            name: "TrackerTests",
+            dependencies: ["tracker", "TrackerOperations", "TrackerBoard", "FakeAirtable", "LoopbackTLS"]),
         // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
         .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork"]),
     ]

@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackerModel
 @testable import tracker
+@testable import TrackerBoard
 @testable import TrackerOperations
 
 /// The board's pure parts: keys read from bytes, the model's answers to keys, the screen drawn from the model, and the

@@ -2,6 +2,7 @@ import Testing
 
 @testable import TrackerModel
 @testable import tracker
+@testable import TrackerBoard
 @testable import TrackerOperations
 
 /// The board's This week is `DueWithin` of 7 days, as list, report and status are of theirs.

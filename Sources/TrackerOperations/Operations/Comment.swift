@@ -27,6 +27,13 @@ package struct Comment: Operation, Equatable {
     package var source: NotesSource
     package var mode = WriteMode()
 
+    /// Each value given.
+    package init(target: RecordTarget, source: NotesSource, mode: WriteMode = WriteMode()) {
+        self.target = target
+        self.source = source
+        self.mode = mode
+    }
+
     package var opening: SessionOpening { .besideSchema }
 
     /// Finds the record, turns `@email` into mentions, and posts once.

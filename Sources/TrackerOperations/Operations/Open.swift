@@ -22,6 +22,12 @@ package struct Open: Operation, Equatable {
     /// `--url`: print only.
     package var printsOnly = false
 
+    /// Each value given.
+    package init(target: RecordTarget, printsOnly: Bool = false) {
+        self.target = target
+        self.printsOnly = printsOnly
+    }
+
     package var opening: SessionOpening { .besideSchema }
 
     /// Finds the record (one request, beside the schema read when nothing is remembered) and makes its address.
@@ -29,7 +35,8 @@ package struct Open: Operation, Equatable {
         let record = try await session.find(target, forgiving: true)
         let baseID = session.configuration.baseID
         guard let tableID = record.tableID else { return WebPage(address: WebAddress.base(baseID), isTheBase: true) }
-        return WebPage(address: WebAddress.record(baseID: baseID, tableID: tableID, recordID: record.id), isTheBase: false)
+        return WebPage(
+            address: WebAddress.record(baseID: baseID, tableID: tableID, recordID: record.id), isTheBase: false)
     }
 }
 

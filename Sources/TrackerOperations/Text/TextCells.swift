@@ -157,3 +157,16 @@ package enum TextCells {
         return lines + [current]
     }
 }
+
+extension Int {
+    /// The number with a comma every three digits, whatever the locale (cron's is often C).
+    package func formatted() -> String {
+        let digits = String(abs(self))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return (self < 0 ? "-" : "") + text
+    }
+}

@@ -1,3 +1,4 @@
+import TrackerBoard
 import TrackerOperations
 
 /// Every subcommand, in the order help lists them: adding a command is a file under Commands/ and a line here.

@@ -82,6 +82,16 @@ struct Runner {
         return try await SessionOpener.run(operation, in: session, body)
     }
 
+    /// Opens sessions as this run does, for a face that runs operations itself (the board): each run of an operation
+    /// with its own attempt, so it may run once more with the schema first.
+    var sessionOpener: SessionOpener {
+        SessionOpener { [self] opening, attempt in
+            var run = self
+            run.attempt = attempt
+            return try await run.prepareBase(readingBeside: opening.readingBeside, evenWithCopy: opening.evenWithCopy)
+        }
+    }
+
     /// What every session of this run stands in: the day, the clocks, the caches, the engine, the face's copies.
     func surroundings(_ configuration: Configuration) -> SessionSurroundings {
         var surroundings = SessionSurroundings(

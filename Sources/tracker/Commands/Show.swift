@@ -19,7 +19,7 @@ extension Runner {
         var options = options
         options.forTerminal = output.isStdoutTerminal
         let detail = try await perform(options)
-        let (project, tasks, comments, layout) = (detail.project, detail.tasks, detail.comments, detail.layout)
+        let (project, tasks, comments) = (detail.project, detail.tasks, detail.comments)
         if let tasks, let notes = context.notes {
             let rows = TaskRows(tasks, projects: [project.id: project], today: today)
             notes.tasks = tasks.compactMap { try? JSONParser.parse(rows.json($0)) }
@@ -42,20 +42,9 @@ extension Runner {
             try output.standardOutput(text + "\n")
             return
         }
-        let formatter = FieldFormatter(table: layout.table, timeZone: context.timeZone, recordNames: detail.recordNames)
-        // The base's own fields in the table's order (every one, empty or not), else as the record has them.
-        let values = Dictionary(project.otherFields.map { ($0.name, $0.value) }) { first, _ in first }
-        let listed = tasks == nil ? nil : layout.tasks?.projectsLink
-        let shown =
-            layout.table?.fields.map(\.name).filter { !layout.fields.isTrackerField($0) && $0 != listed }
-            ?? project.otherFields.map(\.name)
-        let others = shown.map { ($0, formatter.text(values[$0], field: $0)) }
         let width = output.isStdoutTerminal ? output.terminalWidth : nil
-        let view = ProjectView(today: today, style: style, width: width, timeZone: context.timeZone)
         try output.standardOutput(
-            view.render(
-                project, clientNames: detail.recordNames, otherFields: others, absent: Set(layout.fields.absent),
-                address: detail.address))
+            detail.fieldsView(today: today, style: style, width: width, timeZone: context.timeZone))
         if let tasks {
             let rows = TaskRows(tasks, projects: [project.id: project], today: today)
             let unicode = output.isStdoutTerminal && TimelineChart.Glyphs.localeIsUTF8(context.environment)
@@ -63,24 +52,11 @@ extension Runner {
             try output.standardOutput(heading + rows.rows(width: width ?? 80, unicode: unicode))
         }
         // Without the comments scope (or when they cannot be read) the project is shown all the same.
-        if case .success(let newest)? = comments, !newest.isEmpty {
-            try output.standardOutput(commentsEnding(newest, target: options.target))
+        if let ending = detail.commentsView(
+            target: options.target, now: context.now(), zone: context.timeZone, today: today, style: style,
+            width: output.terminalWidth ?? 80)
+        {
+            try output.standardOutput(ending)
         }
     }
-
-    /// The newest comments, oldest of them first, and where to read the rest.
-    private func commentsEnding(_ newest: [RecordComment], target: String) -> String {
-        let shown = Array(newest.prefix(Show.commentsShown).reversed())
-        let more = newest.count > Show.commentsShown
-        let quoted = target.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" }) ? "\"\(target)\"" : target
-        var text =
-            "\n" + style.bold("Comments")
-            + (more ? style.dim("  the \(shown.count) newest; all: tracker comments \(TextCells.folded(quoted))") : "")
-            + "\n"
-        let view = CommentView(
-            now: context.now(), zone: context.timeZone, today: today, style: style, width: output.terminalWidth ?? 80)
-        text += view.render(shown)
-        return text
-    }
-
 }

@@ -73,25 +73,6 @@ struct Output: Sendable {
     }
 }
 
-enum FileDescriptorWriter {
-    /// Writes all of `text`, retrying short writes and EINTR; returns 0 or the errno that stopped it.
-    static func write(_ text: String, to descriptor: Int32) -> Int32 {
-        var text = text
-        return text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = POSIX.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return 0
-        }
-    }
-}
-
 enum TerminalSize {
     /// The width of the terminal on standard output, else `COLUMNS`, else nil.
     static func columns(environment: [String: String]) -> Int? {

@@ -41,16 +41,3 @@ struct ProgressLine {
         return text
     }
 }
-
-extension Int {
-    /// The number with a comma every three digits, whatever the locale (cron's is often C).
-    func formatted() -> String {
-        let digits = String(abs(self))
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
-            text.append(digit)
-        }
-        return (self < 0 ? "-" : "") + text
-    }
-}

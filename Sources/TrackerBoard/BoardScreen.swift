@@ -3,24 +3,24 @@ import TrackerOperations
 
 /// Draws the board from its model at one size: the lines of the screen, laid out for the visible cards only, so a
 /// board of 50,000 projects draws as fast as one of 16.
-struct BoardScreen {
-    var width: Int
-    var height: Int
-    var unicode: Bool
+package struct BoardScreen {
+    package var width: Int
+    package var height: Int
+    package var unicode: Bool
     /// The table's name, for the header.
-    var table: String
+    package var table: String
 
-    static let minimumWidth = 60
-    static let minimumHeight = 16
+    package static let minimumWidth = 60
+    package static let minimumHeight = 16
     /// Rows a card takes: its name, its details, a gap.
-    static let cardHeight = 3
+    package static let cardHeight = 3
 
-    typealias Line = ScreenLine
+    package typealias Line = ScreenLine
 
     /// How many cards a column shows at this size.
-    var cardsShown: Int { max(1, (height - 4) / Self.cardHeight) }
+    package var cardsShown: Int { max(1, (height - 4) / Self.cardHeight) }
 
-    func render(_ model: inout BoardModel) -> [ScreenLine] {
+    package func render(_ model: inout BoardModel) -> [ScreenLine] {
         guard width >= Self.minimumWidth, height >= Self.minimumHeight else { return tooSmall() }
         var lines: [ScreenLine]
         if model.showsHelp {
@@ -37,7 +37,7 @@ struct BoardScreen {
     private func line() -> ScreenLine { ScreenLine(width: width, unicode: unicode) }
 
     /// Text from the base, made safe for the screen: control characters and bidi overrides shown, never sent raw.
-    static func safe(_ text: String) -> String { TextCells.folded(text) }
+    package static func safe(_ text: String) -> String { TextCells.folded(text) }
 
     private func tooSmall() -> [ScreenLine] {
         var lines = (0..<max(1, height)).map { _ in ScreenLine(width: max(1, width), unicode: unicode) }
@@ -215,7 +215,7 @@ struct BoardScreen {
 
     // MARK: - Help and the bottom line
 
-    static let keys: [(String, String)] = [
+    package static let keys: [(String, String)] = [
         ("arrows, h j k l", "move between cards and columns"), ("PgUp PgDn, g G", "page, first, last in a column"),
         ("Enter", "open the card (Esc or q: back)"), ("Space", "on a card: tick the selected task done or open"),
         ("d", "mark the project done, or open again (asks y/N)"), ("c", "write a comment (Enter sends, Esc drops)"),
@@ -279,7 +279,7 @@ struct BoardScreen {
 
 extension String {
     /// This text with every `target` replaced (FoundationEssentials has no replacingOccurrences on Linux).
-    func replacingAll(_ target: String, with replacement: String) -> String {
+    package func replacingAll(_ target: String, with replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -7,19 +7,18 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 
 /// The human view of one project that `tracker show` prints: every field under its label, empty ones as "—".
-struct ProjectView {
-    var today: CalendarDate
-    var style: Style
+package struct ProjectView {
+    package var today: CalendarDate
+    package var style: Style
     /// The terminal width to wrap notes to; nil leaves their lines as they are.
-    var width: Int? = nil
-    var timeZone: Zone = .current
+    package var width: Int? = nil
+    package var timeZone: Zone = .current
 
     /// The view; `clientNames` gives names for client ids (an id without one is shown as it is), and `otherFields` the
     /// base's own fields after tracker's, already in words (nil for an empty one).
-    func render(
+    package func render(
         _ project: Project, clientNames: [String: String] = [:], otherFields: [(String, String?)] = [],
         absent: Set<FieldMap.Word> = [], address: String? = nil
     ) -> String {
@@ -67,7 +66,7 @@ struct ProjectView {
 
     /// The label column: tracker's labels fit it; a longer one (the base's "Project images") stands on a line of its
     /// own above its value, so every value starts in the same column.
-    static let labelWidth = 9
+    package static let labelWidth = 9
 
     private func line(_ label: String, _ values: [String], labelWidth: Int) -> String {
         let pad = String(repeating: " ", count: labelWidth + 3)
@@ -138,5 +137,12 @@ struct ProjectView {
         }
         let day = CalendarDate(instant, in: timeZone)
         return "\(day) (\(day.relative(to: today)))"
+    }
+    /// Each stored value given.
+    package init(today: CalendarDate, style: Style, width: Int? = nil, timeZone: Zone = .current) {
+        self.today = today
+        self.style = style
+        self.width = width
+        self.timeZone = timeZone
     }
 }

@@ -4,18 +4,17 @@
     import Foundation
 #endif
 import TrackerModel
-import TrackerOperations
 
 /// Comments for a person at a terminal: the author and when, then the text wrapped to the width, mentions as `@Name`.
-struct CommentView {
-    var now: Date
-    var zone: Zone
-    var today: CalendarDate
-    var style: Style
-    var width: Int
+package struct CommentView {
+    package var now: Date
+    package var zone: Zone
+    package var today: CalendarDate
+    package var style: Style
+    package var width: Int
 
     /// Names of the people the comments mention, from Airtable's `mentioned` and the authors.
-    static func names(_ comments: [RecordComment]) -> [String: String] {
+    package static func names(_ comments: [RecordComment]) -> [String: String] {
         var names: [String: String] = [:]
         for comment in comments {
             if let id = comment.author.id, let name = comment.author.name { names[id] = name }
@@ -27,12 +26,12 @@ struct CommentView {
     }
 
     /// The text a person reads: mentions as `@Name` where known.
-    static func text(_ comment: RecordComment, names: [String: String]) -> String {
+    package static func text(_ comment: RecordComment, names: [String: String]) -> String {
         CommentText.showingMentions(in: comment.text, names: names)
     }
 
     /// Each comment as a dim heading line and its text, indented, wrapped and made terminal-safe.
-    func render(_ comments: [RecordComment]) -> String {
+    package func render(_ comments: [RecordComment]) -> String {
         let names = Self.names(comments)
         var out = ""
         for (index, comment) in comments.enumerated() {
@@ -48,7 +47,7 @@ struct CommentView {
     }
 
     /// "5 minutes ago", "3 hours ago", else the day in words ("yesterday", "2 weeks ago").
-    func when(_ createdTime: String) -> String {
+    package func when(_ createdTime: String) -> String {
         guard let instant = ISOInstant.date(createdTime) else { return TextCells.folded(createdTime) }
         let seconds = Int(now.timeIntervalSince(instant))
         switch seconds {
@@ -59,5 +58,13 @@ struct CommentView {
             let day = CalendarDate(instant, in: zone)
             return day.relative(to: today)
         }
+    }
+    /// Each stored value given.
+    package init(now: Date, zone: Zone, today: CalendarDate, style: Style, width: Int) {
+        self.now = now
+        self.zone = zone
+        self.today = today
+        self.style = style
+        self.width = width
     }
 }

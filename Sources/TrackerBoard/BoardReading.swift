@@ -16,24 +16,24 @@ private let doneDays = 14
 extension BoardSession {
     /// Reads the table, one listing at a time: a tick while one is in flight is skipped, so a stalled network never
     /// piles up requests.
-    mutating func startReading(first: Bool) {
+    package mutating func startReading(first: Bool) {
         guard !reading else { return }
         reading = true
         if !first { refreshed = [] }
-        let runner = self.runner
+        let host = self.host
         let base = self.base
         let filters = self.filters
         let view = self.view
         let input = self.input
         // Cold, the first screen is read as a one-shot listing beside the schema (one round trip); every read after it,
         // and a warm first one, from the copy.
-        if view == nil, runner.context.copies != nil, !(first && base.inFlight != nil) {
+        if view == nil, host.keepsCopies, !(first && base.inFlight != nil) {
             return readCopy(first: first)
         }
         Task {
             do {
                 let since = ProjectDigest.start(
-                    of: CalendarDate(dayNumber: runner.today.dayNumber - doneDays + 1), in: runner.context.timeZone)
+                    of: CalendarDate(dayNumber: host.today.dayNumber - doneDays + 1), in: host.timeZone)
                 let terms = [Formula.openOrDoneSince(since, fields: base.layout.fields)].compactMap { $0 }
                 let listing = try await base.projectListing(
                     filters, view: view, command: "board", terms: terms)
@@ -62,22 +62,22 @@ extension BoardSession {
     /// Reads from the tables the board keeps: whole the first time (the first page shown as it comes), then only
     /// what changed; the cards are what the listing's formula would pick, by the predicates defined beside it.
     private func readCopy(first: Bool) {
-        let runner = self.runner
+        let host = self.host
         let cold = self.base
         let filters = self.filters
         let input = self.input
         Task {
             do {
                 // After a cold start the schema is remembered: the base comes again, now with the copy attached.
-                let base = cold.client.copy == nil ? try await runner.prepareBase() : cold
+                let base = cold.client.copy == nil ? try await host.opener.session(.schemaFirst) : cold
                 guard let copy = base.client.copy else { throw AppError.badResponse("the board keeps no copy") }
                 copy.beginTurn()
                 let fields = base.layout.fields
                 let since = ProjectDigest.start(
-                    of: CalendarDate(dayNumber: runner.today.dayNumber - doneDays + 1), in: runner.context.timeZone)
+                    of: CalendarDate(dayNumber: host.today.dayNumber - doneDays + 1), in: host.timeZone)
                 let resolved = try await base.resolvingClient(filters, command: "board")
                 let people = try await base.peopleMatch(resolved)
-                let selection = Formula.selection(resolved, today: runner.today, fields: fields)
+                let selection = Formula.selection(resolved, today: host.today, fields: fields)
                 // Done lately: asked of Airtable once a day, then seen by the copy as projects turn complete.
                 let doneFormula = Formula.completedSince(since, fields: fields)
                 func doneLately() async throws -> Set<String> {
@@ -121,7 +121,7 @@ extension BoardSession {
     }
 
     /// What the header says keeps deleted projects off the board.
-    static func deletionsText(_ watch: BaseCopy.DeletionWatch?) -> String {
+    package static func deletionsText(_ watch: BaseCopy.DeletionWatch?) -> String {
         switch watch {
         case .webhook?: "by webhook"
         case .idListing?, nil: "every 5 min"
@@ -130,13 +130,13 @@ extension BoardSession {
 }
 
 /// Each project's tasks counted: how many, how many done, and who they are assigned to.
-struct TaskSummary: Sendable {
-    var byProject: [String: (done: Int, total: Int, assignees: Set<String>)] = [:]
+package struct TaskSummary: Sendable {
+    package var byProject: [String: (done: Int, total: Int, assignees: Set<String>)] = [:]
 
     /// Counts `task` for each project it links to.
-    mutating func count(_ task: ProjectTask) { for project in task.projects { count(task, for: project) } }
+    package mutating func count(_ task: ProjectTask) { for project in task.projects { count(task, for: project) } }
 
-    mutating func count(_ task: ProjectTask, for project: String) {
+    package mutating func count(_ task: ProjectTask, for project: String) {
         var entry = byProject[project] ?? (0, 0, [])
         entry.total += 1
         if task.isComplete { entry.done += 1 }
@@ -145,7 +145,7 @@ struct TaskSummary: Sendable {
     }
 
     /// The cards with their projects' counts.
-    func fill(_ cards: inout [BoardCard]) {
+    package func fill(_ cards: inout [BoardCard]) {
         for index in cards.indices {
             if let tasks = byProject[cards[index].id] {
                 cards[index].tasks = (tasks.done, tasks.total)
@@ -155,13 +155,13 @@ struct TaskSummary: Sendable {
     }
 }
 
-extension Runner {
+extension Session {
     /// What the board's bottom line says while the budget is not shared or not at its pace: the team's Redis cannot
     /// be used, or a 429 slowed every process for a while. Nil when all is well.
-    func sharingTrouble(_ base: Session) -> String? {
-        let coordination = coordination(base.configuration)
+    package func sharingTrouble() -> String? {
+        let coordination = surroundings.coordination
         if let down = coordination.unavailable { return down.firstLetterUppercased + "." }
-        guard let pace = coordination.pacer(for: base.configuration.budgetOwner).currentPace(), pace.isSlowed
+        guard let pace = coordination.pacer(for: configuration.budgetOwner).currentPace(), pace.isSlowed
         else { return nil }
         return "Pace " + pace.words + "."
     }

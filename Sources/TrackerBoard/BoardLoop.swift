@@ -14,83 +14,97 @@ import TrackerModel
 import TrackerOperations
 import TrackerSystem
 
-extension Runner {
-    /// `tracker board`: takes the terminal, reads the table page by page into columns, and answers keys until `q`.
-    func board(_ options: Board) async throws {
-        guard context.isStdinTerminal, output.isStdoutTerminal else {
-            throw AppError.usage("board needs a terminal; try tracker list or tracker status", command: "board")
-        }
-        // What the commands say on stderr would tear the screen: it goes to the bottom line instead, and on to stderr
-        // too when that is not the terminal (`--verbose 2> file` keeps every request).
-        let said = Locked<String?>(nil)
-        let stderrElsewhere = !output.isStderrTerminal
-        var quiet = context
-        // The board keeps the tables and reads only what changed at each refresh, unless a view picks the cards
-        // (Airtable alone knows a view's filters).
-        if options.view == nil { quiet.copies = .board }
-        quiet.output = Output(
-            standardOutput: output.standardOutput,
-            standardError: { [output] text in
-                if stderrElsewhere { output.standardError(text) }
-                let line = text.split(separator: "\n").first.map(String.init) ?? ""
-                said.withLock { $0 = line.hasPrefix("tracker: ") ? String(line.dropFirst(9)) : line }
-            }, isStdoutTerminal: true, isStderrTerminal: false, terminalWidth: output.terminalWidth)
-        var filters = options.filters
+/// What the executable gives the board: sessions opened with the board's copies of the tables, the clock, the
+/// terminal's settings, and how to reach the browser and the process's end.
+package struct BoardHost: Sendable {
+    /// Opens a session for each read and each write; the configuration was read once, by the executable.
+    package var opener: SessionOpener
+    package var today: CalendarDate
+    package var now: @Sendable () -> Date
+    package var timeZone: Zone
+    /// Whether the board keeps the tables and reads only what changed (not with a view: Airtable alone knows its
+    /// filters).
+    package var keepsCopies: Bool
+    /// Box-drawing and other UTF-8 glyphs, where the locale's characters are UTF-8.
+    package var unicode: Bool
+    package var colour: Bool
+    /// Hands an address to the user's browser; false when there is no browser to start.
+    package var openInBrowser: @Sendable (String) -> Bool
+    /// Registers what must run before the process ends on a signal (the terminal given back).
+    package var beforeEnding: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// What was said on stderr meanwhile (a warning the full screen would hide), for the bottom line.
+    package var said: Locked<String?>
+
+    /// Each value given.
+    package init(
+        opener: SessionOpener, today: CalendarDate, now: @escaping @Sendable () -> Date, timeZone: Zone,
+        keepsCopies: Bool, unicode: Bool, colour: Bool, openInBrowser: @escaping @Sendable (String) -> Bool,
+        beforeEnding: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, said: Locked<String?>
+    ) {
+        self.opener = opener
+        self.today = today
+        self.now = now
+        self.timeZone = timeZone
+        self.keepsCopies = keepsCopies
+        self.unicode = unicode
+        self.colour = colour
+        self.openInBrowser = openInBrowser
+        self.beforeEnding = beforeEnding
+        self.said = said
+    }
+}
+
+extension Board {
+    /// Takes the terminal, reads the table page by page into columns, and answers keys until `q`.
+    package func run(in host: BoardHost) async throws {
+        var filters = filters
         let startsMine = filters.mine
         filters.mine = false
-        let inner = Runner(invocation: invocation, context: quiet, today: today)
-        let base = try await inner.prepareBase(readingBeside: true, evenWithCopy: true)
-        let unicode = TimelineChart.Glyphs.localeIsUTF8(context.environment)
-        let colour = invocation.globals.color.isEnabled(isTerminal: true, environment: context.environment)
+        let base = try await host.opener.session(SessionOpening(readingBeside: true, evenWithCopy: true))
         let code = tracker_terminal_take(STDOUT_FILENO)
         guard code == 0 else { throw AppError.output("cannot take the terminal: \(POSIX.describe(code))") }
         defer { tracker_terminal_give_back() }
         // Whichever handler hears SIGTERM or SIGHUP first, the terminal is given back before tracker ends.
-        context.interruption.beforeEnding { tracker_terminal_give_back() }
-        var session = BoardSession(
-            runner: inner, base: base, filters: filters, view: options.view, unicode: unicode, colour: colour,
-            said: said)
+        host.beforeEnding { tracker_terminal_give_back() }
+        var session = BoardSession(host: host, base: base, filters: filters, view: view)
         session.model.mineOnly = startsMine
-        try await session.run(every: options.everySeconds)
+        try await session.run(every: everySeconds)
     }
 }
 
 /// One open board: its model, the screen it last drew, and the work it has in flight.
-struct BoardSession {
-    let runner: Runner
-    let base: Session
-    let filters: ProjectFilters
-    let view: String?
-    let unicode: Bool
-    let said: Locked<String?>
-    var model: BoardModel
-    var writer: FrameWriter
-    let events: AsyncStream<BoardEvent>
-    let input: AsyncStream<BoardEvent>.Continuation
-    var reading = false
+package struct BoardSession {
+    package let host: BoardHost
+    package let base: Session
+    package let filters: ProjectFilters
+    package let view: String?
+    package let unicode: Bool
+    package let said: Locked<String?>
+    package var model: BoardModel
+    package var writer: FrameWriter
+    package let events: AsyncStream<BoardEvent>
+    package let input: AsyncStream<BoardEvent>.Continuation
+    package var reading = false
     private var lastDraw = 0.0
     private var drawPending = false
     private var askingMe = false
-    var refreshed: [BoardCard] = []
+    package var refreshed: [BoardCard] = []
 
-    init(
-        runner: Runner, base: Session, filters: ProjectFilters, view: String?, unicode: Bool, colour: Bool,
-        said: Locked<String?>
-    ) {
-        self.runner = runner
+    package init(host: BoardHost, base: Session, filters: ProjectFilters, view: String?) {
+        self.host = host
         self.base = base
         self.filters = filters
         self.view = view
-        self.unicode = unicode
-        self.said = said
-        model = BoardModel(today: runner.today)
-        writer = FrameWriter(colour: colour)
+        self.unicode = host.unicode
+        self.said = host.said
+        model = BoardModel(today: host.today)
+        writer = FrameWriter(colour: host.colour)
         (events, input) = AsyncStream.makeStream(of: BoardEvent.self)
     }
 
-    var table: String { base.configuration.table }
+    package var table: String { base.configuration.table }
 
-    mutating func run(every: Int) async throws {
+    package mutating func run(every: Int) async throws {
         BoardTerminal.readKeys(into: input)
         let resize = BoardTerminal.watchResize(into: input)
         defer { resize.cancel() }
@@ -115,7 +129,7 @@ struct BoardSession {
         }
     }
 
-    enum Outcome { case keepGoing, quit, interrupted }
+    package enum Outcome { case keepGoing, quit, interrupted }
 
     private mutating func handle(_ event: BoardEvent) async throws -> Outcome {
         switch event {
@@ -156,9 +170,9 @@ struct BoardSession {
             case .success(let all):
                 if !first { model.replace(with: all) }
                 model.readFailure = nil
-                model.warning = runner.sharingTrouble(base)
-                model.lastRead = Self.clock(runner.context.now(), zone: runner.context.timeZone)
-                model.today = CalendarDate(runner.context.now(), in: runner.context.timeZone)
+                model.warning = base.sharingTrouble()
+                model.lastRead = Self.clock(host.now(), zone: host.timeZone)
+                model.today = CalendarDate(host.now(), in: host.timeZone)
             case .failure(let error):
                 model.readFailure = "Could not read the table: \(error.message)"
             }
@@ -205,7 +219,7 @@ struct BoardSession {
 
     // MARK: - Drawing
 
-    var screen: BoardScreen {
+    package var screen: BoardScreen {
         let (width, height) = BoardTerminal.size()
         return BoardScreen(width: width, height: height, unicode: unicode, table: table)
     }
@@ -238,10 +252,10 @@ struct BoardSession {
         }
     }
 
-    static let reading = "Reading the table…"
-    static let alreadyReading = "Already reading the table…"
+    package static let reading = "Reading the table…"
+    package static let alreadyReading = "Already reading the table…"
 
-    static func clock(_ date: Date, zone: Zone) -> String {
+    package static func clock(_ date: Date, zone: Zone) -> String {
         let minutes = zone.local(date).seconds / 60
         func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
         return two(minutes / 60) + ":" + two(minutes % 60)
@@ -258,30 +272,29 @@ struct BoardSession {
             startReading(first: false)
         case .openCard(let id): openCard(id)
         case .openInBrowser(let id):
-            // The address is asked for (`open --url`); the browser is started here, so a machine without one says
-            // what to set rather than claiming it opened.
-            let context = runner.context
+            // The address is asked for; the browser is started here, so a machine without one says what to set
+            // rather than claiming it opened.
+            let openInBrowser = host.openInBrowser
             call(
-                ["open", "--url", "--", id],
-                success: { printed in
-                    let address = printed.split(separator: "\n").first.map(String.init) ?? ""
-                    return context.openInBrowser(address)
+                Open(target: .project(id), printsOnly: true),
+                success: { page in
+                    openInBrowser(page.address)
                         ? "Opened in the browser."
-                        : "No browser to open \(address) with; set BROWSER, or install xdg-utils."
+                        : "No browser to open \(page.address) with; set BROWSER, or install xdg-utils."
                 }, undo: nil)
         case .setProjectDone(let id, let name, let done):
             let was = model.cards[id]?.complete ?? !done
             model.update(id) { $0.complete = done }
             model.message = "Marking \"\(name)\" \(done ? "done" : "open")…"
             call(
-                [done ? "done" : "reopen", "--", id],
+                SetCompletion(complete: done, targets: [id]),
                 success: { _ in "Marked \"\(name)\" \(done ? "done" : "open again")." },
                 undo: .project(id, complete: was), failing: "Could not mark \"\(name)\" \(done ? "done" : "open")")
         case .setTaskDone(let projectID, let taskID, let name, let done):
             setTask(taskID, of: projectID, done: done)
             model.message = "Ticking \"\(name)\"…"
             call(
-                ["task", done ? "done" : "reopen", "--", taskID],
+                TaskCompletion(tasks: [taskID], complete: done),
                 success: { _ in done ? "Ticked \"\(name)\" done." : "\"\(name)\" is open again." },
                 undo: .task(projectID: projectID, taskID: taskID, done: !done),
                 failing: "Could not tick \"\(name)\"")
@@ -289,8 +302,8 @@ struct BoardSession {
             model.message = "Sending the comment…"
             let reopen = model.screen == .card && model.card?.id == id
             call(
-                ["comment", "--", id, text], success: { _ in "Commented on \"\(name)\"." }, undo: nil,
-                failing: "Could not comment on \"\(name)\"", then: reopen ? id : nil)
+                Comment(target: .project(id), source: .text(text)), success: { _ in "Commented on \"\(name)\"." },
+                undo: nil, failing: "Could not comment on \"\(name)\"", then: reopen ? id : nil)
         }
     }
 
@@ -308,21 +321,19 @@ struct BoardSession {
         }
     }
 
-    /// Runs one command as the command line would, once: a key press is never sent twice.
-    private func call(
-        _ line: [String], success: @escaping @Sendable (String) -> String, undo: BoardUndo?,
+    /// Runs one operation as the command line would, once: a key press is never sent twice.
+    private func call<O: Operation>(
+        _ operation: O, success: @escaping @Sendable (O.Outcome) -> String, undo: BoardUndo?,
         failing: String = "Could not do it", then reopen: String? = nil
     ) {
-        let runner = self.runner
+        let host = self.host
         let input = self.input
         let said = self.said
         Task {
-            let captured = CapturedOutput(keeping: nil)
             do {
-                try await CommandCall.run(
-                    line, context: runner.context, globals: runner.invocation.globals, into: captured)
-                input.yield(.written(message: success(captured.text), undo: nil))
-                if let reopen { Self.readCard(reopen, runner: runner, input: input, width: BoardTerminal.size().width) }
+                let outcome = try await host.opener.perform(operation)
+                input.yield(.written(message: success(outcome), undo: nil))
+                if let reopen { Self.readCard(reopen, host: host, input: input, width: BoardTerminal.size().width) }
             } catch {
                 let message = (error as? AppError)?.message ?? "\(error)"
                 said.withLock { $0 = nil }
@@ -344,22 +355,17 @@ struct BoardSession {
     }
 
     private mutating func openCard(_ id: String) {
-        Self.readCard(id, runner: runner, input: input, width: screen.width)
+        Self.readCard(id, host: host, input: input, width: screen.width)
     }
 
     /// Reads a card as `show` shows it on a terminal of the board's width, its tasks as the Tasks table has them.
-    static func readCard(_ id: String, runner: Runner, input: AsyncStream<BoardEvent>.Continuation, width: Int) {
+    package static func readCard(_ id: String, host: BoardHost, input: AsyncStream<BoardEvent>.Continuation, width: Int)
+    {
         Task {
-            let captured = CapturedOutput(keeping: nil)
-            let notes = CommandNotes()
-            var globals = runner.invocation.globals
-            globals.color = .never
             var detail = CardDetail(id: id, name: id)
             do {
-                try await CommandCall.run(
-                    ["show", "--comments", "--", id], context: runner.context, globals: globals, into: captured,
-                    notes: notes, terminalWidth: max(20, width - 2))
-                detail = CardDetail.parse(id: id, text: captured.text, tasks: notes.tasks)
+                let read = try await host.opener.perform(Show(target: id, comments: true, forTerminal: true))
+                detail = CardDetail(read, target: id, width: max(20, width - 2), host: host)
             } catch {
                 detail.failure = (error as? AppError)?.message ?? "\(error)"
             }

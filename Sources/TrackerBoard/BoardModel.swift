@@ -3,57 +3,57 @@ import TrackerOperations
 
 /// The board as a person sees it: the cards in their columns, what is selected, what is typed, what the bottom line
 /// says. Pure: keys go in, effects for the loop to carry out come out; the screen is drawn from it by `BoardScreen`.
-struct BoardModel {
-    var today: CalendarDate
+package struct BoardModel {
+    package var today: CalendarDate
     private(set) var cards: [String: BoardCard] = [:]
     /// Changes whenever the cards do, so the columns are sorted again only then.
     private var generation = 0
     private var cache: (generation: Int, search: String, mine: Bool, columns: [[BoardCard]])?
 
-    var selectedColumn = 0
+    package var selectedColumn = 0
     /// The selected card's id in each column, kept when cards move around it.
-    var selected: [String?] = Array(repeating: nil, count: BoardCard.Column.allCases.count)
+    package var selected: [String?] = Array(repeating: nil, count: BoardCard.Column.allCases.count)
     private var rowHints = Array(repeating: 0, count: BoardCard.Column.allCases.count)
     /// The first card shown in each column.
-    var scroll = Array(repeating: 0, count: BoardCard.Column.allCases.count)
-    var search = ""
-    var mineOnly = false
+    package var scroll = Array(repeating: 0, count: BoardCard.Column.allCases.count)
+    package var search = ""
+    package var mineOnly = false
     /// The token's user id, once known: "mine" is decided again when it arrives.
-    var me: String? {
+    package var me: String? {
         didSet {
             generation += 1
             keepSelectionShown()
         }
     }
-    var screen = Screen.board
-    var input: Input?
+    package var screen = Screen.board
+    package var input: Input?
     /// The bottom line's message, until the next key.
-    var message: String?
+    package var message: String?
     /// What the last read of the table said when it failed; cleared by the next good read.
-    var readFailure: String?
+    package var readFailure: String?
     /// What a command warned of while the board ran (the team's Redis cannot be used, a slower pace after a 429):
     /// on the bottom line while nothing else is, until a read finds it over.
-    var warning: String?
-    var isLoading = true
+    package var warning: String?
+    package var isLoading = true
     /// When the table was last read in full, as the header says it (`13:04`).
-    var lastRead: String?
+    package var lastRead: String?
     /// What shows deleted projects on the board: `by webhook`, or `every 5 min` (nil before the first read).
-    var deletionsSeen: String?
+    package var deletionsSeen: String?
     /// The open card: the project's details as `show` gives them.
-    var card: CardDetail?
-    var showsHelp = false
+    package var card: CardDetail?
+    package var showsHelp = false
 
-    enum Screen: Equatable { case board, card }
+    package enum Screen: Equatable { case board, card }
 
     /// A line being typed, or a question, on the bottom line.
-    enum Input: Equatable {
+    package enum Input: Equatable {
         case search(String)
         case comment(String, projectID: String, name: String)
         case confirmDone(projectID: String, name: String, done: Bool)
     }
 
     /// What the loop does for a key.
-    enum Effect: Equatable {
+    package enum Effect: Equatable {
         case none
         case quit
         case suspend
@@ -66,25 +66,25 @@ struct BoardModel {
         case refresh
     }
 
-    init(today: CalendarDate) { self.today = today }
+    package init(today: CalendarDate) { self.today = today }
 
     // MARK: - Cards
 
     /// Puts a page of cards on the board (a refresh replaces them with `replacing`).
-    mutating func add(_ page: [BoardCard]) {
+    package mutating func add(_ page: [BoardCard]) {
         for card in page { cards[card.id] = card }
         generation += 1
         keepSelectionShown()
     }
 
     /// Replaces every card: a read of the whole table.
-    mutating func replace(with all: [BoardCard]) {
+    package mutating func replace(with all: [BoardCard]) {
         cards = Dictionary(all.map { ($0.id, $0) }) { _, last in last }
         generation += 1
         keepSelectionShown()
     }
 
-    mutating func update(_ id: String, _ change: (inout BoardCard) -> Void) {
+    package mutating func update(_ id: String, _ change: (inout BoardCard) -> Void) {
         guard var card = cards[id] else { return }
         change(&card)
         cards[id] = card
@@ -92,7 +92,7 @@ struct BoardModel {
     }
 
     /// Each column's cards, in order, narrowed by the search and "mine"; sorted again only when something changed.
-    mutating func columns() -> [[BoardCard]] {
+    package mutating func columns() -> [[BoardCard]] {
         if let cache, cache.generation == generation, cache.search == search, cache.mine == mineOnly {
             return cache.columns
         }
@@ -112,7 +112,7 @@ struct BoardModel {
     }
 
     /// The selected card's position in its column (the first when none is selected or it has gone).
-    mutating func selectedRow(in column: Int) -> Int {
+    package mutating func selectedRow(in column: Int) -> Int {
         let cards = columns()[column]
         guard let id = selected[column] else { return 0 }
         // Where it was last time, unless cards moved: a key press on 50,000 cards looks at one, not all.
@@ -138,7 +138,7 @@ struct BoardModel {
 
     /// When the selected column shows no card (a search, "mine" or a read left it empty), the nearest column that
     /// shows one is selected, so Enter opens the card a person sees.
-    mutating func keepSelectionShown() {
+    package mutating func keepSelectionShown() {
         let columns = columns()
         guard columns[selectedColumn].isEmpty else { return }
         let nearest = columns.indices.filter { !columns[$0].isEmpty }.min {
@@ -147,7 +147,7 @@ struct BoardModel {
         if let nearest { selectedColumn = nearest }
     }
 
-    mutating func selectedCard() -> BoardCard? {
+    package mutating func selectedCard() -> BoardCard? {
         let cards = columns()[selectedColumn]
         guard !cards.isEmpty else { return nil }
         return cards[min(selectedRow(in: selectedColumn), cards.count - 1)]
@@ -167,7 +167,7 @@ struct BoardModel {
     // MARK: - Keys
 
     /// Handles one key; `pageSize` is how many cards a column shows.
-    mutating func handle(_ key: Key, pageSize: Int) -> Effect {
+    package mutating func handle(_ key: Key, pageSize: Int) -> Effect {
         if key == .interrupt { return .quit }
         if key == .suspend { return .suspend }
         if key == .redraw { return .redrawAll }
@@ -306,30 +306,30 @@ struct BoardModel {
 }
 
 /// An open card: what `show` read of the project, shown whole.
-struct CardDetail: Equatable {
-    var id: String
-    var name: String
-    var isLoading = true
-    var complete = false
+package struct CardDetail: Equatable {
+    package var id: String
+    package var name: String
+    package var isLoading = true
+    package var complete = false
     /// Label and value, in the order `show` gives them.
-    var fields: [(String, String)] = []
-    var tasks: [TaskLine] = []
-    var files: [String] = []
-    var comments: [String] = []
-    var selectedTask = 0
+    package var fields: [(String, String)] = []
+    package var tasks: [TaskLine] = []
+    package var files: [String] = []
+    package var comments: [String] = []
+    package var selectedTask = 0
     /// Lines scrolled past with PgDn (the selected task stays in view whatever it is).
-    var scroll = 0
-    var failure: String?
+    package var scroll = 0
+    package var failure: String?
 
-    struct TaskLine: Equatable {
-        var id: String
-        var name: String
-        var done: Bool
-        var assignee: String?
-        var estimate: String?
+    package struct TaskLine: Equatable {
+        package var id: String
+        package var name: String
+        package var done: Bool
+        package var assignee: String?
+        package var estimate: String?
     }
 
-    static func == (left: CardDetail, right: CardDetail) -> Bool {
+    package static func == (left: CardDetail, right: CardDetail) -> Bool {
         left.id == right.id && left.name == right.name && left.isLoading == right.isLoading
             && left.fields.map(\.0) == right.fields.map(\.0) && left.fields.map(\.1) == right.fields.map(\.1)
             && left.tasks == right.tasks && left.files == right.files && left.comments == right.comments

@@ -1,17 +1,17 @@
 /// Turns screens into what the terminal is sent: only the lines that changed since the last frame, each placed with
 /// the cursor and written whole, the frame wrapped in synchronized output (no tearing where the terminal supports it,
 /// ignored where it does not). One frame is one write.
-struct FrameWriter {
+package struct FrameWriter {
     private var previous: [String] = []
-    var colour: Bool
+    package var colour: Bool
 
-    init(colour: Bool) { self.colour = colour }
+    package init(colour: Bool) { self.colour = colour }
 
     /// Forgets what is on the screen (after a resize, Ctrl-L or `fg`): the next frame is drawn whole.
-    mutating func invalidate() { previous = [] }
+    package mutating func invalidate() { previous = [] }
 
     /// The bytes that turn the last frame into `lines`; empty when nothing changed.
-    mutating func frame(_ lines: [ScreenLine]) -> String {
+    package mutating func frame(_ lines: [ScreenLine]) -> String {
         let rendered = lines.map { $0.rendered(colour: colour) }
         var out = ""
         if previous.count != rendered.count {

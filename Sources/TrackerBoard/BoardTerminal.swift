@@ -9,7 +9,7 @@ import Dispatch
 import TrackerSystem
 
 /// What wakes the board: nothing else does, so an idle board spends no CPU.
-enum BoardEvent: Sendable {
+package enum BoardEvent: Sendable {
     case keys([Key])
     /// stdin ended or failed: the terminal went away.
     case inputEnded
@@ -32,20 +32,20 @@ enum BoardEvent: Sendable {
 }
 
 /// An error carried across tasks.
-struct AppErrorBox: Error, Sendable {
-    var message: String
+package struct AppErrorBox: Error, Sendable {
+    package var message: String
 }
 
 /// What a refused write puts back.
-enum BoardUndo: Sendable {
+package enum BoardUndo: Sendable {
     case project(String, complete: Bool)
     case task(projectID: String, taskID: String, done: Bool)
 }
 
 /// The terminal the board draws on: its size, raw input and the ways it can be taken away.
-enum BoardTerminal {
+package enum BoardTerminal {
     /// The terminal's size, from the terminal itself.
-    static func size() -> (width: Int, height: Int) {
+    package static func size() -> (width: Int, height: Int) {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
             return (80, 24)
@@ -55,7 +55,7 @@ enum BoardTerminal {
 
     /// Reads keys on a thread of its own: a read that blocks costs nothing; a lone ESC waits 40 ms for the rest of a
     /// sequence before it is the Esc key.
-    static func readKeys(into events: AsyncStream<BoardEvent>.Continuation) {
+    package static func readKeys(into events: AsyncStream<BoardEvent>.Continuation) {
         let started = DetachedThread.start {
             var rest: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -80,7 +80,7 @@ enum BoardTerminal {
     }
 
     /// Hears the terminal change size.
-    static func watchResize(into events: AsyncStream<BoardEvent>.Continuation) -> any DispatchSourceSignal {
+    package static func watchResize(into events: AsyncStream<BoardEvent>.Continuation) -> any DispatchSourceSignal {
         let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         source.setEventHandler { events.yield(.resized) }
         source.resume()

@@ -2,20 +2,20 @@ import TrackerModel
 import TrackerOperations
 
 /// What a card on the board shows of a project, and what "mine" and the columns are decided by.
-struct BoardCard: Equatable, Sendable {
-    var id: String
-    var name: String
-    var due: CalendarDate?
-    var complete: Bool
-    var lead: String?
+package struct BoardCard: Equatable, Sendable {
+    package var id: String
+    package var name: String
+    package var due: CalendarDate?
+    package var complete: Bool
+    package var lead: String?
     /// The user ids of the lead and the team.
-    var people: Set<String>
+    package var people: Set<String>
     /// Done and total tasks, where the base has tasks.
-    var tasks: (done: Int, total: Int)?
+    package var tasks: (done: Int, total: Int)?
     /// The user ids of the assignees of its tasks.
-    var assignees: Set<String> = []
+    package var assignees: Set<String> = []
 
-    init(_ project: Project, tasks: [ProjectTask]? = nil) {
+    package init(_ project: Project, tasks: [ProjectTask]? = nil) {
         id = project.id
         name = project.name ?? project.id
         due = project.due
@@ -28,17 +28,17 @@ struct BoardCard: Equatable, Sendable {
         }
     }
 
-    static func == (left: BoardCard, right: BoardCard) -> Bool {
+    package static func == (left: BoardCard, right: BoardCard) -> Bool {
         left.id == right.id && left.name == right.name && left.due == right.due && left.complete == right.complete
             && left.lead == right.lead && left.people == right.people && left.tasks?.done == right.tasks?.done
             && left.tasks?.total == right.tasks?.total && left.assignees == right.assignees
     }
 
     /// The board's columns, in order.
-    enum Column: Int, CaseIterable, Sendable {
+    package enum Column: Int, CaseIterable, Sendable {
         case overdue, thisWeek, later, done
 
-        var title: String {
+        package var title: String {
             switch self {
             case .overdue: "Overdue"
             case .thisWeek: "This week"
@@ -50,7 +50,7 @@ struct BoardCard: Equatable, Sendable {
 
     /// Overdue (due before today), this week (due within 7 days, `DueWithin`), later (after, or no due date), done (the listing
     /// brings only those completed in the last 14 days).
-    func column(today: CalendarDate) -> Column {
+    package func column(today: CalendarDate) -> Column {
         if complete { return .done }
         guard let due else { return .later }
         if due < today { return .overdue }
@@ -59,13 +59,13 @@ struct BoardCard: Equatable, Sendable {
 
     /// The order within a column: overdue oldest first, this week and later soonest first (no date last), done latest
     /// due first; then by name.
-    func sortKey(in column: Column) -> (Int, String) {
+    package func sortKey(in column: Column) -> (Int, String) {
         let day = due?.dayNumber ?? Int.max
         return (column == .done ? -(due?.dayNumber ?? Int.min + 1) : day, name.lowercased())
     }
 
     /// Whether the user `me` leads it, is on its team, or is assigned one of its tasks.
-    func isMine(_ me: String?) -> Bool {
+    package func isMine(_ me: String?) -> Bool {
         guard let me else { return false }
         return people.contains(me) || assignees.contains(me)
     }

@@ -1,5 +1,5 @@
 /// A key as the board reads it: the arrows and editing keys by name, everything printable as its character.
-enum Key: Equatable, Sendable {
+package enum Key: Equatable, Sendable {
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab
     /// Ctrl-C.
@@ -13,10 +13,10 @@ enum Key: Equatable, Sendable {
 
 /// Reads keys out of the bytes a terminal in raw mode sends. `ESC [ A` and `ESC O A` are both the up arrow; a
 /// sequence it does not know is dropped whole, never taken as the characters it holds.
-enum KeyParser {
+package enum KeyParser {
     /// The keys in `bytes`, and the bytes of an unfinished sequence at the end, kept for the next read. A lone ESC at
     /// the end is unfinished too: the reader waits a moment for more before calling `finish`.
-    static func parse(_ bytes: [UInt8]) -> (keys: [Key], rest: [UInt8]) {
+    package static func parse(_ bytes: [UInt8]) -> (keys: [Key], rest: [UInt8]) {
         var keys: [Key] = []
         var index = 0
         while index < bytes.count {
@@ -54,7 +54,7 @@ enum KeyParser {
     }
 
     /// What is left after a wait with nothing more: a lone ESC is the Esc key; anything else unfinished is dropped.
-    static func finish(_ rest: [UInt8]) -> [Key] {
+    package static func finish(_ rest: [UInt8]) -> [Key] {
         rest == [0x1B] ? [.escape] : []
     }
 

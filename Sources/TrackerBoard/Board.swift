@@ -8,8 +8,8 @@ import TrackerModel
 import TrackerOperations
 
 /// `tracker board`: the table on one live screen, in columns, for a person at a terminal.
-struct Board: Command {
-    static let spec = CommandSpec(
+package struct Board: Equatable, Sendable {
+    package static let spec = CommandSpec(
         name: "board", summary: "The projects on one live screen: columns of cards to open, tick off and comment.",
         usage: [
             "tracker board [--overdue] [--due-before DATE] [--due-within DAYS] [--category NAME]",
@@ -36,15 +36,14 @@ struct Board: Command {
             "the Redis cannot be used or a 429 slowed the pace.",
         ])
 
-    var filters = ProjectFilters()
-    var view: String? = nil
-    var everySeconds = 60
+    package var filters = ProjectFilters()
+    package var view: String? = nil
+    package var everySeconds = 60
 
-    func run(_ runner: Runner) async throws { try await runner.board(self) }
 }
 
 extension Board {
-    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+    package init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         try scanned.rejectPositionals()
         self.init(
             filters: try scanned.projectFilters(today: today), view: try scanned.view(),

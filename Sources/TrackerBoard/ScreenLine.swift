@@ -2,37 +2,38 @@ import TrackerOperations
 
 /// One row of the screen as cells are laid out: pieces of text with their attributes, exactly `width` columns wide.
 /// What the tests read (`plain`) and what the terminal gets (`rendered`) come from the same pieces.
-struct ScreenLine: Equatable {
-    struct Attributes: OptionSet, Hashable {
-        let rawValue: Int
-        static let bold = Attributes(rawValue: 1)
-        static let dim = Attributes(rawValue: 2)
-        static let reverse = Attributes(rawValue: 4)
-        static let red = Attributes(rawValue: 8)
-        static let green = Attributes(rawValue: 16)
-        static let yellow = Attributes(rawValue: 32)
+package struct ScreenLine: Equatable {
+    package struct Attributes: OptionSet, Hashable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        package static let bold = Attributes(rawValue: 1)
+        package static let dim = Attributes(rawValue: 2)
+        package static let reverse = Attributes(rawValue: 4)
+        package static let red = Attributes(rawValue: 8)
+        package static let green = Attributes(rawValue: 16)
+        package static let yellow = Attributes(rawValue: 32)
     }
 
-    struct Piece: Equatable {
-        var text: String
-        var attributes: Attributes
+    package struct Piece: Equatable {
+        package var text: String
+        package var attributes: Attributes
     }
 
     private(set) var pieces: [Piece] = []
     /// Columns used so far.
     private(set) var used = 0
-    let width: Int
+    package let width: Int
     /// Whether text is written as it is (UTF-8) or in ASCII only, `?` for what ASCII lacks.
-    let unicode: Bool
+    package let unicode: Bool
 
-    init(width: Int, unicode: Bool) {
+    package init(width: Int, unicode: Bool) {
         self.width = max(0, width)
         self.unicode = unicode
     }
 
     /// Adds `text` (already safe: no control characters), cut with an ellipsis to `columns` (the rest of the line when
     /// nil) and padded to it; wide characters count two columns.
-    mutating func add(_ text: String, _ attributes: Attributes = [], columns: Int? = nil) {
+    package mutating func add(_ text: String, _ attributes: Attributes = [], columns: Int? = nil) {
         let room = max(0, width - used)
         let limit = min(columns ?? room, room)
         guard limit > 0 else { return }
@@ -45,17 +46,17 @@ struct ScreenLine: Equatable {
     }
 
     /// Fills the rest of the line with spaces in `attributes` (a selected card's reverse video).
-    mutating func pad(_ attributes: Attributes = []) {
+    package mutating func pad(_ attributes: Attributes = []) {
         guard used < width else { return }
         pieces.append(Piece(text: String(repeating: " ", count: width - used), attributes: attributes))
         used = width
     }
 
     /// The text a person reads.
-    var plain: String { pieces.map(\.text).joined() + String(repeating: " ", count: max(0, width - used)) }
+    package var plain: String { pieces.map(\.text).joined() + String(repeating: " ", count: max(0, width - used)) }
 
     /// The bytes for the terminal: the attributes as SGR sequences (colours only with `colour`), reset after each.
-    func rendered(colour: Bool) -> String {
+    package func rendered(colour: Bool) -> String {
         var out = ""
         for piece in pieces {
             var codes: [String] = []
@@ -84,7 +85,7 @@ struct ScreenLine: Equatable {
     }
 
     /// `text` in ASCII: what a non-UTF-8 terminal can show, `?` for the rest.
-    static func ascii(_ text: String) -> String {
+    package static func ascii(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { $0.isASCII ? $0 : "?" }))
     }
 }

@@ -1,0 +1,41 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerAPI
+import TrackerModel
+
+extension ProjectDetail {
+    /// The project as `show` lays it out, and the board's card: its name, then every field under its label (the base's
+    /// own in the table's order, every one, empty or not), wrapped to `width` when given.
+    package func fieldsView(today: CalendarDate, style: Style, width: Int?, timeZone: Zone) -> String {
+        let formatter = FieldFormatter(table: layout.table, timeZone: timeZone, recordNames: recordNames)
+        // Without the schema, the fields as the record has them.
+        let values = Dictionary(project.otherFields.map { ($0.name, $0.value) }) { first, _ in first }
+        let listed = tasks == nil ? nil : layout.tasks?.projectsLink
+        let shown =
+            layout.table?.fields.map(\.name).filter { !layout.fields.isTrackerField($0) && $0 != listed }
+            ?? project.otherFields.map(\.name)
+        let others = shown.map { ($0, formatter.text(values[$0], field: $0)) }
+        let view = ProjectView(today: today, style: style, width: width, timeZone: timeZone)
+        return view.render(
+            project, clientNames: recordNames, otherFields: others, absent: Set(layout.fields.absent), address: address)
+    }
+
+    /// The newest comments that end the view, oldest of them first, and where to read the rest (`target` as typed);
+    /// nil when there are none, or they could not be read (the project is shown all the same).
+    package func commentsView(
+        target: String, now: Date, zone: Zone, today: CalendarDate, style: Style, width: Int
+    ) -> String? {
+        guard case .success(let newest)? = comments, !newest.isEmpty else { return nil }
+        let shown = Array(newest.prefix(Show.commentsShown).reversed())
+        let more = newest.count > Show.commentsShown
+        let quoted = target.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" }) ? "\"\(target)\"" : target
+        let heading =
+            "\n" + style.bold("Comments")
+            + (more ? style.dim("  the \(shown.count) newest; all: tracker comments \(TextCells.folded(quoted))") : "")
+            + "\n"
+        return heading + CommentView(now: now, zone: zone, today: today, style: style, width: width).render(shown)
+    }
+}
