@@ -153,15 +153,23 @@ import Testing
     }
 
     @Test func argumentsBecomeTheCommandsLine() throws {
+        let listing = try Self.plan("list_projects", #"{"overdue":true,"due_within":7,"search":"--it's","limit":5}"#)
         #expect(
-            try Self.plan("list_projects", #"{"overdue":true,"due_within":7,"search":"--it's","limit":5}"#)
-                == .init(
-                    commandLine: [
-                        "list", "--overdue", "--due-within=7", "--search=--it's", "--format", "ndjson", "--",
-                    ], limit: 5))
+            listing.commandLine == [
+                "list", "--overdue", "--due-within=7", "--search=--it's", "--format", "ndjson", "--",
+            ])
+        #expect(listing.limit == 5)
+        // The same arguments as the command's flags, for a tool whose command is an operation: no line to read.
+        #expect(
+            listing.named.values == [
+                "--overdue": [""], "--due-within": ["7"], "--search": ["--it's"], "--format": ["ndjson"],
+            ] && listing.named.positionals.isEmpty && listing.named.command?.name == "list")
         // Names are positional words after `--`: a name that starts with a dash is never a flag.
-        #expect(
-            try Self.plan("show_project", #"{"project":"-rf"}"#).commandLine == ["show", "--json", "--", "-rf"])
+        let shown = try Self.plan("show_project", #"{"project":"-rf"}"#)
+        #expect(shown.commandLine == ["show", "--json", "--", "-rf"])
+        #expect(shown.named.positionals == ["-rf"] && shown.named.values == ["--json": [""]])
+        let ticking = try Self.plan("update_task", #"{"task":"T","project":"P","complete":true}"#).named
+        #expect(ticking.positionals == ["update", "T"] && ticking.values == ["--project": ["P"], "--json": [""]])
         #expect(
             try Self.plan("add_project", #"{"name":"A","due":"friday","team":["a@x.org","b@x.org"]}"#).commandLine
                 == [

@@ -69,3 +69,36 @@ package struct ScannedArguments {
         self.positionals = positionals
     }
 }
+
+extension ScannedArguments {
+    /// Records one flag as a face was given it (nil for a switch): a value is checked against the flag's choices,
+    /// ignoring case (`--sort Due`, `--format JSON`); of a flag given twice the last wins, so an alias can be
+    /// overridden, and repeatable ones add up.
+    package mutating func record(_ flag: FlagSpec, value: String?) throws {
+        guard var value else {
+            values[flag.name, default: []].append("")
+            return
+        }
+        if flag.checksChoices && !flag.choices.isEmpty {
+            guard let choice = flag.choices.first(where: { $0.lowercased() == value.lowercased() }) else {
+                throw AppError.usage(
+                    "\(flag.name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'",
+                    command: command?.name)
+            }
+            value = choice
+        }
+        if flag.repeatable {
+            values[flag.name, default: []].append(value)
+        } else {
+            values[flag.name] = [value]
+        }
+    }
+}
+
+extension ScannedArguments: Equatable {
+    /// The same command, flags and words.
+    package static func == (left: ScannedArguments, right: ScannedArguments) -> Bool {
+        left.command?.name == right.command?.name && left.values == right.values
+            && left.positionals == right.positionals
+    }
+}

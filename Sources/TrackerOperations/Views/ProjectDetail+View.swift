@@ -7,6 +7,33 @@ import TrackerAPI
 import TrackerModel
 
 extension ProjectDetail {
+    /// The project object `show --json` prints and `mcp`'s show_project gives, one line: every field, its tasks'
+    /// progress, "clientNames" beside the clients' ids (null where a name cannot be read), and with `comments` the
+    /// newest comments (none where they cannot be read: the project is shown all the same).
+    package func jsonText(today: CalendarDate, comments withComments: Bool) -> String {
+        var text = project.jsonText(today: today, tasks: tasks.map(TaskProgress.init))
+        // Additive: "clients" stays the ids.
+        if !project.clients.isEmpty {
+            text.removeLast()
+            text +=
+                ",\"clientNames\":"
+                + JSONValue.array(project.clients.map { JSONValue.string(or: recordNames[$0]) }).serialized() + "}"
+        }
+        if withComments {
+            let newest = (try? comments?.get()) ?? []
+            text.removeLast()
+            text += ",\"comments\":" + JSONValue.array(newest.map(\.object)).serialized() + "}"
+        }
+        return text + "\n"
+    }
+
+    /// Each task as its JSON object (with its project's name, due date and status), as `tasks --json` gives them.
+    package func taskObjects(today: CalendarDate) -> [JSONValue]? {
+        guard let tasks else { return nil }
+        let rows = TaskRows(tasks, projects: [project.id: project], today: today)
+        return tasks.compactMap { try? JSONParser.parse(rows.json($0)) }
+    }
+
     /// The project as `show` lays it out, and the board's card: its name, then every field under its label (the base's
     /// own in the table's order, every one, empty or not), wrapped to `width` when given.
     package func fieldsView(today: CalendarDate, style: Style, width: Int?, timeZone: Zone) -> String {

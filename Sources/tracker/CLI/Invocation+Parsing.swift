@@ -60,10 +60,10 @@ extension Invocation {
             }
             guard let placeholder = flag.value else {
                 if inline != nil { throw AppError.usage("\(flag.name) does not take a value", command: context) }
-                scanned.values[flag.name, default: []].append("")
+                try scanned.record(flag, value: nil)
                 continue
             }
-            var value: String
+            let value: String
             if let inline {
                 value = inline
             } else if index + 1 < arguments.count, !isFlag(arguments[index + 1], among: flags) {
@@ -72,21 +72,7 @@ extension Invocation {
             } else {
                 throw AppError.usage("\(flag.name) needs a value (\(placeholder))", command: context)
             }
-            if flag.checksChoices && !flag.choices.isEmpty {
-                // Choices ignore case: --sort Due, --format JSON.
-                guard let choice = flag.choices.first(where: { $0.lowercased() == value.lowercased() }) else {
-                    throw AppError.usage(
-                        "\(flag.name) must be one of \(flag.choices.joined(separator: ", ")), not '\(value)'",
-                        command: context)
-                }
-                value = choice
-            }
-            // A flag given twice: the last one wins, so an alias can be overridden (repeatable ones add up).
-            if flag.repeatable {
-                scanned.values[flag.name, default: []].append(value)
-            } else {
-                scanned.values[flag.name] = [value]
-            }
+            try scanned.record(flag, value: value)
         }
         return scanned
     }

@@ -19,29 +19,8 @@ extension Runner {
         var options = options
         options.forTerminal = output.isStdoutTerminal
         let detail = try await perform(options)
-        let (project, tasks, comments) = (detail.project, detail.tasks, detail.comments)
-        if let tasks, let notes = context.notes {
-            let rows = TaskRows(tasks, projects: [project.id: project], today: today)
-            notes.tasks = tasks.compactMap { try? JSONParser.parse(rows.json($0)) }
-        }
-        if options.json {
-            var text = project.jsonText(today: today, tasks: tasks.map(TaskProgress.init))
-            if !project.clients.isEmpty {
-                text.removeLast()
-                text +=
-                    ",\"clientNames\":"
-                    + JSONValue.array(project.clients.map { JSONValue.string(or: detail.recordNames[$0]) }).serialized()
-                    + "}"
-            }
-            if options.comments {
-                // Without the comments scope the project is shown all the same, as on a terminal.
-                let newest = (try? comments?.get()) ?? []
-                text.removeLast()
-                text += ",\"comments\":" + JSONValue.array(newest.map(\.object)).serialized() + "}"
-            }
-            try output.standardOutput(text + "\n")
-            return
-        }
+        let (project, tasks) = (detail.project, detail.tasks)
+        if options.json { return try output.standardOutput(detail.jsonText(today: today, comments: options.comments)) }
         let width = output.isStdoutTerminal ? output.terminalWidth : nil
         try output.standardOutput(
             detail.fieldsView(today: today, style: style, width: width, timeZone: context.timeZone))

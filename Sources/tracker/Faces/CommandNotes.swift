@@ -3,9 +3,9 @@ import TrackerOperations
 import TrackerSystem
 
 /// What a command knew beyond what it printed, kept for a face that shows more than the command line does: whether an
-/// `--if-absent` create found the record there, the tasks `show` read. The command line leaves it nil.
+/// `--if-absent` create found the record there. The command line leaves it nil.
 final class CommandNotes: Sendable {
-    private let values = Locked<(created: Bool?, tasks: [JSONValue]?)>((nil, nil))
+    private let values = Locked<Bool?>(nil)
     /// Hears how many bytes of a file transfer have moved, of how many (an assistant's progress); nil hears nothing.
     let transferred: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
@@ -13,14 +13,8 @@ final class CommandNotes: Sendable {
 
     /// Whether the create made the record (false: `--if-absent` found it there); nil when no create ran.
     var created: Bool? {
-        get { values.withLock { $0.created } }
-        set { values.withLock { $0.created = newValue } }
-    }
-
-    /// The project's tasks `show` read, as their JSON objects; nil when it read none.
-    var tasks: [JSONValue]? {
-        get { values.withLock { $0.tasks } }
-        set { values.withLock { $0.tasks = newValue } }
+        get { values.withLock { $0 } }
+        set { values.withLock { $0 = newValue } }
     }
 }
 

@@ -9,8 +9,11 @@ struct ToolArguments {
 
     /// What a call's arguments ask for.
     struct Plan: Equatable {
-        /// The command line, without the program's name.
+        /// The command line, without the program's name: for a tool whose command is not yet an operation.
         var commandLine: [String]
+        /// The same arguments as the command's flags and words, for a tool whose command is an operation: they become
+        /// its options by the command's own rules, no command line made or read.
+        var named = ScannedArguments()
         /// How many records a listing returns.
         var limit = MCPTool.defaultLimit
         /// `complete` for `task done`/`task reopen` after any other change (update_task).
@@ -38,7 +41,7 @@ struct ToolArguments {
                 "\(tool.name) has no argument \"\(name)\".\(suggestion) It takes: \(known.joined(separator: ", "))")
         }
         var plan = Plan(commandLine: [])
-        var line: [String] = []
+        var line: [(name: String, value: String?)] = []
         var words: [String] = []
         for positional in tool.positionals {
             guard let value = values[positional.name], !value.isNull else {
@@ -52,7 +55,7 @@ struct ToolArguments {
             guard case .string(var word) = value else { throw usage("\"\(positional.name)\" must be a string") }
             if let use = positional.path { word = try root.resolve(word, for: use, argument: positional.name) }
             if let other = positional.flagWhen, values[other] != nil {
-                line.append("--\(positional.name)=\(word)")
+                line.append(("--\(positional.name)", word))
             } else {
                 words.append(word)
             }
@@ -78,13 +81,13 @@ struct ToolArguments {
                     throw usage(
                         "\(tool.name) needs \"confirm\": true, sent only once the person agreed; nothing was deleted")
                 }
-                line.append("--yes")
+                line.append(("--yes", nil))
             case .ifAbsent:
                 let on = try boolean(value ?? .bool(true), name: name)
-                if on { line.append("--if-absent") }
+                if on { line.append(("--if-absent", nil)) }
             case .completeFlags:
                 guard let value, !value.isNull else { continue }
-                line.append(try boolean(value, name: name) ? "--complete" : "--incomplete")
+                line.append((try boolean(value, name: name) ? "--complete" : "--incomplete", nil))
             case .completeVerbs:
                 guard let value, !value.isNull else { continue }
                 plan.completeAfter = try boolean(value, name: name)
@@ -99,37 +102,62 @@ struct ToolArguments {
                 )
             }
         }
-        plan.commandLine = tool.words + line + tool.fixed + ["--"] + words
+        let fixed = Self.pairs(tool.fixed)
+        plan.commandLine =
+            tool.words + line.map { pair in pair.value.map { "\(pair.name)=\($0)" } ?? pair.name } + tool.fixed
+            + ["--"] + words
+        let spec = CommandRegistry.spec(named: tool.words[0])
+        var named = ScannedArguments(command: spec, positionals: Array(tool.words.dropFirst()) + words)
+        let specs = (spec?.flags ?? []) + CommandSpec.globalFlags
+        for pair in line + fixed {
+            guard let flag = specs.first(where: { $0.name == pair.name }) else { continue }
+            do { try named.record(flag, value: pair.value) } catch { throw error as? AppError ?? usage("\(error)") }
+        }
+        plan.named = named
         return plan
     }
 
-    /// The command-line words of one flag's argument: `--name=value`, so no value is ever read as a flag.
-    private func flag(_ flag: FlagSpec, name: String, _ value: JSONValue) throws(AppError) -> [String] {
+    /// Fixed words as flags and their values: a flag followed by a word that is not a flag takes it.
+    private static func pairs(_ words: [String]) -> [(name: String, value: String?)] {
+        var pairs: [(name: String, value: String?)] = []
+        var index = 0
+        while index < words.count {
+            let next = index + 1 < words.count && !words[index + 1].hasPrefix("-") ? words[index + 1] : nil
+            pairs.append((words[index], next))
+            index += next == nil ? 1 : 2
+        }
+        return pairs
+    }
+
+    /// One flag's argument as the flag and its values (none for a switch that is off).
+    private func flag(_ flag: FlagSpec, name: String, _ value: JSONValue) throws(AppError) -> [(
+        name: String, value: String?
+    )] {
         switch flag.type {
         case .toggle:
-            return try boolean(value, name: name) ? [flag.name] : []
+            return try boolean(value, name: name) ? [(flag.name, nil)] : []
         case .text, .date, .choice:
             guard case .string(let text) = value else { throw usage("\"\(name)\" must be a string") }
-            return ["\(flag.name)=\(text)"]
+            return [(flag.name, text)]
         case .whole:
             guard let number = value.numberValue, number == number.rounded(), number >= 0, number < 1e9 else {
                 throw usage("\"\(name)\" must be a whole number, 0 or more")
             }
-            return ["\(flag.name)=\(Int(number))"]
+            return [(flag.name, "\(Int(number))")]
         case .number:
             guard let number = value.numberValue, number >= 0 else { throw usage("\"\(name)\" must be a number") }
-            return ["\(flag.name)=\(number)"]
+            return [(flag.name, "\(number)")]
         case .quantity:
-            if case .string(let text) = value { return ["\(flag.name)=\(text)"] }
+            if case .string(let text) = value { return [(flag.name, text)] }
             guard let number = value.numberValue, number.isFinite else {
                 throw usage("\"\(name)\" must be a number or a string such as \"2d\"")
             }
-            return ["\(flag.name)=\(JSONValue.number(number).serialized())"]
+            return [(flag.name, JSONValue.number(number).serialized())]
         case .list:
             let items: [JSONValue] = value.arrayValue ?? [value]
-            return try items.map { item throws(AppError) in
+            return try items.map { item throws(AppError) -> (name: String, value: String?) in
                 guard case .string(let text) = item else { throw usage("\"\(name)\" must be an array of strings") }
-                return "\(flag.name)=\(text)"
+                return (flag.name, text)
             }
         }
     }

@@ -34,6 +34,7 @@ struct ToolRunner: Sendable {
     private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption, progress: ProgressSink?)
         async throws(AppError) -> JSONValue
     {
+        if let outcome = try await perform(tool, plan, interruption: interruption) { return outcome }
         if tool.extras.contains(.completeVerbs) {
             return try await updateTask(tool, plan, interruption: interruption)
         }
@@ -51,6 +52,51 @@ struct ToolRunner: Sendable {
         let shaped = try shape(
             tool.result, output, limit: plan.limit, notes: notes, adds: tool.extras.contains(.ifAbsent))
         return tool.extras.contains(.sectionLimit) ? Self.bounded(shaped, limit: plan.limit) : shaped
+    }
+
+    /// A tool whose command is an operation: its arguments become the operation's options by the command's own rules,
+    /// it runs in a session of the server's, and its typed outcome is encoded here. Nil for the other tools.
+    private func perform(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption)
+        async throws(AppError) -> JSONValue?
+    {
+        let today = CalendarDate(context.now(), in: context.timeZone)
+        do {
+            switch tool.name {
+            case "show_project":
+                let show = try Show(plan.named, today: today)
+                let detail = try await opener(for: show, interruption: interruption).perform(show)
+                var object = try Self.object(detail.jsonText(today: today, comments: show.comments))
+                if let items = detail.taskObjects(today: today), let progress = object["tasks"] {
+                    object = object.adding([("tasks", progress.adding([("items", .array(items))]))])
+                }
+                return object
+            case "add_comment":
+                let comment = try Comment(plan.named, today: today)
+                switch try await opener(for: comment, interruption: interruption).perform(comment) {
+                case .posted(let posted, _): return posted.object
+                case .planned, .notSent: throw AppError.output("the command printed no JSON object")
+                }
+            default:
+                return nil
+            }
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError.output("\(error)")
+        }
+    }
+
+    /// Sessions for `command`'s operation, opened as the command line opens them, with the server's surroundings:
+    /// its configuration read once, its copies of the tables, no terminal.
+    private func opener(for command: any Command, interruption: Interruption) -> SessionOpener {
+        var call = context
+        call.output = Output(
+            standardOutput: { _ in }, standardError: context.output.rawStandardError, isStdoutTerminal: false,
+            terminalWidth: nil)
+        call.interruption = interruption
+        let today = CalendarDate(call.now(), in: call.timeZone)
+        return Runner(invocation: Invocation(command: command, globals: globals), context: call, today: today)
+            .sessionOpener
     }
 
     /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named.
@@ -94,9 +140,6 @@ struct ToolRunner: Sendable {
         case .object:
             var object = try Self.object(output.text)
             if adds { object = object.adding([("created", .bool(notes.created ?? true))]) }
-            if let items = notes.tasks, let progress = object["tasks"] {
-                object = object.adding([("tasks", progress.adding([("items", .array(items))]))])
-            }
             return object
         case .array(let noun, _):
             let items = try Self.parse(output.text).arrayValue ?? []
