@@ -3,7 +3,7 @@ import TrackerModel
 import TrackerNetwork
 
 /// What a create came to: the record it made, or (with `--if-absent`) the one already there.
-package enum Creation<Record> {
+package enum Creation<Record: Sendable>: Sendable {
     case created(Record)
     case found(Record)
 

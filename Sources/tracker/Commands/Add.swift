@@ -9,93 +9,25 @@ import TrackerOperations
 import TrackerNetwork
 import TrackerSystem
 
-/// `tracker add`: creates one project and prints its id; with `--if-absent`, only when no project has the name.
-struct Add: Command {
-    static let spec = CommandSpec(
-        name: "add", summary: "Create a project and print its id.",
-        usage: [
-            "tracker add --name NAME --due DATE [--kickoff DATE] [--category NAME]",
-            "            [--lead EMAIL] [--team EMAIL]... [--client NAME|ID]...",
-            "            [--notes TEXT | --notes-file PATH|-] [--complete] [--set FIELD=VALUE]...",
-            "            [--if-absent] [--dry-run] [--json] [-q]",
-        ],
-        flags: CommandSpec.fieldFlags + [
-            FlagSpec(name: "--complete", help: "mark the project complete"),
-            FlagSpec(
-                name: "--if-absent",
-                help:
-                    "if a project with exactly this name exists, print its id and create nothing (across machines only with the team's Redis)"
-            ),
-        ] + CommandSpec.writeFlags,
-        examples: [
-            "tracker add --name \"Spring campaign\" --due 2026-12-01",
-            "id=$(tracker add --name \"Logo refresh\" --due +2w --lead ana@example.com)",
-            "make-notes | tracker add --name \"Q1 audit\" --due +2w --notes-file -",
-            "tracker add -q --if-absent --name \"Weekly review\" --due friday",
-            "tracker add --name \"Site refresh\" --due +3w --set Budget=12000",
-        ],
-        notes: [
-            "--name and --due are required (--due only when the base has a due date field). \(CommandSpec.dateNote)",
-            "Categories, clients and people are checked against the base first; nothing is created by a typo.",
-            "With --if-absent it is safe to repeat, e.g. from cron: on one machine always, across machines only when",
-            "each names the team's Redis (\"redis\" in the secrets file, or TRACKER_REDIS_URL), whose lock it takes",
-            "to create; an empty TRACKER_REDIS_URL= runs one command without it, on this machine alone.",
-        ])
-
-    /// The project's fields; the name is always there.
-    var input: ProjectInput
-    var ifAbsent = false
-    var mode = WriteMode()
-
-    var name: String { input.name ?? "" }
-
+extension Add: Command {
     func run(_ runner: Runner) async throws { try await runner.add(self) }
 }
 
-extension Add {
-    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        try scanned.rejectPositionals()
-        let input = try scanned.projectInput(today: today)
-        guard input.name != nil else { throw AppError.usage("add needs --name NAME", command: "add") }
-        self.init(input: input, ifAbsent: scanned.has("--if-absent"), mode: try scanned.writeMode())
-    }
-}
-
 extension Runner {
-    /// `tracker add`: creates one project and prints its id; with `--if-absent`, only when no project has the name.
+    /// `tracker add`: prints the new project's id (or its JSON), and one line for a person at a terminal.
     fileprivate func add(_ options: Add) async throws {
-        // Values only the schema can check (a choice, a person, a client, the base's own fields) wait for it; a
-        // project of a name and dates goes out beside it, cold.
-        let base = try await prepareBase(readingBeside: !options.input.needsSchema && !options.mode.dryRun)
-        let notes = try readNotes(options.input.notes, command: "add")
-        func check(_ base: Session) async throws -> ProjectWrite {
-            if base.layout.fields[.due] != nil && options.input.due == nil {
-                throw AppError.usage("add needs --due DATE", command: "add")
-            }
-            return try await base.checker(command: "add").write(for: options.input, notes: notes)
-        }
-        let write = try await check(base)
-        let client = base.client
-        if options.mode.dryRun {
-            try output.standardOutput(client.plannedCreate(write).body!.serialized() + "\n")
-            return
-        }
-        let name = options.name
-        let due = options.input.due
-        let creation = try await base.create(
-            ifAbsent: options.ifAbsent, lockName: [name], for: "add", doing: "adding \"\(name)\"",
-            find: { try await client.projects(named: name).get().first }, recheck: { _ = try await check($0) },
-            send: { try await $0.createProject(write, name: name, due: due).get() })
-        guard case .created(let project) = creation else {
-            let existing = creation.record
-            narrate("Project \"\(name)\" already exists (\(existing.id)); nothing to do.", options.mode)
+        switch try await perform(options) {
+        case .planned(let request):
+            try output.standardOutput(request.body!.serialized() + "\n")
+        case .done(.found(let existing)):
+            narrate("Project \"\(options.name)\" already exists (\(existing.id)); nothing to do.", options.mode)
             noteCreated(false)
             try printWritten(existing, options.mode)
-            return
+        case .done(.created(let project)):
+            noteCreated(true)
+            let when = options.input.due.map { ", due \($0) (\($0.relative(to: today)))" } ?? ""
+            narrate("Created \"\(options.name)\"\(when).", options.mode)
+            try printWritten(project, options.mode)
         }
-        noteCreated(true)
-        let when = due.map { ", due \($0) (\($0.relative(to: today)))" } ?? ""
-        narrate("Created \"\(name)\"\(when).", options.mode)
-        try printWritten(project, options.mode)
     }
 }

@@ -70,6 +70,12 @@ struct ToolRunner: Sendable {
                     object = object.adding([("tasks", progress.adding([("items", .array(items))]))])
                 }
                 return object
+            case "add_project":
+                let add = try Add(plan.named, today: today)
+                guard case .done(let creation) = try await opener(for: add, interruption: interruption).perform(add)
+                else { throw AppError.output("the command printed no JSON object") }
+                return try Self.object(creation.record.jsonText(today: today))
+                    .adding([("created", .bool(creation.isNew))])
             case "add_comment":
                 let comment = try Comment(plan.named, today: today)
                 switch try await opener(for: comment, interruption: interruption).perform(comment) {
