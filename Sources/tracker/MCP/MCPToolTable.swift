@@ -1,3 +1,5 @@
+import TrackerOperations
+
 /// The tools of docs/contract.md "The faces", in the order `tools/list` gives them.
 extension MCPTool {
     static let projectKeys: [(String, String)] = [

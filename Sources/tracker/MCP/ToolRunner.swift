@@ -35,9 +35,6 @@ struct ToolRunner: Sendable {
         async throws(AppError) -> JSONValue
     {
         if let outcome = try await perform(tool, plan, interruption: interruption) { return outcome }
-        if tool.extras.contains(.completeVerbs) {
-            return try await updateTask(tool, plan, interruption: interruption)
-        }
         var keeping: Int? = nil
         if case .listing = tool.result { keeping = plan.limit }
         var heard: (@Sendable (Int) -> Void)? = nil
@@ -76,6 +73,8 @@ struct ToolRunner: Sendable {
                 else { throw AppError.output("the command printed no JSON object") }
                 return try Self.object(creation.record.jsonText(today: today))
                     .adding([("created", .bool(creation.isNew))])
+            case "update_task":
+                return try await updateTask(plan, today: today, interruption: interruption)
             case "add_comment":
                 let comment = try Comment(plan.named, today: today)
                 switch try await opener(for: comment, interruption: interruption).perform(comment) {
@@ -105,28 +104,38 @@ struct ToolRunner: Sendable {
             .sessionOpener
     }
 
-    /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named.
-    private func updateTask(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption)
-        async throws(AppError) -> JSONValue
+    /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named, by
+    /// its id once the first found it.
+    private func updateTask(_ plan: ToolArguments.Plan, today: CalendarDate, interruption: Interruption)
+        async throws -> JSONValue
     {
+        var target = plan.named
         var task: JSONValue? = nil
-        var named = plan.commandLine
         if plan.changesOtherFields {
-            let output = CapturedOutput(keeping: nil)
-            try await execute(plan.commandLine, into: output, notes: CommandNotes(), interruption: interruption)
-            task = try Self.object(output.text)
-            // The task is now known by its id: the second command cannot name another one.
-            if let id = task?["id"]?.stringValue { named = ["task", "update", "--", id] }
+            guard case .update(let update) = try TaskCommand(plan.named, today: today).verb else { return .object([]) }
+            guard
+                case .updated(let updated, let rows, _) = try await opener(
+                    for: TaskCommand(verb: .update(update)), interruption: interruption
+                )
+                .perform(update)
+            else { throw AppError.output("the command printed no JSON object") }
+            task = try Self.object(rows.json(updated))
+            // The task is now known by its id: the second write cannot name another one.
+            target = ScannedArguments(command: plan.named.command, positionals: ["update", updated.id])
         }
         guard let complete = plan.completeAfter else { return task ?? .object([]) }
-        let verb = complete ? "done" : "reopen"
-        let separator = named.firstIndex(of: "--") ?? named.endIndex
-        let flags = named[2..<separator].filter { $0.hasPrefix("--project=") }
-        let line = ["task", verb] + flags + ["--json", "--"] + named[(separator + 1)...]
-        let output = CapturedOutput(keeping: nil)
-        try await execute(Array(line), into: output, notes: CommandNotes(), interruption: interruption)
-        let written = try Self.parse(output.text)
-        return written.arrayValue?.first ?? written
+        var completion = try TaskCompletion(
+            ScannedArguments(
+                command: target.command, values: target.values.filter { $0.key == "--project" },
+                positionals: Array(target.positionals.dropFirst())), complete: complete)
+        completion.mode.json = true
+        guard
+            case .written(let tasks, let rows?) = try await opener(
+                for: TaskCommand(verb: .completion(completion)), interruption: interruption
+            )
+            .perform(completion), let first = tasks.first
+        else { throw AppError.output("the command printed no JSON object") }
+        return try Self.object(rows.json(first))
     }
 
     /// Runs one command line in the server's context with its streams held here.
