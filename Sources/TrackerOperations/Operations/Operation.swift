@@ -47,17 +47,20 @@ package struct SessionOpener: Sendable {
     /// Runs `operation` in a session of its own. Nothing is handed back before the layout it assumed is confirmed;
     /// when the schema read beside it says the work went out with the wrong fields, and nothing was written that
     /// must not be sent twice, it runs once more with the schema first.
-    package func perform<O: Operation>(_ operation: O) async throws -> O.Outcome {
+    /// `body` runs it when the face takes its outcome as it comes (a listing's pages).
+    package func perform<O: Operation>(
+        _ operation: O, _ body: ((Session) async throws -> O.Outcome)? = nil
+    ) async throws -> O.Outcome {
         let attempt = SchemaAttempt()
         do {
-            return try await Self.run(operation, in: try await open(operation.opening, attempt))
+            return try await Self.run(operation, in: try await open(operation.opening, attempt), body)
         } catch let error where attempt.mayReadBeside {
             guard let inFlight = attempt.inFlight else { throw error }
             if !(error is SchemaInFlight.Contradicted) {
                 guard await inFlight.contradicts() else { throw error }
             }
             let again = SchemaAttempt(mayReadBeside: false)
-            return try await Self.run(operation, in: try await open(operation.opening, again))
+            return try await Self.run(operation, in: try await open(operation.opening, again), body)
         }
     }
 

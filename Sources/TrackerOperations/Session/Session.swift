@@ -56,6 +56,19 @@ package struct Session: Sendable {
         recheck: (Session) async throws -> Void, _ body: () async throws -> T
     ) async throws -> T {
         attempt.wrote()
+        return try await rechecking(recheck, body)
+    }
+
+    /// A read that names fields, a view or records by what tracker remembered: checked again as `writing` is.
+    package func reading<T>(
+        recheck: (Session) async throws -> Void, _ body: () async throws -> T
+    ) async throws -> T {
+        try await rechecking(recheck, body)
+    }
+
+    private func rechecking<T>(
+        _ recheck: (Session) async throws -> Void, _ body: () async throws -> T
+    ) async throws -> T {
         do {
             return try await body()
         } catch let error as AppError where Self.contradictsMemory(error) && (inFlight != nil || !knowledge.isCurrent) {

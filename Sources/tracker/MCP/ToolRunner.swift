@@ -34,7 +34,9 @@ struct ToolRunner: Sendable {
     private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption, progress: ProgressSink?)
         async throws(AppError) -> JSONValue
     {
-        if let outcome = try await perform(tool, plan, interruption: interruption) { return outcome }
+        if let outcome = try await perform(tool, plan, interruption: interruption, progress: progress) {
+            return outcome
+        }
         var keeping: Int? = nil
         if case .listing = tool.result { keeping = plan.limit }
         var heard: (@Sendable (Int) -> Void)? = nil
@@ -53,12 +55,28 @@ struct ToolRunner: Sendable {
 
     /// A tool whose command is an operation: its arguments become the operation's options by the command's own rules,
     /// it runs in a session of the server's, and its typed outcome is encoded here. Nil for the other tools.
-    private func perform(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption)
-        async throws(AppError) -> JSONValue?
-    {
+    private func perform(
+        _ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption, progress: ProgressSink?
+    ) async throws(AppError) -> JSONValue? {
         let today = CalendarDate(context.now(), in: context.timeZone)
         do {
             switch tool.name {
+            case "list_projects":
+                // The first `limit` projects kept, every one counted: a listing of 50,000 costs the memory of `limit`.
+                let list = try List(plan.named, today: today)
+                var kept: [JSONValue] = []
+                var total = 0
+                _ = try await opener(for: list, interruption: interruption).perform(list) { session in
+                    try await list.run(in: session) { event in
+                        guard case .page(let page) = event else { return }
+                        for project in page {
+                            total += 1
+                            if kept.count < plan.limit { kept.append(try Self.object(project.jsonText(today: today))) }
+                        }
+                        progress?.report(records: total)
+                    }
+                }
+                return Self.wrapped("projects", kept, total: total)
             case "show_project":
                 let show = try Show(plan.named, today: today)
                 let detail = try await opener(for: show, interruption: interruption).perform(show)

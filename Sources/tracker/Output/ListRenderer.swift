@@ -3,10 +3,6 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 import TrackerOperations
-/// The output formats of `tracker list`.
-enum ListFormat: String, Sendable, CaseIterable {
-    case table, tsv, csv, json, ndjson
-}
 
 /// Turns pages of projects into text as they arrive, so a listing never waits for (or holds) the whole table.
 protocol ListRenderer {

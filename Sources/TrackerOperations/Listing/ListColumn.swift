@@ -2,10 +2,9 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 /// A column of `list`'s table, TSV and CSV (docs/contract.md "Output (stable)"): one of tracker's, or a field of the
 /// base.
-enum ListColumn: Hashable, Sendable {
+package enum ListColumn: Hashable, Sendable {
     case id, name, due, status, category
     case leadName
     case leadEmail
@@ -16,16 +15,16 @@ enum ListColumn: Hashable, Sendable {
     case field(String)
 
     /// tracker's own columns, in the order help lists them.
-    static let standard: [ListColumn] = [
+    package static let standard: [ListColumn] = [
         .id, .name, .due, .status, .category, .leadName, .leadEmail, .kickoff, .team, .clients, .notes, .complete,
         .createdTime, .tasks, .daysLeft,
     ]
 
     /// The columns when none are asked for: `id name due status category lead-name` (stable).
-    static let defaults: [ListColumn] = [.id, .name, .due, .status, .category, .leadName]
+    package static let defaults: [ListColumn] = [.id, .name, .due, .status, .category, .leadName]
 
     /// One of tracker's columns by the name `--columns` takes (any case).
-    init?(standardName: String) {
+    package init?(standardName: String) {
         guard let column = Self.standard.first(where: { $0.rawValue.lowercased() == standardName.lowercased() }) else {
             return nil
         }
@@ -33,7 +32,7 @@ enum ListColumn: Hashable, Sendable {
     }
 
     /// The name `--columns` takes and the CSV header shows.
-    var rawValue: String {
+    package var rawValue: String {
         switch self {
         case .id: "id"
         case .name: "name"
@@ -56,7 +55,7 @@ enum ListColumn: Hashable, Sendable {
 
     /// The column's value for TSV and CSV: dates as YYYY-MM-DD, several people or clients separated by `;`, so
     /// that what `list` writes, `import` reads back.
-    func value(_ project: Project, today: CalendarDate) -> String {
+    package func value(_ project: Project, today: CalendarDate) -> String {
         switch self {
         case .id: project.id
         case .name: project.name ?? ""
@@ -79,7 +78,7 @@ enum ListColumn: Hashable, Sendable {
     }
 
     /// The table's heading.
-    var title: String {
+    package var title: String {
         switch self {
         case .leadName: "LEAD"
         case .leadEmail: "LEAD EMAIL"
