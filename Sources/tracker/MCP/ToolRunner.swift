@@ -93,6 +93,20 @@ struct ToolRunner: Sendable {
                     .adding([("created", .bool(creation.isNew))])
             case "update_task":
                 return try await updateTask(plan, today: today, interruption: interruption)
+            case "update_project":
+                let update = try Update(plan.named, today: today)
+                guard
+                    case .updated(let updated?, _) = try await opener(for: update, interruption: interruption)
+                        .perform(update)
+                else { throw AppError.output("the command printed no JSON object") }
+                return try Self.object(updated.jsonText(today: today))
+            case "add_task":
+                guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
+                    case .done(let creation, _, let rows) = try await opener(
+                        for: TaskCommand(verb: .add(add)), interruption: interruption
+                    ).perform(add)
+                else { throw AppError.output("the command printed no JSON object") }
+                return try Self.object(rows.json(creation.record)).adding([("created", .bool(creation.isNew))])
             case "add_comment":
                 let comment = try Comment(plan.named, today: today)
                 switch try await opener(for: comment, interruption: interruption).perform(comment) {
