@@ -89,6 +89,29 @@ package struct Session: Sendable {
         try surroundings.readNotes(source, command, flag)
     }
 
+    /// Asks before deleting (`verb`: what is done, `remove` files `from` a project), as the face can; throws unless the
+    /// person agreed.
+    package func confirmDeleting(
+        _ lines: [String], noun: String, command: String, verb: String = "delete", from: String? = nil
+    ) throws {
+        try surroundings.confirmsDeleting(lines, noun, command, verb, from)
+    }
+
+    /// Where nobody can be asked: `--yes` is needed, and nothing was done.
+    package static func cannotAsk(command: String, verb: String) -> AppError {
+        let past = verb == "delete" ? "deleted" : "\(verb)d"
+        return AppError.usage(
+            "\(command) asks before \(verb == "delete" ? "deleting" : "removing"), and stdin is not a terminal; pass --yes to \(verb) without asking (nothing was \(past))",
+            command: String(command.prefix { $0 != " " }))
+    }
+
+    /// Sends a write that may go out again should the command run once more (a delete, a value set): what is shown
+    /// after it waits for the schema read in flight, but a contradiction found then no longer refuses it.
+    package func sending<T>(_ body: () async throws -> T) async rethrows -> T {
+        attempt.wrote()
+        return try await body()
+    }
+
     /// Sends what must not happen twice (an upload): from here on a failure is reported, never answered by running
     /// the command again with the schema.
     package func sendingOnce<T>(_ body: () async throws -> T) async rethrows -> T {
@@ -133,6 +156,11 @@ package struct SessionSurroundings: Sendable {
     /// Asks the person whether the one `noun` whose name holds every word typed is the one meant (a terminal's
     /// `[y/N]`); nil where nobody can be asked, and a guess is refused.
     package var confirmsGuess: (@Sendable (_ noun: String, _ name: String) -> Bool)? = nil
+    /// Shows what will be deleted (a line a record) and asks; throws unless the person agreed. The default, where
+    /// nobody can be asked, refuses: the face must be told `--yes`.
+    package var confirmsDeleting:
+        @Sendable (_ lines: [String], _ noun: String, _ command: String, _ verb: String, _ from: String?) throws -> Void =
+            { _, _, command, verb, _ in throw Session.cannotAsk(command: command, verb: verb) }
     /// Reads notes or a comment from where the person said (inline, a file, standard input), as the face can; the
     /// default reads text given inline only.
     package var readNotes: @Sendable (_ source: NotesSource?, _ command: String, _ flag: String) throws -> String? = {

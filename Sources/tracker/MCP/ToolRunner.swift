@@ -100,6 +100,17 @@ struct ToolRunner: Sendable {
                         .perform(update)
                 else { throw AppError.output("the command printed no JSON object") }
                 return try Self.object(updated.jsonText(today: today))
+            case "delete_project":
+                let delete = try Delete(plan.named, today: today)
+                var deleted: [Project] = []
+                _ = try await opener(for: delete, interruption: interruption).perform(delete) { session in
+                    try await delete.run(in: session) { batch in
+                        guard case .projects(let projects) = batch else { return }
+                        deleted += projects.filter { project in !deleted.contains { $0.id == project.id } }
+                    }
+                }
+                let items = try deleted.prefix(plan.limit).map { try Self.object($0.jsonText(today: today)) }
+                return Self.wrapped("deleted", items, total: deleted.count)
             case "add_task":
                 guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
                     case .done(let creation, _, let rows) = try await opener(

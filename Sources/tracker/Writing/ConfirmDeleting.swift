@@ -9,11 +9,7 @@ extension Runner {
         throws
     {
         let past = verb == "delete" ? "deleted" : "\(verb)d"
-        guard context.isStdinTerminal else {
-            throw AppError.usage(
-                "\(command) asks before \(verb == "delete" ? "deleting" : "removing"), and stdin is not a terminal; pass --yes to \(verb) without asking (nothing was \(past))",
-                command: String(command.prefix { $0 != " " }))
-        }
+        guard context.isStdinTerminal else { throw Session.cannotAsk(command: command, verb: verb) }
         var text =
             "This \(verb)s \(lines.count) \(noun)\(lines.count == 1 ? "" : "s")\(from.map { " from \($0)" } ?? ""):\n"
         for line in lines { text += "  \(line)\n" }
