@@ -2,91 +2,13 @@ import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
-/// `tracker clients`: the Clients table, each client with its open and total projects.
-struct Clients: Command {
-    static let spec = CommandSpec(
-        name: "clients", summary: "List the clients, with their open and total projects.",
-        usage: ["tracker clients [--json | --format table|tsv|json|ndjson]"],
-        flags: [
-            FlagSpec(
-                name: "--format", value: "FORMAT", choices: Format.allCases.map(\.rawValue),
-                help: "table (on a terminal), tsv (piped), json or ndjson"),
-            FlagSpec(name: "--json", help: "the same as --format json"),
-        ],
-        examples: [
-            "tracker clients", "tracker clients --format tsv | sort -t$'\\t' -k3 -nr", "tracker list --client Acme",
-        ],
-        notes: [
-            "The table the projects' Client field links to, sorted by name. TSV: id, name, open, total. JSON:",
-            "{\"id\",\"name\",\"about\",\"projects\",\"open\",\"total\",\"fields\"}. Open projects are those not complete.",
-        ])
-
-    enum Format: String, CaseIterable, Sendable {
-        case table, tsv, json, ndjson
-    }
-
-    var format: Format? = nil
-
+extension Clients: Command {
     func run(_ runner: Runner) async throws { try await runner.clients(self) }
-}
-
-extension Clients {
-    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        try scanned.rejectPositionals()
-        self.init(format: try scanned.formatName().flatMap(Format.init(rawValue:)))
-    }
-}
-
-/// One client as `clients` shows it.
-struct ClientSummary: Sendable {
-    var id: String
-    var name: String
-    var about: String?
-    var projects: [Project]
-    var fields: JSONValue
-
-    var open: [Project] { projects.filter { !$0.isComplete } }
-
-    var object: JSONValue {
-        .object([
-            ("id", .string(id)), ("name", .string(name)), ("about", .string(or: about)),
-            ("projects", .array(projects.map { .string($0.id) })), ("open", .number(Double(open.count))),
-            ("total", .number(Double(projects.count))), ("fields", fields),
-        ])
-    }
 }
 
 extension Runner {
     fileprivate func clients(_ options: Clients) async throws {
-        let base = try await prepareBase()
-        let layout = base.layout
-        let fields = layout.fields
-        guard let clientField = fields[.client] else {
-            throw AppError.usage(
-                "this base's projects have no Client field, so tracker cannot tell their clients", command: "clients")
-        }
-        let table = layout.clientTableID ?? "Clients"
-        let primary = layout.schema?.table(table)?.primaryField?.name ?? "Name"
-        // The clients and the projects' links to them, side by side: one round trip for a base of a page or two.
-        let wanted = [fields.name, clientField, fields.completion?.field].compactMap { $0 }
-        // Projects with a client: a link that is not empty, on Airtable or in a face's copy.
-        let linked = ListQuery.picking(
-            Selection(formula: Formula.field(clientField)) { !$0.clients.isEmpty },
-            fields: layout.table == nil ? nil : wanted)
-        let client = base.client
-        async let projectsRead = client.collect { onPage in try await client.listProjects(linked, onPage: onPage) }
-        let records = try await base.client.rawRecords(in: table).get()
-        let projects = try await projectsRead.get()
-        var byClient: [String: [Project]] = [:]
-        for project in projects { for id in project.clients { byClient[id, default: []].append(project) } }
-        let summaries = records.map { record in
-            ClientSummary(
-                id: record.id, name: record.fields[primary]?.stringValue ?? "",
-                about: record.fields["About"]?.stringValue,
-                projects: byClient[record.id] ?? [], fields: record.fields)
-        }.sorted { (Self.sortKey($0.name), $0.id) < (Self.sortKey($1.name), $1.id) }
-        base.knowledge.remember(records: summaries.map { LinkedRecord(id: $0.id, name: $0.name) }, in: table)
-        base.rememberClientNames(summaries.map(\.name))
+        let summaries = try await perform(options)
         switch options.format ?? (output.isStdoutTerminal ? .table : .tsv) {
         case .json: try output.standardOutput(JSONValue.array(summaries.map(\.object)).serialized() + "\n")
         case .ndjson: try output.standardOutput(summaries.map { $0.object.serialized() + "\n" }.joined())
@@ -104,21 +26,5 @@ extension Runner {
             try output.standardOutput(
                 ClientTable.render(summaries, width: output.terminalWidth ?? 80, style: style))
         }
-    }
-
-    /// A name as people sort it: any case, numbers by value ("Client 2" before "Client 10").
-    static func sortKey(_ name: String) -> String {
-        var key = ""
-        var digits = ""
-        for character in name.lowercased() + " " {
-            if character.isASCII && character.isNumber {
-                digits.append(character)
-                continue
-            }
-            if !digits.isEmpty { key += String(repeating: "0", count: max(0, 12 - digits.count)) + digits }
-            digits = ""
-            key.append(character)
-        }
-        return key
     }
 }

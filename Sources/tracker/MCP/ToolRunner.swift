@@ -111,6 +111,22 @@ struct ToolRunner: Sendable {
                 }
                 let items = try deleted.prefix(plan.limit).map { try Self.object($0.jsonText(today: today)) }
                 return Self.wrapped("deleted", items, total: deleted.count)
+            case "list_tasks":
+                let tasks = try Tasks(plan.named, today: today)
+                let rows = try await opener(for: tasks, interruption: interruption).perform(tasks)
+                let items = try rows.tasks.prefix(plan.limit).map { try Self.object(rows.json($0)) }
+                progress?.report(records: rows.tasks.count)
+                return Self.wrapped("tasks", items, total: rows.tasks.count)
+            case "list_comments":
+                let comments = try Comments(plan.named, today: today)
+                let read = try await opener(for: comments, interruption: interruption).perform(comments).comments
+                progress?.report(records: read.count)
+                return Self.wrapped("comments", read.prefix(plan.limit).map(\.object), total: read.count)
+            case "list_clients":
+                let clients = try Clients(plan.named, today: today)
+                let read = try await opener(for: clients, interruption: interruption).perform(clients)
+                progress?.report(records: read.count)
+                return Self.wrapped("clients", read.prefix(plan.limit).map(\.object), total: read.count)
             case "add_task":
                 guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
                     case .done(let creation, _, let rows) = try await opener(

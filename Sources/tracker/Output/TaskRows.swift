@@ -109,17 +109,3 @@ extension TaskRows {
         return out
     }
 }
-
-/// The columns of `tasks` in TSV and CSV.
-enum TaskColumn: String, CaseIterable, Sendable {
-    case id, name
-    case projectName = "project-name"
-    case projectID = "project-id"
-    case due, status
-    case assigneeName = "assignee-name"
-    case assigneeEmail = "assignee-email"
-    case estimate, complete, notes, createdTime
-
-    /// docs/contract.md: `id  name  project-name  due  status  assignee-name  estimate`.
-    static let defaults: [TaskColumn] = [.id, .name, .projectName, .due, .status, .assigneeName, .estimate]
-}
