@@ -7,100 +7,14 @@ import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
-/// `tracker status`: the one screen to start a day with, for the token's user (like `gh status`).
-struct Status: Command {
-    static let spec = CommandSpec(
-        name: "status", summary: "What needs you today: your late and due projects, your open tasks, what is new.",
-        usage: ["tracker status [--days N] [--json]"],
-        flags: [
-            FlagSpec(
-                name: "--days", value: "N", minimum: 1,
-                help: "due within N days (\(DueWithin.words("N"))), new in the last N; default 7"),
-            FlagSpec(name: "--json", help: "one JSON object: date, user, projects, tasks, new"),
-        ],
-        examples: [
-            "tracker status", "tracker status --days 3",
-            "0 8 * * 1-5  tracker status     # in a crontab: mailed each weekday morning",
-        ],
-        notes: [
-            "Your projects are those you lead or are in the team of, matched by your user id; your tasks those",
-            "assigned to you. Two listings filtered on Airtable, read side by side. Piped, plain text within 80",
-            "columns for cron's mail; nothing needing you is one line saying so.",
-        ])
-
-    var days = 7
-    var json = false
-
+extension Status: Command {
     func run(_ runner: Runner) async throws { try await runner.status(self) }
-}
-
-extension Status {
-    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        try scanned.rejectPositionals()
-        days = try scanned.wholeNumber("--days") ?? 7
-        json = scanned.has("--json")
-    }
-}
-
-/// What `status` found for one user.
-struct StatusReport {
-    var user: Collaborator
-    /// Open projects of the user's, overdue or due within the days, soonest first.
-    var projects: [Project]
-    /// The user's open tasks, in their projects' due order.
-    var tasks: TaskRows
-    /// What was put on the user in the last days: projects and tasks created then.
-    var newProjects: [Project]
-    var newTasks: [ProjectTask]
-
-    var isEmpty: Bool { projects.isEmpty && tasks.tasks.isEmpty && newProjects.isEmpty && newTasks.isEmpty }
 }
 
 extension Runner {
     fileprivate func status(_ options: Status) async throws {
-        // Cold: the schema, who the token is and both listings go out at once; the tasks' projects follow by id.
-        let base = try await prepareBase(readingBeside: true)
-        let fields = base.layout.fields
-        let since = ProjectDigest.start(
-            of: CalendarDate(dayNumber: today.dayNumber - options.days + 1), in: context.timeZone)
-        let last = DueWithin(days: options.days, from: today).lastDay
-        let projects = Formula.statusSelection(since: since, last: last, fields: fields)
-        let client = base.client
-        async let me = base.knowledge.me()
-        async let projectsRead = client.collect { onPage in
-            try await client.listProjects(.picking(projects), onPage: onPage)
-        }
-        let tasksLayout = base.layout.tasks
-        async let tasksRead: Result<[ProjectTask], AppError>? = {
-            guard let layout = tasksLayout else { return nil }
-            let assigned = Formula.statusTaskSelection(since: since, fields: layout.fields)
-            return await client.collect { onPage in
-                try await client.listTasks(in: layout.client, .picking(assigned), onPage: onPage)
-            }
-        }()
-        let user = try await me
-        let found = try await projectsRead.get().filter { project in
-            project.lead?.id == user || project.team.contains { $0.id == user }
-        }
-        _ = try await base.confirmedLayout()
-        var tasks: [ProjectTask] = []
-        if let read = await tasksRead { tasks = try read.get().filter { $0.assignee?.id == user } }
-        var known = Dictionary(found.map { ($0.id, $0) }) { first, _ in first }
-        let wanted = tasks.compactMap(\.project).filter { known[$0] == nil }
-        for project in try await client.projects(ids: wanted).get() { known[project.id] = project }
-        let isNew = { (created: String) in created.prefix(19) >= since.prefix(19) }
-        let person =
-            found.lazy.flatMap { [$0.lead].compactMap { $0 } + $0.team }.first { $0.id == user }
-            ?? tasks.lazy.compactMap(\.assignee).first { $0.id == user }
-        let report = StatusReport(
-            user: person ?? Collaborator(id: user),
-            projects: found.filter { !$0.isComplete && $0.due.map { $0 <= last } == true }.sorted {
-                ($0.due?.dayNumber ?? 0, $0.name ?? "") < ($1.due?.dayNumber ?? 0, $1.name ?? "")
-            },
-            tasks: TaskRows(tasks.filter { !$0.isComplete }, projects: known, today: today),
-            newProjects: found.filter { isNew($0.createdTime) },
-            newTasks: tasks.filter { isNew($0.createdTime) })
-        if options.json { return try output.standardOutput(statusJSON(report) + "\n") }
+        let report = try await perform(options)
+        if options.json { return try output.standardOutput(report.jsonText(today: today) + "\n") }
         guard !report.isEmpty else {
             return try output.standardOutput(
                 "Nothing needs you today: no projects due within \(options.days) days, no open tasks.\n")
@@ -109,36 +23,5 @@ extension Runner {
         let unicode = output.isStdoutTerminal && TimelineChart.Glyphs.localeIsUTF8(context.environment)
         try output.standardOutput(
             StatusView(today: today, days: options.days, style: style, width: width, unicode: unicode).render(report))
-    }
-
-    private func statusJSON(_ report: StatusReport) -> String {
-        var json = JSONWriter(capacity: 4096)
-        json.raw("{\"date\":")
-        json.string(today.description)
-        json.raw(",\"user\":{\"id\":")
-        json.string(report.user.id ?? "")
-        json.raw(",\"name\":")
-        json.value(report.user.name.map(JSONValue.string) ?? .null)
-        json.raw(",\"email\":")
-        json.value(report.user.email.map(JSONValue.string) ?? .null)
-        json.raw("},\"projects\":[")
-        func projects(_ list: [Project]) {
-            for (index, project) in list.enumerated() {
-                if index > 0 { json.raw(",") }
-                project.writeJSON(today: today, to: &json)
-            }
-        }
-        func tasks(_ list: [ProjectTask]) {
-            json.raw(json: list.map { report.tasks.json($0) }.joined(separator: ","))
-        }
-        projects(report.projects)
-        json.raw("],\"tasks\":[")
-        tasks(report.tasks.tasks)
-        json.raw("],\"new\":{\"projects\":[")
-        projects(report.newProjects)
-        json.raw("],\"tasks\":[")
-        tasks(report.newTasks)
-        json.raw("]}}")
-        return json.text
     }
 }

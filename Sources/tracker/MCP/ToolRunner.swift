@@ -61,6 +61,10 @@ struct ToolRunner: Sendable {
         let today = CalendarDate(context.now(), in: context.timeZone)
         do {
             switch tool.name {
+            case "status":
+                let status = try Status(plan.named, today: today)
+                let report = try await opener(for: status, interruption: interruption).perform(status)
+                return Self.bounded(try Self.object(report.jsonText(today: today)), limit: plan.limit)
             case "list_projects":
                 // The first `limit` projects kept, every one counted: a listing of 50,000 costs the memory of `limit`.
                 let list = try List(plan.named, today: today)
@@ -127,6 +131,13 @@ struct ToolRunner: Sendable {
                 let read = try await opener(for: clients, interruption: interruption).perform(clients)
                 progress?.report(records: read.count)
                 return Self.wrapped("clients", read.prefix(plan.limit).map(\.object), total: read.count)
+            case "delete_task":
+                guard case .delete(let delete) = try TaskCommand(plan.named, today: today).verb,
+                    case .deleted(let ids) = try await opener(
+                        for: TaskCommand(verb: .delete(delete)), interruption: interruption
+                    ).perform(delete)
+                else { throw AppError.output("the command printed no JSON object") }
+                return Self.wrapped("deleted", ids.map(JSONValue.string), total: ids.count)
             case "add_task":
                 guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
                     case .done(let creation, _, let rows) = try await opener(
