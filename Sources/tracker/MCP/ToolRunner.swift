@@ -65,6 +65,12 @@ struct ToolRunner: Sendable {
                 let status = try Status(plan.named, today: today)
                 let report = try await opener(for: status, interruption: interruption).perform(status)
                 return Self.bounded(try Self.object(report.jsonText(today: today)), limit: plan.limit)
+            case "report":
+                let report = try Report(plan.named, today: today)
+                guard let document = try await opener(for: report, interruption: interruption).perform(report) else {
+                    throw AppError.output("the command printed no JSON object")
+                }
+                return Self.bounded(try Self.object(document.json(today: today)), limit: plan.limit)
             case "list_projects":
                 // The first `limit` projects kept, every one counted: a listing of 50,000 costs the memory of `limit`.
                 let list = try List(plan.named, today: today)

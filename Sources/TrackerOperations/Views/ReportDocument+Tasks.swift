@@ -1,11 +1,10 @@
 import TrackerModel
-import TrackerOperations
 
 extension ReportDocument {
-    static let tasksTitle = "Open tasks in overdue projects"
+    package static let tasksTitle = "Open tasks in overdue projects"
 
     /// The open tasks of the overdue projects grouped by assignee (people by name, the unassigned last).
-    var tasksByAssignee: [(name: String, tasks: [ProjectTask])] {
+    package var tasksByAssignee: [(name: String, tasks: [ProjectTask])] {
         guard let tasks else { return [] }
         var groups: [String: [ProjectTask]] = [:]
         for task in tasks.tasks { groups[task.assignee?.displayName ?? "", default: []].append(task) }
@@ -16,7 +15,7 @@ extension ReportDocument {
     }
 
     /// The section as text within 80 columns: a group an assignee, a line a task and its project.
-    func tasksText() -> String {
+    package func tasksText() -> String {
         guard let tasks, !tasks.tasks.isEmpty else { return "" }
         var out = "\n\(Self.tasksTitle) (\(tasks.tasks.count))\n"
         let names = tasks.tasks.map { TextCells.folded($0.name ?? $0.id) }
@@ -38,7 +37,7 @@ extension ReportDocument {
     }
 
     /// The section as markdown: a heading an assignee, a list item a task.
-    func tasksMarkdown() -> String {
+    package func tasksMarkdown() -> String {
         guard let tasks, !tasks.tasks.isEmpty else { return "" }
         var out = "\n## \(Self.tasksTitle) (\(tasks.tasks.count))\n"
         for group in tasksByAssignee {
@@ -54,7 +53,7 @@ extension ReportDocument {
     }
 
     /// The section as HTML, styled as the others.
-    func tasksHTML() -> String {
+    package func tasksHTML() -> String {
         guard let tasks, !tasks.tasks.isEmpty else { return "" }
         let cell = "padding:2px 12px 2px 0;vertical-align:top"
         var out = "<h2 style=\"font-size:16px;margin:16px 0 4px;color:#1f2328\">"

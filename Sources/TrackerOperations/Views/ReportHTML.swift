@@ -1,10 +1,9 @@
 import TrackerModel
-import TrackerOperations
 
 extension ReportDocument {
     /// One complete HTML document: styles inline (mail clients drop style sheets), no scripts, no external resources,
     /// every text from Airtable escaped.
-    func html() -> String {
+    package func html() -> String {
         let font = "font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif"
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<title>\(Self.escapedHTML(title))</title>\n</head>\n"
@@ -56,7 +55,7 @@ extension ReportDocument {
     }
 
     /// Text as HTML character data or an attribute value: `&`, `<`, `>` and both quotes as references.
-    static func escapedHTML(_ text: String) -> String {
+    package static func escapedHTML(_ text: String) -> String {
         // Most names need nothing; bytes, not grapheme clusters, tell (a report can hold thousands of them).
         guard text.utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 }) else {
             return text

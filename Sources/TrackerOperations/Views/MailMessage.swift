@@ -4,24 +4,23 @@
     import Foundation
 #endif
 import TrackerModel
-import TrackerOperations
 
 /// A whole RFC 5322 message with a text and an HTML alternative, in UTF-8, ready for `sendmail -t`.
 ///
 /// Lines end in LF, as `sendmail` reads them on standard input (it writes CRLF on the wire). Bodies are
 /// quoted-printable, so no line passes 76 octets and a line holding only "." cannot end the message early.
-struct MailMessage {
-    var from: String
-    var to: [String]
-    var subject: String
-    var date: String
-    var messageID: String
-    var text: String
-    var html: String
-    var boundary: String
+package struct MailMessage {
+    package var from: String
+    package var to: [String]
+    package var subject: String
+    package var date: String
+    package var messageID: String
+    package var text: String
+    package var html: String
+    package var boundary: String
 
     /// The message's bytes as text (every byte ASCII).
-    func rendered() -> String {
+    package func rendered() -> String {
         var head = Self.header("From", from) + Self.header("To", to.joined(separator: ", "))
         head += Self.header("Subject", subject)
         head += "Date: \(date)\nMessage-ID: \(messageID)\n"
@@ -47,7 +46,7 @@ struct MailMessage {
 
     /// RFC 2045 quoted-printable of UTF-8 text: lines at most 76 octets with soft breaks, `=`, controls and non-ASCII
     /// as `=XX`, spaces before a line end encoded, and a leading "." or "From " encoded for sendmail and mbox files.
-    static func quotedPrintable(_ text: String) -> String {
+    package static func quotedPrintable(_ text: String) -> String {
         var out: [UInt8] = []
         appendQuotedPrintable(text, to: &out)
         return String(decoding: out, as: UTF8.self)
@@ -55,7 +54,7 @@ struct MailMessage {
 
     /// Appends `quotedPrintable(text)` to `out`, reading the text's UTF-8 where it is: a body is neither copied into
     /// an array nor split into a list of lines first.
-    static func appendQuotedPrintable(_ text: String, to out: inout [UInt8]) {
+    package static func appendQuotedPrintable(_ text: String, to out: inout [UInt8]) {
         // A final line break ends the last line; it does not begin an empty one.
         let endsWithBreak = text.hasSuffix("\n")
         var text = text
@@ -128,7 +127,7 @@ struct MailMessage {
     // MARK: - Headers
 
     /// `Name: value`, with non-ASCII in RFC 2047 encoded words and long values folded, ending in a newline.
-    static func header(_ name: String, _ value: String) -> String {
+    package static func header(_ name: String, _ value: String) -> String {
         let isPlain = value.unicodeScalars.allSatisfy { $0.value >= 32 && $0.value < 127 }
         guard isPlain else {
             // The first word shares its line with the header's name; lines stay within 78 characters.
@@ -150,7 +149,7 @@ struct MailMessage {
 
     /// `=?UTF-8?B?…?=` words of at most 45 octets of text each (72 characters; the first `firstLimit`), never
     /// splitting a character.
-    static func encodedWords(_ text: String, firstLimit: Int = 45) -> [String] {
+    package static func encodedWords(_ text: String, firstLimit: Int = 45) -> [String] {
         var words: [String] = []
         var chunk: [UInt8] = []
         func flush() {
@@ -168,7 +167,7 @@ struct MailMessage {
 
     /// A mailbox as typed (`lead@example.com` or `Lead Name <lead@example.com>`) in header form, or nil when it is
     /// not one address: no control characters, commas or spaces in the address, an `@` with text either side (`root@localhost` is one).
-    static func mailbox(_ typed: String) -> String? {
+    package static func mailbox(_ typed: String) -> String? {
         let text = typed.trimmingWhitespace()
         guard !text.unicodeScalars.contains(where: { $0.value < 32 || $0.value == 127 }) else { return nil }
         var name = "", address = text
@@ -192,7 +191,7 @@ struct MailMessage {
     }
 
     /// RFC 5322's date: `Tue, 24 Nov 2026 07:00:00 +0100`, in `timeZone`.
-    static func date(_ instant: Date, in timeZone: Zone) -> String {
+    package static func date(_ instant: Date, in timeZone: Zone) -> String {
         let offset = timeZone.secondsFromGMT(for: instant)
         let (day, seconds) = timeZone.local(instant)
         let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -201,5 +200,19 @@ struct MailMessage {
         let zone = (offset < 0 ? "-" : "+") + two(abs(offset) / 3600) + two(abs(offset) / 60 % 60)
         return "\(weekdays[day.weekdayIndex]), \(day.day) \(months[day.month - 1]) \(day.year) "
             + "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) \(zone)"
+    }
+    /// Each stored value given.
+    package init(
+        from: String, to: [String], subject: String, date: String, messageID: String, text: String, html: String,
+        boundary: String
+    ) {
+        self.from = from
+        self.to = to
+        self.subject = subject
+        self.date = date
+        self.messageID = messageID
+        self.text = text
+        self.html = html
+        self.boundary = boundary
     }
 }

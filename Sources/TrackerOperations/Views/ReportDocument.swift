@@ -1,20 +1,19 @@
 import TrackerModel
-import TrackerOperations
 
 /// A digest written out for people (text, markdown) and scripts (JSON); HTML is `ReportHTML`.
-struct ReportDocument {
-    let digest: ProjectDigest
-    let tableName: String
-    let grouping: ProjectDigest.Grouping
+package struct ReportDocument {
+    package let digest: ProjectDigest
+    package let tableName: String
+    package let grouping: ProjectDigest.Grouping
     /// The sections with projects, each in its groups: made once for the text, markdown and HTML of one mail.
-    let grouped: [(section: ProjectDigest.Section, groups: [(name: String, projects: ProjectDigest.Projects)])]
+    package let grouped: [(section: ProjectDigest.Section, groups: [(name: String, projects: ProjectDigest.Projects)])]
     /// The open tasks of the overdue projects, when the base has a Tasks table.
-    let tasks: TaskRows?
+    package let tasks: TaskRows?
     /// A project's address on airtable.com (what `show` prints), when the table's id is known: HTML and markdown link
     /// each name to it.
-    let address: (@Sendable (String) -> String)?
+    package let address: (@Sendable (String) -> String)?
 
-    init(
+    package init(
         digest: ProjectDigest, tableName: String, grouping: ProjectDigest.Grouping, tasks: TaskRows? = nil,
         address: (@Sendable (String) -> String)? = nil
     ) {
@@ -30,22 +29,22 @@ struct ReportDocument {
     }
 
     /// How many rows the sections have, all told (a project new and overdue is in two).
-    var rows: Int { grouped.reduce(0) { $0 + digest[$1.section].count } }
+    package var rows: Int { grouped.reduce(0) { $0 + digest[$1.section].count } }
 
     /// `--always` with nothing to report.
-    var nothingLine: String { "nothing overdue, due or done in the last and next \(digest.days) days" }
+    package var nothingLine: String { "nothing overdue, due or done in the last and next \(digest.days) days" }
 
-    var title: String { "\(TextCells.folded(tableName)): \(digest.date)" }
+    package var title: String { "\(TextCells.folded(tableName)): \(digest.date)" }
 
     /// "3 overdue, 5 due soon, 2 done", the mail's subject after the table's name.
-    var counts: String {
+    package var counts: String {
         "\(digest[.overdue].count) overdue, \(digest[.due].count) due soon, \(digest[.done].count) done"
     }
 
-    static let width = 80
+    package static let width = 80
 
     /// Plain text for a mail body: at most 80 columns, a line a project (name, due date, lead).
-    func text() -> String {
+    package func text() -> String {
         var out = TextCells.fit(title, Self.width).trimmedRight + "\n"
         out += "The last and next \(digest.days) days.\n"
         if digest.isEmpty { return out + "\n" + nothingLine + "\n" }
@@ -90,7 +89,7 @@ struct ReportDocument {
     }
 
     /// Markdown: a heading a section (and a group), a list item a project, every name escaped.
-    func markdown() -> String {
+    package func markdown() -> String {
         var out = "# \(Self.escapedMarkdown(title))\n\nThe last and next \(digest.days) days.\n"
         if digest.isEmpty { return out + "\n" + nothingLine + "\n" }
         for (section, groups) in grouped {
@@ -116,7 +115,7 @@ struct ReportDocument {
     }
 
     /// `{"date","days","sections":{"overdue":[…],"due":[…],"done":[…],"new":[…]}}` with the stable project objects.
-    func json(today: CalendarDate) -> String {
+    package func json(today: CalendarDate) -> String {
         var json = JSONWriter(capacity: 4096)
         json.raw("{\"date\":")
         json.string(digest.date.description)
@@ -141,13 +140,13 @@ struct ReportDocument {
         return json.text + "\n"
     }
 
-    static func name(_ project: Project) -> String { TextCells.folded(project.name ?? project.id) }
-    static func leadName(_ project: Project) -> String { TextCells.folded(project.lead?.displayName ?? "") }
+    package static func name(_ project: Project) -> String { TextCells.folded(project.name ?? project.id) }
+    package static func leadName(_ project: Project) -> String { TextCells.folded(project.lead?.displayName ?? "") }
 
     /// Text that stays literal in CommonMark: the punctuation that starts markup anywhere is backslash-escaped
     /// (CommonMark allows escaping any ASCII punctuation), and so is what would start a list at the front, so
     /// `*_[|` and `<script>` show as typed.
-    static func escapedMarkdown(_ text: String) -> String {
+    package static func escapedMarkdown(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         let leadingDigits = text.prefix { $0.isASCII && $0.isNumber }.count
@@ -164,7 +163,7 @@ struct ReportDocument {
 
 extension String {
     /// Without the spaces at the end, which a mail body or a terminal does not need.
-    var trimmedRight: String {
+    package var trimmedRight: String {
         // By bytes: a space is one, and a report trims a line per project.
         var end = utf8.endIndex
         while end > utf8.startIndex, utf8[utf8.index(before: end)] == 32 { end = utf8.index(before: end) }
