@@ -239,15 +239,6 @@ import Testing
         }
     }
 
-    @Test func aListingKeepsItsFirstLinesAndCountsThemAll() {
-        let output = CapturedOutput(keeping: 2)
-        output.write("{\"a\":1}\n{\"a\"")
-        output.write(":2}\n{\"a\":3}\n")
-        output.write("{\"a\":4}")
-        #expect(output.lines.kept == ["{\"a\":1}", "{\"a\":2}"])
-        #expect(output.lines.total == 4)
-    }
-
     @Test func theModernEraChecksItsMeta() {
         let server = MCPServer(
             tools: MCPTool.all,

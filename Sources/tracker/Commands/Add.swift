@@ -21,10 +21,8 @@ extension Runner {
             try output.standardOutput(request.body!.serialized() + "\n")
         case .done(.found(let existing)):
             narrate("Project \"\(options.name)\" already exists (\(existing.id)); nothing to do.", options.mode)
-            noteCreated(false)
             try printWritten(existing, options.mode)
         case .done(.created(let project)):
-            noteCreated(true)
             let when = options.input.due.map { ", due \($0) (\($0.relative(to: today)))" } ?? ""
             narrate("Created \"\(options.name)\"\(when).", options.mode)
             try printWritten(project, options.mode)

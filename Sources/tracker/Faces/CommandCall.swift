@@ -1,23 +1,20 @@
 import TrackerModel
 import TrackerOperations
 
-/// One command run for a face other than the command line (`mcp`, `board`): its line parsed by the command line's own
-/// parser and run by its own runner, with the face holding its streams. So every face gets the commands' rules
-/// (naming, checks, exactly-once writes, pacing, sanitised text) from the one place they are written.
+/// One command run for mcp's file tools, whose commands are not yet operations: its line parsed by the command line's
+/// own parser and run by its own runner, with the server holding its streams. Every other tool runs its operation.
 enum CommandCall {
     /// Runs `line` (without the program's name) in `context` with standard output going to `captured`; the failure
     /// is the command's own error, as the command line would report it.
     static func run(
         _ line: [String], context: Context, globals: GlobalOptions, into captured: CapturedOutput,
-        notes: CommandNotes = CommandNotes(), interruption: Interruption = Interruption(),
-        terminalWidth: Int? = nil
+        notes: CommandNotes = CommandNotes(), interruption: Interruption = Interruption()
     ) async throws(AppError) {
         var call = context
         let standardError = context.output.rawStandardError
-        // A width given is a terminal's: the command lays its text out for it (show on the board's card).
         call.output = Output(
-            standardOutput: { captured.write($0) }, standardError: standardError,
-            isStdoutTerminal: terminalWidth != nil, terminalWidth: terminalWidth)
+            standardOutput: { captured.write($0) }, standardError: standardError, isStdoutTerminal: false,
+            terminalWidth: nil)
         call.notes = notes
         call.interruption = interruption
         let today = CalendarDate(call.now(), in: call.timeZone)

@@ -37,20 +37,14 @@ struct ToolRunner: Sendable {
         if let outcome = try await perform(tool, plan, interruption: interruption, progress: progress) {
             return outcome
         }
-        var keeping: Int? = nil
-        if case .listing = tool.result { keeping = plan.limit }
-        var heard: (@Sendable (Int) -> Void)? = nil
+        // The file tools (list_files, download_files, attach_file) still run their command's line: their commands
+        // are not yet operations. What they print is an array or lines; a transfer's progress is heard beside it.
         var transferred: (@Sendable (Int, Int) -> Void)? = nil
-        if let progress {
-            heard = { progress.report(records: $0) }
-            transferred = { progress.report(bytes: $0, of: $1) }
-        }
-        let output = CapturedOutput(keeping: keeping, heard: heard)
-        let notes = CommandNotes(transferred: transferred)
-        try await execute(plan.commandLine, into: output, notes: notes, interruption: interruption)
-        let shaped = try shape(
-            tool.result, output, limit: plan.limit, notes: notes, adds: tool.extras.contains(.ifAbsent))
-        return tool.extras.contains(.sectionLimit) ? Self.bounded(shaped, limit: plan.limit) : shaped
+        if let progress { transferred = { progress.report(bytes: $0, of: $1) } }
+        let output = CapturedOutput()
+        try await execute(
+            plan.commandLine, into: output, notes: CommandNotes(transferred: transferred), interruption: interruption)
+        return try shape(tool.result, output, limit: plan.limit)
     }
 
     /// A tool whose command is an operation: its arguments become the operation's options by the command's own rules,
@@ -224,25 +218,18 @@ struct ToolRunner: Sendable {
             line, context: context, globals: globals, into: captured, notes: notes, interruption: interruption)
     }
 
-    private func shape(
-        _ shape: MCPTool.ResultShape, _ output: CapturedOutput, limit: Int, notes: CommandNotes, adds: Bool
-    ) throws(AppError) -> JSONValue {
+    private func shape(_ shape: MCPTool.ResultShape, _ output: CapturedOutput, limit: Int) throws(AppError)
+        -> JSONValue
+    {
         switch shape {
-        case .object:
-            var object = try Self.object(output.text)
-            if adds { object = object.adding([("created", .bool(notes.created ?? true))]) }
-            return object
         case .array(let noun, _):
             let items = try Self.parse(output.text).arrayValue ?? []
             return Self.wrapped(noun, Array(items.prefix(limit)), total: items.count)
-        case .listing(let noun, _):
-            let (kept, total) = output.lines
-            var items: [JSONValue] = []
-            for line in kept { items.append(try Self.parse(line)) }
-            return Self.wrapped(noun, items, total: total)
         case .lines(let noun, _):
             let lines = output.text.split(separator: "\n").map { JSONValue.string(String($0)) }
             return Self.wrapped(noun, lines, total: lines.count)
+        case .object, .listing:
+            throw AppError.output("the command printed no JSON object")
         }
     }
 

@@ -19,10 +19,8 @@ extension Runner {
             narrate(
                 "Task \"\(options.name)\" is already in \"\(project.name ?? project.id)\" (\(task.id)).",
                 options.mode)
-            noteCreated(false)
             try printTask(task, rows, options.mode)
         case .done(.created(let task), let project, let rows):
-            noteCreated(true)
             narrate("Added \"\(options.name)\" to \"\(project.name ?? project.id)\".", options.mode)
             try printTask(task, rows, options.mode)
         }
