@@ -37,8 +37,8 @@ struct ToolRunner: Sendable {
         if let outcome = try await perform(tool, plan, interruption: interruption, progress: progress) {
             return outcome
         }
-        // The file tools (list_files, download_files, attach_file) still run their command's line: their commands
-        // are not yet operations. What they print is an array or lines; a transfer's progress is heard beside it.
+        // download_files and attach_file still run their command's line: their transfers are not yet operations. What
+        // they print is an array or lines; a transfer's progress is heard beside it.
         var transferred: (@Sendable (Int, Int) -> Void)? = nil
         if let progress { transferred = { progress.report(bytes: $0, of: $1) } }
         let output = CapturedOutput()
@@ -138,6 +138,11 @@ struct ToolRunner: Sendable {
                     ).perform(delete)
                 else { throw AppError.output("the command printed no JSON object") }
                 return Self.wrapped("deleted", ids.map(JSONValue.string), total: ids.count)
+            case "list_files":
+                let files = try Files(plan.named, today: today)
+                let read = try await opener(for: files, interruption: interruption).perform(files)
+                let items = read.attachments.map(\.object)
+                return Self.wrapped("files", Array(items.prefix(plan.limit)), total: items.count)
             case "add_task":
                 guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
                     case .done(let creation, _, let rows) = try await opener(
