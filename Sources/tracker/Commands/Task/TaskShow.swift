@@ -7,33 +7,14 @@ import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
-/// `tracker task show TASK`: one task, its project, who does it and what is left.
-struct TaskShow: Equatable, Sendable {
-    static let flags = ["--project", "--json"]
-
-    var task: String
-    var project: String?
-    var json = false
-
-    init(_ scanned: ScannedArguments) throws {
-        guard scanned.positionals.count == 1 else {
-            throw AppError.usage(
-                "task show takes one task: tracker task show TASK [--project PROJECT]", command: "task")
-        }
-        task = scanned.positionals[0]
-        project = try scanned.nonEmpty("--project")
-        json = scanned.has("--json")
-    }
-
+extension TaskShow {
     func run(_ runner: Runner) async throws { try await runner.showTask(self) }
 }
 
 extension Runner {
     fileprivate func showTask(_ options: TaskShow) async throws {
-        let base = try await prepareBase()
-        let layout = try base.taskLayout()
-        let task = try await base.taskNaming(layout, project: options.project, reading: true).resolve(options.task)
-        let rows = try await base.taskRows([task])
+        let rows = try await perform(options)
+        guard let task = rows.tasks.first else { return }
         if options.json { return try output.standardOutput(rows.json(task) + "\n") }
         var lines = [style.bold(TextCells.folded(task.name ?? task.id))]
         func line(_ label: String, _ value: String) {
