@@ -125,4 +125,45 @@ import Testing
         #expect(view.hasPrefix("Logo refresh\n"))
         #expect(detail.jsonText(today: CalendarDate(dayNumber: 0), comments: false).hasPrefix(#"{"id":"rec"#))
     }
+
+    /// A delete off a terminal without `--yes` asks nobody and deletes nothing: the face could not ask.
+    @Test func aDeleteThatCannotAskDeletesNothing() async throws {
+        let (opener, host) = Self.opener([.http(200, body: Fixture.page(["a"]))])
+        await #expect(throws: AppError.self) { try await opener.perform(Delete(targets: ["a"])) }
+        #expect(host.requests.allSatisfy { $0.method == "GET" })
+    }
+
+    /// With `--yes` and ids alone the delete is the one request; each batch is handed on as Airtable confirms it.
+    @Test func aDeleteByIDsIsOneRequestAndHandsOnWhatWasDeleted() async throws {
+        let (opener, host) = Self.opener([
+            .http(200, body: #"{"records":[{"id":"rec00000000000001","deleted":true}]}"#)
+        ])
+        let delete = Delete(targets: ["rec00000000000001"], confirmed: true)
+        var handedOn: [String] = []
+        let outcome = try await opener.perform(delete) { session in
+            try await delete.run(in: session) { batch in
+                if case .ids(let ids) = batch { handedOn += ids }
+            }
+        }
+        #expect(outcome == .deleted(count: 1) && handedOn == ["rec00000000000001"])
+        #expect(host.requests.filter { !$0.url.path.hasPrefix("/v0/meta/") }.map(\.method) == ["DELETE"])
+    }
+
+    /// An update by id is the one request; the outcome is the project as Airtable now has it and what was written.
+    @Test func anUpdateByIDIsOneRequestAndSaysWhatItWrote() async throws {
+        let (opener, host) = Self.opener([
+            .http(
+                200, body: #"{"records":[\#(Fixture.record(id: "rec00000000000001", name: "a", due: "2026-12-24"))]}"#)
+        ])
+        let update = try Update(
+            ScannedArguments(values: ["--due": ["2026-12-24"]], positionals: ["rec00000000000001"]),
+            today: CalendarDate(Date(timeIntervalSince1970: 1_795_000_000), in: Zone(identifier: "UTC")!))
+        guard case .updated(let project?, let write) = try await opener.perform(update) else {
+            Issue.record("no project came back")
+            return
+        }
+        #expect(project.due?.description == "2026-12-24")
+        #expect(write.cells.count == 1)
+        #expect(host.requests.filter { !$0.url.path.hasPrefix("/v0/meta/") }.map(\.method) == ["PATCH"])
+    }
 }
