@@ -37,8 +37,8 @@ struct ToolRunner: Sendable {
         if let outcome = try await perform(tool, plan, interruption: interruption, progress: progress) {
             return outcome
         }
-        // download_files and attach_file still run their command's line: their transfers are not yet operations. What
-        // they print is an array or lines; a transfer's progress is heard beside it.
+        // download_files still runs its command's line: downloads are not yet an operation. What it prints is lines; a
+        // transfer's progress is heard beside it.
         var transferred: (@Sendable (Int, Int) -> Void)? = nil
         if let progress { transferred = { progress.report(bytes: $0, of: $1) } }
         let output = CapturedOutput()
@@ -143,6 +143,25 @@ struct ToolRunner: Sendable {
                 let read = try await opener(for: files, interruption: interruption).perform(files)
                 let items = read.attachments.map(\.object)
                 return Self.wrapped("files", Array(items.prefix(plan.limit)), total: items.count)
+            case "attach_file":
+                var attach = try Attach(plan.named, today: today)
+                attach.uploads = try runner(for: attach, interruption: interruption).checkedUploads(
+                    attach.files, command: "attach")
+                let watch = UploadWatch(starting: { file, _, _ in
+                    guard let progress else { return nil }
+                    let size = file.size
+                    return { sent, total in
+                        progress.report(bytes: Int(Double(size) * Double(sent) / Double(max(1, total))), of: size)
+                    }
+                })
+                let outcome = try await opener(for: attach, interruption: interruption).perform(attach) { session in
+                    try await attach.run(in: session, watching: watch) { _ in }
+                }
+                guard case .attached(let added, _, _) = outcome else {
+                    throw AppError.output("the command printed no JSON object")
+                }
+                let items = added.map(\.object)
+                return Self.wrapped("attachments", Array(items.prefix(plan.limit)), total: items.count)
             case "add_task":
                 guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
                     case .done(let creation, _, let rows) = try await opener(
@@ -169,6 +188,11 @@ struct ToolRunner: Sendable {
     /// Sessions for `command`'s operation, opened as the command line opens them, with the server's surroundings:
     /// its configuration read once, its copies of the tables, no terminal.
     private func opener(for command: any Command, interruption: Interruption) -> SessionOpener {
+        runner(for: command, interruption: interruption).sessionOpener
+    }
+
+    /// A run of `command` as the command line makes one, in the server's surroundings with no terminal.
+    private func runner(for command: any Command, interruption: Interruption) -> Runner {
         var call = context
         call.output = Output(
             standardOutput: { _ in }, standardError: context.output.rawStandardError, isStdoutTerminal: false,
@@ -176,7 +200,6 @@ struct ToolRunner: Sendable {
         call.interruption = interruption
         let today = CalendarDate(call.now(), in: call.timeZone)
         return Runner(invocation: Invocation(command: command, globals: globals), context: call, today: today)
-            .sessionOpener
     }
 
     /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named, by
