@@ -202,7 +202,7 @@ struct DownloadAddressTests {
         ("ftp://example.com/a.png", false),
     ])
     func onlyHTTPSOrThisMachinesPlainHTTPIsFetched(address: String, fetched: Bool) {
-        #expect(Runner.isSafeDownload(URL(string: address)!) == fetched)
+        #expect(Session.isSafeDownload(URL(string: address)!) == fetched)
     }
 }
 

@@ -30,6 +30,33 @@ extension Runner {
         }
     }
 
+    /// Saves every attachment in the directory (made safe to write into, never through a link), printing each path as
+    /// it is placed; on a terminal the status line shows the bytes, and a line sums up at the end.
+    private func download(
+        _ attachments: [Attachment], holder: FileHolder, into path: String, force: Bool, base: Session
+    ) async throws {
+        let directory = try DownloadDirectory(path: absolutePath(path), shown: path)
+        var shows: (@Sendable (String?) -> Void)? = nil
+        if let line = status {
+            shows = { text in
+                if let text { line.show(text) } else { line.clear() }
+            }
+        }
+        let interruption = context.interruption
+        let done = try await base.download(
+            attachments, holder: holder, into: directory, force: force, status: shows,
+            heard: context.notes?.transferred, beforeEnding: { interruption.beforeEnding($0) },
+            placed: { try output.standardOutput($0 + "\n") })
+        if output.isStderrTerminal {
+            var parts = ["\(done.downloaded) downloaded"]
+            if done.skipped > 0 { parts.append("\(done.skipped) already there") }
+            output.standardError(
+                "\(TextCells.folded(holder.name)): \(parts.joined(separator: ", ")) (\(ByteCount.text(done.bytes)) in \(done.elapsed))\n"
+            )
+        }
+        if !done.kept.isEmpty { throw AppError.filesKept(done.kept.map(TextCells.folded)) }
+    }
+
     private func listFiles(_ attachments: [Attachment], holder: FileHolder, format: Files.Format?) throws {
         switch format ?? (output.isStdoutTerminal ? .table : .tsv) {
         case .json:

@@ -143,6 +143,23 @@ struct ToolRunner: Sendable {
                 let read = try await opener(for: files, interruption: interruption).perform(files)
                 let items = read.attachments.map(\.object)
                 return Self.wrapped("files", Array(items.prefix(plan.limit)), total: items.count)
+            case "download_files":
+                let files = try Files(plan.named, today: today)
+                guard case .download(let path, let force) = files.action else { return nil }
+                var written: [String] = []
+                var heard: (@Sendable (Int, Int) -> Void)? = nil
+                if let progress { heard = { progress.report(bytes: $0, of: $1) } }
+                _ = try await opener(for: files, interruption: interruption).perform(files) { session in
+                    let read = try await files.run(in: session)
+                    // The directory is the root's, resolved when the arguments were read: absolute already.
+                    let done = try await session.download(
+                        read.attachments, holder: read.holder, into: try DownloadDirectory(path: path, shown: path),
+                        force: force, status: nil, heard: heard, beforeEnding: { interruption.beforeEnding($0) },
+                        placed: { written.append($0) })
+                    if !done.kept.isEmpty { throw AppError.filesKept(done.kept.map(TextCells.folded)) }
+                    return read
+                }
+                return Self.wrapped("files", written.map(JSONValue.string), total: written.count)
             case "attach_file":
                 var attach = try Attach(plan.named, today: today)
                 attach.uploads = try runner(for: attach, interruption: interruption).checkedUploads(

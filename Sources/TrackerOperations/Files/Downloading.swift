@@ -11,16 +11,15 @@
 import TrackerAPI
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 
 /// Where each attachment goes in the directory: a safe, unique name (docs/contract.md "Files"), decided before anything
 /// is written so that a rerun gives every attachment the same name.
-struct DownloadPlan: Equatable, Sendable {
-    var attachment: Attachment
-    var name: String
+package struct DownloadPlan: Equatable, Sendable {
+    package var attachment: Attachment
+    package var name: String
 
     /// The attachments' names in order: made safe, a second of one name ` (2)` before the extension.
-    static func names(for attachments: [Attachment]) -> [DownloadPlan] {
+    package static func names(for attachments: [Attachment]) -> [DownloadPlan] {
         var used: Set<String> = []
         return attachments.map { attachment in
             let safe = FileNames.safe(attachment.filename, id: attachment.id)
@@ -36,19 +35,30 @@ struct DownloadPlan: Equatable, Sendable {
     }
 }
 
-extension Runner {
-    /// How many files download at once: enough to hide each request's round trip, few enough for any host.
-    static let downloadsAtOnce = 4
+/// What a download came to: how many files were written, how many were there already, the paths kept because a
+/// different file had the name, and the bytes written in how long.
+package struct Downloaded: Sendable {
+    package var downloaded: Int
+    package var skipped: Int
+    package var kept: [String]
+    package var bytes: Int
+    package var elapsed: String
+}
 
-    /// Saves every attachment in `directory` (docs/contract.md "Files"): skipped when a file of its size is there, kept
-    /// and
-    /// reported when a different one is (unless `force`), each written aside and renamed when complete, four at a time.
-    /// An expired address (403 or 410) reads the record again, once, for fresh ones. Prints the paths written, in the
-    /// attachments' order.
-    func download(_ attachments: [Attachment], holder: FileHolder, into path: String, force: Bool, base: Session)
-        async throws
-    {
-        let directory = try DownloadDirectory(path: absolutePath(path), shown: path)
+extension Session {
+    /// How many files download at once: enough to hide each request's round trip, few enough for any host.
+    package static let downloadsAtOnce = 4
+
+    /// Saves every attachment in `directory`: skipped when a file of its size is there, kept and reported when a
+    /// different one is (unless `force`), each written aside and renamed when complete, four at a time. An expired
+    /// address (403 or 410) reads the record again, once, for fresh ones. `placed` hears the paths written, in the
+    /// attachments' order; `beforeEnding` is given what must run should the process end at once (the files being
+    /// written are removed, so none is left half-written).
+    package func download(
+        _ attachments: [Attachment], holder: FileHolder, into directory: DownloadDirectory, force: Bool,
+        status: (@Sendable (String?) -> Void)?, heard: (@Sendable (Int, Int) -> Void)?,
+        beforeEnding: (@escaping @Sendable () -> Void) -> Void, placed: (String) throws -> Void
+    ) async throws -> Downloaded {
         let plans = DownloadPlan.names(for: attachments)
         var wanted: [DownloadPlan] = []
         var kept: [String] = []
@@ -63,17 +73,16 @@ extension Runner {
         let skipped = plans.count - wanted.count - kept.count
         let progress = DownloadProgress(
             status: status, files: wanted.count, bytes: wanted.reduce(0) { $0 + ($1.attachment.size ?? 0) },
-            now: context.network.now, heard: context.notes?.transferred)
-        // Ctrl-C ends tracker at once: the files being written go with it, so none is left half-written.
+            now: surroundings.network.now, heard: heard)
         let writing = Locked<Set<String>>([])
-        context.interruption.beforeEnding { [directory] in
+        beforeEnding { [directory] in
             for name in writing.withLock({ $0 }) { directory.remove(name) }
         }
-        let addresses = FreshAddresses(client: base.client, cell: holder.cell)
+        let addresses = FreshAddresses(client: client, cell: holder.cell)
         let fetch = DownloadWork(
-            directory: directory, client: base.client, addresses: addresses, writing: writing, progress: progress,
+            directory: directory, client: client, addresses: addresses, writing: writing, progress: progress,
             force: force)
-        var placed: [Bool?] = Array(repeating: nil, count: wanted.count)
+        var done: [Bool?] = Array(repeating: nil, count: wanted.count)
         var printed = 0
         var downloaded = 0
         defer { progress.clear() }
@@ -88,14 +97,14 @@ extension Runner {
                 group.addTask { (index, try await fetch.run(plan, holder: holder)) }
             }
             for _ in 0..<Self.downloadsAtOnce { start() }
-            while let (index, done) = try await group.next() {
-                placed[index] = done
+            while let (index, isPlaced) = try await group.next() {
+                done[index] = isPlaced
                 // In the attachments' order, each as soon as those before it are done.
-                while printed < wanted.count, let done = placed[printed] {
+                while printed < wanted.count, let isPlaced = done[printed] {
                     let shown = directory.path(wanted[printed].name)
-                    if done {
+                    if isPlaced {
                         downloaded += 1
-                        try output.standardOutput(shown + "\n")
+                        try placed(shown)
                     } else {
                         kept.append(shown)
                     }
@@ -105,18 +114,12 @@ extension Runner {
             }
         }
         progress.clear()
-        if output.isStderrTerminal {
-            var parts = ["\(downloaded) downloaded"]
-            if skipped > 0 { parts.append("\(skipped) already there") }
-            output.standardError(
-                "\(TextCells.folded(holder.name)): \(parts.joined(separator: ", ")) (\(ByteCount.text(progress.total)) in \(progress.elapsed))\n"
-            )
-        }
-        if !kept.isEmpty { throw AppError.filesKept(kept.map(TextCells.folded)) }
+        return Downloaded(
+            downloaded: downloaded, skipped: skipped, kept: kept, bytes: progress.total, elapsed: progress.elapsed)
     }
 
     /// An address tracker fetches: https, or plain http to this machine only (a test's or the demo's host).
-    static func isSafeDownload(_ url: URL) -> Bool {
+    package static func isSafeDownload(_ url: URL) -> Bool {
         switch url.scheme?.lowercased() {
         case "https": return true
         // The endpoint's rule: plain http only to this machine.
@@ -128,18 +131,18 @@ extension Runner {
 
 /// The attachments' addresses, read again at most once a command when one has expired (they are signed for about
 /// two hours from the read that gave them).
-actor FreshAddresses {
+package actor FreshAddresses {
     private let client: ProjectAPIClient
     private let cell: AttachmentCell
     private var reading: Task<[String: String], Error>?
 
-    init(client: ProjectAPIClient, cell: AttachmentCell) {
+    package init(client: ProjectAPIClient, cell: AttachmentCell) {
         self.client = client
         self.cell = cell
     }
 
     /// The fresh addresses by attachment id; the first caller reads the record, the others wait for that read.
-    func refreshed() async throws -> [String: String] {
+    package func refreshed() async throws -> [String: String] {
         if let reading { return try await reading.value }
         let client = self.client
         let cell = self.cell
@@ -153,16 +156,16 @@ actor FreshAddresses {
 }
 
 /// One attachment's download: aside, checked, then put in place.
-struct DownloadWork: Sendable {
-    let directory: DownloadDirectory
-    let client: ProjectAPIClient
-    let addresses: FreshAddresses
-    let writing: Locked<Set<String>>
-    let progress: DownloadProgress
-    let force: Bool
+package struct DownloadWork: Sendable {
+    package let directory: DownloadDirectory
+    package let client: ProjectAPIClient
+    package let addresses: FreshAddresses
+    package let writing: Locked<Set<String>>
+    package let progress: DownloadProgress
+    package let force: Bool
 
     /// Whether the file was put in place (false: a different file appeared under its name meanwhile).
-    func run(_ plan: DownloadPlan, holder: FileHolder) async throws -> Bool {
+    package func run(_ plan: DownloadPlan, holder: FileHolder) async throws -> Bool {
         let file = plan.attachment
         let temporary = DownloadDirectory.temporaryName(for: file.id)
         var address = file.url
@@ -170,7 +173,7 @@ struct DownloadWork: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            guard let text = address, let url = URL(string: text), Runner.isSafeDownload(url) else {
+            guard let text = address, let url = URL(string: text), Session.isSafeDownload(url) else {
                 throw AppError.badResponse(
                     "the address of \(TextCells.folded(file.filename)) is not one tracker will fetch")
             }

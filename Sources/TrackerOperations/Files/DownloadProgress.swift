@@ -6,18 +6,18 @@
 import TrackerAPI
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 
-/// Files, bytes and rate of a download, on the status line (so only on a terminal).
-final class DownloadProgress: Sendable {
+/// Files, bytes and rate of a download, on a terminal's status line (`show`, given by the face; nil elsewhere).
+package final class DownloadProgress: Sendable {
     private struct State {
-        var finished = 0
-        var done = 0
+        package var finished = 0
+        package var done = 0
         /// Bytes so far of the files in flight, by attachment id.
-        var current: [String: Int] = [:]
-        var name = ""
+        package var current: [String: Int] = [:]
+        package var name = ""
     }
-    private let status: StatusLine?
+    /// Shows a line on the status line, or clears it (nil); nil where there is none.
+    private let status: (@Sendable (String?) -> Void)?
     /// A face's listener for the bytes moved (mcp's progress), beside or instead of the status line.
     private let heard: (@Sendable (Int, Int) -> Void)?
     private let files: Int
@@ -26,8 +26,8 @@ final class DownloadProgress: Sendable {
     private let started: Double
     private let state = Locked(State())
 
-    init(
-        status: StatusLine?, files: Int, bytes: Int, now: @escaping @Sendable () -> Double,
+    package init(
+        status: (@Sendable (String?) -> Void)?, files: Int, bytes: Int, now: @escaping @Sendable () -> Double,
         heard: (@Sendable (Int, Int) -> Void)? = nil
     ) {
         self.status = status
@@ -38,7 +38,7 @@ final class DownloadProgress: Sendable {
         started = now()
     }
 
-    func start(_ id: String, name: String) {
+    package func start(_ id: String, name: String) {
         state.withLock {
             $0.current[id] = 0
             $0.name = name
@@ -46,14 +46,14 @@ final class DownloadProgress: Sendable {
         show()
     }
 
-    func update(_ id: String, bytes: Int64) {
+    package func update(_ id: String, bytes: Int64) {
         state.withLock { $0.current[id] = Int(bytes) }
         show()
     }
 
-    func forget(_ id: String) { state.withLock { $0.current[id] = nil } }
+    package func forget(_ id: String) { state.withLock { $0.current[id] = nil } }
 
-    func finish(_ id: String, bytes: Int) {
+    package func finish(_ id: String, bytes: Int) {
         state.withLock {
             $0.current[id] = nil
             $0.done += bytes
@@ -62,13 +62,13 @@ final class DownloadProgress: Sendable {
         show()
     }
 
-    func clear() { status?.clear() }
+    package func clear() { status?(nil) }
 
     /// Bytes written so far.
-    var total: Int { state.withLock { $0.done } }
+    package var total: Int { state.withLock { $0.done } }
 
     /// `1.2s`.
-    var elapsed: String {
+    package var elapsed: String {
         let seconds = now() - started
         return seconds < 10 ? String(Double(Int(seconds * 10)) / 10) + "s" : "\(Int(seconds))s"
     }
@@ -82,7 +82,7 @@ final class DownloadProgress: Sendable {
         guard let status else { return }
         let seconds = max(0.001, now() - started)
         let rate = Int(Double(received) / seconds)
-        status.show(
+        status(
             "tracker: downloading \(min(files, finished + 1))/\(files) \(name): \(ByteCount.text(received)) of \(ByteCount.text(bytes)), \(ByteCount.text(rate))/s"
         )
     }
