@@ -135,14 +135,13 @@ import Testing
             }
         }
         // What an assistant told "an estimate in days" sends: a number; and "2d" still works.
+        #expect(try Self.plan("add_task", #"{"project":"P","name":"T","estimate":1}"#).named.all("--estimate") == ["1"])
         #expect(
-            try Self.plan("add_task", #"{"project":"P","name":"T","estimate":1}"#).commandLine.contains("--estimate=1"))
+            try Self.plan("add_task", #"{"project":"P","name":"T","estimate":"2d"}"#).named.all("--estimate") == ["2d"])
         #expect(
-            try Self.plan("add_task", #"{"project":"P","name":"T","estimate":"2d"}"#).commandLine.contains(
-                "--estimate=2d"))
-        #expect(
-            try Self.plan("update_task", #"{"task":"T","clear":["notes","estimate"]}"#).commandLine.contains(
-                "--clear=estimate"))
+            try Self.plan("update_task", #"{"task":"T","clear":["notes","estimate"]}"#).named.all("--clear") == [
+                "notes", "estimate",
+            ])
     }
 
     static func plan(_ tool: String, _ arguments: String, root: FileRoot = FileRoot(path: "/srv/share", refusal: nil))
@@ -152,42 +151,38 @@ import Testing
         return try ToolArguments(tool: tool, root: root).plan(try JSONParser.parse(arguments))
     }
 
-    @Test func argumentsBecomeTheCommandsLine() throws {
+    /// A tool's arguments become the command's named arguments: flags with their values, and the positional words
+    /// (a name that starts with a dash is a word, never a flag); no command line is made.
+    @Test func argumentsBecomeTheCommandsNamedArguments() throws {
+        func named(_ tool: String, _ arguments: String) throws -> (values: [String: [String]], words: [String]) {
+            let plan = try Self.plan(tool, arguments)
+            return (plan.named.values, plan.named.positionals)
+        }
         let listing = try Self.plan("list_projects", #"{"overdue":true,"due_within":7,"search":"--it's","limit":5}"#)
-        #expect(
-            listing.commandLine == [
-                "list", "--overdue", "--due-within=7", "--search=--it's", "--format", "ndjson", "--",
-            ])
-        #expect(listing.limit == 5)
-        // The same arguments as the command's flags, for a tool whose command is an operation: no line to read.
+        #expect(listing.limit == 5 && listing.named.command?.name == "list")
         #expect(
             listing.named.values == [
                 "--overdue": [""], "--due-within": ["7"], "--search": ["--it's"], "--format": ["ndjson"],
-            ] && listing.named.positionals.isEmpty && listing.named.command?.name == "list")
-        // Names are positional words after `--`: a name that starts with a dash is never a flag.
-        let shown = try Self.plan("show_project", #"{"project":"-rf"}"#)
-        #expect(shown.commandLine == ["show", "--json", "--", "-rf"])
-        #expect(shown.named.positionals == ["-rf"] && shown.named.values == ["--json": [""]])
-        let ticking = try Self.plan("update_task", #"{"task":"T","project":"P","complete":true}"#).named
-        #expect(ticking.positionals == ["update", "T"] && ticking.values == ["--project": ["P"], "--json": [""]])
+            ] && listing.named.positionals.isEmpty)
+        let shown = try named("show_project", #"{"project":"-rf"}"#)
+        #expect(shown.words == ["-rf"] && shown.values == ["--json": [""]])
+        let ticking = try named("update_task", #"{"task":"T","project":"P","complete":true}"#)
+        #expect(ticking.words == ["update", "T"] && ticking.values == ["--project": ["P"], "--json": [""]])
+        let added = try named("add_project", #"{"name":"A","due":"friday","team":["a@x.org","b@x.org"]}"#)
         #expect(
-            try Self.plan("add_project", #"{"name":"A","due":"friday","team":["a@x.org","b@x.org"]}"#).commandLine
-                == [
-                    "add", "--name=A", "--due=friday", "--team=a@x.org", "--team=b@x.org", "--if-absent", "--json",
-                    "--",
+            added.words.isEmpty
+                && added.values == [
+                    "--name": ["A"], "--due": ["friday"], "--team": ["a@x.org", "b@x.org"], "--if-absent": [""],
+                    "--json": [""],
                 ])
-        #expect(
-            try Self.plan("add_task", #"{"project":"P","name":"T","if_absent":false}"#).commandLine
-                == ["task", "add", "--json", "--", "P", "T"])
-        #expect(
-            try Self.plan("update_project", #"{"project":"P","complete":false}"#).commandLine
-                == ["update", "--incomplete", "--json", "--", "P"])
-        #expect(
-            try Self.plan("delete_project", #"{"project":"P","confirm":true}"#).commandLine
-                == ["delete", "--yes", "--json", "--", "P"])
-        #expect(
-            try Self.plan("add_comment", #"{"task":"T","project":"P","text":"hi"}"#).commandLine
-                == ["comment", "--project=P", "--task=T", "--json", "--", "hi"])
+        let task = try named("add_task", #"{"project":"P","name":"T","if_absent":false}"#)
+        #expect(task.words == ["add", "P", "T"] && task.values == ["--json": [""]])
+        let reopened = try named("update_project", #"{"project":"P","complete":false}"#)
+        #expect(reopened.words == ["P"] && reopened.values == ["--incomplete": [""], "--json": [""]])
+        let deleted = try named("delete_project", #"{"project":"P","confirm":true}"#)
+        #expect(deleted.words == ["P"] && deleted.values == ["--yes": [""], "--json": [""]])
+        let comment = try named("add_comment", #"{"task":"T","project":"P","text":"hi"}"#)
+        #expect(comment.words == ["hi"] && comment.values == ["--project": ["P"], "--task": ["T"], "--json": [""]])
         let ticked = try Self.plan("update_task", #"{"task":"T","complete":true}"#)
         #expect(ticked.completeAfter == true && !ticked.changesOtherFields)
     }

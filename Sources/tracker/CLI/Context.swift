@@ -57,8 +57,6 @@ struct Context: Sendable {
     /// The configuration read by an earlier command of this process, kept for the next (a server's many calls run
     /// the token command once); nil reads it for every command.
     var rememberedConfiguration: Locked<Configuration?>? = nil
-    /// What a command knew beyond what it printed, for a face that shows more than the command line does (`mcp`).
-    var notes: CommandNotes? = nil
     /// The tables a face that stays keeps between its commands (`board`, `mcp`); nil for one-shot commands.
     var copies: BaseCopies? = nil
 

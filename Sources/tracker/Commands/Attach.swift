@@ -34,19 +34,16 @@ extension Runner {
     }
 
     /// The bytes sent, in the file's bytes (the base64 body is a third larger), and the rate: on a terminal's status
-    /// line, and to a face that listens (mcp's progress).
+    /// line.
     private func uploadProgress(_ file: UploadFile, label: String) -> (@Sendable (Int64, Int64) -> Void)? {
-        let heard = context.notes?.transferred
-        guard status != nil || heard != nil else { return nil }
-        let line = status
+        guard let line = status else { return nil }
         let started = context.network.now()
         let now = context.network.now
         let size = file.size
         return { sent, total in
             let done = Int(Double(size) * Double(sent) / Double(max(1, total)))
-            heard?(done, size)
             let rate = Int(Double(done) / max(0.001, now() - started))
-            line?.show("\(label): \(ByteCount.text(done)) of \(ByteCount.text(size)), \(ByteCount.text(rate))/s")
+            line.show("\(label): \(ByteCount.text(done)) of \(ByteCount.text(size)), \(ByteCount.text(rate))/s")
         }
     }
 }

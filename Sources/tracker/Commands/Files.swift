@@ -45,7 +45,7 @@ extension Runner {
         let interruption = context.interruption
         let done = try await base.download(
             attachments, holder: holder, into: directory, force: force, status: shows,
-            heard: context.notes?.transferred, beforeEnding: { interruption.beforeEnding($0) },
+            heard: nil, beforeEnding: { interruption.beforeEnding($0) },
             placed: { try output.standardOutput($0 + "\n") })
         if output.isStderrTerminal {
             var parts = ["\(done.downloaded) downloaded"]

@@ -1,18 +1,16 @@
 import TrackerModel
 import TrackerOperations
 
-/// A tool's arguments turned into its command's line, checked against the tool's schema first: an argument the schema
-/// does not have, or of the wrong type, is a usage error (64) naming it, and nothing runs.
+/// A tool's arguments turned into its command's named arguments, checked against the tool's schema first: an argument
+/// the schema does not have, or of the wrong type, is a usage error (64) naming it, and nothing runs.
 struct ToolArguments {
     let tool: MCPTool
     let root: FileRoot
 
     /// What a call's arguments ask for.
     struct Plan: Equatable {
-        /// The command line, without the program's name: for a tool whose command is not yet an operation.
-        var commandLine: [String]
-        /// The same arguments as the command's flags and words, for a tool whose command is an operation: they become
-        /// its options by the command's own rules, no command line made or read.
+        /// The arguments as the command's flags and words: they become its operation's options by the command's own
+        /// rules, no command line made or read.
         var named = ScannedArguments()
         /// How many records a listing returns.
         var limit = MCPTool.defaultLimit
@@ -40,7 +38,7 @@ struct ToolArguments {
             throw usage(
                 "\(tool.name) has no argument \"\(name)\".\(suggestion) It takes: \(known.joined(separator: ", "))")
         }
-        var plan = Plan(commandLine: [])
+        var plan = Plan()
         var line: [(name: String, value: String?)] = []
         var words: [String] = []
         for positional in tool.positionals {
@@ -103,14 +101,14 @@ struct ToolArguments {
             }
         }
         let fixed = Self.pairs(tool.fixed)
-        plan.commandLine =
-            tool.words + line.map { pair in pair.value.map { "\(pair.name)=\($0)" } ?? pair.name } + tool.fixed
-            + ["--"] + words
         let spec = CommandRegistry.spec(named: tool.words[0])
         var named = ScannedArguments(command: spec, positionals: Array(tool.words.dropFirst()) + words)
         let specs = (spec?.flags ?? []) + CommandSpec.globalFlags
         for pair in line + fixed {
-            guard let flag = specs.first(where: { $0.name == pair.name }) else { continue }
+            // The tools are read off the commands' specs: a flag the command lacks is this table's mistake, said so.
+            guard let flag = specs.first(where: { $0.name == pair.name }) else {
+                throw AppError.output("\(tool.name) names \(pair.name), which its command does not have")
+            }
             do { try named.record(flag, value: pair.value) } catch { throw error as? AppError ?? usage("\(error)") }
         }
         plan.named = named

@@ -7,8 +7,9 @@ import TrackerModel
 import TrackerOperations
 import TrackerSystem
 
-/// Runs a tool as its command: the arguments become the command's line, parsed by the command line's own parser and
-/// run by its own runner, in a context whose streams the server holds (no prompts, no terminal, stdin never read).
+/// Runs a tool as its command's operation: the arguments become the command's named arguments, given meaning by the
+/// command's own rules, and the operation runs in a session opened as the command line opens one, in a context whose
+/// streams the server holds (no prompts, no terminal, stdin never read); its typed outcome is encoded here.
 struct ToolRunner: Sendable {
     /// The server's surroundings, shared by every call: configuration, transport and caches stay warm between calls.
     let context: Context
@@ -34,17 +35,10 @@ struct ToolRunner: Sendable {
     private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption, progress: ProgressSink?)
         async throws(AppError) -> JSONValue
     {
-        if let outcome = try await perform(tool, plan, interruption: interruption, progress: progress) {
-            return outcome
+        guard let outcome = try await perform(tool, plan, interruption: interruption, progress: progress) else {
+            throw AppError.usage("\(tool.name) is not a tool of this server", command: nil)
         }
-        // download_files still runs its command's line: downloads are not yet an operation. What it prints is lines; a
-        // transfer's progress is heard beside it.
-        var transferred: (@Sendable (Int, Int) -> Void)? = nil
-        if let progress { transferred = { progress.report(bytes: $0, of: $1) } }
-        let output = CapturedOutput()
-        try await execute(
-            plan.commandLine, into: output, notes: CommandNotes(transferred: transferred), interruption: interruption)
-        return try shape(tool.result, output, limit: plan.limit)
+        return outcome
     }
 
     /// A tool whose command is an operation: its arguments become the operation's options by the command's own rules,
@@ -251,31 +245,6 @@ struct ToolRunner: Sendable {
             .perform(completion), let first = tasks.first
         else { throw AppError.output("the command printed no JSON object") }
         return try Self.object(rows.json(first))
-    }
-
-    /// Runs one command line in the server's context with its streams held here.
-    private func execute(
-        _ line: [String], into captured: CapturedOutput, notes: CommandNotes, interruption: Interruption
-    )
-        async throws(AppError)
-    {
-        try await CommandCall.run(
-            line, context: context, globals: globals, into: captured, notes: notes, interruption: interruption)
-    }
-
-    private func shape(_ shape: MCPTool.ResultShape, _ output: CapturedOutput, limit: Int) throws(AppError)
-        -> JSONValue
-    {
-        switch shape {
-        case .array(let noun, _):
-            let items = try Self.parse(output.text).arrayValue ?? []
-            return Self.wrapped(noun, Array(items.prefix(limit)), total: items.count)
-        case .lines(let noun, _):
-            let lines = output.text.split(separator: "\n").map { JSONValue.string(String($0)) }
-            return Self.wrapped(noun, lines, total: lines.count)
-        case .object, .listing:
-            throw AppError.output("the command printed no JSON object")
-        }
     }
 
     /// A digest with each of its lists (at any depth) cut to `limit` items and given as `{items, total, truncated}`.
