@@ -19,7 +19,9 @@ let package = Package(
         // (Linking/libstdc++.so says how), so a start does not load libstdc++.so.6.
         .executableTarget(
             name: "tracker",
-            dependencies: ["TrackerBoard", "TrackerOperations", "TrackerAPI", "FakeAirtable", "CTerminal"],
+            dependencies: [
+                "TrackerBoard", "TrackerMCP", "TrackerOperations", "TrackerAPI", "FakeAirtable", "CTerminal",
+            ],
             exclude: ["Linking"],
             linkerSettings: [
                 .unsafeFlags(
@@ -33,6 +35,9 @@ let package = Package(
         // `tracker board`, a face of its own: keys in, operations called in sessions the executable opens for it, the
         // screen drawn from their outcomes. It imports no other face.
         .target(name: "TrackerBoard", dependencies: ["TrackerOperations", "CTerminal"]),
+        // `tracker mcp`, a face of its own: JSON-RPC over stdio, each tool's arguments decoded into its command's named
+        // arguments and its operation run in a session the executable opens for it. It imports no other face.
+        .target(name: "TrackerMCP", dependencies: ["TrackerOperations"]),
         // Airtable's routes and JSON: ProjectAPIClient, the schema, formulas, record decoding.
         .target(name: "TrackerAPI", dependencies: ["TrackerNetwork"]),
         // NetworkHelper (a request in, Result<Data, AppError> out), retries, transports; and the engines that pace and
@@ -58,7 +63,7 @@ let package = Package(
         .executableTarget(name: "measure-child"),
         .testTarget(
             name: "TrackerTests",
-            dependencies: ["tracker", "TrackerOperations", "TrackerBoard", "FakeAirtable", "LoopbackTLS"]),
+            dependencies: ["tracker", "TrackerOperations", "TrackerBoard", "TrackerMCP", "FakeAirtable", "LoopbackTLS"]),
         // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
         .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork"]),
     ]

@@ -4,6 +4,7 @@ import Testing
 @testable import TrackerModel
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerMCP
 @testable import TrackerOperations
 
 /// The MCP face's pure parts: messages read, tools made from the registry, arguments turned into command lines, the
@@ -238,10 +239,11 @@ import Testing
         let server = MCPServer(
             tools: MCPTool.all,
             runner: ToolRunner(
-                context: Context(
-                    environment: [:], output: Output(standardOutput: { _ in }, standardError: { _ in }),
-                    currentDirectory: "/"),
-                globals: GlobalOptions(), root: FileRoot(path: nil, refusal: "none")),
+                host: ToolHost(
+                    opener: { _ in SessionOpener { _, _ in throw AppError.output("no base in this test") } },
+                    now: { Date() }, timeZone: Zone(identifier: "UTC")!, checkUploads: { _, _ in [] },
+                    beginTurn: { _ in }, token: { nil }, version: "test"),
+                root: FileRoot(path: nil, refusal: "none")),
             writer: MessageWriter(descriptor: -1, secret: { nil }, closed: {}))
         func meta(_ members: [(String, JSONValue)]) -> JSONValue { .object([("_meta", .object(members))]) }
         let capabilities = (MCPServer.capabilitiesKey, JSONValue.object([]))

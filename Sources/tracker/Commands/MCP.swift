@@ -11,6 +11,7 @@ import Dispatch
 #endif
 import TrackerAPI
 import TrackerModel
+import TrackerMCP
 import TrackerOperations
 import TrackerNetwork
 import TrackerSystem
@@ -93,7 +94,7 @@ extension Runner {
         }
         let tools = MCPTool.all.filter { !options.readOnly || $0.isReadOnly }
         let server = MCPServer(
-            tools: tools, runner: ToolRunner(context: served, globals: invocation.globals, root: root), writer: writer)
+            tools: tools, runner: ToolRunner(host: toolHost(served), root: root), writer: writer)
         output.standardError(
             "tracker: serving \(tools.count) tools over MCP on stdin and stdout: \(profile)"
                 + (root.path.map { "; files inside \($0)" } ?? "; file tools off (\(root.refusal ?? ""))") + "\n")
@@ -101,6 +102,27 @@ extension Runner {
         context.interruption.whenStopRequested { input.yield(.end) }
         InputLines.read(STDIN_FILENO, into: input)
         await server.serve(events)
+    }
+
+    /// What the server's tools are given: sessions opened as the command line opens them in the server's
+    /// surroundings (each call's Ctrl-C its own), the clock, the uploads' checks, the copies' turns, the token.
+    func toolHost(_ served: Context) -> ToolHost {
+        let (invocation, today) = (invocation, today)
+        return ToolHost(
+            opener: { interruption in
+                var call = served
+                call.output = Output(
+                    standardOutput: { _ in }, standardError: served.output.rawStandardError, isStdoutTerminal: false,
+                    terminalWidth: nil)
+                call.interruption = interruption
+                let today = CalendarDate(call.now(), in: call.timeZone)
+                return Runner(invocation: invocation, context: call, today: today).sessionOpener
+            }, now: served.now, timeZone: served.timeZone,
+            checkUploads: { paths, command in
+                try Runner(invocation: invocation, context: served, today: today).checkedUploads(
+                    paths, command: command)
+            }, beginTurn: { served.copies?.beginTurn(observing: $0) },
+            token: { served.rememberedConfiguration?.withLock { $0?.token } }, version: Version.current)
     }
 
     /// The surroundings every call shares: one transport (its connections kept warm), the configuration read once,

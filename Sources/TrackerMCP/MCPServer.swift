@@ -9,27 +9,28 @@ import Dispatch
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import TrackerAPI
 import TrackerModel
 import TrackerOperations
 import TrackerSystem
 
 /// `tracker mcp`'s server: reads messages, serves each request on a task of its own (a slow listing never holds up a
 /// ping or another call), and answers in whatever order the work ends.
-final class MCPServer: Sendable {
-    let tools: [MCPTool]
-    let runner: ToolRunner
-    let writer: MessageWriter
+package final class MCPServer: Sendable {
+    package let tools: [MCPTool]
+    package let runner: ToolRunner
+    package let writer: MessageWriter
     private let state = Locked(State())
     /// How long calls in flight may finish after the end of input or a signal, before they are cancelled.
-    let grace: Double
+    package let grace: Double
 
     private struct State {
         /// An `initialize` fixes the handshake era for the life of the process.
-        var isHandshakeEra = false
-        var calls: [String: Call] = [:]
+        package var isHandshakeEra = false
+        package var calls: [String: Call] = [:]
     }
 
-    init(tools: [MCPTool], runner: ToolRunner, writer: MessageWriter, grace: Double = 1.5) {
+    package init(tools: [MCPTool], runner: ToolRunner, writer: MessageWriter, grace: Double = 1.5) {
         self.tools = tools
         self.runner = runner
         self.writer = writer
@@ -37,7 +38,7 @@ final class MCPServer: Sendable {
     }
 
     /// Serves `input` until it ends, then lets what is in flight finish (at most `grace` seconds) and cancels the rest.
-    func serve(_ input: AsyncStream<InputEvent>) async {
+    package func serve(_ input: AsyncStream<InputEvent>) async {
         for await event in input {
             switch event {
             case .line(let data): receive(JSONRPC.read(data))
@@ -96,13 +97,13 @@ final class MCPServer: Sendable {
 
     private var isIdle: Bool { state.withLock { $0.calls.isEmpty } }
 
-    static func key(_ id: JSONValue) -> String { id.serialized() }
+    package static func key(_ id: JSONValue) -> String { id.serialized() }
 
     // MARK: - Answers
 
-    var isHandshakeEra: Bool { state.withLock { $0.isHandshakeEra } }
+    package var isHandshakeEra: Bool { state.withLock { $0.isHandshakeEra } }
 
-    func beginHandshakeEra() { state.withLock { $0.isHandshakeEra = true } }
+    package func beginHandshakeEra() { state.withLock { $0.isHandshakeEra = true } }
 
     /// The answer to one request, in the era the request speaks.
     private func answer(id: JSONValue, method: String, params: JSONValue?, call: Call) async -> JSONValue {
@@ -125,7 +126,8 @@ final class MCPServer: Sendable {
         default: result = .failure(RPCError(.methodNotFound, "Method not found: \(method)"))
         }
         switch result {
-        case .success(let value): return JSONRPC.result(id: id, era.completing(value, method: method))
+        case .success(let value):
+            return JSONRPC.result(id: id, era.completing(value, method: method, serverInfo: serverInfo))
         case .failure(let error): return error.answer(id: id)
         }
     }
@@ -150,17 +152,17 @@ final class MCPServer: Sendable {
 }
 
 /// One request in flight: answered once, or cancelled and never answered.
-final class Call: Sendable {
-    let id: JSONValue
+package final class Call: Sendable {
+    package let id: JSONValue
     /// What a Ctrl-C would clean up for the command (a file half downloaded).
-    let interruption = Interruption()
+    package let interruption = Interruption()
     private let state = Locked((phase: Phase.running, task: Task<Void, Never>?.none))
 
-    enum Phase { case running, cancelled, answered }
+    package enum Phase { case running, cancelled, answered }
 
-    init(id: JSONValue) { self.id = id }
+    package init(id: JSONValue) { self.id = id }
 
-    func attach(_ task: Task<Void, Never>) {
+    package func attach(_ task: Task<Void, Never>) {
         let cancelled = state.withLock { state -> Bool in
             state.task = task
             return state.phase == .cancelled
@@ -170,7 +172,7 @@ final class Call: Sendable {
 
     /// Stops the work; no answer will be sent. False when it was already answered.
     @discardableResult
-    func cancel() -> Bool {
+    package func cancel() -> Bool {
         let task = state.withLock { state -> Task<Void, Never>?? in
             guard state.phase == .running else { return .none }
             state.phase = .cancelled
@@ -182,7 +184,7 @@ final class Call: Sendable {
     }
 
     /// Whether the answer may be sent: true once, unless the call was cancelled.
-    func finish() -> Bool {
+    package func finish() -> Bool {
         state.withLock { state in
             guard state.phase == .running else { return false }
             state.phase = .answered
@@ -190,5 +192,5 @@ final class Call: Sendable {
         }
     }
 
-    var wasCancelled: Bool { state.withLock { $0.phase == .cancelled } }
+    package var wasCancelled: Bool { state.withLock { $0.phase == .cancelled } }
 }

@@ -3,13 +3,14 @@
 #else
     import Foundation
 #endif
+import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
 /// JSON-RPC 2.0 as MCP carries it over stdio: one message a line, read into what the server must do with it.
-enum JSONRPC {
+package enum JSONRPC {
     /// The error codes of JSON-RPC and of MCP (the Model Context Protocol's specification).
-    enum Code: Int {
+    package enum Code: Int {
         case parseError = -32700
         case invalidRequest = -32600
         case methodNotFound = -32601
@@ -20,7 +21,7 @@ enum JSONRPC {
     }
 
     /// One line, read.
-    enum Incoming: Equatable {
+    package enum Incoming: Equatable {
         /// A request: it gets exactly one answer (unless cancelled). `id` is a string or a number.
         case request(id: JSONValue, method: String, params: JSONValue?)
         case notification(method: String, params: JSONValue?)
@@ -31,7 +32,7 @@ enum JSONRPC {
     }
 
     /// Reads one line (without its newline).
-    static func read(_ line: Data) -> Incoming {
+    package static func read(_ line: Data) -> Incoming {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -77,26 +78,26 @@ enum JSONRPC {
     }
 
     /// A successful answer.
-    static func result(id: JSONValue, _ result: JSONValue) -> JSONValue {
+    package static func result(id: JSONValue, _ result: JSONValue) -> JSONValue {
         .object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)])
     }
 
     /// An error answer.
-    static func error(id: JSONValue, _ code: Code, _ message: String, data: JSONValue? = nil) -> JSONValue {
+    package static func error(id: JSONValue, _ code: Code, _ message: String, data: JSONValue? = nil) -> JSONValue {
         var error: [(String, JSONValue)] = [("code", .number(Double(code.rawValue))), ("message", .string(message))]
         if let data { error.append(("data", data)) }
         return .object([("jsonrpc", .string("2.0")), ("id", id), ("error", .object(error))])
     }
 
     /// A notification from the server.
-    static func notification(_ method: String, _ params: JSONValue) -> JSONValue {
+    package static func notification(_ method: String, _ params: JSONValue) -> JSONValue {
         .object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)])
     }
 }
 
 extension JSONValue {
     /// This object with `members` added at the end (replacing any of the same name).
-    func adding(_ members: [(String, JSONValue)]) -> JSONValue {
+    package func adding(_ members: [(String, JSONValue)]) -> JSONValue {
         guard case .object(var own) = self else { return self }
         let names = Set(members.map(\.0))
         own.removeAll { names.contains($0.0) }

@@ -2,11 +2,10 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 /// What may reach standard error: text with its line breaks and tabs, every other control character shown as
 /// docs/contract.md "Text that came from Airtable" says, and no token.
-enum StandardErrorText {
-    static func safe(_ text: String, concealing secrets: [String] = []) -> String {
+package enum StandardErrorText {
+    package static func safe(_ text: String, concealing secrets: [String] = []) -> String {
         var text = text
         for secret in secrets where text.contains(secret) {
             text = text.replacing(secret, with: TokenMask.masked(secret))
@@ -27,7 +26,7 @@ enum StandardErrorText {
 
     /// Anything shaped like a personal access token (`pat`, 14 letters or digits, a dot, 64 hex digits) masked, even
     /// before tracker knows which token is in use: one pasted into the wrong key must not be echoed back.
-    static func maskingTokenShapes(_ text: String) -> String {
+    package static func maskingTokenShapes(_ text: String) -> String {
         guard text.contains("pat") else { return text }
         let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()

@@ -3,6 +3,7 @@
 #else
     import Foundation
 #endif
+import TrackerAPI
 import TrackerModel
 import TrackerOperations
 import TrackerSystem
@@ -10,25 +11,30 @@ import TrackerSystem
 /// Runs a tool as its command's operation: the arguments become the command's named arguments, given meaning by the
 /// command's own rules, and the operation runs in a session opened as the command line opens one, in a context whose
 /// streams the server holds (no prompts, no terminal, stdin never read); its typed outcome is encoded here.
-struct ToolRunner: Sendable {
-    /// The server's surroundings, shared by every call: configuration, transport and caches stay warm between calls.
-    let context: Context
-    let globals: GlobalOptions
-    let root: FileRoot
+package struct ToolRunner: Sendable {
+    /// What the executable gives every call: sessions, the clock, the uploads' checks, the token to conceal.
+    package let host: ToolHost
+    package let root: FileRoot
+
+    /// Each value given.
+    package init(host: ToolHost, root: FileRoot) {
+        self.host = host
+        self.root = root
+    }
 
     /// The result of `tools/call` (without the era's own members): the command's stable JSON, or its failure.
-    func call(_ tool: MCPTool, arguments: JSONValue?, interruption: Interruption, progress: ProgressSink?) async
+    package func call(_ tool: MCPTool, arguments: JSONValue?, interruption: Interruption, progress: ProgressSink?) async
         -> JSONValue
     {
         var heard: (@Sendable (Int) -> Void)? = nil
         if let progress { heard = { progress.report(records: $0) } }
-        context.copies?.beginTurn(observing: heard)
+        host.beginTurn(heard)
         do {
             let plan = try ToolArguments(tool: tool, root: root).plan(arguments)
             let structured = try await run(tool, plan, interruption: interruption, progress: progress)
             return Self.success(structured)
         } catch {
-            return Self.failure(error, concealing: context.rememberedConfiguration?.withLock { $0?.token })
+            return Self.failure(error, concealing: host.token())
         }
     }
 
@@ -46,7 +52,7 @@ struct ToolRunner: Sendable {
     private func perform(
         _ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption, progress: ProgressSink?
     ) async throws(AppError) -> JSONValue? {
-        let today = CalendarDate(context.now(), in: context.timeZone)
+        let today = CalendarDate(host.now(), in: host.timeZone)
         do {
             switch tool.name {
             case "status":
@@ -156,8 +162,7 @@ struct ToolRunner: Sendable {
                 return Self.wrapped("files", written.map(JSONValue.string), total: written.count)
             case "attach_file":
                 var attach = try Attach(plan.named, today: today)
-                attach.uploads = try runner(for: attach, interruption: interruption).checkedUploads(
-                    attach.files, command: "attach")
+                attach.uploads = try host.checkUploads(attach.files, "attach")
                 let watch = UploadWatch(starting: { file, _, _ in
                     guard let progress else { return nil }
                     let size = file.size
@@ -196,21 +201,10 @@ struct ToolRunner: Sendable {
         }
     }
 
-    /// Sessions for `command`'s operation, opened as the command line opens them, with the server's surroundings:
-    /// its configuration read once, its copies of the tables, no terminal.
-    private func opener(for command: any Command, interruption: Interruption) -> SessionOpener {
-        runner(for: command, interruption: interruption).sessionOpener
-    }
-
-    /// A run of `command` as the command line makes one, in the server's surroundings with no terminal.
-    private func runner(for command: any Command, interruption: Interruption) -> Runner {
-        var call = context
-        call.output = Output(
-            standardOutput: { _ in }, standardError: context.output.rawStandardError, isStdoutTerminal: false,
-            terminalWidth: nil)
-        call.interruption = interruption
-        let today = CalendarDate(call.now(), in: call.timeZone)
-        return Runner(invocation: Invocation(command: command, globals: globals), context: call, today: today)
+    /// Sessions for an operation, opened as the command line opens them, in the server's surroundings: its
+    /// configuration read once, its copies of the tables, no terminal; `interruption` is the call's.
+    private func opener(for command: some Sendable, interruption: Interruption) -> SessionOpener {
+        host.opener(interruption)
     }
 
     /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named, by
@@ -248,7 +242,7 @@ struct ToolRunner: Sendable {
     }
 
     /// A digest with each of its lists (at any depth) cut to `limit` items and given as `{items, total, truncated}`.
-    static func bounded(_ value: JSONValue, limit: Int) -> JSONValue {
+    package static func bounded(_ value: JSONValue, limit: Int) -> JSONValue {
         switch value {
         case .object(let members):
             return .object(members.map { ($0.0, bounded($0.1, limit: limit)) })
@@ -263,11 +257,11 @@ struct ToolRunner: Sendable {
         }
     }
 
-    static func wrapped(_ noun: String, _ items: [JSONValue], total: Int) -> JSONValue {
+    package static func wrapped(_ noun: String, _ items: [JSONValue], total: Int) -> JSONValue {
         .object([(noun, .array(items)), ("total", .number(Double(total))), ("truncated", .bool(total > items.count))])
     }
 
-    static func parse(_ text: String) throws(AppError) -> JSONValue {
+    package static func parse(_ text: String) throws(AppError) -> JSONValue {
         do {
             return try JSONParser.parse(text)
         } catch {
@@ -275,14 +269,14 @@ struct ToolRunner: Sendable {
         }
     }
 
-    static func object(_ text: String) throws(AppError) -> JSONValue {
+    package static func object(_ text: String) throws(AppError) -> JSONValue {
         let value = try parse(text)
         guard case .object = value else { throw AppError.output("the command printed no JSON object") }
         return value
     }
 
     /// A tool's success: the structured result, and the same JSON as text for clients that read only text.
-    static func success(_ structured: JSONValue) -> JSONValue {
+    package static func success(_ structured: JSONValue) -> JSONValue {
         .object([
             ("content", .array([.object([("type", .string("text")), ("text", .string(structured.serialized()))])])),
             ("structuredContent", structured), ("isError", .bool(false)),
@@ -290,7 +284,7 @@ struct ToolRunner: Sendable {
     }
 
     /// A tool's failure as a result the model reads: the command's line and hint, and its exit code.
-    static func failure(_ error: AppError, concealing token: String?) -> JSONValue {
+    package static func failure(_ error: AppError, concealing token: String?) -> JSONValue {
         let secrets = token.map { [$0] } ?? []
         let message = StandardErrorText.safe(error.message, concealing: secrets)
         let hint: String? =
@@ -318,20 +312,21 @@ struct ToolRunner: Sendable {
 }
 
 /// Where a call's progress goes: `notifications/progress` for the request's token, at most four a second.
-final class ProgressSink: Sendable {
+package final class ProgressSink: Sendable {
     private let send: @Sendable (JSONValue) -> Void
     private let token: JSONValue
     private let now: @Sendable () -> Double
     private let last = Locked((time: -1.0, progress: 0))
 
-    init(token: JSONValue, now: @escaping @Sendable () -> Double, send: @escaping @Sendable (JSONValue) -> Void) {
+    package init(token: JSONValue, now: @escaping @Sendable () -> Double, send: @escaping @Sendable (JSONValue) -> Void)
+    {
         self.token = token
         self.now = now
         self.send = send
     }
 
     /// Records read so far; sent when a quarter of a second has passed since the last one and the count has grown.
-    func report(records: Int) {
+    package func report(records: Int) {
         guard isDue(records) else { return }
         send(
             JSONRPC.notification(
@@ -343,7 +338,7 @@ final class ProgressSink: Sendable {
     }
 
     /// Bytes of a file transfer moved, of `total`; sent as records are, and always once the transfer is whole.
-    func report(bytes: Int, of total: Int) {
+    package func report(bytes: Int, of total: Int) {
         guard isDue(bytes, finished: total > 0 && bytes >= total) else { return }
         send(
             JSONRPC.notification(
@@ -362,5 +357,35 @@ final class ProgressSink: Sendable {
             last = (time, progress)
             return true
         }
+    }
+}
+
+/// What the executable gives mcp's tools: sessions opened as the command line opens them (for a call's interruption),
+/// the clock, the files an upload names checked as the command line checks them, the start of a call's turn for the
+/// copies of the tables, and the token a failure must never show.
+package struct ToolHost: Sendable {
+    package var opener: @Sendable (Interruption) -> SessionOpener
+    package var now: @Sendable () -> Date
+    package var timeZone: Zone
+    package var checkUploads: @Sendable (_ paths: [String], _ command: String) throws -> [UploadFile]
+    package var beginTurn: @Sendable ((@Sendable (Int) -> Void)?) -> Void
+    package var token: @Sendable () -> String?
+    /// tracker's version, for the server's name in the protocol.
+    package var version: String
+
+    /// Each value given.
+    package init(
+        opener: @escaping @Sendable (Interruption) -> SessionOpener, now: @escaping @Sendable () -> Date,
+        timeZone: Zone, checkUploads: @escaping @Sendable ([String], String) throws -> [UploadFile],
+        beginTurn: @escaping @Sendable ((@Sendable (Int) -> Void)?) -> Void,
+        token: @escaping @Sendable () -> String?, version: String
+    ) {
+        self.version = version
+        self.opener = opener
+        self.now = now
+        self.timeZone = timeZone
+        self.checkUploads = checkUploads
+        self.beginTurn = beginTurn
+        self.token = token
     }
 }

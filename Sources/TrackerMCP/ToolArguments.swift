@@ -1,26 +1,27 @@
+import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
 /// A tool's arguments turned into its command's named arguments, checked against the tool's schema first: an argument
 /// the schema does not have, or of the wrong type, is a usage error (64) naming it, and nothing runs.
-struct ToolArguments {
-    let tool: MCPTool
-    let root: FileRoot
+package struct ToolArguments {
+    package let tool: MCPTool
+    package let root: FileRoot
 
     /// What a call's arguments ask for.
-    struct Plan: Equatable {
+    package struct Plan: Equatable {
         /// The arguments as the command's flags and words: they become its operation's options by the command's own
         /// rules, no command line made or read.
-        var named = ScannedArguments()
+        package var named = ScannedArguments()
         /// How many records a listing returns.
-        var limit = MCPTool.defaultLimit
+        package var limit = MCPTool.defaultLimit
         /// `complete` for `task done`/`task reopen` after any other change (update_task).
-        var completeAfter: Bool? = nil
+        package var completeAfter: Bool? = nil
         /// Whether the command line changes anything besides what `completeAfter` does.
-        var changesOtherFields = true
+        package var changesOtherFields = true
     }
 
-    func plan(_ arguments: JSONValue?) throws(AppError) -> Plan {
+    package func plan(_ arguments: JSONValue?) throws(AppError) -> Plan {
         let members: [(String, JSONValue)]
         switch arguments {
         case nil, .null?: members = []
@@ -101,7 +102,7 @@ struct ToolArguments {
             }
         }
         let fixed = Self.pairs(tool.fixed)
-        let spec = CommandRegistry.spec(named: tool.words[0])
+        let spec = MCPTool.spec(named: tool.words[0])
         var named = ScannedArguments(command: spec, positionals: Array(tool.words.dropFirst()) + words)
         let specs = (spec?.flags ?? []) + CommandSpec.globalFlags
         for pair in line + fixed {

@@ -1,18 +1,26 @@
+import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
 /// The JSON Schemas of a tool, read off its command's flag specs (the registry), its positional words and its extras.
 extension MCPTool {
-    /// The command's spec: the registry's, so help, completion and the tool never disagree.
-    var spec: CommandSpec {
-        guard let spec = CommandRegistry.spec(named: words[0]) else {
-            preconditionFailure("\(name) names no command")
-        }
+    /// The command's spec: its operation's own, so help, completion and the tool never disagree.
+    package var spec: CommandSpec {
+        guard let spec = Self.spec(named: words[0]) else { preconditionFailure("\(name) names no command") }
         return spec
     }
 
+    /// The spec of the command a tool runs, by its word: the operations mcp offers.
+    package static func spec(named word: String) -> CommandSpec? {
+        let specs: [CommandSpec] = [
+            Status.spec, List.spec, Show.spec, Add.spec, Update.spec, Delete.spec, Tasks.spec, TaskCommand.spec,
+            Comment.spec, Comments.spec, Report.spec, Clients.spec, Files.spec, Attach.spec,
+        ]
+        return specs.first { $0.name == word }
+    }
+
     /// The command's flags this tool offers, in the spec's order.
-    var offeredFlags: [FlagSpec] {
+    package var offeredFlags: [FlagSpec] {
         spec.flags.filter { flag in
             !Self.faceFlags.contains(flag.name) && !withheld.contains(flag.name)
                 && (onlyFlags?.contains(flag.name) ?? true)
@@ -23,7 +31,7 @@ extension MCPTool {
     }
 
     /// `inputSchema`: every argument typed and described, nothing else accepted.
-    var inputSchema: JSONValue {
+    package var inputSchema: JSONValue {
         var properties: [(String, JSONValue)] = positionals.map { positional in
             (positional.name, .object([("type", .string("string")), ("description", .string(positional.description))]))
         }
@@ -41,7 +49,7 @@ extension MCPTool {
     }
 
     /// `outputSchema`: the shape of `structuredContent` on success.
-    var outputSchema: JSONValue {
+    package var outputSchema: JSONValue {
         func described(_ text: String) -> JSONValue { .object([("description", .string(text))]) }
         let properties: [(String, JSONValue)]
         var required: [JSONValue] = []
@@ -85,7 +93,7 @@ extension MCPTool {
     }
 
     /// The tool as `tools/list` gives it.
-    var listing: JSONValue {
+    package var listing: JSONValue {
         var hints: [(String, JSONValue)] = [("title", .string(title)), ("readOnlyHint", .bool(annotations.readOnly))]
         if !annotations.readOnly {
             hints += [
@@ -99,7 +107,7 @@ extension MCPTool {
         ])
     }
 
-    static func schema(of flag: FlagSpec) -> JSONValue {
+    package static func schema(of flag: FlagSpec) -> JSONValue {
         var help = flag.help
         for verb in ["add: ", "update: ", "delete: "] where help.hasPrefix(verb) { help.removeFirst(verb.count) }
         let type: [(String, JSONValue)]
@@ -133,7 +141,7 @@ extension MCPTool {
         )
     }
 
-    static func schema(of extra: Extra) -> (String, JSONValue) {
+    package static func schema(of extra: Extra) -> (String, JSONValue) {
         switch extra {
         case .limit:
             return limit(defaultLimit, "return at most this many (the total is counted all the same)")

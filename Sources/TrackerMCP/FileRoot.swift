@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
@@ -12,14 +13,14 @@ import TrackerOperations
 /// an absolute path elsewhere, a symbolic link out) or has a hidden part (`.env`, `.git/config`, `.ssh/…`), before or
 /// after links are followed. A root of `/`, the home directory or a directory above it is no root: assistants' apps
 /// often start servers there, and an assistant must never be able to upload `~/.ssh/id_ed25519`.
-struct FileRoot: Equatable, Sendable {
+package struct FileRoot: Equatable, Sendable {
     /// The root, links resolved; nil when there is none to use.
-    var path: String?
+    package var path: String?
     /// Why there is no root.
-    var refusal: String?
+    package var refusal: String?
 
     /// The root for `directory` (the flag's, else the working directory), given the user's home.
-    static func choose(_ directory: String, home: String?) -> FileRoot {
+    package static func choose(_ directory: String, home: String?) -> FileRoot {
         guard let resolved = realPath(directory) else {
             return FileRoot(path: nil, refusal: "the root \(directory) does not exist")
         }
@@ -35,7 +36,7 @@ struct FileRoot: Equatable, Sendable {
     }
 
     /// The absolute path `given` names inside the root, checked for `use`; a usage error naming the argument otherwise.
-    func resolve(_ given: String, for use: MCPTool.PathUse, argument: String) throws(AppError) -> String {
+    package func resolve(_ given: String, for use: MCPTool.PathUse, argument: String) throws(AppError) -> String {
         guard let root = path else { throw AppError.usage(refusal ?? "the file tools have no root", command: nil) }
         func refuse(_ why: String) -> AppError {
             .usage("\(argument) \"\(given)\" \(why); nothing was read, sent or written", command: nil)
@@ -67,9 +68,9 @@ struct FileRoot: Equatable, Sendable {
 
     private func realPathOrNil(_ path: String) -> String? { Self.realPath(path) }
 
-    static func isInside(_ path: String, _ root: String) -> Bool { path == root || path.hasPrefix(root + "/") }
+    package static func isInside(_ path: String, _ root: String) -> Bool { path == root || path.hasPrefix(root + "/") }
 
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -8,12 +8,13 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import TrackerAPI
 import TrackerModel
 import TrackerOperations
 import TrackerSystem
 
 /// What arrives on the server's input.
-enum InputEvent: Sendable {
+package enum InputEvent: Sendable {
     case line(Data)
     /// A line longer than the limit, discarded up to its newline.
     case tooLong
@@ -22,11 +23,11 @@ enum InputEvent: Sendable {
 }
 
 /// Reads stdin on a thread of its own, one message a line; a line over `maximumLine` bytes is never held whole.
-enum InputLines {
+package enum InputLines {
     /// 4 MiB, docs/contract.md "The faces".
-    static let maximumLine = 4 << 20
+    package static let maximumLine = 4 << 20
 
-    static func read(
+    package static func read(
         _ descriptor: Int32, into continuation: AsyncStream<InputEvent>.Continuation,
         maximumLine: Int = InputLines.maximumLine
     ) {
@@ -80,7 +81,7 @@ enum InputLines {
 }
 
 /// Writes protocol messages, one a line, on a descriptor nothing else writes to.
-final class MessageWriter: Sendable {
+package final class MessageWriter: Sendable {
     private let descriptor: Int32
     private let lock = Locked(false)
     /// The token, masked wherever it would appear (text from the base included).
@@ -88,14 +89,14 @@ final class MessageWriter: Sendable {
     /// Called once when the reader has gone (EPIPE).
     private let closed: @Sendable () -> Void
 
-    init(descriptor: Int32, secret: @escaping @Sendable () -> String?, closed: @escaping @Sendable () -> Void) {
+    package init(descriptor: Int32, secret: @escaping @Sendable () -> String?, closed: @escaping @Sendable () -> Void) {
         self.descriptor = descriptor
         self.secret = secret
         self.closed = closed
     }
 
     /// Sends one message as one line: compact JSON, whose strings escape every newline.
-    func send(_ message: JSONValue) {
+    package func send(_ message: JSONValue) {
         var line = message.serialized()
         if let secret = secret(), secret.count >= 8, line.contains(secret) {
             line = line.replacing(secret, with: TokenMask.masked(secret))
@@ -112,7 +113,7 @@ final class MessageWriter: Sendable {
 
     /// Moves standard output aside for the protocol and points descriptor 1 at stderr, so a stray write by anything
     /// in the process (or a program it starts) can never reach the client as a message.
-    static func takeStandardOutput() -> Int32 {
+    package static func takeStandardOutput() -> Int32 {
         let protocolDescriptor = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         guard protocolDescriptor >= 0 else { return STDOUT_FILENO }
         dup2(STDERR_FILENO, STDOUT_FILENO)

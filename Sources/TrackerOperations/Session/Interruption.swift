@@ -12,38 +12,37 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 
 /// Ctrl-C as tracker handles it: the process ends at once (130), except while a command can stop cleanly between
 /// requests; then the first Ctrl-C asks it to stop there, and a second one still ends tracker at once.
-final class Interruption: Sendable {
+package final class Interruption: Sendable {
     private let state = Locked((cleanStop: false, requested: false, notice: String?.none, editing: false))
     private let cleanup = Locked<[@Sendable () -> Void]>([])
     /// Told when a signal asks a command that stops cleanly to stop (`mcp` ends its input then).
     private let stopRequested = Locked<[@Sendable () -> Void]>([])
 
-    init() {}
+    package init() {}
 
     /// Runs `work` (clearing the status line, removing a file half written) before a Ctrl-C ends tracker, after the
     /// work registered before it.
-    func beforeEnding(_ work: @escaping @Sendable () -> Void) {
+    package func beforeEnding(_ work: @escaping @Sendable () -> Void) {
         cleanup.withLock { $0.append(work) }
     }
 
     /// What must happen before tracker ends on Ctrl-C.
-    func end() {
+    package func end() {
         cleanUp()
         TerminalEcho.restore()
     }
 
     /// Runs the clean-ups registered, newest first (the file, then the line: nothing may redraw it once cleared); a
     /// cancelled MCP call ends this way without ending tracker.
-    func cleanUp() {
+    package func cleanUp() {
         for work in cleanup.withLock({ $0 }).reversed() { work() }
     }
 
     /// Lets the next Ctrl-C only ask for a stop, saying `notice` on stderr; nil returns to ending at once.
-    func stopBetweenRequests(notice: String?) {
+    package func stopBetweenRequests(notice: String?) {
         state.withLock {
             $0.cleanStop = true
             $0.notice = notice
@@ -52,22 +51,22 @@ final class Interruption: Sendable {
 
     /// Runs `body` with Ctrl-C left to the program it starts and waits for (an editor, the demo's shell), as git
     /// does: the terminal sends it to both.
-    func whileAnotherProgramRuns<T>(_ body: () throws -> T) rethrows -> T {
+    package func whileAnotherProgramRuns<T>(_ body: () throws -> T) rethrows -> T {
         state.withLock { $0.editing = true }
         defer { state.withLock { $0.editing = false } }
         return try body()
     }
 
     /// Runs `work` when Ctrl-C, SIGTERM or SIGHUP asks a command that stops cleanly to stop (the first one).
-    func whenStopRequested(_ work: @escaping @Sendable () -> Void) {
+    package func whenStopRequested(_ work: @escaping @Sendable () -> Void) {
         stopRequested.withLock { $0.append(work) }
     }
 
     /// Whether Ctrl-C asked the command to stop.
-    var isRequested: Bool { state.withLock { $0.requested } }
+    package var isRequested: Bool { state.withLock { $0.requested } }
 
     /// Handles one Ctrl-C; true when tracker must end now.
-    func handleSignal() -> Bool {
+    package func handleSignal() -> Bool {
         let (endNow, notice) = state.withLock { state -> (Bool, String?) in
             if state.editing { return (false, nil) }
             guard state.cleanStop, !state.requested else { return (true, nil) }
@@ -82,7 +81,7 @@ final class Interruption: Sendable {
     /// What SIGINT, SIGTERM or SIGHUP does (`CLI.run` hands them over): ends tracker as Ctrl-C does, its clean-ups
     /// run first (a file half downloaded is removed, hidden part and all), with 130, 143 or 129; or only asks a
     /// command that stops cleanly to stop.
-    func receive(signal number: Int32) {
+    package func receive(signal number: Int32) {
         guard handleSignal() else { return }
         end()
         // Nothing buffered is worth printing after a signal that ends tracker.

@@ -1,44 +1,45 @@
+import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
 /// One tool `tracker mcp` offers: a command of the registry run the same way, with arguments in place of its flags.
 /// Its schema is read off the command's own flag specs, so a flag added to a command appears in its tool.
-struct MCPTool: Sendable {
-    var name: String
-    var title: String
+package struct MCPTool: Sendable {
+    package var name: String
+    package var title: String
     /// When a model should use it, in two sentences at most.
-    var description: String
+    package var description: String
     /// The command's words: `["task", "add"]`.
-    var words: [String]
+    package var words: [String]
     /// The command's positional words, named for what they are.
-    var positionals: [Positional] = []
+    package var positionals: [Positional] = []
     /// The only flags of the command the tool offers, when its command word serves several verbs (`task`).
-    var onlyFlags: [String]? = nil
+    package var onlyFlags: [String]? = nil
     /// Flags of the command this tool does not offer as they are: the tool gives them itself, or by another name.
-    var withheld: Set<String> = []
+    package var withheld: Set<String> = []
     /// Flags the tool always gives: the stable JSON it reads the result from.
-    var fixed: [String] = []
-    var result: ResultShape
-    var annotations: Annotations
+    package var fixed: [String] = []
+    package var result: ResultShape
+    package var annotations: Annotations
     /// Arguments of the tool's own that are not a flag as they stand.
-    var extras: [Extra] = []
+    package var extras: [Extra] = []
 
     /// A positional word of the command.
-    struct Positional: Sendable {
-        var name: String
-        var description: String
-        var isRequired = true
+    package struct Positional: Sendable {
+        package var name: String
+        package var description: String
+        package var isRequired = true
         /// A path the file rules check: read from (attach) or written into (download).
-        var path: PathUse? = nil
+        package var path: PathUse? = nil
         /// When this argument is given, `name` is the command's flag `--name` instead (a comment on a task narrows its
         /// search with `--project`).
-        var flagWhen: String? = nil
+        package var flagWhen: String? = nil
     }
 
-    enum PathUse: Sendable { case read, writeDirectory }
+    package enum PathUse: Sendable { case read, writeDirectory }
 
     /// How the command's standard output becomes the tool's structured result.
-    enum ResultShape: Sendable {
+    package enum ResultShape: Sendable {
         /// One JSON object (`show --json`), with `keys` its top-level members for the output schema.
         case object(keys: [(String, String)])
         /// One JSON array, wrapped under its noun with its count.
@@ -50,14 +51,14 @@ struct MCPTool: Sendable {
     }
 
     /// The hints MCP clients read to decide what to ask a person before a call (untrusted by them, true of tracker).
-    struct Annotations: Sendable {
-        var readOnly: Bool
-        var destructive = false
-        var idempotent = false
+    package struct Annotations: Sendable {
+        package var readOnly: Bool
+        package var destructive = false
+        package var idempotent = false
     }
 
     /// Arguments a tool has beyond its command's flags.
-    enum Extra: Sendable, Equatable {
+    package enum Extra: Sendable, Equatable {
         /// `limit`: how many records a listing returns (the total is counted whatever it is).
         case limit
         /// `confirm`: a delete is sent only with `"confirm": true`, as `--yes`.
@@ -74,26 +75,26 @@ struct MCPTool: Sendable {
     }
 
     /// Whether the tool only reads.
-    var isReadOnly: Bool { annotations.readOnly }
+    package var isReadOnly: Bool { annotations.readOnly }
 }
 
 extension MCPTool {
     /// Small enough that no default answer on a base of 1,016 projects passes about 30,000 characters (a project with
     /// its fields is near 1,800; `benchmark --mcp` measures every tool's).
-    static let defaultLimit = 7
+    package static let defaultLimit = 7
     /// The same for a digest's lists (`report` has five).
-    static let defaultSectionLimit = 4
-    static let maximumLimit = 1000
+    package static let defaultSectionLimit = 4
+    package static let maximumLimit = 1000
 
     /// Flags no tool offers as they are: the output is the tool's to choose, a file or stdin is not an argument (stdin
     /// carries the protocol), and the face gives `--yes`, `--if-absent` and `--limit` itself.
-    static let faceFlags: Set<String> = [
+    package static let faceFlags: Set<String> = [
         "--json", "--format", "--quiet", "--dry-run", "--columns", "--notes-file", "--file", "--yes", "--if-absent",
         "--limit", "--to", "--from", "--always",
     ]
 
     /// The argument name of a flag: `--due-within` is `due_within`.
-    static func argumentName(_ flag: String) -> String {
+    package static func argumentName(_ flag: String) -> String {
         String(flag.drop { $0 == "-" }.map { $0 == "-" ? "_" : $0 })
     }
 }

@@ -12,14 +12,13 @@ import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 
 /// Turns terminal echo off while a secret is typed, and back on afterwards, even if Ctrl-C ends tracker meanwhile.
-enum TerminalEcho {
+package enum TerminalEcho {
     private static let saved = Locked<termios?>(nil)
 
     /// Reads one line from the terminal without echoing it.
-    static func readHidden(prompt: String) -> String? {
+    package static func readHidden(prompt: String) -> String? {
         _ = FileDescriptorWriter.write(prompt, to: STDERR_FILENO)
         var settings = termios()
         let isTerminal = tcgetattr(STDIN_FILENO, &settings) == 0
@@ -37,7 +36,7 @@ enum TerminalEcho {
     }
 
     /// Puts echo back if a secret was being read.
-    static func restore() {
+    package static func restore() {
         guard
             var settings = saved.withLock({ value -> termios? in
                 defer { value = nil }
