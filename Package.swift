@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, each a target that imports only those below it, so an upward import does not compile:
-//   tracker (the command line) → TrackerOperations → TrackerAPI → TrackerNetwork → TrackerSystem → TrackerModel
+//   tracker (the command line, which starts the other faces) → TrackerBoard, TrackerMCP (faces that never import each
+//   other) → TrackerOperations → TrackerAPI → TrackerNetwork → TrackerSystem → TrackerModel
 // and beside them FakeAirtable (→ TrackerSystem), the loopback Airtable that `tracker demo` serves.
 let package = Package(
     name: "tracker",
@@ -13,7 +14,8 @@ let package = Package(
         .executable(name: "fake-airtable", targets: ["fake-airtable"]),
     ],
     targets: [
-        // The command line: argv, the commands, help, man page, completion, output, the secrets file, the cache.
+        // The command line: argv parsed by hand into each command's options, its outcomes rendered (text, TSV, CSV,
+        // JSON), help, man page, completion; and the wiring that opens sessions for the board and mcp.
         // Release builds on Linux drop the symbol table (28.6 MB → 15.8 MB static): what users install; tracker never
         // prints a stack trace, and debug builds keep their symbols. They link the C++ runtime statically
         // (Linking/libstdc++.so says how), so a start does not load libstdc++.so.6.
