@@ -103,7 +103,6 @@ extension Show {
     }
 }
 
-
 /// One project as `show` read it: the record, its tasks and newest comments when read, the names of what it links to,
 /// and the layout it was read with (confirmed).
 package struct ProjectDetail: Sendable {
@@ -182,7 +181,9 @@ extension Show {
 
     /// Names for the records `project` links to: remembered ones, and any other read now by id; ids stay ids where
     /// that fails.
-    package static func linkedNames(of project: Project, in tables: [String: String], base: Session, known: [String: String] = [:])
+    package static func linkedNames(
+        of project: Project, in tables: [String: String], base: Session, known: [String: String] = [:]
+    )
         async -> [String: String]
     {
         var wanted: [String: [String]] = [:]

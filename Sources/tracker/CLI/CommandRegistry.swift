@@ -1,7 +1,8 @@
 import TrackerBoard
 import TrackerOperations
 
-/// Every subcommand, in the order help lists them: adding a command is a file under Commands/ and a line here.
+/// Every subcommand, in the order help lists them: adding a command is its operation, its face under Faces/ (or, for
+/// one only the command line has, a file under Commands/) and a line here.
 enum CommandRegistry {
     /// Every subcommand as a closure, so that finding one by name makes only the types tried before it: their
     /// conformances are instantiated at run time (0.1 ms for all of them), and `list`, the commonest, is first.
