@@ -57,11 +57,11 @@ package struct ToolRunner: Sendable {
             switch tool.name {
             case "status":
                 let status = try Status(plan.named, today: today)
-                let report = try await opener(for: status, interruption: interruption).perform(status)
+                let report = try await host.opener(interruption).perform(status)
                 return Self.bounded(try Self.object(report.jsonText(today: today)), limit: plan.limit)
             case "report":
                 let report = try Report(plan.named, today: today)
-                guard let document = try await opener(for: report, interruption: interruption).perform(report) else {
+                guard let document = try await host.opener(interruption).perform(report) else {
                     throw AppError.output("the command printed no JSON object")
                 }
                 return Self.bounded(try Self.object(document.json(today: today)), limit: plan.limit)
@@ -70,7 +70,7 @@ package struct ToolRunner: Sendable {
                 let list = try List(plan.named, today: today)
                 var kept: [JSONValue] = []
                 var total = 0
-                _ = try await opener(for: list, interruption: interruption).perform(list) { session in
+                _ = try await host.opener(interruption).perform(list) { session in
                     try await list.run(in: session) { event in
                         guard case .page(let page) = event else { return }
                         for project in page {
@@ -83,7 +83,7 @@ package struct ToolRunner: Sendable {
                 return Self.wrapped("projects", kept, total: total)
             case "show_project":
                 let show = try Show(plan.named, today: today)
-                let detail = try await opener(for: show, interruption: interruption).perform(show)
+                let detail = try await host.opener(interruption).perform(show)
                 var object = try Self.object(detail.jsonText(today: today, comments: show.comments))
                 if let items = detail.taskObjects(today: today), let progress = object["tasks"] {
                     object = object.adding([("tasks", progress.adding([("items", .array(items))]))])
@@ -91,7 +91,7 @@ package struct ToolRunner: Sendable {
                 return object
             case "add_project":
                 let add = try Add(plan.named, today: today)
-                guard case .done(let creation) = try await opener(for: add, interruption: interruption).perform(add)
+                guard case .done(let creation) = try await host.opener(interruption).perform(add)
                 else { throw AppError.output("the command printed no JSON object") }
                 return try Self.object(creation.record.jsonText(today: today))
                     .adding([("created", .bool(creation.isNew))])
@@ -100,14 +100,14 @@ package struct ToolRunner: Sendable {
             case "update_project":
                 let update = try Update(plan.named, today: today)
                 guard
-                    case .updated(let updated?, _) = try await opener(for: update, interruption: interruption)
+                    case .updated(let updated?, _) = try await host.opener(interruption)
                         .perform(update)
                 else { throw AppError.output("the command printed no JSON object") }
                 return try Self.object(updated.jsonText(today: today))
             case "delete_project":
                 let delete = try Delete(plan.named, today: today)
                 var deleted: [Project] = []
-                _ = try await opener(for: delete, interruption: interruption).perform(delete) { session in
+                _ = try await host.opener(interruption).perform(delete) { session in
                     try await delete.run(in: session) { batch in
                         guard case .projects(let projects) = batch else { return }
                         deleted += projects.filter { project in !deleted.contains { $0.id == project.id } }
@@ -117,30 +117,28 @@ package struct ToolRunner: Sendable {
                 return Self.wrapped("deleted", items, total: deleted.count)
             case "list_tasks":
                 let tasks = try Tasks(plan.named, today: today)
-                let rows = try await opener(for: tasks, interruption: interruption).perform(tasks)
+                let rows = try await host.opener(interruption).perform(tasks)
                 let items = try rows.tasks.prefix(plan.limit).map { try Self.object(rows.json($0)) }
                 progress?.report(records: rows.tasks.count)
                 return Self.wrapped("tasks", items, total: rows.tasks.count)
             case "list_comments":
                 let comments = try Comments(plan.named, today: today)
-                let read = try await opener(for: comments, interruption: interruption).perform(comments).comments
+                let read = try await host.opener(interruption).perform(comments).comments
                 progress?.report(records: read.count)
                 return Self.wrapped("comments", read.prefix(plan.limit).map(\.object), total: read.count)
             case "list_clients":
                 let clients = try Clients(plan.named, today: today)
-                let read = try await opener(for: clients, interruption: interruption).perform(clients)
+                let read = try await host.opener(interruption).perform(clients)
                 progress?.report(records: read.count)
                 return Self.wrapped("clients", read.prefix(plan.limit).map(\.object), total: read.count)
             case "delete_task":
                 guard case .delete(let delete) = try TaskCommand(plan.named, today: today).verb,
-                    case .deleted(let ids) = try await opener(
-                        for: TaskCommand(verb: .delete(delete)), interruption: interruption
-                    ).perform(delete)
+                    case .deleted(let ids) = try await host.opener(interruption).perform(delete)
                 else { throw AppError.output("the command printed no JSON object") }
                 return Self.wrapped("deleted", ids.map(JSONValue.string), total: ids.count)
             case "list_files":
                 let files = try Files(plan.named, today: today)
-                let read = try await opener(for: files, interruption: interruption).perform(files)
+                let read = try await host.opener(interruption).perform(files)
                 let items = read.attachments.map(\.object)
                 return Self.wrapped("files", Array(items.prefix(plan.limit)), total: items.count)
             case "download_files":
@@ -149,7 +147,7 @@ package struct ToolRunner: Sendable {
                 var written: [String] = []
                 var heard: (@Sendable (Int, Int) -> Void)? = nil
                 if let progress { heard = { progress.report(bytes: $0, of: $1) } }
-                _ = try await opener(for: files, interruption: interruption).perform(files) { session in
+                _ = try await host.opener(interruption).perform(files) { session in
                     let read = try await files.run(in: session)
                     // The directory is the root's, resolved when the arguments were read: absolute already.
                     let done = try await session.download(
@@ -170,7 +168,7 @@ package struct ToolRunner: Sendable {
                         progress.report(bytes: Int(Double(size) * Double(sent) / Double(max(1, total))), of: size)
                     }
                 })
-                let outcome = try await opener(for: attach, interruption: interruption).perform(attach) { session in
+                let outcome = try await host.opener(interruption).perform(attach) { session in
                     try await attach.run(in: session, watching: watch) { _ in }
                 }
                 guard case .attached(let added, _, _) = outcome else {
@@ -180,14 +178,12 @@ package struct ToolRunner: Sendable {
                 return Self.wrapped("attachments", Array(items.prefix(plan.limit)), total: items.count)
             case "add_task":
                 guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
-                    case .done(let creation, _, let rows) = try await opener(
-                        for: TaskCommand(verb: .add(add)), interruption: interruption
-                    ).perform(add)
+                    case .done(let creation, _, let rows) = try await host.opener(interruption).perform(add)
                 else { throw AppError.output("the command printed no JSON object") }
                 return try Self.object(rows.json(creation.record)).adding([("created", .bool(creation.isNew))])
             case "add_comment":
                 let comment = try Comment(plan.named, today: today)
-                switch try await opener(for: comment, interruption: interruption).perform(comment) {
+                switch try await host.opener(interruption).perform(comment) {
                 case .posted(let posted, _): return posted.object
                 case .planned, .notSent: throw AppError.output("the command printed no JSON object")
                 }
@@ -201,12 +197,6 @@ package struct ToolRunner: Sendable {
         }
     }
 
-    /// Sessions for an operation, opened as the command line opens them, in the server's surroundings: its
-    /// configuration read once, its copies of the tables, no terminal; `interruption` is the call's.
-    private func opener(for command: some Sendable, interruption: Interruption) -> SessionOpener {
-        host.opener(interruption)
-    }
-
     /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named, by
     /// its id once the first found it.
     private func updateTask(_ plan: ToolArguments.Plan, today: CalendarDate, interruption: Interruption)
@@ -217,10 +207,8 @@ package struct ToolRunner: Sendable {
         if plan.changesOtherFields {
             guard case .update(let update) = try TaskCommand(plan.named, today: today).verb else { return .object([]) }
             guard
-                case .updated(let updated, let rows, _) = try await opener(
-                    for: TaskCommand(verb: .update(update)), interruption: interruption
-                )
-                .perform(update)
+                case .updated(let updated, let rows, _) = try await host.opener(interruption)
+                    .perform(update)
             else { throw AppError.output("the command printed no JSON object") }
             task = try Self.object(rows.json(updated))
             // The task is now known by its id: the second write cannot name another one.
@@ -233,10 +221,8 @@ package struct ToolRunner: Sendable {
                 positionals: Array(target.positionals.dropFirst())), complete: complete)
         completion.mode.json = true
         guard
-            case .written(let tasks, let rows?) = try await opener(
-                for: TaskCommand(verb: .completion(completion)), interruption: interruption
-            )
-            .perform(completion), let first = tasks.first
+            case .written(let tasks, let rows?) = try await host.opener(interruption)
+                .perform(completion), let first = tasks.first
         else { throw AppError.output("the command printed no JSON object") }
         return try Self.object(rows.json(first))
     }
