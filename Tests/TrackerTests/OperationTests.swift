@@ -14,11 +14,12 @@ import Testing
     static let renamedNotes = Fixture.templateSchema.replacingOccurrences(of: "\"Notes\"", with: "\"Brief\"")
 
     /// Sessions as the command line opens them, over a stub host answering `answers` (and `schema` for the schema).
-    static func opener(_ answers: [StubAnswer], schema: StubAnswer = .http(200, body: Fixture.templateSchema))
-        -> (SessionOpener, StubTransport.Host)
-    {
+    static func opener(
+        _ answers: [StubAnswer], schema: StubAnswer = .http(200, body: Fixture.templateSchema),
+        state: CacheDirectory? = nil, schemaReads: Int = 2
+    ) -> (SessionOpener, StubTransport.Host) {
         // A second run (the schema first) reads the schema again: nothing is remembered here.
-        let host = StubTransport.host(answers, meta: [schema, schema])
+        let host = StubTransport.host(answers, meta: Array(repeating: schema, count: schemaReads))
         let context = Context(
             environment: [
                 "AIRTABLE_TOKEN": Fixture.token, "AIRTABLE_BASE_ID": "appTESTbase000001",
@@ -28,7 +29,7 @@ import Testing
             output: Output(standardOutput: { _ in }, standardError: { _ in }, isStdoutTerminal: false),
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
             timeZone: Zone(identifier: "UTC")!, makeTransport: { _ in StubTransport() },
-            makePacer: { _, _ in UnlimitedPacer() }, network: TestClock().environment())
+            makePacer: { _, _ in UnlimitedPacer() }, network: TestClock().environment(), stateDirectory: state)
         let today = CalendarDate(Date(timeIntervalSince1970: 1_795_000_000), in: Zone(identifier: "UTC")!)
         let runner = Runner(invocation: Invocation(command: Help()), context: context, today: today)
         return (runner.sessionOpener, host)

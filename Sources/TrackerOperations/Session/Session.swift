@@ -149,6 +149,8 @@ package struct SessionSurroundings: Sendable {
     package var network: NetworkHelper.Environment
     /// Where the schema and resolved names are remembered between commands; nil remembers nothing.
     package var cache: CacheDirectory?
+    /// Where `changes` keeps what it saw between runs; nil where there is nowhere (no HOME, no XDG_STATE_HOME).
+    package var state: CacheDirectory? = nil
     /// The engine shared with other tracker processes (the machine's, or the team's Redis).
     package var coordination: any Coordination
     /// The tables a face that stays keeps between its calls; nil for a one-shot command, which reads Airtable.

@@ -5,7 +5,6 @@
 #endif
 import TrackerAPI
 import TrackerModel
-import TrackerOperations
 
 /// What changed in the table since a snapshot, as Airtable's news tells it (docs/contract.md "What changed, not the
 /// whole
@@ -27,7 +26,7 @@ extension Session {
     /// lost (the webhook made again, payloads older than the cursor gone, the hook disabled or broken), or the
     /// snapshot's time reads as impossible (ahead of the server's clock). A hook whose payloads said it broke is added
     /// to `distrusted`, so the whole read that follows does not adopt it again.
-    func changesNews(
+    package func changesNews(
         _ options: Changes, previous: TableSnapshot.Stored, distrusted: inout Set<String>
     ) async throws -> ChangesNews? {
         guard let news = previous.news, options.view == nil, !options.filters.movesWithTheDay else { return nil }
@@ -87,7 +86,7 @@ extension Session {
 
     /// Where the news starts for a whole read about to go out: the base's webhook's cursor now and the server's
     /// time; nil when the next run must read the whole table anyway.
-    func changesNewsStart(_ options: Changes, distrusted: Set<String>) async throws -> TableSnapshot
+    package func changesNewsStart(_ options: Changes, distrusted: Set<String>) async throws -> TableSnapshot
         .News?
     {
         guard options.view == nil, !options.filters.movesWithTheDay else { return nil }

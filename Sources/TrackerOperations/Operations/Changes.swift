@@ -10,12 +10,12 @@
 #endif
 import TrackerAPI
 import TrackerModel
-import TrackerOperations
+import TrackerNetwork
 import TrackerSystem
 
 /// `tracker changes`: what changed in the table since the last run, one line a change.
-struct Changes: Command {
-    static let spec = CommandSpec(
+package struct Changes: Operation, Equatable {
+    package static let spec = CommandSpec(
         name: "changes", summary: "Show what changed in the table since the last run.",
         usage: [
             "tracker changes [--peek | --reset] [--json | --format text|json|ndjson] [--overdue]",
@@ -42,20 +42,28 @@ struct Changes: Command {
             "with --view, --overdue or --due-within they read the whole table, as the day alone can change those.",
         ])
 
-    enum Format: String, CaseIterable, Sendable {
+    package enum Format: String, CaseIterable, Sendable {
         case text, json, ndjson
     }
 
-    var filters = ProjectFilters()
-    var view: String? = nil
-    var format = Format.text
-    var peek = false
-    var reset = false
+    package var filters = ProjectFilters()
+    package var view: String? = nil
+    package var format = Format.text
+    package var peek = false
+    package var reset = false
 
-    func run(_ runner: Runner) async throws { try await runner.changes(self) }
+    package var opening: SessionOpening { .besideSchema }
+
+    /// Each option given.
+    package init(
+        filters: ProjectFilters = ProjectFilters(), view: String? = nil, format: Format = .text, peek: Bool = false,
+        reset: Bool = false
+    ) {
+        (self.filters, self.view, self.format, self.peek, self.reset) = (filters, view, format, peek, reset)
+    }
 
     /// The filters and view as text: part of the snapshot's name and of what it says it holds.
-    var selection: String {
+    package var selection: String {
         var parts: [String] = []
         if filters.overdue { parts.append("overdue") }
         if let date = filters.dueBefore { parts.append("due before \(date)") }
@@ -70,52 +78,60 @@ struct Changes: Command {
         if let view { parts.append("view \(view)") }
         return parts.joined(separator: ", ")
     }
-}
 
-extension Changes {
-    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        try scanned.rejectPositionals()
-        try scanned.rejectTogether("--peek", "--reset")
-        self.init(filters: try scanned.projectFilters(today: today), view: try scanned.view())
-        peek = scanned.has("--peek")
-        reset = scanned.has("--reset")
-        format = try scanned.formatName().flatMap(Format.init(rawValue:)) ?? .text
-    }
-}
+    /// Nowhere to remember the table: said before anything is read.
+    package static let nowhereToRemember = AppError.configuration(
+        "tracker changes needs somewhere to remember the table, and neither XDG_STATE_HOME nor HOME is set",
+        hint: "Set HOME (cron sets it) or XDG_STATE_HOME.")
 
-extension Runner {
-    /// Reads the table (one listing), compares it with the snapshot, writes the changes out, and only then replaces
-    /// the snapshot; one run at a time per snapshot.
-    fileprivate func changes(_ options: Changes) async throws {
-        guard let directory = context.stateDirectory else {
-            throw AppError.configuration(
-                "tracker changes needs somewhere to remember the table, and neither XDG_STATE_HOME nor HOME is set",
-                hint: "Set HOME (cron sets it) or XDG_STATE_HOME.")
-        }
-        let base = try await prepareBase(readingBeside: true)
+    /// Reads the table (one listing, or only what the news says changed) and compares it with the snapshot, one run
+    /// at a time per snapshot. The new snapshot is handed back unwritten: the face keeps it once it has shown the
+    /// changes, so a run that fails or is interrupted on the way reports them again.
+    package func run(in base: Session) async throws -> ChangesOutcome {
+        guard let directory = base.surroundings.state else { throw Self.nowhereToRemember }
         let configuration = base.configuration
         let name =
             FileLock.name(
                 prefix: "changes",
                 [
                     configuration.profile ?? "", configuration.endpoint.absoluteString, configuration.baseID,
-                    configuration.table, options.selection,
+                    configuration.table, selection,
                 ]) + ".json"
         let path = directory.path + "/" + name
         // A second run on this snapshot waits for the first: never two reports of one change, never a torn file.
         let held = try await base.lock(
-            [configuration.profile ?? "", configuration.endpoint.absoluteString, options.selection], for: "changes",
+            [configuration.profile ?? "", configuration.endpoint.absoluteString, selection], for: "changes",
             doing: "comparing with \(path)", machineOnly: true)
-        defer { withExtendedLifetime(held) {} }
-        if options.reset {
+        if reset {
+            defer { withExtendedLifetime(held) {} }
             guard directory.remove(name) else {
                 throw AppError.output("the snapshot \(path) could not be removed: \(String(cString: strerror(errno)))")
             }
-            if output.isStderrTerminal {
-                output.standardError("Forgot what changes had seen; the next run remembers afresh.\n")
-            }
-            return
+            return .forgotten
         }
+        let pending = PendingSnapshot(directory: directory, name: name, held: held)
+        let previousData = directory.bytes(name)
+        let comparison = try await compare(in: base, previousData: previousData, path: path)
+        let (file, changes) = (comparison.file, comparison.changes)
+        // Nothing changed and the file already says so, byte for byte: replacing it (and waiting for the disk) would
+        // only cost time.
+        let unchanged =
+            changes.isEmpty && previousData.map { Self.same($0, file.bytes) } ?? false
+        let snapshot = peek || unchanged ? pending : pending.holding(file.bytes)
+        guard comparison.previous != nil else { return .remembered(projects: comparison.count, snapshot: snapshot) }
+        return .changed(changes, snapshot: snapshot)
+    }
+
+    private static func same(_ old: [UInt8], _ new: [UInt8]) -> Bool {
+        !new.isEmpty && old.count == new.count
+            && old.withUnsafeBytes { old in
+                new.withUnsafeBytes { memcmp(old.baseAddress!, $0.baseAddress!, old.count) == 0 }
+            }
+    }
+
+    /// The snapshot (when there is one) compared with the table; a snapshot that cannot be trusted is refused.
+    private func compare(in base: Session, previousData: [UInt8]?, path: String) async throws -> TableComparison {
+        let configuration = base.configuration
         func untrusted(_ problem: TableSnapshot.Problem) -> AppError {
             let why =
                 switch problem {
@@ -125,12 +141,10 @@ extension Runner {
                 "the snapshot \(path) cannot be trusted: \(why)", hint: "Run 'tracker changes --reset' to start over.")
         }
         var previous: TableSnapshot.Stored?
-        // The same buffer the snapshot is read from (not a copy): compared with the new file at the end.
-        let previousData = directory.bytes(name)
         if let data = previousData {
             do {
                 previous = try TableSnapshot.read(
-                    data, baseID: configuration.baseID, table: configuration.table, selection: options.selection)
+                    data, baseID: configuration.baseID, table: configuration.table, selection: selection)
             } catch {
                 throw untrusted(error)
             }
@@ -138,62 +152,38 @@ extension Runner {
         // The table is compared page by page as it arrives: only the lines of changed projects are ever parsed.
         // The new snapshot is written as it is compared, straight into the file's bytes, header first.
         // Sized from the last file, so growing it never holds two copies of a large table at once.
-        func formatter(_ layout: TableLayout) -> FieldFormatter {
-            FieldFormatter(table: layout.table, timeZone: context.timeZone, recordNames: clientNames(layout, base))
-        }
+        let zone = base.surroundings.timeZone
+        let selection = selection
         func comparing(_ layout: TableLayout, news: TableSnapshot.News?) -> TableComparison {
-            TableComparison(
-                previous: previous, formatter: formatter(layout),
+            // Client names tracker remembers, so a change of client reads as names where it can.
+            let names = layout.clientTableID.map(base.knowledge.recordNames(in:)) ?? [:]
+            return TableComparison(
+                previous: previous, formatter: FieldFormatter(table: layout.table, timeZone: zone, recordNames: names),
                 capacity: max(1 << 16, (previousData?.count ?? 0) * 9 / 8),
                 header: TableSnapshot.header(
-                    baseID: configuration.baseID, table: configuration.table, selection: options.selection,
-                    news: news))
+                    baseID: configuration.baseID, table: configuration.table, selection: selection, news: news))
         }
-        var comparison: TableComparison
         var distrusted = Set<String>()
         do {
-            if let previous,
-                let news = try await base.changesNews(options, previous: previous, distrusted: &distrusted)
-            {
+            if let previous, let news = try await base.changesNews(self, previous: previous, distrusted: &distrusted) {
                 // Only what changed since the snapshot is read, and its other lines are kept as they are.
-                comparison = comparing(try await base.confirmedLayout(), news: news.next)
+                var comparison = comparing(try await base.confirmedLayout(), news: news.next)
                 try comparison.patch(changed: news.changed, left: news.left, deleted: news.deleted)
-            } else {
-                comparison = try await compareWhole(
-                    options, previous: previous, base: base, distrusted: distrusted, comparing: comparing)
+                return comparison
             }
+            return try await compareWhole(in: base, previous: previous, distrusted: distrusted, comparing: comparing)
         } catch let problem as TableSnapshot.Problem {
             throw untrusted(problem)
-        }
-        let (file, changes, seen) = (comparison.file, comparison.changes, comparison.count)
-        if previous != nil {
-            try write(changes, as: options.format)
-        } else if output.isStderrTerminal {
-            output.standardError(
-                "Remembered \(seen) project\(seen == 1 ? "" : "s"); the next run shows what changed.\n")
-        }
-        guard !options.peek else { return }
-        // Nothing changed and the file already says so, byte for byte: replacing it (and waiting for the disk) would
-        // only cost time.
-        if changes.isEmpty, let previousData, !file.bytes.isEmpty, previousData.count == file.bytes.count,
-            previousData.withUnsafeBytes({ old in
-                file.bytes.withUnsafeBytes { memcmp(old.baseAddress!, $0.baseAddress!, old.count) == 0 }
-            })
-        {
-            return
-        }
-        guard directory.write(file.bytes, to: name, durable: true) else {
-            throw AppError.output("the snapshot \(path) could not be replaced; these changes will be shown again")
         }
     }
 
     /// The snapshot compared with the whole table, read by one listing (where the news starts taken first).
     private func compareWhole(
-        _ options: Changes, previous: TableSnapshot.Stored?, base: Session, distrusted: Set<String>,
+        in base: Session, previous: TableSnapshot.Stored?, distrusted: Set<String>,
         comparing: (TableLayout, TableSnapshot.News?) -> TableComparison
     ) async throws -> TableComparison {
-        let listing = try await base.projectListing(options.filters, view: options.view, command: "changes")
-        let news = try await base.changesNewsStart(options, distrusted: distrusted)
+        let listing = try await base.projectListing(filters, view: view, command: "changes")
+        let news = try await base.changesNewsStart(self, distrusted: distrusted)
         var started: TableComparison?
         // Cold, the listing goes out beside the schema read; values are formatted by the fields' types, so the
         // comparison starts once the schema has confirmed the layout (before the first page is passed on).
@@ -207,9 +197,7 @@ extension Runner {
         if let previous {
             let missing = comparison.missing
             // A project that left the filters but is still in the table changed; it was not deleted.
-            let left =
-                options.selection.isEmpty
-                ? [] : try await stillThere(missing, base: base, formatter: comparison.formatter)
+            let left = selection.isEmpty ? [] : try await Self.stillThere(missing, in: base, comparison.formatter)
             let stayed = Set(left.map(\.id))
             for entry in left { try comparison.compare(entry) }
             for id in missing where !stayed.contains(id) {
@@ -220,7 +208,7 @@ extension Runner {
     }
 
     /// The projects among `ids` that are still in the table, read by id a hundred a request.
-    private func stillThere(_ ids: [String], base: Session, formatter: FieldFormatter) async throws
+    private static func stillThere(_ ids: [String], in base: Session, _ formatter: FieldFormatter) async throws
         -> [TableSnapshot.Entry]
     {
         var entries: [TableSnapshot.Entry] = []
@@ -230,18 +218,53 @@ extension Runner {
         }
         return entries
     }
+}
 
-    /// Client names tracker remembers, so a change of client reads as names where it can.
-    private func clientNames(_ layout: TableLayout, _ base: Session) -> [String: String] {
-        layout.clientTableID.map(base.knowledge.recordNames(in:)) ?? [:]
+extension Changes {
+    package init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        try scanned.rejectPositionals()
+        try scanned.rejectTogether("--peek", "--reset")
+        self.init(filters: try scanned.projectFilters(today: today), view: try scanned.view())
+        peek = scanned.has("--peek")
+        reset = scanned.has("--reset")
+        format = try scanned.formatName().flatMap(Format.init(rawValue:)) ?? .text
+    }
+}
+
+/// What `changes` found.
+package enum ChangesOutcome: Sendable {
+    /// `--reset`: what was seen is forgotten.
+    case forgotten
+    /// The first run: the table's projects, remembered once the snapshot is kept.
+    case remembered(projects: Int, snapshot: PendingSnapshot)
+    /// What changed since the last run, and the snapshot to keep once they are shown.
+    case changed([TableChange], snapshot: PendingSnapshot)
+}
+
+/// The new snapshot, not yet written, and the lock on it, held until it is kept: the snapshot is replaced only after
+/// the changes it replaces were shown. With `--peek`, or when the file already says what the table holds, there is
+/// nothing to write.
+package struct PendingSnapshot: Sendable {
+    let directory: CacheDirectory
+    let name: String
+    let held: (any HeldLock)?
+    /// The new file's bytes; nil when it is not to be replaced.
+    package private(set) var bytes: [UInt8]? = nil
+
+    func holding(_ bytes: [UInt8]) -> PendingSnapshot {
+        var pending = self
+        pending.bytes = bytes
+        return pending
     }
 
-    private func write(_ changes: [TableChange], as format: Changes.Format) throws {
-        guard !changes.isEmpty else { return }
-        switch format {
-        case .text: try output.standardOutput(changes.flatMap(\.lines).map { $0 + "\n" }.joined())
-        case .json: try output.standardOutput(JSONValue.array(changes.map(\.json)).serialized() + "\n")
-        case .ndjson: try output.standardOutput(changes.map { $0.json.serialized() + "\n" }.joined())
+    /// Replaces the snapshot on disk (durably), then lets the next run on it go; throws when it could not, as the
+    /// changes will be shown again.
+    package func keep() throws {
+        defer { withExtendedLifetime(held) {} }
+        guard let bytes else { return }
+        guard directory.write(bytes, to: name, durable: true) else {
+            throw AppError.output(
+                "the snapshot \(directory.path)/\(name) could not be replaced; these changes will be shown again")
         }
     }
 }
