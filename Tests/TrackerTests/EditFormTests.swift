@@ -122,12 +122,12 @@ struct EditFormTests {
         }
         let kickoff = line("Kickoff", "2026-11-09", (.kickoff, .string("2026-11-09")))
         let sameDue = line("Due", "2026-12-20", (.due, .string("2026-12-20")))
-        let written = try Runner.stillToWrite([kickoff, sameDue], opened: Self.form, there: now)
+        let written = try Edit.stillToWrite([kickoff, sameDue], opened: Self.form, there: now)
         #expect(written == ProjectWrite([(.kickoff, .string("2026-11-09"))]))
 
         let otherDue = line("Due", "2026-12-24", (.due, .string("2026-12-24")))
         #expect(throws: AppError.editConflict([#"Due is "2026-12-20" in Airtable, "2026-12-24" here"#])) {
-            try Runner.stillToWrite([kickoff, otherDue], opened: Self.form, there: now)
+            try Edit.stillToWrite([kickoff, otherDue], opened: Self.form, there: now)
         }
         let conflict = AppError.editKept(.editConflict(["x"]), path: "/s/edit.txt")
         #expect(conflict.exitCode == .failure && conflict.hint?.contains("kept in /s/edit.txt") == true)

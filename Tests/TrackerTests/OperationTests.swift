@@ -16,11 +16,12 @@ import Testing
     /// Sessions as the command line opens them, over a stub host answering `answers` (and `schema` for the schema).
     static func opener(
         _ answers: [StubAnswer], schema: StubAnswer = .http(200, body: Fixture.templateSchema),
-        state: CacheDirectory? = nil, schemaReads: Int = 2
+        state: CacheDirectory? = nil, schemaReads: Int = 2, routes: [String: StubAnswer] = [:],
+        configure: (inout Context) -> Void = { _ in }
     ) -> (SessionOpener, StubTransport.Host) {
         // A second run (the schema first) reads the schema again: nothing is remembered here.
-        let host = StubTransport.host(answers, meta: Array(repeating: schema, count: schemaReads))
-        let context = Context(
+        let host = StubTransport.host(answers, meta: Array(repeating: schema, count: schemaReads), routes: routes)
+        var context = Context(
             environment: [
                 "AIRTABLE_TOKEN": Fixture.token, "AIRTABLE_BASE_ID": "appTESTbase000001",
                 "AIRTABLE_TABLE": "Design projects", "AIRTABLE_ENDPOINT_URL": "https://\(host.name)",
@@ -30,6 +31,7 @@ import Testing
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
             timeZone: Zone(identifier: "UTC")!, makeTransport: { _ in StubTransport() },
             makePacer: { _, _ in UnlimitedPacer() }, network: TestClock().environment(), stateDirectory: state)
+        configure(&context)
         let today = CalendarDate(Date(timeIntervalSince1970: 1_795_000_000), in: Zone(identifier: "UTC")!)
         let runner = Runner(invocation: Invocation(command: Help()), context: context, today: today)
         return (runner.sessionOpener, host)

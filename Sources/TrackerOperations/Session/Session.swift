@@ -163,6 +163,8 @@ package struct SessionSurroundings: Sendable {
     package var confirmsDeleting:
         @Sendable (_ lines: [String], _ noun: String, _ command: String, _ verb: String, _ from: String?) throws -> Void =
             { _, _, command, verb, _ in throw Session.cannotAsk(command: command, verb: verb) }
+    /// The person's editor, for `edit`; nil where there is none, and `edit` is refused.
+    package var editor: FormEditor? = nil
     /// Reads notes or a comment from where the person said (inline, a file, standard input), as the face can; the
     /// default reads text given inline only.
     package var readNotes: @Sendable (_ source: NotesSource?, _ command: String, _ flag: String) throws -> String? = {

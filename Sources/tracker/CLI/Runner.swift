@@ -98,6 +98,7 @@ struct Runner {
             today: today, timeZone: context.timeZone, now: context.now, network: context.network,
             cache: context.cacheDirectory, coordination: coordination(configuration), copies: context.copies)
         surroundings.state = context.stateDirectory
+        surroundings.editor = (try? editorCommand()).map(formEditor)
         surroundings.confirmsGuess = guessQuestion()
         surroundings.readNotes = { [self] in try readNotes($0, command: $1, flag: $2) }
         surroundings.confirmsDeleting = { [self] in try confirmDeleting($0, noun: $1, command: $2, verb: $3, from: $4) }

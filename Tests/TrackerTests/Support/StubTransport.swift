@@ -20,12 +20,16 @@ struct StubTransport: HTTPTransport {
         /// Answers for `/v0/meta/` requests, which may go out beside others in any order; nil: they take their turn.
         private var metaAnswers: [StubAnswer]?
         private let fallback: StubAnswer
+        /// Answers given every time to a request whose path ends so (reads that go out beside others in any order).
+        private let routes: [String: StubAnswer]
         private var seen: [HTTPRequest] = []
 
-        init(answers: [StubAnswer], meta: [StubAnswer]? = nil, fallback: StubAnswer) {
+        init(answers: [StubAnswer], meta: [StubAnswer]? = nil, fallback: StubAnswer, routes: [String: StubAnswer] = [:])
+        {
             self.answers = answers
             self.metaAnswers = meta
             self.fallback = fallback
+            self.routes = routes
         }
 
         /// The requests received so far, bodies included.
@@ -39,6 +43,7 @@ struct StubTransport: HTTPTransport {
             lock.lock()
             defer { lock.unlock() }
             seen.append(request)
+            if let route = routes.first(where: { request.url.path.hasSuffix($0.key) }) { return route.value }
             if request.url.path.hasPrefix("/v0/meta/"), let meta = metaAnswers {
                 guard !meta.isEmpty else { return fallback }
                 return metaAnswers!.removeFirst()
@@ -51,10 +56,11 @@ struct StubTransport: HTTPTransport {
     nonisolated(unsafe) private static var hosts: [String: Host] = [:]
 
     /// Registers a host that answers `answers` in order, then `fallback` forever.
-    static func host(_ answers: [StubAnswer], meta: [StubAnswer]? = nil, fallback: StubAnswer = .http(500, body: "{}"))
-        -> Host
-    {
-        let host = Host(answers: answers, meta: meta, fallback: fallback)
+    static func host(
+        _ answers: [StubAnswer], meta: [StubAnswer]? = nil, fallback: StubAnswer = .http(500, body: "{}"),
+        routes: [String: StubAnswer] = [:]
+    ) -> Host {
+        let host = Host(answers: answers, meta: meta, fallback: fallback, routes: routes)
         lock.lock()
         hosts[host.name] = host
         lock.unlock()

@@ -1,17 +1,16 @@
 import TrackerModel
-import TrackerOperations
 
 /// The text form `tracker edit --task` hands to the editor: `#` lines saying what this is, one `Label: value` line per
 /// field of the Tasks table tracker writes, the notes last as a block. Read back, each field's text is compared as text
 /// with what was opened.
-struct TaskEditForm: Equatable {
+package struct TaskEditForm: Equatable {
     /// The fields on the form, in order; notes (when the table has them) come last as a block.
-    let words: [TaskWord]
+    package let words: [TaskWord]
     /// Each field's text as opened.
-    let values: [TaskWord: String]
-    let title: String
+    package let values: [TaskWord: String]
+    package let title: String
 
-    static func label(_ word: TaskWord) -> String {
+    package static func label(_ word: TaskWord) -> String {
         switch word {
         case .name: "Name"
         case .assignee: "Assignee"
@@ -22,7 +21,7 @@ struct TaskEditForm: Equatable {
         }
     }
 
-    init(task: ProjectTask, layout: TaskLayout, projectName: String?) {
+    package init(task: ProjectTask, layout: TaskLayout, projectName: String?) {
         title =
             "Task \"\(TextCells.folded(task.name ?? task.id))\" (\(task.id))"
             + (projectName.map { " in \"\(TextCells.folded($0))\"" } ?? "")
@@ -38,7 +37,7 @@ struct TaskEditForm: Equatable {
     }
 
     /// The form as the editor shows it.
-    func text() -> String {
+    package func text() -> String {
         var out = "# \(title). Change what you like, save and quit to write it;\n"
         out += "# empty the file to change nothing. Assignee: an email, a collaborator's name, or me.\n"
         out += "# Estimate: days (1.5, 2d, 1w). Completed: yes or no.\n"
@@ -49,7 +48,7 @@ struct TaskEditForm: Equatable {
 
     /// Each field's text as the form now says; nil when it was emptied. A line that is no field of the form is a
     /// problem naming its number.
-    func read(_ text: String) throws -> [TaskWord: String]? {
+    package func read(_ text: String) throws -> [TaskWord: String]? {
         var found: [TaskWord: String] = [:]
         var problems: [(number: Int, problem: String)] = []
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -85,7 +84,7 @@ struct TaskEditForm: Equatable {
     }
 
     /// The fields whose text differs from what was opened, in the form's order.
-    func changes(in read: [TaskWord: String]) -> [(word: TaskWord, value: String)] {
+    package func changes(in read: [TaskWord: String]) -> [(word: TaskWord, value: String)] {
         words.compactMap { word in
             guard let value = read[word], value != (values[word] ?? "") else { return nil }
             return (word, value)

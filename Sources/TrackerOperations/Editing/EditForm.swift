@@ -1,46 +1,45 @@
 import TrackerAPI
 import TrackerModel
-import TrackerOperations
 
 /// The text form `tracker edit` hands to the editor (docs/contract.md "edit"): `#` lines saying what this is, one
 /// `Field: value` line per field tracker can write, values in the forms the flags and `--set` take, notes last as a
 /// block. Reading it back gives each field's text, compared as text with what was opened.
-struct EditForm: Equatable {
+package struct EditForm: Equatable {
     /// What a line of the form writes: one of tracker's words, or one of the base's own fields.
-    enum Key: Equatable {
+    package enum Key: Equatable {
         case word(FieldMap.Word)
         case field(BaseSchema.Field)
     }
 
     /// One field of the form: its label, what it writes and its value as text.
-    struct Entry: Equatable {
-        var label: String
-        var key: Key
-        var value: String
+    package struct Entry: Equatable {
+        package var label: String
+        package var key: Key
+        package var value: String
     }
 
     /// The form could not be read: what is wrong with each line at fault, by its number in the text read.
-    struct Problems: Error, Equatable {
-        var lines: [(number: Int, problem: String)]
+    package struct Problems: Error, Equatable {
+        package var lines: [(number: Int, problem: String)]
 
         /// One message a line, numbered as in a file that has `offset` more lines above the text read.
-        func messages(offset: Int = 0) -> [String] {
+        package func messages(offset: Int = 0) -> [String] {
             lines.map { "line \($0.number + offset)\($0.problem)" }
         }
 
-        static func == (lhs: Problems, rhs: Problems) -> Bool { lhs.messages() == rhs.messages() }
+        package static func == (lhs: Problems, rhs: Problems) -> Bool { lhs.messages() == rhs.messages() }
     }
 
     /// What the first line says the form is.
-    var title: String
+    package var title: String
     /// In the form's order; notes, when the base has them, last.
-    var entries: [Entry]
+    package var entries: [Entry]
 
     /// Marks the lines `edit` adds above the form when a value failed its check; they go when the form is read.
-    static let problemPrefix = "# error: "
+    package static let problemPrefix = "# error: "
 
     /// The form for `project` as `layout` has it; `recordNames` names linked records by id (ids stay ids otherwise).
-    init(project: Project, layout: TableLayout, recordNames: [String: String]) {
+    package init(project: Project, layout: TableLayout, recordNames: [String: String]) {
         let fields = layout.fields
         title = "\"\(project.name ?? project.id)\" (\(project.id))"
         var entries: [Entry] = []
@@ -83,12 +82,12 @@ struct EditForm: Equatable {
     }
 
     /// A word's label: `Due`, `Kickoff`, `Client`.
-    static func label(_ word: FieldMap.Word) -> String {
+    package static func label(_ word: FieldMap.Word) -> String {
         word.rawValue.firstLetterUppercased
     }
 
     /// A value of the base's own field in the form `--set` reads back.
-    static func text(_ value: JSONValue?, of field: BaseSchema.Field, names: ([String]) -> String) -> String {
+    package static func text(_ value: JSONValue?, of field: BaseSchema.Field, names: ([String]) -> String) -> String {
         guard let value, value != .null else { return field.type == "checkbox" ? "no" : "" }
         switch value {
         case .bool(let flag): return flag ? "yes" : "no"
@@ -106,12 +105,12 @@ struct EditForm: Equatable {
     // MARK: - Writing
 
     /// `problems` as the lines that go above the form: `# error: …`, then a `#` line.
-    static func problemLines(_ problems: [String]) -> String {
+    package static func problemLines(_ problems: [String]) -> String {
         problems.map { problemPrefix + TextCells.folded($0) + "\n" }.joined() + "#\n"
     }
 
     /// The file's text.
-    func text() -> String {
+    package func text() -> String {
         var lines = [
             "# Editing \(title). Save and quit to apply.",
             "# To cancel, quit without saving or delete every line.",
@@ -136,7 +135,7 @@ struct EditForm: Equatable {
     // MARK: - Reading
 
     /// The values the edited `text` gives, by label, for the lines it still has; nil when it has none (emptied).
-    func read(_ text: String) throws(Problems) -> [String: String]? {
+    package func read(_ text: String) throws(Problems) -> [String: String]? {
         var values: [String: String] = [:]
         var problems: [(number: Int, problem: String)] = []
         var current: String?
@@ -198,7 +197,7 @@ struct EditForm: Equatable {
     }
 
     /// The entries whose value `values` changes, each with its new text.
-    func changes(in values: [String: String]) -> [(entry: Entry, value: String)] {
+    package func changes(in values: [String: String]) -> [(entry: Entry, value: String)] {
         entries.compactMap { entry in
             guard let value = values[entry.label], value != Self.compared(entry) else { return nil }
             return (entry, value)
@@ -206,11 +205,11 @@ struct EditForm: Equatable {
     }
 
     /// A value as the form reads it back: notes without what they end with, other values without spaces at either end.
-    static func compared(_ entry: Entry) -> String {
+    package static func compared(_ entry: Entry) -> String {
         let value = entry.value.trimmingTrailingWhitespaceAndNewlines()
         return entry.key == .word(.notes) ? value : value.trimmingWhitespace()
     }
 
     /// The text of the entry called `label`, as the form reads it back.
-    func value(of label: String) -> String? { entries.first { $0.label == label }.map(Self.compared) }
+    package func value(of label: String) -> String? { entries.first { $0.label == label }.map(Self.compared) }
 }

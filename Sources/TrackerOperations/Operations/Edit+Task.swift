@@ -1,14 +1,11 @@
 import TrackerAPI
 import TrackerModel
-import TrackerOperations
 
-extension Runner {
+extension Edit {
     /// `tracker edit --task TASK`: the task as a text form in the editor; what changed there is checked as `task
     /// update` checks its flags, the task is read again, and only fields changed here and not there are written. A
     /// field changed in both places is a conflict; whenever nothing is written, what was typed is kept.
-    func editTask(_ typed: String, project: String?, mode: WriteMode) async throws {
-        let editor = try editorCommand()
-        let base = try await prepareBase()
+    func editTask(_ typed: String, project: String?, in base: Session, editor: FormEditor) async throws -> EditOutcome {
         let layout = try base.taskLayout()
         let naming = try await base.taskNaming(layout, project: project)
         let task = try await naming.resolve(typed)
@@ -16,21 +13,17 @@ extension Runner {
         if let id = task.project { projectName = try await base.client.projects(ids: [id]).get().first?.name }
         let form = TaskEditForm(task: task, layout: layout, projectName: projectName)
         let opened = form.text()
-        let files = EditFiles(context: context, recordID: task.id, opened: opened)
-        let edited = Self.withoutProblems(try files.edit(opened, editor: editor))
+        let edited = Edit.withoutProblems(try editor.edit(opened, task.id, opened))
         guard edited != opened else {
-            output.standardError("tracker: no changes\n")
-            return
+            return .nothingWritten("no changes")
         }
         do {
             guard let read = try form.read(edited) else {
-                output.standardError("tracker: no changes: the form was emptied\n")
-                return
+                return .nothingWritten("no changes: the form was emptied")
             }
             let changed = form.changes(in: read)
             guard !changed.isEmpty else {
-                output.standardError("tracker: no changes\n")
-                return
+                return .nothingWritten("no changes")
             }
             var write = try await base.taskCells(try values(changed), layout: layout)
             for (word, value) in changed {
@@ -52,18 +45,19 @@ extension Runner {
                     command: "edit")
             }
             let change = TaskChange(id: task.id, write: write)
-            if mode.dryRun { return try printPlanned(base.client.plannedTaskUpdates([change], in: layout.client)) }
+            if mode.dryRun { return .planned(base.client.plannedTaskUpdates([change], in: layout.client)) }
             var updated = now
-            try await base.client.updateTasks([change], in: layout.client) {
-                if let first = $0.first { updated = first }
+            try await base.sending {
+                try await base.client.updateTasks([change], in: layout.client) {
+                    if let first = $0.first { updated = first }
+                }
             }
-            narrate("Updated \"\(updated.name ?? updated.id)\".", mode)
-            try printTask(updated, try await base.taskRows([updated]), mode)
+            return .task(updated, rows: try await base.taskRows([updated]))
         } catch let problems as EditForm.Problems {
             let text = problems.messages().joined(separator: "; ")
-            throw AppError.editKept(.usage(text, command: "edit"), path: files.keep(edited))
+            throw AppError.editKept(.usage(text, command: "edit"), path: editor.keep(edited, task.id))
         } catch let error as AppError {
-            throw AppError.editKept(error, path: files.keep(edited))
+            throw AppError.editKept(error, path: editor.keep(edited, task.id))
         }
     }
 

@@ -1,59 +1,10 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
 import TrackerAPI
 import TrackerModel
-import TrackerOperations
-import TrackerNetwork
-import TrackerSystem
-
-/// `tracker edit`: one project as a text form in the user's editor; what was changed there is checked and written.
-struct Edit: Command {
-    static let spec = CommandSpec(
-        name: "edit", summary: "Edit one project's fields as a text form in $VISUAL or $EDITOR.",
-        usage: ["tracker edit ID|NAME [--dry-run] [--json] [-q]", "tracker edit --task TASK [--project PROJECT]"],
-        positional: "ID|NAME", arguments: .projects,
-        flags: RecordTarget.flags + CommandSpec.writeFlags,
-        examples: [
-            "tracker edit \"CMCA brand identity\"", "EDITOR=nano tracker edit rec3g0Xxmw2rw3scs",
-            "VISUAL=\"code --wait\" tracker edit \"Logo refresh\"",
-        ],
-        notes: [
-            "The editor is $VISUAL, else $EDITOR, else vi, run by sh. Only the fields you change are sent, checked",
-            "as update checks them, in one request. A field someone changed in Airtable meanwhile is kept as it now",
-            "is; one changed there and here is a conflict, and nothing is written. Whenever an edit is not applied,",
-            "what you typed is kept in a file the message names. It prints the project's id. "
-                + CommandSpec.namingNote,
-        ])
-
-    var target: RecordTarget
-    var mode = WriteMode()
-
-    func run(_ runner: Runner) async throws {
-        switch target {
-        case .project(let project): try await runner.edit(project, mode: mode)
-        case .task(let task, let project): try await runner.editTask(task, project: project, mode: mode)
-        }
-    }
-}
 
 extension Edit {
-    init(_ scanned: ScannedArguments, today: CalendarDate) throws {
-        let target = try scanned.recordTarget()
-        try scanned.rejectPositionals(allowed: 1)
-        self.init(target: target, mode: try scanned.writeMode())
-    }
-}
-
-extension Runner {
     /// Reads the project, hands its form to the editor until what comes back can be checked (or the user gives up),
     /// reads the project again, and writes what changed here and nowhere else in one PATCH.
-    fileprivate func edit(_ target: String, mode: WriteMode) async throws {
-        let editor = try editorCommand()
-        // Cold, the record (and the template's linked names) go out beside the schema read, as for show.
-        let prepared = try await prepareBase(readingBeside: true)
+    func editProject(_ target: String, in prepared: Session, editor: FormEditor) async throws -> EditOutcome {
         async let read = Show.namesReadBeside(prepared)
         let naming = ProjectNaming(client: prepared.client)
         let project = try await naming.resolve(target)
@@ -64,33 +15,37 @@ extension Runner {
         let form = EditForm(project: project, layout: base.layout, recordNames: names)
         let checker = try await base.checker(command: "edit")
         let opened = form.text()
-        let files = EditFiles(context: context, recordID: project.id, opened: opened)
         var text = opened
-        let onTerminal = context.isStdinTerminal && output.isStderrTerminal
+        let onTerminal = editor.canFix
         var problems: [String] = []
         var checked: [(entry: EditForm.Entry, value: String, write: ProjectWrite)] = []
         while true {
             let shown = problems.isEmpty ? text : EditForm.problemLines(problems) + text
-            let edited = Self.withoutProblems(try files.edit(shown, editor: editor))
+            let edited = Edit.withoutProblems(try editor.edit(shown, project.id, opened))
             if edited == text {
                 // Quitting without saving: the first time that is "no changes"; after an error it keeps what was typed.
                 guard problems.isEmpty else {
-                    throw AppError.editKept(.usage(Self.oneLine(problems), command: "edit"), path: files.keep(text))
+                    throw AppError.editKept(
+                        .usage(Self.oneLine(problems), command: "edit"), path: editor.keep(text, project.id))
                 }
-                output.standardError("tracker: no changes\n")
-                return
+                return .nothingWritten("no changes")
             }
             text = edited
             problems = []
             checked = []
             do {
                 guard let values = try form.read(text) else {
-                    output.standardError("tracker: no changes: the form was emptied\n")
-                    return
+                    return .nothingWritten("no changes: the form was emptied")
                 }
                 for (entry, value) in form.changes(in: values) {
                     do {
-                        checked.append((entry, value, try await check(value, for: entry, with: checker)))
+                        checked.append(
+                            (
+                                entry, value,
+                                try await check(
+                                    value, for: entry, with: checker, today: base.today,
+                                    zone: base.surroundings.timeZone)
+                            ))
                     } catch let error as AppError {
                         guard case .usage(let message, _) = error else { throw error }
                         let named = message.hasPrefix(entry.label + ":") || message.hasPrefix("\"\(entry.label)\":")
@@ -101,35 +56,33 @@ extension Runner {
                 // Numbered as the editor will show them, below these lines and a "#".
                 problems = error.messages(offset: onTerminal ? error.lines.count + 1 : 0)
             } catch let error as AppError {
-                throw AppError.editKept(error, path: files.keep(text))
+                throw AppError.editKept(error, path: editor.keep(text, project.id))
             }
             if problems.isEmpty { break }
             // On a terminal the form comes back with what is wrong at the top; elsewhere nobody could fix it.
             guard onTerminal else {
-                throw AppError.editKept(.usage(Self.oneLine(problems), command: "edit"), path: files.keep(text))
+                throw AppError.editKept(
+                    .usage(Self.oneLine(problems), command: "edit"), path: editor.keep(text, project.id))
             }
         }
         guard !checked.isEmpty else {
-            output.standardError("tracker: no changes\n")
-            return
+            return .nothingWritten("no changes")
         }
         do {
             let now = try await naming.resolve(project.id)
             let there = EditForm(project: now, layout: base.layout, recordNames: names)
             let write = try Self.stillToWrite(checked, opened: form, there: there)
             guard !write.cells.isEmpty else {
-                output.standardError("tracker: no changes: Airtable already has them\n")
-                return
+                return .nothingWritten("no changes: Airtable already has them")
             }
             let change = ProjectChange(id: project.id, write: write)
-            if mode.dryRun { return try printPlanned(base.client.plannedUpdates([change])) }
+            if mode.dryRun { return .planned(base.client.plannedUpdates([change])) }
             var updated: Project?
-            try await base.client.updateProjects([change]) { updated = $0.first }
-            let written = updated ?? project
-            narrate("Updated \"\(written.name ?? written.id)\": \(describe(write, as: written)).", mode)
-            try printWritten(written, mode)
+            // Only the cells changed here and not there: sent again, should the edit be run again.
+            try await base.sending { try await base.client.updateProjects([change]) { updated = $0.first } }
+            return .project(updated ?? project, wrote: write)
         } catch let error as AppError {
-            throw AppError.editKept(error, path: files.keep(text))
+            throw AppError.editKept(error, path: editor.keep(text, project.id))
         }
     }
 
@@ -138,28 +91,10 @@ extension Runner {
         problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; ")
     }
 
-    /// `$VISUAL`, else `$EDITOR`, else vi, as git chooses; vi only on a terminal, where it can be used.
-    func editorCommand() throws -> String {
-        for name in ["VISUAL", "EDITOR"] {
-            if let editor = context.environment[name], !editor.trimmingWhitespace().isEmpty { return editor }
-        }
-        guard context.isStdinTerminal else {
-            throw AppError.usage(
-                "edit needs an editor: there is no terminal for vi, and neither VISUAL nor EDITOR is set",
-                command: "edit")
-        }
-        return "vi"
-    }
-
-    /// The form without the `# error:` lines tracker put above it.
-    static func withoutProblems(_ text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        while let first = lines.first, first.hasPrefix(EditForm.problemPrefix) || first == "#" { lines.removeFirst() }
-        return lines.joined(separator: "\n")
-    }
-
     /// The cells one changed line writes, checked as `update` checks its flag (or `--set` the base's own field).
-    private func check(_ value: String, for entry: EditForm.Entry, with checker: ValueChecker) async throws
+    private func check(
+        _ value: String, for entry: EditForm.Entry, with checker: ValueChecker, today: CalendarDate, zone: Zone
+    ) async throws
         -> ProjectWrite
     {
         switch entry.key {
@@ -195,19 +130,19 @@ extension Runner {
                 input.notes = .text(value)
                 notes = value
             case .due, .kickoff:
-                let date = try typed(value, as: "date").stringValue.flatMap(CalendarDate.init)
+                let date = try typed(value, as: "date", today: today, zone: zone).stringValue.flatMap(CalendarDate.init)
                 if word == .due { input.due = date } else { input.kickoff = date }
             case .complete:
-                input.complete = try typed(value, as: "checkbox").boolValue
+                input.complete = try typed(value, as: "checkbox", today: today, zone: zone).boolValue
             }
             return try await checker.write(for: input, notes: notes)
         }
     }
 
     /// `value` read as `--set` reads a field of `type` (dates in every form the flags take, yes/no for a checkbox).
-    private func typed(_ value: String, as type: String) throws -> JSONValue {
+    private func typed(_ value: String, as type: String, today: CalendarDate, zone: Zone) throws -> JSONValue {
         let field = BaseSchema.Field(id: "", name: "", type: type)
-        switch FieldInput.read(value, for: field, today: today, timeZone: context.timeZone) {
+        switch FieldInput.read(value, for: field, today: today, timeZone: zone) {
         case .success(.ready(let cell)): return cell
         case .failure(let problem): throw AppError.usage(problem.message, command: "edit")
         case .success: throw AppError.usage("\"\(value)\" is not a \(type)", command: "edit")
@@ -216,7 +151,7 @@ extension Runner {
 
     /// Of the lines changed in the form, the cells Airtable does not already hold, as the project `there` now is: a
     /// line changed there too, to another value, is a conflict.
-    static func stillToWrite(
+    package static func stillToWrite(
         _ checked: [(entry: EditForm.Entry, value: String, write: ProjectWrite)], opened: EditForm, there: EditForm
     ) throws -> ProjectWrite {
         var write = ProjectWrite()

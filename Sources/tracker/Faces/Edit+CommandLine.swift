@@ -1,0 +1,45 @@
+import TrackerModel
+import TrackerOperations
+
+extension Edit: Command {
+    func run(_ runner: Runner) async throws { try await runner.edit(self) }
+}
+
+extension Runner {
+    /// The editor chosen before anything is read; the form in a private file while it is open; what was typed kept in
+    /// the state directory when it is not applied; then the written record said as update says it.
+    fileprivate func edit(_ options: Edit) async throws {
+        // Refused before anything is read: with no editor, nothing could be edited.
+        _ = try editorCommand()
+        switch try await perform(options) {
+        case .nothingWritten(let why): output.standardError("tracker: \(why)\n")
+        case .planned(let requests): try printPlanned(requests)
+        case .project(let project, let write):
+            narrate("Updated \"\(project.name ?? project.id)\": \(describe(write, as: project)).", options.mode)
+            try printWritten(project, options.mode)
+        case .task(let task, let rows):
+            narrate("Updated \"\(task.name ?? task.id)\".", options.mode)
+            try printTask(task, rows, options.mode)
+        }
+    }
+
+    /// The person's editor as the command line offers it: `command` run by sh on a private file, on the terminal.
+    func formEditor(_ command: String) -> FormEditor {
+        let context = context
+        return FormEditor(
+            canFix: context.isStdinTerminal && output.isStderrTerminal,
+            edit: { form, id, opened in
+                try EditFiles(context: context, recordID: id, opened: opened).edit(form, editor: command)
+            },
+            keep: { text, id in EditFiles(context: context, recordID: id, opened: "").keep(text) })
+    }
+
+    /// `$VISUAL`, else `$EDITOR`, else vi, as git chooses; vi only on a terminal, where it can be used.
+    func editorCommand() throws -> String {
+        for name in ["VISUAL", "EDITOR"] {
+            if let editor = context.environment[name], !editor.trimmingWhitespace().isEmpty { return editor }
+        }
+        guard context.isStdinTerminal else { throw Edit.noEditor }
+        return "vi"
+    }
+}
