@@ -82,6 +82,18 @@ struct Runner {
         return try await SessionOpener.run(operation, in: session, body)
     }
 
+    /// Runs work on the configuration itself (doctor, init) with what this run's sessions would stand on.
+    func perform<O: SetupOperation>(_ operation: O, in setup: Setup? = nil) async throws -> O.Outcome {
+        try await operation.run(in: setup ?? self.setup)
+    }
+
+    /// What this run's sessions stand on, for work that comes before one.
+    var setup: Setup {
+        Setup(
+            configuration: { [self] in try loadConfiguration() },
+            client: { [self] in makeClient(configuration: $0) }, surroundings: { [self] in surroundings($0) })
+    }
+
     /// Opens sessions as this run does, for a face that runs operations itself (the board): each run of an operation
     /// with its own attempt, so it may run once more with the schema first.
     var sessionOpener: SessionOpener {

@@ -1,10 +1,10 @@
 import TrackerModel
-import TrackerOperations
+import TrackerNetwork
 
 /// `doctor`'s findings on the pace the configuration sets and on the schema tracker remembers.
-extension Runner {
+extension Doctor {
     /// Airtable allows 5 requests a second per base; more earns 30-second lockouts.
-    func paceCheck(_ configuration: Configuration) -> DoctorCheck {
+    static func paceCheck(_ configuration: Configuration, coordination: any Coordination) -> DoctorCheck {
         let pace = configuration.requestsPerSecond
         let shown = pace == pace.rounded() ? String(Int(pace)) : String(pace)
         guard pace <= 5 else {
@@ -13,15 +13,15 @@ extension Runner {
             return .failed("pace", .configuration(text, hint: "Set \"requestsPerSecond\" to 5 or less."))
         }
         // After a 429 every process goes slower for a while: doctor says so rather than the configured pace alone.
-        let now = coordination(configuration).pacer(for: configuration.budgetOwner).currentPace()
+        let now = coordination.pacer(for: configuration.budgetOwner).currentPace()
         let slowed = now.map { $0.isSlowed ? "; now \($0.words)" : "" } ?? ""
         return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5\(slowed)")
     }
 
     /// How old the remembered schema was when doctor started; doctor itself reads it anew.
-    func cacheCheck(age: Double?) -> DoctorCheck {
+    static func cacheCheck(age: Double?, cache: CacheDirectory?) -> DoctorCheck {
         guard let age else {
-            let place = context.cacheDirectory.map { " (\($0.path))" } ?? ""
+            let place = cache.map { " (\($0.path))" } ?? ""
             return DoctorCheck(name: "cache", detail: "no schema remembered yet\(place); the next command reads it")
         }
         let minutes = Int(age / 60)

@@ -5,7 +5,6 @@
 #endif
 import TrackerNetwork
 import TrackerModel
-import TrackerOperations
 
 /// `doctor`'s finding on how the base's budget and the write locks are shared: on this machine, or through the team's
 /// Redis, which is then checked as the commands use it.

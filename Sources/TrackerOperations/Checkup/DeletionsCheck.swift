@@ -5,12 +5,13 @@
 #endif
 import TrackerAPI
 import TrackerModel
-import TrackerOperations
 
 /// `doctor`'s finding on what tells `board`, `mcp` and `changes` of deleted records: the base's webhook, or a listing
 /// of ids every 5 minutes (docs/contract.md "What changed, not the whole table"). It looks; it never makes a webhook.
 enum DeletionsCheck {
-    static func run(_ configuration: Configuration, client: ProjectAPIClient, runner: Runner) async -> DoctorCheck {
+    static func run(_ configuration: Configuration, client: ProjectAPIClient, surroundings: SessionSurroundings) async
+        -> DoctorCheck
+    {
         switch await client.listWebhooks() {
         case .failure(.http(404, _)):
             return DoctorCheck(
@@ -30,7 +31,7 @@ enum DeletionsCheck {
             )
             return check
         case .success(let hooks):
-            let remembered = Session.webhookMemory(configuration, in: runner.surroundings(configuration)).recall()
+            let remembered = Session.webhookMemory(configuration, in: surroundings).recall()
             let now = client.serverClock.now() ?? Date().timeIntervalSince1970
             let usable = hooks.filter { $0.isUsable(at: now) }
             guard let hook = usable.first(where: { $0.id == remembered }) ?? usable.first else {
