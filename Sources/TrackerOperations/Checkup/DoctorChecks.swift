@@ -190,4 +190,3 @@ extension Result {
         return nil
     }
 }
-
