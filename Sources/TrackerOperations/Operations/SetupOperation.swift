@@ -18,6 +18,14 @@ package struct Setup: Sendable {
     package var client: @Sendable (_ configuration: Configuration) -> ProjectAPIClient
     /// The surroundings of a session in `configuration`: the clocks, the cache, the engine.
     package var surroundings: @Sendable (_ configuration: Configuration) -> SessionSurroundings
+    /// The environment the configuration is read from (where the secrets file goes, the endpoint, Redis's CA).
+    package var environment: [String: String] = [:]
+    /// What a relative path the person gave is relative to.
+    package var currentDirectory = "/"
+    /// The profile asked for (`--profile`), if any.
+    package var profile: String? = nil
+    /// Tells the face a secret it must never show (a token, a password), before anything could say it.
+    package var conceal: @Sendable (_ secret: String) -> Void = { _ in }
 
     /// Each capability given.
     package init(
@@ -26,5 +34,10 @@ package struct Setup: Sendable {
         surroundings: @escaping @Sendable (Configuration) -> SessionSurroundings
     ) {
         (self.configuration, self.client, self.surroundings) = (configuration, client, surroundings)
+    }
+
+    /// `path` as the person meant it: relative to the directory tracker was started in.
+    package func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : currentDirectory + "/" + path
     }
 }

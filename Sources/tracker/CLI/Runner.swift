@@ -83,15 +83,24 @@ struct Runner {
     }
 
     /// Runs work on the configuration itself (doctor, init) with what this run's sessions would stand on.
-    func perform<O: SetupOperation>(_ operation: O, in setup: Setup? = nil) async throws -> O.Outcome {
-        try await operation.run(in: setup ?? self.setup)
+    /// `body` runs it when the face takes part (init's questions).
+    func perform<O: SetupOperation>(
+        _ operation: O, in setup: Setup? = nil, _ body: ((Setup) async throws -> O.Outcome)? = nil
+    ) async throws -> O.Outcome {
+        let setup = setup ?? self.setup
+        if let body { return try await body(setup) }
+        return try await operation.run(in: setup)
     }
 
     /// What this run's sessions stand on, for work that comes before one.
     var setup: Setup {
-        Setup(
+        var setup = Setup(
             configuration: { [self] in try loadConfiguration() },
             client: { [self] in makeClient(configuration: $0) }, surroundings: { [self] in surroundings($0) })
+        (setup.environment, setup.currentDirectory) = (context.environment, context.currentDirectory)
+        setup.profile = invocation.globals.profile
+        setup.conceal = { [output] in output.conceal($0) }
+        return setup
     }
 
     /// Opens sessions as this run does, for a face that runs operations itself (the board): each run of an operation
