@@ -31,8 +31,10 @@ let package = Package(
                     .when(platforms: [.linux], configuration: .release))
             ]
         ),
-        // The operations every face calls, and what they stand on: the configuration, what is known of the base, naming,
-        // checking values, the copy's snapshots. No printing: a face renders what an operation returns.
+        // The operations every face calls (every command that reads or writes the base, and doctor and init on the
+        // configuration), and what they stand on: the configuration, what is known of the base, naming, checking values,
+        // import's plan, changes' snapshots, edit's forms, doctor's checks. No printing: a face renders what an
+        // operation returns.
         .target(name: "TrackerOperations", dependencies: ["TrackerAPI"]),
         // `tracker board`, a face of its own: keys in, operations called in sessions the executable opens for it, the
         // screen drawn from their outcomes. It imports no other face.
