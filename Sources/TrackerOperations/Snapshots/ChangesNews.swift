@@ -7,9 +7,8 @@ import TrackerAPI
 import TrackerModel
 
 /// What changed in the table since a snapshot, as Airtable's news tells it (docs/contract.md "What changed, not the
-/// whole
-/// table"): the base's webhook says which records changed and which were deleted (without one, a listing of ids says
-/// which are gone), and one listing reads the records changed since the snapshot's time.
+/// whole table"): the base's webhook says which records changed and which were deleted (without one, a listing of ids
+/// says which are gone), and one listing reads the records changed since the snapshot's time.
 package struct ChangesNews {
     /// Changed since, and picked by the selection.
     package var changed: [Project]
