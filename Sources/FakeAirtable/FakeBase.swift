@@ -105,6 +105,8 @@ struct StoredRecord {
     /// The value a formula sees for a stored field of `type`.
     func formulaValue(_ name: String, type: String?) -> FormulaValue {
         guard let stored = fields[name] else { return type == "checkbox" ? .bool(false) : .blank }
+        // Text first: most cells are, and a number's casts (existential ones among them) would fail on each.
+        if let text = stored as? String { return .string(text) }
         if let number = AnyJSON.number(stored) { return .number(number) }
         switch stored {
         case let value as Bool: return .bool(value)
