@@ -77,6 +77,11 @@ extension POSIX {
 
 /// Slash-separated paths taken apart as `NSString` did, without the part of Foundation that holds it.
 public enum Path {
+    /// `path` as a person meant it: relative to `directory` (where tracker was started) unless it is absolute.
+    public static func absolute(_ path: String, from directory: String) -> String {
+        path.hasPrefix("/") ? path : directory + "/" + path
+    }
+
     /// `a/b/c` → `a/b`, `/c` → `/`, `c` → "" (trailing slashes ignored).
     public static func directory(of path: String) -> String {
         var path = Substring(path)

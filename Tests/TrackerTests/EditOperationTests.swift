@@ -15,21 +15,22 @@ import Testing
     /// The project read by id: a listing of one (`RECORD_ID()` in a formula).
     static func read(due: String) -> StubAnswer { .http(200, body: #"{"records":[\#(record(due: due))]}"#) }
 
-    /// Sessions whose editor moves the due date to December 5th.
+    /// Sessions with the command line's editor, whose program moves the due date to December 5th.
     private func opener(_ answers: [StubAnswer]) -> (SessionOpener, StubTransport.Host) {
-        OperationTests.opener(
+        var (runner, host) = OperationTests.runner(
             answers, state: state,
             routes: [
                 "/Clients": .http(200, body: #"{"records":[]}"#), "/Tasks": .http(404, body: #"{"error":"NOT_FOUND"}"#),
             ],
             configure: { context in
-                context.environment["VISUAL"] = "an editor"
                 context.runEditor = { _, path in
                     guard let form = try? String(contentsOfFile: path, encoding: .utf8) else { return 1 }
                     let edited = form.replacingOccurrences(of: "2026-12-01", with: "2026-12-05")
                     return (try? edited.write(toFile: path, atomically: false, encoding: .utf8)) == nil ? 1 : 0
                 }
             })
+        runner.editor = runner.formEditor("an editor")
+        return (runner.sessionOpener, host)
     }
 
     @Test func onlyTheLineChangedInTheFormIsWritten() async throws {
@@ -48,6 +49,13 @@ import Testing
         #expect(patches.count == 1)
         let body = String(decoding: patches.first?.body ?? Data(), as: UTF8.self)
         #expect(body.contains("2026-12-05") && !body.contains("Logo refresh"))
+    }
+
+    /// A face that offers no editor (mcp, the board) cannot edit: refused before the record is read.
+    @Test func withoutAnEditorNothingIsRead() async throws {
+        let (opener, host) = OperationTests.opener([Self.read(due: "2026-12-01")])
+        await #expect(throws: Edit.noEditor) { try await opener.perform(Edit(target: .project(Self.id))) }
+        #expect(host.requests.allSatisfy { $0.url.path.hasPrefix("/v0/meta/") })
     }
 
     @Test func aLineChangedInAirtableMeanwhileWritesNothingAndKeepsWhatWasTyped() async throws {

@@ -1,4 +1,5 @@
 import TrackerAPI
+import TrackerSystem
 
 /// Work on the configuration itself, before a session can be opened: `doctor` checks it (a configuration that cannot
 /// be read is one of its findings), `init` writes it. It is given what a session stands on, not a session; typed
@@ -38,6 +39,6 @@ package struct Setup: Sendable {
 
     /// `path` as the person meant it: relative to the directory tracker was started in.
     package func absolutePath(_ path: String) -> String {
-        path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        Path.absolute(path, from: currentDirectory)
     }
 }

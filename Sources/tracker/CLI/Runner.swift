@@ -25,6 +25,8 @@ struct Runner {
     let status: StatusLine?
     /// The context's streams, clearing the status line before each write.
     let output: Output
+    /// The person's editor, offered to sessions only by the command that edits (`edit`).
+    var editor: FormEditor? = nil
 
     init(invocation: Invocation, context: Context, today: CalendarDate) {
         self.invocation = invocation
@@ -119,7 +121,7 @@ struct Runner {
             today: today, timeZone: context.timeZone, now: context.now, network: context.network,
             cache: context.cacheDirectory, coordination: coordination(configuration), copies: context.copies)
         surroundings.state = context.stateDirectory
-        surroundings.editor = (try? editorCommand()).map(formEditor)
+        surroundings.editor = editor
         surroundings.confirmsGuess = guessQuestion()
         surroundings.readNotes = { [self] in try readNotes($0, command: $1, flag: $2) }
         surroundings.confirmsDeleting = { [self] in try confirmDeleting($0, noun: $1, command: $2, verb: $3, from: $4) }

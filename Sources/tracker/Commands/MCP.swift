@@ -57,7 +57,7 @@ extension Runner {
     /// Serves until stdin ends or a signal asks it to stop; never ends on a failed call.
     fileprivate func serveMCP(_ options: MCP) async throws {
         let root = FileRoot.choose(
-            options.root.map { $0.hasPrefix("/") ? $0 : context.currentDirectory + "/" + $0 }
+            options.root.map { Path.absolute($0, from: context.currentDirectory) }
                 ?? context.currentDirectory,
             home: context.environment["HOME"])
         if options.root != nil, root.path == nil, FileRoot.realPath(options.root!) == nil {

@@ -9,9 +9,10 @@ extension Runner {
     /// The editor chosen before anything is read; the form in a private file while it is open; what was typed kept in
     /// the state directory when it is not applied; then the written record said as update says it.
     fileprivate func edit(_ options: Edit) async throws {
-        // Refused before anything is read: with no editor, nothing could be edited.
-        _ = try editorCommand()
-        switch try await perform(options) {
+        // Chosen before anything is read: with no editor, nothing could be edited.
+        var editing = self
+        editing.editor = formEditor(try editorCommand())
+        switch try await editing.perform(options) {
         case .nothingWritten(let why): output.standardError("tracker: \(why)\n")
         case .planned(let requests): try printPlanned(requests)
         case .project(let project, let write):

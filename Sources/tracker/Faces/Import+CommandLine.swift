@@ -42,7 +42,7 @@ extension Runner {
                             }
                         }
                     }
-                    let total = plan.entries.filter { if case .unchanged = $0.action { false } else { true } }.count
+                    let total = plan.creates + plan.updates
                     if !mode.quiet && total > 0, let status {
                         progress = ProgressLine(status: status, label: "import", total: total, now: context.network.now)
                     }

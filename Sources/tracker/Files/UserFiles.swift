@@ -12,7 +12,7 @@ import TrackerOperations
 extension Runner {
     /// `path` as the user meant it: relative to the directory tracker was started in.
     func absolutePath(_ path: String) -> String {
-        path.hasPrefix("/") ? path : context.currentDirectory + "/" + path
+        Path.absolute(path, from: context.currentDirectory)
     }
 
     /// The bytes of a file the user named; `label` is how a failure names it (`--notes-file notes.txt`).
