@@ -70,7 +70,7 @@ struct PaceScheduleTests {
         schedule.rateLimited(at: 135, holdingFor: 62)
         #expect(schedule.slowdown == 5)
         for _ in 0..<5 { schedule.rateLimited(at: schedule.hold + 10, holdingFor: 60) }
-        #expect(schedule.slowdown == PaceSchedule.maximumSlowdown)
+        #expect(schedule.slowdown == 10, "ten times slower at most")
     }
 
     @Test func theStoredScheduleRoundTripsAndAStaleOneIsForgotten() {
