@@ -148,23 +148,37 @@ public final class NetworkHelper: Sendable {
         var rateLimitRetries = 0
         var rateLimitWaited = 0.0
         while true {
-            let turn: Double
-            do { turn = try pacer.nextTurn() } catch { return .failure(error) }
-            // A wait from a schedule others can write (the team's Redis) past the retry budget is refused, never
-            // slept through.
-            if let keeper = pacer.scheduleKeeper, environment.now() - started + turn > policy.budgetSeconds + 1 {
-                return .failure(
-                    .waitRefused(
-                        who: keeper, seconds: Int(min(turn, 1e9).rounded(.up)), budget: Int(policy.budgetSeconds)))
-            }
-            // Other tracker processes are using this base; a person should not wonder why nothing happens.
-            if turn > 1 {
-                await wait(turn) { "waiting \($0)s behind other tracker processes using this base…" }
-            } else if turn > 0 {
-                await environment.sleep(turn)
-            }
-            if let beforeEachAttempt {
-                do throws(AppError) { try beforeEachAttempt() } catch { return .failure(error) }
+            var turn: PaceTurn
+            do { turn = try pacer.reserveTurn(notBefore: 0) } catch { return .failure(error) }
+            while true {
+                // A wait from a schedule others can write (the team's Redis) past the retry budget is refused, never
+                // slept through.
+                if let keeper = pacer.scheduleKeeper, environment.now() - started + turn.wait > policy.budgetSeconds + 1
+                {
+                    return .failure(
+                        .waitRefused(
+                            who: keeper, seconds: Int(min(turn.wait, 1e9).rounded(.up)),
+                            budget: Int(policy.budgetSeconds)))
+                }
+                // Other tracker processes are using this base; a person should not wonder why nothing happens.
+                if turn.wait > 1 {
+                    await wait(turn.wait) { "waiting \($0)s behind other tracker processes using this base…" }
+                } else if turn.wait > 0 {
+                    await environment.sleep(turn.wait)
+                }
+                if let beforeEachAttempt {
+                    do throws(AppError) { try beforeEachAttempt() } catch { return .failure(error) }
+                }
+                // The slot is confirmed last, right before the request leaves: a process woken later than its slot
+                // (a loaded machine) takes a new one rather than crowd the next window's second.
+                do { turn = try pacer.confirmTurn(turn) } catch { return .failure(error) }
+                if turn.wait <= 0 { break }
+                guard environment.now() - started + turn.wait <= policy.budgetSeconds else {
+                    return .failure(
+                        .waitRefused(
+                            who: pacer.scheduleKeeper ?? "the base's schedule on this machine",
+                            seconds: Int(min(turn.wait, 1e9).rounded(.up)), budget: Int(policy.budgetSeconds)))
+                }
             }
             let outcome = await attempt(request, kind: kind)
             if Task.isCancelled { return .failure(.interrupted) }

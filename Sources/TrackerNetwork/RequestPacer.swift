@@ -11,13 +11,40 @@
 import TrackerSystem
 import TrackerModel
 
+/// A request's place in the schedules that pace it: how long to wait, and each schedule's slot to confirm right
+/// before it leaves.
+public struct PaceTurn: Sendable, Equatable {
+    /// Seconds to wait from when the turn was given; 0 or less: go now.
+    public var wait: Double
+    /// Each schedule's slot, by the schedule's name (a slot file, a Redis key), on its keeper's clock.
+    public var slots: [String: Double]
+
+    public init(wait: Double, slots: [String: Double] = [:]) {
+        self.wait = wait
+        self.slots = slots
+    }
+
+    /// Both turns: the longer wait, every slot.
+    func joined(with other: PaceTurn) -> PaceTurn {
+        PaceTurn(wait: max(wait, other.wait), slots: slots.merging(other.slots) { $1 })
+    }
+}
+
 /// Spaces requests to one base so they stay under Airtable's per-second limit.
+///
+/// A request takes a turn, sleeps until it, and confirms it right before it leaves: a process woken late (a loaded
+/// machine, a slow start) would otherwise send into the next window's second beside the requests that were on time.
 public protocol RequestPacer: Sendable {
     /// Takes the next send slot and returns how many seconds to wait for it; throws when the shared budget refuses
     /// tracker (a team's Redis that rejects its password).
     func nextTurn() throws(AppError) -> Double
     /// Takes the next send slot no sooner than `delay` seconds from now, and returns how long to wait for it.
     func nextTurn(notBefore delay: Double) throws(AppError) -> Double
+    /// Takes the next send slot no sooner than `delay` seconds from now, to be confirmed before the request leaves.
+    func reserveTurn(notBefore delay: Double) throws(AppError) -> PaceTurn
+    /// Confirms `turn` right before its request leaves: a wait of 0 or less says go now (the slots moved to this
+    /// moment); a longer one gives the new turn to sleep until and confirm again.
+    func confirmTurn(_ turn: PaceTurn) throws(AppError) -> PaceTurn
     /// Airtable answered 429: hold every request back for `seconds`, and slow the pace after that.
     func rateLimited(holdingFor seconds: Double)
     /// Who keeps the schedule when others than this machine's tracker processes can write it (the team's Redis), in
@@ -35,6 +62,13 @@ extension RequestPacer {
     public func currentPace() -> CurrentPace? { nil }
 
     public func nextTurn(notBefore delay: Double) throws(AppError) -> Double { max(delay, try nextTurn()) }
+
+    /// A pacer whose slots need no confirming (one that never waits, a test's).
+    public func reserveTurn(notBefore delay: Double) throws(AppError) -> PaceTurn {
+        PaceTurn(wait: try nextTurn(notBefore: delay))
+    }
+
+    public func confirmTurn(_ turn: PaceTurn) throws(AppError) -> PaceTurn { PaceTurn(wait: 0, slots: turn.slots) }
 }
 
 /// A pacer that never waits, for tests and for endpoints with no limit.
@@ -42,98 +76,6 @@ struct UnlimitedPacer: RequestPacer {
     public init() {}
     func nextTurn() -> Double { 0 }
     func rateLimited(holdingFor seconds: Double) {}
-}
-
-/// The pacing schedule of one base: when the latest requests went (or will go), how long a 429 holds everything
-/// back, and how much slower than the configured rate to go after one. All times are on the machine-wide monotonic
-/// clock.
-///
-/// Airtable allows 5 requests in any second, so requests that do not depend on each other may go together: at most
-/// `capacity` requests fall in any window of `window` seconds (5 in 1.05 s at the default pace), rather than one every
-/// 0.21 s.
-struct PaceSchedule: Equatable {
-    /// Nothing goes before this (a 429's lockout).
-    var hold = 0.0
-    /// How many times the window to use just after the last 429 (1 = full speed).
-    var slowdown = 1.0
-    /// When requests resumed after the last 429.
-    var resumed = 0.0
-    /// The latest send slots, in order (at most `maximumCapacity`).
-    var sent: [Double] = []
-
-    /// The pace stays this slow for a while after a 429, then recovers to full speed over `recovery` seconds: two
-    /// machines that cannot share a schedule then settle under the limit together instead of tripping it again.
-    static let calm = 30.0
-    static let recovery = 90.0
-    static let firstSlowdown = 2.5
-    static let maximumSlowdown = 10.0
-    /// The most requests one window may hold (a pace above 10/s gets a shorter window instead).
-    static let maximumCapacity = 10
-
-    /// How many times the window to use at `now`.
-    func factor(at now: Double) -> Double {
-        guard slowdown > 1 else { return 1 }
-        let progress = min(1, max(0, now - resumed - Self.calm) / Self.recovery)
-        return slowdown - (slowdown - 1) * progress
-    }
-
-    /// The requests a window may hold, and its length, for `requestsPerSecond`. A 5% margin keeps network jitter from
-    /// squeezing more into one second at the server.
-    static func window(for requestsPerSecond: Double) -> (capacity: Int, seconds: Double) {
-        let capacity = min(maximumCapacity, max(1, Int(requestsPerSecond.rounded(.down))))
-        return (capacity, 1.05 * Double(capacity) / requestsPerSecond)
-    }
-
-    /// Takes the next slot for a request at `now` and returns how long to wait for it. Slots never go backwards, so
-    /// the last `capacity` of them are all a window needs to be checked against.
-    mutating func reserve(at now: Double, requestsPerSecond: Double) -> Double {
-        var (capacity, seconds) = Self.window(for: requestsPerSecond)
-        var slot = max(now, hold, sent.last ?? 0)
-        let slower = factor(at: slot)
-        if slower > 1 {
-            // After a 429 requests go one at a time, evenly spaced: bursts from two machines that cannot share a
-            // schedule would otherwise land in the same second and trip the limit again.
-            (capacity, seconds) = (1, 1.05 * slower / requestsPerSecond)
-        }
-        if sent.count >= capacity { slot = max(slot, sent[sent.count - capacity] + seconds) }
-        sent.append(slot)
-        if sent.count > Self.maximumCapacity { sent.removeFirst(sent.count - Self.maximumCapacity) }
-        return slot - now
-    }
-
-    /// Records a 429 at `now`: nothing goes for `seconds`, and then at a slower pace (slower still if already slow).
-    mutating func rateLimited(at now: Double, holdingFor seconds: Double) {
-        let resume = now + seconds
-        // Several processes report the same lockout; only the first report of it slows the pace further.
-        if resume > hold + 1 || slowdown <= 1 {
-            slowdown = min(Self.maximumSlowdown, max(Self.firstSlowdown, factor(at: now) * 2))
-        }
-        hold = max(hold, resume)
-        resumed = max(resumed, resume)
-        // The lockout starts a new count: the window fills again from when requests resume.
-        sent.removeAll()
-    }
-
-    /// How far ahead of now a stored schedule may lie: tracker writes no hold longer than `longestHold`, plus the
-    /// slots of a slowed window after it. A schedule beyond this was not written by tracker as it is (a clock that
-    /// stepped back, a hand's mistake) and is discarded rather than waited for.
-    public static let horizon = 600.0
-    /// The longest hold after a 429 that tracker shares: Airtable's lockout is 30 s; a `Retry-After` longer than this
-    /// is not passed on to every other process.
-    public static let longestHold = 300.0
-
-    /// The schedule as stored in the slot file: hold, slowdown, resumed, then the latest slots.
-    public var text: String { ([hold, slowdown, resumed] + sent).map { "\($0)" }.joined(separator: " ") }
-
-    /// A stored schedule; one far in the future is left from before a reboot (the monotonic clock restarted).
-    public init(text: String, now: Double) {
-        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
-        guard numbers.count >= 3, numbers.allSatisfy({ $0 <= now + Self.horizon }) else { return }
-        (hold, slowdown, resumed) = (numbers[0], max(1, numbers[1]), numbers[2])
-        sent = Array(numbers.dropFirst(3).suffix(Self.maximumCapacity))
-    }
-
-    public init() {}
 }
 
 /// How fast a shared schedule lets requests go at one moment.
@@ -217,9 +159,21 @@ public final class FileRequestPacer: RequestPacer {
 
     public func nextTurn() -> Double { nextTurn(notBefore: 0) }
 
-    public func nextTurn(notBefore delay: Double) -> Double {
+    public func nextTurn(notBefore delay: Double) -> Double { reserveTurn(notBefore: delay).wait }
+
+    public func reserveTurn(notBefore delay: Double) -> PaceTurn {
         update { schedule, now in
-            delay + schedule.reserve(at: now + max(0, delay), requestsPerSecond: requestsPerSecond)
+            let from = now + max(0, delay)
+            let slot = from + schedule.reserve(at: from, requestsPerSecond: requestsPerSecond)
+            return PaceTurn(wait: slot - now, slots: [name: slot])
+        }
+    }
+
+    public func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
+        guard let slot = turn.slots[name] else { return PaceTurn(wait: 0, slots: turn.slots) }
+        return update { schedule, now in
+            let (held, go) = schedule.confirm(slot, at: now, requestsPerSecond: requestsPerSecond)
+            return PaceTurn(wait: go ? 0 : held - now, slots: [name: held])
         }
     }
 
@@ -239,8 +193,9 @@ public final class FileRequestPacer: RequestPacer {
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
         defer { flock(fd, LOCK_UN) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = pread(fd, &buffer, 1023, 0)
+        // Room for every slot a schedule keeps (`PaceSchedule.maximumSlots`, about 20 KB of text).
+        var buffer = [UInt8](repeating: 0, count: 32_768)
+        let count = pread(fd, &buffer, buffer.count, 0)
         let time = now()
         var schedule = PaceSchedule(
             text: count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : "", now: time)
@@ -267,7 +222,15 @@ public struct TwoBudgetPacer: RequestPacer {
     public func nextTurn() throws(AppError) -> Double { try nextTurn(notBefore: 0) }
 
     public func nextTurn(notBefore delay: Double) throws(AppError) -> Double {
-        max(try base.nextTurn(notBefore: delay), try token.nextTurn(notBefore: delay))
+        try reserveTurn(notBefore: delay).wait
+    }
+
+    public func reserveTurn(notBefore delay: Double) throws(AppError) -> PaceTurn {
+        try base.reserveTurn(notBefore: delay).joined(with: try token.reserveTurn(notBefore: delay))
+    }
+
+    public func confirmTurn(_ turn: PaceTurn) throws(AppError) -> PaceTurn {
+        try base.confirmTurn(turn).joined(with: try token.confirmTurn(turn))
     }
 
     public func rateLimited(holdingFor seconds: Double) { base.rateLimited(holdingFor: seconds) }

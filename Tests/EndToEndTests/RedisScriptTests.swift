@@ -12,11 +12,10 @@ final class RedisScriptTests: XCTestCase {
         let connection = RedisConnection(
             address: try RedisAddress.parse("unix://\(redis.socketPath)").get(), answerTimeout: 5)
         func reserve() throws -> Double {
-            let answer = try connection.evaluate([
-                (RedisScripts.budget, ["tracker:{appT}:budget:x"], ["reserve", "5", "0", "p", "600"])
-            ])
-            guard case .integer(let micros) = answer[0] else { throw XCTSkip("unexpected answer \(answer)") }
-            return Double(micros) / 1_000_000
+            try RedisScriptTests.wait(
+                connection.evaluate([
+                    (RedisScripts.budget, ["tracker:{appT}:budget:x"], ["reserve", "5", "0", "p", "600"])
+                ]))
         }
         var schedule = PaceSchedule()
         // Seven at once: five go together, two wait for the window; then a 429's hold of 3 s and a slower pace.
@@ -39,6 +38,43 @@ final class RedisScriptTests: XCTestCase {
         XCTAssertGreaterThan(try reserve(), 4)
     }
 
+    /// The wait in a budget script's answer: {go, the wait in microseconds, the slot held}.
+    static func wait(_ answers: [RESPValue]) throws -> Double {
+        guard case .array(let parts?) = answers.first, parts.count == 3, case .integer(let micros) = parts[1] else {
+            throw XCTSkip("unexpected answer \(answers)")
+        }
+        return Double(micros) / 1_000_000
+    }
+
+    /// The script confirms as PaceSchedule does: a request woken 85 ms late in a full window is given a new slot
+    /// after the next window's, one on time goes. Without the confirmation in the script, the late one went.
+    func testTheBudgetScriptConfirmsAsTheMachinesScheduleDoes() throws {
+        let redis = try RedisServer()
+        let connection = RedisConnection(
+            address: try RedisAddress.parse("unix://\(redis.socketPath)").get(), answerTimeout: 5)
+        let key = "tracker:{appT}:budget:confirm"
+        func run(_ mode: String, slot: String = "0") throws -> (go: Bool, wait: Double, slot: String) {
+            let answers = try connection.evaluate([(RedisScripts.budget, [key], [mode, "5", "0", "p", "600", slot])])
+            guard case .array(let parts?) = answers.first, parts.count == 3, case .integer(let go) = parts[0],
+                case .integer(let micros) = parts[1], let held = parts[2].text
+            else { throw XCTSkip("unexpected answer \(answers)") }
+            return (go == 1, Double(micros) / 1_000_000, held)
+        }
+        let turns = try (0..<10).map { _ in try run("reserve") }
+        XCTAssertEqual(turns.prefix(5).map { $0.wait < 0.1 }, [true, true, true, true, true])
+        XCTAssertFalse(turns.contains { $0.go }, "a reserved slot is confirmed before it goes")
+        for turn in turns.prefix(4) { XCTAssertTrue(try run("confirm", slot: turn.slot).go) }
+        usleep(85_000)
+        let late = try run("confirm", slot: turns[4].slot)
+        XCTAssertFalse(late.go, "going 85 ms late would put six in the next window's second")
+        XCTAssertGreaterThan(late.wait, 1.5)
+        // A slot that is not in the schedule (a 429 wiped it) is not trusted: a hold makes it wait.
+        _ = try connection.evaluate([(RedisScripts.budget, [key], ["hold", "5", "3", "p", "600"])])
+        let wiped = try run("confirm", slot: turns[5].slot)
+        XCTAssertFalse(wiped.go)
+        XCTAssertGreaterThan(wiped.wait, 2.5)
+    }
+
     /// A schedule planted a day ahead (a hand's mistake, a Redis whose clock stepped back) is discarded by the script:
     /// no machine waits on it. Without the horizon check every machine's next request waited the day out.
     func testAScheduleFurtherAheadThanTrackerWritesIsDiscarded() throws {
@@ -47,9 +83,8 @@ final class RedisScriptTests: XCTestCase {
             address: try RedisAddress.parse("unix://\(redis.socketPath)").get(), answerTimeout: 5)
         let key = "tracker:{appT}:budget:x"
         func reserve() throws -> Double {
-            let answer = try connection.evaluate([(RedisScripts.budget, [key], ["reserve", "5", "0", "p", "600"])])
-            guard case .integer(let micros) = answer[0] else { throw XCTSkip("unexpected answer \(answer)") }
-            return Double(micros) / 1_000_000
+            try RedisScriptTests.wait(
+                connection.evaluate([(RedisScripts.budget, [key], ["reserve", "5", "0", "p", "600"])]))
         }
         guard case .array(let time?) = try connection.command(["TIME"]),
             let seconds = time.first?.text.flatMap(Double.init)

@@ -352,6 +352,35 @@ struct NetworkHelperTests {
         ])
 }
 
+/// A request whose confirmation finds it late sleeps for the new slot and confirms again before it goes; it is sent
+/// once, only after a confirmation says go. Without the confirmation it went on its first wake.
+@Test func aRequestConfirmsItsSlotBeforeItLeavesAndWaitsAgainWhenLate() async throws {
+    final class LateOnce: RequestPacer, @unchecked Sendable {
+        let lock = NSLock()
+        var confirmed: [PaceTurn] = []
+        func nextTurn() -> Double { 0.2 }
+        func reserveTurn(notBefore delay: Double) -> PaceTurn { PaceTurn(wait: 0.2, slots: ["base": 1]) }
+        func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
+            lock.lock()
+            defer { lock.unlock() }
+            confirmed.append(turn)
+            return confirmed.count == 1 ? PaceTurn(wait: 1.3, slots: ["base": 2]) : PaceTurn(wait: 0, slots: turn.slots)
+        }
+        func rateLimited(holdingFor seconds: Double) {}
+    }
+    let clock = TestClock()
+    let pacer = LateOnce()
+    let host = StubTransport.host([.http(200, body: "{}")])
+    let helper = NetworkHelper(
+        transport: StubTransport(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120), pacer: pacer,
+        rules: ProjectAPIClient.rules, environment: clock.environment())
+    let result = await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
+    #expect(throws: Never.self) { try result.get() }
+    #expect(clock.sleeps == [0.2, 1.3], "the slot, then the new slot")
+    #expect(pacer.confirmed.map(\.slots) == [["base": 1], ["base": 2]], "each slot confirmed before the send")
+    #expect(host.requests.count == 1)
+}
+
 /// Remembers what the helper told the pacer.
 final class RecordingPacer: RequestPacer, @unchecked Sendable {
     private let lock = NSLock()
@@ -438,7 +467,7 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
     }
     #expect(who.hasSuffix("Retry-After") && seconds == 3600 && budget == 120)
     #expect(clock.sleeps.isEmpty)
-    #expect(pacer.holds.allSatisfy { $0 <= PaceSchedule.longestHold } && pacer.holds.count == 1)
+    #expect(pacer.holds.allSatisfy { $0 <= 300 } && pacer.holds.count == 1, "five minutes at most is shared")
 }
 
 /// Sleeping on a number from outside never traps, however large (a hold of 99999999999 s was exit 132).

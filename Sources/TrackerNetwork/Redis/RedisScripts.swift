@@ -13,9 +13,10 @@ public struct RedisScript: Sendable {
 
 /// The scripts tracker runs in a team's Redis. Each touches the keys of one hash tag, so one slot.
 enum RedisScripts {
-    /// PaceSchedule (RequestPacer.swift) on Redis's clock: the same window, hold and slowdown, one budget to a key.
-    /// KEYS[1] the budget, KEYS[2] (optional) the set of processes seen; ARGV: "reserve" or "hold", requests a
-    /// second, hold seconds, the process's id, the horizon in seconds. Answers the wait in microseconds.
+    /// PaceSchedule (PaceSchedule.swift) on Redis's clock: the same windows, hold, slowdown and confirmation, one
+    /// budget to a key. KEYS[1] the budget, KEYS[2] (optional) the set of processes seen; ARGV: "reserve", "confirm"
+    /// or "hold", requests a second, hold seconds, the process's id, the horizon in seconds, and for "confirm" the
+    /// slot it was given. Answers {1 when the request may go now, else 0; the wait in microseconds; the slot held}.
     ///
     /// A stored schedule with any time further ahead than the horizon is discarded, not obeyed: tracker never writes
     /// one (a hold is at most `PaceSchedule.longestHold`), so it was left by a hand's mistake or by a Redis whose clock
@@ -38,30 +39,101 @@ enum RedisScripts {
           if believable and #numbers >= 3 then
             hold, slowdown, resumed = numbers[1], math.max(1, numbers[2]), numbers[3]
             for i = 4, #numbers do sent[#sent + 1] = numbers[i] end
+            table.sort(sent)
           end
         end
         local rate = tonumber(ARGV[2])
-        local calm, recovery = 30, 90
+        local calm, recovery, given, kept, early = 30, 90, 1.05, 1.03, 0.002
         local function factor(at)
           if slowdown <= 1 then return 1 end
           local progress = math.min(1, math.max(0, at - resumed - calm) / recovery)
           return slowdown - (slowdown - 1) * progress
         end
-        local wait = 0
-        if ARGV[1] == 'reserve' then
+        local function window(at, margin)
+          local slower = factor(at)
+          if slower > 1 then return 1, margin * slower / rate end
           local capacity = math.min(10, math.max(1, math.floor(rate)))
-          local window = 1.05 * capacity / rate
-          local slot = math.max(now, hold, sent[#sent] or 0)
-          local slower = factor(slot)
-          if slower > 1 then capacity, window = 1, 1.05 * slower / rate end
-          if #sent >= capacity then slot = math.max(slot, sent[#sent - capacity + 1] + window) end
-          sent[#sent + 1] = slot
-          while #sent > 10 do table.remove(sent, 1) end
-          wait = math.floor((slot - now) * 1000000 + 0.5)
+          return capacity, margin * capacity / rate
+        end
+        local widest = given * 10 / rate
+        local function fits(time, margin)
+          if time < hold then return false end
+          local capacity, seconds = window(time, margin)
+          local near = {}
+          for _, slot in ipairs(sent) do
+            if slot > time - seconds and slot < time + seconds then near[#near + 1] = slot end
+          end
+          local starts = {time}
+          for _, slot in ipairs(near) do if slot <= time then starts[#starts + 1] = slot end end
+          for _, start in ipairs(starts) do
+            local inside = 1
+            for _, slot in ipairs(near) do
+              if slot >= start and slot < start + seconds then inside = inside + 1 end
+            end
+            if inside > capacity then return false end
+          end
+          return true
+        end
+        local function first_fit(from)
+          local start = math.max(from, hold)
+          if fits(start, given) then return start end
+          local _, seconds = window(start, given)
+          local reach = math.max(seconds, widest)
+          local candidates = {}
+          for _, slot in ipairs(sent) do
+            if slot + seconds > start then candidates[#candidates + 1] = slot + seconds end
+            if slot + reach > start then candidates[#candidates + 1] = slot + reach end
+          end
+          table.sort(candidates)
+          for _, candidate in ipairs(candidates) do
+            if fits(candidate, given) then return candidate end
+          end
+          return math.max(start, (sent[#sent] or start) + reach)
+        end
+        local function insert(slot)
+          local at = #sent + 1
+          for i, other in ipairs(sent) do
+            if other > slot then at = i break end
+          end
+          table.insert(sent, at, slot)
+          while #sent > 1000 do table.remove(sent, 1) end
+        end
+        local function forget()
+          local reach = math.max(given * math.min(10, math.max(1, math.floor(rate))) / rate, widest)
+          local kept_slots = {}
+          for _, slot in ipairs(sent) do
+            if slot > now - reach then kept_slots[#kept_slots + 1] = slot end
+          end
+          sent = kept_slots
+        end
+        local go, held = 0, now
+        if ARGV[1] == 'reserve' then
+          forget()
+          held = first_fit(now)
+          insert(held)
           if KEYS[2] then
             redis.call('ZADD', KEYS[2], now, ARGV[4])
             redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60)
             redis.call('EXPIRE', KEYS[2], 120)
+          end
+        elseif ARGV[1] == 'confirm' then
+          forget()
+          local slot = tonumber(ARGV[6]) or now
+          local index = nil
+          for i, other in ipairs(sent) do
+            if math.abs(other - slot) < 0.000002 then index = i break end
+          end
+          if now < slot - early and index and sent[index] >= hold then
+            held = sent[index]
+          else
+            if index then table.remove(sent, index) end
+            local moment = math.max(now, math.min(slot, now + early))
+            if fits(moment, kept) then
+              held, go = moment, 1
+            else
+              held = first_fit(now)
+            end
+            insert(held)
           end
         else
           local resume = now + math.max(0, math.min(tonumber(ARGV[3]) or 0, horizon / 2))
@@ -75,7 +147,7 @@ enum RedisScripts {
         local last = math.max(hold, sent[#sent] or 0)
         if slowdown > 1 then last = math.max(last, resumed + calm + recovery) end
         redis.call('SET', KEYS[1], table.concat(words, ' '), 'PX', math.floor((last - now + 10) * 1000))
-        return wait
+        return {go, math.floor((held - now) * 1000000 + 0.5), string.format('%.6f', held)}
         """#)
 
     /// A lock's lease renewed only by its holder: 1 when `ARGV[1]` still holds KEYS[1] (now for ARGV[2] ms more).

@@ -179,34 +179,58 @@ final class RedisPacer: RequestPacer {
 
     var scheduleKeeper: String? { "the team's Redis at \(team.connection.address.display)" }
 
-    func nextTurn() throws(AppError) -> Double {
-        let connection = team.connection
-        let reserved = try team.whenReachable { () throws(RedisFailure) in
-            try connection.evaluate([
-                (
-                    RedisScripts.budget, [keys.budget, keys.seen],
-                    ["reserve", "\(owner.requestsPerSecond)", "0", team.processID, Self.horizon]
-                ),
-                (
-                    RedisScripts.budget, [keys.tokenBudget],
-                    ["reserve", "\(owner.tokenRequestsPerSecond)", "0", team.processID, Self.horizon]
-                ),
-            ])
-        }
-        let now = MonotonicClock.now()
-        guard let reserved else {
+    func nextTurn() throws(AppError) -> Double { try reserveTurn(notBefore: 0).wait }
+
+    func reserveTurn(notBefore delay: Double) throws(AppError) -> PaceTurn {
+        guard let turn = try run("reserve", slots: [:]) else {
             // This machine's slot file has not seen the slots Redis gave: the first of its own go one window after the
             // last of those, so the switch never bursts into a window Redis already filled.
             let window = PaceSchedule.window(for: owner.requestsPerSecond).seconds
+            let now = MonotonicClock.now()
             let clear = lastRedisSlot.withLock { $0 }.map { $0 + window - now } ?? 0
-            return try fallback.nextTurn(notBefore: max(0, clear))
+            return try fallback.reserveTurn(notBefore: max(delay, clear))
         }
-        let waits = reserved.map { answer -> Double in
-            if case .integer(let micros) = answer { Double(max(0, micros)) / 1_000_000 } else { 0 }
+        // A delay asked for (none is, from the helper) is kept by waiting at least that long for the slot.
+        return PaceTurn(wait: max(delay, turn.wait), slots: turn.slots)
+    }
+
+    func confirmTurn(_ turn: PaceTurn) throws(AppError) -> PaceTurn {
+        // A turn this machine's slot file gave (the Redis was down) is confirmed there.
+        guard turn.slots[keys.budget] != nil else { return try fallback.confirmTurn(turn) }
+        // A Redis gone since the turn was given: the request goes on the slot it has, as this machine alone would.
+        return try run("confirm", slots: turn.slots) ?? PaceTurn(wait: 0, slots: turn.slots)
+    }
+
+    /// The base's and the token's budget scripts in one write; nil when the Redis cannot be reached.
+    private func run(_ mode: String, slots: [String: Double]) throws(AppError) -> PaceTurn? {
+        let connection = team.connection
+        let budgets = [
+            (keys.budget, owner.requestsPerSecond, mode == "reserve" ? [keys.budget, keys.seen] : [keys.budget]),
+            (keys.tokenBudget, owner.tokenRequestsPerSecond, [keys.tokenBudget]),
+        ]
+        let answers = try team.whenReachable { () throws(RedisFailure) in
+            try connection.evaluate(
+                budgets.map { key, rate, scriptKeys in
+                    let slot = slots[key].map { "\($0)" } ?? "0"
+                    return (
+                        RedisScripts.budget, scriptKeys,
+                        [mode, "\(rate)", "0", team.processID, Self.horizon, slot]
+                    )
+                })
         }
-        let wait = waits.max() ?? 0
-        lastRedisSlot.withLock { $0 = max($0 ?? 0, now + wait) }
-        return wait
+        guard let answers else { return nil }
+        let now = MonotonicClock.now()
+        var turn = PaceTurn(wait: 0)
+        for ((key, _, _), answer) in zip(budgets, answers) {
+            // {go, wait in microseconds, the slot held}; anything else (a Redis that is not one) lets the request go.
+            guard case .array(let parts?) = answer, parts.count == 3, case .integer(let go) = parts[0],
+                case .integer(let micros) = parts[1], let slot = parts[2].text.flatMap(Double.init)
+            else { continue }
+            turn.slots[key] = slot
+            if go == 0 { turn.wait = max(turn.wait, Double(max(0, micros)) / 1_000_000) }
+        }
+        lastRedisSlot.withLock { $0 = max($0 ?? 0, now + turn.wait) }
+        return turn
     }
 
     /// The schedule in Redis, on Redis's clock; this machine's when the Redis cannot be read.

@@ -1,0 +1,168 @@
+/// The pacing schedule of one base: the send slots still in play (taken, or confirmed as the moment a request left),
+/// how long a 429 holds everything back, and how much slower than the configured rate to go after one. All times are
+/// on the clock of whoever keeps the schedule (the machine-wide monotonic clock, or the team's Redis).
+///
+/// Airtable allows 5 requests in any second, so requests that do not depend on each other may go together: at most
+/// `capacity` requests fall in any window of `window` seconds (5 in 1.05 s at the default pace), rather than one every
+/// 0.21 s.
+///
+/// A slot is a promise made before the request sleeps; on a loaded machine the process may wake, and send, later
+/// than it. A late request sent anyway lands in the next window's second beside the requests that were on time, and
+/// the sixth in a second locks the whole base out for 30 s. So a request confirms its slot right before it leaves:
+/// its slot moves to that moment if the window still holds it, else it takes the first slot that does and waits again.
+struct PaceSchedule: Equatable {
+    /// Nothing goes before this (a 429's lockout).
+    var hold = 0.0
+    /// How many times the window to use just after the last 429 (1 = full speed).
+    var slowdown = 1.0
+    /// When requests resumed after the last 429.
+    var resumed = 0.0
+    /// The slots still in play, in order: the last window's and every one taken ahead (at most `maximumSlots`).
+    var sent: [Double] = []
+
+    /// The pace stays this slow for a while after a 429, then recovers to full speed over `recovery` seconds: two
+    /// machines that cannot share a schedule then settle under the limit together instead of tripping it again.
+    static let calm = 30.0
+    static let recovery = 90.0
+    static let firstSlowdown = 2.5
+    static let maximumSlowdown = 10.0
+    /// The most requests one window may hold (a pace above 10/s gets a shorter window instead).
+    static let maximumCapacity = 10
+    /// The most slots a stored schedule keeps (a queue of processes far ahead): about 20 KB of text.
+    static let maximumSlots = 1_000
+    /// Slots are given 5% apart beyond the limit's second; a request that confirms later than its slot may still go
+    /// while 3% is left, the rest kept for what happens after it leaves (connecting, the network). Airtable does not
+    /// say where in a request it counts it, so the stricter reading: when it arrives, which is after it leaves.
+    static let givenMargin = 1.05
+    static let keptMargin = 1.03
+    /// A confirmation this much before its slot (a Redis round trip's difference in clocks) counts as on time.
+    static let earlyTolerance = 0.002
+
+    /// How many times the window to use at `now`.
+    func factor(at now: Double) -> Double {
+        guard slowdown > 1 else { return 1 }
+        let progress = min(1, max(0, now - resumed - Self.calm) / Self.recovery)
+        return slowdown - (slowdown - 1) * progress
+    }
+
+    /// The requests a window may hold, and its length, for `requestsPerSecond`, with `margin` beyond the limit's own.
+    static func window(for requestsPerSecond: Double, margin: Double = givenMargin) -> (capacity: Int, seconds: Double)
+    {
+        let capacity = min(maximumCapacity, max(1, Int(requestsPerSecond.rounded(.down))))
+        return (capacity, margin * Double(capacity) / requestsPerSecond)
+    }
+
+    /// The window at `time`: after a 429 requests go one at a time, evenly spaced, since bursts from two machines that
+    /// cannot share a schedule would otherwise land in the same second and trip the limit again.
+    func window(at time: Double, requestsPerSecond: Double, margin: Double) -> (capacity: Int, seconds: Double) {
+        let slower = factor(at: time)
+        guard slower > 1 else { return Self.window(for: requestsPerSecond, margin: margin) }
+        return (1, margin * slower / requestsPerSecond)
+    }
+
+    /// Whether a request at `time` keeps every window that holds it within its capacity, among the slots in play.
+    func fits(_ time: Double, requestsPerSecond: Double, margin: Double) -> Bool {
+        guard time >= hold else { return false }
+        let (capacity, seconds) = window(at: time, requestsPerSecond: requestsPerSecond, margin: margin)
+        let near = sent.filter { $0 > time - seconds && $0 < time + seconds }
+        // The fullest window holding `time` starts at `time` or at one of the slots before it.
+        for start in near.filter({ $0 <= time }) + [time] {
+            let inside = near.filter { $0 >= start && $0 < start + seconds }.count + 1
+            if inside > capacity { return false }
+        }
+        return true
+    }
+
+    /// The first moment at or after `earliest` a request fits: `earliest` itself, or one window after a slot.
+    func firstFit(from earliest: Double, requestsPerSecond: Double) -> Double {
+        let start = max(earliest, hold)
+        if fits(start, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin) { return start }
+        let (_, seconds) = window(at: start, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin)
+        let widest = max(seconds, Self.givenMargin * Self.maximumSlowdown / requestsPerSecond)
+        let candidates = sent.flatMap { [$0 + seconds, $0 + widest] }.filter { $0 > start }.sorted()
+        for candidate in candidates
+        where fits(candidate, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin) {
+            return candidate
+        }
+        // A window after the last slot, at the slowest pace, always fits.
+        return max(start, (sent.last ?? start) + widest)
+    }
+
+    /// Takes the next slot for a request at `now` and returns how long to wait for it.
+    mutating func reserve(at now: Double, requestsPerSecond: Double) -> Double {
+        forget(before: now, requestsPerSecond: requestsPerSecond)
+        let slot = firstFit(from: now, requestsPerSecond: requestsPerSecond)
+        insert(slot)
+        return slot - now
+    }
+
+    /// Confirms, at `now`, the slot taken for a request that is about to leave, and returns the slot it holds now and
+    /// whether it may go. It goes when its slot moved to this moment and the windows still hold it. Else it waits for
+    /// the slot returned: its own when woken early; the first that fits when woken so late that going now would crowd
+    /// a window (past the kept margin), or when a 429 wiped its slot.
+    mutating func confirm(_ slot: Double, at now: Double, requestsPerSecond: Double) -> (slot: Double, go: Bool) {
+        forget(before: now, requestsPerSecond: requestsPerSecond)
+        let index = sent.firstIndex { abs($0 - slot) < 2e-6 }
+        if now < slot - Self.earlyTolerance, let index, sent[index] >= hold { return (sent[index], false) }
+        if let index { sent.remove(at: index) }
+        let moment = max(now, min(slot, now + Self.earlyTolerance))
+        if fits(moment, requestsPerSecond: requestsPerSecond, margin: Self.keptMargin) {
+            insert(moment)
+            return (moment, true)
+        }
+        let next = firstFit(from: now, requestsPerSecond: requestsPerSecond)
+        insert(next)
+        return (next, false)
+    }
+
+    /// Drops the slots no window that holds `now` or later can reach.
+    private mutating func forget(before now: Double, requestsPerSecond: Double) {
+        let reach = max(
+            Self.window(for: requestsPerSecond).seconds, Self.givenMargin * Self.maximumSlowdown / requestsPerSecond)
+        if let first = sent.firstIndex(where: { $0 > now - reach }) {
+            sent.removeFirst(first)
+        } else {
+            sent.removeAll()
+        }
+    }
+
+    private mutating func insert(_ slot: Double) {
+        sent.insert(slot, at: sent.firstIndex { $0 > slot } ?? sent.endIndex)
+        if sent.count > Self.maximumSlots { sent.removeFirst(sent.count - Self.maximumSlots) }
+    }
+
+    /// Records a 429 at `now`: nothing goes for `seconds`, and then at a slower pace (slower still if already slow).
+    mutating func rateLimited(at now: Double, holdingFor seconds: Double) {
+        let resume = now + seconds
+        // Several processes report the same lockout; only the first report of it slows the pace further.
+        if resume > hold + 1 || slowdown <= 1 {
+            slowdown = min(Self.maximumSlowdown, max(Self.firstSlowdown, factor(at: now) * 2))
+        }
+        hold = max(hold, resume)
+        resumed = max(resumed, resume)
+        // The lockout starts a new count: the window fills again from when requests resume, and every slot taken
+        // before it is taken again when its request confirms.
+        sent.removeAll()
+    }
+
+    /// How far ahead of now a stored schedule may lie: tracker writes no hold longer than `longestHold`, plus the
+    /// slots of a slowed window after it. A schedule beyond this was not written by tracker as it is (a clock that
+    /// stepped back, a hand's mistake) and is discarded rather than waited for.
+    public static let horizon = 600.0
+    /// The longest hold after a 429 that tracker shares: Airtable's lockout is 30 s; a `Retry-After` longer than this
+    /// is not passed on to every other process.
+    public static let longestHold = 300.0
+
+    /// The schedule as stored in the slot file: hold, slowdown, resumed, then the slots in play.
+    public var text: String { ([hold, slowdown, resumed] + sent).map { "\($0)" }.joined(separator: " ") }
+
+    /// A stored schedule; one far in the future is left from before a reboot (the monotonic clock restarted).
+    public init(text: String, now: Double) {
+        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+        guard numbers.count >= 3, numbers.allSatisfy({ $0.isFinite && $0 <= now + Self.horizon }) else { return }
+        (hold, slowdown, resumed) = (numbers[0], max(1, numbers[1]), numbers[2])
+        sent = Array(numbers.dropFirst(3).sorted().suffix(Self.maximumSlots))
+    }
+
+    public init() {}
+}
