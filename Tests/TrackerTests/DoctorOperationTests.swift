@@ -8,8 +8,8 @@ import Testing
 /// others found.
 @Suite struct DoctorOperationTests {
     @Test func withoutAConfigurationEveryCheckSaysSoAndNothingIsAsked() async throws {
-        let (runner, host) = OperationTests.runner([]) { $0.environment["AIRTABLE_TOKEN"] = nil }
-        let report = try await runner.perform(Doctor())
+        let (workspace, _, host) = OperationTests.workspace([]) { $0.environment["AIRTABLE_TOKEN"] = nil }
+        let report = try await Doctor().run(in: workspace.setup())
         #expect(report.configuration == nil)
         #expect(
             report.checks.map(\.name) == ["configuration", "token", "table", "fields", "pace", "sharing", "deletions"])
@@ -19,13 +19,13 @@ import Testing
     }
 
     @Test func aTemplateBaseAnswersEveryCheckAndTheJSONSaysEach() async throws {
-        let (runner, _) = OperationTests.runner(
+        let (workspace, _, _) = OperationTests.workspace(
             [.http(200, body: Fixture.page(["a"]))],
             routes: [
                 "/whoami": .http(200, body: #"{"id":"usrTEST0000000001","email":"ann@example.com"}"#),
                 "/tables": .http(200, body: Fixture.templateSchema), "/webhooks": .http(200, body: #"{"webhooks":[]}"#),
             ])
-        let report = try await runner.perform(Doctor())
+        let report = try await Doctor().run(in: workspace.setup())
         let byName = Dictionary(report.checks.map { ($0.name, $0) }) { first, _ in first }
         #expect(report.firstFailure == nil)
         #expect(byName["token"]?.detail == "token accepted (user usrTEST0000000001, ann@example.com)")

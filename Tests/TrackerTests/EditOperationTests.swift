@@ -17,7 +17,7 @@ import Testing
 
     /// Sessions with the command line's editor, whose program moves the due date to December 5th.
     private func opener(_ answers: [StubAnswer]) -> (SessionOpener, StubTransport.Host) {
-        var (runner, host) = OperationTests.runner(
+        let (workspace, context, host) = OperationTests.workspace(
             answers, state: state,
             routes: [
                 "/Clients": .http(200, body: #"{"records":[]}"#), "/Tasks": .http(404, body: #"{"error":"NOT_FOUND"}"#),
@@ -29,8 +29,8 @@ import Testing
                     return (try? edited.write(toFile: path, atomically: false, encoding: .utf8)) == nil ? 1 : 0
                 }
             })
-        runner.editor = runner.formEditor("an editor")
-        return (runner.sessionOpener, host)
+        let editor = context.formEditor("an editor")
+        return (workspace.opener { $0.editor = editor }, host)
     }
 
     @Test func onlyTheLineChangedInTheFormIsWritten() async throws {

@@ -13,9 +13,9 @@ import Testing
 
     @Test func theAnswersAreCheckedThenWrittenPrivately() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (runner, host) = OperationTests.runner([.http(200, body: Fixture.page(["a"]))])
+        let (workspace, _, host) = OperationTests.workspace([.http(200, body: Fixture.page(["a"]))])
         let concealed = Locked<[String]>([])
-        var setup = runner.setup
+        var setup = workspace.setup()
         setup.conceal = { secret in concealed.withLock { $0.append(secret) } }
         let path = directory + "/Secrets.json"
         let saved = try await Init(base: "appTESTbase000001", path: path, token: Fixture.token).run(in: setup)
@@ -31,12 +31,12 @@ import Testing
 
     @Test func aTokenAirtableRefusesWritesNothing() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (runner, _) = OperationTests.runner([
+        let (workspace, _, _) = OperationTests.workspace([
             .http(401, body: #"{"error":{"type":"AUTHENTICATION_REQUIRED","message":"Authentication required"}}"#)
         ])
         let path = directory + "/Secrets.json"
         await #expect(throws: AppError.self) {
-            try await Init(base: "appTESTbase000001", path: path, token: Fixture.token).run(in: runner.setup)
+            try await Init(base: "appTESTbase000001", path: path, token: Fixture.token).run(in: workspace.setup())
         }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
@@ -46,10 +46,10 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/Secrets.json"
         try "{}".write(toFile: path, atomically: false, encoding: .utf8)
-        let (runner, host) = OperationTests.runner([])
+        let (workspace, _, host) = OperationTests.workspace([])
         let asked = Locked(false)
         await #expect(throws: AppError.self) {
-            try await Init(path: path).run(in: runner.setup) { _ in
+            try await Init(path: path).run(in: workspace.setup()) { _ in
                 asked.withLock { $0 = true }
                 return Init.Answers(token: Fixture.token, baseID: "appTESTbase000001", table: "Design projects")
             }

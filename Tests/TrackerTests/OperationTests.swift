@@ -19,17 +19,17 @@ import Testing
         state: CacheDirectory? = nil, schemaReads: Int = 2, routes: [String: StubAnswer] = [:],
         configure: (inout Context) -> Void = { _ in }
     ) -> (SessionOpener, StubTransport.Host) {
-        let (runner, host) = Self.runner(
+        let (workspace, _, host) = Self.workspace(
             answers, schema: schema, state: state, schemaReads: schemaReads, routes: routes, configure: configure)
-        return (runner.sessionOpener, host)
+        return (workspace.opener(), host)
     }
 
-    /// A run of the command line over a stub host, as `opener` makes it.
-    static func runner(
+    /// The command line's workspace over a stub host, as `opener` makes it, and the context it was made of.
+    static func workspace(
         _ answers: [StubAnswer], schema: StubAnswer = .http(200, body: Fixture.templateSchema),
         state: CacheDirectory? = nil, schemaReads: Int = 2, routes: [String: StubAnswer] = [:],
         configure: (inout Context) -> Void = { _ in }
-    ) -> (Runner, StubTransport.Host) {
+    ) -> (Workspace, Context, StubTransport.Host) {
         // A second run (the schema first) reads the schema again: nothing is remembered here.
         let host = StubTransport.host(answers, meta: Array(repeating: schema, count: schemaReads), routes: routes)
         var context = Context(
@@ -44,7 +44,7 @@ import Testing
             makePacer: { _, _ in UnlimitedPacer() }, network: TestClock().environment(), stateDirectory: state)
         configure(&context)
         let today = CalendarDate(Date(timeIntervalSince1970: 1_795_000_000), in: Zone(identifier: "UTC")!)
-        return (Runner(invocation: Invocation(command: Help()), context: context, today: today), host)
+        return (context.workspace(for: Invocation(command: Help()), today: today), context, host)
     }
 
     @Test func aListingHandsOnEveryPageAndTalliesWhatItRead() async throws {

@@ -51,16 +51,8 @@ package struct SessionOpener: Sendable {
     package func perform<O: Operation>(
         _ operation: O, _ body: ((Session) async throws -> O.Outcome)? = nil
     ) async throws -> O.Outcome {
-        let attempt = SchemaAttempt()
-        do {
-            return try await Self.run(operation, in: try await open(operation.opening, attempt), body)
-        } catch let error where attempt.mayReadBeside {
-            guard let inFlight = attempt.inFlight else { throw error }
-            if !(error is SchemaInFlight.Contradicted) {
-                guard await inFlight.contradicts() else { throw error }
-            }
-            let again = SchemaAttempt(mayReadBeside: false)
-            return try await Self.run(operation, in: try await open(operation.opening, again), body)
+        try await SchemaAttempt.retrying { attempt in
+            try await Self.run(operation, in: try await open(operation.opening, attempt), body)
         }
     }
 

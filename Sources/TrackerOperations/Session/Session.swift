@@ -220,4 +220,21 @@ package final class SchemaAttempt: Sendable {
             $0.hasWritten = true
         }
     }
+
+    /// Runs `work` with a first attempt, which reads beside the schema; when it fails because the schema read beside
+    /// it contradicts the layout the work assumed (and nothing went out that must not be sent twice), runs it once
+    /// more with the schema first. The one place this retry is written: a command line's command and a face's
+    /// operation are retried alike.
+    package static func retrying<T>(_ work: (SchemaAttempt) async throws -> T) async throws -> T {
+        let attempt = SchemaAttempt()
+        do {
+            return try await work(attempt)
+        } catch let error where attempt.mayReadBeside {
+            guard let inFlight = attempt.inFlight else { throw error }
+            if !(error is SchemaInFlight.Contradicted) {
+                guard await inFlight.contradicts() else { throw error }
+            }
+            return try await work(SchemaAttempt(mayReadBeside: false))
+        }
+    }
 }

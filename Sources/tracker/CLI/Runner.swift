@@ -9,17 +9,17 @@ import TrackerSystem
 import TrackerModel
 import TrackerOperations
 
-/// Executes one parsed invocation; each command lives in its own file under Commands/.
+/// Executes one parsed invocation: the command line's own context (the arguments, the streams, the terminal and what
+/// only a person at it can answer), with the workspace its sessions are opened from.
 struct Runner {
     var invocation: Invocation
     var context: Context
     /// Read once, so a whole command (a long listing past midnight included) sees one date.
     let today: CalendarDate
-    /// The runtime directory, prepared at most once per command.
-    private let runtimeDirectory = Locked<RuntimeDirectory?>(nil)
-    /// The configuration, read at most once per command: a token command runs once however often it is needed.
-    private let configuration = Locked<Configuration?>(nil)
-    /// Whether this run may still be run again with the schema first, and the schema read in flight for it.
+    /// What this command's sessions stand on: the configuration read once, the client, the engine, the copies.
+    let workspace: Workspace
+    /// Whether this run may still be run again with the schema first, and the schema read in flight for it (given by
+    /// `execute`, which runs the command once more when the schema contradicts it).
     var attempt = SchemaAttempt()
     /// What tracker is waiting for, on a terminal's stderr; nil elsewhere.
     let status: StatusLine?
@@ -34,10 +34,13 @@ struct Runner {
         self.today = today
         let status = context.output.isStderrTerminal ? StatusLine(write: context.output.rawStandardError) : nil
         self.status = status
-        self.output = status?.clearing(context.output) ?? context.output
+        let output = status?.clearing(context.output) ?? context.output
+        self.output = output
+        workspace = context.workspace(for: invocation, today: today, output: output, status: status)
         // A Ctrl-C that ends tracker at once must not leave the line for the shell's prompt to land on.
         if let status { context.interruption.beforeEnding { status.clear() } }
     }
+
     var style: Style {
         Style(
             isEnabled: invocation.globals.color.isEnabled(
@@ -46,31 +49,23 @@ struct Runner {
 
     func execute() async throws {
         defer { status?.clear() }
-        do {
-            try await invocation.command.run(self)
-        } catch let error where attempt.mayReadBeside {
-            // Nothing was written before the schema was confirmed: run again, the schema first, when it says the
-            // work went out with the wrong fields (or failed for that reason).
-            guard let inFlight = attempt.inFlight else { throw error }
-            if !(error is SchemaInFlight.Contradicted) {
-                guard await inFlight.contradicts() else { throw error }
-            }
-            var again = Runner(invocation: invocation, context: context, today: today)
-            again.attempt = SchemaAttempt(mayReadBeside: false)
-            try await again.invocation.command.run(again)
+        // Nothing was written before the schema was confirmed: the command runs again, the schema first, when it says
+        // the work went out with the wrong fields (or failed for that reason).
+        try await SchemaAttempt.retrying { attempt in
+            var run = self
+            run.attempt = attempt
+            try await run.invocation.command.run(run)
         }
     }
 
     // MARK: - Wiring
 
-    /// Opens the session a command works in: the configuration read once, the client made for it, the reader chosen
-    /// (the face's copy when it keeps one) and the table's layout (see `Session.open` for `readingBeside` and
-    /// `evenWithCopy`).
+    /// Opens the session a command works in, from the workspace, with what a person at this terminal can be asked
+    /// (see `Session.open` for `readingBeside` and `evenWithCopy`).
     func prepareBase(readingBeside: Bool = false, evenWithCopy: Bool = false) async throws -> Session {
-        let configuration = try loadConfiguration()
-        return try await Session.open(
-            configuration, client: makeClient(configuration: configuration), in: surroundings(configuration),
-            attempt: attempt, readingBeside: readingBeside, evenWithCopy: evenWithCopy)
+        try await workspace.session(
+            SessionOpening(readingBeside: readingBeside, evenWithCopy: evenWithCopy), attempt: attempt,
+            adjust: personAsked)
     }
 
     /// Runs `operation` in a session of this run's: the layout it assumed confirmed before its outcome is handed back
@@ -95,37 +90,24 @@ struct Runner {
     }
 
     /// What this run's sessions stand on, for work that comes before one.
-    var setup: Setup {
-        var setup = Setup(
-            configuration: { [self] in try loadConfiguration() },
-            client: { [self] in makeClient(configuration: $0) }, surroundings: { [self] in surroundings($0) })
-        (setup.environment, setup.currentDirectory) = (context.environment, context.currentDirectory)
-        setup.profile = invocation.globals.profile
-        setup.conceal = { [output] in output.conceal($0) }
-        return setup
-    }
+    var setup: Setup { workspace.setup(adjust: personAsked) }
 
-    /// Opens sessions as this run does, for a face that runs operations itself (the board): each run of an operation
-    /// with its own attempt, so it may run once more with the schema first.
-    var sessionOpener: SessionOpener {
-        SessionOpener { [self] opening, attempt in
-            var run = self
-            run.attempt = attempt
-            return try await run.prepareBase(readingBeside: opening.readingBeside, evenWithCopy: opening.evenWithCopy)
+    /// Opens sessions as this run does, for a face that runs operations itself (the board).
+    var sessionOpener: SessionOpener { workspace.opener(adjust: personAsked) }
+
+    /// What a person at this terminal can be asked, added to every session's surroundings: the editor (for `edit`),
+    /// whether a guessed name is the one meant, notes from a file or stdin, and whether to delete.
+    var personAsked: @Sendable (inout SessionSurroundings) -> Void {
+        let (editor, guess) = (editor, guessQuestion())
+        let run = self
+        return { surroundings in
+            surroundings.editor = editor
+            surroundings.confirmsGuess = guess
+            surroundings.readNotes = { try run.readNotes($0, command: $1, flag: $2) }
+            surroundings.confirmsDeleting = {
+                try run.confirmDeleting($0, noun: $1, command: $2, verb: $3, from: $4)
+            }
         }
-    }
-
-    /// What every session of this run stands in: the day, the clocks, the caches, the engine, the face's copies.
-    func surroundings(_ configuration: Configuration) -> SessionSurroundings {
-        var surroundings = SessionSurroundings(
-            today: today, timeZone: context.timeZone, now: context.now, network: context.network,
-            cache: context.cacheDirectory, coordination: coordination(configuration), copies: context.copies)
-        surroundings.state = context.stateDirectory
-        surroundings.editor = editor
-        surroundings.confirmsGuess = guessQuestion()
-        surroundings.readNotes = { [self] in try readNotes($0, command: $1, flag: $2) }
-        surroundings.confirmsDeleting = { [self] in try confirmDeleting($0, noun: $1, command: $2, verb: $3, from: $4) }
-        return surroundings
     }
 
     /// On a terminal, the question a write asks about the one record whose name holds every word typed: true only for
@@ -140,70 +122,11 @@ struct Runner {
         }
     }
 
-    /// A word's field, or a usage error naming the flag and the field this base lacks.
-    func requireField(_ word: FieldMap.Word, for flag: String, in fields: FieldMap, command: String?) throws -> String {
-        try fields.required(word, for: flag, command: command)
-    }
+    /// The configuration, read once for this run (the workspace's).
+    func loadConfiguration() throws -> Configuration { try workspace.loadConfiguration() }
 
-    func loadConfiguration() throws -> Configuration {
-        if let loaded = configuration.withLock({ $0 }) { return loaded }
-        if let remembered = context.rememberedConfiguration?.withLock({ $0 }) {
-            output.conceal(remembered.token)
-            self.configuration.withLock { $0 = remembered }
-            return remembered
-        }
-        let configuration = try ConfigurationLoader.load(
-            secretsFlag: invocation.globals.secretsPath, profile: invocation.globals.profile,
-            environment: context.environment,
-            currentDirectory: context.currentDirectory, warn: { output.standardError("tracker: \($0)\n") }
-        ).get()
-        output.conceal(configuration.token)
-        self.configuration.withLock { $0 = configuration }
-        context.rememberedConfiguration?.withLock { $0 = configuration }
-        return configuration
-    }
-
-    /// The directory shared with the user's other tracker processes; an unusable one is said once, on stderr.
-    func sharedDirectory() -> RuntimeDirectory {
-        runtimeDirectory.withLock { cached in
-            if let cached { return cached }
-            let directory = context.prepareRuntimeDirectory()
-            if let warning = directory.warning { output.standardError("tracker: \(warning)\n") }
-            cached = directory
-            return directory
-        }
-    }
-
-    /// The engine shared with other tracker processes for this configuration (the machine's, or the team's Redis).
-    func coordination(_ configuration: Configuration) -> any Coordination {
-        if let password = configuration.redis?.password { output.conceal(password) }
-        return context.coordinate(configuration, sharedDirectory()) { [output] line in
-            output.standardError("tracker: \(line)\n")
-        }
-    }
-
+    /// A client for `configuration`, as this run's sessions get one.
     func makeClient(configuration: Configuration) -> ProjectAPIClient {
-        let timeout = invocation.globals.timeoutSeconds ?? configuration.timeoutSeconds
-        var environment = context.network
-        if invocation.globals.isVerbose {
-            environment.log = { [output] line in output.standardError("tracker: \(line)\n") }
-        }
-        if output.isStderrTerminal {
-            environment.notify = { [output] line in output.standardError("tracker: \(line)\n") }
-        }
-        if let status {
-            environment.status = { text in
-                if let text { status.show("tracker: " + text, isWait: true) } else { status.clear() }
-            }
-        }
-        let network = NetworkHelper(
-            transport: context.makeTransport(timeout), timeoutSeconds: timeout,
-            policy: RetryPolicy(budgetSeconds: Double(configuration.retryBudgetSeconds)),
-            pacer: context.makePacer?(configuration, sharedDirectory())
-                ?? coordination(configuration).pacer(for: configuration.budgetOwner),
-            rules: ProjectAPIClient.rules,
-            environment: environment)
-        return ProjectAPIClient(
-            access: configuration.access, network: network, now: context.now, userAgent: "tracker/\(Version.current)")
+        workspace.makeClient(configuration: configuration)
     }
 }

@@ -84,10 +84,10 @@ extension Runner {
             secret: { [served] in served.rememberedConfiguration?.withLock { $0?.token } },
             closed: { input.yield(.end) })
         // Read once now: a token command runs once for the server's life, and a broken setup is said at once.
-        let setup = Runner(invocation: invocation, context: served, today: today)
+        let workspace = served.workspace(for: invocation, today: today)
         let profile: String
         do {
-            let configuration = try setup.loadConfiguration()
+            let configuration = try workspace.loadConfiguration()
             profile = "base \(configuration.baseID), table \"\(configuration.table)\""
         } catch let error as AppError {
             profile = "no base yet (\(error.message)); every tool will say so"
@@ -107,7 +107,7 @@ extension Runner {
     /// What the server's tools are given: sessions opened as the command line opens them in the server's
     /// surroundings (each call's Ctrl-C its own), the clock, the uploads' checks, the copies' turns, the token.
     func toolHost(_ served: Context) -> ToolHost {
-        let (invocation, today) = (invocation, today)
+        let invocation = invocation
         return ToolHost(
             opener: { interruption in
                 var call = served
@@ -116,11 +116,10 @@ extension Runner {
                     terminalWidth: nil)
                 call.interruption = interruption
                 let today = CalendarDate(call.now(), in: call.timeZone)
-                return Runner(invocation: invocation, context: call, today: today).sessionOpener
+                return call.workspace(for: invocation, today: today).opener()
             }, now: served.now, timeZone: served.timeZone,
             checkUploads: { paths, command in
-                try Runner(invocation: invocation, context: served, today: today).checkedUploads(
-                    paths, command: command)
+                try UploadChecks.files(paths, command: command, relativeTo: served.currentDirectory)
             }, beginTurn: { served.copies?.beginTurn(observing: $0) },
             token: { served.rememberedConfiguration?.withLock { $0?.token } }, version: Version.current)
     }

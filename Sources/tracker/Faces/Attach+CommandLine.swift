@@ -10,7 +10,7 @@ extension Runner {
     fileprivate func attach(_ options: Attach) async throws {
         var options = options
         // Before any request: a batch with one bad file sends nothing.
-        options.uploads = try checkedUploads(options.files, command: "attach")
+        options.uploads = try UploadChecks.files(options.files, command: "attach", relativeTo: context.currentDirectory)
         let status = status
         let watch = UploadWatch(
             starting: { file, index, count in

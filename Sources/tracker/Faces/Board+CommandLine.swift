@@ -29,9 +29,9 @@ extension Runner {
                 let line = text.split(separator: "\n").first.map(String.init) ?? ""
                 said.withLock { $0 = line.hasPrefix("tracker: ") ? String(line.dropFirst(9)) : line }
             }, isStdoutTerminal: true, isStderrTerminal: false, terminalWidth: output.terminalWidth)
-        let inner = Runner(invocation: invocation, context: quiet, today: today)
         let host = BoardHost(
-            opener: inner.sessionOpener, today: today, now: context.now, timeZone: context.timeZone,
+            opener: quiet.workspace(for: invocation, today: today).opener(), today: today, now: context.now,
+            timeZone: context.timeZone,
             keepsCopies: quiet.copies != nil, unicode: TimelineChart.Glyphs.localeIsUTF8(context.environment),
             colour: invocation.globals.color.isEnabled(isTerminal: true, environment: context.environment),
             openInBrowser: context.openInBrowser, beforeEnding: { [context] in context.interruption.beforeEnding($0) },

@@ -11,7 +11,7 @@ extension Runner {
     fileprivate func edit(_ options: Edit) async throws {
         // Chosen before anything is read: with no editor, nothing could be edited.
         var editing = self
-        editing.editor = formEditor(try editorCommand())
+        editing.editor = context.formEditor(try context.editorCommand())
         switch try await editing.perform(options) {
         case .nothingWritten(let why): output.standardError("tracker: \(why)\n")
         case .planned(let requests): try printPlanned(requests)
@@ -24,9 +24,12 @@ extension Runner {
         }
     }
 
+}
+
+extension Context {
     /// The person's editor as the command line offers it: `command` run by sh on a private file, on the terminal.
     func formEditor(_ command: String) -> FormEditor {
-        let context = context
+        let context = self
         return FormEditor(
             canFix: context.isStdinTerminal && output.isStderrTerminal,
             edit: { form, id, opened in
@@ -38,9 +41,9 @@ extension Runner {
     /// `$VISUAL`, else `$EDITOR`, else vi, as git chooses; vi only on a terminal, where it can be used.
     func editorCommand() throws -> String {
         for name in ["VISUAL", "EDITOR"] {
-            if let editor = context.environment[name], !editor.trimmingWhitespace().isEmpty { return editor }
+            if let editor = environment[name], !editor.trimmingWhitespace().isEmpty { return editor }
         }
-        guard context.isStdinTerminal else { throw Edit.noEditor }
+        guard isStdinTerminal else { throw Edit.noEditor }
         return "vi"
     }
 }

@@ -6,13 +6,15 @@
 import TrackerAPI
 import TrackerSystem
 import TrackerModel
-import TrackerOperations
 
-extension Runner {
-    /// Every FILE checked before anything is sent (docs/contract.md "Files"): it exists, is a regular readable file of
-    /// at
-    /// most 5 MB, and is not an address. The first that fails stops the command, so nothing of a batch is sent.
-    func checkedUploads(_ paths: [String], command: String) throws -> [UploadFile] {
+/// The checks every face's uploads pass before anything is sent.
+package enum UploadChecks {
+    /// Every FILE checked before anything is sent: it exists, is a regular readable file of at most 5 MB, and is not
+    /// an address. The first that fails stops the command, so nothing of a batch is sent. A relative path is relative
+    /// to `currentDirectory`.
+    package static func files(_ paths: [String], command: String, relativeTo currentDirectory: String) throws
+        -> [UploadFile]
+    {
         guard !paths.isEmpty else {
             throw AppError.usage(
                 "\(command) needs one or more files: tracker \(command) PROJECT FILE...", command: command)
@@ -24,7 +26,7 @@ extension Runner {
                     "\(shown) is an address, not a file; download it first (tracker uploads files from this machine)",
                     command: command)
             }
-            let resolved = absolutePath(path)
+            let resolved = Path.absolute(path, from: currentDirectory)
             var info = stat()
             guard stat(resolved, &info) == 0 else {
                 let reason = errno == ENOENT ? "does not exist" : "cannot be read (\(POSIX.describe(errno)))"

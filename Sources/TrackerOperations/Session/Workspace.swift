@@ -1,0 +1,180 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerAPI
+import TrackerNetwork
+import TrackerSystem
+import TrackerModel
+
+/// What a face's sessions stand on, made once by the face (the command line for each command, `mcp` and the board for
+/// their lives, the operation tests for each test): the configuration, read once; how a client is made; the engine
+/// shared with other tracker processes; the face's copies. And the one way to open a session from them, with the
+/// schema-first retry written once (`SessionOpener`).
+package final class Workspace: Sendable {
+    /// What the face gives its workspace: where the configuration is read from, its clocks, its transport and engine,
+    /// and how it speaks (a line on its stderr, a secret it must never show).
+    package struct Surface: Sendable {
+        /// The environment the configuration is read from.
+        package var environment: [String: String]
+        /// What a relative path the person gave is relative to.
+        package var currentDirectory: String
+        /// `--secrets PATH`, over every other place the secrets file may be.
+        package var secretsPath: String? = nil
+        /// `--profile NAME`.
+        package var profile: String? = nil
+        /// `--timeout SECONDS`, over the configuration's.
+        package var timeoutSeconds: Int? = nil
+        /// The day every session of this workspace sees, read once.
+        package var today: CalendarDate
+        package var timeZone: Zone
+        /// The wall clock, for creation times and how old a remembered schema is.
+        package var now: @Sendable () -> Date
+        /// Clock, sleep and randomness for retries, and the face's lines while it waits (`--verbose`, a status line).
+        package var network: NetworkHelper.Environment
+        /// How requests travel: libcurl on Linux, URLSession on macOS, a stub in tests.
+        package var makeTransport: @Sendable (_ timeoutSeconds: Int) -> any HTTPTransport
+        /// The directory shared with other tracker processes; prepared only when a session needs it.
+        package var prepareRuntimeDirectory: @Sendable () -> RuntimeDirectory
+        /// A pacer of the test's own in place of the engine's; nil paces through `coordinate`.
+        package var makePacer: (@Sendable (Configuration, RuntimeDirectory) -> any RequestPacer)? = nil
+        /// The engine that shares the base's budget and the write locks, chosen from the configuration.
+        package var coordinate:
+            @Sendable (Configuration, RuntimeDirectory, _ warn: @escaping @Sendable (String) -> Void) ->
+                any Coordination
+        /// Where the schema and resolved names are remembered between commands; nil remembers nothing.
+        package var cache: CacheDirectory? = nil
+        /// Where `changes` keeps what it saw last; nil where there is nowhere.
+        package var state: CacheDirectory? = nil
+        /// The configuration an earlier workspace of this process read, kept for the next (a server's many calls run
+        /// the token command once); nil reads it once for this workspace.
+        package var rememberedConfiguration: Locked<Configuration?>? = nil
+        /// The tables a face that stays keeps between its calls; nil for a one-shot command.
+        package var copies: BaseCopies? = nil
+        /// What tracker calls itself in each request's User-Agent.
+        package var userAgent: String
+        /// Says a line of tracker's (a warning) where the face says such things.
+        package var warn: @Sendable (_ line: String) -> Void = { _ in }
+        /// Tells the face a secret it must never show, before anything could say it.
+        package var conceal: @Sendable (_ secret: String) -> Void = { _ in }
+
+        /// Each value without a default given.
+        package init(
+            environment: [String: String], currentDirectory: String, today: CalendarDate, timeZone: Zone,
+            now: @escaping @Sendable () -> Date, network: NetworkHelper.Environment,
+            makeTransport: @escaping @Sendable (Int) -> any HTTPTransport,
+            prepareRuntimeDirectory: @escaping @Sendable () -> RuntimeDirectory,
+            coordinate:
+                @escaping @Sendable (Configuration, RuntimeDirectory, @escaping @Sendable (String) -> Void) ->
+                any Coordination,
+            userAgent: String
+        ) {
+            (self.environment, self.currentDirectory, self.today, self.timeZone) =
+                (environment, currentDirectory, today, timeZone)
+            (self.now, self.network, self.makeTransport) = (now, network, makeTransport)
+            (self.prepareRuntimeDirectory, self.coordinate, self.userAgent) =
+                (prepareRuntimeDirectory, coordinate, userAgent)
+        }
+    }
+
+    package let surface: Surface
+    /// The configuration, read at most once: a token command runs once however often it is needed.
+    private let configuration = Locked<Configuration?>(nil)
+    /// The runtime directory, prepared at most once.
+    private let runtimeDirectory = Locked<RuntimeDirectory?>(nil)
+
+    package init(_ surface: Surface) { self.surface = surface }
+
+    /// The configuration, as every command reads it; read once, its secrets told to the face first.
+    package func loadConfiguration() throws -> Configuration {
+        if let loaded = configuration.withLock({ $0 }) { return loaded }
+        if let remembered = surface.rememberedConfiguration?.withLock({ $0 }) {
+            surface.conceal(remembered.token)
+            configuration.withLock { $0 = remembered }
+            return remembered
+        }
+        let loaded = try ConfigurationLoader.load(
+            secretsFlag: surface.secretsPath, profile: surface.profile, environment: surface.environment,
+            currentDirectory: surface.currentDirectory, warn: surface.warn
+        ).get()
+        surface.conceal(loaded.token)
+        configuration.withLock { $0 = loaded }
+        surface.rememberedConfiguration?.withLock { $0 = loaded }
+        return loaded
+    }
+
+    /// The directory shared with the user's other tracker processes; an unusable one is said once.
+    package func sharedDirectory() -> RuntimeDirectory {
+        runtimeDirectory.withLock { cached in
+            if let cached { return cached }
+            let directory = surface.prepareRuntimeDirectory()
+            if let warning = directory.warning { surface.warn(warning) }
+            cached = directory
+            return directory
+        }
+    }
+
+    /// The engine shared with other tracker processes for `configuration` (the machine's, or the team's Redis).
+    package func coordination(_ configuration: Configuration) -> any Coordination {
+        if let password = configuration.redis?.password { surface.conceal(password) }
+        return surface.coordinate(configuration, sharedDirectory(), surface.warn)
+    }
+
+    /// A client for `configuration`, paced by the engine and timed as the face asked.
+    package func makeClient(configuration: Configuration) -> ProjectAPIClient {
+        let timeout = surface.timeoutSeconds ?? configuration.timeoutSeconds
+        let network = NetworkHelper(
+            transport: surface.makeTransport(timeout), timeoutSeconds: timeout,
+            policy: RetryPolicy(budgetSeconds: Double(configuration.retryBudgetSeconds)),
+            pacer: surface.makePacer?(configuration, sharedDirectory())
+                ?? coordination(configuration).pacer(for: configuration.budgetOwner),
+            rules: ProjectAPIClient.rules, environment: surface.network)
+        return ProjectAPIClient(
+            access: configuration.access, network: network, now: surface.now, userAgent: surface.userAgent)
+    }
+
+    /// What every session of this workspace stands in: the day, the clocks, the caches, the engine, the copies. What
+    /// a person can be asked is the face's to add (`adjust`).
+    package func surroundings(_ configuration: Configuration) -> SessionSurroundings {
+        var surroundings = SessionSurroundings(
+            today: surface.today, timeZone: surface.timeZone, now: surface.now, network: surface.network,
+            cache: surface.cache, coordination: coordination(configuration), copies: surface.copies)
+        surroundings.state = surface.state
+        return surroundings
+    }
+
+    /// Opens a session as `opening` asks (see `Session.open`), for one run of an operation; `adjust` adds what the
+    /// face can ask of a person.
+    package func session(
+        _ opening: SessionOpening, attempt: SchemaAttempt,
+        adjust: @Sendable (inout SessionSurroundings) -> Void = { _ in }
+    ) async throws -> Session {
+        let configuration = try loadConfiguration()
+        var surroundings = surroundings(configuration)
+        adjust(&surroundings)
+        return try await Session.open(
+            configuration, client: makeClient(configuration: configuration), in: surroundings, attempt: attempt,
+            readingBeside: opening.readingBeside, evenWithCopy: opening.evenWithCopy)
+    }
+
+    /// Opens sessions for operations, each run with its own attempt (so it may run once more with the schema first).
+    package func opener(adjust: @escaping @Sendable (inout SessionSurroundings) -> Void = { _ in }) -> SessionOpener {
+        SessionOpener { [self] opening, attempt in try await session(opening, attempt: attempt, adjust: adjust) }
+    }
+
+    /// What this workspace's sessions stand on, for work that comes before one (doctor, init).
+    package func setup(adjust: @escaping @Sendable (inout SessionSurroundings) -> Void = { _ in }) -> Setup {
+        var setup = Setup(
+            configuration: { [self] in try loadConfiguration() }, client: { [self] in makeClient(configuration: $0) },
+            surroundings: { [self] in
+                var surroundings = surroundings($0)
+                adjust(&surroundings)
+                return surroundings
+            })
+        (setup.environment, setup.currentDirectory) = (surface.environment, surface.currentDirectory)
+        setup.profile = surface.profile
+        setup.conceal = surface.conceal
+        return setup
+    }
+}
