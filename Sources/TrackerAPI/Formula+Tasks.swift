@@ -28,16 +28,7 @@ extension Formula {
             }
         }
         if let search = filters.search {
-            let needle = "LOWER(\(literal(search)))"
-            let haystacks = [fields.name, fields[.notes]].compactMap { $0 }.map {
-                "FIND(\(needle), LOWER(\(field($0))))"
-            }
-            let wanted = search.lowercased()
-            let hasNotes = fields[.notes] != nil
-            terms.add(any(haystacks)) { task in
-                (task.name ?? "").lowercased().contains(wanted)
-                    || (hasNotes && (task.notes ?? "").lowercased().contains(wanted))
-            }
+            terms.addSearch(search, name: fields.name, notes: fields[.notes]) { ($0.name, $0.notes) }
         }
         return terms.selection
     }

@@ -143,16 +143,7 @@ public enum Formula {
             }
         }
         if let search = filters.search {
-            let needle = "LOWER(\(literal(search)))"
-            let haystacks = [fields.name, fields[.notes]].compactMap { $0 }.map {
-                "FIND(\(needle), LOWER(\(field($0))))"
-            }
-            let wanted = search.lowercased()
-            let hasNotes = fields[.notes] != nil
-            terms.add(any(haystacks)) { project in
-                (project.name ?? "").lowercased().contains(wanted)
-                    || (hasNotes && (project.notes ?? "").lowercased().contains(wanted))
-            }
+            terms.addSearch(search, name: fields.name, notes: fields[.notes]) { ($0.name, $0.notes) }
         }
         return terms.selection
     }

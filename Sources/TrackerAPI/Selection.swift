@@ -35,6 +35,23 @@ public struct Selection<Record>: Sendable {
             predicates.insert(predicate, at: 0)
         }
 
+        /// `--search`: `text` in the name or the notes (where the table has notes), case folded; the same for
+        /// projects and tasks, which differ only in where their name and notes are.
+        mutating func addSearch(
+            _ text: String, name: String?, notes: String?,
+            _ fieldsOf: @escaping @Sendable (Record) -> (String?, String?)
+        ) {
+            let needle = "LOWER(\(Formula.literal(text)))"
+            let haystacks = [name, notes].compactMap { $0 }.map { "FIND(\(needle), LOWER(\(Formula.field($0))))" }
+            let wanted = text.lowercased()
+            let hasNotes = notes != nil
+            add(Formula.any(haystacks)) { record in
+                let (name, notes) = fieldsOf(record)
+                return (name ?? "").lowercased().contains(wanted)
+                    || (hasNotes && (notes ?? "").lowercased().contains(wanted))
+            }
+        }
+
         var selection: Selection {
             let all = predicates
             return Selection(

@@ -49,7 +49,10 @@ extension ProjectTask: CopiedRecord {
     }
 }
 
-/// One table kept in memory, in the order Airtable listed it (records new to the copy go last), merged by id.
+/// One table kept in memory, in the order Airtable listed it (records new to the copy go last), merged by id. The
+/// four kinds of copy: a `TableCopy` is one table's records; a `BaseCopy` keeps a base's tables (a `TableCopy` each)
+/// up to date with what changed; `BaseCopies` holds a face's `BaseCopy` for each base and layout; a `TableSnapshot`
+/// is what `changes` saw last, on disk, to compare with.
 public struct TableCopy<Record: CopiedRecord>: Sendable {
     private var slots: [Record?] = []
     private var strings = SharedStrings()
@@ -86,14 +89,6 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
     public subscript(id: String) -> Record? { index[id].flatMap { slots[$0] } }
 
     public func contains(_ id: String) -> Bool { index[id] != nil }
-
-    /// Everything the copy holds is replaced by a whole listing.
-    public mutating func replaceAll(with records: [Record]) {
-        slots = []
-        index = [:]
-        strings = SharedStrings()
-        merge(records)
-    }
 
     /// Records seen again replace the copy's in place; new ones go last.
     public mutating func merge(_ records: [Record]) {

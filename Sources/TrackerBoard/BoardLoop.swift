@@ -60,22 +60,22 @@ extension Board {
         var filters = filters
         let startsMine = filters.mine
         filters.mine = false
-        let base = try await host.opener.session(SessionOpening(readingBeside: true, evenWithCopy: true))
+        let session = try await host.opener.session(SessionOpening(readingBeside: true, evenWithCopy: true))
         let code = tracker_terminal_take(STDOUT_FILENO)
         guard code == 0 else { throw AppError.output("cannot take the terminal: \(POSIX.describe(code))") }
         defer { tracker_terminal_give_back() }
         // Whichever handler hears SIGTERM or SIGHUP first, the terminal is given back before tracker ends.
         host.beforeEnding { tracker_terminal_give_back() }
-        var session = BoardSession(host: host, base: base, filters: filters, view: view)
-        session.model.mineOnly = startsMine
-        try await session.run(every: everySeconds)
+        var board = OpenBoard(host: host, session: session, filters: filters, view: view)
+        board.model.mineOnly = startsMine
+        try await board.run(every: everySeconds)
     }
 }
 
 /// One open board: its model, the screen it last drew, and the work it has in flight.
-package struct BoardSession {
+package struct OpenBoard {
     package let host: BoardHost
-    package let base: Session
+    package let session: Session
     package let filters: ProjectFilters
     package let view: String?
     package let unicode: Bool
@@ -90,9 +90,9 @@ package struct BoardSession {
     private var askingMe = false
     package var refreshed: [BoardCard] = []
 
-    package init(host: BoardHost, base: Session, filters: ProjectFilters, view: String?) {
+    package init(host: BoardHost, session: Session, filters: ProjectFilters, view: String?) {
         self.host = host
-        self.base = base
+        self.session = session
         self.filters = filters
         self.view = view
         self.unicode = host.unicode
@@ -102,7 +102,7 @@ package struct BoardSession {
         (events, input) = AsyncStream.makeStream(of: BoardEvent.self)
     }
 
-    package var table: String { base.configuration.table }
+    package var table: String { session.configuration.table }
 
     package mutating func run(every: Int) async throws {
         BoardTerminal.readKeys(into: input)
@@ -170,7 +170,7 @@ package struct BoardSession {
             case .success(let all):
                 if !first { model.replace(with: all) }
                 model.readFailure = nil
-                model.warning = base.sharingTrouble()
+                model.warning = session.sharingTrouble()
                 model.lastRead = Self.clock(host.now(), zone: host.timeZone)
                 model.today = CalendarDate(host.now(), in: host.timeZone)
             case .failure(let error):
@@ -346,7 +346,7 @@ package struct BoardSession {
     private mutating func findMe() {
         guard !askingMe else { return }
         askingMe = true
-        let knowledge = base.knowledge
+        let knowledge = session.knowledge
         let input = self.input
         Task {
             let me = try? await knowledge.me()

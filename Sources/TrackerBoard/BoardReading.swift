@@ -13,7 +13,7 @@ private let doneDays = 14
 
 /// How the board reads: from the tables it keeps (whole once, then what changed), or, cold or with a view, by one
 /// listing as the command line reads.
-extension BoardSession {
+extension OpenBoard {
     /// Reads the table, one listing at a time: a tick while one is in flight is skipped, so a stalled network never
     /// piles up requests.
     package mutating func startReading(first: Bool) {
@@ -21,27 +21,27 @@ extension BoardSession {
         reading = true
         if !first { refreshed = [] }
         let host = self.host
-        let base = self.base
+        let session = self.session
         let filters = self.filters
         let view = self.view
         let input = self.input
         // Cold, the first screen is read as a one-shot listing beside the schema (one round trip); every read after it,
         // and a warm first one, from the copy.
-        if view == nil, host.keepsCopies, !(first && base.inFlight != nil) {
+        if view == nil, host.keepsCopies, !(first && session.inFlight != nil) {
             return readCopy(first: first)
         }
         Task {
             do {
                 let since = ProjectDigest.start(
                     of: CalendarDate(dayNumber: host.today.dayNumber - doneDays + 1), in: host.timeZone)
-                let terms = [Formula.openOrDoneSince(since, fields: base.layout.fields)].compactMap { $0 }
-                let listing = try await base.projectListing(
+                let terms = [Formula.openOrDoneSince(since, fields: session.layout.fields)].compactMap { $0 }
+                let listing = try await session.projectListing(
                     filters, view: view, command: "board", terms: terms)
-                let tasks = (try? base.taskLayout()).map {
-                    base.taskProgressRead($0, withAssignees: true)
+                let tasks = (try? session.taskLayout()).map {
+                    session.taskProgressRead($0, withAssignees: true)
                 }
                 var all: [BoardCard] = []
-                try await listing.read(base.client) { page in
+                try await listing.read(session.client) { page in
                     let cards = page.map { BoardCard($0) }
                     all += cards
                     input.yield(.page(cards, first: first))
@@ -63,20 +63,20 @@ extension BoardSession {
     /// what changed; the cards are what the listing's formula would pick, by the predicates defined beside it.
     private func readCopy(first: Bool) {
         let host = self.host
-        let cold = self.base
+        let cold = self.session
         let filters = self.filters
         let input = self.input
         Task {
             do {
-                // After a cold start the schema is remembered: the base comes again, now with the copy attached.
-                let base = cold.client.copy == nil ? try await host.opener.session(.schemaFirst) : cold
-                guard let copy = base.client.copy else { throw AppError.badResponse("the board keeps no copy") }
+                // After a cold start the schema is remembered: the session comes again, now with the copy attached.
+                let session = cold.client.copy == nil ? try await host.opener.session(.schemaFirst) : cold
+                guard let copy = session.client.copy else { throw AppError.badResponse("the board keeps no copy") }
                 copy.beginTurn()
-                let fields = base.layout.fields
+                let fields = session.layout.fields
                 let since = ProjectDigest.start(
                     of: CalendarDate(dayNumber: host.today.dayNumber - doneDays + 1), in: host.timeZone)
-                let resolved = try await base.resolvingClient(filters, command: "board")
-                let people = try await base.peopleMatch(resolved)
+                let resolved = try await session.resolvingClient(filters, command: "board")
+                let people = try await session.peopleMatch(resolved)
                 let selection = Formula.selection(resolved, today: host.today, fields: fields)
                 // Done lately: asked of Airtable once a day, then seen by the copy as projects turn complete.
                 let doneFormula = Formula.completedSince(since, fields: fields)
@@ -101,7 +101,7 @@ extension BoardSession {
                 }
                 var all = shown.map { BoardCard($0) }
                 input.yield(.deletions(Self.deletionsText(await copy.watch)))
-                if (try? base.taskLayout()) != nil,
+                if (try? session.taskLayout()) != nil,
                     let summary = try? await copy.summarizeTasks(into: TaskSummary(), { $0.count($1) })
                 {
                     summary.fill(&all)

@@ -57,45 +57,14 @@ final class BenchmarkRedis {
         return
     }
     defer { redis.stop() }
+    let generated = FakeAirtable.generatedProjects(count: projects)
     for useRedis in [false, true] {
-        let (fake, shared) = try serve(
-            FakeAirtable.generatedProjects(count: projects), requestsPerSecond: 5, trackerPace: 5)
-        defer { fake.stop() }
-        let environments = (0..<machines).map { index -> [String: String] in
-            var environment = shared
-            environment["HOME"] = scratch + "/machine-\(index)-\(UUID().uuidString)"
-            environment["TRACKER_RUNTIME_DIR"] = environment["HOME"]! + "/run"
-            try? FileManager.default.createDirectory(
-                atPath: environment["TRACKER_RUNTIME_DIR"]!, withIntermediateDirectories: true)
-            if useRedis { environment["TRACKER_REDIS_URL"] = redis.url }
-            return environment
-        }
-        let started = Date()
-        let children = environments.flatMap { environment in
-            (0..<processes).map { _ -> Process in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: tracker)
-                process.arguments = ["list"]
-                process.environment = environment
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try? process.run()
-                return process
-            }
-        }
-        children.forEach { $0.waitUntilExit() }
-        let wall = Date().timeIntervalSince(started)
-        let failed = children.filter { $0.terminationStatus != 0 }.count
-        let requests = fake.log.count
-        let refused = fake.log.filter { $0.status == 429 }.count
-        // The fastest the base allows: every request it answered, five a second (the first five at once).
-        let floor = Double(max(0, requests - refused - 5)) / 5
+        let burst = try Burst.run(
+            machines: machines, processes: processes, projects: generated, redis: useRedis ? redis.url : nil)
         print(
             String(
-                format: "  %@ %2d × %d list of %d: %3d requests, %2d × 429, wall %@ (floor %@, %.2f×)%@",
-                (useRedis ? "with Redis   " : "without Redis") as NSString, machines, processes, projects, requests,
-                refused, seconds(wall) as NSString, seconds(floor) as NSString, floor > 0 ? wall / floor : 0,
-                (failed > 0 ? "  FAILED \(failed)" : "") as NSString))
+                format: "  %@ %2d × %d list of %d: %@", (useRedis ? "with Redis   " : "without Redis") as NSString,
+                machines, processes, projects, burst.line as NSString))
     }
     // What Redis adds to each request: list of 16, alternating with and without, at full pace.
     let (fake, environment) = try serve(FakeAirtable.recordedProjects)

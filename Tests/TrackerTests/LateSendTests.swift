@@ -79,13 +79,8 @@ struct LateSendTests {
     /// Two processes sharing a slot file: one woken late confirms through the file and is given a new slot, and the
     /// other's on-time slots are not crowded.
     @Test func aLateProcessConfirmsThroughTheSlotFile() throws {
-        let directory = TemporaryDirectory()
-        let runtime = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": directory.path + "/run"])
-        let clock = TestClock()
-        func pacer() -> FileRequestPacer {
-            FileRequestPacer(directory: runtime, name: "pace-test", requestsPerSecond: 5, now: { clock.now })
-        }
-        let (a, b) = (pacer(), pacer())
+        let (a, b, clock, directory) = twoProcessesSharingASlotFile()
+        defer { withExtendedLifetime(directory) {} }
         let turns = (0..<10).map { [a, b][$0 % 2].reserveTurn(notBefore: 0) }
         // The first window's five confirm: four on time, one (b's) 85 ms late.
         for index in 0..<4 { #expect([a, b][index % 2].confirmTurn(turns[index]).wait <= 0) }

@@ -84,13 +84,8 @@ struct PaceScheduleTests {
     }
 
     @Test func processesSharingASlotFileQueueBehindEachOther() throws {
-        let directory = TemporaryDirectory()
-        let runtime = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": directory.path + "/run"])
-        let clock = TestClock()
-        func pacer() -> FileRequestPacer {
-            FileRequestPacer(directory: runtime, name: "pace-test", requestsPerSecond: 5, now: { clock.now })
-        }
-        let (a, b) = (pacer(), pacer())
+        let (a, b, _, directory) = twoProcessesSharingASlotFile()
+        defer { withExtendedLifetime(directory) {} }
         let waits = (0..<7).map { [a, b][$0 % 2].nextTurn() }
         #expect(waits.map { String(format: "%.2f", $0) } == ["0.00", "0.00", "0.00", "0.00", "0.00", "1.05", "1.05"])
         b.rateLimited(holdingFor: 30)
@@ -205,6 +200,18 @@ struct FileLockTests {
         let lock = try await FileLock.acquire("add-x", in: .none, waitingAtMost: 5, doing: "adding").get()
         #expect(lock == nil)
     }
+}
+
+/// Two processes' pacers at 5 a second sharing one slot file in a runtime directory of the test's, on a test clock
+/// (the directory lasts as long as the value returned with them).
+func twoProcessesSharingASlotFile() -> (FileRequestPacer, FileRequestPacer, TestClock, TemporaryDirectory) {
+    let directory = TemporaryDirectory()
+    let runtime = RuntimeDirectory.prepare(environment: ["TRACKER_RUNTIME_DIR": directory.path + "/run"])
+    let clock = TestClock()
+    func pacer() -> FileRequestPacer {
+        FileRequestPacer(directory: runtime, name: "pace-test", requestsPerSecond: 5, now: { clock.now })
+    }
+    return (pacer(), pacer(), clock, directory)
 }
 
 /// A directory under the system's temporary directory, removed when the value goes away.

@@ -2,7 +2,8 @@ import TrackerAPI
 import TrackerModel
 
 /// `tracker task done|reopen TASK...`: sets Completed (or the mapped select) on every task named, found first, ten
-/// tasks a request; prints the ids. A task already in that state is printed, not written.
+/// tasks a request; hands back every task named (the face prints their ids). A task already in that state is handed
+/// back, not written.
 package struct TaskCompletion: Operation, Equatable {
     package static let flags = ["--project", "--dry-run", "--json", "--quiet"]
 

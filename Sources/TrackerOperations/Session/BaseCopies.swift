@@ -4,7 +4,8 @@ import TrackerNetwork
 import TrackerSystem
 
 /// The copies of the tables a face that stays keeps (`board`, `mcp`), one for each base and layout, shared by every
-/// command it runs; one-shot commands have none and read Airtable.
+/// command it runs; one-shot commands have none and read Airtable. Each is a `BaseCopy` (the base's tables, each a
+/// `TableCopy`, kept up to date with what changed).
 package final class BaseCopies: Sendable {
     /// The fields kept of each table, by tracker's words; nil keeps every field (an assistant may ask for any).
     package let projectWords: [FieldMap.Word]?

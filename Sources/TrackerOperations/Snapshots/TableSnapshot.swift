@@ -11,7 +11,8 @@
 import TrackerAPI
 import TrackerModel
 
-/// What `tracker changes` saw of the table last time: each project's name and the values it compares, as text.
+/// What `tracker changes` saw of the table last time: each project's name and the values it compares, as text. Not
+/// a copy the reads are answered from (`BaseCopy`, in memory): a file kept between runs, only to compare with.
 package enum TableSnapshot {
     /// One project as it was: tracker's fields by word (`due`, `lead`, …) and the base's own fields by name.
     package struct Entry: Equatable {

@@ -6,8 +6,9 @@
 import TrackerModel
 import TrackerOperations
 
-/// A subcommand: its words (the spec), its options read from the command line, and its run, side by side in one file
-/// under Commands/. `CommandRegistry.all` lists them.
+/// A subcommand: its words (the spec), its options read from the command line, and its run, side by side: in
+/// Commands/ for the commands only the command line has, in Faces/Name+CommandLine.swift for an operation's face.
+/// `CommandRegistry.all` lists them.
 protocol Command: Equatable, Sendable {
     /// What the parser, `help`, the man page and completion read.
     static var spec: CommandSpec { get }

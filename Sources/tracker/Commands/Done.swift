@@ -1,13 +1,5 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
-import TrackerNetwork
-import TrackerSystem
 
 /// `tracker done`: marks projects complete and prints their ids.
 struct Done: Command {

@@ -1,13 +1,5 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
-import TrackerNetwork
-import TrackerSystem
 
 /// `tracker reopen`: marks projects not complete again and prints their ids.
 struct Reopen: Command {
