@@ -409,8 +409,11 @@ final class MCPTests: FakeAirtableTestCase {
             XCTAssertEqual(process.terminationStatus, 0)
         }
         // Nine for the command line's three listings; the server reads the table once into its copy (three pages,
-        // after finding no webhook and making one), and its other calls share that read.
-        XCTAssertEqual(fake.recordLog.count, 14)
+        // after finding no webhook and making one), and its other calls share that read. On a loaded machine a call
+        // may reach the server only after that read is done: it then asks the webhook what changed (one request), never
+        // reads the table again (three).
+        let requests = fake.recordLog.count
+        XCTAssertTrue((14...16).contains(requests), "\(requests) requests: \(fake.recordLog.map(\.path))")
         XCTAssertFalse(fake.recordLog.contains { $0.status == 429 }, "\(fake.recordLog.map(\.status))")
         let times = fake.recordLog.map(\.time).sorted()
         for (index, time) in times.enumerated() {

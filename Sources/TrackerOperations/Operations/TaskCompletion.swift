@@ -49,8 +49,11 @@ package struct TaskCompletion: Operation, Equatable {
         let table = layout.client
         if mode.dryRun { return .planned(session.client.plannedTaskUpdates(changes, in: table)) }
         var written: [String: ProjectTask] = [:]
-        try await session.client.updateTasks(changes, in: table) { tasks in
-            for task in tasks { written[task.id] = task }
+        // A write: through the session, so a schema read that contradicts the layout afterwards never sends it again.
+        try await session.sending {
+            try await session.client.updateTasks(changes, in: table) { tasks in
+                for task in tasks { written[task.id] = task }
+            }
         }
         let tasks = found.map { written[$0.id] ?? $0 }
         // What JSON shows of each task's project is read only when asked for.

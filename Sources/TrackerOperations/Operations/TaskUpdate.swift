@@ -63,7 +63,12 @@ package struct TaskUpdate: Operation, Equatable {
         let change = TaskChange(id: task.id, write: write)
         if mode.dryRun { return .planned(base.client.plannedTaskUpdates([change], in: layout.client)) }
         var updated = task
-        try await base.client.updateTasks([change], in: layout.client) { if let first = $0.first { updated = first } }
+        // A write: through the session, so a schema read that contradicts the layout afterwards never sends it again.
+        try await base.sending {
+            try await base.client.updateTasks([change], in: layout.client) {
+                if let first = $0.first { updated = first }
+            }
+        }
         return .updated(updated, rows: try await base.taskRows([updated]), movedTo: moved)
     }
 }

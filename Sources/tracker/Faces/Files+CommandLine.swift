@@ -23,8 +23,13 @@ extension Runner {
             case .download(let directory, let force):
                 try await download(attachments, holder: holder, into: directory, force: force, base: base)
             case .remove(let targets, let confirmed, let dryRun):
-                try await removeFiles(
-                    targets, from: attachments, holder: holder, confirmed: confirmed, dryRun: dryRun, base: base)
+                switch try await options.remove(targets, from: read, confirmed: confirmed, dryRun: dryRun, in: base) {
+                case .planned(let request): try printPlanned([request])
+                case .removed(let asked, let gone):
+                    try output.standardOutput(gone.map { $0.id + "\n" }.joined())
+                    narrate(
+                        "Removed \(asked.count) file\(asked.count == 1 ? "" : "s") from \(holder.name).", WriteMode())
+                }
             }
             return read
         }
@@ -75,38 +80,5 @@ extension Runner {
             }
             try output.standardOutput(FileTable.render(attachments, width: output.terminalWidth ?? 80, style: style))
         }
-    }
-
-    private func removeFiles(
-        _ targets: [String], from attachments: [Attachment], holder: FileHolder, confirmed: Bool, dryRun: Bool,
-        base: Session
-    ) async throws {
-        var removing: [Attachment] = []
-        for target in targets {
-            let matches = attachments.filter { $0.id == target || $0.filename == target }
-            guard !matches.isEmpty else {
-                let names = attachments.map(\.filename)
-                let guess = Suggestion.question(ProjectNaming.closest(to: target, among: names)).map { " " + $0 } ?? ""
-                throw AppError.notFound(
-                    "no file \"\(TextCells.folded(target))\" in \(TextCells.folded(holder.name)).\(guess)", hint: nil)
-            }
-            guard matches.count == 1 else {
-                throw AppError.usage(
-                    "\(matches.count) files are named \"\(TextCells.folded(target))\": "
-                        + matches.map(\.id).joined(separator: ", ") + "; pass one of the ids", command: "files")
-            }
-            if !removing.contains(matches[0]) { removing.append(matches[0]) }
-        }
-        let keeping = attachments.filter { !removing.contains($0) }.map(\.id)
-        if dryRun { return try printPlanned([base.client.plannedKeep(keeping, in: holder.cell)]) }
-        if !confirmed {
-            try confirmDeleting(
-                removing.map { "\($0.id)  \(TextCells.folded($0.filename))" }, noun: "file",
-                command: "files --remove", verb: "remove", from: TextCells.folded(holder.name))
-        }
-        let left = try await base.client.keepAttachments(keeping, in: holder.cell).get()
-        let gone = Set(left.map(\.id))
-        try output.standardOutput(removing.filter { !gone.contains($0.id) }.map { $0.id + "\n" }.joined())
-        narrate("Removed \(removing.count) file\(removing.count == 1 ? "" : "s") from \(holder.name).", WriteMode())
     }
 }
