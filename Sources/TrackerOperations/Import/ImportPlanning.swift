@@ -8,11 +8,11 @@ import TrackerModel
 
 extension Import {
     /// Every row read and checked, and matched to the projects that exist; any bad row stops it all (exit 65).
-    func plan(_ text: String, format: ImportFormat, in base: Session) async throws -> ImportPlan {
-        let (client, today, zone) = (base.client, base.today, base.surroundings.timeZone)
+    func plan(_ text: String, format: ImportFormat, in session: Session) async throws -> ImportPlan {
+        let (client, today, zone) = (session.client, session.today, session.surroundings.timeZone)
         let (rows, unreadable) = ImportReader.rows(text, format: format)
         var problems = unreadable
-        let checker = try await base.checker(command: "import")
+        let checker = try await session.checker(command: "import")
         let columns = try await Self.baseColumns(rows, format: format, checker: checker, problems: &problems)
         var inputs: [(line: Int, input: ProjectInput, cells: [BaseCell])] = []
         for row in rows where columns != nil {

@@ -56,11 +56,11 @@ package struct Add: Operation, Equatable {
     package func run(in session: Session) async throws -> AddOutcome {
         let notes = try session.readNotes(input.notes, command: "add")
         let input = input
-        func check(_ base: Session) async throws -> ProjectWrite {
-            if base.layout.fields[.due] != nil && input.due == nil {
+        func check(_ session: Session) async throws -> ProjectWrite {
+            if session.layout.fields[.due] != nil && input.due == nil {
                 throw AppError.usage("add needs --due DATE", command: "add")
             }
-            return try await base.checker(command: "add").write(for: input, notes: notes)
+            return try await session.checker(command: "add").write(for: input, notes: notes)
         }
         let write = try await check(session)
         let client = session.client

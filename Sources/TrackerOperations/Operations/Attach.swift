@@ -48,18 +48,18 @@ package struct Attach: Operation, Equatable {
     /// Uploads each file once to the cell: `watch` hears each upload start, move and end; `added` each attachment as
     /// Airtable confirms it. An upload whose answer is lost may have happened: from the first, the command is never
     /// run again, and a lost answer is settled by looking for an attachment that was not there before.
-    package func run(in base: Session, watching watch: UploadWatch, added: (Attachment) throws -> Void) async throws
+    package func run(in session: Session, watching watch: UploadWatch, added: (Attachment) throws -> Void) async throws
         -> Attached
     {
-        let holder = try await base.fileHolder(owner, field: field, command: "attach", forgiving: false)
+        let holder = try await session.fileHolder(owner, field: field, command: "attach", forgiving: false)
         let files = uploads
-        if mode.dryRun { return .planned(files.map { base.client.plannedUpload($0, to: holder.cell) }) }
-        let attached = try await base.sendingOnce {
-            var known = Set(try await holder.current(base.client).map(\.id))
+        if mode.dryRun { return .planned(files.map { session.client.plannedUpload($0, to: holder.cell) }) }
+        let attached = try await session.sendingOnce {
+            var known = Set(try await holder.current(session.client).map(\.id))
             var attached: [Attachment] = []
             for (index, file) in files.enumerated() {
                 let progress = watch.starting(file, index, files.count)
-                let result = await base.client.uploadOnce(file, to: holder.cell, known: known, progress: progress)
+                let result = await session.client.uploadOnce(file, to: holder.cell, known: known, progress: progress)
                 watch.ended()
                 let attachment: Attachment
                 switch result {

@@ -45,12 +45,12 @@ package struct CalendarFeed: Operation, Equatable {
 
     /// One listing, filtered on Airtable: each page handed on with the layout the listing confirmed before it; returns
     /// that layout (for a feed of no events).
-    package func run(in base: Session, each: (TableLayout, [Project]) throws -> Void) async throws -> TableLayout {
-        let listing = try await base.datedListing(
+    package func run(in session: Session, each: (TableLayout, [Project]) throws -> Void) async throws -> TableLayout {
+        let listing = try await session.datedListing(
             filters, view: view, includesComplete: includesComplete,
             showing: [.name, .due, .complete, .lead, .notes], command: "calendar")
         var confirmed: TableLayout?
-        return try await listing.read(base.client) { page in
+        return try await listing.read(session.client) { page in
             if confirmed == nil { confirmed = try await listing.inFlight?.confirmed() ?? listing.layout }
             try each(confirmed!, page)
         }

@@ -87,9 +87,9 @@ package struct Changes: Operation, Equatable {
     /// Reads the table (one listing, or only what the news says changed) and compares it with the snapshot, one run
     /// at a time per snapshot. The new snapshot is handed back unwritten: the face keeps it once it has shown the
     /// changes, so a run that fails or is interrupted on the way reports them again.
-    package func run(in base: Session) async throws -> ChangesOutcome {
-        guard let directory = base.surroundings.state else { throw Self.nowhereToRemember }
-        let configuration = base.configuration
+    package func run(in session: Session) async throws -> ChangesOutcome {
+        guard let directory = session.surroundings.state else { throw Self.nowhereToRemember }
+        let configuration = session.configuration
         let name =
             FileLock.name(
                 prefix: "changes",
@@ -99,7 +99,7 @@ package struct Changes: Operation, Equatable {
                 ]) + ".json"
         let path = directory.path + "/" + name
         // A second run on this snapshot waits for the first: never two reports of one change, never a torn file.
-        let held = try await base.lock(
+        let held = try await session.lock(
             [configuration.profile ?? "", configuration.endpoint.absoluteString, selection], for: "changes",
             doing: "comparing with \(path)", machineOnly: true)
         if reset {
@@ -111,7 +111,7 @@ package struct Changes: Operation, Equatable {
         }
         let pending = PendingSnapshot(directory: directory, name: name, held: held)
         let previousData = directory.bytes(name)
-        let comparison = try await compare(in: base, previousData: previousData, path: path)
+        let comparison = try await compare(in: session, previousData: previousData, path: path)
         let (file, changes) = (comparison.file, comparison.changes)
         // Nothing changed and the file already says so, byte for byte: replacing it (and waiting for the disk) would
         // only cost time.
@@ -130,8 +130,8 @@ package struct Changes: Operation, Equatable {
     }
 
     /// The snapshot (when there is one) compared with the table; a snapshot that cannot be trusted is refused.
-    private func compare(in base: Session, previousData: [UInt8]?, path: String) async throws -> TableComparison {
-        let configuration = base.configuration
+    private func compare(in session: Session, previousData: [UInt8]?, path: String) async throws -> TableComparison {
+        let configuration = session.configuration
         func untrusted(_ problem: TableSnapshot.Problem) -> AppError {
             let why =
                 switch problem {
@@ -152,11 +152,11 @@ package struct Changes: Operation, Equatable {
         // The table is compared page by page as it arrives: only the lines of changed projects are ever parsed.
         // The new snapshot is written as it is compared, straight into the file's bytes, header first.
         // Sized from the last file, so growing it never holds two copies of a large table at once.
-        let zone = base.surroundings.timeZone
+        let zone = session.surroundings.timeZone
         let selection = selection
         func comparing(_ layout: TableLayout, news: TableSnapshot.News?) -> TableComparison {
             // Client names tracker remembers, so a change of client reads as names where it can.
-            let names = layout.clientTableID.map(base.knowledge.recordNames(in:)) ?? [:]
+            let names = layout.clientTableID.map(session.knowledge.recordNames(in:)) ?? [:]
             return TableComparison(
                 previous: previous, formatter: FieldFormatter(table: layout.table, timeZone: zone, recordNames: names),
                 capacity: max(1 << 16, (previousData?.count ?? 0) * 9 / 8),
@@ -165,13 +165,14 @@ package struct Changes: Operation, Equatable {
         }
         var distrusted = Set<String>()
         do {
-            if let previous, let news = try await base.changesNews(self, previous: previous, distrusted: &distrusted) {
+            if let previous, let news = try await session.changesNews(self, previous: previous, distrusted: &distrusted)
+            {
                 // Only what changed since the snapshot is read, and its other lines are kept as they are.
-                var comparison = comparing(try await base.confirmedLayout(), news: news.next)
+                var comparison = comparing(try await session.confirmedLayout(), news: news.next)
                 try comparison.patch(changed: news.changed, left: news.left, deleted: news.deleted)
                 return comparison
             }
-            return try await compareWhole(in: base, previous: previous, distrusted: distrusted, comparing: comparing)
+            return try await compareWhole(in: session, previous: previous, distrusted: distrusted, comparing: comparing)
         } catch let problem as TableSnapshot.Problem {
             throw untrusted(problem)
         }
@@ -179,15 +180,15 @@ package struct Changes: Operation, Equatable {
 
     /// The snapshot compared with the whole table, read by one listing (where the news starts taken first).
     private func compareWhole(
-        in base: Session, previous: TableSnapshot.Stored?, distrusted: Set<String>,
+        in session: Session, previous: TableSnapshot.Stored?, distrusted: Set<String>,
         comparing: (TableLayout, TableSnapshot.News?) -> TableComparison
     ) async throws -> TableComparison {
-        let listing = try await base.projectListing(filters, view: view, command: "changes")
-        let news = try await base.changesNewsStart(self, distrusted: distrusted)
+        let listing = try await session.projectListing(filters, view: view, command: "changes")
+        let news = try await session.changesNewsStart(self, distrusted: distrusted)
         var started: TableComparison?
         // Cold, the listing goes out beside the schema read; values are formatted by the fields' types, so the
         // comparison starts once the schema has confirmed the layout (before the first page is passed on).
-        let layout = try await listing.read(base.client) { page in
+        let layout = try await listing.read(session.client) { page in
             if started == nil {
                 started = comparing(try await listing.inFlight?.confirmed() ?? listing.layout, news)
             }
@@ -197,7 +198,7 @@ package struct Changes: Operation, Equatable {
         if let previous {
             let missing = comparison.missing
             // A project that left the filters but is still in the table changed; it was not deleted.
-            let left = selection.isEmpty ? [] : try await Self.stillThere(missing, in: base, comparison.formatter)
+            let left = selection.isEmpty ? [] : try await Self.stillThere(missing, in: session, comparison.formatter)
             let stayed = Set(left.map(\.id))
             for entry in left { try comparison.compare(entry) }
             for id in missing where !stayed.contains(id) {
@@ -208,12 +209,12 @@ package struct Changes: Operation, Equatable {
     }
 
     /// The projects among `ids` that are still in the table, read by id a hundred a request.
-    private static func stillThere(_ ids: [String], in base: Session, _ formatter: FieldFormatter) async throws
+    private static func stillThere(_ ids: [String], in session: Session, _ formatter: FieldFormatter) async throws
         -> [TableSnapshot.Entry]
     {
         var entries: [TableSnapshot.Entry] = []
         for chunk in ids.chunked(into: 100) {
-            let found = try await base.client.projects(matching: Formula.any(chunk.map(Formula.recordID(is:)))).get()
+            let found = try await session.client.projects(matching: Formula.any(chunk.map(Formula.recordID(is:)))).get()
             entries += found.map { TableSnapshot.entry($0, formatter: formatter) }
         }
         return entries

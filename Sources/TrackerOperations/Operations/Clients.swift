@@ -30,8 +30,8 @@ package struct Clients: Operation, Equatable {
 
     /// The clients with their projects (open and all), read beside the projects' links to them: one round trip for
     /// a base of a page or two; sorted by name as people sort it.
-    package func run(in base: Session) async throws -> [ClientSummary] {
-        let layout = base.layout
+    package func run(in session: Session) async throws -> [ClientSummary] {
+        let layout = session.layout
         let fields = layout.fields
         guard let clientField = fields[.client] else {
             throw AppError.usage(
@@ -44,9 +44,9 @@ package struct Clients: Operation, Equatable {
         let linked = ListQuery.picking(
             Selection(formula: Formula.field(clientField)) { !$0.clients.isEmpty },
             fields: layout.table == nil ? nil : wanted)
-        let client = base.client
+        let client = session.client
         async let projectsRead = client.collect { onPage in try await client.listProjects(linked, onPage: onPage) }
-        let records = try await base.client.rawRecords(in: table).get()
+        let records = try await session.client.rawRecords(in: table).get()
         let projects = try await projectsRead.get()
         var byClient: [String: [Project]] = [:]
         for project in projects { for id in project.clients { byClient[id, default: []].append(project) } }
@@ -56,8 +56,8 @@ package struct Clients: Operation, Equatable {
                 about: record.fields["About"]?.stringValue,
                 projects: byClient[record.id] ?? [], fields: record.fields)
         }.sorted { (Self.sortKey($0.name), $0.id) < (Self.sortKey($1.name), $1.id) }
-        base.knowledge.remember(records: summaries.map { LinkedRecord(id: $0.id, name: $0.name) }, in: table)
-        base.rememberClientNames(summaries.map(\.name))
+        session.knowledge.remember(records: summaries.map { LinkedRecord(id: $0.id, name: $0.name) }, in: table)
+        session.rememberClientNames(summaries.map(\.name))
         return summaries
     }
 }

@@ -88,19 +88,20 @@ extension Comment {
 
 extension Comment {
     /// `text` with each `@email` of a known collaborator as Airtable's `@[usr…]`; other `@words` stay as typed.
-    private func withMentions(_ text: String, session base: Session) async throws -> String {
+    private func withMentions(_ text: String, session: Session) async throws -> String {
         let emails = CommentText.mentionedEmails(in: text)
         guard !emails.isEmpty else { return text }
         var ids: [String: String] = [:]
         for email in emails {
-            if let id = base.knowledge.person(named: email)?["id"]?.stringValue { ids[email] = id }
+            if let id = session.knowledge.person(named: email)?["id"]?.stringValue { ids[email] = id }
         }
         let missing = emails.filter { ids[$0] == nil }
         if !missing.isEmpty {
             // The table's leads and teams are who tracker can know by email: one listing of those two fields.
-            let fields = [base.layout.fields[.lead], base.layout.fields[.team]].compactMap { $0 }
+            let fields = [session.layout.fields[.lead], session.layout.fields[.team]].compactMap { $0 }
             var people: [String: JSONValue] = [:]
-            try await base.client.listProjects(ListQuery(fields: base.layout.table == nil ? nil : fields)) { page in
+            try await session.client.listProjects(ListQuery(fields: session.layout.table == nil ? nil : fields)) {
+                page in
                 for person in page.flatMap({ [$0.lead].compactMap { $0 } + $0.team }) {
                     guard let email = person.email?.lowercased(), let id = person.id, missing.contains(email) else {
                         continue
@@ -109,7 +110,7 @@ extension Comment {
                     people[email] = .object([("id", .string(id)), ("email", .string(email))])
                 }
             }
-            base.knowledge.remember(people: people)
+            session.knowledge.remember(people: people)
         }
         return CommentText.replacingMentions(in: text, ids: ids)
     }

@@ -38,7 +38,7 @@ package struct Comments: Operation, Equatable {
 
     /// Reads every page (Airtable gives the newest first, a hundred a page): the comments oldest first, and the
     /// record they are on.
-    package func run(in base: Session) async throws -> RecordComments {
+    package func run(in session: Session) async throws -> RecordComments {
         // By id the comments are asked for beside the record (and the schema): one round trip. They are used only
         // once the record is found in this table.
         let byID: String? =
@@ -46,14 +46,14 @@ package struct Comments: Operation, Equatable {
         let limit = limit
         async let early: Result<[RecordComment], AppError>? = {
             guard let byID else { return nil }
-            return await base.client.comments(on: byID, limit: limit)
+            return await session.client.comments(on: byID, limit: limit)
         }()
-        let record = try await base.find(target, forgiving: true)
+        let record = try await session.find(target, forgiving: true)
         let read =
             if let early = await early, record.id == byID {
                 early
             } else {
-                await base.client.comments(on: record.id, limit: limit, inTable: record.route)
+                await session.client.comments(on: record.id, limit: limit, inTable: record.route)
             }
         return RecordComments(comments: Array(try read.get().reversed()), recordName: record.name)
     }

@@ -33,29 +33,30 @@ package struct Delete: Operation, Equatable {
 
     /// Finds every project named, asks where the face can (else needs `--yes`), and deletes ten a request, handing
     /// each batch on as it goes.
-    package func run(in base: Session, deleted: (DeletedBatch) throws -> Void) async throws -> Deleted {
-        let client = base.client
+    package func run(in session: Session, deleted: (DeletedBatch) throws -> Void) async throws -> Deleted {
+        let client = session.client
         // With --yes and ids alone, the delete is the one request (--json gives objects, so it reads them first).
         var deletedByID = 0
-        let wroteByID = try await base.writtenByID(targets, allowed: confirmed && !mode.dryRun && !mode.json) { ids in
-            try await base.sending {
+        let wroteByID = try await session.writtenByID(targets, allowed: confirmed && !mode.dryRun && !mode.json) {
+            ids in
+            try await session.sending {
                 try await client.deleteProjects(ids, unverified: true) { batch in try deleted(.ids(batch)) }
             }
             deletedByID = ids.count
         }
         if wroteByID { return .deleted(count: deletedByID) }
-        let projects = try await base.namingForWrites().resolve(all: targets)
-        _ = try await base.confirmedLayout()
+        let projects = try await session.namingForWrites().resolve(all: targets)
+        _ = try await session.confirmedLayout()
         let ids = projects.map(\.id)
         if mode.dryRun { return .planned(client.plannedDeletes(ids)) }
         if !confirmed {
-            try base.confirmDeleting(
+            try session.confirmDeleting(
                 projects.map {
                     "\($0.id)  \(TextCells.folded($0.name ?? "(no name)"))\($0.due.map { ", due \($0)" } ?? "")"
                 },
                 noun: "project", command: "delete")
         }
-        try await base.sending {
+        try await session.sending {
             try await client.deleteProjects(ids) { batch in
                 try deleted(.projects(projects.filter { batch.contains($0.id) }))
             }

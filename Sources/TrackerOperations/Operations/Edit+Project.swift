@@ -8,12 +8,13 @@ extension Edit {
         async let read = Show.namesReadBeside(prepared)
         let naming = ProjectNaming(client: prepared.client)
         let project = try await naming.resolve(target)
-        var base = prepared
-        base.layout = try await prepared.confirmedLayout()
-        base.inFlight = nil
-        let names = await Show.linkedNames(of: project, in: Show.linkedTables(base), base: base, known: await read)
-        let form = EditForm(project: project, layout: base.layout, recordNames: names)
-        let checker = try await base.checker(command: "edit")
+        var session = prepared
+        session.layout = try await prepared.confirmedLayout()
+        session.inFlight = nil
+        let names = await Show.linkedNames(
+            of: project, in: Show.linkedTables(session), session: session, known: await read)
+        let form = EditForm(project: project, layout: session.layout, recordNames: names)
+        let checker = try await session.checker(command: "edit")
         let opened = form.text()
         var text = opened
         let onTerminal = editor.canFix
@@ -43,8 +44,8 @@ extension Edit {
                             (
                                 entry, value,
                                 try await check(
-                                    value, for: entry, with: checker, today: base.today,
-                                    zone: base.surroundings.timeZone)
+                                    value, for: entry, with: checker, today: session.today,
+                                    zone: session.surroundings.timeZone)
                             ))
                     } catch let error as AppError {
                         guard case .usage(let message, _) = error else { throw error }
@@ -70,16 +71,16 @@ extension Edit {
         }
         do {
             let now = try await naming.resolve(project.id)
-            let there = EditForm(project: now, layout: base.layout, recordNames: names)
+            let there = EditForm(project: now, layout: session.layout, recordNames: names)
             let write = try Self.stillToWrite(checked, opened: form, there: there)
             guard !write.cells.isEmpty else {
                 return .nothingWritten("no changes: Airtable already has them")
             }
             let change = ProjectChange(id: project.id, write: write)
-            if mode.dryRun { return .planned(base.client.plannedUpdates([change])) }
+            if mode.dryRun { return .planned(session.client.plannedUpdates([change])) }
             var updated: Project?
             // Only the cells changed here and not there: sent again, should the edit be run again.
-            try await base.sending { try await base.client.updateProjects([change]) { updated = $0.first } }
+            try await session.sending { try await session.client.updateProjects([change]) { updated = $0.first } }
             return .project(updated ?? project, wrote: write)
         } catch let error as AppError {
             throw AppError.editKept(error, path: editor.keep(text, project.id))

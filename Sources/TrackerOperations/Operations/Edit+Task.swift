@@ -5,12 +5,14 @@ extension Edit {
     /// `tracker edit --task TASK`: the task as a text form in the editor; what changed there is checked as `task
     /// update` checks its flags, the task is read again, and only fields changed here and not there are written. A
     /// field changed in both places is a conflict; whenever nothing is written, what was typed is kept.
-    func editTask(_ typed: String, project: String?, in base: Session, editor: FormEditor) async throws -> EditOutcome {
-        let layout = try base.taskLayout()
-        let naming = try await base.taskNaming(layout, project: project)
+    func editTask(_ typed: String, project: String?, in session: Session, editor: FormEditor) async throws
+        -> EditOutcome
+    {
+        let layout = try session.taskLayout()
+        let naming = try await session.taskNaming(layout, project: project)
         let task = try await naming.resolve(typed)
         var projectName: String?
-        if let id = task.project { projectName = try await base.client.projects(ids: [id]).get().first?.name }
+        if let id = task.project { projectName = try await session.client.projects(ids: [id]).get().first?.name }
         let form = TaskEditForm(task: task, layout: layout, projectName: projectName)
         let opened = form.text()
         let edited = Edit.withoutProblems(try editor.edit(opened, task.id, opened))
@@ -25,7 +27,7 @@ extension Edit {
             guard !changed.isEmpty else {
                 return .nothingWritten("no changes")
             }
-            var write = try await base.taskCells(try values(changed), layout: layout)
+            var write = try await session.taskCells(try values(changed), layout: layout)
             for (word, value) in changed {
                 if word == .complete, let completion = layout.fields.completion {
                     write[TaskWord.complete] = completion.value(complete: try yesOrNo(value))
@@ -45,14 +47,14 @@ extension Edit {
                     command: "edit")
             }
             let change = TaskChange(id: task.id, write: write)
-            if mode.dryRun { return .planned(base.client.plannedTaskUpdates([change], in: layout.client)) }
+            if mode.dryRun { return .planned(session.client.plannedTaskUpdates([change], in: layout.client)) }
             var updated = now
-            try await base.sending {
-                try await base.client.updateTasks([change], in: layout.client) {
+            try await session.sending {
+                try await session.client.updateTasks([change], in: layout.client) {
                     if let first = $0.first { updated = first }
                 }
             }
-            return .task(updated, rows: try await base.taskRows([updated]))
+            return .task(updated, rows: try await session.taskRows([updated]))
         } catch let problems as EditForm.Problems {
             let text = problems.messages().joined(separator: "; ")
             throw AppError.editKept(.usage(text, command: "edit"), path: editor.keep(edited, task.id))

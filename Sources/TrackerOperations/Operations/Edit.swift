@@ -40,11 +40,12 @@ package struct Edit: Operation, Equatable {
 
     /// Reads the record, hands its form to the face's editor until what comes back can be checked (or the person gives
     /// up), reads the record again, and writes what changed here and nowhere else in one request.
-    package func run(in base: Session) async throws -> EditOutcome {
-        guard let editor = base.surroundings.editor else { throw Self.noEditor }
+    package func run(in session: Session) async throws -> EditOutcome {
+        guard let editor = session.surroundings.editor else { throw Self.noEditor }
         switch target {
-        case .project(let project): return try await editProject(project, in: base, editor: editor)
-        case .task(let task, let project): return try await editTask(task, project: project, in: base, editor: editor)
+        case .project(let project): return try await editProject(project, in: session, editor: editor)
+        case .task(let task, let project):
+            return try await editTask(task, project: project, in: session, editor: editor)
         }
     }
 }

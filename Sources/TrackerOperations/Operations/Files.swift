@@ -61,10 +61,10 @@ package struct Files: Operation, Equatable {
     package var opening: SessionOpening { .besideSchema }
 
     /// The project's (or client's) attachment cell and what it holds now; a remove names its owner exactly.
-    package func run(in base: Session) async throws -> FilesRead {
+    package func run(in session: Session) async throws -> FilesRead {
         let reads: Bool = if case .remove = action { false } else { true }
-        let holder = try await base.fileHolder(owner, field: field, command: "files", forgiving: reads)
-        return FilesRead(holder: holder, attachments: try await holder.current(base.client))
+        let holder = try await session.fileHolder(owner, field: field, command: "files", forgiving: reads)
+        return FilesRead(holder: holder, attachments: try await holder.current(session.client))
     }
 }
 

@@ -54,25 +54,25 @@ package struct Import: Operation, Equatable {
         case written(lines: ArraySlice<Int>, projects: [Project], action: String)
     }
 
-    package func run(in base: Session) async throws -> ImportPlan { try await run(in: base) { _ in } }
+    package func run(in session: Session) async throws -> ImportPlan { try await run(in: session) { _ in } }
 
     /// Reads the rows, checks every one, plans create / update / unchanged from Airtable's current state, then (unless
     /// a dry run) writes ten rows a request. New projects go as upserts on the key, so running the same import again,
     /// after any failure or a kill, finishes the job without adding a project twice.
-    package func run(in base: Session, _ hear: (Event) throws -> Void) async throws -> ImportPlan {
+    package func run(in session: Session, _ hear: (Event) throws -> Void) async throws -> ImportPlan {
         let format = format ?? file.flatMap(ImportFormat.implied(byPath:)) ?? .sniffed(text)
         for word in key {
-            _ = try base.client.fields.required(word, for: "--key \(word.rawValue)", command: "import")
+            _ = try session.client.fields.required(word, for: "--key \(word.rawValue)", command: "import")
         }
-        let plan = try await plan(text, format: format, in: base)
+        let plan = try await plan(text, format: format, in: session)
         try hear(.planned(plan))
         guard !mode.dryRun else { return plan }
-        try await write(plan, in: base, hear)
+        try await write(plan, in: session, hear)
         return plan
     }
 
     /// Writes the plan ten rows a request. An error on the way says how many rows were written before it.
-    private func write(_ plan: ImportPlan, in base: Session, _ hear: (Event) throws -> Void) async throws {
+    private func write(_ plan: ImportPlan, in session: Session, _ hear: (Event) throws -> Void) async throws {
         let creates = plan.entries.compactMap { entry -> (Int, ProjectWrite)? in
             if case .create(let write) = entry.action { (entry.line, write) } else { nil }
         }
@@ -83,7 +83,7 @@ package struct Import: Operation, Equatable {
                 nil
             }
         }
-        let client = base.client
+        let client = session.client
         var written = 0
         func record(_ lines: ArraySlice<Int>, _ projects: [Project], _ action: String) throws {
             written += projects.count
@@ -91,7 +91,7 @@ package struct Import: Operation, Equatable {
         }
         do {
             // Upserts on the key and updates by id: either may go out again, should the import be run again.
-            try await base.sending {
+            try await session.sending {
                 var createdLines = creates.map(\.0)[...]
                 try await client.upsertProjects(creates.map(\.1), mergingOn: key) { projects in
                     try record(createdLines.prefix(projects.count), projects, "created")

@@ -123,11 +123,11 @@ extension List {
 extension List {
     /// Streams every matching project page by page to `each`, after the columns the listing shows; returns what it
     /// read. Nothing is handed on before the schema read beside it confirms the layout it assumed.
-    package func run(in base: Session, each: (ListingEvent) throws -> Void) async throws -> Listing {
+    package func run(in session: Session, each: (ListingEvent) throws -> Void) async throws -> Listing {
         let options = self
         do {
-            return try await base.reading(recheck: { fresh in _ = try await listPlan(options, fresh) }) {
-                try await list(options, base: base, each: each)
+            return try await session.reading(recheck: { fresh in _ = try await listPlan(options, fresh) }) {
+                try await list(options, session: session, each: each)
             }
         } catch AppError.http(422, let body) where body.type == "VIEW_NAME_NOT_FOUND" {
             // Without the schema tracker cannot list the views, but a view that is not there is still a usage error.
@@ -144,11 +144,11 @@ extension List {
         package var keep: (@Sendable (Project) -> Bool)?
     }
 
-    private func listPlan(_ options: List, _ base: Session) async throws -> ListPlan {
+    private func listPlan(_ options: List, _ session: Session) async throws -> ListPlan {
         var options = options
-        options.filters = try await base.resolvingClient(options.filters, command: "list")
-        let fields = base.layout.fields
-        var (lookup, view) = try await base.lookUpSelection(options.filters, view: options.view, command: "list")
+        options.filters = try await session.resolvingClient(options.filters, command: "list")
+        let fields = session.layout.fields
+        var (lookup, view) = try await session.lookUpSelection(options.filters, view: options.view, command: "list")
         var sort: [(field: String, direction: ListQuery.Direction)] = []
         let direction: ListQuery.Direction = options.descending ? .desc : .asc
         switch options.sort {
@@ -169,9 +169,9 @@ extension List {
                 fields.word(forFieldNamed: field).flatMap { fields[$0] == field ? Self.column(for: $0) : nil }
                     ?? .field(field))
         }
-        let keep = try await base.peopleMatch(options.filters)
+        let keep = try await session.peopleMatch(options.filters)
         var query = ListQuery.picking(
-            Formula.selection(options.filters, today: base.today, fields: fields),
+            Formula.selection(options.filters, today: session.today, fields: fields),
             fields: fetchedFields(options, columns: columns, layout: lookup.layout))
         query.sort = sort
         // One more than the limit tells whether more match. People by email or as `me` are matched here, not by
@@ -222,9 +222,9 @@ extension List {
         return names
     }
 
-    private func list(_ options: List, base: Session, each: (ListingEvent) throws -> Void) async throws -> Listing {
-        let client = base.client
-        let plan = try await listPlan(options, base)
+    private func list(_ options: List, session: Session, each: (ListingEvent) throws -> Void) async throws -> Listing {
+        let client = session.client
+        let plan = try await listPlan(options, session)
         try each(.columns(plan.columns))
         var listing = Listing()
         let keep = plan.keep
@@ -232,13 +232,13 @@ extension List {
         var remaining = options.limit ?? Int.max
         var names: [String] = []
         var ids: [(id: String, name: String)] = []
-        let today = base.today
+        let today = session.today
         // Asked for tasks or days left: one listing of the Tasks table beside the projects', never one per project.
-        let taskReading = try progressRead(plan.columns, base: base)
+        let taskReading = try progressRead(plan.columns, session: session)
         defer { taskReading?.cancel() }
         do {
             try await client.listProjects(query) { page in
-                _ = try await base.confirmedLayout()
+                _ = try await session.confirmedLayout()
                 var page = page
                 if let taskReading {
                     let tasks = try await taskReading.value
@@ -260,18 +260,19 @@ extension List {
                 if listing.moreMatch { throw ListingComplete() }
             }
         } catch is ListingComplete {}
-        listing.layout = try await base.confirmedLayout()
+        listing.layout = try await session.confirmedLayout()
         // Only a listing of the whole table may forget names; any other adds what it saw.
         let isWholeTable = options.filters.isEmpty && options.view == nil && !listing.moreMatch && options.limit == nil
-        base.rememberNames(names, ids: ids, replacing: isWholeTable)
+        session.rememberNames(names, ids: ids, replacing: isWholeTable)
         listing.columns = plan.columns
         return listing
     }
 
     /// The tasks of every project, read beside the listing when `columns` show progress; nil otherwise.
-    private func progressRead(_ columns: [ListColumn], base: Session) throws -> Task<[String: [ProjectTask]], Error>? {
+    private func progressRead(_ columns: [ListColumn], session: Session) throws -> Task<[String: [ProjectTask]], Error>?
+    {
         guard columns.contains(.tasks) || columns.contains(.daysLeft) else { return nil }
-        return base.taskProgressRead(try base.taskLayout())
+        return session.taskProgressRead(try session.taskLayout())
     }
 
     /// Stops a listing once `--limit` projects were shown and one more told that more match.

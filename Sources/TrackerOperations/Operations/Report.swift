@@ -91,15 +91,15 @@ extension Report {
 extension Report {
     /// Reads the projects of every section in one listing and sorts them into the digest; nil when there is
     /// nothing to report and `--always` was not given.
-    package func run(in base: Session) async throws -> ReportDocument? {
+    package func run(in session: Session) async throws -> ReportDocument? {
         let options = self
-        let today = base.today
-        var digest = ProjectDigest(date: today, days: options.days, timeZone: base.surroundings.timeZone)
-        let fields = base.layout.fields
+        let today = session.today
+        var digest = ProjectDigest(date: today, days: options.days, timeZone: session.surroundings.timeZone)
+        let fields = session.layout.fields
         var terms = [Formula.digest(today: today, days: options.days, since: digest.since, fields: fields)]
         var picked: Selection<Project>?
         // A face's copy knows every field but when a project was completed: that it asks Airtable (once a day).
-        if let copy = base.client.copy, options.view == nil {
+        if let copy = session.client.copy, options.view == nil {
             var lately = Set<String>()
             if let formula = Formula.completedSince(digest.since, fields: fields) {
                 lately = try await copy.completedIDs(since: digest.since, formula: formula)
@@ -108,13 +108,13 @@ extension Report {
                 today: today, days: options.days, since: digest.since, fields: fields, completedLately: lately)
             terms = []
         }
-        let listing = try await base.projectListing(
+        let listing = try await session.projectListing(
             options.filters, view: options.view, command: "report", terms: terms, also: picked,
             showing: options.format == .json ? nil : [.name, .due, .complete, .lead, .category])
         // The open tasks, read in one listing beside the projects'; those of overdue projects make their section.
-        let openTasks = Self.openTasksRead(base)
+        let openTasks = Self.openTasksRead(session)
         defer { openTasks?.cancel() }
-        let layout = try await listing.read(base.client) { page in
+        let layout = try await listing.read(session.client) { page in
             for project in page { digest.add(project) }
         }
         digest.sort()
@@ -126,9 +126,9 @@ extension Report {
             let found = try await openTasks.value.filter { $0.project.map { overdue[$0] != nil } ?? false }
             tasks = TaskRows(found, projects: overdue, today: today)
         }
-        let baseID = base.configuration.baseID
+        let baseID = session.configuration.baseID
         let document = ReportDocument(
-            digest: digest, tableName: layout.table?.name ?? base.configuration.table,
+            digest: digest, tableName: layout.table?.name ?? session.configuration.table,
             grouping: options.grouping, tasks: tasks,
             address: layout.table.map { table in
                 let tableID = table.id
@@ -138,9 +138,9 @@ extension Report {
     }
 
     /// Every open task, in one listing of the Tasks table; nil when the base has none.
-    private static func openTasksRead(_ base: Session) -> Task<[ProjectTask], Error>? {
-        guard let layout = base.layout.tasks else { return nil }
-        let client = base.client
+    private static func openTasksRead(_ session: Session) -> Task<[ProjectTask], Error>? {
+        guard let layout = session.layout.tasks else { return nil }
+        let client = session.client
         let open = Formula.taskSelection(TaskFilters(state: .open), fields: layout.fields)
         return Task {
             var found: [ProjectTask] = []

@@ -55,24 +55,26 @@ package struct Show: Operation, Equatable {
         // By id, the name a listing remembered for it does the same (checked the same way against the record).
         let knownName = byID ? prepared.rememberedName(ofProject: target) : target
         async let tasksBeside: [ProjectTask]? =
-            if let knownName { Self.tasksNamed(knownName, layout: prepared.layout.tasks, base: prepared) } else { nil }
+            if let knownName { Self.tasksNamed(knownName, layout: prepared.layout.tasks, session: prepared) } else {
+                nil
+            }
         let found = try await ProjectNaming(client: prepared.client, forgivesWords: true).resolve(target)
-        var base = prepared
-        base.layout = try await prepared.confirmedLayout()
-        let tasks = try await Self.tasks(of: found, read: await tasksBeside, base: base)
+        var session = prepared
+        session.layout = try await prepared.confirmedLayout()
+        let tasks = try await Self.tasks(of: found, read: await tasksBeside, session: session)
         var project = found
-        base.rememberNames([project.name ?? ""], ids: [(project.id, project.name ?? "")], replacing: false)
+        session.rememberNames([project.name ?? ""], ids: [(project.id, project.name ?? "")], replacing: false)
         let comments: Result<[RecordComment], AppError>? =
             if let early = await early, project.id == target {
                 early
             } else if wantsComments {
-                await base.client.comments(on: project.id, limit: commentLimit)
+                await session.client.comments(on: project.id, limit: commentLimit)
             } else {
                 nil
             }
         var detail = ProjectDetail(
-            project: project, tasks: tasks, comments: comments, recordNames: [:], layout: base.layout,
-            baseID: base.configuration.baseID)
+            project: project, tasks: tasks, comments: comments, recordNames: [:], layout: session.layout,
+            baseID: session.configuration.baseID)
         if json {
             // Additive: "clients" stays the ids; "clientNames" gives each one's name (null where it cannot be read).
             if !project.clients.isEmpty {
@@ -80,17 +82,17 @@ package struct Show: Operation, Equatable {
                 var clientsOnly = project
                 clientsOnly.otherFields = []
                 detail.recordNames = await Self.linkedNames(
-                    of: clientsOnly, in: Self.linkedTables(base), base: base, known: await read)
+                    of: clientsOnly, in: Self.linkedTables(session), session: session, known: await read)
             }
             return detail
         }
         // The tasks are listed whole below; their link is not shown again as names.
-        if tasks != nil, let link = base.layout.tasks?.projectsLink {
+        if tasks != nil, let link = session.layout.tasks?.projectsLink {
             project.otherFields.removeAll { $0.name == link }
         }
         detail.project = project
         detail.recordNames = await Self.linkedNames(
-            of: project, in: Self.linkedTables(base), base: base, known: await read)
+            of: project, in: Self.linkedTables(session), session: session, known: await read)
         return detail
     }
 }
@@ -125,32 +127,34 @@ package struct ProjectDetail: Sendable {
 extension Show {
     /// Tasks that may be `name`'s, read beside the project's own read; nil when there is no Tasks table or the read
     /// fails (the project's tasks are then read by id).
-    package static func tasksNamed(_ name: String, layout: TaskLayout?, base: Session) async -> [ProjectTask]? {
+    package static func tasksNamed(_ name: String, layout: TaskLayout?, session: Session) async -> [ProjectTask]? {
         guard let layout, let link = layout.fields[.project] else { return nil }
         let formula = "FIND(LOWER(\(Formula.literal(name))), LOWER(\(Formula.field(link))))"
-        return try? await base.client.tasks(in: layout.client, matching: formula).get()
+        return try? await session.client.tasks(in: layout.client, matching: formula).get()
     }
 
     /// The project's tasks, in the order its Tasks field lists them: those read beside kept when the record lists them,
     /// the rest read by id; nil when the base has no Tasks table or the projects no link to it.
-    package static func tasks(of project: Project, read: [ProjectTask]?, base: Session) async throws -> [ProjectTask]? {
-        guard let layout = base.layout.tasks, let ids = base.taskIDs(of: project, in: layout) else { return nil }
+    package static func tasks(of project: Project, read: [ProjectTask]?, session: Session) async throws
+        -> [ProjectTask]?
+    {
+        guard let layout = session.layout.tasks, let ids = session.taskIDs(of: project, in: layout) else { return nil }
         let byID = Dictionary((read ?? []).map { ($0.id, $0) }) { first, _ in first }
         let missing = ids.filter { byID[$0] == nil }
         var found = byID
         if !missing.isEmpty {
-            for task in try await base.client.tasks(in: layout.client, ids: missing).get() { found[task.id] = task }
+            for task in try await session.client.tasks(in: layout.client, ids: missing).get() { found[task.id] = task }
         }
         return ids.compactMap { found[$0] }
     }
 
     /// The names of the records of the linked tables not yet remembered, by id: each table read whole, beside the
     /// project's read (cold, the template's Clients and Tasks).
-    package static func namesReadBeside(_ base: Session, skipping: Set<String> = []) async -> [String: String] {
-        let unread = Self.linkedTables(base).filter {
-            !skipping.contains($0.key) && base.knowledge.recordNames(in: $0.key).isEmpty
+    package static func namesReadBeside(_ session: Session, skipping: Set<String> = []) async -> [String: String] {
+        let unread = Self.linkedTables(session).filter {
+            !skipping.contains($0.key) && session.knowledge.recordNames(in: $0.key).isEmpty
         }
-        let records = await base.knowledge.readNames(
+        let records = await session.knowledge.readNames(
             unread.map {
                 .init(table: $0.key, primaryField: $0.value, formula: "TRUE()", limit: BaseKnowledge.linkedNamesRead)
                 // One page at most beside the record, never a sequence of pages; the few names it lacks are read by
@@ -161,17 +165,17 @@ extension Show {
 
     /// The tables the projects table links to (by id, or the template's Clients without the schema), each with its
     /// primary field.
-    package static func linkedTables(_ base: Session) -> [String: String] {
-        guard let table = base.layout.table else {
-            var tables = base.layout.fields[.client] == nil ? [:] : ["Clients": "Name"]
+    package static func linkedTables(_ session: Session) -> [String: String] {
+        guard let table = session.layout.table else {
+            var tables = session.layout.fields[.client] == nil ? [:] : ["Clients": "Name"]
             // Cold, the schema is on its way: the template's other linked table is read beside it too, so a project
             // with tasks is shown in one round trip (a base without that table answers 404, which costs nothing).
-            if base.inFlight != nil { tables["Tasks"] = "Name" }
+            if session.inFlight != nil { tables["Tasks"] = "Name" }
             return tables
         }
         var tables: [String: String] = [:]
         for field in table.fields where field.type == "multipleRecordLinks" {
-            guard let id = field.linkedTableID, let linked = base.layout.schema?.table(id),
+            guard let id = field.linkedTableID, let linked = session.layout.schema?.table(id),
                 let primary = linked.primaryField
             else { continue }
             tables[linked.id] = primary.name
@@ -182,22 +186,22 @@ extension Show {
     /// Names for the records `project` links to: remembered ones, and any other read now by id; ids stay ids where
     /// that fails.
     package static func linkedNames(
-        of project: Project, in tables: [String: String], base: Session, known: [String: String] = [:]
+        of project: Project, in tables: [String: String], session: Session, known: [String: String] = [:]
     )
         async -> [String: String]
     {
         var wanted: [String: [String]] = [:]
-        if let clientTable = base.layout.clientTableID ?? (tables["Clients"] != nil ? "Clients" : nil) {
+        if let clientTable = session.layout.clientTableID ?? (tables["Clients"] != nil ? "Clients" : nil) {
             wanted[clientTable, default: []] += project.clients
         }
         for field in project.otherFields {
-            guard let id = base.layout.table?.field(named: field.name)?.linkedTableID else { continue }
+            guard let id = session.layout.table?.field(named: field.name)?.linkedTableID else { continue }
             wanted[id, default: []] += field.value.arrayValue?.compactMap(\.stringValue) ?? []
         }
         var names: [String: String] = [:]
         var missing: [BaseKnowledge.NamesWanted] = []
         for (table, ids) in wanted {
-            let remembered = base.knowledge.recordNames(in: table).merging(known) { first, _ in first }
+            let remembered = session.knowledge.recordNames(in: table).merging(known) { first, _ in first }
             for id in ids { if let name = remembered[id] { names[id] = name } }
             let unknown = Array(Set(ids.filter { remembered[$0] == nil })).sorted()
             if !unknown.isEmpty, let primary = tables[table] {
@@ -205,7 +209,9 @@ extension Show {
                 missing.append(.init(table: table, primaryField: primary, formula: formula, limit: 100))
             }
         }
-        for record in await base.knowledge.readNames(missing) { if let name = record.name { names[record.id] = name } }
+        for record in await session.knowledge.readNames(missing) {
+            if let name = record.name { names[record.id] = name }
+        }
         return names
     }
 }

@@ -30,19 +30,19 @@ package struct Status: Operation, Equatable {
 
     /// What needs the token's user: their projects due within the days, their open tasks, and what was put on them
     /// in those days.
-    package func run(in base: Session) async throws -> StatusReport {
-        let today = base.today
-        let fields = base.layout.fields
+    package func run(in session: Session) async throws -> StatusReport {
+        let today = session.today
+        let fields = session.layout.fields
         let since = ProjectDigest.start(
-            of: CalendarDate(dayNumber: today.dayNumber - days + 1), in: base.surroundings.timeZone)
+            of: CalendarDate(dayNumber: today.dayNumber - days + 1), in: session.surroundings.timeZone)
         let last = DueWithin(days: days, from: today).lastDay
         let projects = Formula.statusSelection(since: since, last: last, fields: fields)
-        let client = base.client
-        async let me = base.knowledge.me()
+        let client = session.client
+        async let me = session.knowledge.me()
         async let projectsRead = client.collect { onPage in
             try await client.listProjects(.picking(projects), onPage: onPage)
         }
-        let tasksLayout = base.layout.tasks
+        let tasksLayout = session.layout.tasks
         async let tasksRead: Result<[ProjectTask], AppError>? = {
             guard let layout = tasksLayout else { return nil }
             let assigned = Formula.statusTaskSelection(since: since, fields: layout.fields)
@@ -54,7 +54,7 @@ package struct Status: Operation, Equatable {
         let found = try await projectsRead.get().filter { project in
             project.lead?.id == user || project.team.contains { $0.id == user }
         }
-        _ = try await base.confirmedLayout()
+        _ = try await session.confirmedLayout()
         var tasks: [ProjectTask] = []
         if let read = await tasksRead { tasks = try read.get().filter { $0.assignee?.id == user } }
         var known = Dictionary(found.map { ($0.id, $0) }) { first, _ in first }

@@ -30,19 +30,19 @@ package struct TaskAdd: Operation, Equatable {
 
     /// Creates one task linked to the project, exactly once; with `--if-absent`, only when the project has no task of
     /// that name.
-    package func run(in base: Session) async throws -> TaskAdded {
-        let layout = try base.taskLayout()
-        _ = try base.taskField(.project, for: "task add", in: layout)
-        var write = try await base.taskCells(values, layout: layout)
-        let project = try await base.namingForWrites().resolve(project)
+    package func run(in session: Session) async throws -> TaskAdded {
+        let layout = try session.taskLayout()
+        _ = try session.taskField(.project, for: "task add", in: layout)
+        var write = try await session.taskCells(values, layout: layout)
+        let project = try await session.namingForWrites().resolve(project)
         write[.project] = .array([.string(project.id)])
-        let client = base.client
+        let client = session.client
         let table = layout.client
         if mode.dryRun { return .planned(client.plannedTaskCreate(write, in: table)) }
         let name = name
         // The task is looked for in the Tasks table itself: the project's Tasks field may not hold one another process
         // made meanwhile.
-        let creation = try await base.create(
+        let creation = try await session.create(
             ifAbsent: ifAbsent, lockName: [project.id, name], for: "task-add", doing: "adding \"\(name)\"",
             find: {
                 try await client.tasks(in: table, matching: Formula.nameEquals(name, field: layout.fields.name))
@@ -50,7 +50,8 @@ package struct TaskAdd: Operation, Equatable {
             },
             send: { try await $0.createTask(write, in: table, name: name, project: project.id).get() })
         return .done(
-            creation, in: project, rows: TaskRows([creation.record], projects: [project.id: project], today: base.today)
+            creation, in: project,
+            rows: TaskRows([creation.record], projects: [project.id: project], today: session.today)
         )
     }
 }

@@ -24,18 +24,18 @@ package struct TaskDelete: Operation, Equatable {
 
     /// Finds every task before anything is deleted, asks where the face can (else needs `--yes`), then deletes them:
     /// the ids Airtable says it deleted.
-    package func run(in base: Session) async throws -> TasksDeleted {
-        let layout = try base.taskLayout()
-        let found = try await base.taskNaming(layout, project: project).resolve(all: tasks)
+    package func run(in session: Session) async throws -> TasksDeleted {
+        let layout = try session.taskLayout()
+        let found = try await session.taskNaming(layout, project: project).resolve(all: tasks)
         let ids = found.map(\.id)
-        if mode.dryRun { return .planned(base.client.plannedTaskDeletes(ids, in: layout.client)) }
+        if mode.dryRun { return .planned(session.client.plannedTaskDeletes(ids, in: layout.client)) }
         if !confirmed {
-            try base.confirmDeleting(
+            try session.confirmDeleting(
                 found.map { "\($0.id)  \(TextCells.folded($0.name ?? "(no name)"))" }, noun: "task",
                 command: "task delete")
         }
         var deleted: [String] = []
-        try await base.sending { try await base.client.deleteTasks(ids, in: layout.client) { deleted += $0 } }
+        try await session.sending { try await session.client.deleteTasks(ids, in: layout.client) { deleted += $0 } }
         return .deleted(deleted)
     }
 }

@@ -22,9 +22,9 @@ package struct TaskShow: Operation, Equatable {
     package var opening: SessionOpening { .schemaFirst }
 
     /// The task (a name holding every word typed is taken, as for reads) with its project.
-    package func run(in base: Session) async throws -> TaskRows {
-        let layout = try base.taskLayout()
-        let task = try await base.taskNaming(layout, project: project, reading: true).resolve(task)
-        return try await base.taskRows([task])
+    package func run(in session: Session) async throws -> TaskRows {
+        let layout = try session.taskLayout()
+        let task = try await session.taskNaming(layout, project: project, reading: true).resolve(task)
+        return try await session.taskRows([task])
     }
 }

@@ -48,28 +48,28 @@ package struct TaskUpdate: Operation, Equatable {
     package var opening: SessionOpening { .schemaFirst }
 
     /// Changes only the fields given of the one task named (PATCH); `--move-to` links it to another project.
-    package func run(in base: Session) async throws -> TaskUpdated {
-        let layout = try base.taskLayout()
-        var write = try await base.taskCells(values, layout: layout)
+    package func run(in session: Session) async throws -> TaskUpdated {
+        let layout = try session.taskLayout()
+        var write = try await session.taskCells(values, layout: layout)
         for word in clear { write[word] = .null }
-        _ = try clear.map { try base.taskField($0, for: "--clear \($0.rawValue)", in: layout) }
+        _ = try clear.map { try session.taskField($0, for: "--clear \($0.rawValue)", in: layout) }
         var moved: Project?
         if let target = moveTo {
-            _ = try base.taskField(.project, for: "--move-to", in: layout)
-            moved = try await base.namingForWrites().resolve(target)
+            _ = try session.taskField(.project, for: "--move-to", in: layout)
+            moved = try await session.namingForWrites().resolve(target)
             write[.project] = .array([.string(moved!.id)])
         }
-        let task = try await base.taskNaming(layout, project: project).resolve(task)
+        let task = try await session.taskNaming(layout, project: project).resolve(task)
         let change = TaskChange(id: task.id, write: write)
-        if mode.dryRun { return .planned(base.client.plannedTaskUpdates([change], in: layout.client)) }
+        if mode.dryRun { return .planned(session.client.plannedTaskUpdates([change], in: layout.client)) }
         var updated = task
         // A write: through the session, so a schema read that contradicts the layout afterwards never sends it again.
-        try await base.sending {
-            try await base.client.updateTasks([change], in: layout.client) {
+        try await session.sending {
+            try await session.client.updateTasks([change], in: layout.client) {
                 if let first = $0.first { updated = first }
             }
         }
-        return .updated(updated, rows: try await base.taskRows([updated]), movedTo: moved)
+        return .updated(updated, rows: try await session.taskRows([updated]), movedTo: moved)
     }
 }
 

@@ -48,13 +48,13 @@ package struct Tasks: Operation, Equatable {
     package var opening: SessionOpening { .besideSchema }
 
     /// The tasks the filters pick (of the project named, when one is), with the projects they belong to.
-    package func run(in base: Session) async throws -> TaskRows {
-        let layout = try base.taskLayout()
+    package func run(in session: Session) async throws -> TaskRows {
+        let layout = try session.taskLayout()
         var project: Project?
         if let target = self.project {
-            project = try await ProjectNaming(client: base.client, forgivesWords: true).resolve(target)
+            project = try await ProjectNaming(client: session.client, forgivesWords: true).resolve(target)
         }
-        return try await base.readTasks(filters, of: project, tasks: layout, limit: limit)
+        return try await session.readTasks(filters, of: project, tasks: layout, limit: limit)
     }
 }
 

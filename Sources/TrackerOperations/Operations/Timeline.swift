@@ -32,14 +32,14 @@ package struct Timeline: Operation, Equatable {
 
     /// Every open project with a due date (one listing), each with its tasks' progress where the Tasks table can be
     /// read (one listing beside the projects').
-    package func run(in base: Session) async throws -> [Project] {
-        let listing = try await base.datedListing(
+    package func run(in session: Session) async throws -> [Project] {
+        let listing = try await session.datedListing(
             filters, view: view, includesComplete: false, showing: [.name, .due, .kickoff, .complete],
             command: "timeline")
-        let progress = base.layout.tasks.map { base.taskProgressRead($0) }
+        let progress = session.layout.tasks.map { session.taskProgressRead($0) }
         defer { progress?.cancel() }
         var projects: [Project] = []
-        try await listing.read(base.client) { projects += $0 }
+        try await listing.read(session.client) { projects += $0 }
         if let tasks = try? await progress?.value {
             for index in projects.indices {
                 projects[index].taskProgress = TaskProgress(tasks[projects[index].id] ?? [])

@@ -47,16 +47,16 @@ package struct Update: Operation, Equatable {
     package var opening: SessionOpening { SessionOpening(readingBeside: !input.needsSchema) }
 
     /// Changes only the given fields of one project (PATCH).
-    package func run(in base: Session) async throws -> Updated {
-        let client = base.client
-        let notes = try base.readNotes(input.notes, command: "update")
+    package func run(in session: Session) async throws -> Updated {
+        let client = session.client
+        let notes = try session.readNotes(input.notes, command: "update")
         let input = input
-        func check(_ base: Session) async throws -> ProjectWrite {
-            try await base.checker(command: "update").write(for: input, notes: notes)
+        func check(_ session: Session) async throws -> ProjectWrite {
+            try await session.checker(command: "update").write(for: input, notes: notes)
         }
         func apply(_ change: ProjectChange) async throws -> Project? {
             var updated: Project?
-            try await base.writing(recheck: { _ = try await check($0) }) {
+            try await session.writing(recheck: { _ = try await check($0) }) {
                 try await client.updateProjects([change]) { updated = $0.first }
             }
             return updated
@@ -64,11 +64,11 @@ package struct Update: Operation, Equatable {
         // By id, the write itself is the one request; a name is looked up while the values are checked.
         let target = target
         let isID = ProjectAPIClient.looksLikeRecordID(target) && !mode.dryRun
-        async let checked = check(base)
-        async let named = isID ? nil : base.namingForWrites().resolve(target)
+        async let checked = check(session)
+        async let named = isID ? nil : session.namingForWrites().resolve(target)
         let write = try await checked
         var updated: Project?
-        let wroteByID = try await base.writtenByID([target], allowed: isID) { ids in
+        let wroteByID = try await session.writtenByID([target], allowed: isID) { ids in
             updated = try await apply(ProjectChange(id: ids[0], write: write))
         }
         if !wroteByID {
@@ -76,9 +76,9 @@ package struct Update: Operation, Equatable {
             if let found = try await named {
                 project = found
             } else {
-                project = try await base.namingForWrites().resolve(target)
+                project = try await session.namingForWrites().resolve(target)
             }
-            _ = try await base.confirmedLayout()
+            _ = try await session.confirmedLayout()
             let change = ProjectChange(id: project.id, write: write)
             if mode.dryRun { return .planned(client.plannedUpdates([change])) }
             updated = try await apply(change) ?? project

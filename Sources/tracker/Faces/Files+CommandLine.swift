@@ -15,15 +15,16 @@ extension Files: Command {
 extension Runner {
     /// Lists, downloads or removes what the operation read, in its session.
     fileprivate func files(_ options: Files) async throws {
-        _ = try await perform(options) { base in
-            let read = try await options.run(in: base)
+        _ = try await perform(options) { session in
+            let read = try await options.run(in: session)
             let (holder, attachments) = (read.holder, read.attachments)
             switch options.action {
             case .list(let format): try listFiles(attachments, holder: holder, format: format)
             case .download(let directory, let force):
-                try await download(attachments, holder: holder, into: directory, force: force, base: base)
+                try await download(attachments, holder: holder, into: directory, force: force, session: session)
             case .remove(let targets, let confirmed, let dryRun):
-                switch try await options.remove(targets, from: read, confirmed: confirmed, dryRun: dryRun, in: base) {
+                switch try await options.remove(targets, from: read, confirmed: confirmed, dryRun: dryRun, in: session)
+                {
                 case .planned(let request): try printPlanned([request])
                 case .removed(let asked, let gone):
                     try output.standardOutput(gone.map { $0.id + "\n" }.joined())
@@ -38,7 +39,7 @@ extension Runner {
     /// Saves every attachment in the directory (made safe to write into, never through a link), printing each path as
     /// it is placed; on a terminal the status line shows the bytes, and a line sums up at the end.
     private func download(
-        _ attachments: [Attachment], holder: FileHolder, into path: String, force: Bool, base: Session
+        _ attachments: [Attachment], holder: FileHolder, into path: String, force: Bool, session: Session
     ) async throws {
         let directory = try DownloadDirectory(path: absolutePath(path), shown: path)
         var shows: (@Sendable (String?) -> Void)? = nil
@@ -48,7 +49,7 @@ extension Runner {
             }
         }
         let interruption = context.interruption
-        let done = try await base.download(
+        let done = try await session.download(
             attachments, holder: holder, into: directory, force: force, status: shows,
             heard: nil, beforeEnding: { interruption.beforeEnding($0) },
             placed: { try output.standardOutput($0 + "\n") })
