@@ -88,10 +88,12 @@ struct PaceSchedule: Equatable {
         return max(start, (sent.last ?? start) + widest)
     }
 
-    /// Takes the next slot for a request at `now` and returns how long to wait for it.
-    mutating func reserve(at now: Double, requestsPerSecond: Double) -> Double {
+    /// Takes the next slot for a request at `now`, no sooner than `earliest`, and returns how long to wait for it. Only
+    /// slots that no window holding `now` can reach are forgotten: a later `earliest` must not drop slots other
+    /// processes' requests still share a second with.
+    mutating func reserve(at now: Double, requestsPerSecond: Double, notBefore earliest: Double? = nil) -> Double {
         forget(before: now, requestsPerSecond: requestsPerSecond)
-        let slot = firstFit(from: now, requestsPerSecond: requestsPerSecond)
+        let slot = firstFit(from: max(now, earliest ?? now), requestsPerSecond: requestsPerSecond)
         insert(slot)
         return slot - now
     }

@@ -163,8 +163,8 @@ public final class FileRequestPacer: RequestPacer {
 
     public func reserveTurn(notBefore delay: Double) -> PaceTurn {
         update { schedule, now in
-            let from = now + max(0, delay)
-            let slot = from + schedule.reserve(at: from, requestsPerSecond: requestsPerSecond)
+            let slot =
+                now + schedule.reserve(at: now, requestsPerSecond: requestsPerSecond, notBefore: now + max(0, delay))
             return PaceTurn(wait: slot - now, slots: [name: slot])
         }
     }

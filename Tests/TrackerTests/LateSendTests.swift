@@ -91,3 +91,12 @@ struct LateSendTests {
         for index in 5..<10 { #expect([a, b][index % 2].confirmTurn(turns[index]).wait <= 0) }
     }
 }
+
+/// A turn asked for later than now (after the slots a team's Redis gave) keeps the slots of this second: another
+/// process asking now still finds the window full. Forgetting from the later moment dropped them and let a sixth in.
+@Test func aTurnAskedForLaterForgetsNothingTheCurrentSecondHolds() {
+    var schedule = PaceSchedule()
+    for _ in 0..<5 { _ = schedule.reserve(at: 100, requestsPerSecond: 5) }
+    _ = schedule.reserve(at: 100, requestsPerSecond: 5, notBefore: 110)
+    #expect(schedule.reserve(at: 100.1, requestsPerSecond: 5) >= 0.95, "the sixth of this second waits for the next")
+}
