@@ -150,15 +150,18 @@ public final class NetworkHelper: Sendable {
         while true {
             var turn: PaceTurn
             do { turn = try pacer.reserveTurn(notBefore: 0) } catch { return .failure(error) }
+            /// A wait past the retry budget, refused rather than slept through, naming whose schedule asked for it.
+            func refused(_ wait: Double) -> AppError {
+                .waitRefused(
+                    who: pacer.scheduleKeeper ?? "the base's schedule on this machine",
+                    seconds: Int(min(wait, 1e9).rounded(.up)), budget: Int(policy.budgetSeconds))
+            }
+            var confirmed = false
             while true {
                 // A wait from a schedule others can write (the team's Redis) past the retry budget is refused, never
                 // slept through.
-                if let keeper = pacer.scheduleKeeper, environment.now() - started + turn.wait > policy.budgetSeconds + 1
-                {
-                    return .failure(
-                        .waitRefused(
-                            who: keeper, seconds: Int(min(turn.wait, 1e9).rounded(.up)),
-                            budget: Int(policy.budgetSeconds)))
+                if pacer.scheduleKeeper != nil, environment.now() - started + turn.wait > policy.budgetSeconds + 1 {
+                    return .failure(refused(turn.wait))
                 }
                 // Other tracker processes are using this base; a person should not wonder why nothing happens.
                 if turn.wait > 1 {
@@ -170,14 +173,14 @@ public final class NetworkHelper: Sendable {
                     do throws(AppError) { try beforeEachAttempt() } catch { return .failure(error) }
                 }
                 // The slot is confirmed last, right before the request leaves: a process woken later than its slot
-                // (a loaded machine) takes a new one rather than crowd the next window's second.
+                // (a loaded machine) takes a new one rather than crowd the next window's second. A turn given for
+                // now, with nothing run since, is already the moment it leaves: it goes without another round trip.
+                if !confirmed && turn.wait <= 0 && beforeEachAttempt == nil { break }
                 do { turn = try pacer.confirmTurn(turn) } catch { return .failure(error) }
+                confirmed = true
                 if turn.wait <= 0 { break }
                 guard environment.now() - started + turn.wait <= policy.budgetSeconds else {
-                    return .failure(
-                        .waitRefused(
-                            who: pacer.scheduleKeeper ?? "the base's schedule on this machine",
-                            seconds: Int(min(turn.wait, 1e9).rounded(.up)), budget: Int(policy.budgetSeconds)))
+                    return .failure(refused(turn.wait))
                 }
             }
             let outcome = await attempt(request, kind: kind)

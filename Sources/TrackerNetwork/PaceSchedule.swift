@@ -78,7 +78,7 @@ struct PaceSchedule: Equatable {
         let start = max(earliest, hold)
         if fits(start, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin) { return start }
         let (_, seconds) = window(at: start, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin)
-        let widest = max(seconds, Self.givenMargin * Self.maximumSlowdown / requestsPerSecond)
+        let widest = max(seconds, Self.reach(for: requestsPerSecond))
         let candidates = sent.flatMap { [$0 + seconds, $0 + widest] }.filter { $0 > start }.sorted()
         for candidate in candidates
         where fits(candidate, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin) {
@@ -117,10 +117,14 @@ struct PaceSchedule: Equatable {
         return (next, false)
     }
 
+    /// The longest window any slot can share with a later one: the full pace's, or the slowest after a 429.
+    static func reach(for requestsPerSecond: Double) -> Double {
+        max(window(for: requestsPerSecond).seconds, givenMargin * maximumSlowdown / requestsPerSecond)
+    }
+
     /// Drops the slots no window that holds `now` or later can reach.
     private mutating func forget(before now: Double, requestsPerSecond: Double) {
-        let reach = max(
-            Self.window(for: requestsPerSecond).seconds, Self.givenMargin * Self.maximumSlowdown / requestsPerSecond)
+        let reach = Self.reach(for: requestsPerSecond)
         if let first = sent.firstIndex(where: { $0 > now - reach }) {
             sent.removeFirst(first)
         } else {

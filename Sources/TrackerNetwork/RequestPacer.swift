@@ -34,6 +34,7 @@ public struct PaceTurn: Sendable, Equatable {
 ///
 /// A request takes a turn, sleeps until it, and confirms it right before it leaves: a process woken late (a loaded
 /// machine, a slow start) would otherwise send into the next window's second beside the requests that were on time.
+/// A turn given for now, with nothing run before the request leaves, needs no confirming.
 public protocol RequestPacer: Sendable {
     /// Takes the next send slot and returns how many seconds to wait for it; throws when the shared budget refuses
     /// tracker (a team's Redis that rejects its password).

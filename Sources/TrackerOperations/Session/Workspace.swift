@@ -136,11 +136,14 @@ package final class Workspace: Sendable {
 
     /// What every session of this workspace stands in: the day, the clocks, the caches, the engine, the copies. What
     /// a person can be asked is the face's to add (`adjust`).
-    package func surroundings(_ configuration: Configuration) -> SessionSurroundings {
+    package func surroundings(
+        _ configuration: Configuration, adjust: (inout SessionSurroundings) -> Void = { _ in }
+    ) -> SessionSurroundings {
         var surroundings = SessionSurroundings(
             today: surface.today, timeZone: surface.timeZone, now: surface.now, network: surface.network,
             cache: surface.cache, coordination: coordination(configuration), copies: surface.copies)
         surroundings.state = surface.state
+        adjust(&surroundings)
         return surroundings
     }
 
@@ -151,10 +154,9 @@ package final class Workspace: Sendable {
         adjust: @Sendable (inout SessionSurroundings) -> Void = { _ in }
     ) async throws -> Session {
         let configuration = try loadConfiguration()
-        var surroundings = surroundings(configuration)
-        adjust(&surroundings)
         return try await Session.open(
-            configuration, client: makeClient(configuration: configuration), in: surroundings, attempt: attempt,
+            configuration, client: makeClient(configuration: configuration),
+            in: surroundings(configuration, adjust: adjust), attempt: attempt,
             readingBeside: opening.readingBeside, evenWithCopy: opening.evenWithCopy)
     }
 
@@ -167,11 +169,7 @@ package final class Workspace: Sendable {
     package func setup(adjust: @escaping @Sendable (inout SessionSurroundings) -> Void = { _ in }) -> Setup {
         var setup = Setup(
             configuration: { [self] in try loadConfiguration() }, client: { [self] in makeClient(configuration: $0) },
-            surroundings: { [self] in
-                var surroundings = surroundings($0)
-                adjust(&surroundings)
-                return surroundings
-            })
+            surroundings: { [self] in surroundings($0, adjust: adjust) })
         (setup.environment, setup.currentDirectory) = (surface.environment, surface.currentDirectory)
         setup.profile = surface.profile
         setup.conceal = surface.conceal
