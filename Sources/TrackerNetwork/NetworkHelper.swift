@@ -152,7 +152,12 @@ public final class NetworkHelper: Sendable {
             do { turn = try pacer.reserveTurn(notBefore: 0) } catch { return .failure(error) }
             /// A wait past the retry budget, refused rather than slept through, naming whose schedule asked for it.
             func refused(_ wait: Double) -> AppError {
-                .waitRefused(
+                // This machine's own schedule holding back after Airtable's 429s: the cause is Airtable's limit, said
+                // as such (a loaded machine can reach the budget here rather than at the 429's own check).
+                if pacer.scheduleKeeper == nil, rateLimitWaited > 0 {
+                    return .rateLimited(waitedSeconds: Int(rateLimitWaited))
+                }
+                return .waitRefused(
                     who: pacer.scheduleKeeper ?? "the base's schedule on this machine",
                     seconds: Int(min(wait, 1e9).rounded(.up)), budget: Int(policy.budgetSeconds))
             }
