@@ -100,7 +100,7 @@ extension ProjectAPIClient {
     /// an attachment with this
     /// filename and size appears that is not in `known` (the cell before, and this command's earlier uploads), or
     /// the lookup's time is spent; it is never sent again then.
-    public func uploadOnce(
+    @_spi(Writing) public func uploadOnce(
         _ file: UploadFile, to cell: AttachmentCell, known: Set<String>,
         progress: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)? = nil
     ) async -> Result<Attachment, AppError> {
@@ -231,7 +231,9 @@ struct Base64Encoder {
 extension ProjectAPIClient {
     /// Sets `cell` to exactly the attachments `keeping` (by id), removing the rest; returns the cell as it is then.
     /// Setting a cell to a given list is idempotent, so a lost answer is retried like a read.
-    public func keepAttachments(_ keeping: [String], in cell: AttachmentCell) async -> Result<[Attachment], AppError> {
+    @_spi(Writing) public func keepAttachments(_ keeping: [String], in cell: AttachmentCell) async -> Result<
+        [Attachment], AppError
+    > {
         await send(plannedKeep(keeping, in: cell), kind: .idempotent).flatMap { data in
             Result { () throws(AppError) in
                 let body = try RecordDecoding.body(data)
@@ -260,12 +262,8 @@ extension ProjectAPIClient {
 
 extension ProjectAPIClient {
     /// Every record of another table of the base (the Clients), all pages, its cells as Airtable sent them.
-    public func rawRecords(in table: String, query: ListQuery = ListQuery()) async -> Result<[RawRecord], AppError> {
-        // A face's copy keeps the Clients table whole: a plain listing of it is answered there.
-        if let copy, copy.clientTable == table, query == ListQuery() {
-            return await collect { try await $0(copy.clients()) }
-        }
-        return await collect { onPage in try await listRawRecords(in: table, query, onPage: onPage) }
+    public func rawRecords(in table: String, query: ListQuery) async -> Result<[RawRecord], AppError> {
+        await gathering { onPage in try await listRawRecords(in: table, query, onPage: onPage) }
     }
 
     /// Streams the records of any table as Airtable sent them, a page at a time.

@@ -3,10 +3,7 @@ import TrackerModel
 extension ProjectAPIClient {
     /// The projects with these ids, in their order; ids that are not projects are left out. `fields`, when given,
     /// are the only fields read (only fields known to exist: Airtable refuses a request naming one the table lacks).
-    public func projects(ids: [String], fields: [String]? = nil) async -> Result<[Project], AppError> {
-        if let copy, copy.holds(projectFields: fields) {
-            return await collect { try await $0(copy.projects(ids: ids)) }
-        }
+    public func projects(ids: [String], fields: [String]?) async -> Result<[Project], AppError> {
         return await records(ids: ids, id: \.id) { chunk in
             await projects(matching: Formula.any(chunk.map(Formula.recordID(is:))), fields: fields)
         }

@@ -60,7 +60,9 @@ extension ProjectAPIClient {
 
     /// Adds one comment by the token's user (`user`), never two: a POST whose answer is lost is looked for (the same
     /// text, by this user, since the request) and not sent again.
-    public func addComment(_ text: String, to recordID: String, by user: String, inTable table: String? = nil) async
+    @_spi(Writing) public func addComment(
+        _ text: String, to recordID: String, by user: String, inTable table: String? = nil
+    ) async
         -> Result<
             RecordComment, AppError
         >

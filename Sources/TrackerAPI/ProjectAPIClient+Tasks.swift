@@ -37,11 +37,6 @@ extension ProjectAPIClient {
     public func listTasks(
         in table: TaskTable, _ query: ListQuery, onPage: ([ProjectTask]) async throws -> Void
     ) async throws {
-        if let copy, query.isAnsweredByCopy, copy.holds(taskFields: query.fields), case .tasks(let keeps)? = query.keeps
-        {
-            return try await Self.pages(
-                of: try await copy.tasks().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
-        }
         try await streamPages({ await taskPage(table, query, offset: $0) }, id: \.id, onPage: onPage)
     }
 
@@ -57,13 +52,9 @@ extension ProjectAPIClient {
     /// name): a hundred ids a request, the requests side by side, in the order of `ids`; ids that are not tasks are
     /// left out.
     /// `also`, when given, narrows each request further on Airtable (the filters of `tracker tasks PROJECT`).
-    public func tasks(in table: TaskTable, ids: [String], also: Selection<ProjectTask>? = nil) async -> Result<
+    public func tasks(in table: TaskTable, ids: [String], also: Selection<ProjectTask>?) async -> Result<
         [ProjectTask], AppError
     > {
-        if let copy, copy.holds(taskFields: nil) {
-            let keeps = also?.keeps ?? Selection<ProjectTask>.every
-            return await collect { try await $0(copy.tasks(ids: ids, where: keeps)) }
-        }
         let also = also?.formula
         return await records(ids: ids, id: \.id) { chunk in
             let byID = Formula.any(chunk.map(Formula.recordID(is:)))
@@ -109,9 +100,11 @@ extension ProjectAPIClient {
 
     /// Creates one task in `project` and returns it as Airtable stored it; never creates it twice: a lost answer is
     /// looked for among the project's tasks of that name made since (the same rule as `createProject`).
-    public func createTask(_ write: TaskWrite, in table: TaskTable, name: String, project: String) async -> Result<
-        ProjectTask, AppError
-    > {
+    @_spi(Writing) public func createTask(_ write: TaskWrite, in table: TaskTable, name: String, project: String) async
+        -> Result<
+            ProjectTask, AppError
+        >
+    {
         await createOnce(
             plannedTaskCreate(write, in: table), describing: "the task \"\(name)\"", name: name, noun: "task",
             decode: { (data) throws(AppError) in try RecordDecoding.task(data, map: table.fields) },
@@ -124,7 +117,9 @@ extension ProjectAPIClient {
     }
 
     /// Applies `changes` ten tasks a request, passing each batch's tasks as Airtable returns them.
-    public func updateTasks(_ changes: [TaskChange], in table: TaskTable, onUpdated: ([ProjectTask]) throws -> Void)
+    @_spi(Writing) public func updateTasks(
+        _ changes: [TaskChange], in table: TaskTable, onUpdated: ([ProjectTask]) async throws -> Void
+    )
         async throws
     {
         try await sendIdempotent(
@@ -134,7 +129,9 @@ extension ProjectAPIClient {
     }
 
     /// Deletes the tasks ten a request; a lost answer is settled by looking, as for projects.
-    public func deleteTasks(_ ids: [String], in table: TaskTable, onDeleted: ([String]) throws -> Void) async throws {
+    @_spi(Writing) public func deleteTasks(
+        _ ids: [String], in table: TaskTable, onDeleted: ([String]) async throws -> Void
+    ) async throws {
         try await deleteOnce(
             ids, planned: { plannedTaskDeletes($0, in: table)[0] },
             existing: { remaining in await tasks(in: table, ids: remaining).map { $0.map(\.id) } },

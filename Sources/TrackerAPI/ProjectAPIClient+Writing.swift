@@ -105,7 +105,7 @@ extension ProjectAPIClient {
     /// network helper's retries). After a timeout, a reset, a 5xx or an unreadable answer Airtable may have applied it,
     /// even seconds later; tracker then looks for it until it appears or the retry budget is spent, and never sends it
     /// again.
-    public func createProject(_ write: ProjectWrite, name: String, due: CalendarDate?) async -> Result<
+    @_spi(Writing) public func createProject(_ write: ProjectWrite, name: String, due: CalendarDate?) async -> Result<
         Project, AppError
     > {
         let dueText = due.map { ", due \($0)," } ?? ""
@@ -137,10 +137,7 @@ extension ProjectAPIClient {
         if let lease { confirm = { () throws(AppError) in try lease.confirmHeld() } }
         switch await send(planned, kind: .notIdempotent, beforeEachAttempt: confirm) {
         case .success(let data):
-            if let record = try? decode(data) {
-                await copy?.wrote([record])
-                return .success(record)
-            }
+            if let record = try? decode(data) { return .success(record) }
         // A 2xx means it was applied, whatever the body says.
         case .failure(.requestOutcomeUnknown):
             break
@@ -179,7 +176,9 @@ extension ProjectAPIClient {
     ///
     /// A PATCH sets cells to given values, so sending it twice changes nothing more: its answer is retried like a
     /// read's.
-    public func updateProjects(_ changes: [ProjectChange], onUpdated: ([Project]) throws -> Void) async throws {
+    @_spi(Writing) public func updateProjects(_ changes: [ProjectChange], onUpdated: ([Project]) async throws -> Void)
+        async throws
+    {
         try await sendIdempotent(plannedUpdates(changes), onWritten: onUpdated)
     }
 
@@ -187,13 +186,14 @@ extension ProjectAPIClient {
     ///
     /// An upsert whose answer was lost is sent again like a read: the projects it may have created are then matched
     /// by their key and updated with the same values, never created twice.
-    public func upsertProjects(
-        _ writes: [ProjectWrite], mergingOn key: [FieldMap.Word], onWritten: ([Project]) throws -> Void
+    @_spi(Writing) public func upsertProjects(
+        _ writes: [ProjectWrite], mergingOn key: [FieldMap.Word], onWritten: ([Project]) async throws -> Void
     ) async throws {
         try await sendIdempotent(plannedUpserts(writes, mergingOn: key), onWritten: onWritten)
     }
 
-    private func sendIdempotent(_ requests: [PlannedRequest], onWritten: ([Project]) throws -> Void) async throws {
+    private func sendIdempotent(_ requests: [PlannedRequest], onWritten: ([Project]) async throws -> Void) async throws
+    {
         try await sendIdempotent(
             requests,
             decode: { (data) throws(AppError) in
@@ -203,13 +203,12 @@ extension ProjectAPIClient {
 
     /// Sends writes that may be sent again (a PATCH sets cells to given values), passing each answer's records on.
     func sendIdempotent<Record: Sendable>(
-        _ requests: [PlannedRequest], decode: (Data) throws(AppError) -> [Record], onWritten: ([Record]) throws -> Void
+        _ requests: [PlannedRequest], decode: (Data) throws(AppError) -> [Record],
+        onWritten: ([Record]) async throws -> Void
     ) async throws {
         for planned in requests {
             let data = try await send(planned, kind: .idempotent).get()
-            let records = try decode(data)
-            await copy?.wrote(records)
-            try onWritten(records)
+            try await onWritten(try decode(data))
         }
     }
 
@@ -223,7 +222,9 @@ extension ProjectAPIClient {
     /// With `unverified` (ids not yet found in this table), a first answer that an id is not a record of this table is
     /// thrown as it is, nothing having been deleted (Airtable applies a batch whole or not at all), for the caller to
     /// find the projects by name instead.
-    public func deleteProjects(_ ids: [String], unverified: Bool = false, onDeleted: ([String]) throws -> Void)
+    @_spi(Writing) public func deleteProjects(
+        _ ids: [String], unverified: Bool = false, onDeleted: ([String]) async throws -> Void
+    )
         async throws
     {
         try await deleteOnce(
@@ -235,7 +236,7 @@ extension ProjectAPIClient {
     /// settled by looking (`existing` says which ids are still there), and only those are asked for again.
     func deleteOnce(
         _ ids: [String], unverified: Bool = false, planned: ([String]) -> PlannedRequest,
-        existing: ([String]) async -> Result<[String], AppError>, onDeleted: ([String]) throws -> Void
+        existing: ([String]) async -> Result<[String], AppError>, onDeleted: ([String]) async throws -> Void
     ) async throws {
         for batch in Self.batches(ids) {
             var remaining = batch
@@ -255,8 +256,7 @@ extension ProjectAPIClient {
                     throw error
                 }
             }
-            await copy?.deleted(batch)
-            try onDeleted(batch)
+            try await onDeleted(batch)
         }
     }
 

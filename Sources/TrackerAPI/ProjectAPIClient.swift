@@ -18,9 +18,6 @@ public struct ProjectAPIClient: Sendable {
     let userAgent: String
     /// The base's names for tracker's fields: what the secrets file says until the schema has been read.
     public private(set) var fields: FieldMap
-    /// The tables kept by a face that stays (board, mcp): listings it can answer are answered from it, and writes go
-    /// into it at once. Nil for one-shot commands, which read Airtable.
-    public var copy: BaseCopy?
     /// The lock an exactly-once create holds (`--if-absent`): confirmed by `createOnce` right before each attempt.
     public var lease: (any HeldLock)?
 
@@ -52,36 +49,7 @@ public struct ProjectAPIClient: Sendable {
     /// `onPage` sees each page once as it arrives; no project is passed twice, even across a restart. Failures are
     /// thrown as `AppError`; whatever `onPage` throws passes through unchanged.
     public func listProjects(_ query: ListQuery, onPage: ([Project]) async throws -> Void) async throws {
-        if let copy, query.isAnsweredByCopy, copy.holds(projectFields: query.fields),
-            case .projects(let keeps)? = query.keeps
-        {
-            return try await Self.pages(
-                of: try await copy.projects().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
-        }
         try await streamPages({ await page(query, offset: $0) }, id: \.id, onPage: onPage)
-    }
-
-    /// Records a copy holds, passed on a hundred at a time as Airtable's pages would be.
-    static func pages<Record>(of records: [Record], _ onPage: ([Record]) async throws -> Void) async throws {
-        var start = 0
-        repeat {
-            let end = min(records.count, start + 100)
-            try await onPage(Array(records[start..<end]))
-            start = end
-        } while start < records.count
-    }
-
-    /// Every record a listing passes on, gathered: `list` is `listProjects` or `listTasks` with its query.
-    public func collect<Record: Sendable>(
-        _ list: (([Record]) async throws -> Void) async throws -> Void
-    ) async -> Result<[Record], AppError> {
-        var found: [Record] = []
-        do {
-            try await list { found += $0 }
-        } catch {
-            return .failure(error as? AppError ?? .badResponse("\(error)"))
-        }
-        return .success(found)
     }
 
     /// Every project matching `formula`, all pages.
@@ -136,7 +104,7 @@ public struct ProjectAPIClient: Sendable {
     )
         async -> Result<[Record], AppError>
     {
-        await collect { onPage in try await streamPages(fetch, id: id, onPage: onPage) }
+        await gathering { onPage in try await streamPages(fetch, id: id, onPage: onPage) }
     }
 
     /// Every project whose name is exactly `name`, oldest first.

@@ -22,9 +22,6 @@ package struct BoardHost: Sendable {
     package var today: CalendarDate
     package var now: @Sendable () -> Date
     package var timeZone: Zone
-    /// Whether the board keeps the tables and reads only what changed (not with a view: Airtable alone knows its
-    /// filters).
-    package var keepsCopies: Bool
     /// Box-drawing and other UTF-8 glyphs, where the locale's characters are UTF-8.
     package var unicode: Bool
     package var colour: Bool
@@ -38,14 +35,13 @@ package struct BoardHost: Sendable {
     /// Each value given.
     package init(
         opener: SessionOpener, today: CalendarDate, now: @escaping @Sendable () -> Date, timeZone: Zone,
-        keepsCopies: Bool, unicode: Bool, colour: Bool, openInBrowser: @escaping @Sendable (String) -> Bool,
+        unicode: Bool, colour: Bool, openInBrowser: @escaping @Sendable (String) -> Bool,
         beforeEnding: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, said: Locked<String?>
     ) {
         self.opener = opener
         self.today = today
         self.now = now
         self.timeZone = timeZone
-        self.keepsCopies = keepsCopies
         self.unicode = unicode
         self.colour = colour
         self.openInBrowser = openInBrowser

@@ -11,8 +11,8 @@ import TrackerSystem
 /// The days the Done column reaches back.
 private let doneDays = 14
 
-/// How the board reads: from the tables it keeps (whole once, then what changed), or, cold or with a view, by one
-/// listing as the command line reads.
+/// How the board reads: one listing of what its filters pick, asked of the session's reader (the board's copy of the
+/// tables, whole once and then what changed; Airtable with a view, or for a cold first screen read beside the schema).
 extension OpenBoard {
     /// Reads the table, one listing at a time: a tick while one is in flight is skipped, so a stalled network never
     /// piles up requests.
@@ -21,34 +21,49 @@ extension OpenBoard {
         reading = true
         if !first { refreshed = [] }
         let host = self.host
-        let session = self.session
+        let cold = self.session
         let filters = self.filters
         let view = self.view
         let input = self.input
-        // Cold, the first screen is read as a one-shot listing beside the schema (one round trip); every read after it,
-        // and a warm first one, from the copy.
-        if view == nil, host.keepsCopies, !(first && session.inFlight != nil) {
-            return readCopy(first: first)
-        }
         Task {
             do {
+                // Cold, the first screen is read beside the schema (one round trip); after it the schema is remembered,
+                // and the session comes again with the reader the face chose.
+                let session = first || cold.inFlight == nil ? cold : try await host.opener.session(.schemaFirst)
+                let reader = session.reader
+                reader.beginTurn()
+                let fields = session.layout.fields
                 let since = ProjectDigest.start(
                     of: CalendarDate(dayNumber: host.today.dayNumber - doneDays + 1), in: host.timeZone)
-                let terms = [Formula.openOrDoneSince(since, fields: session.layout.fields)].compactMap { $0 }
+                // Done lately: a reader that applies the predicate is told which projects turned complete (no record
+                // says when); the first screen does not wait for it: open cards show as their pages come.
+                let doneFormula = Formula.completedSince(since, fields: fields)
+                let asking = Task { try await reader.completedLately(since: since, formula: doneFormula) }
                 let listing = try await session.projectListing(
-                    filters, view: view, command: "board", terms: terms)
-                let tasks = (try? session.taskLayout()).map {
-                    session.taskProgressRead($0, withAssignees: true)
+                    filters, view: view, command: "board",
+                    also: Formula.openOrDoneSince(since, fields: fields).map {
+                        Selection(formula: $0, keeps: Selection.every)
+                    })
+                var tasks: Task<TaskSummary, Error>?
+                defer { tasks?.cancel() }
+                var projects: [Project] = []
+                try await listing.read(reader) { page in
+                    // The tasks are counted once the projects' first page is in: beside the rest of the listing, and
+                    // never ahead of the copy's first read of the projects.
+                    if tasks == nil { tasks = Self.taskSummaryRead(session) }
+                    projects += page
+                    guard first else { return }
+                    input.yield(.page(page.filter { !$0.isComplete }.map { BoardCard($0) }, first: true))
                 }
-                var all: [BoardCard] = []
-                try await listing.read(session.client) { page in
-                    let cards = page.map { BoardCard($0) }
-                    all += cards
-                    input.yield(.page(cards, first: first))
+                let lately = try await asking.value
+                let shown = projects.filter { !$0.isComplete || lately?.contains($0.id) ?? true }
+                if first {
+                    let doneCards = shown.filter(\.isComplete).map { BoardCard($0) }
+                    if !doneCards.isEmpty { input.yield(.page(doneCards, first: true)) }
                 }
-                if let tasks, let byProject = try? await tasks.value {
-                    var summary = TaskSummary()
-                    for (project, list) in byProject { for task in list { summary.count(task, for: project) } }
+                var all = shown.map { BoardCard($0) }
+                if let watch = await reader.deletionWatch() { input.yield(.deletions(Self.deletionsText(watch))) }
+                if let summary = try? await (tasks ?? Self.taskSummaryRead(session))?.value {
                     summary.fill(&all)
                     input.yield(.tasks(summary.byProject))
                 }
@@ -59,58 +74,18 @@ extension OpenBoard {
         }
     }
 
-    /// Reads from the tables the board keeps: whole the first time (the first page shown as it comes), then only
-    /// what changed; the cards are what the listing's formula would pick, by the predicates defined beside it.
-    private func readCopy(first: Bool) {
-        let host = self.host
-        let cold = self.session
-        let filters = self.filters
-        let input = self.input
-        Task {
-            do {
-                // After a cold start the schema is remembered: the session comes again, now with the copy attached.
-                let session = cold.client.copy == nil ? try await host.opener.session(.schemaFirst) : cold
-                guard let copy = session.client.copy else { throw AppError.badResponse("the board keeps no copy") }
-                copy.beginTurn()
-                let fields = session.layout.fields
-                let since = ProjectDigest.start(
-                    of: CalendarDate(dayNumber: host.today.dayNumber - doneDays + 1), in: host.timeZone)
-                let resolved = try await session.resolvingClient(filters, command: "board")
-                let people = try await session.peopleMatch(resolved)
-                let selection = Formula.selection(resolved, today: host.today, fields: fields)
-                // Done lately: asked of Airtable once a day, then seen by the copy as projects turn complete.
-                let doneFormula = Formula.completedSince(since, fields: fields)
-                func doneLately() async throws -> Set<String> {
-                    guard let doneFormula else { return [] }
-                    return try await copy.completedIDs(since: since, formula: doneFormula)
-                }
-                // The first screen does not wait for "done lately": open cards show as their pages come, the done
-                // ones once it has answered.
-                let asking = Task { try await doneLately() }
-                let picked: @Sendable (Project) -> Bool = { selection.keeps($0) && (people?($0) ?? true) }
-                let projects = try await copy.projects(where: picked) { page in
-                    guard first else { return }
-                    input.yield(.page(page.filter { !$0.isComplete && picked($0) }.map { BoardCard($0) }, first: true))
-                }
-                _ = try await asking.value
-                let done = try await doneLately()
-                let shown = projects.filter { !$0.isComplete || done.contains($0.id) }
-                if first {
-                    let doneCards = shown.filter(\.isComplete).map { BoardCard($0) }
-                    if !doneCards.isEmpty { input.yield(.page(doneCards, first: true)) }
-                }
-                var all = shown.map { BoardCard($0) }
-                input.yield(.deletions(Self.deletionsText(await copy.watch)))
-                if (try? session.taskLayout()) != nil,
-                    let summary = try? await copy.summarizeTasks(into: TaskSummary(), { $0.count($1) })
-                {
-                    summary.fill(&all)
-                    input.yield(.tasks(summary.byProject))
-                }
-                input.yield(.read(.success(all), first: first))
-            } catch {
-                Self.failed(error, first: first, into: input)
-            }
+    /// Each project's tasks counted (done, total, assignees), in one listing of the fields that takes; nil when the
+    /// base has no Tasks table.
+    private static func taskSummaryRead(_ session: Session) -> Task<TaskSummary, Error>? {
+        guard let layout = try? session.taskLayout() else { return nil }
+        var query = ListQuery.picking(Selection<ProjectTask>(formula: nil, keeps: Selection.every))
+        query.fields =
+            layout.table == nil ? nil : [TaskWord.project, .complete, .assignee].compactMap { layout.fields[$0] }
+        let reader = session.reader
+        return Task {
+            var summary = TaskSummary()
+            try await reader.listTasks(in: layout.client, query) { page in for task in page { summary.count(task) } }
+            return summary
         }
     }
 
@@ -152,17 +127,5 @@ package struct TaskSummary: Sendable {
                 cards[index].assignees = tasks.assignees
             }
         }
-    }
-}
-
-extension Session {
-    /// What the board's bottom line says while the budget is not shared or not at its pace: the team's Redis cannot
-    /// be used, or a 429 slowed every process for a while. Nil when all is well.
-    package func sharingTrouble() -> String? {
-        let coordination = surroundings.coordination
-        if let down = coordination.unavailable { return down.firstLetterUppercased + "." }
-        guard let pace = coordination.pacer(for: configuration.budgetOwner).currentPace(), pace.isSlowed
-        else { return nil }
-        return "Pace " + pace.words + "."
     }
 }

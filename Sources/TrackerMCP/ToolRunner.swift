@@ -58,13 +58,15 @@ package struct ToolRunner: Sendable {
             case "status":
                 let status = try Status(plan.named, today: today)
                 let report = try await host.opener(interruption).perform(status)
-                return Self.bounded(try Self.object(report.jsonText(today: today)), limit: plan.limit)
+                return Self.bounded(report.jsonValue(today: today), limit: plan.limit)
             case "report":
-                let report = try Report(plan.named, today: today)
+                var report = try Report(plan.named, today: today)
+                // An assistant is given the digest of a quiet week too: its sections empty, not an error.
+                report.always = true
                 guard let document = try await host.opener(interruption).perform(report) else {
-                    throw AppError.output("the command printed no JSON object")
+                    throw Self.nothingToGive(tool)
                 }
-                return Self.bounded(try Self.object(document.json(today: today)), limit: plan.limit)
+                return Self.bounded(document.jsonValue(today: today), limit: plan.limit)
             case "list_projects":
                 // The first `limit` projects kept, every one counted: a listing of 50,000 costs the memory of `limit`.
                 let list = try List(plan.named, today: today)
@@ -75,7 +77,7 @@ package struct ToolRunner: Sendable {
                         guard case .page(let page) = event else { return }
                         for project in page {
                             total += 1
-                            if kept.count < plan.limit { kept.append(try Self.object(project.jsonText(today: today))) }
+                            if kept.count < plan.limit { kept.append(project.jsonValue(today: today)) }
                         }
                         progress?.report(records: total)
                     }
@@ -84,7 +86,7 @@ package struct ToolRunner: Sendable {
             case "show_project":
                 let show = try Show(plan.named, today: today)
                 let detail = try await host.opener(interruption).perform(show)
-                var object = try Self.object(detail.jsonText(today: today, comments: show.comments))
+                var object = detail.jsonValue(today: today, comments: show.comments)
                 if let items = detail.taskObjects(today: today), let progress = object["tasks"] {
                     object = object.adding([("tasks", progress.adding([("items", .array(items))]))])
                 }
@@ -92,8 +94,8 @@ package struct ToolRunner: Sendable {
             case "add_project":
                 let add = try Add(plan.named, today: today)
                 guard case .done(let creation) = try await host.opener(interruption).perform(add)
-                else { throw AppError.output("the command printed no JSON object") }
-                return try Self.object(creation.record.jsonText(today: today))
+                else { throw Self.nothingToGive(tool) }
+                return creation.record.jsonValue(today: today)
                     .adding([("created", .bool(creation.isNew))])
             case "update_task":
                 return try await updateTask(plan, today: today, interruption: interruption)
@@ -102,8 +104,8 @@ package struct ToolRunner: Sendable {
                 guard
                     case .updated(let updated?, _) = try await host.opener(interruption)
                         .perform(update)
-                else { throw AppError.output("the command printed no JSON object") }
-                return try Self.object(updated.jsonText(today: today))
+                else { throw Self.nothingToGive(tool) }
+                return updated.jsonValue(today: today)
             case "delete_project":
                 let delete = try Delete(plan.named, today: today)
                 var deleted: [Project] = []
@@ -113,12 +115,12 @@ package struct ToolRunner: Sendable {
                         deleted += projects.filter { project in !deleted.contains { $0.id == project.id } }
                     }
                 }
-                let items = try deleted.prefix(plan.limit).map { try Self.object($0.jsonText(today: today)) }
+                let items = deleted.prefix(plan.limit).map { $0.jsonValue(today: today) }
                 return Self.wrapped("deleted", items, total: deleted.count)
             case "list_tasks":
                 let tasks = try Tasks(plan.named, today: today)
                 let rows = try await host.opener(interruption).perform(tasks)
-                let items = try rows.tasks.prefix(plan.limit).map { try Self.object(rows.json($0)) }
+                let items = rows.tasks.prefix(plan.limit).map { rows.jsonValue($0) }
                 progress?.report(records: rows.tasks.count)
                 return Self.wrapped("tasks", items, total: rows.tasks.count)
             case "list_comments":
@@ -134,7 +136,7 @@ package struct ToolRunner: Sendable {
             case "delete_task":
                 guard case .delete(let delete) = try TaskCommand(plan.named, today: today).verb,
                     case .deleted(let ids) = try await host.opener(interruption).perform(delete)
-                else { throw AppError.output("the command printed no JSON object") }
+                else { throw Self.nothingToGive(tool) }
                 return Self.wrapped("deleted", ids.map(JSONValue.string), total: ids.count)
             case "list_files":
                 let files = try Files(plan.named, today: today)
@@ -172,20 +174,20 @@ package struct ToolRunner: Sendable {
                     try await attach.run(in: session, watching: watch) { _ in }
                 }
                 guard case .attached(let added, _, _) = outcome else {
-                    throw AppError.output("the command printed no JSON object")
+                    throw Self.nothingToGive(tool)
                 }
                 let items = added.map(\.object)
                 return Self.wrapped("attachments", Array(items.prefix(plan.limit)), total: items.count)
             case "add_task":
                 guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
                     case .done(let creation, _, let rows) = try await host.opener(interruption).perform(add)
-                else { throw AppError.output("the command printed no JSON object") }
-                return try Self.object(rows.json(creation.record)).adding([("created", .bool(creation.isNew))])
+                else { throw Self.nothingToGive(tool) }
+                return rows.jsonValue(creation.record).adding([("created", .bool(creation.isNew))])
             case "add_comment":
                 let comment = try Comment(plan.named, today: today)
                 switch try await host.opener(interruption).perform(comment) {
                 case .posted(let posted, _): return posted.object
-                case .planned, .notSent: throw AppError.output("the command printed no JSON object")
+                case .planned, .notSent: throw Self.nothingToGive(tool)
                 }
             default:
                 return nil
@@ -209,8 +211,8 @@ package struct ToolRunner: Sendable {
             guard
                 case .updated(let updated, let rows, _) = try await host.opener(interruption)
                     .perform(update)
-            else { throw AppError.output("the command printed no JSON object") }
-            task = try Self.object(rows.json(updated))
+            else { throw Self.nothingToGive("update_task") }
+            task = rows.jsonValue(updated)
             // The task is now known by its id: the second write cannot name another one.
             target = ScannedArguments(command: plan.named.command, positionals: ["update", updated.id])
         }
@@ -223,8 +225,8 @@ package struct ToolRunner: Sendable {
         guard
             case .written(let tasks, let rows?) = try await host.opener(interruption)
                 .perform(completion), let first = tasks.first
-        else { throw AppError.output("the command printed no JSON object") }
-        return try Self.object(rows.json(first))
+        else { throw Self.nothingToGive("update_task") }
+        return rows.jsonValue(first)
     }
 
     /// A digest with each of its lists (at any depth) cut to `limit` items and given as `{items, total, truncated}`.
@@ -247,18 +249,11 @@ package struct ToolRunner: Sendable {
         .object([(noun, .array(items)), ("total", .number(Double(total))), ("truncated", .bool(total > items.count))])
     }
 
-    package static func parse(_ text: String) throws(AppError) -> JSONValue {
-        do {
-            return try JSONParser.parse(text)
-        } catch {
-            throw AppError.output("the command's JSON could not be read (\(error.message))")
-        }
-    }
+    /// An outcome a tool never asks for (a dry run's plan, a comment not sent): a failure of the server, said as one.
+    static func nothingToGive(_ tool: MCPTool) -> AppError { nothingToGive(tool.name) }
 
-    package static func object(_ text: String) throws(AppError) -> JSONValue {
-        let value = try parse(text)
-        guard case .object = value else { throw AppError.output("the command printed no JSON object") }
-        return value
+    static func nothingToGive(_ name: String) -> AppError {
+        AppError.output("\(name) had no record to give back (tracker's own fault; nothing was written twice)")
     }
 
     /// A tool's success: the structured result, and the same JSON as text for clients that read only text.

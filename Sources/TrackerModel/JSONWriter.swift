@@ -1,9 +1,14 @@
 /// Compact JSON text built directly as UTF-8 bytes: a listing of 50,000 projects is written without building a
 /// `JSONValue` or a `String` per project, and strings are copied a run at a time between the characters that need an
 /// escape.
-public struct JSONWriter {
+public struct JSONWriter: JSONSink {
     /// The text so far.
     public private(set) var bytes: [UInt8] = []
+    /// For each container opened by `beginObject` or `beginArray`, whether it holds an element yet (the next one is
+    /// preceded by a comma).
+    private var open: [Bool] = []
+    /// Right after a member's name: its value takes no comma.
+    private var afterKey = false
 
     /// An empty text with room for `capacity` bytes.
     public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
@@ -22,51 +27,84 @@ public struct JSONWriter {
     /// Appends bytes that are JSON already (a line kept from an earlier file), as they are.
     public mutating func raw(bytes json: ArraySlice<UInt8>) { bytes.append(contentsOf: json) }
 
+    /// The comma before a value, inside a container this writer opened.
+    private mutating func beforeValue() {
+        if afterKey { return afterKey = false }
+        guard let holds = open.last else { return }
+        if holds { bytes.append(UInt8(ascii: ",")) } else { open[open.count - 1] = true }
+    }
+
+    public mutating func beginObject() {
+        beforeValue()
+        open.append(false)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    public mutating func endObject() {
+        open.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    public mutating func beginArray() {
+        beforeValue()
+        open.append(false)
+        bytes.append(UInt8(ascii: "["))
+    }
+
+    public mutating func endArray() {
+        open.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// Appends `"key":`.
     public mutating func key(_ name: String) {
         string(name)
         bytes.append(UInt8(ascii: ":"))
+        afterKey = true
     }
 
     /// Appends `value` as a string literal: quotes, backslashes and control characters escaped, the rest as UTF-8.
     public mutating func string(_ value: String) {
+        beforeValue()
         var value = value
         value.withUTF8 { escaped($0) }
     }
 
-    /// Appends `value` as a string literal, or `null` when there is none.
-    mutating func string(or value: String?) {
-        if let value { string(value) } else { raw("null") }
-    }
-
     /// Appends a number: whole numbers without a fraction, others as Swift prints a `Double`.
-    mutating func number(_ value: Double) {
+    public mutating func number(_ value: Double) {
+        beforeValue()
         let text = value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
         bytes.append(contentsOf: text.utf8)
+    }
+
+    public mutating func bool(_ flag: Bool) {
+        beforeValue()
+        flag ? raw("true") : raw("false")
+    }
+
+    public mutating func null() {
+        beforeValue()
+        raw("null")
     }
 
     /// Appends any JSON value.
     public mutating func value(_ value: JSONValue) {
         switch value {
-        case .null: raw("null")
-        case .bool(let flag): flag ? raw("true") : raw("false")
+        case .null: null()
+        case .bool(let flag): bool(flag)
         case .number(let number): self.number(number)
         case .string(let text): string(text)
         case .array(let values):
-            bytes.append(UInt8(ascii: "["))
-            for (index, element) in values.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                self.value(element)
-            }
-            bytes.append(UInt8(ascii: "]"))
+            beginArray()
+            for element in values { self.value(element) }
+            endArray()
         case .object(let members):
-            bytes.append(UInt8(ascii: "{"))
-            for (index, (name, member)) in members.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            beginObject()
+            for (name, member) in members {
                 key(name)
                 self.value(member)
             }
-            bytes.append(UInt8(ascii: "}"))
+            endObject()
         }
     }
 

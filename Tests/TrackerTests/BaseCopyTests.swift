@@ -3,7 +3,7 @@
     import Testing
 
     @testable import FakeAirtable
-    @testable import TrackerAPI
+    @_spi(Writing) @testable import TrackerAPI
     @testable import TrackerModel
     @testable import TrackerNetwork
     import TrackerSystem
@@ -374,20 +374,6 @@
             #expect(mirror.fake.recordLog.filter { $0.path.hasSuffix("/refresh") }.count == 1)
             _ = try await mirror.projects()
             #expect(mirror.fake.recordLog.filter { $0.path.hasSuffix("/refresh") }.count == 1, "once, not every turn")
-        }
-
-        @Test func thisProcesssOwnWritesAreInTheCopyAtOnce() async throws {
-            let mirror = try Mirror()
-            _ = try await mirror.projects()
-            var client = mirror.client
-            client.copy = mirror.copy
-            let made = try await client.createProject(
-                ProjectWrite([(.name, .string("Mine")), (.due, .string("2026-12-01"))]), name: "Mine",
-                due: CalendarDate("2026-12-01")
-            ).get()
-            #expect(await mirror.copy.projectCopy?[made.id]?.name == "Mine")
-            try await client.deleteProjects([made.id]) { _ in }
-            #expect(await mirror.copy.projectCopy?.contains(made.id) == false)
         }
 
         @Test func tasksAreKeptBesideProjectsOnOneWebhook() async throws {

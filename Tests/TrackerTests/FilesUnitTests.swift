@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TrackerAPI
+@_spi(Writing) @testable import TrackerAPI
 @testable import TrackerModel
 @testable import TrackerNetwork
 @testable import TrackerSystem

@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 import Testing
 
-@testable import TrackerAPI
+@_spi(Writing) @testable import TrackerAPI
 @testable import TrackerModel
 @testable import TrackerNetwork
 @testable import TrackerSystem

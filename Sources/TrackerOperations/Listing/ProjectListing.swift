@@ -19,7 +19,7 @@ package struct ProjectListing {
 
     /// Reads every page, passing on the projects of each; returns the layout, as the schema confirmed it.
     @discardableResult
-    package func read(_ client: ProjectAPIClient, onPage: ([Project]) async throws -> Void) async throws -> TableLayout
+    package func read(_ reader: any RecordReader, onPage: ([Project]) async throws -> Void) async throws -> TableLayout
     {
         var confirmed: TableLayout?
         func confirm() async throws -> TableLayout {
@@ -28,7 +28,7 @@ package struct ProjectListing {
             confirmed = layout
             return layout
         }
-        try await client.listProjects(query) { page in
+        try await reader.listProjects(query) { page in
             _ = try await confirm()
             try await onPage(keep.map { page.filter($0) } ?? page)
         }

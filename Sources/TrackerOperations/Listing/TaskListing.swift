@@ -27,10 +27,10 @@ extension Session {
     > {
         let words: [TaskWord] = [.project, .complete, .estimate] + (withAssignees ? [.assignee] : [])
         let fields = layout.table == nil ? nil : [layout.fields.name] + words.compactMap { layout.fields[$0] }
-        let client = self.client
+        let reader = self.reader
         return Task {
             var byProject: [String: [ProjectTask]] = [:]
-            try await client.listTasks(in: layout.client, ListQuery(fields: fields)) { page in
+            try await reader.listTasks(in: layout.client, ListQuery(fields: fields)) { page in
                 for task in page { for project in task.projects { byProject[project, default: []].append(task) } }
             }
             return byProject
@@ -39,7 +39,7 @@ extension Session {
 
     /// `tasks` with every project they link to, read by id: what a command prints after it found or wrote them.
     package func taskRows(_ tasks: [ProjectTask]) async throws -> TaskRows {
-        let projects = try await self.client.projects(ids: tasks.flatMap(\.projects)).get()
+        let projects = try await self.reader.projects(ids: tasks.flatMap(\.projects)).get()
         return TaskRows(tasks, projects: Dictionary(projects.map { ($0.id, $0) }) { first, _ in first }, today: today)
     }
 
@@ -73,12 +73,12 @@ extension Session {
         // With no person to match here, the projects of each page are asked for while the next pages arrive, a
         // hundred ids a request, instead of after the whole listing.
         let projectReads = ProjectReads(
-            client: self.client, fields: self.shownProjectFields(), known: project.map { [$0.id] } ?? [])
+            reader: self.reader, fields: self.shownProjectFields(), known: project.map { [$0.id] } ?? [])
         do {
             if let project, let ids = taskIDs(of: project, in: layout) {
-                found = try await self.client.tasks(in: table, ids: ids, also: selection).get()
+                found = try await self.reader.tasks(in: table, ids: ids, also: selection).get()
             } else {
-                try await self.client.listTasks(in: table, .picking(selection)) { page in
+                try await self.reader.listTasks(in: table, .picking(selection)) { page in
                     let kept = project.map { project in page.filter { $0.projects.contains(project.id) } } ?? page
                     found += kept
                     if filters.assignee == nil { projectReads.ask(for: kept.compactMap(\.project), all: false) }
@@ -116,14 +116,14 @@ extension Session {
 /// Projects read by id as their ids become known, a hundred a request (a page's worth), the requests under way while
 /// the caller goes on; `read` gathers them.
 package final class ProjectReads: @unchecked Sendable {
-    private let client: ProjectAPIClient
+    private let reader: any RecordReader
     private let fields: [String]?
     private var asked: Set<String>
     private var pending: [String] = []
     private var reads: [Task<[Project], Error>] = []
 
-    package init(client: ProjectAPIClient, fields: [String]?, known: Set<String>) {
-        self.client = client
+    package init(reader: any RecordReader, fields: [String]?, known: Set<String>) {
+        self.reader = reader
         self.fields = fields
         asked = known
     }
@@ -134,8 +134,8 @@ package final class ProjectReads: @unchecked Sendable {
         while pending.count >= 100 || (all && !pending.isEmpty) {
             let chunk = Array(pending.prefix(100))
             pending.removeFirst(chunk.count)
-            let (client, fields) = (client, fields)
-            reads.append(Task { try await client.projects(ids: chunk, fields: fields).get() })
+            let (reader, fields) = (reader, fields)
+            reads.append(Task { try await reader.projects(ids: chunk, fields: fields).get() })
         }
     }
 

@@ -52,7 +52,11 @@ package struct TaskRows {
         return json.text
     }
 
-    private func write(_ task: ProjectTask, to json: inout JSONWriter) {
+    /// The JSON object of one task, as a value.
+    package func jsonValue(_ task: ProjectTask) -> JSONValue { JSONTree.build { write(task, to: &$0) } }
+
+    /// One task's object, written to `json`.
+    package func write<Sink: JSONSink>(_ task: ProjectTask, to json: inout Sink) {
         let project = project(of: task).map { ($0.name, $0.due, $0.status(today: today)) }
         task.writeJSON(project: project, to: &json)
     }

@@ -23,7 +23,7 @@ extension Session {
     package func taskNaming(_ layout: TaskLayout, project: String?, reading: Bool = false) async throws
         -> TaskNaming
     {
-        var naming = TaskNaming(client: client, layout: layout)
+        var naming = TaskNaming(client: client, reader: reader, layout: layout)
         if let project {
             let found = try await ProjectNaming(client: client, forgivesWords: reading).resolve(project)
             naming.within = found
@@ -31,5 +31,25 @@ extension Session {
         }
         if reading { naming.forgivesWords = true } else { naming.confirmsGuess = guessQuestion("task") }
         return naming
+    }
+
+    /// Finds what `target` names, by the naming rule of its table; `forgiving` for commands that only read.
+    package func find(_ target: RecordTarget, forgiving: Bool) async throws -> FoundRecord {
+        switch target {
+        case .project(let typed):
+            let naming =
+                forgiving ? ProjectNaming(client: self.client, forgivesWords: true) : namingForWrites()
+            let project = try await naming.resolve(typed)
+            let layout = try await self.confirmedLayout()
+            return FoundRecord(
+                id: project.id, route: nil, tableID: layout.table?.id, name: project.name ?? project.id,
+                project: project)
+        case .task(let typed, let project):
+            var confirmed = self
+            confirmed.layout = try await self.confirmedLayout()
+            let layout = try confirmed.taskLayout()
+            let task = try await confirmed.taskNaming(layout, project: project, reading: forgiving).resolve(typed)
+            return FoundRecord(id: task.id, route: layout.route, tableID: layout.table?.id, name: task.name ?? task.id)
+        }
     }
 }

@@ -38,25 +38,3 @@ package struct FoundRecord: Sendable {
     /// The project as the lookup read it, every cell included (what `ProjectNaming` returns), when it was looked up.
     package var project: Project? = nil
 }
-
-extension Session {
-    /// Finds what `target` names, by the naming rule of its table; `forgiving` for commands that only read.
-    package func find(_ target: RecordTarget, forgiving: Bool) async throws -> FoundRecord {
-        switch target {
-        case .project(let typed):
-            let naming =
-                forgiving ? ProjectNaming(client: self.client, forgivesWords: true) : namingForWrites()
-            let project = try await naming.resolve(typed)
-            let layout = try await self.confirmedLayout()
-            return FoundRecord(
-                id: project.id, route: nil, tableID: layout.table?.id, name: project.name ?? project.id,
-                project: project)
-        case .task(let typed, let project):
-            var confirmed = self
-            confirmed.layout = try await self.confirmedLayout()
-            let layout = try confirmed.taskLayout()
-            let task = try await confirmed.taskNaming(layout, project: project, reading: forgiving).resolve(typed)
-            return FoundRecord(id: task.id, route: layout.route, tableID: layout.table?.id, name: task.name ?? task.id)
-        }
-    }
-}

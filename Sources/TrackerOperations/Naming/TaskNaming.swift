@@ -6,7 +6,10 @@ import TrackerModel
 /// the exact name, else the one name that matches ignoring case; `within` narrows the search to one project's tasks
 /// (names such as "Kickoff meeting" repeat across projects).
 package struct TaskNaming {
+    /// Airtable, for tasks matched by formula.
     package var client: ProjectAPIClient
+    /// The session's reader, for tasks and projects read by id.
+    package var reader: any RecordReader
     package var layout: TaskLayout
     /// The project `--project` named, whose tasks alone are searched.
     package var within: Project?
@@ -32,7 +35,7 @@ package struct TaskNaming {
         let table = layout.client
         let candidates: [ProjectTask]
         if within != nil, let ids = withinIDs {
-            candidates = try await client.tasks(in: table, ids: ids).get()
+            candidates = try await reader.tasks(in: table, ids: ids).get()
         } else {
             let found = try await client.tasks(
                 in: table, matching: Formula.any(Formula.idOrName(target, nameField: table.fields.name))
@@ -51,7 +54,7 @@ package struct TaskNaming {
             }
             throw try await notFound(target)
         default:
-            let projects = try await client.projects(ids: matches.compactMap(\.project)).get()
+            let projects = try await reader.projects(ids: matches.compactMap(\.project)).get()
             let names = Dictionary(projects.map { ($0.id, $0.name ?? $0.id) }) { first, _ in first }
             throw AppError.ambiguous(
                 name: target,
@@ -105,11 +108,13 @@ package struct TaskNaming {
     }
     /// Each stored value given.
     package init(
-        client: ProjectAPIClient, layout: TaskLayout, within: Project? = nil, withinIDs: [String]? = nil,
+        client: ProjectAPIClient, reader: any RecordReader, layout: TaskLayout, within: Project? = nil,
+        withinIDs: [String]? = nil,
         forgivesWords: Bool = false, confirmsGuess: (@Sendable (String) -> Bool)? = nil
     ) {
         self.forgivesWords = forgivesWords
         self.client = client
+        self.reader = reader
         self.layout = layout
         self.within = within
         self.withinIDs = withinIDs

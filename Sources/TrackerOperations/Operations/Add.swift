@@ -70,7 +70,7 @@ package struct Add: Operation, Equatable {
             try await session.create(
                 ifAbsent: ifAbsent, lockName: [name], for: "add", doing: "adding \"\(name)\"",
                 find: { try await client.projects(named: name).get().first }, recheck: { _ = try await check($0) },
-                send: { try await $0.createProject(write, name: name, due: due).get() }))
+                send: { try await $0.project(write, name: name, due: due) }))
     }
 }
 

@@ -54,12 +54,12 @@ package struct Attach: Operation, Equatable {
         let holder = try await session.fileHolder(owner, field: field, command: "attach", forgiving: false)
         let files = uploads
         if mode.dryRun { return .planned(files.map { session.client.plannedUpload($0, to: holder.cell) }) }
-        let attached = try await session.sendingOnce {
+        let attached = try await session.sendingOnce { sends in
             var known = Set(try await holder.current(session.client).map(\.id))
             var attached: [Attachment] = []
             for (index, file) in files.enumerated() {
                 let progress = watch.starting(file, index, files.count)
-                let result = await session.client.uploadOnce(file, to: holder.cell, known: known, progress: progress)
+                let result = await sends.upload(file, to: holder.cell, known: known, progress: progress)
                 watch.ended()
                 let attachment: Attachment
                 switch result {

@@ -50,7 +50,7 @@ package struct CalendarFeed: Operation, Equatable {
             filters, view: view, includesComplete: includesComplete,
             showing: [.name, .due, .complete, .lead, .notes], command: "calendar")
         var confirmed: TableLayout?
-        return try await listing.read(session.client) { page in
+        return try await listing.read(session.reader) { page in
             if confirmed == nil { confirmed = try await listing.inFlight?.confirmed() ?? listing.layout }
             try each(confirmed!, page)
         }

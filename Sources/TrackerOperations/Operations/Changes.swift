@@ -188,7 +188,7 @@ package struct Changes: Operation, Equatable {
         var started: TableComparison?
         // Cold, the listing goes out beside the schema read; values are formatted by the fields' types, so the
         // comparison starts once the schema has confirmed the layout (before the first page is passed on).
-        let layout = try await listing.read(session.client) { page in
+        let layout = try await listing.read(session.reader) { page in
             if started == nil {
                 started = comparing(try await listing.inFlight?.confirmed() ?? listing.layout, news)
             }

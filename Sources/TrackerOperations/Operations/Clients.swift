@@ -44,9 +44,9 @@ package struct Clients: Operation, Equatable {
         let linked = ListQuery.picking(
             Selection(formula: Formula.field(clientField)) { !$0.clients.isEmpty },
             fields: layout.table == nil ? nil : wanted)
-        let client = session.client
-        async let projectsRead = client.collect { onPage in try await client.listProjects(linked, onPage: onPage) }
-        let records = try await session.client.rawRecords(in: table).get()
+        let reader = session.reader
+        async let projectsRead = reader.collect { onPage in try await reader.listProjects(linked, onPage: onPage) }
+        let records = try await reader.rawRecords(in: table).get()
         let projects = try await projectsRead.get()
         var byClient: [String: [Project]] = [:]
         for project in projects { for id in project.clients { byClient[id, default: []].append(project) } }

@@ -51,8 +51,8 @@ package struct Comment: Operation, Equatable {
                     body: .object([("text", .string(text))])))
         }
         guard let me = try await user else { return .notSent }
-        let comment = try await session.sendingOnce {
-            try await session.client.addComment(text, to: record.id, by: me, inTable: record.route).get()
+        let comment = try await session.sendingOnce { sends in
+            try await sends.addComment(text, to: record.id, by: me, inTable: record.route).get()
         }
         return .posted(comment, on: record.name)
     }
@@ -100,7 +100,7 @@ extension Comment {
             // The table's leads and teams are who tracker can know by email: one listing of those two fields.
             let fields = [session.layout.fields[.lead], session.layout.fields[.team]].compactMap { $0 }
             var people: [String: JSONValue] = [:]
-            try await session.client.listProjects(ListQuery(fields: session.layout.table == nil ? nil : fields)) {
+            try await session.reader.listProjects(ListQuery(fields: session.layout.table == nil ? nil : fields)) {
                 page in
                 for person in page.flatMap({ [$0.lead].compactMap { $0 } + $0.team }) {
                     guard let email = person.email?.lowercased(), let id = person.id, missing.contains(email) else {

@@ -39,8 +39,8 @@ package struct Delete: Operation, Equatable {
         var deletedByID = 0
         let wroteByID = try await session.writtenByID(targets, allowed: confirmed && !mode.dryRun && !mode.json) {
             ids in
-            try await session.sending {
-                try await client.deleteProjects(ids, unverified: true) { batch in try deleted(.ids(batch)) }
+            try await session.sending { writes in
+                try await writes.deleteProjects(ids, unverified: true) { batch in try deleted(.ids(batch)) }
             }
             deletedByID = ids.count
         }
@@ -56,8 +56,8 @@ package struct Delete: Operation, Equatable {
                 },
                 noun: "project", command: "delete")
         }
-        try await session.sending {
-            try await client.deleteProjects(ids) { batch in
+        try await session.sending { writes in
+            try await writes.deleteProjects(ids) { batch in
                 try deleted(.projects(projects.filter { batch.contains($0.id) }))
             }
         }

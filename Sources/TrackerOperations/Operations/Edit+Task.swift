@@ -12,7 +12,7 @@ extension Edit {
         let naming = try await session.taskNaming(layout, project: project)
         let task = try await naming.resolve(typed)
         var projectName: String?
-        if let id = task.project { projectName = try await session.client.projects(ids: [id]).get().first?.name }
+        if let id = task.project { projectName = try await session.reader.projects(ids: [id]).get().first?.name }
         let form = TaskEditForm(task: task, layout: layout, projectName: projectName)
         let opened = form.text()
         let edited = Edit.withoutProblems(try editor.edit(opened, task.id, opened))
@@ -49,8 +49,8 @@ extension Edit {
             let change = TaskChange(id: task.id, write: write)
             if mode.dryRun { return .planned(session.client.plannedTaskUpdates([change], in: layout.client)) }
             var updated = now
-            try await session.sending {
-                try await session.client.updateTasks([change], in: layout.client) {
+            try await session.sending { writes in
+                try await writes.updateTasks([change], in: layout.client) {
                     if let first = $0.first { updated = first }
                 }
             }

@@ -39,8 +39,8 @@ extension Files {
                 removing.map { "\($0.id)  \(TextCells.folded($0.filename))" }, noun: "file",
                 command: "files --remove", verb: "remove", from: TextCells.folded(holder.name))
         }
-        let left = try await session.sending {
-            try await session.client.keepAttachments(keeping, in: holder.cell).get()
+        let left = try await session.sending { writes in
+            try await writes.keepAttachments(keeping, in: holder.cell).get()
         }
         let still = Set(left.map(\.id))
         return .removed(asked: removing, gone: removing.filter { !still.contains($0.id) })

@@ -83,7 +83,6 @@ package struct Import: Operation, Equatable {
                 nil
             }
         }
-        let client = session.client
         var written = 0
         func record(_ lines: ArraySlice<Int>, _ projects: [Project], _ action: String) throws {
             written += projects.count
@@ -91,14 +90,14 @@ package struct Import: Operation, Equatable {
         }
         do {
             // Upserts on the key and updates by id: either may go out again, should the import be run again.
-            try await session.sending {
+            try await session.sending { writes in
                 var createdLines = creates.map(\.0)[...]
-                try await client.upsertProjects(creates.map(\.1), mergingOn: key) { projects in
+                try await writes.upsertProjects(creates.map(\.1), mergingOn: key) { projects in
                     try record(createdLines.prefix(projects.count), projects, "created")
                     createdLines = createdLines.dropFirst(projects.count)
                 }
                 var updatedLines = updates.map(\.0)[...]
-                try await client.updateProjects(updates.map(\.1)) { projects in
+                try await writes.updateProjects(updates.map(\.1)) { projects in
                     try record(updatedLines.prefix(projects.count), projects, "updated")
                     updatedLines = updatedLines.dropFirst(projects.count)
                 }

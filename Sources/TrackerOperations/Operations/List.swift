@@ -223,7 +223,7 @@ extension List {
     }
 
     private func list(_ options: List, session: Session, each: (ListingEvent) throws -> Void) async throws -> Listing {
-        let client = session.client
+        let reader = session.reader
         let plan = try await listPlan(options, session)
         try each(.columns(plan.columns))
         var listing = Listing()
@@ -237,7 +237,7 @@ extension List {
         let taskReading = try progressRead(plan.columns, session: session)
         defer { taskReading?.cancel() }
         do {
-            try await client.listProjects(query) { page in
+            try await reader.listProjects(query) { page in
                 _ = try await session.confirmedLayout()
                 var page = page
                 if let taskReading {

@@ -96,25 +96,21 @@ extension Report {
         let today = session.today
         var digest = ProjectDigest(date: today, days: options.days, timeZone: session.surroundings.timeZone)
         let fields = session.layout.fields
-        var terms = [Formula.digest(today: today, days: options.days, since: digest.since, fields: fields)]
-        var picked: Selection<Project>?
-        // A face's copy knows every field but when a project was completed: that it asks Airtable (once a day).
-        if let copy = session.client.copy, options.view == nil {
-            var lately = Set<String>()
-            if let formula = Formula.completedSince(digest.since, fields: fields) {
-                lately = try await copy.completedIDs(since: digest.since, formula: formula)
-            }
-            picked = Formula.digestSelection(
-                today: today, days: options.days, since: digest.since, fields: fields, completedLately: lately)
-            terms = []
-        }
+        // No record says when it was completed: a reader that applies the predicate is told which projects turned
+        // complete lately; Airtable applies the formula (`nil`), and a view is Airtable's to apply.
+        let lately =
+            options.view == nil
+            ? try await session.reader.completedLately(
+                since: digest.since, formula: Formula.completedSince(digest.since, fields: fields)) : nil
+        let picked = Formula.digestSelection(
+            today: today, days: options.days, since: digest.since, fields: fields, completedLately: lately ?? [])
         let listing = try await session.projectListing(
-            options.filters, view: options.view, command: "report", terms: terms, also: picked,
+            options.filters, view: options.view, command: "report", also: picked,
             showing: options.format == .json ? nil : [.name, .due, .complete, .lead, .category])
         // The open tasks, read in one listing beside the projects'; those of overdue projects make their section.
         let openTasks = Self.openTasksRead(session)
         defer { openTasks?.cancel() }
-        let layout = try await listing.read(session.client) { page in
+        let layout = try await listing.read(session.reader) { page in
             for project in page { digest.add(project) }
         }
         digest.sort()
@@ -140,11 +136,11 @@ extension Report {
     /// Every open task, in one listing of the Tasks table; nil when the base has none.
     private static func openTasksRead(_ session: Session) -> Task<[ProjectTask], Error>? {
         guard let layout = session.layout.tasks else { return nil }
-        let client = session.client
+        let reader = session.reader
         let open = Formula.taskSelection(TaskFilters(state: .open), fields: layout.fields)
         return Task {
             var found: [ProjectTask] = []
-            try await client.listTasks(in: layout.client, .picking(open)) { found += $0 }
+            try await reader.listTasks(in: layout.client, .picking(open)) { found += $0 }
             return found
         }
     }

@@ -33,8 +33,8 @@ package struct SetCompletion: Operation, Equatable {
         let write = ProjectWrite([(.complete, value)])
         let command = command
         func apply(_ changes: [ProjectChange]) async throws {
-            try await session.writing(recheck: { _ = try await $0.checker(command: command) }) {
-                try await session.client.updateProjects(changes, onUpdated: written)
+            try await session.writing(recheck: { _ = try await $0.checker(command: command) }) { writes in
+                try await writes.updateProjects(changes, onUpdated: written)
             }
         }
         // By ids alone the write is the one request (setting a value twice changes nothing).

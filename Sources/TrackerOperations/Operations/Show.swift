@@ -143,7 +143,7 @@ extension Show {
         let missing = ids.filter { byID[$0] == nil }
         var found = byID
         if !missing.isEmpty {
-            for task in try await session.client.tasks(in: layout.client, ids: missing).get() { found[task.id] = task }
+            for task in try await session.reader.tasks(in: layout.client, ids: missing).get() { found[task.id] = task }
         }
         return ids.compactMap { found[$0] }
     }

@@ -37,17 +37,17 @@ package struct Status: Operation, Equatable {
             of: CalendarDate(dayNumber: today.dayNumber - days + 1), in: session.surroundings.timeZone)
         let last = DueWithin(days: days, from: today).lastDay
         let projects = Formula.statusSelection(since: since, last: last, fields: fields)
-        let client = session.client
+        let reader = session.reader
         async let me = session.knowledge.me()
-        async let projectsRead = client.collect { onPage in
-            try await client.listProjects(.picking(projects), onPage: onPage)
+        async let projectsRead = reader.collect { onPage in
+            try await reader.listProjects(.picking(projects), onPage: onPage)
         }
         let tasksLayout = session.layout.tasks
         async let tasksRead: Result<[ProjectTask], AppError>? = {
             guard let layout = tasksLayout else { return nil }
             let assigned = Formula.statusTaskSelection(since: since, fields: layout.fields)
-            return await client.collect { onPage in
-                try await client.listTasks(in: layout.client, .picking(assigned), onPage: onPage)
+            return await reader.collect { onPage in
+                try await reader.listTasks(in: layout.client, .picking(assigned), onPage: onPage)
             }
         }()
         let user = try await me
@@ -59,7 +59,7 @@ package struct Status: Operation, Equatable {
         if let read = await tasksRead { tasks = try read.get().filter { $0.assignee?.id == user } }
         var known = Dictionary(found.map { ($0.id, $0) }) { first, _ in first }
         let wanted = tasks.compactMap(\.project).filter { known[$0] == nil }
-        for project in try await client.projects(ids: wanted).get() { known[project.id] = project }
+        for project in try await reader.projects(ids: wanted).get() { known[project.id] = project }
         let isNew = { (created: String) in created.prefix(19) >= since.prefix(19) }
         let person =
             found.lazy.flatMap { [$0.lead].compactMap { $0 } + $0.team }.first { $0.id == user }
@@ -111,34 +111,48 @@ extension StatusReport {
     /// The JSON `status --json` prints and mcp's status gives: the day, the user, their projects and open tasks, and
     /// what is new.
     package func jsonText(today: CalendarDate) -> String {
-        let report = self
         var json = JSONWriter(capacity: 4096)
-        json.raw("{\"date\":")
-        json.string(today.description)
-        json.raw(",\"user\":{\"id\":")
-        json.string(report.user.id ?? "")
-        json.raw(",\"name\":")
-        json.value(report.user.name.map(JSONValue.string) ?? .null)
-        json.raw(",\"email\":")
-        json.value(report.user.email.map(JSONValue.string) ?? .null)
-        json.raw("},\"projects\":[")
+        write(today: today, to: &json)
+        return json.text
+    }
+
+    /// The same object as a value.
+    package func jsonValue(today: CalendarDate) -> JSONValue { JSONTree.build { write(today: today, to: &$0) } }
+
+    private func write<Sink: JSONSink>(today: CalendarDate, to json: inout Sink) {
         func projects(_ list: [Project]) {
-            for (index, project) in list.enumerated() {
-                if index > 0 { json.raw(",") }
-                project.writeJSON(today: today, to: &json)
-            }
+            json.beginArray()
+            for project in list { project.writeJSON(today: today, to: &json) }
+            json.endArray()
         }
         func tasks(_ list: [ProjectTask]) {
-            json.raw(json: list.map { report.tasks.json($0) }.joined(separator: ","))
+            json.beginArray()
+            for task in list { self.tasks.write(task, to: &json) }
+            json.endArray()
         }
-        projects(report.projects)
-        json.raw("],\"tasks\":[")
-        tasks(report.tasks.tasks)
-        json.raw("],\"new\":{\"projects\":[")
-        projects(report.newProjects)
-        json.raw("],\"tasks\":[")
-        tasks(report.newTasks)
-        json.raw("]}}")
-        return json.text
+        json.beginObject()
+        json.key("date")
+        json.string(today.description)
+        json.key("user")
+        json.beginObject()
+        json.key("id")
+        json.string(user.id ?? "")
+        json.key("name")
+        json.string(or: user.name)
+        json.key("email")
+        json.string(or: user.email)
+        json.endObject()
+        json.key("projects")
+        projects(self.projects)
+        json.key("tasks")
+        tasks(self.tasks.tasks)
+        json.key("new")
+        json.beginObject()
+        json.key("projects")
+        projects(newProjects)
+        json.key("tasks")
+        tasks(newTasks)
+        json.endObject()
+        json.endObject()
     }
 }

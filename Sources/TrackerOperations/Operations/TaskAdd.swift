@@ -48,7 +48,7 @@ package struct TaskAdd: Operation, Equatable {
                 try await client.tasks(in: table, matching: Formula.nameEquals(name, field: layout.fields.name))
                     .get().first { $0.name == name && $0.projects.contains(project.id) }
             },
-            send: { try await $0.createTask(write, in: table, name: name, project: project.id).get() })
+            send: { try await $0.task(write, in: table, name: name, project: project.id) })
         return .done(
             creation, in: project,
             rows: TaskRows([creation.record], projects: [project.id: project], today: session.today)

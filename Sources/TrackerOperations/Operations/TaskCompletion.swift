@@ -50,8 +50,8 @@ package struct TaskCompletion: Operation, Equatable {
         if mode.dryRun { return .planned(session.client.plannedTaskUpdates(changes, in: table)) }
         var written: [String: ProjectTask] = [:]
         // A write: through the session, so a schema read that contradicts the layout afterwards never sends it again.
-        try await session.sending {
-            try await session.client.updateTasks(changes, in: table) { tasks in
+        try await session.sending { writes in
+            try await writes.updateTasks(changes, in: table) { tasks in
                 for task in tasks { written[task.id] = task }
             }
         }

@@ -64,8 +64,8 @@ package struct TaskUpdate: Operation, Equatable {
         if mode.dryRun { return .planned(session.client.plannedTaskUpdates([change], in: layout.client)) }
         var updated = task
         // A write: through the session, so a schema read that contradicts the layout afterwards never sends it again.
-        try await session.sending {
-            try await session.client.updateTasks([change], in: layout.client) {
+        try await session.sending { writes in
+            try await writes.updateTasks([change], in: layout.client) {
                 if let first = $0.first { updated = first }
             }
         }

@@ -39,7 +39,7 @@ package struct Timeline: Operation, Equatable {
         let progress = session.layout.tasks.map { session.taskProgressRead($0) }
         defer { progress?.cancel() }
         var projects: [Project] = []
-        try await listing.read(session.client) { projects += $0 }
+        try await listing.read(session.reader) { projects += $0 }
         if let tasks = try? await progress?.value {
             for index in projects.indices {
                 projects[index].taskProgress = TaskProgress(tasks[projects[index].id] ?? [])

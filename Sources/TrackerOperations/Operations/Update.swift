@@ -56,8 +56,8 @@ package struct Update: Operation, Equatable {
         }
         func apply(_ change: ProjectChange) async throws -> Project? {
             var updated: Project?
-            try await session.writing(recheck: { _ = try await check($0) }) {
-                try await client.updateProjects([change]) { updated = $0.first }
+            try await session.writing(recheck: { _ = try await check($0) }) { writes in
+                try await writes.updateProjects([change]) { updated = $0.first }
             }
             return updated
         }

@@ -28,7 +28,8 @@ extension Session {
             let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
             attempt.began(inFlight)
             return Session(
-                configuration: configuration, client: client.using(assumed), knowledge: knowledge,
+                configuration: configuration, client: client.using(assumed), reader: client.using(assumed),
+                knowledge: knowledge,
                 layout: TableLayout(
                     fields: assumed, table: nil, schema: nil,
                     tasks: try? TaskLayout.resolve(client.access.tasks, projects: nil, schema: nil)),
@@ -36,9 +37,9 @@ extension Session {
         }
         let layout = try await knowledge.layout()
         var session = Session(
-            configuration: configuration, client: client.using(layout.fields), knowledge: knowledge, layout: layout,
-            surroundings: surroundings, attempt: attempt)
-        session.attachCopy()
+            configuration: configuration, client: client.using(layout.fields), reader: client.using(layout.fields),
+            knowledge: knowledge, layout: layout, surroundings: surroundings, attempt: attempt)
+        session.chooseCopy()
         return session
     }
 
@@ -54,7 +55,7 @@ extension Session {
     }
 
     /// Reads through the face's copy of the tables, when the face keeps one and the layout is confirmed.
-    private mutating func attachCopy() {
+    private mutating func chooseCopy() {
         guard let copies = surroundings.copies, inFlight == nil else { return }
         let layout = layout
         let tasks = layout.tasks
@@ -84,6 +85,6 @@ extension Session {
                 client: client, tasks: tasks?.client, tableIDs: ids, memory: memory, clients: layout.clientTableID,
                 projectFields: projectFields, taskFields: taskFields)
         }
-        self.client.copy = copy
+        self.reader = CopyReader(copy: copy, airtable: client)
     }
 }

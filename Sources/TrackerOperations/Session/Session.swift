@@ -18,8 +18,13 @@ import TrackerSystem
 /// flight, so it is remembered and what was assumed is confirmed before the outcome is shown.
 package struct Session: Sendable {
     package var configuration: Configuration
-    /// Reads and writes the fields as this base has them; it answers reads from the face's copy when there is one.
+    /// Airtable, its fields named as this base has them: what only Airtable answers (names matched by formula,
+    /// comments, the schema). It writes only in the session's own write routes (`Writes`): its write methods are
+    /// visible to no other file.
     package var client: ProjectAPIClient
+    /// Where listings and records by id are answered, chosen once when the session opened: Airtable, or the face's
+    /// copy of the tables.
+    package var reader: any RecordReader
     package var knowledge: BaseKnowledge
     package var layout: TableLayout
     /// The schema read going out beside the work, when the layout above is only assumed.
@@ -49,41 +54,6 @@ package struct Session: Sendable {
     /// has accepted the write, what the schema says no longer changes it.
     package func finish() async { _ = try? await confirmedLayout() }
 
-    /// A write: when Airtable's answer contradicts what tracker remembered about the base (a field, a choice, a
-    /// linked record or a view it no longer has), the schema is read again and `recheck` checks the values once more,
-    /// so a stale memory is reported as the value that is wrong, not as Airtable's refusal.
-    package func writing<T>(
-        recheck: (Session) async throws -> Void, _ body: () async throws -> T
-    ) async throws -> T {
-        attempt.wrote()
-        return try await rechecking(recheck, body)
-    }
-
-    /// A read that names fields, a view or records by what tracker remembered: checked again as `writing` is.
-    package func reading<T>(
-        recheck: (Session) async throws -> Void, _ body: () async throws -> T
-    ) async throws -> T {
-        try await rechecking(recheck, body)
-    }
-
-    private func rechecking<T>(
-        _ recheck: (Session) async throws -> Void, _ body: () async throws -> T
-    ) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as AppError where Self.contradictsMemory(error) && (inFlight != nil || !knowledge.isCurrent) {
-            // Cold, the schema read beside the write says what was assumed wrongly; else it is read again.
-            let fresh = inFlight != nil ? try? await knowledge.layout() : try await knowledge.refreshed()
-            guard let fresh else { throw error }
-            var updated = self
-            updated.layout = fresh
-            updated.inFlight = nil
-            updated.client = client.using(fresh.fields)
-            try await recheck(updated)
-            throw error
-        }
-    }
-
     /// The notes (or a comment) a command was given: inline, from a file (`flag` names it), or from standard input.
     package func readNotes(_ source: NotesSource?, command: String, flag: String = "--notes-file") throws -> String? {
         try surroundings.readNotes(source, command, flag)
@@ -105,18 +75,14 @@ package struct Session: Sendable {
             command: String(command.prefix { $0 != " " }))
     }
 
-    /// Sends a write that may go out again should the command run once more (a delete, a value set): what is shown
-    /// after it waits for the schema read in flight, but a contradiction found then no longer refuses it.
-    package func sending<T>(_ body: () async throws -> T) async rethrows -> T {
-        attempt.wrote()
-        return try await body()
-    }
-
-    /// Sends what must not happen twice (an upload): from here on a failure is reported, never answered by running
-    /// the command again with the schema.
-    package func sendingOnce<T>(_ body: () async throws -> T) async rethrows -> T {
-        attempt.neverRunAgain()
-        return try await body()
+    /// What the board's bottom line says while the budget is not shared or not at its pace: the team's Redis cannot
+    /// be used, or a 429 slowed every process for a while. Nil when all is well.
+    package func sharingTrouble() -> String? {
+        let coordination = surroundings.coordination
+        if let down = coordination.unavailable { return down.firstLetterUppercased + "." }
+        guard let pace = coordination.pacer(for: configuration.budgetOwner).currentPace(), pace.isSlowed
+        else { return nil }
+        return "Pace " + pace.words + "."
     }
 
     /// Answers that mean the base changed since its schema was read, and a field that has become computed since

@@ -11,27 +11,38 @@ extension ProjectDetail {
     /// progress, "clientNames" beside the clients' ids (null where a name cannot be read), and with `comments` the
     /// newest comments (none where they cannot be read: the project is shown all the same).
     package func jsonText(today: CalendarDate, comments withComments: Bool) -> String {
-        var text = project.jsonText(today: today, tasks: tasks.map(TaskProgress.init))
-        // Additive: "clients" stays the ids.
-        if !project.clients.isEmpty {
-            text.removeLast()
-            text +=
-                ",\"clientNames\":"
-                + JSONValue.array(project.clients.map { JSONValue.string(or: recordNames[$0]) }).serialized() + "}"
+        var json = JSONWriter(capacity: 1024)
+        write(today: today, comments: withComments, to: &json)
+        return json.text + "\n"
+    }
+
+    /// The same object as a value.
+    package func jsonValue(today: CalendarDate, comments withComments: Bool) -> JSONValue {
+        JSONTree.build { write(today: today, comments: withComments, to: &$0) }
+    }
+
+    private func write<Sink: JSONSink>(today: CalendarDate, comments withComments: Bool, to json: inout Sink) {
+        let progress = tasks.map(TaskProgress.init)
+        project.writeJSON(today: today, tasks: progress, to: &json) { json in
+            // Additive: "clients" stays the ids.
+            if !project.clients.isEmpty {
+                json.key("clientNames")
+                json.beginArray()
+                for id in project.clients { json.string(or: recordNames[id]) }
+                json.endArray()
+            }
+            if withComments {
+                json.key("comments")
+                json.value(.array(((try? comments?.get()) ?? []).map(\.object)))
+            }
         }
-        if withComments {
-            let newest = (try? comments?.get()) ?? []
-            text.removeLast()
-            text += ",\"comments\":" + JSONValue.array(newest.map(\.object)).serialized() + "}"
-        }
-        return text + "\n"
     }
 
     /// Each task as its JSON object (with its project's name, due date and status), as `tasks --json` gives them.
     package func taskObjects(today: CalendarDate) -> [JSONValue]? {
         guard let tasks else { return nil }
         let rows = TaskRows(tasks, projects: [project.id: project], today: today)
-        return tasks.compactMap { try? JSONParser.parse(rows.json($0)) }
+        return tasks.map { rows.jsonValue($0) }
     }
 
     /// The project as `show` lays it out, and the board's card: its name, then every field under its label (the base's

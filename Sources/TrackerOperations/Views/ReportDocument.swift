@@ -117,27 +117,35 @@ package struct ReportDocument {
     /// `{"date","days","sections":{"overdue":[…],"due":[…],"done":[…],"new":[…]}}` with the stable project objects.
     package func json(today: CalendarDate) -> String {
         var json = JSONWriter(capacity: 4096)
-        json.raw("{\"date\":")
-        json.string(digest.date.description)
-        json.raw(json: ",\"days\":\(digest.days),\"sections\":{")
-        for (index, section) in ProjectDigest.Section.allCases.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.key(section.rawValue)
-            json.raw("[")
-            var first = true
-            digest[section].forEach { project in
-                if !first { json.raw(",") }
-                first = false
-                project.writeJSON(today: today, to: &json)
-            }
-            json.raw("]")
-        }
-        json.raw("}")
-        if let tasks {
-            json.raw(json: ",\"tasks\":[" + tasks.tasks.map { tasks.json($0) }.joined(separator: ",") + "]")
-        }
-        json.raw("}")
+        write(today: today, to: &json)
         return json.text + "\n"
+    }
+
+    /// The same object as a value.
+    package func jsonValue(today: CalendarDate) -> JSONValue { JSONTree.build { write(today: today, to: &$0) } }
+
+    private func write<Sink: JSONSink>(today: CalendarDate, to json: inout Sink) {
+        json.beginObject()
+        json.key("date")
+        json.string(digest.date.description)
+        json.key("days")
+        json.number(Double(digest.days))
+        json.key("sections")
+        json.beginObject()
+        for section in ProjectDigest.Section.allCases {
+            json.key(section.rawValue)
+            json.beginArray()
+            digest[section].forEach { project in project.writeJSON(today: today, to: &json) }
+            json.endArray()
+        }
+        json.endObject()
+        if let tasks {
+            json.key("tasks")
+            json.beginArray()
+            for task in tasks.tasks { tasks.write(task, to: &json) }
+            json.endArray()
+        }
+        json.endObject()
     }
 
     package static func name(_ project: Project) -> String { TextCells.folded(project.name ?? project.id) }

@@ -5,8 +5,6 @@
 #endif
 import CTerminal
 import Dispatch
-import TrackerAPI
-import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 import TrackerOperations

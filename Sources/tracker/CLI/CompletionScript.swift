@@ -1,6 +1,3 @@
-import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
 import TrackerModel
 import TrackerOperations
 /// The shells `tracker completion` writes scripts for.

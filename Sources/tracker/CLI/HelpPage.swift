@@ -1,6 +1,3 @@
-import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
 import TrackerModel
 import TrackerOperations
 /// The help pages, built from the same specs the parser uses so they cannot drift apart; every line fits 80 columns.

@@ -1,6 +1,3 @@
-import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
 import TrackerModel
 import TrackerOperations
 /// The manual page (`tracker help --man`, roff for man(1)), built from the same specs as help and completion.

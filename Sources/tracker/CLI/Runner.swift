@@ -4,8 +4,6 @@
     import Foundation
 #endif
 import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
 import TrackerModel
 import TrackerOperations
 

@@ -3,11 +3,8 @@
 #else
     import Foundation
 #endif
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
-import TrackerNetwork
-import TrackerSystem
 
 /// `tracker completion`: prints a shell completion script.
 struct Completion: Command {

@@ -3,11 +3,8 @@
 #else
     import Foundation
 #endif
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
-import TrackerNetwork
-import TrackerSystem
 
 /// `tracker help`: help for tracker or one of its commands, or the manual page.
 struct Help: Command {

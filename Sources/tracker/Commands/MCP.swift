@@ -9,11 +9,9 @@ import Dispatch
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import TrackerAPI
 import TrackerModel
 import TrackerMCP
 import TrackerOperations
-import TrackerNetwork
 import TrackerSystem
 
 /// `tracker mcp`: the base's tools for an AI assistant, over the Model Context Protocol on stdin and stdout.

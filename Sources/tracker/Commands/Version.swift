@@ -1,7 +1,4 @@
 import CTerminal
-import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
 import TrackerModel
 import TrackerOperations
 /// `tracker --version`: the version a bug report needs, which the User-Agent carries too.

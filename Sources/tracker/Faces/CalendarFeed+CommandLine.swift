@@ -3,27 +3,23 @@
 #else
     import Foundation
 #endif
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
 /// `tracker calendar`: the projects' due dates as an iCalendar file for any calendar app. (Not `Calendar`, which
 extension CalendarFeed: Command {
-    func run(_ runner: Runner) async throws { try await runner.calendar(self) }
-}
-
-extension Runner {
     /// Streams the events page by page to stdout, or gathers them for `--out`; one listing, filtered on Airtable.
-    fileprivate func calendar(_ options: CalendarFeed) async throws {
+    func run(_ runner: Runner) async throws {
+        let options = self
         // Cold, the listing goes out beside the schema read; the events wait for it to confirm the layout (the
         // table's id makes each event's address).
         // Streamed to stdout; for --out gathered, since the file is replaced whole or not at all.
         var gathered = ""
         func emit(_ text: String) throws {
-            if options.out == nil { try output.standardOutput(text) } else { gathered += text }
+            if options.out == nil { try runner.output.standardOutput(text) } else { gathered += text }
         }
         var started: ICalendar?
-        _ = try await perform(options) { base in
+        _ = try await runner.perform(options) { base in
             func calendar(_ layout: TableLayout) -> ICalendar {
                 ICalendar(
                     baseID: base.configuration.baseID, tableID: layout.table?.id,
@@ -47,9 +43,10 @@ extension Runner {
             return layout
         }
         guard let path = options.out else { return }
-        let changed = try ReplacedFile.write(Data(gathered.utf8), to: absolutePath(path), naming: "--out \(path)")
-        if output.isStderrTerminal {
-            output.standardError(changed ? "Wrote \(path).\n" : "\(path) is up to date; left untouched.\n")
+        let changed = try ReplacedFile.write(
+            Data(gathered.utf8), to: runner.absolutePath(path), naming: "--out \(path)")
+        if runner.output.isStderrTerminal {
+            runner.output.standardError(changed ? "Wrote \(path).\n" : "\(path) is up to date; left untouched.\n")
         }
     }
 }

@@ -2,26 +2,23 @@ import TrackerModel
 import TrackerOperations
 
 extension Doctor: Command {
-    func run(_ runner: Runner) async throws { try await runner.doctor(self) }
-}
-
-extension Runner {
     /// The settings in use first (the human view), then every check as a line with its notes, or `--json`'s one
     /// object; it fails with the first failing check's exit code.
-    fileprivate func doctor(_ options: Doctor) async throws {
+    func run(_ runner: Runner) async throws {
+        let options = self
         func line(_ label: String, _ value: String) throws {
             // Names from the base (fields, views, the table) are shown with their control characters made visible.
-            try output.standardOutput(TextCells.fit(label, 10) + StandardErrorText.safe(value) + "\n")
+            try runner.output.standardOutput(TextCells.fit(label, 10) + StandardErrorText.safe(value) + "\n")
         }
         // Read once: the settings are said before the checks go out (they may take a while), and the checks are
         // given this same reading, whose failure is their first finding.
-        let loaded = Result { try loadConfiguration() }
-        if !options.json, case .success(let configuration) = loaded { try describe(configuration, line) }
-        var setup = setup
+        let loaded = Result { try runner.loadConfiguration() }
+        if !options.json, case .success(let configuration) = loaded { try Doctor.describeSettings(configuration, line) }
+        var setup = runner.setup
         setup.configuration = { try loaded.get() }
-        let report = try await perform(options, in: setup)
+        let report = try await runner.perform(options, in: setup)
         if options.json {
-            try output.standardOutput(report.json.serialized() + "\n")
+            try runner.output.standardOutput(report.json.serialized() + "\n")
         } else {
             // The lines above already show the configuration; JSON has no such lines, so it gets the check.
             for check in report.checks where !(check.name == "configuration" && check.ok) {
@@ -31,9 +28,11 @@ extension Runner {
         }
         if let failure = report.firstFailure { throw failure }
     }
+}
 
+extension Doctor {
     /// Which settings are in use: the file, the masked token and where it came from, the endpoint, base and table.
-    private func describe(_ configuration: Configuration, _ line: (String, String) throws -> Void) throws {
+    static func describeSettings(_ configuration: Configuration, _ line: (String, String) throws -> Void) throws {
         if let path = configuration.secretsPath {
             try line("secrets", "\(path) (mode \(configuration.secretsMode.map { String($0, radix: 8) } ?? "?"))")
         } else {

@@ -2,28 +2,25 @@ import TrackerModel
 import TrackerOperations
 
 extension Edit: Command {
-    func run(_ runner: Runner) async throws { try await runner.edit(self) }
-}
-
-extension Runner {
     /// The editor chosen before anything is read; the form in a private file while it is open; what was typed kept in
     /// the state directory when it is not applied; then the written record said as update says it.
-    fileprivate func edit(_ options: Edit) async throws {
+    func run(_ runner: Runner) async throws {
+        let options = self
         // Chosen before anything is read: with no editor, nothing could be edited.
-        var editing = self
-        editing.editor = context.formEditor(try context.editorCommand())
+        var editing = runner
+        editing.editor = runner.context.formEditor(try runner.context.editorCommand())
         switch try await editing.perform(options) {
-        case .nothingWritten(let why): output.standardError("tracker: \(why)\n")
-        case .planned(let requests): try printPlanned(requests)
+        case .nothingWritten(let why): runner.output.standardError("tracker: \(why)\n")
+        case .planned(let requests): try runner.printPlanned(requests)
         case .project(let project, let write):
-            narrate("Updated \"\(project.name ?? project.id)\": \(describe(write, as: project)).", options.mode)
-            try printWritten(project, options.mode)
+            runner.narrate(
+                "Updated \"\(project.name ?? project.id)\": \(runner.describe(write, as: project)).", options.mode)
+            try runner.printWritten(project, options.mode)
         case .task(let task, let rows):
-            narrate("Updated \"\(task.name ?? task.id)\".", options.mode)
-            try printTask(task, rows, options.mode)
+            runner.narrate("Updated \"\(task.name ?? task.id)\".", options.mode)
+            try runner.printTask(task, rows, options.mode)
         }
     }
-
 }
 
 extension Context {

@@ -3,38 +3,33 @@
 #else
     import Foundation
 #endif
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
-import TrackerNetwork
 import TrackerSystem
 
 extension List: Command {
-    func run(_ runner: Runner) async throws { try await runner.list(self) }
-}
-
-extension Runner {
     /// `tracker list`: streams every matching project in the chosen format, page by page.
-    fileprivate func list(_ options: List) async throws {
-        var options = options
-        let format = options.format ?? (output.isStdoutTerminal ? .table : .tsv)
+    func run(_ runner: Runner) async throws {
+        var options = self
+        let format = options.format ?? (runner.output.isStdoutTerminal ? .table : .tsv)
         options.format = format
         var renderer: (any ListRenderer)? = nil
-        let progress = ListingProgress(status: output.isStdoutTerminal ? status : nil)
+        let progress = ListingProgress(status: runner.output.isStdoutTerminal ? runner.status : nil)
         defer { progress.stop() }
-        let listing = try await perform(options) { session in
+        let listing = try await runner.perform(options) { session in
             try await options.run(in: session) { event in
                 switch event {
                 case .columns(let columns):
                     renderer = makeRenderer(
-                        format, today: today, style: style, width: output.terminalWidth ?? 80, columns: columns,
-                        formatter: FieldFormatter(table: session.layout.table, timeZone: context.timeZone))
+                        format, today: runner.today, style: runner.style, width: runner.output.terminalWidth ?? 80,
+                        columns: columns,
+                        formatter: FieldFormatter(table: session.layout.table, timeZone: runner.context.timeZone))
                 case .read(let count): progress.read(count)
                 case .page(let page):
                     let text = renderer?.render(page: page) ?? ""
                     if !text.isEmpty {
                         progress.stop()
-                        try output.standardOutput(text)
+                        try runner.output.standardOutput(text)
                     }
                 }
             }
@@ -42,20 +37,24 @@ extension Runner {
         progress.stop()
         guard var renderer else { return }
         let closing = renderer.finish()
-        if !closing.isEmpty { try output.standardOutput(closing) }
+        if !closing.isEmpty { try runner.output.standardOutput(closing) }
         guard format == .table else { return }
-        var summary = Self.summary(listing.tally)
+        var summary = List.summary(listing.tally)
         if listing.moreMatch, let limit = options.limit { summary += " (showing \(limit); more match)" }
-        output.standardError(summary + "\n")
+        runner.output.standardError(summary + "\n")
         if !renderer.leftOut.isEmpty {
             let names = renderer.leftOut.map(\.title).joined(separator: " and ")
             let example = (listing.columns.filter { !renderer.leftOut.contains($0) }.prefix(2) + renderer.leftOut)
                 .map(\.rawValue).joined(separator: ",")
-            output.standardError(
-                "tracker: \(names) left out to fit \(output.terminalWidth ?? 80) columns (try --columns \(example))\n")
+            runner.output.standardError(
+                "tracker: \(names) left out to fit \(runner.output.terminalWidth ?? 80) columns (try --columns \(example))\n"
+            )
         }
     }
+}
 
+extension List {
+    /// The table's closing line: how many projects, by status.
     static func summary(_ tally: [ProjectStatus: Int]) -> String {
         let total = tally.values.reduce(0, +)
         guard total > 0 else { return "No projects." }

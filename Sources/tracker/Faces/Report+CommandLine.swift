@@ -8,7 +8,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
 

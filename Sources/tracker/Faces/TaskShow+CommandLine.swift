@@ -3,33 +3,30 @@
 #else
     import Foundation
 #endif
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
 
 extension TaskShow {
-    func run(_ runner: Runner) async throws { try await runner.showTask(self) }
-}
-
-extension Runner {
-    fileprivate func showTask(_ options: TaskShow) async throws {
-        let rows = try await perform(options)
+    func run(_ runner: Runner) async throws {
+        let options = self
+        let rows = try await runner.perform(options)
         guard let task = rows.tasks.first else { return }
-        if options.json { return try output.standardOutput(rows.json(task) + "\n") }
-        var lines = [style.bold(TextCells.folded(task.name ?? task.id))]
+        if options.json { return try runner.output.standardOutput(rows.json(task) + "\n") }
+        var lines = [runner.style.bold(TextCells.folded(task.name ?? task.id))]
         func line(_ label: String, _ value: String) {
             lines.append("  " + label + String(repeating: " ", count: max(1, 10 - label.count)) + value)
         }
         if let project = rows.project(of: task) {
-            let status = project.status(today: today)
-            let due = project.due.map { "due \($0) (\($0.relative(to: today))), " } ?? ""
+            let status = project.status(today: runner.today)
+            let due = project.due.map { "due \($0) (\($0.relative(to: runner.today))), " } ?? ""
             line(
                 "Project",
-                TextCells.folded(project.name ?? project.id) + "  " + due + style.status(status, status.rawValue))
+                TextCells.folded(project.name ?? project.id) + "  " + due + runner.style.status(status, status.rawValue)
+            )
         } else {
             line("Project", task.project ?? "none")
         }
-        line("Status", task.isComplete ? style.green("done") : "open")
+        line("Status", task.isComplete ? runner.style.green("done") : "open")
         if let person = task.assignee {
             line(
                 "Assignee",
@@ -45,6 +42,6 @@ extension Runner {
             for more in shown.dropFirst() { lines.append(String(repeating: " ", count: 12) + more) }
         }
         line("Id", task.id)
-        try output.standardOutput(lines.joined(separator: "\n") + "\n")
+        try runner.output.standardOutput(lines.joined(separator: "\n") + "\n")
     }
 }

@@ -8,8 +8,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import TrackerAPI
-import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 import TrackerOperations

@@ -3,9 +3,6 @@
 #else
     import Foundation
 #endif
-import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
 import TrackerModel
 import TrackerOperations
 

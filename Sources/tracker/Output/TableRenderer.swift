@@ -1,6 +1,3 @@
-import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
 import TrackerModel
 import TrackerOperations
 /// The terminal table: aligned columns fitted to the width, due dates as ISO dates with a relative phrase when it

@@ -1,4 +1,3 @@
-import TrackerAPI
 import TrackerModel
 import TrackerOperations
 

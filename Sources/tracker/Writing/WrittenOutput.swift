@@ -1,6 +1,4 @@
 import TrackerAPI
-import TrackerNetwork
-import TrackerSystem
 import TrackerModel
 import TrackerOperations
 extension Runner {
@@ -13,6 +11,12 @@ extension Runner {
     func printWritten(_ project: Project, _ mode: WriteMode) throws {
         if mode.quiet { return }
         try output.standardOutput(mode.json ? project.jsonText(today: today) + "\n" : project.id + "\n")
+    }
+
+    /// The one task a command wrote: its id, its JSON object, or nothing.
+    func printTask(_ task: ProjectTask, _ rows: TaskRows, _ mode: WriteMode) throws {
+        if mode.quiet { return }
+        try output.standardOutput(mode.json ? rows.json(task) + "\n" : task.id + "\n")
     }
 
     /// What a write changed, in words: `due 2026-11-27 (in 5 days), notes cleared, Budget`.

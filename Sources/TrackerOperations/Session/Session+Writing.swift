@@ -1,0 +1,252 @@
+@_spi(Writing) import TrackerAPI
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+// The only file that sees the client's write methods (`@_spi(Writing)`): every write an operation sends goes through a
+// handle made here, and each handle is given only by the route that applies its rule. An operation that calls
+// `session.client.updateProjects` does not compile.
+
+extension Session {
+    /// A write: when Airtable's answer contradicts what tracker remembered about the base (a field, a choice, a
+    /// linked record or a view it no longer has), the schema is read again and `recheck` checks the values once more,
+    /// so a stale memory is reported as the value that is wrong, not as Airtable's refusal.
+    package func writing<T>(
+        recheck: (Session) async throws -> Void, _ body: (Writes) async throws -> T
+    ) async throws -> T {
+        attempt.wrote()
+        let writes = Writes(client: client, reader: reader)
+        return try await rechecking(recheck) { try await body(writes) }
+    }
+
+    /// A read that names fields, a view or records by what tracker remembered: checked again as `writing` is.
+    package func reading<T>(
+        recheck: (Session) async throws -> Void, _ body: () async throws -> T
+    ) async throws -> T {
+        try await rechecking(recheck, body)
+    }
+
+    private func rechecking<T>(
+        _ recheck: (Session) async throws -> Void, _ body: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as AppError where Self.contradictsMemory(error) && (inFlight != nil || !knowledge.isCurrent) {
+            // Cold, the schema read beside the write says what was assumed wrongly; else it is read again.
+            let fresh = inFlight != nil ? try? await knowledge.layout() : try await knowledge.refreshed()
+            guard let fresh else { throw error }
+            var updated = self
+            updated.layout = fresh
+            updated.inFlight = nil
+            updated.client = client.using(fresh.fields)
+            updated.reader = reader.naming(fresh.fields)
+            try await recheck(updated)
+            throw error
+        }
+    }
+
+    /// Sends a write that may go out again should the command run once more (a delete, a value set): what is shown
+    /// after it waits for the schema read in flight, but a contradiction found then no longer refuses it.
+    package func sending<T>(_ body: (Writes) async throws -> T) async rethrows -> T {
+        attempt.wrote()
+        return try await body(Writes(client: client, reader: reader))
+    }
+
+    /// Sends what must not happen twice (an upload, a comment): from here on a failure is reported, never answered by
+    /// running the command again with the schema.
+    package func sendingOnce<T>(_ body: (OnceSends) async throws -> T) async rethrows -> T {
+        attempt.neverRunAgain()
+        return try await body(OnceSends(client: client))
+    }
+
+    /// Creates one record, exactly once. With `ifAbsent`, a record already there needs no write, so no lock: it is
+    /// looked for first; only a create takes the lock (`lockName`), and looks again under it, so two runs of the same
+    /// cron line cannot both find the name absent and both create it. The lock is the client's lease, confirmed right
+    /// before each attempt goes out (a lease run out, a Redis restarted). Once the create may have been sent, the
+    /// command is never run again; with `recheck`, a create the schema contradicts is checked again (`writing`).
+    package func create<Record>(
+        ifAbsent: Bool, lockName: [String], for command: String, doing what: String,
+        find: () async throws -> Record?, recheck: ((Session) async throws -> Void)? = nil,
+        send: (Creates) async throws -> Record
+    ) async throws -> Creation<Record> {
+        var leased = client
+        if ifAbsent {
+            if let record = try await find() { return .found(record) }
+            leased.lease = try await lock(lockName, for: command, doing: what)
+            if let record = try await find() { return .found(record) }
+        }
+        defer { withExtendedLifetime(leased) {} }
+        // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
+        // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
+        attempt.neverRunAgain()
+        let creates = Creates(client: leased, reader: reader)
+        let record: Record
+        if let recheck {
+            attempt.wrote()
+            record = try await rechecking(recheck) { try await send(creates) }
+        } else {
+            record = try await send(creates)
+        }
+        await finish()
+        return .created(record)
+    }
+
+    /// Holds what `parts` name for `command` in this table of this base against every other tracker process (of the
+    /// machine, or of the team when `"redis"` is set; `machineOnly` for what guards this machine's own files),
+    /// waiting at most the retry budget, until the returned lock is released; other names and tables go on at once.
+    /// Nil when there is nowhere to hold it.
+    package func lock(
+        _ parts: [String], for command: String, doing what: String, machineOnly: Bool = false
+    ) async throws -> (any HeldLock)? {
+        let shared = surroundings.coordination
+        let engine: any Coordination = machineOnly ? shared.thisMachine : shared
+        // A lock that guards a write names the table by its id once the schema told it: machines configured with the
+        // table's name and with its id (`tbl…`) take the same lock. A machine's own lock (`changes`' snapshot) names
+        // what its snapshot does, and waits for no schema.
+        let table = machineOnly ? configuration.table : try await confirmedLayout().table?.id ?? configuration.table
+        return try await engine.lock(
+            [command, table] + parts, for: configuration.budgetOwner,
+            waitingAtMost: Double(configuration.retryBudgetSeconds), doing: what,
+            now: surroundings.network.now, sleep: surroundings.network.sleep
+        ).get()
+    }
+
+    /// Writes by ids alone in one request when every target is a record id and `allowed`: Airtable's answer says
+    /// whether each id is one of this table's (a batch it refuses writes nothing). Returns false, having written
+    /// nothing, when the targets are not all ids or Airtable says one is not in this table: the caller then finds the
+    /// projects by the naming rule.
+    package func writtenByID(_ targets: [String], allowed: Bool, _ write: ([String]) async throws -> Void) async throws
+        -> Bool
+    {
+        guard allowed, targets.allSatisfy(ProjectAPIClient.looksLikeRecordID) else { return false }
+        do {
+            try await write(Self.unique(targets))
+            return true
+        } catch let error as AppError where ProjectAPIClient.isNotInThisTable(error) {
+            return false
+        }
+    }
+
+    /// The values in their first order, each once.
+    package static func unique(_ values: [String]) -> [String] {
+        values.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+}
+
+/// What a create came to: the record it made, or (with `--if-absent`) the one already there.
+package enum Creation<Record: Sendable>: Sendable {
+    case created(Record)
+    case found(Record)
+
+    /// The record made or found.
+    package var record: Record {
+        switch self {
+        case .created(let record), .found(let record): record
+        }
+    }
+
+    /// Whether the record was made now (false: `--if-absent` found it there).
+    package var isNew: Bool { if case .created = self { true } else { false } }
+}
+
+/// Writes that may be sent again (a value set, a delete settled by looking), given by `Session.writing` and
+/// `Session.sending`; each answer goes to the session's reader at once, so a face's copy shows it.
+package struct Writes: Sendable {
+    fileprivate let client: ProjectAPIClient
+    fileprivate let reader: any RecordReader
+
+    /// Sets projects' cells, ten a request, passing each batch as Airtable answered it.
+    package func updateProjects(_ changes: [ProjectChange], onUpdated: ([Project]) async throws -> Void) async throws {
+        try await client.updateProjects(changes) { projects in
+            await reader.heard(written: projects)
+            try await onUpdated(projects)
+        }
+    }
+
+    /// Creates projects as upserts on `key` (sent again, they update what they made).
+    package func upsertProjects(
+        _ writes: [ProjectWrite], mergingOn key: [FieldMap.Word], onWritten: ([Project]) async throws -> Void
+    ) async throws {
+        try await client.upsertProjects(writes, mergingOn: key) { projects in
+            await reader.heard(written: projects)
+            try await onWritten(projects)
+        }
+    }
+
+    /// Deletes projects, ten a request (see `ProjectAPIClient.deleteProjects`).
+    package func deleteProjects(
+        _ ids: [String], unverified: Bool = false, onDeleted: ([String]) async throws -> Void
+    ) async throws {
+        try await client.deleteProjects(ids, unverified: unverified) { batch in
+            await reader.heard(deleted: batch)
+            try await onDeleted(batch)
+        }
+    }
+
+    /// Sets tasks' cells, ten a request.
+    package func updateTasks(
+        _ changes: [TaskChange], in table: TaskTable, onUpdated: ([ProjectTask]) async throws -> Void
+    ) async throws {
+        try await client.updateTasks(changes, in: table) { tasks in
+            await reader.heard(written: tasks)
+            try await onUpdated(tasks)
+        }
+    }
+
+    /// Deletes tasks, ten a request.
+    package func deleteTasks(_ ids: [String], in table: TaskTable, onDeleted: ([String]) async throws -> Void)
+        async throws
+    {
+        try await client.deleteTasks(ids, in: table) { batch in
+            await reader.heard(deleted: batch)
+            try await onDeleted(batch)
+        }
+    }
+
+    /// Sets an attachment cell to exactly `keeping`.
+    package func keepAttachments(_ keeping: [String], in cell: AttachmentCell) async -> Result<[Attachment], AppError> {
+        await client.keepAttachments(keeping, in: cell)
+    }
+}
+
+/// Sends that must never go out twice (an upload, a comment), given only by `Session.sendingOnce`.
+package struct OnceSends: Sendable {
+    fileprivate let client: ProjectAPIClient
+
+    /// Uploads `file` to `cell`, never twice (see `ProjectAPIClient.uploadOnce`).
+    package func upload(
+        _ file: UploadFile, to cell: AttachmentCell, known: Set<String>,
+        progress: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)? = nil
+    ) async -> Result<Attachment, AppError> {
+        await client.uploadOnce(file, to: cell, known: known, progress: progress)
+    }
+
+    /// Adds one comment by `user`, never two.
+    package func addComment(_ text: String, to recordID: String, by user: String, inTable table: String?) async
+        -> Result<RecordComment, AppError>
+    {
+        await client.addComment(text, to: recordID, by: user, inTable: table)
+    }
+}
+
+/// Creates, given only by `Session.create`: its client holds the `--if-absent` lock, confirmed before each attempt.
+package struct Creates: Sendable {
+    fileprivate let client: ProjectAPIClient
+    fileprivate let reader: any RecordReader
+
+    /// Creates one project, never twice.
+    package func project(_ write: ProjectWrite, name: String, due: CalendarDate?) async throws -> Project {
+        let project = try await client.createProject(write, name: name, due: due).get()
+        await reader.heard(written: [project])
+        return project
+    }
+
+    /// Creates one task in `table`, linked to `project`, never twice.
+    package func task(_ write: TaskWrite, in table: TaskTable, name: String, project: String) async throws
+        -> ProjectTask
+    {
+        let task = try await client.createTask(write, in: table, name: name, project: project).get()
+        await reader.heard(written: [task])
+        return task
+    }
+}
