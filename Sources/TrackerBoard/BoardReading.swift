@@ -43,7 +43,7 @@ extension OpenBoard {
                     filters, view: view, command: "board",
                     also: Formula.openOrDoneSince(since, fields: fields).map {
                         Selection(formula: $0, keeps: Selection.every)
-                    })
+                    }, showing: BaseCopies.boardProjectWords)
                 var tasks: Task<TaskSummary, Error>?
                 defer { tasks?.cancel() }
                 var projects: [Project] = []
@@ -55,7 +55,10 @@ extension OpenBoard {
                     guard first else { return }
                     input.yield(.page(page.filter { !$0.isComplete }.map { BoardCard($0) }, first: true))
                 }
-                let lately = try await asking.value
+                // Asked beside the listing (Airtable, once a day), then again: what turned complete in this refresh is
+                // known to the reader only once it has read it.
+                _ = try await asking.value
+                let lately = try await reader.completedLately(since: since, formula: doneFormula)
                 let shown = projects.filter { !$0.isComplete || lately?.contains($0.id) ?? true }
                 if first {
                     let doneCards = shown.filter(\.isComplete).map { BoardCard($0) }
@@ -80,7 +83,7 @@ extension OpenBoard {
         guard let layout = try? session.taskLayout() else { return nil }
         var query = ListQuery.picking(Selection<ProjectTask>(formula: nil, keeps: Selection.every))
         query.fields =
-            layout.table == nil ? nil : [TaskWord.project, .complete, .assignee].compactMap { layout.fields[$0] }
+            layout.table == nil ? nil : BaseCopies.boardTaskWords.compactMap { layout.fields[$0] }
         let reader = session.reader
         return Task {
             var summary = TaskSummary()

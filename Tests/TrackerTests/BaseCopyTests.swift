@@ -110,6 +110,30 @@
             #expect(quiet.records.map(\.id) == next.records.map(\.id))
         }
 
+        /// Done lately: Airtable is asked once, and what turns complete after that the copy sees itself, a project made
+        /// since the first read included.
+        @Test func aProjectCompletedElsewhereIsDoneLatelyAtTheNextRefresh() async throws {
+            let mirror = try Mirror()
+            let first = try await mirror.projects()
+            let since = ISOInstant.text(Date().addingTimeInterval(-86_400))
+            let formula = try #require(Formula.completedSince(since, fields: mirror.client.fields))
+            let before = try await mirror.copy.completedIDs(since: since, formula: formula)
+            let open = try #require(first.records.first { !$0.isComplete })
+            let made = try await mirror.other("POST", mirror.projectsPath, ["fields": ["Name": "Made elsewhere"]])
+            let madeID = try #require(made["id"] as? String)
+            _ = try await mirror.projects()
+            try await mirror.other(
+                "PATCH", mirror.projectsPath,
+                [
+                    "records": [
+                        ["id": open.id, "fields": ["Complete": true]], ["id": madeID, "fields": ["Complete": true]],
+                    ]
+                ])
+            _ = try await mirror.projects()
+            let after = try await mirror.copy.completedIDs(since: since, formula: formula)
+            #expect(after == before.union([open.id, madeID]), "\(after.subtracting(before))")
+        }
+
         @Test func theListingOfChangesReadsFromTheServersTimeLessTheMargin() async throws {
             let mirror = try Mirror()
             let before = Date().timeIntervalSince1970

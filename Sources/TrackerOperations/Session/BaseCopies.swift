@@ -17,11 +17,14 @@ package final class BaseCopies: Sendable {
     }
 
     /// What the board shows and filters by: 50,000 projects and 100,000 tasks fit in far less memory without the rest.
-    package static var board: BaseCopies {
-        BaseCopies(
-            projectWords: [.name, .due, .complete, .lead, .team, .client, .category, .notes],
-            taskWords: [.project, .complete, .assignee])
-    }
+    package static var board: BaseCopies { BaseCopies(projectWords: boardProjectWords, taskWords: boardTaskWords) }
+
+    /// The projects' fields the board reads: what its copy keeps, so its listing is one the copy answers.
+    package static let boardProjectWords: [FieldMap.Word] = [
+        .name, .due, .complete, .lead, .team, .client, .category, .notes,
+    ]
+    /// The tasks' fields the board counts by.
+    package static let boardTaskWords: [TaskWord] = [.project, .complete, .assignee]
 
     private let copies = Locked<[String: (layout: [String], copy: BaseCopy)]>([:])
 
