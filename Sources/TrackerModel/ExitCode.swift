@@ -10,4 +10,8 @@ public enum ExitCode: Int32, Sendable, CaseIterable {
     case permissionDenied = 77
     case configuration = 78
     case interrupted = 130
+    /// Ended by SIGHUP (128 + 1), its clean-ups run first.
+    case hungUp = 129
+    /// Ended by SIGTERM (128 + 15), its clean-ups run first: what a command run under `demo` ended with, passed on.
+    case terminated = 143
 }

@@ -128,6 +128,20 @@ extension POSIX {
 
     /// Waits for the child `pid`: its exit status, or nil when a signal ended it.
     public static func exitStatus(of pid: pid_t, followingStops: Bool = false) -> Int32? {
+        let status = waitStatus(of: pid, followingStops: followingStops)
+        // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+    }
+
+    /// Waits for the child `pid` and says how it ended as a shell does: its exit status, or 128 + the signal that
+    /// ended it (143 for SIGTERM).
+    public static func shellStatus(of pid: pid_t, followingStops: Bool = false) -> Int32 {
+        let status = waitStatus(of: pid, followingStops: followingStops)
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
+    }
+
+    /// waitpid's status for `pid`, following stops when asked.
+    private static func waitStatus(of pid: pid_t, followingStops: Bool) -> Int32 {
         var status: Int32 = 0
         while true {
             guard waitpid(pid, &status, followingStops ? WUNTRACED : 0) >= 0 else {
@@ -140,8 +154,7 @@ extension POSIX {
             stopUntilContinued()
             kill(pid, SIGCONT)
         }
-        // WIFEXITED / WEXITSTATUS, which Swift does not import as macros.
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+        return status
     }
 
     /// Names whose values are secrets (the token, the team's Redis with its password): never passed on to a program

@@ -51,3 +51,16 @@ extension BoardTests {
         XCTAssertEqual(board.status(), 0)
     }
 }
+
+extension BoardTests {
+    /// `demo -- board` ended by SIGTERM ends as the board does (143), after the demo's base is taken away (broken by a
+    /// demo that turns a status it has no name for into 1).
+    func testTheDemosBoardEndedBySIGTERMEndsTheDemoWith143() throws {
+        let board = try BoardSession(tracker(), ["demo", "--", "board"])
+        board.wait(for: "projects · read ")
+        let demo = try XCTUnwrap(board.trackerPID)
+        kill(demo, SIGTERM)
+        XCTAssertEqual(board.status(), 143, board.screen)
+        board.close()
+    }
+}

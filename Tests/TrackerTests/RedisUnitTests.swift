@@ -8,6 +8,18 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct RESPTests {
+    /// A script's failure says what went wrong, not where in tracker's script (Redis 7's and Redis 6's wordings).
+    @Test func aScriptsErrorIsSaidWithoutItsPlaceInTheScript() {
+        let wrongType = "WRONGTYPE Operation against a key holding the wrong kind of value"
+        #expect(
+            RedisConnection.classify(wrongType + " script: 5b1e8f0c2a, on @user_script:90.")
+                == .replied(wrongType))
+        #expect(
+            RedisConnection.classify("ERR Error running script (call to f_5b1e8f): @user_script:90: " + wrongType)
+                == .replied(wrongType))
+        #expect(RedisConnection.classify("BUSY Redis is busy") == .replied("BUSY Redis is busy"))
+    }
+
     @Test func aCommandIsAnArrayOfBulkStringsWhateverItsBytes() {
         let bytes = RESP.command(["SET", "k", "a b\r\n€"])
         #expect(String(decoding: bytes, as: UTF8.self) == "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$8\r\na b\r\n€\r\n")

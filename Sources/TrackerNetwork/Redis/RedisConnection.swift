@@ -211,7 +211,20 @@ public final class RedisConnection: @unchecked Sendable {
         if ["NOAUTH", "WRONGPASS", "NOPERM"].contains(code) || text.contains("AUTH") && text.contains("password") {
             return .misconfigured(text)
         }
-        return .replied(text)
+        return .replied(readable(text))
+    }
+
+    /// A script's error as Redis words it, without where in the script it stood (`script: 5b1…, on
+    /// @user_script:90.`, or Redis 6's `Error running script (call to f_…): @user_script:90: `): what a person sees is
+    /// the error itself.
+    static func readable(_ text: String) -> String {
+        var text = Substring(text)
+        if let range = text.firstRange(of: "@user_script:"), text.hasPrefix("ERR Error running script") {
+            let rest = text[range.upperBound...].drop { $0.isNumber }
+            text = rest.hasPrefix(": ") ? rest.dropFirst(2) : rest
+        }
+        if let range = text.firstRange(of: " script: ") { text = text[..<range.lowerBound] }
+        return String(text)
     }
 }
 

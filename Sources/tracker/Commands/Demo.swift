@@ -92,7 +92,7 @@ extension Runner {
                 return source
             }
             defer { for source in forwarding { source.cancel() } }
-            return POSIX.exitStatus(of: pid, followingStops: true)
+            return POSIX.shellStatus(of: pid, followingStops: true)
         }
         guard let status else { throw AppError.exited(.failure) }
         if status != 0 { throw AppError.exited(ExitCode(rawValue: status) ?? .failure) }
