@@ -90,9 +90,6 @@ struct Runner {
     /// What this run's sessions stand on, for work that comes before one.
     var setup: Setup { workspace.setup(adjust: personAsked) }
 
-    /// Opens sessions as this run does, for a face that runs operations itself (the board).
-    var sessionOpener: SessionOpener { workspace.opener(adjust: personAsked) }
-
     /// What a person at this terminal can be asked, added to every session's surroundings: the editor (for `edit`),
     /// whether a guessed name is the one meant, notes from a file or stdin, and whether to delete.
     var personAsked: @Sendable (inout SessionSurroundings) -> Void {
@@ -122,9 +119,4 @@ struct Runner {
 
     /// The configuration, read once for this run (the workspace's).
     func loadConfiguration() throws -> Configuration { try workspace.loadConfiguration() }
-
-    /// A client for `configuration`, as this run's sessions get one.
-    func makeClient(configuration: Configuration) -> ProjectAPIClient {
-        workspace.makeClient(configuration: configuration)
-    }
 }

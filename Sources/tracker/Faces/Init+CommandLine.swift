@@ -102,7 +102,7 @@ extension Runner {
         String, String, BaseSchema?
     ) {
         func client(_ base: String) -> ProjectAPIClient {
-            makeClient(
+            workspace.makeClient(
                 configuration: Configuration(
                     token: token, baseID: base, table: defaultTable, endpoint: endpoint, secretsPath: nil,
                     environmentKeys: []))
