@@ -8,6 +8,19 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct RESPTests {
+    /// Eviction is told from `INFO memory`: any policy but noeviction under a memory limit may take tracker's keys.
+    @Test func aRedisMayEvictTrackersKeysOnlyUnderALimitAndAPolicyThatEvicts() {
+        func policy(_ limit: Int, _ name: String) -> String? {
+            TeamCoordination.Health.evictionPolicy(
+                fromInfo: "# Memory\r\nused_memory:1000\r\nmaxmemory:\(limit)\r\nmaxmemory_policy:\(name)\r\n")
+        }
+        #expect(policy(0, "allkeys-lru") == nil)
+        #expect(policy(104_857_600, "noeviction") == nil)
+        #expect(policy(104_857_600, "allkeys-lru") == "allkeys-lru")
+        #expect(policy(104_857_600, "volatile-ttl") == "volatile-ttl", "tracker's keys expire: volatile-* takes them")
+        #expect(TeamCoordination.Health.evictionPolicy(fromInfo: "") == nil)
+    }
+
     /// A script's failure says what went wrong, not where in tracker's script (Redis 7's and Redis 6's wordings).
     @Test func aScriptsErrorIsSaidWithoutItsPlaceInTheScript() {
         let wrongType = "WRONGTYPE Operation against a key holding the wrong kind of value"

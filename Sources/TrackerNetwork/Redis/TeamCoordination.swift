@@ -270,6 +270,22 @@ extension TeamCoordination {
         public var clockSkew: Double
         /// Tracker processes that drew on the base's budget in the last minute.
         public var processes: Int
+        /// The policy by which Redis evicts keys once it reaches its memory limit, when it has one and says it (`INFO
+        /// memory`; a managed Redis may not): nil when nothing is evicted, or when it cannot be told.
+        public var evicting: String? = nil
+
+        /// Whether a key of tracker's (a lock, the budget's schedule) may be evicted: any policy but `noeviction` under
+        /// a memory limit (tracker's keys all expire, so the `volatile-*` policies may pick them too).
+        public static func evictionPolicy(fromInfo text: String) -> String? {
+            var policy: String?
+            var limit = 0
+            for line in text.split(whereSeparator: \.isNewline) {
+                if line.hasPrefix("maxmemory_policy:") { policy = String(line.dropFirst("maxmemory_policy:".count)) }
+                if line.hasPrefix("maxmemory:") { limit = Int(line.dropFirst("maxmemory:".count)) ?? 0 }
+            }
+            guard let policy, policy != "noeviction", limit > 0 else { return nil }
+            return policy
+        }
     }
 
     /// Checks the Redis as every command would use it: connected and authenticated, a round trip, a script run, its
@@ -289,6 +305,11 @@ extension TeamCoordination {
         let skew = redisNow - (asked + wallClock()) / 2
         let counted = try connection.command(["ZCOUNT", keys.seen, "\(redisNow - 60)", "+inf"])
         guard case .integer(let processes) = counted else { throw .replied("ZCOUNT answered in an unexpected shape") }
-        return Health(roundTrip: roundTrip, clockSkew: skew, processes: processes)
+        var health = Health(roundTrip: roundTrip, clockSkew: skew, processes: processes)
+        // A Redis that refuses INFO (some managed ones rename it) cannot be told: nothing is said of eviction.
+        if let info = (try? connection.command(["INFO", "memory"]))?.text {
+            health.evicting = Health.evictionPolicy(fromInfo: info)
+        }
+        return health
     }
 }

@@ -32,6 +32,12 @@ enum SharingCheck {
             if abs(health.clockSkew) > 60 {
                 check.notes.append("This machine's clock is off; pacing is unaffected, but check NTP.")
             }
+            if let policy = health.evicting {
+                check.notes.append(
+                    "Warning: this Redis evicts keys at its memory limit (maxmemory-policy \(policy)): a lock or the "
+                        + "budget's schedule evicted stops writes with the lock lost and lets a burst through; set "
+                        + "maxmemory-policy noeviction, or give it room.")
+            }
             return check
         case .teamFailed(let problem):
             return .failed("sharing", problem)
