@@ -34,26 +34,21 @@ public struct JSONWriter: JSONSink {
         if holds { bytes.append(UInt8(ascii: ",")) } else { open[open.count - 1] = true }
     }
 
-    public mutating func beginObject() {
+    public mutating func beginObject() { opening(UInt8(ascii: "{")) }
+    public mutating func endObject() { closing(UInt8(ascii: "}")) }
+    public mutating func beginArray() { opening(UInt8(ascii: "[")) }
+    public mutating func endArray() { closing(UInt8(ascii: "]")) }
+
+    /// A container opened: its first element takes no comma.
+    private mutating func opening(_ bracket: UInt8) {
         beforeValue()
         open.append(false)
-        bytes.append(UInt8(ascii: "{"))
+        bytes.append(bracket)
     }
 
-    public mutating func endObject() {
+    private mutating func closing(_ bracket: UInt8) {
         open.removeLast()
-        bytes.append(UInt8(ascii: "}"))
-    }
-
-    public mutating func beginArray() {
-        beforeValue()
-        open.append(false)
-        bytes.append(UInt8(ascii: "["))
-    }
-
-    public mutating func endArray() {
-        open.removeLast()
-        bytes.append(UInt8(ascii: "]"))
+        bytes.append(bracket)
     }
 
     /// Appends `"key":`.
