@@ -58,6 +58,7 @@ extension BaseCopy {
     func readWhole(_ table: Table, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
         var pending = PendingRefresh()
         try await readWhole(table, into: &pending, onPage: onPage)
+        lastReport.whole.insert(table)
         if let projects = pending.projects.whole { noteCompletion(projects.records(where: \.isComplete)) }
         pending.projects.apply(to: &projectCopy)
         pending.tasks.apply(to: &taskCopy)

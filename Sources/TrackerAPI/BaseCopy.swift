@@ -47,6 +47,10 @@ public actor BaseCopy {
     public nonisolated let projectFields: [String]?
     public nonisolated let taskFields: [String]?
     let localNow: @Sendable () -> Double
+    /// The team's copy this copy is fed from (and, while this process polls, feeds); nil keeps it alone.
+    public nonisolated let team = Locked<TeamCopy?>(nil)
+    /// What the last refresh changed, for the team's copy.
+    var lastReport = RefreshReport()
 
     public internal(set) var projectCopy: TableCopy<Project>?
     public internal(set) var taskCopy: TableCopy<ProjectTask>?
@@ -62,7 +66,7 @@ public actor BaseCopy {
     private let turn = Locked(0)
     private var refreshedInTurn: Int?
     let observer = Locked<(@Sendable (Int) -> Void)?>(nil)
-    private var running: Task<Void, Error>?
+    var running: Task<Void, Error>?
     /// Projects seen turning complete, with the server's time then.
     var doneSeen: [String: String] = [:]
     /// What Airtable answered for each `since` asked (a board's 14 days, a digest's 7), with when it was asked.
@@ -150,6 +154,8 @@ public actor BaseCopy {
     /// for it and then runs its own unless it is fresh).
     public func upToDate(_ tables: Set<Table>, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
         while let running { _ = try? await running.value }
+        // The team's copy answers when it can vouch for itself; else this copy reads Airtable as it would alone.
+        if let team = team.withLock({ $0 }), await team.serves(self) { return }
         let missing = tables.filter { !isKept($0) }
         let current = turn.withLock { $0 }
         if missing.isEmpty, refreshedInTurn == current { return }
@@ -195,21 +201,39 @@ public actor BaseCopy {
         if let tasks = records as? [ProjectTask] { wrote(tasks) }
     }
 
-    /// Projects this process wrote.
+    /// Projects this process wrote: in this copy, and in the team's at once.
     public func wrote(_ projects: [Project]) {
         guard projectCopy != nil else { return }
         noteCompletion(projects)
         projectCopy?.merge(projects)
+        tellTeam { $0.add(projects, to: .projects) }
     }
 
     /// Tasks this process wrote.
-    public func wrote(_ tasks: [ProjectTask]) { taskCopy?.merge(tasks) }
+    public func wrote(_ tasks: [ProjectTask]) {
+        taskCopy?.merge(tasks)
+        tellTeam { $0.add(tasks, to: .tasks) }
+    }
 
     /// Records this process deleted.
     public func deleted(_ ids: [String]) {
+        let found: [(Table, [String])] = [
+            (.projects, ids.filter { projectCopy?.contains($0) == true }),
+            (.tasks, ids.filter { taskCopy?.contains($0) == true }),
+            (.clients, ids.filter { clientCopy?.contains($0) == true }),
+        ]
         projectCopy?.remove(ids)
         taskCopy?.remove(ids)
         clientCopy?.remove(ids)
+        tellTeam { for (table, gone) in found where !gone.isEmpty { $0.deleted[table] = gone } }
+    }
+
+    private func tellTeam(_ change: (inout TeamChanges) -> Void) {
+        guard let team = team.withLock({ $0 }) else { return }
+        var changes = TeamChanges()
+        change(&changes)
+        guard !changes.isEmpty else { return }
+        team.heard(changes, stamp: client.network.serverClock.now())
     }
 
     // MARK: - Refreshing
@@ -217,7 +241,7 @@ public actor BaseCopy {
     /// One refresh, all or nothing: what it reads is kept aside, and the webhook's cursor, each table's mark, the
     /// records and the deletions move together only once every read of it succeeded. One that fails leaves them all
     /// as they were, so the next refresh reads the same news again.
-    private func refresh(adding missing: Set<Table>, onPage: (@Sendable ([Project]) -> Void)?) async throws {
+    func refresh(adding missing: Set<Table>, onPage: (@Sendable ([Project]) -> Void)?) async throws {
         if watch == nil && keptTables.isEmpty { return try await firstRead(missing, onPage: onPage) }
         var pending = PendingRefresh()
         var news = TableNews(whole: missing, changed: Set(keptTables))
@@ -242,6 +266,15 @@ public actor BaseCopy {
 
     /// Applies a refresh whose every read succeeded, at once (no suspension point between its parts).
     private func commit(_ pending: PendingRefresh) {
+        lastReport = RefreshReport(pending, destroyedIn: { [projectCopy, taskCopy, clientCopy] table in
+            let copyHas: (String) -> Bool =
+                switch table {
+                case .projects: { projectCopy?.contains($0) == true }
+                case .tasks: { taskCopy?.contains($0) == true }
+                case .clients: { clientCopy?.contains($0) == true }
+                }
+            return pending.destroyed.filter(copyHas)
+        })
         if let projects = pending.projects.whole {
             // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.
             noteCompletion(projects.records(where: \.isComplete))
@@ -262,6 +295,7 @@ public actor BaseCopy {
         let finding = Task { try await client.basesWebhook(memory: memory, distrusted: distrusted) }
         do {
             for table in tables { try await readWhole(table, onPage: onPage) }
+            lastReport = RefreshReport(whole: Set(tables))
             apply(
                 state(
                     of: try await withTaskCancellationHandler {

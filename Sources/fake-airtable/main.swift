@@ -4,7 +4,7 @@ import Foundation
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
 //   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--no-webhooks] [--not-creator] [--latency S] [--rate N] [--lockout S] [--retry-after]
 //                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
-//                 [--download-fault N:stall|reset|403|410]...
+//                 [--download-fault N:stall|reset|403|410]... [--log]
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
 func fault(_ kind: String) -> FakeAirtable.Fault? {
     switch kind {
@@ -35,11 +35,13 @@ var standing: FakeAirtable.Fault?
 var downloadFaults: [(Int, FakeFiles.Fault)] = []
 var options = FakeAirtable.Options()
 var port = 0
+var logging = false
 var projects: [[String: Any]] = FakeAirtable.recordedProjects
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     switch flag {
     case "--port": port = Int(arguments.popFirst() ?? "") ?? 0
+    case "--log": logging = true
     case "--projects": projects = FakeAirtable.generatedProjects(count: Int(arguments.popFirst() ?? "") ?? 0)
     case "--tasks":
         // Five a project, for the projects --projects made (give --projects first).
@@ -102,4 +104,14 @@ print("http://127.0.0.1:\(bound) \(options.baseID) \(options.token)")
 fflush(nil)
 signal(SIGTERM) { _ in exit(0) }
 signal(SIGINT) { _ in exit(0) }
-while true { sleep(60) }
+// With --log, each request answered since the last minute's line, a line each on stderr (method, path, status).
+var told = 0
+while true {
+    sleep(logging ? 1 : 60)
+    guard logging else { continue }
+    let log = fake.log
+    for entry in log.dropFirst(told) {
+        FileHandle.standardError.write(Data("\(entry.method) \(entry.path) \(entry.status.map(String.init) ?? "-")\n".utf8))
+    }
+    told = log.count
+}

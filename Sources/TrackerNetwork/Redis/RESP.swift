@@ -43,10 +43,11 @@ public enum RESP {
         public var reason: String
     }
 
-    /// How deep arrays may nest: tracker's deepest answer (a cluster's slot map) is three levels; a reply nested
-    /// deeper is not one tracker asked for, and reading it without a bound would recurse until the stack ran out.
-    public static let deepestNesting = 4
-    /// The longest bulk string read: tracker stores a few hundred bytes a key; Redis would allow 512 MiB.
+    /// How deep arrays may nest: tracker's deepest answer (a stream's entries, `XREAD`: streams, a stream, its
+    /// entries, an entry, its fields) is five levels; a reply nested deeper is not one tracker asked for, and reading it without a bound would recurse until the stack ran out.
+    public static let deepestNesting = 5
+    /// The longest bulk string read: tracker stores a few hundred bytes a key (a record of the team's copy a few
+    /// kilobytes); Redis would allow 512 MiB.
     public static let longestBulk = 1 << 20
     /// The longest line (a status, an error, a length) read.
     public static let longestLine = 1 << 16

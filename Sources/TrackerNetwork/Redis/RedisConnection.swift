@@ -206,7 +206,7 @@ public final class RedisConnection: @unchecked Sendable {
         }
     }
 
-    static func classify(_ text: String) -> RedisFailure {
+    public static func classify(_ text: String) -> RedisFailure {
         let code = text.prefix(while: { $0 != " " })
         if ["NOAUTH", "WRONGPASS", "NOPERM"].contains(code) || text.contains("AUTH") && text.contains("password") {
             return .misconfigured(text)

@@ -5,14 +5,14 @@ public struct RedisScript: Sendable {
     public let text: String
     public let digest: String
 
-    init(_ text: String) {
+    public init(_ text: String) {
         self.text = text
         digest = Digest.sha1Hex(text)
     }
 }
 
 /// The scripts tracker runs in a team's Redis. Each touches the keys of one hash tag, so one slot.
-enum RedisScripts {
+public enum RedisScripts {
     /// PaceSchedule (PaceSchedule.swift) on Redis's clock: the same windows, hold, slowdown and confirmation, one
     /// budget to a key. KEYS[1] the budget, KEYS[2] (optional) the set of processes seen; ARGV: "reserve", "confirm"
     /// or "hold", requests a second, hold seconds, the process's id, the horizon in seconds, and for "confirm" the
@@ -151,7 +151,7 @@ enum RedisScripts {
         """#)
 
     /// A lock's lease renewed only by its holder: 1 when `ARGV[1]` still holds KEYS[1] (now for ARGV[2] ms more).
-    static let renew = RedisScript(
+    public static let renew = RedisScript(
         #"""
         if redis.call('GET', KEYS[1]) == ARGV[1] then
           redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -161,7 +161,7 @@ enum RedisScripts {
         """#)
 
     /// A lock let go only by its holder: 1 when `ARGV[1]` held KEYS[1] and it is gone.
-    static let release = RedisScript(
+    public static let release = RedisScript(
         #"""
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
         return 0

@@ -36,6 +36,12 @@ package struct Configuration: Equatable, Sendable {
     /// The team's Redis that shares the budget and the locks across machines (`"redis"`); nil keeps them on this
     /// machine.
     package var redis: RedisAddress? = nil
+    /// The team's copy (`"teamCopy"`, `TRACKER_TEAM_COPY`): the faces that stay share one copy of the tables in the
+    /// team's Redis, kept by one poller every `teamCopyEvery` seconds. Off unless asked: it puts records in Redis.
+    package var teamCopy = false
+    package var teamCopyEvery = Configuration.defaultTeamCopyEvery
+    /// `"maxAge"` (or `--max-age`): a one-shot read answers from a team's copy refreshed within this many seconds.
+    package var maxAge: Double? = nil
     /// Where the token came from, for `doctor`: "the secrets file", "AIRTABLE_TOKEN", or the token command.
     package var tokenOrigin = "the secrets file"
 
@@ -46,6 +52,7 @@ package struct Configuration: Equatable, Sendable {
     package static let defaultRequestsPerSecond = 5.0
     package static let defaultTimeoutSeconds = 30
     package static let defaultRetryBudgetSeconds = 120
+    package static let defaultTeamCopyEvery = 10.0
 
     /// Whether group or others may read the secrets file (it holds the token).
     package var isSecretsFileReadableByOthers: Bool { secretsMode.map(Self.isReadableByOthers) ?? false }
@@ -101,7 +108,7 @@ package struct Configuration: Equatable, Sendable {
 /// The keys a secrets file may hold; any other key is a typo and an error.
 package enum SecretsKey: String, CaseIterable {
     case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields,
-        tasks, redis, redisCA, redisPasswordCommand
+        tasks, redis, redisCA, redisPasswordCommand, teamCopy, teamCopyEvery, maxAge
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.
@@ -116,6 +123,7 @@ package enum SecretsKey: String, CaseIterable {
         case .endpoint: "AIRTABLE_ENDPOINT_URL"
         case .redis: "TRACKER_REDIS_URL"
         case .redisCA: "TRACKER_REDIS_CA"
+        case .teamCopy: "TRACKER_TEAM_COPY"
         default: nil
         }
     }

@@ -90,6 +90,7 @@ package struct Resolver {
                 secretsPath: file?.path, secretsMode: file?.mode, environmentKeys: usedEnvironment,
                 profile: profile, profiles: file?.profileNames ?? [], tokenOrigin: tokenOrigin)
             configuration.redis = try redis(string)
+            try teamCopy(into: &configuration)
             return configuration
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
     }

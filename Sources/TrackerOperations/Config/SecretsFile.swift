@@ -17,6 +17,7 @@ import TrackerModel
 package indirect enum SecretsValue: Equatable {
     case string(String)
     case number(Double)
+    case bool(Bool)
     case object([String: SecretsValue])
     case array([SecretsValue])
     case null
@@ -248,6 +249,7 @@ extension SecretsValue {
         switch self {
         case .string(let text): .string(text)
         case .number(let number): .number(number)
+        case .bool(let flag): .bool(flag)
         case .object(let members): .object(members.keys.sorted().map { ($0, members[$0]!.json) })
         case .array(let items): .array(items.map(\.json))
         case .null, .other: .null
@@ -261,7 +263,7 @@ extension SecretsValue {
         case .object(let members): self = .object(Dictionary(members.map { ($0.0, SecretsValue($0.1)) }) { $1 })
         case .array(let items): self = .array(items.map(SecretsValue.init))
         case .null: self = .null
-        case .bool: self = .other
+        case .bool(let flag): self = .bool(flag)
         }
     }
 }

@@ -17,7 +17,7 @@ package struct Init: SetupOperation, Equatable {
     package static let spec = CommandSpec(
         name: "init", summary: "Create the secrets file: token, base and table, checked first.",
         usage: [
-            "tracker init [--base ID] [--table NAME] [--redis URL] [--path PATH] [--force] [-q]",
+            "tracker init [--base ID] [--table NAME] [--redis URL [--team-copy]] [--path PATH] [--force] [-q]",
             "tracker init --profile NAME [--token-command 'COMMAND…'] [--base ID] [--table NAME] [--redis URL]",
             "             [--force] [-q]",
         ],
@@ -32,6 +32,11 @@ package struct Init: SetupOperation, Equatable {
                 help:
                     "share the request budget and the write locks with other machines through this Redis (redis://:password@host:port, rediss://, unix://), checked with one round trip"
             ),
+            FlagSpec(
+                name: "--team-copy",
+                help:
+                    "with --redis: the board and mcp share one copy of the tables in that Redis (records are stored there), kept by one poller"
+            ),
             FlagSpec(name: "--path", value: "PATH", help: "write here instead of ~/.config/tracker/Secrets.json"),
             FlagSpec(name: "--force", help: "replace an existing file"),
             FlagSpec(name: "--quiet", short: "-q", help: "say nothing on success"),
@@ -40,6 +45,7 @@ package struct Init: SetupOperation, Equatable {
             "tracker init", "printf '%s\\n' \"$TOKEN\" | tracker init --base appXXXXXXXXXXXXXX",
             "tracker init --profile work --token-command 'pass show airtable'",
             "tracker init --redis 'redis://:password@redis.example.com:6379'",
+            "tracker init --redis 'rediss://redis.example.com' --team-copy",
         ],
         notes: [
             "On a terminal it asks for the token (without echo), the base id and the table; otherwise it reads the",
@@ -57,6 +63,8 @@ package struct Init: SetupOperation, Equatable {
     package var tokenCommand: [String]? = nil
     /// `--redis URL`: the team's Redis, written as `"redis"` once it answered.
     package var redis: String? = nil
+    /// `--team-copy`: `"teamCopy": true` written beside `"redis"`.
+    package var teamCopy = false
     package var quiet = false
 
     /// The token, when the face read it already (stdin's first line); else it comes from `--token-command` or the
@@ -134,6 +142,7 @@ package struct Init: SetupOperation, Equatable {
         ]
         if let endpoint { members.append((.endpoint, .string(endpoint.absoluteString))) }
         if let redis { members.append((.redis, .string(redis))) }
+        if teamCopy { members.append((.teamCopy, .bool(true))) }
         var saved = SavedSecrets(
             path: path, profile: profile, baseID: baseID, table: table, schema: answers.schema,
             source: tokenCommand.map { "token from \(TokenCommand.display($0))" }
@@ -190,11 +199,15 @@ package struct Init: SetupOperation, Equatable {
 extension Init {
     package init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         try scanned.rejectPositionals()
+        if scanned.has("--team-copy") && !scanned.has("--redis") {
+            throw AppError.usage("--team-copy needs --redis URL: the team's copy lives in the team's Redis", command: "init")
+        }
         self.init(
             base: try scanned.nonEmpty("--base"), table: try scanned.nonEmpty("--table"),
             path: try scanned.nonEmpty("--path"), force: scanned.has("--force"),
             tokenCommand: try Self.tokenCommand(scanned), redis: try scanned.nonEmpty("--redis"),
             quiet: scanned.has("--quiet"))
+        teamCopy = scanned.has("--team-copy")
     }
 
     /// `--token-command 'pass show airtable'`: split on spaces, '…' or "…" keeping spaces inside one argument.

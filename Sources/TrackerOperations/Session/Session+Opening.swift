@@ -81,9 +81,13 @@ extension Session {
             if let tasks, tasks.table != nil, let words = copies.taskWords {
                 taskFields = words.compactMap { tasks.fields[$0] }
             }
-            return BaseCopy(
+            let copy = BaseCopy(
                 client: client, tasks: tasks?.client, tableIDs: ids, memory: memory, clients: layout.clientTableID,
                 projectFields: projectFields, taskFields: taskFields)
+            // The team's copy: this copy fed from Redis, or kept there by this process while it holds the lease.
+            let kept = "\(names) \(projectFields ?? ["*"]) \(taskFields ?? ["*"]) \(ids.sorted { "\($0.key)" < "\($1.key)" })"
+            copy.team.withLock { $0 = teamCopy(layout: kept, table: layout.table?.id ?? configuration.table) }
+            return copy
         }
         self.reader = CopyReader(copy: copy, airtable: client)
     }

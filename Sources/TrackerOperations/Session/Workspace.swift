@@ -143,6 +143,7 @@ package final class Workspace: Sendable {
             today: surface.today, timeZone: surface.timeZone, now: surface.now, network: surface.network,
             cache: surface.cache, coordination: coordination(configuration), copies: surface.copies)
         surroundings.state = surface.state
+        surroundings.warn = surface.warn
         adjust(&surroundings)
         return surroundings
     }

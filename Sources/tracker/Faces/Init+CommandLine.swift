@@ -23,7 +23,7 @@ extension Runner {
         }
         guard !options.quiet else { return }
         let named = saved.profile.map { " as profile \"\($0)\"" } ?? ""
-        let shared = saved.redis.map { ", Redis \($0)" } ?? ""
+        let shared = saved.redis.map { ", Redis \($0)" + (options.teamCopy ? " with the team's copy" : "") } ?? ""
         let note = saved.movedToMain ? " The file's own settings are now profile \"main\", still the default." : ""
         let line =
             "Saved \(saved.path)\(named) (\(saved.source), base \(saved.baseID), table \"\(saved.table)\"\(shared)).\(note)\n"

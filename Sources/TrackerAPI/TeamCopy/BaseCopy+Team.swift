@@ -1,0 +1,137 @@
+import TrackerModel
+
+/// What one refresh of a copy changed, as the team's copy is told it: tables read whole, records changed, ids gone.
+struct RefreshReport: Sendable {
+    var whole: Set<BaseCopy.Table> = []
+    var changes = TeamChanges()
+
+    init(whole: Set<BaseCopy.Table> = []) { self.whole = whole }
+
+    init(_ pending: PendingRefresh, destroyedIn: (BaseCopy.Table) -> Set<String>) {
+        if pending.projects.whole != nil { whole.insert(.projects) }
+        if pending.tasks.whole != nil { whole.insert(.tasks) }
+        if pending.clients.whole != nil { whole.insert(.clients) }
+        changes.add(pending.projects.changed ?? [], to: .projects)
+        changes.add(pending.tasks.changed ?? [], to: .tasks)
+        changes.add(pending.clients.changed ?? [], to: .clients)
+        for table in [BaseCopy.Table.projects, .tasks, .clients] {
+            var gone = destroyedIn(table)
+            switch table {
+            case .projects: gone.formUnion(pending.projects.gone ?? [])
+            case .tasks: gone.formUnion(pending.tasks.gone ?? [])
+            case .clients: gone.formUnion(pending.clients.gone ?? [])
+            }
+            if !gone.isEmpty { changes.deleted[table] = gone.sorted() }
+        }
+    }
+}
+
+/// The tables of a copy, read from the team's copy, with what lets a reader that becomes the poller go on from there.
+struct TeamTables: Sendable {
+    var projects: TableCopy<Project>?
+    var tasks: TableCopy<ProjectTask>?
+    var clients: TableCopy<RawRecord>?
+    var watch: BaseCopy.DeletionWatch?
+    var cursor = 1
+    var hookExpires: Double?
+}
+
+extension BaseCopy {
+    /// The tables this copy keeps (the team's copy keeps the same).
+    var teamTables: [Table] { [.projects] + (taskTable == nil ? [] : [.tasks]) + (clientTable == nil ? [] : [.clients]) }
+
+    /// Whether every table this copy keeps has been read.
+    var isWhole: Bool { teamTables.allSatisfy(keptTables.contains) }
+
+    /// The poller's turn: reads Airtable as a refresh alone would (whole when `whole`, or when nothing is kept yet),
+    /// and says what changed.
+    func pollForTeam(whole: Bool) async throws -> RefreshReport {
+        while let running { _ = try? await running.value }
+        let work = Task {
+            defer { running = nil }
+            lastReport = RefreshReport()
+            if whole { (projectCopy, taskCopy, clientCopy, watch) = (nil, nil, nil, nil) }
+            let missing = Set(teamTables.filter { !keptTables.contains($0) })
+            try await refresh(adding: missing, onPage: nil)
+            return lastReport
+        }
+        running = Task { _ = try await work.value }
+        return try await work.value
+    }
+
+    /// The header fields of this copy's state: each table's mark, the watch and the webhook's cursor.
+    func teamHeader() -> [(String, String)] {
+        var fields: [(String, String)] = [("cursor", "\(cursor)")]
+        for (table, mark) in [(Table.projects, projectCopy?.mark), (.tasks, taskCopy?.mark), (.clients, clientCopy?.mark)]
+        {
+            fields.append(("mark:" + table.word, mark ?? ""))
+        }
+        switch watch {
+        case .webhook(let id)?: fields.append(("watch", "webhook " + id))
+        case .idListing(let reason)?: fields.append(("watch", "ids " + reason))
+        case nil: fields.append(("watch", ""))
+        }
+        fields.append(("hookExpires", hookExpires.map { "\($0)" } ?? ""))
+        return fields
+    }
+
+    /// The records of every table kept, as the team's copy stores them.
+    func storedTables() -> [(Table, [(id: String, json: String)])] {
+        var tables: [(Table, [(id: String, json: String)])] = []
+        for table in teamTables {
+            var records: [(id: String, json: String)] = []
+            switch table {
+            case .projects: projectCopy?.forEach { records.append(($0.id, TeamCopyStore.value($0))) }
+            case .tasks: taskCopy?.forEach { records.append(($0.id, TeamCopyStore.value($0))) }
+            case .clients: clientCopy?.forEach { records.append(($0.id, TeamCopyStore.value($0))) }
+            }
+            tables.append((table, records))
+        }
+        return tables
+    }
+
+    /// The team's copy, loaded whole, replaces this copy's tables and state.
+    func adopt(_ tables: TeamTables) {
+        if let projects = tables.projects { noteCompletion(projects.records(where: \.isComplete)) }
+        (projectCopy, taskCopy, clientCopy) = (tables.projects, tables.tasks, tables.clients)
+        projectCopy?.idsListed = localNow()
+        taskCopy?.idsListed = localNow()
+        clientCopy?.idsListed = localNow()
+        (watch, cursor, hookExpires) = (tables.watch, tables.cursor, tables.hookExpires)
+    }
+
+    /// One refresh another process applied to the team's copy, applied here.
+    func apply(
+        projects: [Project], tasks: [ProjectTask], clients: [RawRecord], deleted: [Table: [String]],
+        header: [String: String]
+    ) {
+        noteCompletion(projects)
+        projectCopy?.merge(projects)
+        taskCopy?.merge(tasks)
+        clientCopy?.merge(clients)
+        projectCopy?.remove(deleted[.projects] ?? [])
+        taskCopy?.remove(deleted[.tasks] ?? [])
+        clientCopy?.remove(deleted[.clients] ?? [])
+        adoptState(header)
+    }
+
+    /// The marks, watch and cursor the team's copy's header holds.
+    func adoptState(_ header: [String: String]) {
+        if let mark = header["mark:projects"] { projectCopy?.mark = mark.isEmpty ? nil : mark }
+        if let mark = header["mark:tasks"] { taskCopy?.mark = mark.isEmpty ? nil : mark }
+        if let mark = header["mark:clients"] { clientCopy?.mark = mark.isEmpty ? nil : mark }
+        if let cursor = header["cursor"].flatMap({ Int($0) }), cursor >= 1 { self.cursor = cursor }
+        hookExpires = header["hookExpires"].flatMap { Double($0) }
+        let watched = header["watch"] ?? ""
+        if watched.hasPrefix("webhook ") {
+            watch = .webhook(id: String(watched.dropFirst("webhook ".count)))
+        } else if watched.hasPrefix("ids ") {
+            watch = .idListing(because: String(watched.dropFirst("ids ".count)))
+        }
+    }
+
+    /// How many records each table kept holds.
+    func counts() -> [Table: Int] {
+        [.projects: projectCopy?.count ?? 0, .tasks: taskCopy?.count ?? 0, .clients: clientCopy?.count ?? 0]
+    }
+}

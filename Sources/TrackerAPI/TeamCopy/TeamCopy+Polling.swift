@@ -1,0 +1,48 @@
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// The poller's side: the face's own refresh, run while this process holds the lease, applied to Redis at once.
+extension TeamCopy {
+    /// One refresh of the copy from Airtable, applied to the team's copy in one script fenced by the lease: what
+    /// changed, or, when there is no sound copy in Redis to change, the tables read whole and swapped in.
+    func poll() async throws {
+        guard let copy else { return }
+        // A process that takes over goes on from the copy in Redis (its cursor and marks), not from scratch; a copy
+        // there that does not vouch for itself is read whole again, once.
+        if loaded == nil && !rebuildNeeded {
+            trouble = nil
+            try? await load()
+            if trouble != nil { rebuildNeeded = true }
+        }
+        let clock = copy.client.network.serverClock
+        let started = clock.localTime()
+        let keepsNothing = await copy.keptTables.isEmpty
+        let readWhole = rebuildNeeded || (loaded == nil && !keepsNothing)
+        let report = try await copy.pollForTeam(whole: readWhole)
+        let stamp = clock.at(local: started) ?? clock.now() ?? 0
+        var header = await copy.teamHeader()
+        header += [
+            ("layout", TeamCopyStore.Keys.hash(settings.layout)), ("poller", settings.poller),
+            ("refreshed", clock.now().map { "\($0)" } ?? ""),
+        ]
+        let version: Int
+        if readWhole || !report.whole.isEmpty || loaded == nil {
+            let generation = Digest.randomHex(bytes: 8)
+            version = try store.rebuild(
+                token: token, generation: generation, stamp: stamp, tables: await copy.storedTables(), header: header)
+            let newsID = (try? store.head().fields["news"]) ?? nil
+            loaded = Loaded(generation: generation, version: version, newsID: newsID ?? "0")
+            rebuildNeeded = false
+        } else if let current = loaded {
+            version = try store.refresh(
+                token: token, stamp: stamp, generation: current.generation, tables: await copy.teamTables,
+                header: header, changes: report.changes)
+            ownVersions.insert(version)
+        } else {
+            return
+        }
+        setTrouble(nil)
+        if !report.changes.isEmpty || !report.whole.isEmpty { onChange.withLock { $0 }?() }
+    }
+}

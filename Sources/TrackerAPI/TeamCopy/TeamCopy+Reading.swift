@@ -1,0 +1,204 @@
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// A reader's side: the copy loaded from Redis when its header vouches for it, then each applied refresh followed.
+extension TeamCopy {
+    /// Loads the copy from Redis into the face's copy, or says why it cannot be served. A copy still being built by a
+    /// poller is waited for (nothing is said).
+    func load() async throws {
+        guard let copy else { return }
+        let (fields, poller, now) = try store.head()
+        guard let generation = fields["generation"], !generation.isEmpty else {
+            // Nothing in Redis (never built, flushed, evicted): the poller builds it, or this process takes the lease
+            // at its next round and builds it. A copy this process had is no longer there to vouch for.
+            _ = poller
+            if loaded != nil {
+                setTrouble("the copy is missing from Redis (flushed, evicted, or not built yet)")
+            }
+            return
+        }
+        if let why = Self.untrusted(fields, layout: settings.layout, poller: poller, now: now, every: settings.every) {
+            return setTrouble(why)
+        }
+        var tables = TeamTables()
+        do {
+            try await read(into: &tables, copy: copy, fields: fields)
+        } catch let why as Distrust {
+            return distrust(why)
+        }
+        if tables.projects == nil { return }
+        await copy.adopt(tables)
+        await copy.adoptState(fields)
+        loaded = Loaded(
+            generation: generation, version: Int(fields["version"] ?? "") ?? 0, newsID: fields["news"] ?? "0")
+        needsLoad = false
+        setTrouble(nil)
+        // What was applied while the tables were read.
+        if let news = try? store.news(after: loaded!.newsID, blocking: nil), !news.isEmpty { await apply(news) }
+        onChange.withLock { $0 }?()
+    }
+
+    /// Every table the face keeps, read from Redis and checked against the header's counts; a table short of its count
+    /// leaves `tables` without projects and says why.
+    private func read(into tables: inout TeamTables, copy: BaseCopy, fields: [String: String]) async throws {
+        for table in await copy.teamTables {
+            let expected = Int(fields["count:" + table.word] ?? "") ?? -1
+            let count: Int
+            switch table {
+            case .projects: (tables.projects, count) = try read(table, as: Project.self)
+            case .tasks: (tables.tasks, count) = try read(table, as: ProjectTask.self)
+            case .clients: (tables.clients, count) = try read(table, as: RawRecord.self)
+            }
+            guard count == expected else {
+                tables.projects = nil
+                return setTrouble(
+                    "it is short of records (\(table.word): \(count) of \(expected); a key was evicted or deleted)")
+            }
+        }
+    }
+
+    /// Why a header does not vouch for its copy; nil when it does.
+    static func untrusted(_ fields: [String: String], layout: String, poller: String?, now: Double, every: Double)
+        -> String?
+    {
+        guard fields["layout"] == TeamCopyStore.Keys.hash(layout) else {
+            return "its header names another layout of the tables"
+        }
+        guard let applied = fields["applied"].flatMap(Double.init) else { return "its header is incomplete" }
+        if poller == nil && now - applied > 3 * every {
+            return "it is \(Int(now - applied)) s old and nobody keeps it up to date"
+        }
+        return nil
+    }
+
+    /// Every record of `table` in Redis, decoded; a value that is not such a record is a fault.
+    private func read<Record: StoredRecord>(_ table: BaseCopy.Table, as: Record.Type) throws -> (TableCopy<Record>, Int) {
+        var found: [(order: Int, record: Record)] = []
+        var junk: String?
+        try store.scan(table) { batch in
+            for (id, value) in batch {
+                guard let stored = TeamCopyStore.record(value, as: Record.self), stored.record.id == id else {
+                    junk = junk ?? id
+                    continue
+                }
+                found.append(stored)
+            }
+        }
+        if let junk { throw Distrust.junk(table: table, id: junk) }
+        // In the table's order, as the poller read it (a hash keeps none).
+        found.sort { $0.order < $1.order }
+        var copy = TableCopy<Record>()
+        copy.merge(found.map(\.record))
+        return (copy, copy.count)
+    }
+
+    /// A copy that holds junk: said, and marked in its header so the poller reads it whole again.
+    enum Distrust: Error {
+        case junk(table: BaseCopy.Table, id: String)
+
+        var reason: String {
+            switch self {
+            case .junk(let table, let id):
+                "it holds a value that is not a record (\(table.word), \(id.prefix(24)))"
+            }
+        }
+    }
+
+    func distrust(_ why: Distrust) {
+        setTrouble(why.reason)
+        if let generation = loaded?.generation ?? (try? store.head().fields["generation"]) {
+            _ = try? store.connection.call([["HSET", store.keys.head, "distrusted", generation]])
+        }
+    }
+
+    /// Before a turn: every refresh applied so far, and the copy's sizes checked against its header.
+    func catchUp() async {
+        guard let loaded else { return }
+        do {
+            let sizes = try store.sizes()
+            guard let generation = sizes.generation else {
+                return setTrouble("the copy is missing from Redis (flushed, or its header evicted)")
+            }
+            if let short = sizes.short { return setTrouble(short) }
+            guard generation == loaded.generation else {
+                needsLoad = true
+                return try await load()
+            }
+            let news = try store.news(after: loaded.newsID, blocking: nil)
+            if !news.isEmpty { await apply(news) }
+        } catch let why as Distrust {
+            distrust(why)
+        } catch {
+            unreachable = true
+        }
+    }
+
+    /// Applies refreshes other processes applied, in order; a gap (news Redis no longer holds), another generation or
+    /// a whole read loads the copy again from Redis.
+    func apply(_ news: [TeamNews]) async {
+        guard let copy else { return }
+        var changed = false
+        for entry in news {
+            guard let current = loaded else { return }
+            if let version = entry.version, ownVersions.remove(version) != nil {
+                loaded?.version = version
+                loaded?.newsID = entry.id
+                continue
+            }
+            guard entry.generation == current.generation, !entry.isWhole, entry.version == current.version + 1 else {
+                if polling { continue }
+                needsLoad = true
+                try? await load()
+                return
+            }
+            do {
+                let projects = try fetch(entry.changed(.projects), .projects, as: Project.self)
+                let tasks = try fetch(entry.changed(.tasks), .tasks, as: ProjectTask.self)
+                let clients = try fetch(entry.changed(.clients), .clients, as: RawRecord.self)
+                var deleted: [BaseCopy.Table: [String]] = [:]
+                for table in [BaseCopy.Table.projects, .tasks, .clients] { deleted[table] = entry.deleted(table) }
+                await copy.apply(projects: projects, tasks: tasks, clients: clients, deleted: deleted, header: [:])
+                loaded?.version = current.version + 1
+                loaded?.newsID = entry.id
+                changed = true
+            } catch let why as Distrust {
+                return distrust(why)
+            } catch {
+                unreachable = true
+                return
+            }
+        }
+        if let header = try? store.head().fields { await copy.adoptState(header) }
+        if changed { onChange.withLock { $0 }?() }
+    }
+
+    /// The records with these ids as Redis holds them now (one gone since is left out).
+    private func fetch<Record: StoredRecord>(_ ids: [String], _ table: BaseCopy.Table, as: Record.Type) throws
+        -> [Record]
+    {
+        guard !ids.isEmpty else { return [] }
+        var records: [Record] = []
+        for (id, value) in zip(ids, try store.values(table, ids: ids)) {
+            guard let value else { continue }
+            guard let (_, record) = TeamCopyStore.record(value, as: Record.self), record.id == id else {
+                throw Distrust.junk(table: table, id: id)
+            }
+            records.append(record)
+        }
+        return records
+    }
+
+    /// A write's answer of this process, put in the team's copy at once (newer wins); a Redis that fails it leaves
+    /// it to the next poll.
+    nonisolated func heard(_ changes: TeamChanges, stamp: Double?) {
+        let stamp = stamp ?? 0
+        for table in [BaseCopy.Table.projects, .tasks, .clients]
+        where !(changes.changed[table] ?? []).isEmpty || !(changes.deleted[table] ?? []).isEmpty {
+            var one = TeamChanges()
+            one.changed[table] = changes.changed[table]
+            one.deleted[table] = changes.deleted[table]
+            _ = try? store.heard(stamp: stamp, table: table, changes: one)
+        }
+    }
+}

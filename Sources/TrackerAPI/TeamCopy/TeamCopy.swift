@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// One process's part in the team's copy of a base's tables (docs/contract.md "The team's copy"): of every process
+/// that keeps it, one holds the poller's lease and brings the copy in Redis up to date every `every` seconds (the
+/// refresh a face would run alone, applied by one script its lease fences); the others load it from Redis and follow
+/// the refreshes applied (a stream read blocking), with no request to Airtable. A copy it cannot vouch for (missing,
+/// short, junk, another layout, stale with nobody polling) is not served: the face's own copy reads Airtable instead,
+/// and says why once.
+public actor TeamCopy {
+    /// How this process takes part.
+    public struct Settings: Sendable {
+        /// Seconds between the poller's refreshes.
+        public var every: Double
+        /// What the copy's records are read by (the fields' names, the fields kept): part of the keys.
+        public var layout: String
+        /// Who this process is, in `doctor`'s words: host and process id.
+        public var poller: String
+        public var leaseMilliseconds = 15_000
+        public var renewEvery = 5.0
+
+        public init(every: Double, layout: String, poller: String) {
+            (self.every, self.layout, self.poller) = (every, layout, poller)
+        }
+    }
+
+    /// Where the copy stands in Redis for this process: its generation (one whole read), the last version applied
+    /// here, and the stream entry after which news is read.
+    struct Loaded: Sendable {
+        var generation: String
+        var version: Int
+        var newsID: String
+    }
+
+    public nonisolated let store: TeamCopyStore
+    /// A connection of its own for the stream's blocking reads.
+    let follower: RedisConnection
+    public nonisolated let settings: Settings
+    let token = Digest.randomHex(bytes: 16)
+    /// Says one line where the face says such things.
+    let say: @Sendable (String) -> Void
+    /// Told when the copy changed under a face (a refresh applied by another process): the board redraws.
+    public nonisolated let onChange = Locked<(@Sendable () -> Void)?>(nil)
+
+    weak var copy: BaseCopy?
+    var loaded: Loaded?
+    var polling = false
+    var leaseConfirmed = 0.0
+    var nextPoll = 0.0
+    /// Why the copy is not served now; nil when it is (or is still being opened).
+    var trouble: String?
+    /// Whether Redis could not be reached at the last try: the faces' old behaviour, with the engine's warning only.
+    var unreachable = false
+    var rebuildNeeded = false
+    var needsLoad = false
+    var ownVersions = Set<Int>()
+    private var lastSaid: String?
+    private var loop: Task<Void, Never>?
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    public init(store: TeamCopyStore, settings: Settings, say: @escaping @Sendable (String) -> Void) {
+        self.store = store
+        self.settings = settings
+        self.say = say
+        follower = RedisConnection(
+            address: store.connection.address, connectTimeout: 1, answerTimeout: Self.followBlock + 3)
+    }
+
+    /// How long one read of the stream waits for news.
+    static let followBlock = 1.0
+
+    /// Whether `copy` may answer this turn from what the team's copy gave it (it is up to date with every refresh
+    /// applied so far); false when it cannot vouch for it, said once, so the copy reads Airtable itself.
+    public func serves(_ copy: BaseCopy) async -> Bool {
+        if loop == nil {
+            self.copy = copy
+            loop = Task { await run() }
+        }
+        while loaded == nil && trouble == nil && !unreachable { await withCheckedContinuation { waiting.append($0) } }
+        if !polling && loaded != nil && trouble == nil && !unreachable { await catchUp() }
+        if unreachable { return false }
+        if let trouble {
+            if trouble != lastSaid { say("warning: the team's copy in Redis is not used: \(trouble); reading Airtable") }
+            lastSaid = trouble
+            return false
+        }
+        lastSaid = nil
+        return true
+    }
+
+    /// Stops polling and following, letting the lease go (the next process takes over at once).
+    public func stop() {
+        loop?.cancel()
+        if polling { store.releaseLease(token) }
+        polling = false
+    }
+
+    /// What the face shows of the copy: who keeps it, and whether it is served.
+    public var state: String {
+        if unreachable { return "the team's copy: Redis cannot be reached" }
+        if let trouble { return "the team's copy is not used (\(trouble))" }
+        return polling ? "the team's copy (this process polls)" : "the team's copy"
+    }
+
+    func wake() {
+        let resumed = waiting
+        waiting = []
+        for waiter in resumed { waiter.resume() }
+    }
+
+    func setTrouble(_ why: String?) {
+        trouble = why
+        wake()
+    }
+
+    // MARK: - The loop
+
+    private func run() async {
+        while !Task.isCancelled {
+            await step()
+            let wait = polling ? max(0.05, min(Self.followBlock, nextPoll - MonotonicClock.now())) : Self.followBlock
+            let from = loaded?.newsID ?? "$"
+            let news = await waitForNews(after: from, upTo: wait)
+            if let news, !news.isEmpty, loaded != nil { await apply(news) }
+        }
+    }
+
+    /// One round: the lease taken or kept, the poller's refresh when due, the copy loaded when it must be.
+    private func step() async {
+        let now = MonotonicClock.now()
+        do {
+            if !polling {
+                if try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
+                    (polling, leaseConfirmed, nextPoll) = (true, now, now)
+                }
+            } else if now - leaseConfirmed >= settings.renewEvery {
+                if try store.renewLease(token, milliseconds: settings.leaseMilliseconds) {
+                    leaseConfirmed = now
+                } else {
+                    polling = false
+                }
+            }
+            if polling && now >= nextPoll {
+                nextPoll = now + settings.every
+                try await poll()
+            } else if !polling && (loaded == nil || needsLoad) {
+                try await load()
+            }
+            if unreachable {
+                unreachable = false
+                wake()
+            }
+        } catch let refusal as TeamRefusal {
+            if refusal == .lease { polling = false } else { (rebuildNeeded, nextPoll) = (true, now) }
+        } catch is RedisFailure {
+            unreachable = true
+            wake()
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
+        } catch {
+            // Airtable failed the poller's refresh: the copy stays as the last good one, and the next round retries.
+            if loaded == nil { setTrouble("the first read of the tables failed (\(error))") }
+        }
+    }
+
+    /// Waits up to `seconds` for news after `id` on the follower's connection, on a thread of its own (the read blocks);
+    /// nil when Redis failed.
+    private func waitForNews(after id: String, upTo seconds: Double) async -> [TeamNews]? {
+        let (store, follower) = (store, follower)
+        return await withCheckedContinuation { continuation in
+            let started = DetachedThread.start {
+                continuation.resume(returning: try? store.news(after: id, blocking: seconds, on: follower))
+            }
+            if !started { continuation.resume(returning: nil) }
+        }
+    }
+}
+
+/// Who this process is, for `doctor`: the host's name and the process id.
+public func thisProcessName() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    let host = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "unknown host"
+    return "\(host) pid \(getpid())"
+}

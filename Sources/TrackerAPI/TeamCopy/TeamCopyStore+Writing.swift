@@ -1,0 +1,107 @@
+import TrackerModel
+import TrackerNetwork
+
+/// What one refresh or write changed, table by table, as the scripts take it: records as stored (id, JSON) and ids
+/// gone.
+struct TeamChanges: Sendable {
+    var changed: [BaseCopy.Table: [(id: String, json: String)]] = [:]
+    var deleted: [BaseCopy.Table: [String]] = [:]
+
+    var isEmpty: Bool { changed.values.allSatisfy(\.isEmpty) && deleted.values.allSatisfy(\.isEmpty) }
+
+    mutating func add<Record: StoredRecord>(_ records: [Record], to table: BaseCopy.Table) {
+        changed[table, default: []] += records.map { ($0.id, TeamCopyStore.value($0)) }
+    }
+
+    /// The scripts' arguments for `tables`: for each, m then m (id, json), d then d ids.
+    func arguments(_ tables: [BaseCopy.Table]) -> [String] {
+        var words: [String] = []
+        for table in tables {
+            let changed = changed[table] ?? []
+            words.append("\(changed.count)")
+            for (id, json) in changed { words += [id, json] }
+            let deleted = deleted[table] ?? []
+            words.append("\(deleted.count)")
+            words += deleted
+        }
+        return words
+    }
+}
+
+/// Why a script refused a change.
+enum TeamRefusal: Error, Equatable {
+    /// The lease is another's (or gone): this process no longer polls.
+    case lease
+    /// The copy in Redis is missing, of another generation or short of records: it is read whole again.
+    case broken
+}
+
+extension TeamCopyStore {
+    /// A poller's refresh applied at once, fenced by its lease; the version it made.
+    func refresh(
+        token: String, stamp: Double, generation: String, tables: [BaseCopy.Table], header: [(String, String)],
+        changes: TeamChanges
+    ) throws -> Int {
+        let keys = [self.keys.lease, self.keys.head, self.keys.gone, self.keys.news] + tables.map(self.keys.records)
+        let arguments =
+            [token, format3(stamp), generation, tables.map(\.word).joined(separator: " "), "\(header.count)"]
+            + header.flatMap { [$0.0, $0.1] } + changes.arguments(tables)
+        let answer = try connection.evaluate([(TeamCopyScripts.refresh, keys, arguments)])[0]
+        return try Self.accepted(answer)
+    }
+
+    /// A write's answer put in at once (newer wins); false when the copy is missing or unsound (nothing written).
+    @discardableResult
+    func heard(stamp: Double, table: BaseCopy.Table, changes: TeamChanges) throws(RedisFailure) -> Bool {
+        let keys = [self.keys.head, self.keys.gone, self.keys.news, self.keys.records(table)]
+        let arguments = [format3(stamp), table.word] + changes.arguments([table])
+        return try connection.evaluate([(TeamCopyScripts.heard, keys, arguments)])[0] == .integer(1)
+    }
+
+    /// A whole read made the copy: staged under keys of this generation in batches, then swapped in by one script that
+    /// the lease fences and that checks every staged count.
+    func rebuild(
+        token: String, generation: String, stamp: Double, tables: [(BaseCopy.Table, [(id: String, json: String)])],
+        header: [(String, String)]
+    ) throws -> Int {
+        for (table, records) in tables {
+            let stage = keys.stage(table, generation: generation)
+            var order = 0
+            for batch in records.chunked(into: 500) {
+                var words = ["HSET", stage]
+                for record in batch {
+                    order += 1
+                    words += [record.id, format3(stamp) + " \(order) " + record.json]
+                }
+                let answers = try connection.call([words, ["PEXPIRE", stage, "3600000"]])
+                if case .error(let text) = answers[0] { throw RedisConnection.classify(text) }
+            }
+        }
+        // A write answered while the read ran may be older here than in Airtable: the next refresh's listing of
+        // changes (its margin reaches back before the read) brings it again.
+        var keys = [self.keys.lease, self.keys.head, self.keys.gone, self.keys.news]
+        for (table, _) in tables { keys += [self.keys.records(table), self.keys.stage(table, generation: generation)] }
+        let arguments =
+            [
+                token, generation, tables.map(\.0.word).joined(separator: " "),
+                tables.map { "\($0.1.count)" }.joined(separator: " "), "\(header.count)",
+            ] + header.flatMap { [$0.0, $0.1] }
+        let answer = try connection.evaluate([(TeamCopyScripts.rebuild, keys, arguments)])[0]
+        return try Self.accepted(answer)
+    }
+
+    private static func accepted(_ answer: RESPValue) throws -> Int {
+        guard case .array(let parts?) = answer, parts.count == 2 else {
+            throw RedisFailure.replied("a script of the team's copy answered in an unexpected shape")
+        }
+        if case .integer(let version) = parts[1], parts[0] == .integer(1) { return version }
+        throw parts[1].text == "lease" ? TeamRefusal.lease : TeamRefusal.broken
+    }
+}
+
+/// A stamp as the scripts write it: seconds, to the millisecond.
+func format3(_ stamp: Double) -> String {
+    let millis = Int((stamp * 1000).rounded())
+    let fraction = String(millis % 1000)
+    return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+}

@@ -1,0 +1,213 @@
+import TrackerModel
+import TrackerNetwork
+
+/// The team's copy as it lies in Redis, under keys with the base as hash tag (one slot in a cluster) and the projects
+/// table and layout in their names: a header (`head`: generation, version, each table's count and mark, the webhook's
+/// cursor, when it was refreshed), a hash of records a table, the deletions' stamps (`gone`), the poller's lease, and
+/// the stream of applied refreshes (`news`) readers follow.
+public struct TeamCopyStore: Sendable {
+    /// The keys of one copy.
+    public struct Keys: Sendable, Equatable {
+        public let prefix: String
+
+        /// `tracker:{base}:copy:<endpoint>:<table>:<layout>`: the base as hash tag, the rest hashed or plain ids.
+        public init(owner: BudgetOwner, table: String, layout: String) {
+            let base = owner.baseID.filter { $0.isLetter || $0.isNumber }
+            let endpoint = String(StableHash.of("\(owner.endpoint.host ?? "")-\(owner.endpoint.port ?? 0)"), radix: 16)
+            let tableID = table.hasPrefix("tbl") ? table : String(StableHash.of(table), radix: 16)
+            prefix = "tracker:{\(base)}:copy:\(endpoint):\(tableID):\(Self.hash(layout))"
+        }
+
+        /// The short name a layout's description goes by in keys and in the header.
+        public static func hash(_ layout: String) -> String { String(Digest.sha1Hex(layout).prefix(16)) }
+
+        public var lease: String { prefix + ":lease" }
+        public var head: String { prefix + ":head" }
+        public var gone: String { prefix + ":gone" }
+        public var news: String { prefix + ":news" }
+        public func records(_ table: BaseCopy.Table) -> String { prefix + ":" + table.word }
+        func stage(_ table: BaseCopy.Table, generation: String) -> String {
+            prefix + ":stage:" + generation + ":" + table.word
+        }
+    }
+
+    public let keys: Keys
+    /// The connection for calls; the stream is followed on another, as its reads block.
+    let connection: RedisConnection
+
+    public init(keys: Keys, connection: RedisConnection) {
+        self.keys = keys
+        self.connection = connection
+    }
+
+    // MARK: - The header and the lease
+
+    /// The header's fields, who holds the lease (nil: nobody), and Redis's clock, in one round trip.
+    func head() throws(RedisFailure) -> (fields: [String: String], poller: String?, now: Double) {
+        let answers = try connection.call([["HGETALL", keys.head], ["GET", keys.lease], ["TIME"]])
+        for answer in answers { if case .error(let text) = answer { throw RedisConnection.classify(text) } }
+        guard case .array(let items?) = answers[0], let now = answers[2].redisTime else {
+            throw .replied("the team's copy's header answered in an unexpected shape")
+        }
+        var fields: [String: String] = [:]
+        var index = 0
+        while index + 1 < items.count {
+            if let key = items[index].text, let value = items[index + 1].text { fields[key] = value }
+            index += 2
+        }
+        return (fields, answers[1].text, now)
+    }
+
+    /// The header's generation and version, and what is wrong with each table's count (its hash against the header's
+    /// count), in one round trip.
+    func sizes() throws(RedisFailure) -> (generation: String?, version: Int?, short: String?) {
+        let tables: [BaseCopy.Table] = [.projects, .tasks, .clients]
+        let answers = try connection.call(
+            [["HMGET", keys.head, "generation", "version"] + tables.map { "count:" + $0.word }]
+                + tables.map { ["HLEN", keys.records($0)] })
+        guard case .array(let parts?) = answers[0], parts.count == 2 + tables.count else {
+            throw .replied("the team's copy's header answered in an unexpected shape")
+        }
+        var short: String?
+        for (index, table) in tables.enumerated() {
+            guard let counted = parts[2 + index].text.flatMap({ Int($0) }) else { continue }
+            let held = if case .integer(let count) = answers[1 + index] { count } else { -1 }
+            if held != counted && short == nil {
+                short = "it is short of records (\(table.word): \(held) of \(counted); a key was evicted or deleted)"
+            }
+        }
+        return (parts[0].text, parts[1].text.flatMap { Int($0) }, short)
+    }
+
+    /// Takes the poller's lease for `token` when nobody holds it (`SET NX PX`); true when this process holds it.
+    func takeLease(_ token: String, milliseconds: Int) throws(RedisFailure) -> Bool {
+        let answers = try connection.call([
+            ["SET", keys.lease, token, "NX", "PX", "\(milliseconds)"], ["GET", keys.lease],
+        ])
+        return answers[0].text == "OK" || answers[1].text == token
+    }
+
+    /// Renews the lease while `token` holds it; false when it is another's or gone.
+    func renewLease(_ token: String, milliseconds: Int) throws(RedisFailure) -> Bool {
+        try connection.evaluate([(RedisScripts.renew, [keys.lease], [token, "\(milliseconds)"])]).first == .integer(1)
+    }
+
+    /// Lets the lease go, if `token` holds it.
+    func releaseLease(_ token: String) {
+        _ = try? connection.evaluate([(RedisScripts.release, [keys.lease], [token])])
+    }
+
+    // MARK: - Records
+
+    /// Every record of `table`, a batch at a time, as stored (`"<stamp> <order> <json>"`).
+    func scan(_ table: BaseCopy.Table, _ batch: ([(id: String, value: String)]) throws -> Void) throws {
+        var cursor = "0"
+        repeat {
+            let answer = try connection.command(["HSCAN", keys.records(table), cursor, "COUNT", "500"])
+            guard case .array(let parts?) = answer, parts.count == 2, let next = parts[0].text,
+                case .array(let items?) = parts[1]
+            else { throw RedisFailure.replied("HSCAN answered in an unexpected shape") }
+            var found: [(id: String, value: String)] = []
+            var index = 0
+            while index + 1 < items.count {
+                found.append((items[index].text ?? "", items[index + 1].text ?? ""))
+                index += 2
+            }
+            try batch(found)
+            cursor = next
+        } while cursor != "0"
+    }
+
+    /// The stored values of these records (nil for one not there).
+    func values(_ table: BaseCopy.Table, ids: [String]) throws(RedisFailure) -> [String?] {
+        var values: [String?] = []
+        for chunk in ids.chunked(into: 500) {
+            guard case .array(let items?) = try connection.command(["HMGET", keys.records(table)] + chunk) else {
+                throw .replied("HMGET answered in an unexpected shape")
+            }
+            values += items.map(\.text)
+        }
+        return values
+    }
+
+    /// A stored value's record and its place in the table's order: nil when it is not one (junk, another kind, no
+    /// stamp or order).
+    static func record<Record: StoredRecord>(_ value: String, as: Record.Type) -> (order: Int, record: Record)? {
+        let parts = value.split(separator: " ", maxSplits: 2)
+        guard parts.count == 3, Double(parts[0]) != nil, let order = Int(parts[1]),
+            let json = try? JSONParser.parse(String(parts[2])), let record = Record(stored: json)
+        else { return nil }
+        return (order, record)
+    }
+
+    /// A record's JSON as stored (the scripts put the stamp before it).
+    static func value<Record: StoredRecord>(_ record: Record) -> String { record.stored.serialized() }
+
+    // MARK: - News
+
+    /// The refreshes applied after `id` (`0` for all Redis holds), oldest first; waits up to `blocking` seconds for one.
+    func news(after id: String, blocking: Double?, on connection: RedisConnection? = nil) throws(RedisFailure)
+        -> [TeamNews]
+    {
+        var words = ["XREAD", "COUNT", "200"]
+        if let blocking { words += ["BLOCK", "\(Int(blocking * 1000))"] }
+        let answer = try (connection ?? self.connection).command(words + ["STREAMS", keys.news, id])
+        guard case .array(let streams?) = answer else { return [] }
+        var found: [TeamNews] = []
+        for stream in streams {
+            guard case .array(let parts?) = stream, parts.count == 2, case .array(let entries?) = parts[1] else {
+                continue
+            }
+            for entry in entries {
+                guard case .array(let pair?) = entry, pair.count == 2, let id = pair[0].text,
+                    case .array(let items?) = pair[1]
+                else { continue }
+                var fields: [String: String] = [:]
+                var index = 0
+                while index + 1 < items.count {
+                    if let key = items[index].text { fields[key] = items[index + 1].text ?? "" }
+                    index += 2
+                }
+                found.append(TeamNews(id: id, fields: fields))
+            }
+        }
+        return found
+    }
+}
+
+/// One applied refresh, as the stream tells it.
+struct TeamNews: Sendable {
+    var id: String
+    var fields: [String: String]
+
+    var version: Int? { fields["v"].flatMap { Int($0) } }
+    var generation: String { fields["g"] ?? "" }
+    /// A whole read replaced the copy: readers load it again.
+    var isWhole: Bool { fields["whole"] == "1" }
+
+    func changed(_ table: BaseCopy.Table) -> [String] { ids(fields["c:" + table.word]) }
+    func deleted(_ table: BaseCopy.Table) -> [String] { ids(fields["d:" + table.word]) }
+
+    /// Each table's count once the refresh was applied.
+    var counts: [String: Int] {
+        var counts: [String: Int] = [:]
+        for part in (fields["n"] ?? "").split(separator: " ") {
+            let pair = part.split(separator: ":")
+            if pair.count == 2, let count = Int(pair[1]) { counts[String(pair[0])] = count }
+        }
+        return counts
+    }
+
+    private func ids(_ text: String?) -> [String] { (text ?? "").split(separator: " ").map(String.init) }
+}
+
+extension BaseCopy.Table {
+    /// The table's word in the copy's keys and header.
+    public var word: String {
+        switch self {
+        case .projects: "projects"
+        case .tasks: "tasks"
+        case .clients: "clients"
+        }
+    }
+}
