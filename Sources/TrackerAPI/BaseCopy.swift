@@ -201,39 +201,21 @@ public actor BaseCopy {
         if let tasks = records as? [ProjectTask] { wrote(tasks) }
     }
 
-    /// Projects this process wrote: in this copy, and in the team's at once.
+    /// Projects this process wrote.
     public func wrote(_ projects: [Project]) {
         guard projectCopy != nil else { return }
         noteCompletion(projects)
         projectCopy?.merge(projects)
-        tellTeam { $0.add(projects, to: .projects) }
     }
 
     /// Tasks this process wrote.
-    public func wrote(_ tasks: [ProjectTask]) {
-        taskCopy?.merge(tasks)
-        tellTeam { $0.add(tasks, to: .tasks) }
-    }
+    public func wrote(_ tasks: [ProjectTask]) { taskCopy?.merge(tasks) }
 
     /// Records this process deleted.
     public func deleted(_ ids: [String]) {
-        let found: [(Table, [String])] = [
-            (.projects, ids.filter { projectCopy?.contains($0) == true }),
-            (.tasks, ids.filter { taskCopy?.contains($0) == true }),
-            (.clients, ids.filter { clientCopy?.contains($0) == true }),
-        ]
         projectCopy?.remove(ids)
         taskCopy?.remove(ids)
         clientCopy?.remove(ids)
-        tellTeam { for (table, gone) in found where !gone.isEmpty { $0.deleted[table] = gone } }
-    }
-
-    private func tellTeam(_ change: (inout TeamChanges) -> Void) {
-        guard let team = team.withLock({ $0 }) else { return }
-        var changes = TeamChanges()
-        change(&changes)
-        guard !changes.isEmpty else { return }
-        team.heard(changes, stamp: client.network.serverClock.now())
     }
 
     // MARK: - Refreshing

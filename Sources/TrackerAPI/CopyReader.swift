@@ -83,6 +83,7 @@ public struct CopyReader: RecordReader {
     public func deletionWatch() async -> BaseCopy.DeletionWatch? {
         await copy.watch ?? .idListing(because: "the copy has not looked for a webhook yet")
     }
+    public func sharedState() async -> String? { await copy.team.withLock { $0 }?.state }
     public func beginTurn() { copy.beginTurn() }
     public func heard(written projects: [Project]) async { await copy.wrote(projects) }
     public func heard(written tasks: [ProjectTask]) async { await copy.wrote(tasks) }

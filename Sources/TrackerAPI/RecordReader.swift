@@ -20,6 +20,9 @@ public protocol RecordReader: Sendable {
     func completedLately(since: String, formula: String?) async throws -> Set<String>?
     /// How records deleted on Airtable leave what the reader keeps; nil when it keeps nothing.
     func deletionWatch() async -> BaseCopy.DeletionWatch?
+    /// Where what the reader keeps comes from when it is the team's copy in Redis (who keeps it, whether it is
+    /// served); nil when the reader keeps its own or nothing.
+    func sharedState() async -> String?
     /// A new turn of the face (a tool call, a board's refresh): what the reader keeps is brought up to date by its next
     /// read.
     func beginTurn()
@@ -72,6 +75,7 @@ func gathering<Record: Sendable>(
 extension ProjectAPIClient: RecordReader {
     public func completedLately(since: String, formula: String?) async throws -> Set<String>? { nil }
     public func deletionWatch() async -> BaseCopy.DeletionWatch? { nil }
+    public func sharedState() async -> String? { nil }
     public func beginTurn() {}
     public func heard(written projects: [Project]) async {}
     public func heard(written tasks: [ProjectTask]) async {}

@@ -113,6 +113,8 @@ package struct OpenBoard {
             }
         }
         defer { ticker.cancel() }
+        // A refresh applied to the team's copy by another process is drawn at once, without a key.
+        session.surroundings.copies?.whenTeamChanges { input.yield(.tick) }
         startReading(first: true)
         if model.mineOnly { findMe() }
         draw()

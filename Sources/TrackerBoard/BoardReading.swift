@@ -65,7 +65,10 @@ extension OpenBoard {
                     if !doneCards.isEmpty { input.yield(.page(doneCards, first: true)) }
                 }
                 var all = shown.map { BoardCard($0) }
-                if let watch = await reader.deletionWatch() { input.yield(.deletions(Self.deletionsText(watch))) }
+                if let watch = await reader.deletionWatch() {
+                    let shared = await reader.sharedState().map { " · " + $0 } ?? ""
+                    input.yield(.deletions(Self.deletionsText(watch) + shared))
+                }
                 if let summary = try? await (tasks ?? Self.taskSummaryRead(session))?.value {
                     summary.fill(&all)
                     input.yield(.tasks(summary.byProject))

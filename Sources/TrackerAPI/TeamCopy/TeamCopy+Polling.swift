@@ -42,6 +42,7 @@ extension TeamCopy {
         } else {
             return
         }
+        TeamWriter.register(store.keys, names: settings.names, on: store.connection)
         setTrouble(nil)
         if !report.changes.isEmpty || !report.whole.isEmpty { onChange.withLock { $0 }?() }
     }

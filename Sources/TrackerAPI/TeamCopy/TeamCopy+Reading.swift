@@ -116,6 +116,11 @@ extension TeamCopy {
     func catchUp() async {
         guard let loaded else { return }
         do {
+            // The poller vouches for its own copy (its reads of Airtable); it takes in only the writes of others.
+            if polling {
+                let news = try store.news(after: loaded.newsID, blocking: nil)
+                return news.isEmpty ? () : await apply(news)
+            }
             let sizes = try store.sizes()
             guard let generation = sizes.generation else {
                 return setTrouble("the copy is missing from Redis (flushed, or its header evicted)")
@@ -187,18 +192,5 @@ extension TeamCopy {
             records.append(record)
         }
         return records
-    }
-
-    /// A write's answer of this process, put in the team's copy at once (newer wins); a Redis that fails it leaves
-    /// it to the next poll.
-    nonisolated func heard(_ changes: TeamChanges, stamp: Double?) {
-        let stamp = stamp ?? 0
-        for table in [BaseCopy.Table.projects, .tasks, .clients]
-        where !(changes.changed[table] ?? []).isEmpty || !(changes.deleted[table] ?? []).isEmpty {
-            var one = TeamChanges()
-            one.changed[table] = changes.changed[table]
-            one.deleted[table] = changes.deleted[table]
-            _ = try? store.heard(stamp: stamp, table: table, changes: one)
-        }
     }
 }

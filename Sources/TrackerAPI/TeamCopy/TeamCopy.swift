@@ -20,13 +20,16 @@ public actor TeamCopy {
         public var every: Double
         /// What the copy's records are read by (the fields' names, the fields kept): part of the keys.
         public var layout: String
+        /// The fields' names (and tables) records are read by: writers of other faces put their answers in copies
+        /// read by the same names.
+        public var names: String
         /// Who this process is, in `doctor`'s words: host and process id.
         public var poller: String
         public var leaseMilliseconds = 15_000
         public var renewEvery = 5.0
 
-        public init(every: Double, layout: String, poller: String) {
-            (self.every, self.layout, self.poller) = (every, layout, poller)
+        public init(every: Double, layout: String, names: String, poller: String) {
+            (self.every, self.layout, self.names, self.poller) = (every, layout, names, poller)
         }
     }
 
@@ -83,7 +86,7 @@ public actor TeamCopy {
             loop = Task { await run() }
         }
         while loaded == nil && trouble == nil && !unreachable { await withCheckedContinuation { waiting.append($0) } }
-        if !polling && loaded != nil && trouble == nil && !unreachable { await catchUp() }
+        if loaded != nil && trouble == nil && !unreachable { await catchUp() }
         if unreachable { return false }
         if let trouble {
             if trouble != lastSaid { say("warning: the team's copy in Redis is not used: \(trouble); reading Airtable") }

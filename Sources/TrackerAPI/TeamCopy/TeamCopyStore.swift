@@ -9,6 +9,8 @@ public struct TeamCopyStore: Sendable {
     /// The keys of one copy.
     public struct Keys: Sendable, Equatable {
         public let prefix: String
+        /// Where every copy of the base kept at this endpoint is registered with the names it is read by.
+        public let registry: String
 
         /// `tracker:{base}:copy:<endpoint>:<table>:<layout>`: the base as hash tag, the rest hashed or plain ids.
         public init(owner: BudgetOwner, table: String, layout: String) {
@@ -16,7 +18,11 @@ public struct TeamCopyStore: Sendable {
             let endpoint = String(StableHash.of("\(owner.endpoint.host ?? "")-\(owner.endpoint.port ?? 0)"), radix: 16)
             let tableID = table.hasPrefix("tbl") ? table : String(StableHash.of(table), radix: 16)
             prefix = "tracker:{\(base)}:copy:\(endpoint):\(tableID):\(Self.hash(layout))"
+            registry = "tracker:{\(base)}:copies:\(endpoint)"
         }
+
+        /// The keys under `prefix` (a copy another process registered).
+        init(prefix: String, registry: String) { (self.prefix, self.registry) = (prefix, registry) }
 
         /// The short name a layout's description goes by in keys and in the header.
         public static func hash(_ layout: String) -> String { String(Digest.sha1Hex(layout).prefix(16)) }

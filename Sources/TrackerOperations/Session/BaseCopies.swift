@@ -34,6 +34,19 @@ package final class BaseCopies: Sendable {
         for kept in copies.withLock({ Array($0.values) }) { kept.copy.beginTurn(observing: observing) }
     }
 
+    /// The face's end: each copy stops taking part in the team's copy, its lease let go for the next process at once.
+    package func finish() async {
+        for kept in copies.withLock({ Array($0.values) }) { await kept.copy.team.withLock { $0 }?.stop() }
+    }
+
+    /// Told whenever a refresh another process applied to the team's copy changed a copy (the board redraws).
+    package func whenTeamChanges(_ tell: @escaping @Sendable () -> Void) {
+        teamChanged.withLock { $0 = tell }
+    }
+
+    /// Who is told of the team's refreshes.
+    package let teamChanged = Locked<(@Sendable () -> Void)?>(nil)
+
     /// Who hears a whole read's progress this turn, for a copy made during it.
     private let observer = Locked<(@Sendable (Int) -> Void)?>(nil)
 

@@ -40,6 +40,7 @@ extension Session {
             configuration: configuration, client: client.using(layout.fields), reader: client.using(layout.fields),
             knowledge: knowledge, layout: layout, surroundings: surroundings, attempt: attempt)
         session.chooseCopy()
+        session.writeThroughTeam()
         return session
     }
 
@@ -64,10 +65,7 @@ extension Session {
             tasks?.route ?? "",
         ].joined(separator: "\u{0}")
         // Records are decoded by the fields' names: a copy made with other names is made again.
-        let names =
-            FieldMap.Word.allCases.map { layout.fields[$0] ?? "" }
-            + TaskWord.allCases.map { tasks?.fields[$0] ?? "" }
-            + [String(describing: layout.fields.completion), String(describing: tasks?.fields.completion)]
+        let names = layoutNames
         let client = client
         let memory = Self.webhookMemory(configuration, in: surroundings)
         let copy = copies.copy(for: key, layout: names) {
@@ -85,8 +83,9 @@ extension Session {
                 client: client, tasks: tasks?.client, tableIDs: ids, memory: memory, clients: layout.clientTableID,
                 projectFields: projectFields, taskFields: taskFields)
             // The team's copy: this copy fed from Redis, or kept there by this process while it holds the lease.
-            let kept = "\(names) \(projectFields ?? ["*"]) \(taskFields ?? ["*"]) \(ids.sorted { "\($0.key)" < "\($1.key)" })"
-            copy.team.withLock { $0 = teamCopy(layout: kept, table: layout.table?.id ?? configuration.table) }
+            let team = teamCopy(keeping: "\(projectFields ?? ["*"]) \(taskFields ?? ["*"])")
+            team?.onChange.withLock { $0 = { copies.teamChanged.withLock { $0 }?() } }
+            copy.team.withLock { $0 = team }
             return copy
         }
         self.reader = CopyReader(copy: copy, airtable: client)

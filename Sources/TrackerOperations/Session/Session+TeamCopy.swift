@@ -3,16 +3,43 @@ import TrackerNetwork
 import TrackerModel
 
 extension Session {
-    /// This process's part in the team's copy of the tables kept by `layout` (the fields' names and the fields kept),
-    /// when `"teamCopy"` is on and the team's Redis is the engine; nil otherwise (the face keeps its copy alone).
-    func teamCopy(layout: String, table: String) -> TeamCopy? {
-        guard configuration.teamCopy, let address = configuration.redis,
-            surroundings.coordination is TeamCoordination
-        else { return nil }
-        let keys = TeamCopyStore.Keys(owner: configuration.budgetOwner, table: table, layout: layout)
+    /// The fields' names records are decoded by, and the tables' ids: a copy made with other names is made again.
+    var layoutNames: [String] {
+        let tasks = layout.tasks
+        return FieldMap.Word.allCases.map { layout.fields[$0] ?? "" }
+            + TaskWord.allCases.map { tasks?.fields[$0] ?? "" }
+            + [String(describing: layout.fields.completion), String(describing: tasks?.fields.completion)]
+            + [layout.table?.id ?? configuration.table, tasks?.table?.id ?? "", layout.clientTableID ?? ""]
+    }
+
+    /// Whether this session takes part in the team's copy: `"teamCopy"` on, with the team's Redis as the engine.
+    private var teamAddress: RedisAddress? {
+        guard configuration.teamCopy, surroundings.coordination is TeamCoordination else { return nil }
+        return configuration.redis
+    }
+
+    /// This process's part in the team's copy of the tables kept with `fields` (the fields kept, nil for all).
+    func teamCopy(keeping fields: String) -> TeamCopy? {
+        guard let address = teamAddress else { return nil }
+        let names = layoutNames.joined(separator: "\u{0}")
+        let layout = names + "\u{0}" + fields
+        let keys = TeamCopyStore.Keys(
+            owner: configuration.budgetOwner, table: projectsTable, layout: layout)
         let store = TeamCopyStore(keys: keys, connection: RedisConnection(address: address, answerTimeout: 5))
         let settings = TeamCopy.Settings(
-            every: configuration.teamCopyEvery, layout: layout, poller: thisProcessName())
+            every: configuration.teamCopyEvery, layout: layout, names: names, poller: thisProcessName())
         return TeamCopy(store: store, settings: settings, say: surroundings.warn)
+    }
+
+    private var projectsTable: String { layout.table?.id ?? configuration.table }
+
+    /// The reader made to put this process's writes' answers into the team's copies too, when it takes part.
+    mutating func writeThroughTeam() {
+        guard let address = teamAddress, inFlight == nil else { return }
+        let writer = TeamWriter(
+            connection: RedisConnection(address: address), owner: configuration.budgetOwner,
+            names: layoutNames.joined(separator: "\u{0}"))
+        let clock = client.serverClock
+        reader = TeamWriteThrough(base: reader, writer: writer, serverNow: { clock.now() })
     }
 }

@@ -100,6 +100,7 @@ extension Runner {
         context.interruption.whenStopRequested { input.yield(.end) }
         InputLines.read(STDIN_FILENO, into: input)
         await server.serve(events)
+        await served.copies?.finish()
     }
 
     /// What the server's tools are given: sessions opened as the command line opens them in the server's

@@ -36,6 +36,12 @@ extension Board: Command {
             openInBrowser: runner.context.openInBrowser,
             beforeEnding: { [runner] in runner.context.interruption.beforeEnding($0) },
             said: said)
-        try await options.run(in: host)
+        do {
+            try await options.run(in: host)
+        } catch {
+            await quiet.copies?.finish()
+            throw error
+        }
+        await quiet.copies?.finish()
     }
 }
