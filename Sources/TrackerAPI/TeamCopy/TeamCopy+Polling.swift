@@ -24,6 +24,7 @@ extension TeamCopy {
         var header = await copy.teamHeader()
         header += [
             ("layout", TeamCopyStore.Keys.hash(settings.layout)), ("poller", settings.poller),
+            ("kept", settings.everyField ? "all" : "some"),
             ("refreshed", clock.now().map { "\($0)" } ?? ""),
         ]
         let version: Int

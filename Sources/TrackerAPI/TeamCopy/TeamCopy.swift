@@ -25,6 +25,8 @@ public actor TeamCopy {
         public var names: String
         /// Who this process is, in `doctor`'s words: host and process id.
         public var poller: String
+        /// Whether the copy keeps every field (an assistant's), or some (a board's).
+        public var everyField = true
         public var leaseMilliseconds = 15_000
         public var renewEvery = 5.0
 
@@ -63,6 +65,8 @@ public actor TeamCopy {
     var rebuildNeeded = false
     var needsLoad = false
     var ownVersions = Set<Int>()
+    /// A one-shot read's snapshot: loaded once, never followed or polled.
+    var isSnapshot = false
     private var lastSaid: String?
     private var loop: Task<Void, Never>?
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -81,6 +85,7 @@ public actor TeamCopy {
     /// Whether `copy` may answer this turn from what the team's copy gave it (it is up to date with every refresh
     /// applied so far); false when it cannot vouch for it, said once, so the copy reads Airtable itself.
     public func serves(_ copy: BaseCopy) async -> Bool {
+        if isSnapshot { return loaded != nil && trouble == nil }
         if loop == nil {
             self.copy = copy
             loop = Task { await run() }
@@ -95,6 +100,21 @@ public actor TeamCopy {
         }
         lastSaid = nil
         return true
+    }
+
+    /// Loads the copy into `copy` once for a one-shot read, when it was refreshed within `maxAge` seconds (by Redis's
+    /// clock) and vouches for itself; false leaves the read to Airtable (a copy that does not vouch is said).
+    public func snapshot(into copy: BaseCopy, maxAge: Double) async -> Bool {
+        (self.copy, isSnapshot) = (copy, true)
+        guard let (fields, _, now) = try? store.head(), let applied = fields["applied"].flatMap(Double.init),
+            now - applied <= maxAge
+        else { return false }
+        try? await load()
+        if let trouble {
+            say("warning: the team's copy in Redis is not used: \(trouble); reading Airtable")
+            return false
+        }
+        return loaded != nil
     }
 
     /// Stops polling and following, letting the lease go (the next process takes over at once).

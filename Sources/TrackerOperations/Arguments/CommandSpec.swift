@@ -129,9 +129,19 @@ extension CommandSpec {
         FlagSpec(name: "--timeout", value: "SECONDS", help: "give up on a request after this long (default 30)"),
         FlagSpec(name: "--verbose", help: "print one line per HTTP request on stderr (never the token)"),
         FlagSpec(
+            name: "--max-age", value: "SECONDS",
+            help:
+                "list, show, status, report, tasks, clients, calendar, timeline: answer from the team's copy when it was refreshed within SECONDS (or \"maxAge\")"
+        ),
+        FlagSpec(
             name: "--color", value: "WHEN", choices: ColorChoice.allCases.map(\.rawValue),
             help: "colour output: auto (on a terminal, unless NO_COLOR), always or never"),
         FlagSpec(name: "--help", short: "-h", help: "show help for the command"),
+    ]
+
+    /// The commands that only read, which may answer from the team's copy (`--max-age`, `"maxAge"`).
+    package static let readsFromTeamCopy: Set<String> = [
+        "list", "show", "status", "report", "tasks", "clients", "calendar", "timeline",
     ]
 
     /// The flags of a project's fields, shared by `add` and `update`.

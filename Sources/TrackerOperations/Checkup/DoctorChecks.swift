@@ -64,6 +64,7 @@ extension Doctor {
                 for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 })
         }
         checks.append(SharingCheck.report(sharing, configuration))
+        checks.append(TeamCopyCheck.report(configuration, health: sharing))
         checks.append(await DeletionsCheck.run(airtable, client: client, surroundings: surroundings))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))

@@ -22,7 +22,7 @@ extension Session {
     ) async throws -> Session {
         let knowledge = BaseKnowledge(client: client, cache: surroundings.cache, now: surroundings.now)
         if readingBeside && attempt.mayReadBeside && !knowledge.remembersFreshSchema
-            && (surroundings.copies == nil || evenWithCopy)
+            && (surroundings.copies == nil || evenWithCopy) && surroundings.maxAge == nil
         {
             let assumed = client.access.fieldSettings.assumed
             let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
@@ -40,6 +40,7 @@ extension Session {
             configuration: configuration, client: client.using(layout.fields), reader: client.using(layout.fields),
             knowledge: knowledge, layout: layout, surroundings: surroundings, attempt: attempt)
         session.chooseCopy()
+        await session.readTeamSnapshot()
         session.writeThroughTeam()
         return session
     }
@@ -58,36 +59,37 @@ extension Session {
     /// Reads through the face's copy of the tables, when the face keeps one and the layout is confirmed.
     private mutating func chooseCopy() {
         guard let copies = surroundings.copies, inFlight == nil else { return }
-        let layout = layout
-        let tasks = layout.tasks
         let key = [
             configuration.access.endpoint.absoluteString, configuration.access.baseID, configuration.table,
-            tasks?.route ?? "",
+            layout.tasks?.route ?? "",
         ].joined(separator: "\u{0}")
         // Records are decoded by the fields' names: a copy made with other names is made again.
-        let names = layoutNames
-        let client = client
-        let memory = Self.webhookMemory(configuration, in: surroundings)
-        let copy = copies.copy(for: key, layout: names) {
-            var ids: [BaseCopy.Table: String] = [:]
-            ids[.projects] = layout.table?.id
-            ids[.tasks] = tasks?.table?.id
-            ids[.clients] = layout.clientTableID
-            // Only fields the schema says exist may be named; without it every field is kept.
-            let projectFields = layout.table == nil ? nil : copies.projectWords?.compactMap { layout.fields[$0] }
-            var taskFields: [String]?
-            if let tasks, tasks.table != nil, let words = copies.taskWords {
-                taskFields = words.compactMap { tasks.fields[$0] }
-            }
-            let copy = BaseCopy(
-                client: client, tasks: tasks?.client, tableIDs: ids, memory: memory, clients: layout.clientTableID,
-                projectFields: projectFields, taskFields: taskFields)
+        let copy = copies.copy(for: key, layout: layoutNames) {
+            let copy = makeCopy(keeping: copies)
             // The team's copy: this copy fed from Redis, or kept there by this process while it holds the lease.
-            let team = teamCopy(keeping: "\(projectFields ?? ["*"]) \(taskFields ?? ["*"])")
+            let team = teamCopy(keeping: copy)
             team?.onChange.withLock { $0 = { copies.teamChanged.withLock { $0 }?() } }
             copy.team.withLock { $0 = team }
             return copy
         }
         self.reader = CopyReader(copy: copy, airtable: client)
+    }
+
+    /// A copy of the tables that keeps the fields `copies` keeps (only those the schema says exist; all without it).
+    func makeCopy(keeping copies: BaseCopies) -> BaseCopy {
+        let tasks = layout.tasks
+        var ids: [BaseCopy.Table: String] = [:]
+        ids[.projects] = layout.table?.id
+        ids[.tasks] = tasks?.table?.id
+        ids[.clients] = layout.clientTableID
+        let projectFields = layout.table == nil ? nil : copies.projectWords?.compactMap { layout.fields[$0] }
+        var taskFields: [String]?
+        if let tasks, tasks.table != nil, let words = copies.taskWords {
+            taskFields = words.compactMap { tasks.fields[$0] }
+        }
+        return BaseCopy(
+            client: client, tasks: tasks?.client, tableIDs: ids,
+            memory: Self.webhookMemory(configuration, in: surroundings), clients: layout.clientTableID,
+            projectFields: projectFields, taskFields: taskFields)
     }
 }

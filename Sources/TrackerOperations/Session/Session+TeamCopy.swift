@@ -18,20 +18,37 @@ extension Session {
         return configuration.redis
     }
 
-    /// This process's part in the team's copy of the tables kept with `fields` (the fields kept, nil for all).
-    func teamCopy(keeping fields: String) -> TeamCopy? {
+    /// This process's part in the team's copy of the tables `copy` keeps (the fields kept are part of its keys).
+    func teamCopy(keeping copy: BaseCopy) -> TeamCopy? {
         guard let address = teamAddress else { return nil }
         let names = layoutNames.joined(separator: "\u{0}")
-        let layout = names + "\u{0}" + fields
+        let everyField = copy.projectFields == nil
+        let layout = names + "\u{0}" + "\(copy.projectFields ?? ["*"]) \(copy.taskFields ?? ["*"])"
         let keys = TeamCopyStore.Keys(
             owner: configuration.budgetOwner, table: projectsTable, layout: layout)
         let store = TeamCopyStore(keys: keys, connection: RedisConnection(address: address, answerTimeout: 5))
-        let settings = TeamCopy.Settings(
+        var settings = TeamCopy.Settings(
             every: configuration.teamCopyEvery, layout: layout, names: names, poller: thisProcessName())
+        settings.everyField = everyField
         return TeamCopy(store: store, settings: settings, say: surroundings.warn)
     }
 
     private var projectsTable: String { layout.table?.id ?? configuration.table }
+
+    /// A one-shot read given `--max-age` (or `"maxAge"`): answered from the team's copy that keeps every field (else
+    /// the board's) when it was refreshed within that long and vouches for itself; else from Airtable, as without it.
+    mutating func readTeamSnapshot() async {
+        guard let maxAge = surroundings.maxAge, surroundings.copies == nil, inFlight == nil else { return }
+        for kept in [BaseCopies(), BaseCopies.board] {
+            let copy = makeCopy(keeping: kept)
+            guard let team = teamCopy(keeping: copy) else { return }
+            copy.team.withLock { $0 = team }
+            if await team.snapshot(into: copy, maxAge: maxAge) {
+                reader = CopyReader(copy: copy, airtable: client)
+                return
+            }
+        }
+    }
 
     /// The reader made to put this process's writes' answers into the team's copies too, when it takes part.
     mutating func writeThroughTeam() {

@@ -121,6 +121,8 @@ package struct SessionSurroundings: Sendable {
     package var coordination: any Coordination
     /// The tables a face that stays keeps between its calls; nil for a one-shot command, which reads Airtable.
     package var copies: BaseCopies?
+    /// A one-shot read answers from the team's copy refreshed within this many seconds; nil reads Airtable.
+    package var maxAge: Double? = nil
     /// Says a line of tracker's (a warning) where the face says such things.
     package var warn: @Sendable (_ line: String) -> Void = { _ in }
     /// Asks the person whether the one `noun` whose name holds every word typed is the one meant (a terminal's

@@ -26,6 +26,10 @@ package final class Workspace: Sendable {
         package var profile: String? = nil
         /// `--timeout SECONDS`, over the configuration's.
         package var timeoutSeconds: Int? = nil
+        /// `--max-age SECONDS`, over the configuration's `"maxAge"`.
+        package var maxAge: Double? = nil
+        /// Whether the command only reads, and may answer from the team's copy when it is fresh enough.
+        package var readsFromTeamCopy = false
         /// The day every session of this workspace sees, read once.
         package var today: CalendarDate
         package var timeZone: Zone
@@ -144,6 +148,9 @@ package final class Workspace: Sendable {
             cache: surface.cache, coordination: coordination(configuration), copies: surface.copies)
         surroundings.state = surface.state
         surroundings.warn = surface.warn
+        if surface.readsFromTeamCopy, surface.copies == nil {
+            surroundings.maxAge = surface.maxAge ?? configuration.maxAge
+        }
         adjust(&surroundings)
         return surroundings
     }

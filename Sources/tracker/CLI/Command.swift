@@ -32,6 +32,8 @@ struct GlobalOptions: Equatable, Sendable {
     /// The profile of the secrets file to use (`--profile`).
     var profile: String?
     var timeoutSeconds: Int?
+    /// `--max-age SECONDS`: a read command answers from a team's copy refreshed within that long.
+    var maxAge: Double?
     var isVerbose = false
     var color = ColorChoice.auto
 }

@@ -30,6 +30,8 @@ extension Context {
         surface.secretsPath = invocation.globals.secretsPath
         surface.profile = invocation.globals.profile
         surface.timeoutSeconds = invocation.globals.timeoutSeconds
+        surface.maxAge = invocation.globals.maxAge
+        surface.readsFromTeamCopy = CommandSpec.readsFromTeamCopy.contains(type(of: invocation.command).spec.name)
         surface.makePacer = context.makePacer
         (surface.cache, surface.state) = (context.cacheDirectory, context.stateDirectory)
         surface.rememberedConfiguration = context.rememberedConfiguration

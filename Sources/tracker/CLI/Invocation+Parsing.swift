@@ -139,6 +139,18 @@ extension Invocation {
             }
             globals.timeoutSeconds = seconds
         }
+        if let text = scanned.last("--max-age") {
+            guard let seconds = Double(text), seconds >= 0, seconds <= 86400 else {
+                throw AppError.usage(
+                    "--max-age must be a number of seconds from 0 to 86400, not '\(text)'", command: context)
+            }
+            guard let context, CommandSpec.readsFromTeamCopy.contains(context) else {
+                throw AppError.usage(
+                    "--max-age is for the commands that only read: "
+                        + CommandSpec.readsFromTeamCopy.sorted().joined(separator: ", "), command: context)
+            }
+            globals.maxAge = seconds
+        }
         globals.isVerbose = scanned.has("--verbose")
         globals.color = scanned.last("--color").flatMap(ColorChoice.init(rawValue:)) ?? .auto
         return globals
