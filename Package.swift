@@ -69,6 +69,7 @@ let package = Package(
             name: "TrackerTests",
             dependencies: ["tracker", "TrackerOperations", "TrackerBoard", "TrackerMCP", "FakeAirtable", "LoopbackTLS"]),
         // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
-        .testTarget(name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork"]),
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork", "TrackerAPI"]),
     ]
 )
