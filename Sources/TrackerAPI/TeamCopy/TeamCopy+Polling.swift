@@ -8,6 +8,11 @@ extension TeamCopy {
     /// changed, or, when there is no sound copy in Redis to change, the tables read whole and swapped in.
     func poll() async throws {
         guard let copy else { return }
+        if loaded == nil { takingOver = true }
+        defer {
+            takingOver = false
+            wake()
+        }
         // A process that takes over goes on from the copy in Redis (its cursor and marks), not from scratch; a copy
         // there that does not vouch for itself is read whole again, once.
         if loaded == nil && !rebuildNeeded {

@@ -63,6 +63,8 @@ public actor TeamCopy {
     /// Whether Redis could not be reached at the last try: the faces' old behaviour, with the engine's warning only.
     var unreachable = false
     var rebuildNeeded = false
+    /// A poller that took over a copy it had not loaded brings it up to date before anything is served from it.
+    var takingOver = false
     var needsLoad = false
     var ownVersions = Set<Int>()
     /// A one-shot read's snapshot: loaded once, never followed or polled.
@@ -90,7 +92,9 @@ public actor TeamCopy {
             self.copy = copy
             loop = Task { await run() }
         }
-        while loaded == nil && trouble == nil && !unreachable { await withCheckedContinuation { waiting.append($0) } }
+        while (loaded == nil || takingOver) && trouble == nil && !unreachable {
+            await withCheckedContinuation { waiting.append($0) }
+        }
         if loaded != nil && trouble == nil && !unreachable { await catchUp() }
         if unreachable { return false }
         if let trouble {
@@ -157,6 +161,7 @@ public actor TeamCopy {
     /// One round: the lease taken or kept, the poller's refresh when due, the copy loaded when it must be.
     private func step() async {
         let now = MonotonicClock.now()
+        teamDebug("step polling=\(polling) loaded=\(String(describing: loaded)) trouble=\(trouble ?? "-") taking=\(takingOver)")
         do {
             if !polling {
                 if try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
@@ -186,6 +191,7 @@ public actor TeamCopy {
             wake()
             try? await Task.sleep(nanoseconds: 1_000_000_000)
         } catch {
+            teamDebug("step failed: \(error)")
             // Airtable failed the poller's refresh: the copy stays as the last good one, and the next round retries.
             if loaded == nil { setTrouble("the first read of the tables failed (\(error))") }
         }

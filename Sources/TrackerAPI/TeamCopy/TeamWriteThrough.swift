@@ -7,11 +7,12 @@ import TrackerNetwork
 public struct TeamWriter: Sendable {
     let connection: RedisConnection
     let owner: BudgetOwner
-    /// The copies' fields' names, hashed: only copies read by the same names take this process's records.
-    let names: String
+    /// The fields' names this process reads records by (known once the layout is confirmed): only copies read by
+    /// the same names take its records.
+    let names: @Sendable () async -> String?
 
-    public init(connection: RedisConnection, owner: BudgetOwner, names: String) {
-        (self.connection, self.owner, self.names) = (connection, owner, TeamCopyStore.Keys.hash(names))
+    public init(connection: RedisConnection, owner: BudgetOwner, names: @escaping @Sendable () async -> String?) {
+        (self.connection, self.owner, self.names) = (connection, owner, names)
     }
 
     /// Registers the copy under `keys` as read by `names` (hashed) for 7 days.
@@ -22,7 +23,8 @@ public struct TeamWriter: Sendable {
         ])
     }
 
-    func put(_ changes: TeamChanges, table: BaseCopy.Table, stamp: Double?) {
+    func put(_ changes: TeamChanges, table: BaseCopy.Table, stamp: Double?) async {
+        guard let names = await names().map(TeamCopyStore.Keys.hash) else { return }
         let registry = TeamCopyStore.Keys(owner: owner, table: "", layout: "").registry
         guard !changes.isEmpty, case .array(let items?)? = try? connection.command(["HGETALL", registry]) else {
             return
@@ -75,14 +77,14 @@ public struct TeamWriteThrough: RecordReader {
         await base.heard(written: projects)
         var changes = TeamChanges()
         changes.add(projects, to: .projects)
-        writer.put(changes, table: .projects, stamp: serverNow())
+        await writer.put(changes, table: .projects, stamp: serverNow())
     }
 
     public func heard(written tasks: [ProjectTask]) async {
         await base.heard(written: tasks)
         var changes = TeamChanges()
         changes.add(tasks, to: .tasks)
-        writer.put(changes, table: .tasks, stamp: serverNow())
+        await writer.put(changes, table: .tasks, stamp: serverNow())
     }
 
     public func heard(deleted ids: [String]) async {
@@ -91,7 +93,7 @@ public struct TeamWriteThrough: RecordReader {
         for table in [BaseCopy.Table.projects, .tasks] {
             var changes = TeamChanges()
             changes.deleted[table] = ids
-            writer.put(changes, table: table, stamp: serverNow())
+            await writer.put(changes, table: table, stamp: serverNow())
         }
     }
 

@@ -27,13 +27,15 @@ extension Session {
             let assumed = client.access.fieldSettings.assumed
             let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
             attempt.began(inFlight)
-            return Session(
+            var session = Session(
                 configuration: configuration, client: client.using(assumed), reader: client.using(assumed),
                 knowledge: knowledge,
                 layout: TableLayout(
                     fields: assumed, table: nil, schema: nil,
                     tasks: try? TaskLayout.resolve(client.access.tasks, projects: nil, schema: nil)),
                 inFlight: inFlight, surroundings: surroundings, attempt: attempt)
+            session.writeThroughTeam()
+            return session
         }
         let layout = try await knowledge.layout()
         var session = Session(

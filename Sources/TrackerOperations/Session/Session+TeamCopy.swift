@@ -4,7 +4,10 @@ import TrackerModel
 
 extension Session {
     /// The fields' names records are decoded by, and the tables' ids: a copy made with other names is made again.
-    var layoutNames: [String] {
+    var layoutNames: [String] { Self.names(of: layout, configuration) }
+
+    /// The names `layout` reads records by, with the tables' ids.
+    static func names(of layout: TableLayout, _ configuration: Configuration) -> [String] {
         let tasks = layout.tasks
         return FieldMap.Word.allCases.map { layout.fields[$0] ?? "" }
             + TaskWord.allCases.map { tasks?.fields[$0] ?? "" }
@@ -52,10 +55,15 @@ extension Session {
 
     /// The reader made to put this process's writes' answers into the team's copies too, when it takes part.
     mutating func writeThroughTeam() {
-        guard let address = teamAddress, inFlight == nil else { return }
+        guard let address = teamAddress else { return }
+        // Read beside the schema, the layout is known once the schema confirms it, before anything is written.
+        let (configuration, inFlight, fixed) = (configuration, inFlight, layoutNames.joined(separator: "\u{0}"))
+        let names: @Sendable () async -> String? = {
+            guard let inFlight else { return fixed }
+            return (try? await inFlight.confirmed()).map { Self.names(of: $0, configuration).joined(separator: "\u{0}") }
+        }
         let writer = TeamWriter(
-            connection: RedisConnection(address: address), owner: configuration.budgetOwner,
-            names: layoutNames.joined(separator: "\u{0}"))
+            connection: RedisConnection(address: address), owner: configuration.budgetOwner, names: names)
         let clock = client.serverClock
         reader = TeamWriteThrough(base: reader, writer: writer, serverNow: { clock.now() })
     }

@@ -1,0 +1,235 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The team's copy: machines of their own HOME and runtime directory (as on separate hosts), each running `tracker
+/// mcp` against the enforcing fake and one real redis-server; one of them polls, the others read the copy from Redis.
+class TeamCopyTestCase: FakeAirtableTestCase {
+    var redis: RedisServer!
+
+    /// A machine that keeps the team's copy, refreshed every `every` seconds.
+    func teamMachine(every: Int = 2, redisURL: String? = nil) throws -> TrackerProcess {
+        try configuredTracker(
+            #""redis": "\#(redisURL ?? redis.url())", "teamCopy": true, "teamCopyEvery": \#(every)"#)
+    }
+
+    /// A machine of the same base without the team's copy (it changes Airtable as a person elsewhere would), sharing
+    /// the team's budget.
+    func elsewhere() -> TrackerProcess { tracker(["TRACKER_REDIS_URL": redis.url()]) }
+
+    /// The base: `projects` generated projects with five tasks each, behind the fake's 5 requests a second.
+    func startBase(projects: Int = 60) throws {
+        var options = FakeAirtable.Options()
+        options.requestsPerSecond = 5
+        options.tasks = FakeAirtable.generatedTasks(count: projects * 5, projects: projects)
+        try startFake(records: FakeAirtable.generatedProjects(count: projects), options: options)
+    }
+
+    /// An assistant's server on `machine`, past the handshake.
+    func server(_ machine: TrackerProcess) throws -> MCPSession {
+        let session = try MCPSession(machine)
+        XCTAssertNotNil(session.call("initialize", MCPTests.initialize)["result"])
+        session.notify("notifications/initialized")
+        return session
+    }
+
+    /// How many tasks `server` counts.
+    func taskTotal(_ server: MCPSession) -> Int? {
+        server.tool("list_tasks", ["limit": 1]).structured["total"] as? Int
+    }
+
+    /// The name of the project `id` as `server` lists it (from its copy; `show_project` may read Airtable).
+    func name(_ id: String, on server: MCPSession) -> String? {
+        let listed = server.tool("list_projects", ["limit": 500]).structured["projects"] as? [[String: Any]]
+        return listed?.first { $0["id"] as? String == id }?["name"] as? String
+    }
+
+    /// The open tasks of the base (what `list_tasks` counts by default), as the fake holds them.
+    var openTasks: Int {
+        fake.records(inTable: fake.options.tasksTable).filter {
+            ($0["fields"] as? [String: Any])?["Completed"] as? Bool != true
+        }.count
+    }
+
+    /// Waits up to `seconds` for `server` to show project `id` named `name`; how long it took, or nil.
+    func seconds(until name: String, of id: String, on server: MCPSession, within seconds: Double) -> Double? {
+        let started = Date()
+        while Date().timeIntervalSince(started) < seconds {
+            if self.name(id, on: server) == name { return Date().timeIntervalSince(started) }
+            usleep(100_000)
+        }
+        return nil
+    }
+
+    /// The requests that read the tasks table whole (a page of a listing with no formula).
+    func wholeTaskPages(since index: Int = 0) -> Int {
+        fake.recordLog.dropFirst(index).filter {
+            $0.method == "GET" && $0.path.contains(fake.options.tasksTable.replacingOccurrences(of: " ", with: "%20"))
+                || $0.method == "GET" && $0.path.hasSuffix("tblFAKEtasks00001")
+        }.filter { !$0.query.contains("filterByFormula") }.count
+    }
+
+    /// The value Redis holds for the copy's header field `field` (the first copy's).
+    func headField(_ field: String) throws -> String? {
+        guard let head = try redis.keys().map(\.key).first(where: { $0.hasSuffix(":head") }) else { return nil }
+        let value = try redis.cli(["HGET", head, field]).trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
+    }
+
+    /// The key of the copy's table `word` (projects, tasks, clients).
+    func tableKey(_ word: String) throws -> String? {
+        try redis.keys().map(\.key).first { $0.hasSuffix(":" + word) && $0.contains(":copy:") && !$0.contains(":stage:") }
+    }
+
+    func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(100_000)
+        }
+        return try condition()
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        redis = try RedisServer()
+    }
+}
+
+final class TeamCopyTests: TeamCopyTestCase {
+    /// Servers on four machines opened together read the base once between them, and agree (broken by readers that
+    /// read Airtable themselves while a poller builds the copy: four whole reads).
+    func testServersOpenedTogetherReadTheBaseOnceAndAgree() throws {
+        try startBase(projects: 120)
+        let servers = try (0..<4).map { _ in try server(try teamMachine()) }
+        let answers = Answers(count: servers.count)
+        let group = DispatchGroup()
+        for (index, server) in servers.enumerated() {
+            DispatchQueue.global().async(group: group) {
+                answers.set(index, server.tool("list_tasks", ["limit": 1]).structured["total"] as? Int)
+            }
+        }
+        group.wait()
+        let totals = answers.values
+        XCTAssertEqual(totals, [Int?](repeating: openTasks, count: servers.count))
+        XCTAssertEqual(wholeTaskPages(), 6, "one whole read of 600 tasks (6 pages), not one a server")
+        XCTAssertFalse(fake.log.contains { $0.status == 429 })
+        for server in servers { XCTAssertEqual(server.finish().status, 0, server.stderr) }
+    }
+
+    /// A change made in Airtable reaches every open server within teamCopyEvery + 2 s, read once by the poller.
+    func testAChangeInAirtableReachesEveryServerWithinThePollAndTwoSeconds() throws {
+        try startBase()
+        let servers = try (0..<3).map { _ in try server(try teamMachine(every: 2)) }
+        for server in servers { XCTAssertEqual(taskTotal(server), openTasks) }
+        let renamed = try elsewhere().run(["update", "rec00000000000007", "--name", "Renamed elsewhere"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        for server in servers {
+            let took = seconds(until: "Renamed elsewhere", of: "rec00000000000007", on: server, within: 8)
+            XCTAssertNotNil(took, server.stderr)
+            XCTAssertLessThanOrEqual(took ?? 99, 4.5)
+        }
+        for server in servers { XCTAssertEqual(server.finish().status, 0, server.stderr) }
+    }
+
+    /// A project added from a shell on another machine shows on an open server at once, long before the next poll
+    /// (broken by a write whose answer is not put in the team's copy: the server sees it after 60 s).
+    func testAShellsAddIsSeenByAnOpenServerBeforeTheNextPoll() throws {
+        try startBase()
+        let open = try server(try teamMachine(every: 60))
+        XCTAssertEqual(taskTotal(open), openTasks)
+        let shell = try teamMachine(every: 60)
+        let added = try shell.run(["add", "--name", "Seen at once", "--due", "2026-12-01"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(id.hasPrefix("rec"), added.stdout)
+        XCTAssertNotNil(seconds(until: "Seen at once", of: id, on: open, within: 3), open.stderr)
+        XCTAssertEqual(open.finish().status, 0)
+    }
+
+    /// A poller killed is replaced within its lease by another server, which goes on from the copy's cursor: no whole
+    /// read of the tables (broken by a new poller that starts from scratch).
+    func testAKilledPollerIsReplacedAndTheCopyGoesOnFromItsCursor() throws {
+        try startBase()
+        let first = try server(try teamMachine(every: 2))
+        XCTAssertEqual(taskTotal(first), openTasks)
+        let second = try server(try teamMachine(every: 2))
+        XCTAssertEqual(taskTotal(second), openTasks)
+        let before = fake.recordLog.count
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        let renamed = try elsewhere().run(["update", "rec00000000000003", "--name", "After the poller died"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        // The lease (15 s) runs out, the second server takes it and polls.
+        XCTAssertNotNil(seconds(until: "After the poller died", of: "rec00000000000003", on: second, within: 22))
+        XCTAssertEqual(wholeTaskPages(since: before), 0, "the new poller read the tasks whole")
+        XCTAssertEqual(taskTotal(second), openTasks)
+        XCTAssertEqual(second.finish().status, 0, second.stderr)
+    }
+
+    /// A poller frozen (SIGSTOP) past its lease is replaced; when it wakes it cannot write over the newer copy, and
+    /// it follows the new poller as a reader.
+    func testAFrozenPollerWakesFencedAndFollows() throws {
+        try startBase()
+        let frozen = try server(try teamMachine(every: 2))
+        XCTAssertEqual(taskTotal(frozen), openTasks)
+        let other = try server(try teamMachine(every: 2))
+        XCTAssertEqual(taskTotal(other), openTasks)
+        let frozenPoller = try headField("poller")
+        XCTAssertTrue(frozenPoller?.hasSuffix("pid \(frozen.process.processIdentifier)") == true, "\(frozenPoller ?? "")")
+        kill(frozen.process.processIdentifier, SIGSTOP)
+        XCTAssertTrue(try waitFor(25) { try headField("poller")?.hasSuffix("pid \(other.process.processIdentifier)") == true })
+        let renamed = try elsewhere().run(["update", "rec00000000000004", "--name", "While it slept"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        XCTAssertNotNil(seconds(until: "While it slept", of: "rec00000000000004", on: other, within: 6))
+        kill(frozen.process.processIdentifier, SIGCONT)
+        XCTAssertNotNil(seconds(until: "While it slept", of: "rec00000000000004", on: frozen, within: 6), frozen.stderr)
+        // Still the other's: the woken one's refresh was refused, and it did not take the lease back.
+        usleep(3_000_000)
+        XCTAssertTrue(try headField("poller")?.hasSuffix("pid \(other.process.processIdentifier)") == true)
+        XCTAssertEqual(name("rec00000000000004", on: other), "While it slept")
+        for server in [frozen, other] { XCTAssertEqual(server.finish().status, 0, server.stderr) }
+    }
+
+    /// A copy older than 3 × teamCopyEvery with nobody polling is never served as it is: the server that opens it
+    /// takes the lease and brings it up to date from its cursor first.
+    func testAStaleCopyIsBroughtUpToDateBeforeItIsServed() throws {
+        try startBase()
+        let builder = try server(try teamMachine(every: 2))
+        XCTAssertEqual(taskTotal(builder), openTasks)
+        XCTAssertEqual(builder.finish().status, 0)
+        let renamed = try elsewhere().run(["update", "rec00000000000009", "--name", "Changed while nobody kept it"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        let head = try XCTUnwrap(try redis.keys().map(\.key).first { $0.hasSuffix(":head") })
+        _ = try redis.cli(["HSET", head, "applied", "1000"])
+        let before = fake.recordLog.count
+        let late = try server(try teamMachine(every: 2))
+        XCTAssertEqual(name("rec00000000000009", on: late), "Changed while nobody kept it")
+        XCTAssertEqual(wholeTaskPages(since: before), 0)
+        XCTAssertEqual(late.finish().status, 0, late.stderr)
+    }
+}
+
+/// What several servers answered at once, gathered from their threads.
+final class Answers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [Int?]
+
+    init(count: Int) { answers = [Int?](repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: Int?) {
+        lock.lock()
+        answers[index] = value
+        lock.unlock()
+    }
+
+    var values: [Int?] {
+        lock.lock()
+        defer { lock.unlock() }
+        return answers
+    }
+}
