@@ -248,15 +248,17 @@ public actor BaseCopy {
 
     /// Applies a refresh whose every read succeeded, at once (no suspension point between its parts).
     private func commit(_ pending: PendingRefresh) {
-        lastReport = RefreshReport(pending, destroyedIn: { [projectCopy, taskCopy, clientCopy] table in
-            let copyHas: (String) -> Bool =
-                switch table {
-                case .projects: { projectCopy?.contains($0) == true }
-                case .tasks: { taskCopy?.contains($0) == true }
-                case .clients: { clientCopy?.contains($0) == true }
-                }
-            return pending.destroyed.filter(copyHas)
-        })
+        lastReport = RefreshReport(
+            pending,
+            destroyedIn: { [projectCopy, taskCopy, clientCopy] table in
+                let copyHas: (String) -> Bool =
+                    switch table {
+                    case .projects: { projectCopy?.contains($0) == true }
+                    case .tasks: { taskCopy?.contains($0) == true }
+                    case .clients: { clientCopy?.contains($0) == true }
+                    }
+                return pending.destroyed.filter(copyHas)
+            })
         if let projects = pending.projects.whole {
             // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.
             noteCompletion(projects.records(where: \.isComplete))

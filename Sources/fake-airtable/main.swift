@@ -111,7 +111,8 @@ while true {
     guard logging else { continue }
     let log = fake.log
     for entry in log.dropFirst(told) {
-        FileHandle.standardError.write(Data("\(entry.method) \(entry.path) \(entry.status.map(String.init) ?? "-")\n".utf8))
+        FileHandle.standardError.write(
+            Data("\(entry.method) \(entry.path) \(entry.status.map(String.init) ?? "-")\n".utf8))
     }
     told = log.count
 }

@@ -82,7 +82,9 @@ class TeamCopyTestCase: FakeAirtableTestCase {
 
     /// The key of the copy's table `word` (projects, tasks, clients).
     func tableKey(_ word: String) throws -> String? {
-        try redis.keys().map(\.key).first { $0.hasSuffix(":" + word) && $0.contains(":copy:") && !$0.contains(":stage:") }
+        try redis.keys().map(\.key).first {
+            $0.hasSuffix(":" + word) && $0.contains(":copy:") && !$0.contains(":stage:")
+        }
     }
 
     func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
@@ -180,9 +182,11 @@ final class TeamCopyTests: TeamCopyTestCase {
         let other = try server(try teamMachine(every: 2))
         XCTAssertEqual(taskTotal(other), openTasks)
         let frozenPoller = try headField("poller")
-        XCTAssertTrue(frozenPoller?.hasSuffix("pid \(frozen.process.processIdentifier)") == true, "\(frozenPoller ?? "")")
+        XCTAssertTrue(
+            frozenPoller?.hasSuffix("pid \(frozen.process.processIdentifier)") == true, "\(frozenPoller ?? "")")
         kill(frozen.process.processIdentifier, SIGSTOP)
-        XCTAssertTrue(try waitFor(25) { try headField("poller")?.hasSuffix("pid \(other.process.processIdentifier)") == true })
+        XCTAssertTrue(
+            try waitFor(25) { try headField("poller")?.hasSuffix("pid \(other.process.processIdentifier)") == true })
         let renamed = try elsewhere().run(["update", "rec00000000000004", "--name", "While it slept"])
         XCTAssertEqual(renamed.status, 0, renamed.stderr)
         XCTAssertNotNil(seconds(until: "While it slept", of: "rec00000000000004", on: other, within: 6))

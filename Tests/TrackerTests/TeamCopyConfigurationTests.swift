@@ -24,8 +24,9 @@ extension ConfigurationTests {
         let refused = try #require(load(noRedis).failure)
         #expect(refused.exitCode == .configuration)
         #expect(refused.message.contains("no team Redis is set"))
-        #expect(try #require(load(plain, environment: ["TRACKER_TEAM_COPY": "1", "TRACKER_REDIS_URL": ""]).failure)
-            .message.contains("no team Redis"))
+        #expect(
+            try #require(load(plain, environment: ["TRACKER_TEAM_COPY": "1", "TRACKER_REDIS_URL": ""]).failure)
+                .message.contains("no team Redis"))
     }
 
     @Test func theCopysPaceAndAgeAreSecondsInRange() throws {

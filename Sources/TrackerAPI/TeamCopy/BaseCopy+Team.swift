@@ -38,7 +38,9 @@ struct TeamTables: Sendable {
 
 extension BaseCopy {
     /// The tables this copy keeps (the team's copy keeps the same).
-    var teamTables: [Table] { [.projects] + (taskTable == nil ? [] : [.tasks]) + (clientTable == nil ? [] : [.clients]) }
+    var teamTables: [Table] {
+        [.projects] + (taskTable == nil ? [] : [.tasks]) + (clientTable == nil ? [] : [.clients])
+    }
 
     /// Whether every table this copy keeps has been read.
     var isWhole: Bool { teamTables.allSatisfy(keptTables.contains) }
@@ -62,8 +64,9 @@ extension BaseCopy {
     /// The header fields of this copy's state: each table's mark, the watch and the webhook's cursor.
     func teamHeader() -> [(String, String)] {
         var fields: [(String, String)] = [("cursor", "\(cursor)")]
-        for (table, mark) in [(Table.projects, projectCopy?.mark), (.tasks, taskCopy?.mark), (.clients, clientCopy?.mark)]
-        {
+        for (table, mark) in [
+            (Table.projects, projectCopy?.mark), (.tasks, taskCopy?.mark), (.clients, clientCopy?.mark),
+        ] {
             fields.append(("mark:" + table.word, mark ?? ""))
         }
         switch watch {

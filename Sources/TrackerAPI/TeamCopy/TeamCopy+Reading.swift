@@ -73,7 +73,8 @@ extension TeamCopy {
     }
 
     /// Every record of `table` in Redis, decoded; a value that is not such a record is a fault.
-    private func read<Record: StoredRecord>(_ table: BaseCopy.Table, as: Record.Type) throws -> (TableCopy<Record>, Int) {
+    private func read<Record: StoredRecord>(_ table: BaseCopy.Table, as: Record.Type) throws -> (TableCopy<Record>, Int)
+    {
         var found: [(order: Int, record: Record)] = []
         var junk: String?
         try store.scan(table) { batch in

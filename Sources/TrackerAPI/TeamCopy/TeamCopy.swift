@@ -98,7 +98,9 @@ public actor TeamCopy {
         if loaded != nil && trouble == nil && !unreachable { await catchUp() }
         if unreachable { return false }
         if let trouble {
-            if trouble != lastSaid { say("warning: the team's copy in Redis is not used: \(trouble); reading Airtable") }
+            if trouble != lastSaid {
+                say("warning: the team's copy in Redis is not used: \(trouble); reading Airtable")
+            }
             lastSaid = trouble
             return false
         }
@@ -161,7 +163,6 @@ public actor TeamCopy {
     /// One round: the lease taken or kept, the poller's refresh when due, the copy loaded when it must be.
     private func step() async {
         let now = MonotonicClock.now()
-        teamDebug("step polling=\(polling) loaded=\(String(describing: loaded)) trouble=\(trouble ?? "-") taking=\(takingOver)")
         do {
             if !polling {
                 if try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
@@ -191,7 +192,6 @@ public actor TeamCopy {
             wake()
             try? await Task.sleep(nanoseconds: 1_000_000_000)
         } catch {
-            teamDebug("step failed: \(error)")
             // Airtable failed the poller's refresh: the copy stays as the last good one, and the next round retries.
             if loaded == nil { setTrouble("the first read of the tables failed (\(error))") }
         }

@@ -39,8 +39,10 @@ public struct TeamCopySurvey: Sendable {
         var keys = [store.keys.head, store.keys.gone, store.keys.news]
         for table in [BaseCopy.Table.projects, .tasks, .clients] {
             guard let counted = fields["count:" + table.word].flatMap({ Int($0) }) else { continue }
-            let held = if case .integer(let count) = try store.connection.command(["HLEN", store.keys.records(table)])
-            { count } else { 0 }
+            let held =
+                if case .integer(let count) = try store.connection.command(["HLEN", store.keys.records(table)]) {
+                    count
+                } else { 0 }
             counts.append((table.word, counted, held))
             keys.append(store.keys.records(table))
         }

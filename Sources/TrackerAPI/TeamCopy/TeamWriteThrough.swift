@@ -32,7 +32,8 @@ public struct TeamWriter: Sendable {
         var index = 0
         while index + 1 < items.count {
             if let prefix = items[index].text, items[index + 1].text == names {
-                let store = TeamCopyStore(keys: TeamCopyStore.Keys(prefix: prefix, registry: registry), connection: connection)
+                let store = TeamCopyStore(
+                    keys: TeamCopyStore.Keys(prefix: prefix, registry: registry), connection: connection)
                 _ = try? store.heard(stamp: stamp ?? 0, table: table, changes: changes)
             }
             index += 2

@@ -29,11 +29,13 @@ enum TeamCopyCheck {
             name: "copy",
             detail: "the team's copy is on (every \(every) s): " + surveys.map(describe).joined(separator: "; "))
         if surveys.contains(where: { $0.counts.contains { $0.counted != $0.held } || $0.age == nil }) {
-            check.notes.append("A copy short of records or without its header is not served; its poller reads it whole.")
+            check.notes.append(
+                "A copy short of records or without its header is not served; its poller reads it whole.")
         }
         if case .team(let health)? = health, let policy = health.evicting {
             check.notes.append(
-                "Warning: maxmemory-policy \(policy) may evict the copy's keys; readers then read Airtable until it is rebuilt.")
+                "Warning: maxmemory-policy \(policy) may evict the copy's keys; readers then read Airtable until it is rebuilt."
+            )
         }
         return check
     }

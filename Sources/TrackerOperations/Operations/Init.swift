@@ -200,7 +200,8 @@ extension Init {
     package init(_ scanned: ScannedArguments, today: CalendarDate) throws {
         try scanned.rejectPositionals()
         if scanned.has("--team-copy") && !scanned.has("--redis") {
-            throw AppError.usage("--team-copy needs --redis URL: the team's copy lives in the team's Redis", command: "init")
+            throw AppError.usage(
+                "--team-copy needs --redis URL: the team's copy lives in the team's Redis", command: "init")
         }
         self.init(
             base: try scanned.nonEmpty("--base"), table: try scanned.nonEmpty("--table"),

@@ -60,7 +60,9 @@ extension Session {
         let (configuration, inFlight, fixed) = (configuration, inFlight, layoutNames.joined(separator: "\u{0}"))
         let names: @Sendable () async -> String? = {
             guard let inFlight else { return fixed }
-            return (try? await inFlight.confirmed()).map { Self.names(of: $0, configuration).joined(separator: "\u{0}") }
+            return (try? await inFlight.confirmed()).map {
+                Self.names(of: $0, configuration).joined(separator: "\u{0}")
+            }
         }
         let writer = TeamWriter(
             connection: RedisConnection(address: address), owner: configuration.budgetOwner, names: names)
