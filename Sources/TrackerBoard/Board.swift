@@ -33,7 +33,9 @@ package struct Board: Equatable, Sendable {
             "read each refresh reads only what changed; the header says what shows deletions (the base's webhook",
             "with the scope webhook:manage, else a listing of ids every 5 minutes). With the team's Redis (\"redis\",",
             "TRACKER_REDIS_URL) boards on several machines share one budget and one webhook; the bottom line says when",
-            "the Redis cannot be used or a 429 slowed the pace.",
+            "the Redis cannot be used or a 429 slowed the pace. With \"teamCopy\" the boards and assistants of a team share",
+            "one copy of the tables in that Redis (its records stored there; opt in): one polls, the others open from",
+            "it and redraw as soon as it changes; the header says \"the team's copy\".",
         ])
 
     package var filters = ProjectFilters()

@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 
 /// `tracker mcp` as an assistant's app runs it: one server on pipes, JSON-RPC written and read here.
-final class MCPServerProcess {
+final class MCPServerProcess: @unchecked Sendable {
     let process = Process()
     private let input = Pipe()
     private let reader: FileHandle

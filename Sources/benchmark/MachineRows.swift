@@ -41,6 +41,20 @@ final class BenchmarkRedis {
 
     var url: String { "redis://127.0.0.1:\(port)" }
 
+    /// Runs `redis-cli` against it; its output.
+    @discardableResult
+    func cli(_ words: [String]) throws -> String {
+        let cli = Process()
+        cli.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        cli.arguments = ["-p", "\(port)"] + words
+        let pipe = Pipe()
+        cli.standardOutput = pipe
+        try cli.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        cli.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     func stop() {
         process.terminate()
         process.waitUntilExit()

@@ -237,3 +237,31 @@ final class Answers: @unchecked Sendable {
         return answers
     }
 }
+
+/// The board with the team's copy, in tmux: its header says so, and what another machine changes is drawn without a
+/// key, long before the board's own refresh.
+final class TeamCopyBoardTests: TeamCopyTestCase {
+    func testTheBoardNamesTheTeamsCopyAndRedrawsAChangeWithoutAKey() throws {
+        var (options, records) = FakeAirtable.demo(today: BoardTests.today)
+        options.requestsPerSecond = 5
+        fake = FakeAirtable(options: options, records: records)
+        try fake.start()
+        let board = try BoardSession(try teamMachine(every: 2), ["board", "--every", "300"], width: 160, height: 40)
+        defer { board.close() }
+        let first = board.wait(for: "the team's copy")
+        XCTAssertTrue(first.contains("the team's copy (this process polls)"), first)
+        XCTAssertTrue(first.contains("Coffee packaging"), first)
+        // Another machine's shell renames it through the team's copy; a person in Airtable renames another.
+        let shell = try teamMachine(every: 2)
+        let renamed = try shell.run(["update", "Coffee packaging", "--name", "Coffee tins"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        XCTAssertTrue(board.wait(for: "Coffee tins", timeout: 3).contains("Coffee tins"), board.screen)
+        // Changed in Airtable by someone without the team's copy: the poller (the board itself) reads it within
+        // teamCopyEvery + 2 s, and the board draws it without a key (its own refresh is 300 s away).
+        let edited = try elsewhere().run(["update", "Coffee tins", "--name", "Coffee cans"])
+        XCTAssertEqual(edited.status, 0, edited.stderr)
+        XCTAssertTrue(board.wait(for: "Coffee cans", timeout: 4.5).contains("Coffee cans"), board.screen)
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+}

@@ -40,6 +40,7 @@ extension TeamCopy {
             let newsID = (try? store.head().fields["news"]) ?? nil
             loaded = Loaded(generation: generation, version: version, newsID: newsID ?? "0")
             rebuildNeeded = false
+            _ = try? store.connection.call([["DEL", store.keys.failed]])
         } else if let current = loaded {
             version = try store.refresh(
                 token: token, stamp: stamp, generation: current.generation, tables: await copy.teamTables,

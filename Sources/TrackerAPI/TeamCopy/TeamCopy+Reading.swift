@@ -12,7 +12,7 @@ extension TeamCopy {
         guard let generation = fields["generation"], !generation.isEmpty else {
             // Nothing in Redis (never built, flushed, evicted): the poller builds it, or this process takes the lease
             // at its next round and builds it. A copy this process had is no longer there to vouch for.
-            _ = poller
+            if let failed = fields["failed"], poller != nil { return setTrouble(failed) }
             if loaded != nil {
                 setTrouble("the copy is missing from Redis (flushed, evicted, or not built yet)")
             }

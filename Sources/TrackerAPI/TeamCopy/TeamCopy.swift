@@ -71,6 +71,7 @@ public actor TeamCopy {
     var isSnapshot = false
     private var lastSaid: String?
     private var loop: Task<Void, Never>?
+    private var renewal: Task<Void, Never>?
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     public init(store: TeamCopyStore, settings: Settings, say: @escaping @Sendable (String) -> Void) {
@@ -127,7 +128,7 @@ public actor TeamCopy {
     public func stop() {
         loop?.cancel()
         if polling { store.releaseLease(token) }
-        polling = false
+        lostLease()
     }
 
     /// What the face shows of the copy: who keeps it, and whether it is served.
@@ -164,16 +165,9 @@ public actor TeamCopy {
     private func step() async {
         let now = MonotonicClock.now()
         do {
-            if !polling {
-                if try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
-                    (polling, leaseConfirmed, nextPoll) = (true, now, now)
-                }
-            } else if now - leaseConfirmed >= settings.renewEvery {
-                if try store.renewLease(token, milliseconds: settings.leaseMilliseconds) {
-                    leaseConfirmed = now
-                } else {
-                    polling = false
-                }
+            if !polling, try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
+                (polling, leaseConfirmed, nextPoll) = (true, now, now)
+                keepLeaseRenewed()
             }
             if polling && now >= nextPoll {
                 nextPoll = now + settings.every
@@ -186,15 +180,52 @@ public actor TeamCopy {
                 wake()
             }
         } catch let refusal as TeamRefusal {
-            if refusal == .lease { polling = false } else { (rebuildNeeded, nextPoll) = (true, now) }
+            if refusal == .lease { lostLease() } else { (rebuildNeeded, nextPoll) = (true, now) }
         } catch is RedisFailure {
             unreachable = true
             wake()
             try? await Task.sleep(nanoseconds: 1_000_000_000)
         } catch {
             // Airtable failed the poller's refresh: the copy stays as the last good one, and the next round retries.
-            if loaded == nil { setTrouble("the first read of the tables failed (\(error))") }
+            // A first read that failed is told to the readers waiting for it, so none of them waits for nothing.
+            guard loaded == nil else { return }
+            let why = "the first read of the tables failed: " + ((error as? AppError)?.message ?? "\(error)")
+            if polling { store.tellFailure(why) }
+            setTrouble(why)
         }
+    }
+
+    /// Renews the lease every few seconds apart from the rounds, which may wait on Airtable for longer than the lease
+    /// (a whole read of ten thousand tasks at 5 requests a second takes 25 s).
+    private func keepLeaseRenewed() {
+        renewal?.cancel()
+        let (store, token, settings) = (store, token, settings)
+        renewal = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(settings.renewEvery * 1_000_000_000))
+                if Task.isCancelled { return }
+                let asked = MonotonicClock.now()
+                let kept = try? store.renewLease(token, milliseconds: settings.leaseMilliseconds)
+                await self?.renewed(kept, asked: asked)
+            }
+        }
+    }
+
+    private func renewed(_ kept: Bool?, asked: Double) {
+        switch kept {
+        case true?: leaseConfirmed = asked
+        case false?: lostLease()
+        case nil:
+            // Renewals failing (a Redis away) for longer than the lease: another process may hold it by now.
+            if MonotonicClock.now() - leaseConfirmed >= Double(settings.leaseMilliseconds) / 1000 { lostLease() }
+        }
+    }
+
+    /// The lease is another's (or gone): this process follows the copy as a reader from here.
+    func lostLease() {
+        polling = false
+        renewal?.cancel()
+        renewal = nil
     }
 
     /// Waits up to `seconds` for news after `id` on the follower's connection, on a thread of its own (the read blocks);

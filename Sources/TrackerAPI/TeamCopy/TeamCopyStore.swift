@@ -28,6 +28,8 @@ public struct TeamCopyStore: Sendable {
         public static func hash(_ layout: String) -> String { String(Digest.sha1Hex(layout).prefix(16)) }
 
         public var lease: String { prefix + ":lease" }
+        /// Why the poller's first read failed, for the readers waiting for it (a minute).
+        public var failed: String { prefix + ":failed" }
         public var head: String { prefix + ":head" }
         public var gone: String { prefix + ":gone" }
         public var news: String { prefix + ":news" }
@@ -50,7 +52,9 @@ public struct TeamCopyStore: Sendable {
 
     /// The header's fields, who holds the lease (nil: nobody), and Redis's clock, in one round trip.
     func head() throws(RedisFailure) -> (fields: [String: String], poller: String?, now: Double) {
-        let answers = try connection.call([["HGETALL", keys.head], ["GET", keys.lease], ["TIME"]])
+        let answers = try connection.call([
+            ["HGETALL", keys.head], ["GET", keys.lease], ["TIME"], ["GET", keys.failed],
+        ])
         for answer in answers { if case .error(let text) = answer { throw RedisConnection.classify(text) } }
         guard case .array(let items?) = answers[0], let now = answers[2].redisTime else {
             throw .replied("the team's copy's header answered in an unexpected shape")
@@ -61,6 +65,7 @@ public struct TeamCopyStore: Sendable {
             if let key = items[index].text, let value = items[index + 1].text { fields[key] = value }
             index += 2
         }
+        if fields["generation"] == nil, let failed = answers[3].text { fields["failed"] = failed }
         return (fields, answers[1].text, now)
     }
 
@@ -96,6 +101,11 @@ public struct TeamCopyStore: Sendable {
     /// Renews the lease while `token` holds it; false when it is another's or gone.
     func renewLease(_ token: String, milliseconds: Int) throws(RedisFailure) -> Bool {
         try connection.evaluate([(RedisScripts.renew, [keys.lease], [token, "\(milliseconds)"])]).first == .integer(1)
+    }
+
+    /// Tells the readers waiting for the first read that it failed, and why, for a minute.
+    func tellFailure(_ why: String) {
+        _ = try? connection.call([["SET", keys.failed, String(why.prefix(300)), "PX", "60000"]])
     }
 
     /// Lets the lease go, if `token` holds it.

@@ -64,7 +64,8 @@ extension Doctor {
                 for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 })
         }
         checks.append(SharingCheck.report(sharing, configuration))
-        checks.append(TeamCopyCheck.report(configuration, health: sharing))
+        // Without a team's Redis there is no team's copy to speak of: the sharing check says how to set one.
+        if configuration.redis != nil { checks.append(TeamCopyCheck.report(configuration, health: sharing)) }
         checks.append(await DeletionsCheck.run(airtable, client: client, surroundings: surroundings))
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))

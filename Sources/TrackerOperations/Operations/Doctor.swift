@@ -12,7 +12,8 @@ package struct Doctor: SetupOperation, Equatable {
             "Every check runs, even after one fails; it exits with the code of the first failing check, as any command",
             "would, and 0 only when all pass. With the team's Redis (\"redis\" or TRACKER_REDIS_URL), the sharing check",
             "connects, authenticates and runs the scripts there; the Airtable checks run without it if it fails. The",
-            "pace check says when a 429 slowed every process for a while.",
+            "pace check says when a 429 slowed every process for a while. The copy check reports the team's copy (its",
+            "records, age, who polls it, its size in Redis) when \"teamCopy\" is on.",
         ])
 
     package var json = false

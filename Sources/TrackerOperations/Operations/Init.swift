@@ -51,6 +51,8 @@ package struct Init: SetupOperation, Equatable {
             "On a terminal it asks for the token (without echo), the base id and the table; otherwise it reads the",
             "token from stdin's first line and needs --base. One read checks them before the file is written (0600).",
             "With --profile it adds (or with --force replaces) that profile and leaves the file's others as they were.",
+            "--team-copy (with --redis) writes \"teamCopy\": true: the board and mcp then share one copy of the tables",
+            "in that Redis, so it stores the base's records there (hence it is asked for, never assumed).",
             "It says what it saved on stderr (one line when piped), unless -q.",
         ])
 

@@ -15,14 +15,15 @@ extension Session {
     /// With `readingBeside`, work that only reads and confirms before writing anything out does not wait for a schema
     /// that is not remembered: the layout is the one the secrets file assumes, and the schema read goes out beside the
     /// work's first request (`inFlight`). A face that keeps a copy reads the schema first (the copy needs the layout
-    /// confirmed) unless `evenWithCopy`: the board's cold first screen, which is read without the copy.
+    /// confirmed) unless `evenWithCopy`: the board's cold first screen, which is read without the copy (but from the
+    /// team's copy when it keeps one: that costs no request once the schema is known).
     package static func open(
         _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
         attempt: SchemaAttempt, readingBeside: Bool = false, evenWithCopy: Bool = false
     ) async throws -> Session {
         let knowledge = BaseKnowledge(client: client, cache: surroundings.cache, now: surroundings.now)
         if readingBeside && attempt.mayReadBeside && !knowledge.remembersFreshSchema
-            && (surroundings.copies == nil || evenWithCopy) && surroundings.maxAge == nil
+            && (surroundings.copies == nil || evenWithCopy && !configuration.teamCopy) && surroundings.maxAge == nil
         {
             let assumed = client.access.fieldSettings.assumed
             let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }

@@ -35,7 +35,8 @@ struct MCP: Command {
             "server/discover and per-request _meta, 2026-07-28). Each tool is its command, run the same way: the same",
             "configuration, pacing shared with every tracker process, checks and exactly-once creates. Files are read",
             "and written only inside --root, never through a hidden path or a link out; / and your home are no root.",
-            "End of stdin, SIGTERM or SIGINT: calls in flight get 1.5 s to finish, then it exits 0.",
+            "End of stdin, SIGTERM or SIGINT: calls in flight get 1.5 s to finish, then it exits 0. With \"teamCopy\"",
+            "the servers of a team share one copy of the tables in the team's Redis (records stored there; opt in).",
         ])
 
     var readOnly = false
