@@ -27,7 +27,12 @@ public actor BaseCopy {
     }
 
     /// One of the tables kept.
-    public enum Table: Hashable, Sendable { case projects, tasks, clients }
+    public enum Table: Hashable, Sendable {
+        case projects, tasks, clients
+
+        /// The order tables are read whole in: the projects first.
+        static let inOrder: [Table] = [.projects, .tasks, .clients]
+    }
 
     /// What every refresh re-reads: a record changed in flight when the last listing was sent is read again.
     public static let margin = 60.0
@@ -155,7 +160,7 @@ public actor BaseCopy {
     public func upToDate(_ tables: Set<Table>, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
         while let running { _ = try? await running.value }
         // The team's copy answers when it can vouch for itself; else this copy reads Airtable as it would alone.
-        if let team = team.withLock({ $0 }), await team.serves(self) { return }
+        if let team = team.withLock({ $0 }), await team.serves(self, onPage: onPage) { return }
         let missing = tables.filter { !isKept($0) }
         let current = turn.withLock { $0 }
         if missing.isEmpty, refreshedInTurn == current { return }
@@ -237,7 +242,9 @@ public actor BaseCopy {
             news.whole.formUnion(keptTables)
         }
         let listsIDs = if case .idListing = pending.watch?.watch ?? watch { true } else { false }
-        for table in news.whole { try await readWhole(table, into: &pending, onPage: onPage) }
+        for table in Table.inOrder where news.whole.contains(table) {
+            try await readWhole(table, into: &pending, onPage: onPage)
+        }
         for table in keptTables where !news.whole.contains(table) {
             if listsIDs { try await listIDsIfDue(table, into: &pending) }
             if news.changed.contains(table) { try await readChanges(table, into: &pending) }
@@ -278,7 +285,8 @@ public actor BaseCopy {
         let (client, memory, distrusted) = (self.client, self.memory, distrustedHooks)
         let finding = Task { try await client.basesWebhook(memory: memory, distrusted: distrusted) }
         do {
-            for table in tables { try await readWhole(table, onPage: onPage) }
+            // The projects first: a face shows its first screen from their first page.
+            for table in Table.inOrder where tables.contains(table) { try await readWhole(table, onPage: onPage) }
             lastReport = RefreshReport(whole: Set(tables))
             apply(
                 state(

@@ -265,3 +265,24 @@ final class TeamCopyBoardTests: TeamCopyTestCase {
         XCTAssertEqual(board.status(), 0)
     }
 }
+
+extension TeamCopyBoardTests {
+    /// The first board of a team (the one that reads the base for everyone) shows its first screen from the first
+    /// page, as a board alone does, not once the tables are read whole (broken by a poller that does not pass its
+    /// pages on: the first screen waits for 19 pages at 5 a second).
+    func testTheFirstBoardsFirstScreenComesFromTheFirstPage() throws {
+        try startBase(projects: 300)
+        let started = Date()
+        let board = try BoardSession(try teamMachine(every: 2), ["board", "--every", "300"], width: 160, height: 40)
+        defer { board.close() }
+        let first = board.wait(for: "Project 0", timeout: 10)
+        let shown = Date().timeIntervalSince(started)
+        XCTAssertTrue(first.contains("Project 0"), first)
+        XCTAssertLessThan(shown, 2.5, "the first screen waited for the whole read")
+        let whole = board.wait(for: "the team's copy", timeout: 15)
+        XCTAssertTrue(whole.contains("the team's copy (this process polls)"), whole)
+        XCTAssertEqual(wholeTaskPages(), 15, "one whole read of the tasks")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+}

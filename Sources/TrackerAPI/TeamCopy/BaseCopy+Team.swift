@@ -47,14 +47,14 @@ extension BaseCopy {
 
     /// The poller's turn: reads Airtable as a refresh alone would (whole when `whole`, or when nothing is kept yet),
     /// and says what changed.
-    func pollForTeam(whole: Bool) async throws -> RefreshReport {
+    func pollForTeam(whole: Bool, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws -> RefreshReport {
         while let running { _ = try? await running.value }
         let work = Task {
             defer { running = nil }
             lastReport = RefreshReport()
             if whole { (projectCopy, taskCopy, clientCopy, watch) = (nil, nil, nil, nil) }
             let missing = Set(teamTables.filter { !keptTables.contains($0) })
-            try await refresh(adding: missing, onPage: nil)
+            try await refresh(adding: missing, onPage: onPage)
             return lastReport
         }
         running = Task { _ = try await work.value }

@@ -22,9 +22,11 @@ extension TeamCopy {
         }
         let clock = copy.client.network.serverClock
         let started = clock.localTime()
-        let keepsNothing = await copy.keptTables.isEmpty
-        let readWhole = rebuildNeeded || (loaded == nil && !keepsNothing)
-        let report = try await copy.pollForTeam(whole: readWhole)
+        // A copy this process keeps is as good as what it serves: it is put in Redis as it is, unless the copy there
+        // was found unsound, which is read whole again.
+        let readWhole = rebuildNeeded
+        let pages = self.pages
+        let report = try await copy.pollForTeam(whole: readWhole) { page in pages.withLock { $0 }?(page) }
         let stamp = clock.at(local: started) ?? clock.now() ?? 0
         var header = await copy.teamHeader()
         header += [

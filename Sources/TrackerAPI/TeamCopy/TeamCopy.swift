@@ -52,6 +52,8 @@ public actor TeamCopy {
     let say: @Sendable (String) -> Void
     /// Told when the copy changed under a face (a refresh applied by another process): the board redraws.
     public nonisolated let onChange = Locked<(@Sendable () -> Void)?>(nil)
+    /// Who sees the pages of the poller's first whole read of the projects: a face waiting for it.
+    nonisolated let pages = Locked<(@Sendable ([Project]) -> Void)?>(nil)
 
     weak var copy: BaseCopy?
     var loaded: Loaded?
@@ -87,14 +89,21 @@ public actor TeamCopy {
 
     /// Whether `copy` may answer this turn from what the team's copy gave it (it is up to date with every refresh
     /// applied so far); false when it cannot vouch for it, said once, so the copy reads Airtable itself.
-    public func serves(_ copy: BaseCopy) async -> Bool {
+    ///
+    /// A face waiting for the first whole read sees its pages as they arrive (`onPage`: the board's first screen), when
+    /// this process is the one reading.
+    public func serves(_ copy: BaseCopy, onPage: (@Sendable ([Project]) -> Void)? = nil) async -> Bool {
         if isSnapshot { return loaded != nil && trouble == nil }
         if loop == nil {
             self.copy = copy
             loop = Task { await run() }
         }
-        while (loaded == nil || takingOver) && trouble == nil && !unreachable {
-            await withCheckedContinuation { waiting.append($0) }
+        if (loaded == nil || takingOver) && trouble == nil && !unreachable {
+            if let onPage { pages.withLock { $0 = onPage } }
+            while (loaded == nil || takingOver) && trouble == nil && !unreachable {
+                await withCheckedContinuation { waiting.append($0) }
+            }
+            pages.withLock { $0 = nil }
         }
         if loaded != nil && trouble == nil && !unreachable { await catchUp() }
         if unreachable { return false }
