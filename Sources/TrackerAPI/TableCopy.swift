@@ -118,6 +118,15 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
         index.keys.filter { !listed.contains($0) }
     }
 
+    /// Puts the records in the order `orders` gives them, one for each record in the order they were merged (a copy
+    /// filled from a hash, which keeps none, as the table listed them); a copy with holes is left as it is.
+    mutating func arrange(by orders: [Int]) {
+        guard orders.count == slots.count, index.count == slots.count else { return }
+        let permutation = orders.indices.sorted { orders[$0] < orders[$1] }
+        slots = permutation.map { slots[$0] }
+        for (at, record) in slots.enumerated() { if let record { index[record.id] = at } }
+    }
+
     private mutating func compact() {
         slots = slots.filter { $0 != nil }
         index = [:]

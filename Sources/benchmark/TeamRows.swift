@@ -92,12 +92,61 @@ import Foundation
     }
     row("a change in Airtable seen by all ten", seconds(seen), goal: "≤ teamCopyEvery (10 s) + 2 s")
     for server in servers { server.stop() }
+    try boardsRow(fake, redis: redis, row: row)
     try bigReaderRow(redis: redis, quick: quick, row: row)
+}
+
+/// One board alone, then ten opened together, each on a machine of its own: the first screen (a card drawn) and the
+/// whole read (the header names the team's copy), and the requests in all.
+@MainActor private func boardsRow(_ fake: FakeAirtable, redis: BenchmarkRedis, row: (String, String, String) -> Void)
+    throws
+{
+    func open(_ count: Int) throws -> (requests: Int, first: Double, whole: Double) {
+        _ = try? redis.cli(["FLUSHALL"])
+        waitUntilIdle(fake, for: 1.1)
+        let before = fake.recordLog.count
+        let started = Date()
+        let boards = try (0..<count).map { _ in
+            try BoardTerminalProcess(
+                tracker, environment: try teamMachine(fake, redis: redis.url, teamCopy: true), columns: 160, rows: 40,
+                arguments: "board --every 300")
+        }
+        let firsts = boards.map {
+            $0.wait(for: "Project 0", timeout: 300).map { _ in Date().timeIntervalSince(started) }
+        }
+        let wholes = boards.map {
+            $0.wait(for: "team's copy", timeout: 300).map { _ in Date().timeIntervalSince(started) }
+        }
+        for board in boards { board.quit() }
+        waitUntilIdle(fake, for: 1.1)
+        return (
+            fake.recordLog.count - before, firsts.map { $0 ?? 999 }.max() ?? 0, wholes.map { $0 ?? 999 }.max() ?? 0
+        )
+    }
+    let alone = try open(1)
+    row(
+        "one board: first screen, whole read",
+        "\(seconds(alone.first)), \(seconds(alone.whole)), \(alone.requests) requests",
+        "")
+    let ten = try open(10)
+    row(
+        "ten boards opened together: last first screen, whole read",
+        "\(seconds(ten.first)), \(seconds(ten.whole)), \(ten.requests) requests",
+        "one read; last first screen ≤ 1.3 × one board's")
+}
+
+/// `--team-reader`: the big reader's row alone.
+@MainActor func teamReaderRow(quick: Bool) throws {
+    guard let redis = BenchmarkRedis() else { return print("  no redis-server installed; --team-reader skipped") }
+    defer { redis.stop() }
+    try bigReaderRow(redis: redis, quick: quick) { name, value, goal in
+        print("  " + name.padding(toLength: 62, withPad: " ", startingAt: 0) + value + "   (" + goal + ")")
+    }
 }
 
 /// At 50,000 projects and 100,000 tasks (the fake unpaced, so the poller's first read does not take minutes): how long
 /// a second server takes to answer its first count from Redis, and its peak memory.
-@MainActor private func bigReaderRow(
+@MainActor func bigReaderRow(
     redis: BenchmarkRedis, quick: Bool, row: (String, String, String) -> Void
 ) throws {
     let projects = quick ? 10_000 : 50_000

@@ -19,6 +19,13 @@ final class TeamCopyFaultTests: TeamCopyTestCase {
         return (poller, reader)
     }
 
+    /// Asserts `server` said, in one line on stderr, that the team's copy is not used and why.
+    private func assertSaid(_ server: MCPSession, _ why: String, file: StaticString = #filePath, line: UInt = #line) {
+        let said = "tracker: warning: the team's copy in Redis is not used: \(why); reading Airtable"
+        _ = waitFor(3) { server.stderr.contains(said) }
+        XCTAssertTrue(server.stderr.contains(said), server.stderr, file: file, line: line)
+    }
+
     private func requests(during body: () throws -> Void) rethrows -> Int {
         let before = fake.recordLog.count
         try body()
@@ -65,11 +72,7 @@ final class TeamCopyFaultTests: TeamCopyTestCase {
         kill(poller.process.processIdentifier, SIGSTOP)
         _ = try redis.cli(["DEL", try XCTUnwrap(try tableKey("tasks"))])
         XCTAssertEqual(taskTotal(reader), openTasks)
-        _ = waitFor(3) { reader.stderr.contains("team's copy") }
-        XCTAssertTrue(
-            reader.stderr.contains(
-                "tracker: warning: the team's copy in Redis is not used: it is short of records (tasks: 0 of 300; a key was evicted or deleted); reading Airtable"
-            ), reader.stderr)
+        assertSaid(reader, "it is short of records (tasks: 0 of 300; a key was evicted or deleted)")
         kill(poller.process.processIdentifier, SIGCONT)
         // The poller's next refresh finds it unsound and reads it whole again.
         XCTAssertTrue(
@@ -89,14 +92,11 @@ final class TeamCopyFaultTests: TeamCopyTestCase {
         _ = try redis.cli(["HSET", projects, "rec00000000000002", "not a record"])
         let opening = try server(try teamMachine(every: 2))
         XCTAssertEqual(taskTotal(opening), openTasks)
-        _ = waitFor(3) { opening.stderr.contains("team's copy") }
-        XCTAssertTrue(
-            opening.stderr.contains(
-                "tracker: warning: the team's copy in Redis is not used: it holds a value that is not a record (projects, rec00000000000002); reading Airtable"
-            ), opening.stderr)
+        assertSaid(opening, "it holds a value that is not a record (projects, rec00000000000002)")
         XCTAssertEqual(opening.finish().status, 0, opening.stderr)
         // Marked distrusted: the poller reads it whole; the value is a record again.
-        XCTAssertTrue(try waitFor(10) { try !redis.cli(["HGET", projects, "rec00000000000002"]).contains("not a record") })
+        XCTAssertTrue(
+            try waitFor(10) { try !redis.cli(["HGET", projects, "rec00000000000002"]).contains("not a record") })
         usleep(1_000_000)
         let next = try server(try teamMachine(every: 2))
         let spent = requests { XCTAssertEqual(taskTotal(next), openTasks) }
@@ -115,10 +115,7 @@ final class TeamCopyFaultTests: TeamCopyTestCase {
         _ = try redis.cli(["HSET", head, "layout", "0123456789abcdef"])
         let opening = try server(try teamMachine(every: 2))
         XCTAssertEqual(taskTotal(opening), openTasks)
-        _ = waitFor(3) { opening.stderr.contains("team's copy") }
-        XCTAssertTrue(
-            opening.stderr.contains("the team's copy in Redis is not used: its header names another layout"),
-            opening.stderr)
+        assertSaid(opening, "its header names another layout of the tables")
         kill(poller.process.processIdentifier, SIGCONT)
         for server in [poller, opening] { XCTAssertEqual(server.finish().status, 0, server.stderr) }
     }

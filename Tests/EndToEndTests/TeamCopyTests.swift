@@ -133,7 +133,8 @@ final class TeamCopyTests: TeamCopyTestCase {
         for server in servers {
             let took = seconds(until: "Renamed elsewhere", of: "rec00000000000007", on: server, within: 8)
             XCTAssertNotNil(took, server.stderr)
-            XCTAssertLessThanOrEqual(took ?? 99, 4.5)
+            // teamCopyEvery + 2 s, with a second's slack for a loaded CI runner (the suites run side by side).
+            XCTAssertLessThanOrEqual(took ?? 99, 5)
         }
         for server in servers { XCTAssertEqual(server.finish().status, 0, server.stderr) }
     }
@@ -269,19 +270,20 @@ final class TeamCopyBoardTests: TeamCopyTestCase {
 extension TeamCopyBoardTests {
     /// The first board of a team (the one that reads the base for everyone) shows its first screen from the first
     /// page, as a board alone does, not once the tables are read whole (broken by a poller that does not pass its
-    /// pages on: the first screen waits for 19 pages at 5 a second).
+    /// pages on: the first screen waits for 37 pages at 5 a second).
     func testTheFirstBoardsFirstScreenComesFromTheFirstPage() throws {
-        try startBase(projects: 300)
+        try startBase(projects: 600)
         let started = Date()
         let board = try BoardSession(try teamMachine(every: 2), ["board", "--every", "300"], width: 160, height: 40)
         defer { board.close() }
         let first = board.wait(for: "Project 0", timeout: 10)
         let shown = Date().timeIntervalSince(started)
         XCTAssertTrue(first.contains("Project 0"), first)
-        XCTAssertLessThan(shown, 2.5, "the first screen waited for the whole read")
-        let whole = board.wait(for: "the team's copy", timeout: 15)
+        // The whole read is 37 pages at 5 a second (7.4 s); the first page comes after the schema's read.
+        XCTAssertLessThan(shown, 4, "the first screen waited for the whole read")
+        let whole = board.wait(for: "the team's copy", timeout: 20)
         XCTAssertTrue(whole.contains("the team's copy (this process polls)"), whole)
-        XCTAssertEqual(wholeTaskPages(), 15, "one whole read of the tasks")
+        XCTAssertEqual(wholeTaskPages(), 30, "one whole read of the tasks")
         board.press("q")
         XCTAssertEqual(board.status(), 0)
     }

@@ -75,22 +75,27 @@ extension TeamCopy {
     /// Every record of `table` in Redis, decoded; a value that is not such a record is a fault.
     private func read<Record: StoredRecord>(_ table: BaseCopy.Table, as: Record.Type) throws -> (TableCopy<Record>, Int)
     {
-        var found: [(order: Int, record: Record)] = []
+        // Each batch goes into the copy as it arrives (its strings shared at once), and the table's order is put back
+        // at the end: a hash keeps none, and two copies of 150,000 records at once would double the memory.
+        var copy = TableCopy<Record>()
+        var orders: [Int] = []
         var junk: String?
         try store.scan(table) { batch in
+            var records: [Record] = []
+            records.reserveCapacity(batch.count)
             for (id, value) in batch {
                 guard let stored = TeamCopyStore.record(value, as: Record.self), stored.record.id == id else {
                     junk = junk ?? id
                     continue
                 }
-                found.append(stored)
+                // A record stored twice under one id cannot be: each id is a field of the hash once.
+                orders.append(stored.order)
+                records.append(stored.record)
             }
+            copy.merge(records)
         }
         if let junk { throw Distrust.junk(table: table, id: junk) }
-        // In the table's order, as the poller read it (a hash keeps none).
-        found.sort { $0.order < $1.order }
-        var copy = TableCopy<Record>()
-        copy.merge(found.map(\.record))
+        copy.arrange(by: orders)
         return (copy, copy.count)
     }
 

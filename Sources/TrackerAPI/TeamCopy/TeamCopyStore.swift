@@ -119,7 +119,7 @@ public struct TeamCopyStore: Sendable {
     func scan(_ table: BaseCopy.Table, _ batch: ([(id: String, value: String)]) throws -> Void) throws {
         var cursor = "0"
         repeat {
-            let answer = try connection.command(["HSCAN", keys.records(table), cursor, "COUNT", "500"])
+            let answer = try connection.command(["HSCAN", keys.records(table), cursor, "COUNT", "2000"])
             guard case .array(let parts?) = answer, parts.count == 2, let next = parts[0].text,
                 case .array(let items?) = parts[1]
             else { throw RedisFailure.replied("HSCAN answered in an unexpected shape") }

@@ -101,6 +101,60 @@ public enum RESP {
         }
     }
 
+    /// Whether `buffer` holds a whole value from `start`, told by its headers alone (a bulk's bytes are stepped over,
+    /// nothing is copied): a long answer arriving in pieces is parsed once, when it is all there, not again at each
+    /// piece. The bounds are `parse`'s.
+    public static func holdsWholeValue(_ buffer: [UInt8], from start: Int = 0) throws(Malformed) -> Bool {
+        try end(buffer, from: start, depth: 0) != nil
+    }
+
+    private static func end(_ buffer: [UInt8], from start: Int, depth: Int) throws(Malformed) -> Int? {
+        guard start < buffer.count else { return nil }
+        guard let lineEnd = lineEnd(buffer, from: start + 1) else {
+            if buffer.count - start > longestLine { throw Malformed(reason: "a line runs past \(longestLine) bytes") }
+            return nil
+        }
+        let next = lineEnd + 2
+        switch buffer[start] {
+        case UInt8(ascii: "$"):
+            guard let length = number(buffer, start + 1, lineEnd), length >= -1, length <= longestBulk else {
+                throw Malformed(reason: "a bulk length is not a number in range")
+            }
+            if length == -1 { return next }
+            return buffer.count >= next + length + 2 ? next + length + 2 : nil
+        case UInt8(ascii: "*"):
+            guard let count = number(buffer, start + 1, lineEnd), count >= -1, count <= mostElements else {
+                throw Malformed(reason: "an array length is not a number in range")
+            }
+            guard depth < deepestNesting else { throw Malformed(reason: "arrays nest deeper than \(deepestNesting)") }
+            var position = next
+            for _ in 0..<max(0, count) {
+                guard let after = try end(buffer, from: position, depth: depth + 1) else { return nil }
+                position = after
+            }
+            return position
+        default:
+            return next
+        }
+    }
+
+    /// The decimal number between `from` and `to`, with an optional minus sign; nil when it is not one.
+    private static func number(_ buffer: [UInt8], _ from: Int, _ to: Int) -> Int? {
+        guard from < to, to - from <= 20 else { return nil }
+        var index = from
+        let negative = buffer[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard index < to else { return nil }
+        var value = 0
+        while index < to {
+            let digit = Int(buffer[index]) - 48
+            guard digit >= 0 && digit <= 9 else { return nil }
+            value = value &* 10 &+ digit
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
     private static func lineEnd(_ buffer: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + 1 < buffer.count {

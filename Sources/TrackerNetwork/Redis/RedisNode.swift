@@ -127,7 +127,9 @@ final class RedisNode {
             "it did not answer within \(RedisConnection.seconds(answerTimeout))")
         while answers.count < commands.count {
             do {
-                while answers.count < commands.count, let (value, next) = try RESP.parse(buffer) {
+                while answers.count < commands.count, try RESP.holdsWholeValue(buffer),
+                    let (value, next) = try RESP.parse(buffer)
+                {
                     answers.append(value)
                     buffer.removeFirst(next)
                 }
@@ -143,6 +145,11 @@ final class RedisNode {
             guard code == 0 else { throw .unreachable(RedisConnection.describe(code: code, words: "")) }
             guard received > 0 else { throw .unreachable("it closed the connection") }
             buffer += chunk[0..<received].map { UInt8(bitPattern: $0) }
+            // A long answer (a batch of the team's copy) is read in larger pieces: each piece parses the answer from
+            // its start again, so small pieces would make a long answer's reading quadratic.
+            if received == chunk.count && chunk.count < 1 << 20 {
+                chunk = [CChar](repeating: 0, count: chunk.count * 4)
+            }
         }
         return answers
     }
