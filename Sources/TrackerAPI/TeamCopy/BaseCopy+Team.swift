@@ -26,14 +26,11 @@ struct RefreshReport: Sendable {
     }
 }
 
-/// The tables of a copy, read from the team's copy, with what lets a reader that becomes the poller go on from there.
+/// The tables of a copy, as read from the team's copy.
 struct TeamTables: Sendable {
     var projects: TableCopy<Project>?
     var tasks: TableCopy<ProjectTask>?
     var clients: TableCopy<RawRecord>?
-    var watch: BaseCopy.DeletionWatch?
-    var cursor = 1
-    var hookExpires: Double?
 }
 
 extension BaseCopy {
@@ -41,9 +38,6 @@ extension BaseCopy {
     var teamTables: [Table] {
         [.projects] + (taskTable == nil ? [] : [.tasks]) + (clientTable == nil ? [] : [.clients])
     }
-
-    /// Whether every table this copy keeps has been read.
-    var isWhole: Bool { teamTables.allSatisfy(keptTables.contains) }
 
     /// The poller's turn: reads Airtable as a refresh alone would (whole when `whole`, or when nothing is kept yet),
     /// and says what changed.
@@ -93,14 +87,13 @@ extension BaseCopy {
         return tables
     }
 
-    /// The team's copy, loaded whole, replaces this copy's tables and state.
+    /// The team's copy, loaded whole, replaces this copy's tables (its state follows, `adoptState`).
     func adopt(_ tables: TeamTables) {
         if let projects = tables.projects { noteCompletion(projects.records(where: \.isComplete)) }
         (projectCopy, taskCopy, clientCopy) = (tables.projects, tables.tasks, tables.clients)
         projectCopy?.idsListed = localNow()
         taskCopy?.idsListed = localNow()
         clientCopy?.idsListed = localNow()
-        (watch, cursor, hookExpires) = (tables.watch, tables.cursor, tables.hookExpires)
     }
 
     /// One refresh another process applied to the team's copy, applied here.
@@ -131,10 +124,5 @@ extension BaseCopy {
         } else if watched.hasPrefix("ids ") {
             watch = .idListing(because: String(watched.dropFirst("ids ".count)))
         }
-    }
-
-    /// How many records each table kept holds.
-    func counts() -> [Table: Int] {
-        [.projects: projectCopy?.count ?? 0, .tasks: taskCopy?.count ?? 0, .clients: clientCopy?.count ?? 0]
     }
 }

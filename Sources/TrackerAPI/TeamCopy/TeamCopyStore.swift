@@ -204,16 +204,6 @@ struct TeamNews: Sendable {
     func changed(_ table: BaseCopy.Table) -> [String] { ids(fields["c:" + table.word]) }
     func deleted(_ table: BaseCopy.Table) -> [String] { ids(fields["d:" + table.word]) }
 
-    /// Each table's count once the refresh was applied.
-    var counts: [String: Int] {
-        var counts: [String: Int] = [:]
-        for part in (fields["n"] ?? "").split(separator: " ") {
-            let pair = part.split(separator: ":")
-            if pair.count == 2, let count = Int(pair[1]) { counts[String(pair[0])] = count }
-        }
-        return counts
-    }
-
     private func ids(_ text: String?) -> [String] { (text ?? "").split(separator: " ").map(String.init) }
 }
 
