@@ -159,11 +159,15 @@ public actor BaseCopy {
     /// for it and then runs its own unless it is fresh).
     public func upToDate(_ tables: Set<Table>, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
         while let running { _ = try? await running.value }
-        // The team's copy answers when it can vouch for itself; else this copy reads Airtable as it would alone.
-        if let team = team.withLock({ $0 }), await team.serves(self, onPage: onPage) { return }
         let missing = tables.filter { !isKept($0) }
         let current = turn.withLock { $0 }
         if missing.isEmpty, refreshedInTurn == current { return }
+        // The team's copy answers when it can vouch for itself (once a turn: the reads of one tool call or one board
+        // refresh ask Redis once); else this copy reads Airtable as it would alone.
+        if let team = team.withLock({ $0 }), await team.serves(self, onPage: onPage) {
+            refreshedInTurn = current
+            return
+        }
         // The work runs on this actor and clears `running` itself, so whoever waited on it sees it gone.
         let work = Task {
             defer { running = nil }

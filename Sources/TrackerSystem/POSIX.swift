@@ -7,6 +7,13 @@
 /// The C library's file calls by a name of their own, for code where a method called `open`, `read` or `write` would
 /// hide them.
 public enum POSIX {
+    /// This machine's name (`gethostname`); nil when it cannot be told.
+    public static func hostName() -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return nil }
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     public static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
         #if canImport(Glibc)
             Glibc.open(path, flags, mode)

@@ -9,16 +9,6 @@ import XCTest
 /// A copy tracker cannot vouch for is never served: the reader says why in one line, answers from Airtable as it would
 /// alone, and the poller reads the copy whole again. Junk in Redis is a fault, never a crash.
 final class TeamCopyFaultTests: TeamCopyTestCase {
-    /// A poller and a reader; the poller frozen so the fault stays in place while the reader is asked.
-    private func pollerAndReader() throws -> (poller: MCPSession, reader: MCPSession) {
-        try startBase()
-        let poller = try server(try teamMachine(every: 2))
-        XCTAssertEqual(taskTotal(poller), openTasks)
-        let reader = try server(try teamMachine(every: 2))
-        XCTAssertEqual(taskTotal(reader), openTasks)
-        return (poller, reader)
-    }
-
     /// Asserts `server` said, in one line on stderr, that the team's copy is not used and why.
     private func assertSaid(_ server: MCPSession, _ why: String, file: StaticString = #filePath, line: UInt = #line) {
         let said = "tracker: warning: the team's copy in Redis is not used: \(why); reading Airtable"

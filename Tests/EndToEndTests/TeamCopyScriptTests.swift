@@ -40,6 +40,17 @@ final class TeamCopyScriptTests: XCTestCase {
         return "gen1"
     }
 
+    /// Asserts the poller's next (empty) refresh is refused with `refusal`.
+    private func assertPollerTold(
+        _ refusal: TeamRefusal, generation: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertThrowsError(
+            try store.refresh(
+                token: "poller-1", stamp: 600, generation: generation, tables: [.projects], header: [],
+                changes: changes([])), file: file, line: line
+        ) { XCTAssertEqual($0 as? TeamRefusal, refusal, file: file, line: line) }
+    }
+
     private func name(_ id: String) throws -> String? {
         guard let value = try store.values(.projects, ids: [id]).first ?? nil else { return nil }
         return TeamCopyStore.record(value, as: Project.self)?.record.name ?? "junk"
@@ -93,22 +104,14 @@ final class TeamCopyScriptTests: XCTestCase {
         XCTAssertNil(try name("rec3"))
         XCTAssertNotNil(try store.sizes().short)
         // The poller is told to read it whole again.
-        XCTAssertThrowsError(
-            try store.refresh(
-                token: "poller-1", stamp: 600, generation: generation, tables: [.projects], header: [],
-                changes: changes([]))
-        ) { XCTAssertEqual($0 as? TeamRefusal, .broken) }
+        assertPollerTold(.broken, generation: generation)
     }
 
     /// A copy a reader found junk in is read whole again by the poller (broken by a refresh that ignores the mark).
     func testACopyDistrustedByAReaderIsRebuilt() throws {
         let generation = try built([project("rec1", "One")])
         _ = try redis.cli(["HSET", store.keys.head, "distrusted", generation])
-        XCTAssertThrowsError(
-            try store.refresh(
-                token: "poller-1", stamp: 600, generation: generation, tables: [.projects], header: [],
-                changes: changes([]))
-        ) { XCTAssertEqual($0 as? TeamRefusal, .broken) }
+        assertPollerTold(.broken, generation: generation)
     }
 
     /// A whole read is swapped in only when every staged record arrived, and only by the lease's holder.

@@ -37,6 +37,16 @@ class TeamCopyTestCase: FakeAirtableTestCase {
         return session
     }
 
+    /// On a base of its own, a server that polls (opened first) and one that reads, each having counted the tasks.
+    func pollerAndReader() throws -> (poller: MCPSession, reader: MCPSession) {
+        try startBase()
+        let poller = try server(try teamMachine(every: 2))
+        XCTAssertEqual(taskTotal(poller), openTasks)
+        let reader = try server(try teamMachine(every: 2))
+        XCTAssertEqual(taskTotal(reader), openTasks)
+        return (poller, reader)
+    }
+
     /// How many tasks `server` counts.
     func taskTotal(_ server: MCPSession) -> Int? {
         server.tool("list_tasks", ["limit": 1]).structured["total"] as? Int
@@ -157,11 +167,7 @@ final class TeamCopyTests: TeamCopyTestCase {
     /// A poller killed is replaced within its lease by another server, which goes on from the copy's cursor: no whole
     /// read of the tables (broken by a new poller that starts from scratch).
     func testAKilledPollerIsReplacedAndTheCopyGoesOnFromItsCursor() throws {
-        try startBase()
-        let first = try server(try teamMachine(every: 2))
-        XCTAssertEqual(taskTotal(first), openTasks)
-        let second = try server(try teamMachine(every: 2))
-        XCTAssertEqual(taskTotal(second), openTasks)
+        let (first, second) = try pollerAndReader()
         let before = fake.recordLog.count
         kill(first.process.processIdentifier, SIGKILL)
         first.process.waitUntilExit()
@@ -177,11 +183,7 @@ final class TeamCopyTests: TeamCopyTestCase {
     /// A poller frozen (SIGSTOP) past its lease is replaced; when it wakes it cannot write over the newer copy, and
     /// it follows the new poller as a reader.
     func testAFrozenPollerWakesFencedAndFollows() throws {
-        try startBase()
-        let frozen = try server(try teamMachine(every: 2))
-        XCTAssertEqual(taskTotal(frozen), openTasks)
-        let other = try server(try teamMachine(every: 2))
-        XCTAssertEqual(taskTotal(other), openTasks)
+        let (frozen, other) = try pollerAndReader()
         let frozenPoller = try headField("poller")
         XCTAssertTrue(
             frozenPoller?.hasSuffix("pid \(frozen.process.processIdentifier)") == true, "\(frozenPoller ?? "")")

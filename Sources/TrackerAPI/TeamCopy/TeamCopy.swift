@@ -251,11 +251,4 @@ public actor TeamCopy {
 }
 
 /// Who this process is, for `doctor`: the host's name and the process id.
-public func thisProcessName() -> String {
-    var buffer = [CChar](repeating: 0, count: 256)
-    let host =
-        gethostname(&buffer, buffer.count) == 0
-        ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        : "unknown host"
-    return "\(host) pid \(getpid())"
-}
+public func thisProcessName() -> String { "\(POSIX.hostName() ?? "unknown host") pid \(getpid())" }

@@ -14,8 +14,8 @@ public struct TeamCopyStore: Sendable {
 
         /// `tracker:{base}:copy:<endpoint>:<table>:<layout>`: the base as hash tag, the rest hashed or plain ids.
         public init(owner: BudgetOwner, table: String, layout: String) {
-            let base = owner.baseID.filter { $0.isLetter || $0.isNumber }
-            let endpoint = String(StableHash.of("\(owner.endpoint.host ?? "")-\(owner.endpoint.port ?? 0)"), radix: 16)
+            let base = TeamCoordination.Keys.base(owner.baseID)
+            let endpoint = TeamCoordination.Keys.endpoint(owner)
             let tableID = table.hasPrefix("tbl") ? table : String(StableHash.of(table), radix: 16)
             prefix = "tracker:{\(base)}:copy:\(endpoint):\(tableID):\(Self.hash(layout))"
             registry = "tracker:{\(base)}:copies:\(endpoint)"
@@ -69,25 +69,25 @@ public struct TeamCopyStore: Sendable {
         return (fields, answers[1].text, now)
     }
 
-    /// The header's generation and version, and what is wrong with each table's count (its hash against the header's
-    /// count), in one round trip.
-    func sizes() throws(RedisFailure) -> (generation: String?, version: Int?, short: String?) {
+    /// The header's generation, and what is wrong with each table's count (its hash against the header's count), in
+    /// one round trip.
+    func sizes() throws(RedisFailure) -> (generation: String?, short: String?) {
         let tables: [BaseCopy.Table] = [.projects, .tasks, .clients]
         let answers = try connection.call(
-            [["HMGET", keys.head, "generation", "version"] + tables.map { "count:" + $0.word }]
+            [["HMGET", keys.head, "generation"] + tables.map { "count:" + $0.word }]
                 + tables.map { ["HLEN", keys.records($0)] })
-        guard case .array(let parts?) = answers[0], parts.count == 2 + tables.count else {
+        guard case .array(let parts?) = answers[0], parts.count == 1 + tables.count else {
             throw .replied("the team's copy's header answered in an unexpected shape")
         }
         var short: String?
         for (index, table) in tables.enumerated() {
-            guard let counted = parts[2 + index].text.flatMap({ Int($0) }) else { continue }
+            guard let counted = parts[1 + index].text.flatMap({ Int($0) }) else { continue }
             let held = if case .integer(let count) = answers[1 + index] { count } else { -1 }
             if held != counted && short == nil {
                 short = "it is short of records (\(table.word): \(held) of \(counted); a key was evicted or deleted)"
             }
         }
-        return (parts[0].text, parts[1].text.flatMap { Int($0) }, short)
+        return (parts[0].text, short)
     }
 
     /// Takes the poller's lease for `token` when nobody holds it (`SET NX PX`); true when this process holds it.

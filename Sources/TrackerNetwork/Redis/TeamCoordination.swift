@@ -37,9 +37,7 @@ public final class TeamCoordination: Coordination {
         public var tokenBudget: String
 
         public init(_ owner: BudgetOwner) {
-            let base = owner.baseID.filter { $0.isLetter || $0.isNumber }
-            let endpoint = String(
-                StableHash.of("\(owner.endpoint.host ?? "")-\(owner.endpoint.port ?? 0)"), radix: 16)
+            let (base, endpoint) = (Self.base(owner.baseID), Self.endpoint(owner))
             budget = "tracker:{\(base)}:budget:\(endpoint)"
             seen = "tracker:{\(base)}:seen:\(endpoint)"
             let token = String(Digest.hmacSHA256Hex(key: "tracker token budget", owner.token).prefix(32))
@@ -48,14 +46,20 @@ public final class TeamCoordination: Coordination {
 
         /// The key of a small value the team shares about a base (its webhook's id).
         public static func shared(_ name: String, owner: BudgetOwner) -> String {
-            let base = owner.baseID.filter { $0.isLetter || $0.isNumber }
-            let endpoint = String(StableHash.of("\(owner.endpoint.host ?? "")-\(owner.endpoint.port ?? 0)"), radix: 16)
-            return "tracker:{\(base)}:\(name):\(endpoint)"
+            "tracker:{\(base(owner.baseID))}:\(name):\(endpoint(owner))"
+        }
+
+        /// The base as every key's hash tag: its letters and digits (one slot in a cluster).
+        public static func base(_ baseID: String) -> String { baseID.filter { $0.isLetter || $0.isNumber } }
+
+        /// The endpoint (host and port), hashed, so keys name no host in clear.
+        public static func endpoint(_ owner: BudgetOwner) -> String {
+            String(StableHash.of("\(owner.endpoint.host ?? "")-\(owner.endpoint.port ?? 0)"), radix: 16)
         }
 
         /// A lock's key: a hash of what it holds (a table, a project's name).
         public static func lock(_ parts: [String], baseID: String) -> String {
-            let base = baseID.filter { $0.isLetter || $0.isNumber }
+            let base = base(baseID)
             let hash = Digest.hmacSHA256Hex(key: "tracker lock", parts.joined(separator: "\u{0}")).prefix(32)
             return "tracker:{\(base)}:lock:\(hash)"
         }

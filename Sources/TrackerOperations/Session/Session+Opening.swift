@@ -21,6 +21,19 @@ extension Session {
         _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
         attempt: SchemaAttempt, readingBeside: Bool = false, evenWithCopy: Bool = false
     ) async throws -> Session {
+        var session = try await reading(
+            configuration, client: client, in: surroundings, attempt: attempt, readingBeside: readingBeside,
+            evenWithCopy: evenWithCopy)
+        // Every session's writes reach the team's copies, however its layout is known.
+        session.writeThroughTeam()
+        return session
+    }
+
+    /// The session with its reader chosen, before its writes are made to reach the team's copies.
+    private static func reading(
+        _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
+        attempt: SchemaAttempt, readingBeside: Bool, evenWithCopy: Bool
+    ) async throws -> Session {
         let knowledge = BaseKnowledge(client: client, cache: surroundings.cache, now: surroundings.now)
         if readingBeside && attempt.mayReadBeside && !knowledge.remembersFreshSchema
             && (surroundings.copies == nil || evenWithCopy && !configuration.teamCopy) && surroundings.maxAge == nil
@@ -28,15 +41,13 @@ extension Session {
             let assumed = client.access.fieldSettings.assumed
             let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
             attempt.began(inFlight)
-            var session = Session(
+            return Session(
                 configuration: configuration, client: client.using(assumed), reader: client.using(assumed),
                 knowledge: knowledge,
                 layout: TableLayout(
                     fields: assumed, table: nil, schema: nil,
                     tasks: try? TaskLayout.resolve(client.access.tasks, projects: nil, schema: nil)),
                 inFlight: inFlight, surroundings: surroundings, attempt: attempt)
-            session.writeThroughTeam()
-            return session
         }
         let layout = try await knowledge.layout()
         var session = Session(
@@ -44,7 +55,6 @@ extension Session {
             knowledge: knowledge, layout: layout, surroundings: surroundings, attempt: attempt)
         session.chooseCopy()
         await session.readTeamSnapshot()
-        session.writeThroughTeam()
         return session
     }
 

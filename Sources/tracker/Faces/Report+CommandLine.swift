@@ -10,6 +10,7 @@
 #endif
 import TrackerModel
 import TrackerOperations
+import TrackerSystem
 
 extension Report: Command {
     func run(_ runner: Runner) async throws { try await runner.report(self) }
@@ -48,10 +49,7 @@ extension Runner {
 
     /// This machine's name as a mail domain: letters, digits, dots and hyphens, with a dot (or `.localdomain`).
     private static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        let name =
-            gethostname(&buffer, buffer.count) == 0
-            ? String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let name = POSIX.hostName() ?? ""
         let cleaned = String(
             name.unicodeScalars.filter {
                 $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-")
