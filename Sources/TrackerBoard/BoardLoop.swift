@@ -189,6 +189,8 @@ package struct OpenBoard {
             drawSoon()
         case .deletions(let text):
             model.deletionsSeen = text
+        case .readsFrom(let source):
+            model.readsFrom = source
         case .me(let me):
             model.me = me
             if me == nil { model.message = "Could not tell who you are; \"mine\" shows nothing." }

@@ -39,6 +39,8 @@ package struct BoardModel {
     package var lastRead: String?
     /// What shows deleted projects on the board: `by webhook`, or `every 5 min` (nil before the first read).
     package var deletionsSeen: String?
+    /// The team's copy, when the cards come from it (before the deletions: at 80 columns the header's end is cut).
+    package var readsFrom: String?
     /// The open card: the project's details as `show` gives them.
     package var card: CardDetail?
     package var showsHelp = false

@@ -66,8 +66,8 @@ extension OpenBoard {
                 }
                 var all = shown.map { BoardCard($0) }
                 if let watch = await reader.deletionWatch() {
-                    let shared = await reader.sharedState().map { " · " + $0 } ?? ""
-                    input.yield(.deletions(Self.deletionsText(watch) + shared))
+                    if let shared = await reader.sharedState() { input.yield(.readsFrom(shared)) }
+                    input.yield(.deletions(Self.deletionsText(watch)))
                 }
                 if let summary = try? await (tasks ?? Self.taskSummaryRead(session))?.value {
                     summary.fill(&all)

@@ -61,6 +61,7 @@ package struct BoardScreen {
         let total = columns.reduce(0) { $0 + $1.count }
         var title = " tracker board · \(Self.safe(table)) · \(total.formatted()) project\(total == 1 ? "" : "s")"
         if model.isLoading { title += " · reading…" } else if let read = model.lastRead { title += " · read \(read)" }
+        if let source = model.readsFrom { title += " · " + source }
         if let deletions = model.deletionsSeen { title += " · deletions " + deletions }
         var right: [String] = []
         if model.mineOnly { right.append("mine") }

@@ -24,6 +24,8 @@ package enum BoardEvent: Sendable {
     case me(String?)
     /// What shows deletions: the base's webhook, or an id listing every 5 minutes.
     case deletions(String)
+    /// Where the cards come from when it is not the board's own copy: the team's copy in Redis.
+    case readsFrom(String)
     case card(CardDetail)
     /// A write ended: what to say on the bottom line, and what to put back on screen if Airtable refused it.
     case written(message: String, undo: BoardUndo?)
