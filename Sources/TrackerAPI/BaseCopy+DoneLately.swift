@@ -23,7 +23,10 @@ extension BaseCopy {
 
     /// The projects whose completion changed at `since` or later and that may be complete now: `formula` asks Airtable
     /// once for each `since` (a day's), and what turns complete after that the copy sees itself.
+    ///
+    /// A reader of the team's copy waits for the copy instead: its header brings the poller's answer.
     public func completedIDs(since: String, formula: String) async throws -> Set<String> {
+        if doneLately[since] == nil, let team = team.withLock({ $0 }) { await team.awaitLoaded(self) }
         if doneLately[since] == nil {
             let asked = markNow() ?? ""
             var ids = Set<String>()
@@ -34,9 +37,35 @@ extension BaseCopy {
             if doneLately.count >= 4 { doneLately = [:] }
             doneLately[since] = (asked, ids)
         }
-        let answer = doneLately[since]!
-        // Seen turning complete after Airtable answered (less the margin, which only adds what it also said).
+        return lately(since) ?? []
+    }
+
+    /// What Airtable answered for `since`, with what the copy saw turn complete after it (less the margin, which only
+    /// adds what it also said); nil when it was not asked.
+    private func lately(_ since: String) -> Set<String>? {
+        guard let answer = doneLately[since] else { return nil }
         let seen = doneSeen.filter { $0.value >= answer.asked && $0.value >= since }.keys
         return answer.ids.union(seen)
+    }
+
+    /// The done-lately answers as the team's copy's header keeps them (`done:<since>` → `<refreshed> <ids>`), so
+    /// readers never ask Airtable what the poller asked: tagged with the refresh they go with.
+    func doneHeader(refreshed: String) -> [(String, String)] {
+        doneLately.keys.sorted().map { since in
+            ("done:" + since, ([refreshed] + (lately(since) ?? []).sorted()).joined(separator: " "))
+        }
+    }
+
+    /// The poller's done-lately answers from the team's copy's header, those that go with its last refresh (an answer
+    /// left from another day, or by another poller, is not taken).
+    func adoptDone(_ header: [String: String]) {
+        guard let refreshed = header["refreshed"], !refreshed.isEmpty else { return }
+        for (key, value) in header where key.hasPrefix("done:") {
+            var words = value.split(separator: " ").map(String.init)
+            guard words.first == refreshed else { continue }
+            words.removeFirst()
+            // Everything seen after this is seen by this copy applying the refreshes after it.
+            doneLately[String(key.dropFirst("done:".count))] = ("", Set(words))
+        }
     }
 }

@@ -9,6 +9,8 @@ final class BoardTerminalProcess: @unchecked Sendable {
     private let output = Pipe()
     private let lock = NSCondition()
     private var received = Data()
+    /// When each piece of output arrived: the length received by then.
+    private var arrivals: [(length: Int, at: Date)] = []
     private var ended = false
 
     init(
@@ -27,7 +29,12 @@ final class BoardTerminalProcess: @unchecked Sendable {
             let data = handle.availableData
             guard let self else { return }
             self.lock.lock()
-            if data.isEmpty { self.ended = true } else { self.received.append(data) }
+            if data.isEmpty {
+                self.ended = true
+            } else {
+                self.received.append(data)
+                self.arrivals.append((self.received.count, Date()))
+            }
             self.lock.broadcast()
             self.lock.unlock()
         }
@@ -51,6 +58,15 @@ final class BoardTerminalProcess: @unchecked Sendable {
             if ended || !lock.wait(until: started.addingTimeInterval(timeout)) { return nil }
         }
         return Date().timeIntervalSince(started)
+    }
+
+    /// When `text` was first drawn (the arrival of the output that completed it); waits up to `timeout` for it.
+    func drawn(_ text: String, timeout: Double = 120) -> Date? {
+        guard wait(for: text, timeout: timeout) != nil else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        guard let end = received.range(of: Data(text.utf8))?.upperBound else { return nil }
+        return arrivals.first { $0.length >= end }?.at
     }
 
     func type(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }

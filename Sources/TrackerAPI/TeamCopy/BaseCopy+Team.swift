@@ -113,6 +113,7 @@ extension BaseCopy {
 
     /// The marks, watch and cursor the team's copy's header holds.
     func adoptState(_ header: [String: String]) {
+        adoptDone(header)
         if let mark = header["mark:projects"] { projectCopy?.mark = mark.isEmpty ? nil : mark }
         if let mark = header["mark:tasks"] { taskCopy?.mark = mark.isEmpty ? nil : mark }
         if let mark = header["mark:clients"] { clientCopy?.mark = mark.isEmpty ? nil : mark }

@@ -25,14 +25,23 @@ extension TeamCopy {
         // A copy this process keeps is as good as what it serves: it is put in Redis as it is, unless the copy there
         // was found unsound, which is read whole again.
         let readWhole = rebuildNeeded
-        let pages = self.pages
-        let report = try await copy.pollForTeam(whole: readWhole) { page in pages.withLock { $0 }?(page) }
+        let (pages, store, token) = (self.pages, store, token)
+        // The first page of a first whole read is kept in Redis for readers waiting to draw a first screen.
+        let unpublished = Locked(loaded == nil)
+        let report = try await copy.pollForTeam(whole: readWhole) { page in
+            pages.withLock { $0 }?(page)
+            if unpublished.withLock({ first in
+                defer { first = false }; return first
+            }) {
+                store.publishFirstPage(token: token, records: page.map(TeamCopyStore.value))
+            }
+        }
         let stamp = clock.at(local: started) ?? clock.now() ?? 0
-        var header = await copy.teamHeader()
+        let refreshed = clock.now().map { "\($0)" } ?? ""
+        var header = await copy.teamHeader() + copy.doneHeader(refreshed: refreshed)
         header += [
             ("layout", TeamCopyStore.Keys.hash(settings.layout)), ("poller", settings.poller),
-            ("kept", settings.everyField ? "all" : "some"),
-            ("refreshed", clock.now().map { "\($0)" } ?? ""),
+            ("kept", settings.everyField ? "all" : "some"), ("refreshed", refreshed),
         ]
         let version: Int
         if readWhole || !report.whole.isEmpty || loaded == nil {
@@ -42,7 +51,7 @@ extension TeamCopy {
             let newsID = (try? store.head().fields["news"]) ?? nil
             loaded = Loaded(generation: generation, version: version, newsID: newsID ?? "0")
             rebuildNeeded = false
-            _ = try? store.connection.call([["DEL", store.keys.failed]])
+            _ = try? store.connection.call([["DEL", store.keys.failed, store.keys.first]])
         } else if let current = loaded {
             version = try store.refresh(
                 token: token, stamp: stamp, generation: current.generation, tables: await copy.teamTables,

@@ -13,6 +13,7 @@ extension TeamCopy {
             // Nothing in Redis (never built, flushed, evicted): the poller builds it, or this process takes the lease
             // at its next round and builds it. A copy this process had is no longer there to vouch for.
             if let failed = fields["failed"], poller != nil { return setTrouble(failed) }
+            showFirstPage()
             if loaded != nil {
                 setTrouble("the copy is missing from Redis (flushed, evicted, or not built yet)")
             }
@@ -37,6 +38,19 @@ extension TeamCopy {
         // What was applied while the tables were read.
         if let news = try? store.news(after: loaded!.newsID, blocking: nil), !news.isEmpty { await apply(news) }
         onChange.withLock { $0 }?()
+    }
+
+    /// Gives a face waiting for the copy the first page of the poller's read, once, when the poller has kept it.
+    func showFirstPage() {
+        guard !firstPageShown, !polling, loaded == nil else { return }
+        let show = pages.withLock { $0 }
+        guard show != nil || !firstPageKept, let page = store.firstPage(as: Project.self), !page.isEmpty else {
+            return
+        }
+        firstPageKept = true
+        guard let show else { return }
+        firstPageShown = true
+        show(page)
     }
 
     /// Every table the face keeps, read from Redis and checked against the header's counts; a table short of its count

@@ -71,6 +71,10 @@ public actor TeamCopy {
     var ownVersions = Set<Int>()
     /// A one-shot read's snapshot: loaded once, never followed or polled.
     var isSnapshot = false
+    /// Whether the face waiting for the copy was given the poller's first page, and whether that page was seen kept.
+    var firstPageShown = false
+    var firstPageKept = false
+    let openedAt = MonotonicClock.now()
     private var lastSaid: String?
     private var loop: Task<Void, Never>?
     private var renewal: Task<Void, Never>?
@@ -94,12 +98,12 @@ public actor TeamCopy {
     /// this process is the one reading.
     public func serves(_ copy: BaseCopy, onPage: (@Sendable ([Project]) -> Void)? = nil) async -> Bool {
         if isSnapshot { return loaded != nil && trouble == nil }
-        if loop == nil {
-            self.copy = copy
-            loop = Task { await run() }
-        }
+        start(copy)
         if (loaded == nil || takingOver) && trouble == nil && !unreachable {
-            if let onPage { pages.withLock { $0 = onPage } }
+            if let onPage {
+                pages.withLock { $0 = onPage }
+                showFirstPage()
+            }
             while (loaded == nil || takingOver) && trouble == nil && !unreachable {
                 await withCheckedContinuation { waiting.append($0) }
             }
@@ -116,6 +120,23 @@ public actor TeamCopy {
         }
         lastSaid = nil
         return true
+    }
+
+    /// Waits until `copy` is loaded from the team's copy (its header brings what the poller asked Airtable), this
+    /// process polls (it asks Airtable itself), or the copy cannot be served.
+    public func awaitLoaded(_ copy: BaseCopy) async {
+        if isSnapshot { return }
+        start(copy)
+        while loaded == nil && !polling && trouble == nil && !unreachable {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+    }
+
+    /// Starts following (and polling, with the lease) for `copy`, once.
+    private func start(_ copy: BaseCopy) {
+        guard loop == nil else { return }
+        self.copy = copy
+        loop = Task { await run() }
     }
 
     /// Loads the copy into `copy` once for a one-shot read, when it was refreshed within `maxAge` seconds (by Redis's
@@ -163,7 +184,12 @@ public actor TeamCopy {
     private func run() async {
         while !Task.isCancelled {
             await step()
-            let wait = polling ? max(0.05, min(Self.followBlock, nextPoll - MonotonicClock.now())) : Self.followBlock
+            // While the poller's first page is not kept yet, a reader looks for it often (for a face's first screen;
+            // a face may ask only once this loop is waiting), for its first seconds.
+            let drawing = loaded == nil && !polling && !firstPageKept && MonotonicClock.now() - openedAt < 10
+            let wait =
+                polling
+                ? max(0.05, min(Self.followBlock, nextPoll - MonotonicClock.now())) : drawing ? 0.005 : Self.followBlock
             let from = loaded?.newsID ?? "$"
             let news = await waitForNews(after: from, upTo: wait)
             if let news, !news.isEmpty, loaded != nil { await apply(news) }
@@ -177,6 +203,7 @@ public actor TeamCopy {
             if !polling, try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
                 (polling, leaseConfirmed, nextPoll) = (true, now, now)
                 keepLeaseRenewed()
+                wake()
             }
             if polling && now >= nextPoll {
                 nextPoll = now + settings.every

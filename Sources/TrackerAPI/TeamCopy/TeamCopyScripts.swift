@@ -155,4 +155,13 @@ enum TeamCopyScripts {
             keep(all)
             return {1, version + 1}
             """#)
+
+    /// The first page of a whole read, kept a short while for readers waiting for the copy to draw a first screen;
+    /// fenced by the lease, so a poller frozen past it cannot show an old one.
+    static let firstPage = RedisScript(
+        #"""
+        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+        redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+        return 1
+        """#)
 }

@@ -90,6 +90,26 @@ extension TeamCopyStore {
         return try Self.accepted(answer)
     }
 
+    /// Keeps the first page of a whole read for two minutes (or until the copy is made), while `token` holds the
+    /// lease: one stored record a line.
+    func publishFirstPage(token: String, records: [String]) {
+        let text = records.joined(separator: "\n")
+        _ = try? connection.evaluate([
+            (TeamCopyScripts.firstPage, [keys.lease, keys.first], [token, text, "120000"])
+        ])
+    }
+
+    /// The first page a poller kept, decoded; nil when none is, or it holds a line that is not a record.
+    func firstPage<Record: StoredRecord>(as: Record.Type) -> [Record]? {
+        guard let text = (try? connection.command(["GET", keys.first]))?.text else { return nil }
+        var records: [Record] = []
+        for line in text.split(separator: "\n") {
+            guard let json = try? JSONParser.parse(String(line)), let record = Record(stored: json) else { return nil }
+            records.append(record)
+        }
+        return records
+    }
+
     private static func accepted(_ answer: RESPValue) throws -> Int {
         guard case .array(let parts?) = answer, parts.count == 2 else {
             throw RedisFailure.replied("a script of the team's copy answered in an unexpected shape")

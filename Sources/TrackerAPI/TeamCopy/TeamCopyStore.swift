@@ -31,6 +31,8 @@ public struct TeamCopyStore: Sendable {
         /// Why the poller's first read failed, for the readers waiting for it (a minute).
         public var failed: String { prefix + ":failed" }
         public var head: String { prefix + ":head" }
+        /// The first page of the poller's first whole read, for the first screens of readers waiting for it.
+        public var first: String { prefix + ":first" }
         public var gone: String { prefix + ":gone" }
         public var news: String { prefix + ":news" }
         public func records(_ table: BaseCopy.Table) -> String { prefix + ":" + table.word }

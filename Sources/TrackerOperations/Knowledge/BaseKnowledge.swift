@@ -46,6 +46,8 @@ package final class BaseKnowledge: Sendable {
     private let cache: CacheDirectory?
     private let fileName: String
     private let now: @Sendable () -> Date
+    /// The schema the team's copy shares through Redis, when this process takes part in it.
+    private let team: TeamSchema?
 
     private struct State {
         package var remembered: RememberedBase?
@@ -60,8 +62,11 @@ package final class BaseKnowledge: Sendable {
     /// Held while what is remembered is written, so saves land in the order they take the state.
     private let saving = Locked(())
 
-    package init(client: ProjectAPIClient, cache: CacheDirectory?, now: @escaping @Sendable () -> Date) {
+    package init(
+        client: ProjectAPIClient, cache: CacheDirectory?, now: @escaping @Sendable () -> Date, team: TeamSchema? = nil
+    ) {
         self.client = client
+        self.team = team
         self.settings = client.access.fieldSettings
         self.cache = cache
         self.fileName = RememberedBase.fileName(
@@ -88,7 +93,8 @@ package final class BaseKnowledge: Sendable {
         loadRemembered().map { now().timeIntervalSince1970 - $0.readAt }
     }
 
-    /// The layout: from the remembered schema while it is under an hour old, else from the schema read now.
+    /// The layout: from the remembered schema while it is under an hour old, else from the one the team shares (when
+    /// this process takes part in the team's copy), else from the schema read now.
     package func layout() async throws -> TableLayout {
         if let layout = state.withLock({ $0.layout }) { return layout }
         let remembered = loadRemembered()
@@ -99,8 +105,30 @@ package final class BaseKnowledge: Sendable {
                 // The base may have been put right since: read it again before refusing it.
                 guard error.exitCode == .configuration else { throw error }
             }
+        } else if let layout = await sharedLayout() {
+            return layout
         }
         return try await read()
+    }
+
+    /// The layout from the schema the team shares, when it is under an hour old and fits the secrets file; nil leaves
+    /// the read to this process (which then shares what it read). While another machine is reading it, this one waits
+    /// a moment for it rather than reading it too.
+    private func sharedLayout() async -> TableLayout? {
+        guard let team else { return nil }
+        let now = self.now
+        let isFresh: (Double) -> Bool = {
+            RememberedBase(readAt: $0, schema: nil).isFresh(at: now().timeIntervalSince1970)
+        }
+        var found = team.shared().flatMap { isFresh($0.readAt) ? $0 : nil }
+        if found == nil && !team.claim() { found = await team.awaitShared(isFresh: isFresh) }
+        guard let found else { return nil }
+        var remembered = loadRemembered() ?? RememberedBase(readAt: found.readAt, schema: nil)
+        (remembered.readAt, remembered.schema) = (found.readAt, found.schema)
+        // A shared schema that does not fit (a field renamed since) is read again from Airtable, as a remembered one is.
+        guard let layout = try? adopt(remembered, isCurrent: false) else { return nil }
+        save()
+        return layout
     }
 
     /// The layout from the schema read again now, unless this command already read it: nil then, as nothing new
@@ -112,9 +140,21 @@ package final class BaseKnowledge: Sendable {
 
     /// The schema as Airtable has it now, remembered for the next hour.
     private func read() async throws -> TableLayout {
-        let body = try await client.schemaBody().get()
+        let body: JSONValue?
+        do {
+            body = try await client.schemaBody().get()
+        } catch {
+            team?.release()
+            throw error
+        }
+        let readAt = now().timeIntervalSince1970
+        if let body, let team {
+            team.share(body, readAt: readAt, lifetime: RememberedBase.lifetime)
+        } else {
+            team?.release()
+        }
         // Names stay as long as the schema they were resolved with.
-        let layout = try adopt(RememberedBase(readAt: now().timeIntervalSince1970, schema: body), isCurrent: true)
+        let layout = try adopt(RememberedBase(readAt: readAt, schema: body), isCurrent: true)
         save()
         return layout
     }

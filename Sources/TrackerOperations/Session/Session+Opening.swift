@@ -34,7 +34,9 @@ extension Session {
         _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
         attempt: SchemaAttempt, readingBeside: Bool, evenWithCopy: Bool
     ) async throws -> Session {
-        let knowledge = BaseKnowledge(client: client, cache: surroundings.cache, now: surroundings.now)
+        let knowledge = BaseKnowledge(
+            client: client, cache: surroundings.cache, now: surroundings.now,
+            team: teamSchema(configuration, surroundings))
         if readingBeside && attempt.mayReadBeside && !knowledge.remembersFreshSchema
             && (surroundings.copies == nil || evenWithCopy && !configuration.teamCopy) && surroundings.maxAge == nil
         {

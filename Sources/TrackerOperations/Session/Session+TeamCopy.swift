@@ -16,9 +16,20 @@ extension Session {
     }
 
     /// Whether this session takes part in the team's copy: `"teamCopy"` on, with the team's Redis as the engine.
-    private var teamAddress: RedisAddress? {
+    private var teamAddress: RedisAddress? { Self.teamAddress(configuration, surroundings) }
+
+    private static func teamAddress(_ configuration: Configuration, _ surroundings: SessionSurroundings)
+        -> RedisAddress?
+    {
         guard configuration.teamCopy, surroundings.coordination is TeamCoordination else { return nil }
         return configuration.redis
+    }
+
+    /// The schema the team shares through Redis, when a session opened with these takes part in the team's copy.
+    static func teamSchema(_ configuration: Configuration, _ surroundings: SessionSurroundings) -> TeamSchema? {
+        guard let address = teamAddress(configuration, surroundings) else { return nil }
+        return TeamSchema(
+            owner: configuration.budgetOwner, connection: RedisConnection(address: address, answerTimeout: 2))
     }
 
     /// This process's part in the team's copy of the tables `copy` keeps (the fields kept are part of its keys).

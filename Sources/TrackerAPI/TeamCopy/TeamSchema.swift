@@ -1,0 +1,74 @@
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// The base's schema as the team's copy shares it through Redis: a machine that takes part reads it from there when
+/// it remembers none, so ten machines opening at once cost the base one schema read, not ten. One of them reads it
+/// from Airtable (holding a short claim) while the others wait a moment for it.
+///
+/// Only the schema API's answer and when it was read are shared (never a token, user or names found); it is kept as
+/// long as a remembered schema is (an hour) and checked as strictly: one that does not parse is not used.
+public struct TeamSchema: Sendable {
+    let key: String
+    let claimKey: String
+    let connection: RedisConnection
+    let token = Digest.randomHex(bytes: 8)
+
+    /// The shared schema of the base `owner` names, at its endpoint.
+    public init(owner: BudgetOwner, connection: RedisConnection) {
+        let base = TeamCoordination.Keys.base(owner.baseID)
+        key = "tracker:{\(base)}:schema:" + TeamCoordination.Keys.endpoint(owner)
+        claimKey = key + ":reading"
+        self.connection = connection
+    }
+
+    /// How long one machine may take to read the schema before the others read it themselves.
+    static let claimMilliseconds = 5_000
+
+    /// The schema shared, and when it was read (seconds since 1970); nil when none is, Redis fails or it is junk.
+    public func shared() -> (readAt: Double, schema: JSONValue)? {
+        guard let text = (try? connection.command(["GET", key]))?.text else { return nil }
+        let parts = text.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let readAt = Double(parts[0]), let schema = try? JSONParser.parse(String(parts[1])),
+            case .object = schema
+        else { return nil }
+        return (readAt, schema)
+    }
+
+    /// Shares `schema`, read at `readAt`, for `lifetime` seconds from then; a failing Redis is left alone.
+    public func share(_ schema: JSONValue, readAt: Double, lifetime: Double) {
+        let milliseconds = Int(max(1, lifetime) * 1000)
+        _ = try? connection.call([
+            ["SET", key, "\(readAt) " + schema.serialized(), "PX", "\(milliseconds)"], ["DEL", claimKey],
+        ])
+    }
+
+    /// Claims the schema's read for this process: true when it should read it (nobody else is, or Redis fails).
+    public func claim() -> Bool {
+        guard
+            let answer = try? connection.command([
+                "SET", claimKey, token, "NX", "PX", "\(Self.claimMilliseconds)",
+            ])
+        else { return true }
+        return answer.text == "OK"
+    }
+
+    /// Lets the claim go (the read failed), so another machine reads the schema at once.
+    public func release() {
+        _ = try? connection.evaluate([(RedisScripts.release, [claimKey], [token])])
+    }
+
+    /// Waits for the machine that claimed the read to share it: the schema once it is shared and `isFresh`, nil when
+    /// the claim ends without one (that read failed) or after the claim's time.
+    public func awaitShared(isFresh: (Double) -> Bool) async -> (readAt: Double, schema: JSONValue)? {
+        let deadline = MonotonicClock.now() + Double(Self.claimMilliseconds) / 1000
+        while MonotonicClock.now() < deadline {
+            if let found = shared(), isFresh(found.readAt) { return found }
+            guard (try? connection.command(["EXISTS", claimKey])) == .integer(1) else {
+                return shared().flatMap { isFresh($0.readAt) ? $0 : nil }
+            }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return nil
+    }
+}
