@@ -149,4 +149,26 @@ final class TeamCopyScriptTests: XCTestCase {
         XCTAssertNil(TeamCopyStore.record("1 1 " + task.stored.serialized(), as: Project.self))
         XCTAssertNotNil(TeamCopyStore.record("1.5 7 " + full.stored.serialized(), as: Project.self))
     }
+
+    /// A table of many batches is read whole, each record once, while the next batches are read ahead; a taker that
+    /// stops at the first batch (junk) ends the reading ahead instead of hanging on it.
+    func testAScanReadsEveryRecordOnceAndStopsWhenTheTakerDoes() throws {
+        let projects = (0..<9_000).map { project(String(format: "rec%014d", $0), "P\($0)") }
+        _ = try built(projects)
+        var seen: [String] = []
+        var batches = 0
+        try store.scan(.projects) { batch in
+            batches += 1
+            seen += batch.map(\.id)
+        }
+        XCTAssertGreaterThan(batches, 2, "read in several batches")
+        XCTAssertEqual(seen.count, projects.count)
+        XCTAssertEqual(Set(seen), Set(projects.map(\.id)))
+        struct Stop: Error {}
+        for _ in 0..<20 {
+            XCTAssertThrowsError(try store.scan(.projects) { _ in throw Stop() }) { XCTAssertTrue($0 is Stop) }
+        }
+        // The connection is free again: the readers ahead stopped rather than holding it.
+        XCTAssertEqual(try store.head().fields["generation"], "gen1")
+    }
 }

@@ -117,25 +117,6 @@ public struct TeamCopyStore: Sendable {
 
     // MARK: - Records
 
-    /// Every record of `table`, a batch at a time, as stored (`"<stamp> <order> <json>"`).
-    func scan(_ table: BaseCopy.Table, _ batch: ([(id: String, value: String)]) throws -> Void) throws {
-        var cursor = "0"
-        repeat {
-            let answer = try connection.command(["HSCAN", keys.records(table), cursor, "COUNT", "2000"])
-            guard case .array(let parts?) = answer, parts.count == 2, let next = parts[0].text,
-                case .array(let items?) = parts[1]
-            else { throw RedisFailure.replied("HSCAN answered in an unexpected shape") }
-            var found: [(id: String, value: String)] = []
-            var index = 0
-            while index + 1 < items.count {
-                found.append((items[index].text ?? "", items[index + 1].text ?? ""))
-                index += 2
-            }
-            try batch(found)
-            cursor = next
-        } while cursor != "0"
-    }
-
     /// The stored values of these records (nil for one not there).
     func values(_ table: BaseCopy.Table, ids: [String]) throws(RedisFailure) -> [String?] {
         var values: [String?] = []
