@@ -31,6 +31,8 @@ package struct BoardHost: Sendable {
     package var beforeEnding: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// What was said on stderr meanwhile (a warning the full screen would hide), for the bottom line.
     package var said: Locked<String?>
+    /// The table's name, when the configuration is read before the session opens: the board shows at once.
+    package var table: String?
 
     /// Each value given.
     package init(
@@ -56,14 +58,19 @@ extension Board {
         var filters = filters
         let startsMine = filters.mine
         filters.mine = false
-        let session = try await host.opener.session(SessionOpening(readingBeside: true, evenWithCopy: true))
         let code = tracker_terminal_take(STDOUT_FILENO)
         guard code == 0 else { throw AppError.output("cannot take the terminal: \(POSIX.describe(code))") }
         defer { tracker_terminal_give_back() }
         // Whichever handler hears SIGTERM or SIGHUP first, the terminal is given back before tracker ends.
         host.beforeEnding { tracker_terminal_give_back() }
-        var board = OpenBoard(host: host, session: session, filters: filters, view: view)
-        board.model.mineOnly = startsMine
+        // The board shows at once, before its session opens (the schema may take a round trip, or a wait for the
+        // teammate's machine reading it): the first cards then follow the first page, not a frame drawn after it.
+        var model = BoardModel(today: host.today)
+        model.mineOnly = startsMine
+        let shown = host.table.map { OpenBoard.firstFrame(of: model, table: $0, host: host) }
+        let session = try await host.opener.session(SessionOpening(readingBeside: true, evenWithCopy: true))
+        var board = OpenBoard(host: host, session: session, filters: filters, view: view, shown: shown)
+        board.model = model
         try await board.run(every: everySeconds)
     }
 }
@@ -86,7 +93,24 @@ package struct OpenBoard {
     private var askingMe = false
     package var refreshed: [BoardCard] = []
 
-    package init(host: BoardHost, session: Session, filters: ProjectFilters, view: String?) {
+    /// A frame drawn before the board's session opened: what the terminal shows, and when it was drawn.
+    package struct FirstFrame {
+        var writer: FrameWriter
+        var drawnAt: Double
+    }
+
+    /// Draws `model`'s empty board for `table` at once.
+    package static func firstFrame(of model: BoardModel, table: String, host: BoardHost) -> FirstFrame {
+        var model = model
+        let (width, height) = BoardTerminal.size()
+        var writer = FrameWriter(colour: host.colour)
+        let bytes = writer.frame(
+            BoardScreen(width: width, height: height, unicode: host.unicode, table: table).render(&model))
+        _ = FileDescriptorWriter.write(bytes, to: STDOUT_FILENO)
+        return FirstFrame(writer: writer, drawnAt: MonotonicClock.now())
+    }
+
+    package init(host: BoardHost, session: Session, filters: ProjectFilters, view: String?, shown: FirstFrame? = nil) {
         self.host = host
         self.session = session
         self.filters = filters
@@ -94,7 +118,8 @@ package struct OpenBoard {
         self.unicode = host.unicode
         self.said = host.said
         model = BoardModel(today: host.today)
-        writer = FrameWriter(colour: host.colour)
+        writer = shown?.writer ?? FrameWriter(colour: host.colour)
+        lastDraw = shown?.drawnAt ?? 0
         (events, input) = AsyncStream.makeStream(of: BoardEvent.self)
     }
 
@@ -235,8 +260,10 @@ package struct OpenBoard {
         }
         let lines = screen.render(&model)
         let bytes = writer.frame(lines)
-        lastDraw = MonotonicClock.now()
+        // A frame that changed nothing is not a draw: the first cards follow the board's first frame as soon as
+        // pages pouring in may be drawn.
         guard !bytes.isEmpty else { return }
+        lastDraw = MonotonicClock.now()
         _ = FileDescriptorWriter.write(bytes, to: STDOUT_FILENO)
     }
 

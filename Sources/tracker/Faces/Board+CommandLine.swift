@@ -26,8 +26,11 @@ extension Board: Command {
                 let line = text.split(separator: "\n").first.map(String.init) ?? ""
                 said.withLock { $0 = line.hasPrefix("tracker: ") ? String(line.dropFirst(9)) : line }
             }, isStdoutTerminal: true, isStderrTerminal: false, terminalWidth: runner.output.terminalWidth)
-        let host = BoardHost(
-            opener: quiet.workspace(for: runner.invocation, today: runner.today).opener(), today: runner.today,
+        let workspace = quiet.workspace(for: runner.invocation, today: runner.today)
+        // Read (token command and all) before the board takes the terminal, which it then does at once.
+        let table = try workspace.loadConfiguration().table
+        var host = BoardHost(
+            opener: workspace.opener(), today: runner.today,
             now: runner.context.now,
             timeZone: runner.context.timeZone,
             unicode: TimelineChart.Glyphs.localeIsUTF8(runner.context.environment),
@@ -36,6 +39,7 @@ extension Board: Command {
             openInBrowser: runner.context.openInBrowser,
             beforeEnding: { [runner] in runner.context.interruption.beforeEnding($0) },
             said: said)
+        host.table = table
         do {
             try await options.run(in: host)
         } catch {
