@@ -11,17 +11,12 @@ import Foundation
         return
     }
     defer { redis.stop() }
-    let projects = 1016
-    let (fake, _) = try serve(
-        FakeAirtable.generatedProjects(count: projects), requestsPerSecond: 5, trackerPace: 5,
-        tasks: FakeAirtable.generatedTasks(count: projects * 10, projects: projects))
+    let fake = try pacedTeamBase()
     defer { fake.stop() }
     func machines(teamCopy: Bool, count: Int = 10) throws -> [[String: String]] {
         try (0..<count).map { _ in try teamMachine(fake, redis: redis.url, teamCopy: teamCopy) }
     }
-    func row(_ name: String, _ value: String, goal: String) {
-        print("  " + name.padding(toLength: 62, withPad: " ", startingAt: 0) + value + "   (" + goal + ")")
-    }
+    func row(_ name: String, _ value: String, goal: String) { printTeamRow(name, value, goal) }
 
     // One server alone, then ten together: requests and the last answer.
     func openTogether(_ environments: [[String: String]]) throws -> (requests: Int, last: Double, totals: Set<Int>) {
@@ -141,23 +136,30 @@ import Foundation
 @MainActor func teamBoardsRows() throws {
     guard let redis = BenchmarkRedis() else { return print("  no redis-server installed; --team-boards skipped") }
     defer { redis.stop() }
-    let projects = 1016
-    let (fake, _) = try serve(
-        FakeAirtable.generatedProjects(count: projects), requestsPerSecond: 5, trackerPace: 5,
-        tasks: FakeAirtable.generatedTasks(count: projects * 10, projects: projects))
+    let fake = try pacedTeamBase()
     defer { fake.stop() }
-    try boardsRow(fake, redis: redis) { name, value, goal in
-        print("  " + name.padding(toLength: 62, withPad: " ", startingAt: 0) + value + "   (" + goal + ")")
-    }
+    try boardsRow(fake, redis: redis, row: printTeamRow)
+}
+
+/// The base of the team's rows: 1,016 projects and 10,160 tasks behind the fake enforcing 5 requests a second.
+@MainActor private func pacedTeamBase() throws -> FakeAirtable {
+    let projects = 1016
+    return try serve(
+        FakeAirtable.generatedProjects(count: projects), requestsPerSecond: 5, trackerPace: 5,
+        tasks: FakeAirtable.generatedTasks(count: projects * 10, projects: projects)
+    ).0
+}
+
+/// One row of the team's benchmark: what, the value measured, and the goal.
+private func printTeamRow(_ name: String, _ value: String, _ goal: String) {
+    print("  " + name.padding(toLength: 62, withPad: " ", startingAt: 0) + value + "   (" + goal + ")")
 }
 
 /// `--team-reader`: the big reader's row alone.
 @MainActor func teamReaderRow(quick: Bool) throws {
     guard let redis = BenchmarkRedis() else { return print("  no redis-server installed; --team-reader skipped") }
     defer { redis.stop() }
-    try bigReaderRow(redis: redis, quick: quick) { name, value, goal in
-        print("  " + name.padding(toLength: 62, withPad: " ", startingAt: 0) + value + "   (" + goal + ")")
-    }
+    try bigReaderRow(redis: redis, quick: quick, row: printTeamRow)
 }
 
 /// At 50,000 projects and 100,000 tasks (the fake unpaced, so the poller's first read does not take minutes): how long
