@@ -93,23 +93,6 @@ package struct OpenBoard {
     private var askingMe = false
     package var refreshed: [BoardCard] = []
 
-    /// A frame drawn before the board's session opened: what the terminal shows, and when it was drawn.
-    package struct FirstFrame {
-        var writer: FrameWriter
-        var drawnAt: Double
-    }
-
-    /// Draws `model`'s empty board for `table` at once.
-    package static func firstFrame(of model: BoardModel, table: String, host: BoardHost) -> FirstFrame {
-        var model = model
-        let (width, height) = BoardTerminal.size()
-        var writer = FrameWriter(colour: host.colour)
-        let bytes = writer.frame(
-            BoardScreen(width: width, height: height, unicode: host.unicode, table: table).render(&model))
-        _ = FileDescriptorWriter.write(bytes, to: STDOUT_FILENO)
-        return FirstFrame(writer: writer, drawnAt: MonotonicClock.now())
-    }
-
     package init(host: BoardHost, session: Session, filters: ProjectFilters, view: String?, shown: FirstFrame? = nil) {
         self.host = host
         self.session = session
