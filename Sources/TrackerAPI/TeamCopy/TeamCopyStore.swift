@@ -94,10 +94,7 @@ public struct TeamCopyStore: Sendable {
 
     /// Takes the poller's lease for `token` when nobody holds it (`SET NX PX`); true when this process holds it.
     func takeLease(_ token: String, milliseconds: Int) throws(RedisFailure) -> Bool {
-        let answers = try connection.call([
-            ["SET", keys.lease, token, "NX", "PX", "\(milliseconds)"], ["GET", keys.lease],
-        ])
-        return answers[0].text == "OK" || answers[1].text == token
+        try connection.take(keys.lease, for: token, milliseconds: milliseconds)
     }
 
     /// Renews the lease while `token` holds it; false when it is another's or gone.

@@ -27,10 +27,13 @@ public struct TeamSchema: Sendable {
 
     /// The schema shared, and when it was read (seconds since 1970); nil when none is, Redis fails or it is junk.
     public func shared() -> (readAt: Double, schema: JSONValue)? {
-        guard let text = (try? connection.command(["GET", key]))?.text else { return nil }
-        let parts = text.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, let readAt = Double(parts[0]), let schema = try? JSONParser.parse(String(parts[1])),
-            case .object = schema
+        Self.parse((try? connection.command(["GET", key]))?.text)
+    }
+
+    /// A shared schema's value read back; nil when it is not one.
+    private static func parse(_ text: String?) -> (readAt: Double, schema: JSONValue)? {
+        guard let parts = text?.split(separator: " ", maxSplits: 1), parts.count == 2, let readAt = Double(parts[0]),
+            let schema = try? JSONParser.parse(String(parts[1])), case .object = schema
         else { return nil }
         return (readAt, schema)
     }
@@ -38,19 +41,13 @@ public struct TeamSchema: Sendable {
     /// Shares `schema`, read at `readAt`, for `lifetime` seconds from then; a failing Redis is left alone.
     public func share(_ schema: JSONValue, readAt: Double, lifetime: Double) {
         let milliseconds = Int(max(1, lifetime) * 1000)
-        _ = try? connection.call([
-            ["SET", key, "\(readAt) " + schema.serialized(), "PX", "\(milliseconds)"], ["DEL", claimKey],
-        ])
+        _ = try? connection.command(["SET", key, "\(readAt) " + schema.serialized(), "PX", "\(milliseconds)"])
+        release()
     }
 
     /// Claims the schema's read for this process: true when it should read it (nobody else is, or Redis fails).
     public func claim() -> Bool {
-        guard
-            let answer = try? connection.command([
-                "SET", claimKey, token, "NX", "PX", "\(Self.claimMilliseconds)",
-            ])
-        else { return true }
-        return answer.text == "OK"
+        (try? connection.take(claimKey, for: token, milliseconds: Self.claimMilliseconds)) ?? true
     }
 
     /// Lets the claim go (the read failed), so another machine reads the schema at once.
@@ -63,10 +60,10 @@ public struct TeamSchema: Sendable {
     public func awaitShared(isFresh: (Double) -> Bool) async -> (readAt: Double, schema: JSONValue)? {
         let deadline = MonotonicClock.now() + Double(Self.claimMilliseconds) / 1000
         while MonotonicClock.now() < deadline {
-            if let found = shared(), isFresh(found.readAt) { return found }
-            guard (try? connection.command(["EXISTS", claimKey])) == .integer(1) else {
-                return shared().flatMap { isFresh($0.readAt) ? $0 : nil }
-            }
+            // The value and whether the claim still stands, in one round trip.
+            guard let answers = try? connection.call([["GET", key], ["EXISTS", claimKey]]) else { return nil }
+            let found = Self.parse(answers[0].text).flatMap { isFresh($0.readAt) ? $0 : nil }
+            if found != nil || answers[1] != .integer(1) { return found }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         return nil

@@ -247,3 +247,14 @@ extension RedisConnection {
         }
     }
 }
+
+extension RedisConnection {
+    /// Takes `key` for `value` for `milliseconds` when nobody holds it (`SET NX PX`); true when `value` holds it now.
+    /// The GET beside the SET tells a key this process already holds: a SET whose answer was lost and was sent again
+    /// finds its own value there, and holds the key rather than waiting for itself.
+    public func take(_ key: String, for value: String, milliseconds: Int) throws(RedisFailure) -> Bool {
+        let answers = try call([["SET", key, value, "NX", "PX", "\(milliseconds)"], ["GET", key]])
+        if case .error(let text) = answers[0] { throw RedisConnection.classify(text) }
+        return answers[0].text == "OK" || answers[1].text == value
+    }
+}

@@ -49,20 +49,13 @@ final class RedisLock: HeldLock {
         let value = Digest.randomHex(bytes: 16)
         let started = now()
         while true {
-            let answers: [RESPValue]
+            let taken: Bool
             do throws(RedisFailure) {
-                // The GET beside the SET tells a lock this process already holds: a SET whose answer was lost and
-                // was sent again finds its own value there, and holds the lock rather than waiting for itself.
-                answers = try team.connection.call([
-                    ["SET", key, value, "NX", "PX", "\(timing.leaseMilliseconds)"], ["GET", key],
-                ])
+                taken = try team.connection.take(key, for: value, milliseconds: timing.leaseMilliseconds)
             } catch {
                 return .failure(team.unavailable(error, doing: what))
             }
-            if case .error(let text) = answers[0] {
-                return .failure(team.unavailable(RedisConnection.classify(text), doing: what))
-            }
-            if answers[0].text == "OK" || answers[1].text == value {
+            if taken {
                 let lock = RedisLock(key: key, value: value, doing: what, team: team, timing: timing)
                 lock.keepRenewed()
                 return .success(lock)
