@@ -158,13 +158,22 @@ public actor BaseCopy {
     /// Brings every table kept, and `tables`, up to date (one refresh at a time; a caller arriving while one runs waits
     /// for it and then runs its own unless it is fresh).
     public func upToDate(_ tables: Set<Table>, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws {
+        let team = team.withLock { $0 }
+        if running != nil, let team, let onPage {
+            // A face arriving while this process reads whole for the team sees the pages still to come, as one that
+            // asked first does (else its first screen waits for the whole read).
+            await team.showPages(onPage)
+        }
         while let running { _ = try? await running.value }
         let missing = tables.filter { !isKept($0) }
         let current = turn.withLock { $0 }
-        if missing.isEmpty, refreshedInTurn == current { return }
+        if missing.isEmpty, refreshedInTurn == current {
+            if let team, onPage != nil { await team.showPages(nil) }
+            return
+        }
         // The team's copy answers when it can vouch for itself (once a turn: the reads of one tool call or one board
         // refresh ask Redis once); else this copy reads Airtable as it would alone.
-        if let team = team.withLock({ $0 }), await team.serves(self, onPage: onPage) {
+        if let team, await team.serves(self, onPage: onPage) {
             refreshedInTurn = current
             return
         }

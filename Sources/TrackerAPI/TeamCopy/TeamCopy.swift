@@ -99,15 +99,13 @@ public actor TeamCopy {
     public func serves(_ copy: BaseCopy, onPage: (@Sendable ([Project]) -> Void)? = nil) async -> Bool {
         if isSnapshot { return loaded != nil && trouble == nil }
         start(copy)
+        // The face's pages are shown until it is served (or told it is not), never after.
+        defer { pages.withLock { $0 = nil } }
         if (loaded == nil || takingOver) && trouble == nil && !unreachable {
-            if let onPage {
-                pages.withLock { $0 = onPage }
-                showFirstPage()
-            }
+            if let onPage { showPages(onPage) }
             while (loaded == nil || takingOver) && trouble == nil && !unreachable {
                 await withCheckedContinuation { waiting.append($0) }
             }
-            pages.withLock { $0 = nil }
         }
         if loaded != nil && trouble == nil && !unreachable { await catchUp() }
         if unreachable { return false }
@@ -120,6 +118,13 @@ public actor TeamCopy {
         }
         lastSaid = nil
         return true
+    }
+
+    /// Gives `onPage` the pages of a whole read as they arrive (the poller's own, or the first page it kept for the
+    /// readers); nil stops.
+    func showPages(_ onPage: (@Sendable ([Project]) -> Void)?) {
+        pages.withLock { $0 = onPage }
+        if onPage != nil { showFirstPage() }
     }
 
     /// Waits until `copy` is loaded from the team's copy (its header brings what the poller asked Airtable), this
