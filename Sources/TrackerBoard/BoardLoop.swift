@@ -33,6 +33,8 @@ package struct BoardHost: Sendable {
     package var said: Locked<String?>
     /// The table's name, when the configuration is read before the session opens: the board shows at once.
     package var table: String?
+    /// Starts loading what requests go through, once the first frame is drawn (loading it holds up the process).
+    package var loadTransport: @Sendable () -> Void = {}
 
     /// Each value given.
     package init(
@@ -68,6 +70,7 @@ extension Board {
         var model = BoardModel(today: host.today)
         model.mineOnly = startsMine
         let shown = host.table.map { OpenBoard.firstFrame(of: model, table: $0, host: host) }
+        host.loadTransport()
         let session = try await host.opener.session(SessionOpening(readingBeside: true, evenWithCopy: true))
         var board = OpenBoard(host: host, session: session, filters: filters, view: view, shown: shown)
         board.model = model
@@ -250,14 +253,17 @@ package struct OpenBoard {
         _ = FileDescriptorWriter.write(bytes, to: STDOUT_FILENO)
     }
 
-    /// Draws at most ten times a second while pages pour in; a frame held back is drawn by the `.draw` it sends.
+    /// Draws at most ten times a second while pages pour in; a frame held back is drawn by the `.draw` it sends as soon
+    /// as a tenth of a second has passed since the last draw (not a whole tenth after it was held).
     private mutating func drawSoon() {
-        if MonotonicClock.now() - lastDraw >= 0.1 { return draw() }
+        let since = MonotonicClock.now() - lastDraw
+        if since >= 0.1 { return draw() }
         guard !drawPending else { return }
         drawPending = true
         let input = self.input
+        let wait = UInt64((0.1 - since) * 1_000_000_000)
         Task {
-            try? await Task.sleep(nanoseconds: 100_000_000)
+            try? await Task.sleep(nanoseconds: wait)
             input.yield(.draw)
         }
     }
