@@ -19,7 +19,7 @@ enum Tracker {
         // libcurl and the ~30 libraries behind it load on a thread of their own from the first moment, overlapping the
         // configuration and the cache, for every command that may send a request. (Earlier still, in a C constructor
         // before `main`, was measured slower: the Swift runtime's start waits on the loader's lock meanwhile.)
-        if CLI.mayUseNetwork(Array(CommandLine.arguments.dropFirst())) { NetworkHelper.preloadTransport() }
+        if CLI.loadsTransportAtStart(Array(CommandLine.arguments.dropFirst())) { NetworkHelper.preloadTransport() }
         // A closed pipe must surface as EPIPE on write, not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let code = CLI.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: POSIX.environment())

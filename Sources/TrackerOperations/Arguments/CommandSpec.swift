@@ -101,6 +101,12 @@ package struct CommandSpec: Sendable {
 
     /// Whether the command talks to Airtable (everything but help, completion scripts and the version).
     package var usesNetwork: Bool { !["help", "completion", "--version", "demo"].contains(name) }
+    /// Whether libcurl starts loading as the command starts. Not for the board, which draws first: loading libcurl and
+    /// the ~30 libraries behind it holds the loader's lock, which the runtime's first threads wait on, so ten boards
+    /// opened together on two cores drew their first frame ~30 ms late; the board loads it after that frame.
+    package var loadsTransportAtStart: Bool { usesNetwork && !Self.drawsBeforeLoadingTransport.contains(name) }
+    /// The commands that start libcurl loading themselves, once they have drawn.
+    package static let drawsBeforeLoadingTransport: Set<String> = ["board"]
 
     package func flag(named name: String) -> FlagSpec? {
         flags.first { $0.name == name || $0.short == name }

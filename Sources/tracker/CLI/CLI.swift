@@ -46,7 +46,7 @@ enum CLI {
         case .success(let parsed): invocation = parsed
         case .failure(let error): return report(error, to: context.output)
         }
-        if type(of: invocation.command).spec.usesNetwork { context.prepareNetwork() }
+        if type(of: invocation.command).spec.loadsTransportAtStart { context.prepareNetwork() }
         do {
             try await Runner(invocation: invocation, context: context, today: today).execute()
             return .success
@@ -59,11 +59,18 @@ enum CLI {
         }
     }
 
-    /// Whether a command line may send a request, told before it is parsed: all but help, the version and completion
-    /// (which never do), so those start without loading libcurl. A guess that is wrong costs a load, never a result.
-    static func mayUseNetwork(_ arguments: [String]) -> Bool {
+    /// Whether libcurl starts loading from the first moment, told before the command line is parsed: for all that may
+    /// send but the board (which draws first); never for help, the version and completion, which never send. A guess
+    /// that is wrong costs a load or a wait for one, never a result.
+    static func loadsTransportAtStart(_ arguments: [String]) -> Bool {
         if arguments.contains("--help") || arguments.contains("-h") { return false }
         guard let first = arguments.first(where: { !$0.hasPrefix("-") }) ?? arguments.first else { return false }
+        // The command is the first word that is not a flag, or, after a global flag's value, the next one.
+        let valued = Set(CommandSpec.globalFlags.filter { $0.value != nil }.map(\.name))
+        let command = arguments.indices.first { index in
+            !arguments[index].hasPrefix("-") && (index == 0 || !valued.contains(arguments[index - 1]))
+        }.map { arguments[$0] }
+        if let command, CommandSpec.drawsBeforeLoadingTransport.contains(command) { return false }
         return !["help", "completion", CompletionNames.command, "--version", "-V"].contains(first)
     }
 

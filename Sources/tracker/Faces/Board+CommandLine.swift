@@ -40,6 +40,7 @@ extension Board: Command {
             beforeEnding: { [runner] in runner.context.interruption.beforeEnding($0) },
             said: said)
         host.table = table
+        host.loadTransport = runner.context.prepareNetwork
         do {
             try await options.run(in: host)
         } catch {
