@@ -1,100 +1,6 @@
 import FakeAirtable
 import Foundation
 
-/// `tracker board` on a pseudo-terminal (util-linux `script` gives it one): keys written in, every byte it draws read
-/// back, the time between them measured.
-final class BoardTerminalProcess: @unchecked Sendable {
-    let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let lock = NSCondition()
-    private var received = Data()
-    /// When each piece of output arrived: the length received by then.
-    private var arrivals: [(length: Int, at: Date)] = []
-    private var ended = false
-
-    init(
-        _ tracker: String, environment: [String: String], columns: Int = 80, rows: Int = 24, arguments: String = "board"
-    ) throws {
-        var environment = environment
-        environment["TERM"] = "xterm-256color"
-        environment["LANG"] = "C.UTF-8"
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qfec", "stty cols \(columns) rows \(rows); exec '\(tracker)' \(arguments)", "/dev/null"]
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lock.lock()
-            if data.isEmpty {
-                self.ended = true
-            } else {
-                self.received.append(data)
-                self.arrivals.append((self.received.count, Date()))
-            }
-            self.lock.broadcast()
-            self.lock.unlock()
-        }
-        try process.run()
-    }
-
-    /// Bytes received so far.
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return received.count
-    }
-
-    /// Waits until what arrived after `offset` holds `text`; the seconds it took, or nil after `timeout`.
-    func wait(for text: String, after offset: Int = 0, timeout: Double = 120) -> Double? {
-        let started = Date()
-        let needle = Data(text.utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        while received.count < offset || received[offset...].range(of: needle) == nil {
-            if ended || !lock.wait(until: started.addingTimeInterval(timeout)) { return nil }
-        }
-        return Date().timeIntervalSince(started)
-    }
-
-    /// When `text` was first drawn (the arrival of the output that completed it); waits up to `timeout` for it.
-    func drawn(_ text: String, timeout: Double = 120) -> Date? {
-        guard wait(for: text, timeout: timeout) != nil else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        guard let end = received.range(of: Data(text.utf8))?.upperBound else { return nil }
-        return arrivals.first { $0.length >= end }?.at
-    }
-
-    func type(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
-
-    /// The pid of tracker itself (script's child).
-    var trackerPID: Int32? {
-        let children =
-            (try? String(
-                contentsOfFile: "/proc/\(process.processIdentifier)/task/\(process.processIdentifier)/children",
-                encoding: .utf8)) ?? ""
-        return children.split(separator: " ").compactMap { Int32($0) }.first
-    }
-
-    /// CPU seconds tracker has used.
-    var cpuSeconds: Double {
-        guard let pid = trackerPID, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
-    func quit() {
-        type("q")
-        process.waitUntilExit()
-    }
-}
-
 /// The board's first screen against answers 300 ms late, cold and with the schema remembered: the time to the first
 /// card, in round trips.
 @MainActor func firstScreenRows() throws {
@@ -119,10 +25,6 @@ final class BoardTerminalProcess: @unchecked Sendable {
 /// after a key press with 1,000 and 50,000 projects (median of `presses`) and the bytes one press writes, and the CPU
 /// of a board left idle for `idle` seconds.
 @MainActor func boardRows(presses: Int, idle: Double) throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-        print("  board: util-linux script is not installed; skipped")
-        return
-    }
     try firstScreenRows()
 
     for count in [1_000, 50_000] {
