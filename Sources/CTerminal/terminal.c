@@ -15,6 +15,11 @@ static const char enter_sequence[] = "\033[?1049h\033[?25l\033[H\033[2J";
 static const char leave_sequence[] = "\033[0m\033[?25h\033[?1049l";
 
 static const int handled_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGSEGV, SIGFPE};
+// What SIGTERM, SIGHUP and SIGINT did before the terminal was taken: tracker's own watcher (a handler that writes to
+// its pipe) is called after the terminal is given back, so the process ends through its clean-ups (the team's lease
+// let go) rather than dying of the signal.
+static const int watched_signals[] = {SIGTERM, SIGHUP, SIGINT};
+static struct sigaction previous[3];
 
 static void write_all(const char *bytes, size_t count) {
     while (count > 0) {
@@ -52,6 +57,15 @@ void tracker_terminal_give_back(void) {
 
 static void give_back_and_die(int signal_number) {
     tracker_terminal_give_back();
+    for (size_t index = 0; index < sizeof watched_signals / sizeof watched_signals[0]; index++) {
+        void (*handler)(int) = previous[index].sa_handler;
+        if (watched_signals[index] != signal_number || (previous[index].sa_flags & SA_SIGINFO) ||
+            handler == SIG_DFL || handler == SIG_IGN) {
+            continue;
+        }
+        handler(signal_number);
+        return;
+    }
     struct sigaction fallback;
     memset(&fallback, 0, sizeof fallback);
     fallback.sa_handler = SIG_DFL;
@@ -68,6 +82,9 @@ int tracker_terminal_take(int fd) {
     memset(&action, 0, sizeof action);
     action.sa_handler = give_back_and_die;
     sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < sizeof watched_signals / sizeof watched_signals[0]; index++) {
+        sigaction(watched_signals[index], NULL, &previous[index]);
+    }
     for (size_t index = 0; index < sizeof handled_signals / sizeof handled_signals[0]; index++) {
         sigaction(handled_signals[index], &action, NULL);
     }

@@ -7,7 +7,8 @@
 /// Saves the settings of the terminal on `fd`, switches it to raw input (no echo, no line editing, no signals from
 /// keys: Ctrl-C and Ctrl-Z arrive as bytes), the alternate screen and a hidden cursor, and installs handlers that give
 /// it back on SIGTERM, SIGHUP, SIGINT, SIGQUIT and the fatal signals (a Swift trap is SIGILL or SIGTRAP) before
-/// dying of the signal. 0 on success, else the errno.
+/// dying of the signal; SIGTERM, SIGHUP and SIGINT then go on to tracker_signals_watch's handler when it is installed
+/// (the process ends through its clean-ups). 0 on success, else the errno.
 int tracker_terminal_take(int fd);
 
 /// Gives the terminal back as it was: the main screen, the cursor shown, attributes reset, the saved settings. Safe

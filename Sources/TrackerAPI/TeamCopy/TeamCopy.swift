@@ -47,7 +47,7 @@ public actor TeamCopy {
     /// A connection of its own for the stream's blocking reads.
     let follower: RedisConnection
     public nonisolated let settings: Settings
-    let token = Digest.randomHex(bytes: 16)
+    nonisolated let token = Digest.randomHex(bytes: 16)
     /// Says one line where the face says such things.
     let say: @Sendable (String) -> Void
     /// Told when the copy changed under a face (a refresh applied by another process): the board redraws.
@@ -165,6 +165,10 @@ public actor TeamCopy {
         if polling { store.releaseLease(token) }
         lostLease()
     }
+
+    /// Lets the lease go now, from any thread, if this process holds it: the process is ending on a signal and its
+    /// tasks will not run again (the next process takes over at once, not when the lease runs out).
+    public nonisolated func releaseAtExit() { store.releaseLeaseAtExit(token) }
 
     /// What the face shows of the copy: who keeps it, and whether it is served.
     public var state: String {

@@ -112,6 +112,13 @@ public struct TeamCopyStore: Sendable {
         _ = try? connection.evaluate([(RedisScripts.release, [keys.lease], [token])])
     }
 
+    /// Lets the lease go as the process ends on a signal: on a connection of its own (the copy's may be in the middle
+    /// of an answer), waiting half a second at most, so a Redis gone quiet never holds the end up.
+    func releaseLeaseAtExit(_ token: String) {
+        let own = RedisConnection(address: connection.address, connectTimeout: 0.5, answerTimeout: 0.5)
+        _ = try? own.evaluate([(RedisScripts.release, [keys.lease], [token])])
+    }
+
     // MARK: - Records
 
     /// The stored values of these records (nil for one not there).

@@ -39,6 +39,11 @@ package final class BaseCopies: Sendable {
         for kept in copies.withLock({ Array($0.values) }) { await kept.copy.team.withLock { $0 }?.stop() }
     }
 
+    /// The face's end on a signal, from the thread that handles it: each lease this process holds let go at once.
+    package func finishAtExit() {
+        for kept in copies.withLock({ Array($0.values) }) { kept.copy.team.withLock { $0 }?.releaseAtExit() }
+    }
+
     /// Told whenever a refresh another process applied to the team's copy changed a copy (the board redraws).
     package func whenTeamChanges(_ tell: @escaping @Sendable () -> Void) {
         teamChanged.withLock { $0 = tell }

@@ -99,6 +99,8 @@ extension Runner {
                 + (root.path.map { "; files inside \($0)" } ?? "; file tools off (\(root.refusal ?? ""))") + "\n")
         // SIGTERM, SIGINT or SIGHUP: the end of input, once; a second one ends tracker at once.
         context.interruption.whenStopRequested { input.yield(.end) }
+        // A second one: the team's lease let go before tracker ends, as at the end of input.
+        if let copies = served.copies { context.interruption.beforeEnding { copies.finishAtExit() } }
         InputLines.read(STDIN_FILENO, into: input)
         await server.serve(events)
         await served.copies?.finish()

@@ -40,6 +40,8 @@ extension Board: Command {
             beforeEnding: { [runner] in runner.context.interruption.beforeEnding($0) },
             said: said)
         host.table = table
+        // Ended by a signal (SIGTERM, a closed terminal's SIGHUP), the board lets the team's lease go as `q` does.
+        if let copies = quiet.copies { runner.context.interruption.beforeEnding { copies.finishAtExit() } }
         host.loadTransport = runner.context.prepareNetwork
         do {
             try await options.run(in: host)
