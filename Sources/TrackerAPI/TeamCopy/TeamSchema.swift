@@ -45,8 +45,25 @@ public struct TeamSchema: Sendable {
         release()
     }
 
+    /// The schema shared and `isFresh`, found now or once the machine reading it has shared it; nil when this process
+    /// is to read it (it then holds the claim, or Redis fails).
+    public func find(isFresh: (Double) -> Bool) async -> (readAt: Double, schema: JSONValue)? {
+        if let found = shared(), isFresh(found.readAt) { return found }
+        return await claimOrAwait(isFresh: isFresh)
+    }
+
+    /// After finding no schema shared: claims the read for this process, or waits for the machine that holds the claim.
+    /// A machine shares the schema before it lets its claim go, so a claim taken after it is let go finds the schema:
+    /// it is looked for again then (else a machine that looked just before it was shared reads it a second time).
+    func claimOrAwait(isFresh: (Double) -> Bool) async -> (readAt: Double, schema: JSONValue)? {
+        guard claim() else { return await awaitShared(isFresh: isFresh) }
+        guard let found = shared(), isFresh(found.readAt) else { return nil }
+        release()
+        return found
+    }
+
     /// Claims the schema's read for this process: true when it should read it (nobody else is, or Redis fails).
-    public func claim() -> Bool {
+    func claim() -> Bool {
         (try? connection.take(claimKey, for: token, milliseconds: Self.claimMilliseconds)) ?? true
     }
 
@@ -57,13 +74,14 @@ public struct TeamSchema: Sendable {
 
     /// Waits for the machine that claimed the read to share it: the schema once it is shared and `isFresh`, nil when
     /// the claim ends without one (that read failed) or after the claim's time.
-    public func awaitShared(isFresh: (Double) -> Bool) async -> (readAt: Double, schema: JSONValue)? {
+    func awaitShared(isFresh: (Double) -> Bool) async -> (readAt: Double, schema: JSONValue)? {
         let deadline = MonotonicClock.now() + Double(Self.claimMilliseconds) / 1000
         while MonotonicClock.now() < deadline {
-            // The value and whether the claim still stands, in one round trip.
-            guard let answers = try? connection.call([["GET", key], ["EXISTS", claimKey]]) else { return nil }
-            let found = Self.parse(answers[0].text).flatMap { isFresh($0.readAt) ? $0 : nil }
-            if found != nil || answers[1] != .integer(1) { return found }
+            // Whether the claim still stands, then the value, in one round trip: in that order, a claim found gone
+            // was let go after its schema was shared, which the value read after it then holds.
+            guard let answers = try? connection.call([["EXISTS", claimKey], ["GET", key]]) else { return nil }
+            let found = Self.parse(answers[1].text).flatMap { isFresh($0.readAt) ? $0 : nil }
+            if found != nil || answers[0] != .integer(1) { return found }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         return nil

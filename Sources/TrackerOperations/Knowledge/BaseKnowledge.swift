@@ -120,9 +120,7 @@ package final class BaseKnowledge: Sendable {
         let isFresh: (Double) -> Bool = {
             RememberedBase(readAt: $0, schema: nil).isFresh(at: now().timeIntervalSince1970)
         }
-        var found = team.shared().flatMap { isFresh($0.readAt) ? $0 : nil }
-        if found == nil && !team.claim() { found = await team.awaitShared(isFresh: isFresh) }
-        guard let found else { return nil }
+        guard let found = await team.find(isFresh: isFresh) else { return nil }
         var remembered = loadRemembered() ?? RememberedBase(readAt: found.readAt, schema: nil)
         (remembered.readAt, remembered.schema) = (found.readAt, found.schema)
         // A shared schema that does not fit (a field renamed since) is read again from Airtable, as a remembered one is.
