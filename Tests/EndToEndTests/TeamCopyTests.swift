@@ -293,19 +293,26 @@ extension TeamCopyBoardTests {
 
 extension TeamCopyBoardTests {
     /// A polling board ended by SIGTERM (a closed session, `kill`) gives the terminal back and lets the team's lease go
-    /// at once, as `q` does, so the next process polls now, not when the lease runs out 15 s later (broken by the
-    /// terminal's handler dying of the signal without going on to tracker's own: the lease stays).
+    /// at once, as `q` does, so the next process polls now, not when the lease runs out 15 s later, and its board says
+    /// so (broken by the terminal's handler dying of the signal without going on to tracker's own: the lease stays).
     func testABoardEndedBySIGTERMLetsTheLeaseGoAndGivesTheTerminalBack() throws {
         try startBase(projects: 60)
         let board = try BoardSession(try teamMachine(every: 2), ["board", "--every", "300"], width: 160, height: 40)
         defer { board.close() }
         XCTAssertTrue(board.wait(for: "this process polls").contains("the team's copy (this process polls)"))
+        let reader = try BoardSession(try teamMachine(every: 2), ["board", "--every", "300"], width: 160, height: 40)
+        defer { reader.close() }
+        XCTAssertTrue(reader.wait(for: "the team's copy").contains("the team's copy ·"), reader.screen)
         func leases() throws -> [String] { try redis.keys().map(\.key).filter { $0.hasSuffix(":lease") } }
         XCTAssertEqual(try leases().count, 1, "the board holds the lease")
         let pid = try XCTUnwrap(board.trackerPID)
         kill(pid, SIGTERM)
         XCTAssertEqual(board.status(), 143)
-        XCTAssertEqual(try leases(), [], "the lease is let go as the board ends")
         XCTAssertTrue(board.bytes.hasSuffix("\u{1B}[?1049l"), "the terminal is given back last")
+        // The other board takes the lease at its next round (within a second) and its header says so.
+        let taken = reader.wait(for: "this process polls", timeout: 4)
+        XCTAssertTrue(taken.contains("the team's copy (this process polls)"), taken)
+        reader.press("q")
+        XCTAssertEqual(reader.status(), 0)
     }
 }

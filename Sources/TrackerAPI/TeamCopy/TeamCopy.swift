@@ -213,6 +213,8 @@ public actor TeamCopy {
                 (polling, leaseConfirmed, nextPoll) = (true, now, now)
                 keepLeaseRenewed()
                 wake()
+                // A face that shows who polls (the board's header) hears that this process does now.
+                if loaded != nil { onChange.withLock { $0 }?() }
             }
             if polling && now >= nextPoll {
                 nextPoll = now + settings.every
