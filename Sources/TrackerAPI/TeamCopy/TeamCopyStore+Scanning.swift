@@ -11,29 +11,15 @@ extension TeamCopyStore {
         defer { ahead.cancel() }
         let (connection, key) = (connection, keys.records(table))
         let started = DetachedThread.start {
-            var cursor = "0"
-            repeat {
-                guard ahead.mayFetch() else { return }
-                do throws(RedisFailure) {
-                    let (next, found) = try Self.scanPage(key, from: cursor, on: connection)
-                    ahead.put(.batch(found))
-                    cursor = next
-                } catch {
-                    return ahead.put(.failed(error))
-                }
-            } while cursor != "0"
-            ahead.put(.end)
+            do {
+                try Self.scanPages(key, on: connection, while: ahead.mayFetch) { ahead.put(.batch($0)) }
+                ahead.put(.end)
+            } catch {
+                ahead.put(.failed(error))
+            }
         }
-        guard started else {
-            // No thread to spare: read and decode in turn.
-            var cursor = "0"
-            repeat {
-                let (next, found) = try Self.scanPage(key, from: cursor, on: connection)
-                try batch(found)
-                cursor = next
-            } while cursor != "0"
-            return
-        }
+        // No thread to spare: read and decode in turn.
+        guard started else { return try Self.scanPages(key, on: connection, each: batch) }
         while true {
             switch ahead.take() {
             case .batch(let found): try batch(found)
@@ -41,6 +27,20 @@ extension TeamCopyStore {
             case .end: return
             }
         }
+    }
+
+    /// Every `HSCAN` page of `key` in turn, each handed to `each`, while `mayGoOn` says so before each page.
+    private static func scanPages(
+        _ key: String, on connection: RedisConnection, while mayGoOn: () -> Bool = { true },
+        each: ([(id: String, value: String)]) throws -> Void
+    ) throws {
+        var cursor = "0"
+        repeat {
+            guard mayGoOn() else { return }
+            let (next, found) = try scanPage(key, from: cursor, on: connection)
+            try each(found)
+            cursor = next
+        } while cursor != "0"
     }
 
     /// One `HSCAN` page of `key` from `cursor`: the next cursor and the fields with their values.
@@ -66,7 +66,7 @@ extension TeamCopyStore {
 private final class BatchesAhead: Sendable {
     enum Piece: Sendable {
         case batch([(id: String, value: String)])
-        case failed(RedisFailure)
+        case failed(any Error)
         case end
     }
 
