@@ -17,10 +17,8 @@ extension OpenBoard {
     /// Draws `model`'s empty board for `table` at once.
     package static func firstFrame(of model: BoardModel, table: String, host: BoardHost) -> FirstFrame {
         var model = model
-        let (width, height) = BoardTerminal.size()
         var writer = FrameWriter(colour: host.colour)
-        let bytes = writer.frame(
-            BoardScreen(width: width, height: height, unicode: host.unicode, table: table).render(&model))
+        let bytes = writer.frame(screen(unicode: host.unicode, table: table).render(&model))
         _ = FileDescriptorWriter.write(bytes, to: STDOUT_FILENO)
         return FirstFrame(writer: writer, drawnAt: MonotonicClock.now())
     }

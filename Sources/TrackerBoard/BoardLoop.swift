@@ -230,7 +230,10 @@ package struct OpenBoard {
 
     // MARK: - Drawing
 
-    package var screen: BoardScreen {
+    package var screen: BoardScreen { Self.screen(unicode: unicode, table: table) }
+
+    /// The screen at the terminal's size now.
+    static func screen(unicode: Bool, table: String) -> BoardScreen {
         let (width, height) = BoardTerminal.size()
         return BoardScreen(width: width, height: height, unicode: unicode, table: table)
     }

@@ -109,20 +109,16 @@ final class BoardTerminalProcess: @unchecked Sendable {
     }
 
     /// CPU seconds tracker has used.
-    var cpuSeconds: Double {
-        let pid = process.processIdentifier
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    var cpuSeconds: Double { benchmark.cpuSeconds(process.processIdentifier) }
 
     func quit() {
         type("q")
         process.waitUntilExit()
         // The reader stops at EIO once tracker's side is gone; the kept side is closed after it.
-        _ = wait(for: "\u{0}never\u{0}", timeout: 5)
+        lock.lock()
+        let deadline = Date().addingTimeInterval(5)
+        while !ended && lock.wait(until: deadline) {}
+        lock.unlock()
         close(terminal)
     }
 }

@@ -52,14 +52,7 @@ final class MCPServerProcess: @unchecked Sendable {
     }
 
     /// The server's CPU seconds (user and system) so far, from /proc.
-    var cpuSeconds: Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
-        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    var cpuSeconds: Double { benchmark.cpuSeconds(process.processIdentifier) }
 
     /// Resident memory now, in MiB.
     var residentMiB: Double {

@@ -105,6 +105,15 @@ func waitUntilIdle(_ fake: FakeAirtable, for seconds: Double, allowing: Int = 0)
 }
 
 /// A process's peak resident set (VmHWM) in MiB.
+/// The CPU seconds (user and system) process `pid` has used so far, from /proc.
+func cpuSeconds(_ pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+    else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    return ((Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 func peakMiB(_ pid: Int32) -> Double? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })

@@ -104,7 +104,7 @@ extension TeamCopyStore {
         guard let text = (try? connection.command(["GET", keys.first]))?.text else { return nil }
         var records: [Record] = []
         for line in text.split(separator: "\n") {
-            guard let json = try? JSONParser.parse(String(line)), let record = Record(stored: json) else { return nil }
+            guard let record = Self.record(json: line, as: Record.self) else { return nil }
             records.append(record)
         }
         return records

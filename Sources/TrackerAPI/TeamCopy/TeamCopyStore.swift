@@ -138,9 +138,14 @@ public struct TeamCopyStore: Sendable {
     static func record<Record: StoredRecord>(_ value: String, as: Record.Type) -> (order: Int, record: Record)? {
         let parts = value.split(separator: " ", maxSplits: 2)
         guard parts.count == 3, Double(parts[0]) != nil, let order = Int(parts[1]),
-            let json = try? JSONParser.parse(String(parts[2])), let record = Record(stored: json)
+            let record = record(json: parts[2], as: Record.self)
         else { return nil }
         return (order, record)
+    }
+
+    /// A record from its stored JSON alone (no stamp or order); nil when it is not one.
+    static func record<Record: StoredRecord>(json: Substring, as: Record.Type) -> Record? {
+        (try? JSONParser.parse(String(json))).flatMap { Record(stored: $0) }
     }
 
     /// A record's JSON as stored (the scripts put the stamp before it).

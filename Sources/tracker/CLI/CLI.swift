@@ -64,14 +64,14 @@ enum CLI {
     /// that is wrong costs a load or a wait for one, never a result.
     static func loadsTransportAtStart(_ arguments: [String]) -> Bool {
         if arguments.contains("--help") || arguments.contains("-h") { return false }
-        guard let first = arguments.first(where: { !$0.hasPrefix("-") }) ?? arguments.first else { return false }
-        // The command is the first word that is not a flag, or, after a global flag's value, the next one.
+        // The command is the first word that is neither a flag nor a global flag's value (else the first word).
         let valued = Set(CommandSpec.globalFlags.filter { $0.value != nil }.map(\.name))
-        let command = arguments.indices.first { index in
+        let index = arguments.indices.first { index in
             !arguments[index].hasPrefix("-") && (index == 0 || !valued.contains(arguments[index - 1]))
-        }.map { arguments[$0] }
-        if let command, CommandSpec.drawsBeforeLoadingTransport.contains(command) { return false }
-        return !["help", "completion", CompletionNames.command, "--version", "-V"].contains(first)
+        }
+        guard let command = index.map({ arguments[$0] }) ?? arguments.first else { return false }
+        return !["help", "completion", CompletionNames.command, "--version", "-V"].contains(command)
+            && !CommandSpec.drawsBeforeLoadingTransport.contains(command)
     }
 
     /// Prints `tracker: <message>` and the hint on stderr, and returns the error's exit code.
