@@ -68,9 +68,15 @@ public protocol HTTPTransport: Sendable {
     func download(
         _ request: HTTPRequest, into descriptor: Int32, timeout: Double, progress: @escaping @Sendable (Int64) -> Void
     ) async -> TransportOutcome
+
+    /// Makes the transport ready to send at once (a library loaded), before a request takes its turn: what happens
+    /// between a turn confirmed and the request leaving must be only the sending.
+    func prepare()
 }
 
 extension HTTPTransport {
+    public func prepare() {}
+
     /// Transports that cannot stream (URLSession's data task, test stubs) receive the body whole and write it out.
     public func download(
         _ request: HTTPRequest, into descriptor: Int32, timeout: Double, progress: @escaping @Sendable (Int64) -> Void
@@ -123,6 +129,9 @@ extension TransportFailure {
         func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
             await transport.send(request, fresh: fresh, timeout: timeout)
         }
+
+        /// Loads libcurl and the libraries behind it now (5 ms, far more on a loaded machine) if no one has yet.
+        func prepare() { _ = transport }
 
         func download(
             _ request: HTTPRequest, into descriptor: Int32, timeout: Double,

@@ -147,6 +147,9 @@ public final class NetworkHelper: Sendable {
         var transientRetries = 0
         var rateLimitRetries = 0
         var rateLimitWaited = 0.0
+        // Ready to send before the turn is taken: a library loaded between the turn's confirmation and the request
+        // leaving (the board loads libcurl late) would spend the margin the confirmation keeps for the network.
+        transport.prepare()
         while true {
             var turn: PaceTurn
             do { turn = try pacer.reserveTurn(notBefore: 0) } catch { return .failure(error) }

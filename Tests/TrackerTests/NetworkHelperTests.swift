@@ -476,3 +476,38 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
     task.cancel()
     await task.value
 }
+
+/// The transport is made ready (libcurl loaded) before the request takes its turn, so nothing but the sending falls
+/// between the turn's confirmation and the request leaving (broken by a transport loaded at the send: on a loaded
+/// machine the load spends the margin the confirmation keeps, and the request crowds the next window's second).
+@Test func theTransportIsReadyBeforeTheRequestTakesItsTurn() async throws {
+    let events = Locked<[String]>([])
+    struct Ordered: HTTPTransport {
+        let events: Locked<[String]>
+        func prepare() { events.withLock { $0.append("prepare") } }
+        func send(_ request: TrackerNetwork.HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
+            events.withLock { $0.append("send") }
+            return await StubTransport().send(request, fresh: fresh, timeout: timeout)
+        }
+    }
+    struct Ordering: RequestPacer {
+        let events: Locked<[String]>
+        func nextTurn() -> Double { 0 }
+        func reserveTurn(notBefore delay: Double) -> PaceTurn {
+            events.withLock { $0.append("turn") }
+            return PaceTurn(wait: 0.2, slots: ["base": 1])
+        }
+        func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
+            events.withLock { $0.append("confirm") }
+            return PaceTurn(wait: 0, slots: turn.slots)
+        }
+        func rateLimited(holdingFor seconds: Double) {}
+    }
+    let host = StubTransport.host([.http(200, body: "{}")])
+    let helper = NetworkHelper(
+        transport: Ordered(events: events), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+        pacer: Ordering(events: events), rules: ProjectAPIClient.rules, environment: TestClock().environment())
+    let result = await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
+    #expect(throws: Never.self) { try result.get() }
+    #expect(events.withLock { $0 } == ["prepare", "turn", "confirm", "send"])
+}
