@@ -110,6 +110,17 @@ class TeamCopyTestCase: FakeAirtableTestCase {
         try super.setUpWithError()
         redis = try RedisServer()
     }
+
+    override func tearDown() {
+        // A failure shows what the base saw: each request's arrival, status and path.
+        if (testRun?.failureCount ?? 0) > 0, let fake {
+            let lines = fake.log.map {
+                String(format: "%7.3f %@ %@ %@", $0.received, "\($0.status ?? 0)", $0.method, $0.path + "?" + $0.query)
+            }
+            print("the fake's log:\n" + lines.joined(separator: "\n"))
+        }
+        super.tearDown()
+    }
 }
 
 final class TeamCopyTests: TeamCopyTestCase {
