@@ -61,12 +61,34 @@ public final class FakeAirtable: @unchecked Sendable {
         public var maximumURLLength = 16_000
         /// Seconds every answer is held back, as a distant server's round trip would be (the benchmark's 300 ms).
         public var latency = 0.0
+        /// How much later than it leaves a request arrives, where the per-base limit counts it.
+        public var arrivalDelay = ArrivalDelay()
         /// Whether the token has `webhook:manage` (every webhook route is 403 without it).
         public var grantsWebhookScope = true
         /// Whether the token's user created the base (making a webhook needs it).
         public var isBaseCreator = true
 
         public init() {}
+    }
+
+    /// How the internet delays a request between leaving the client and arriving where Airtable counts it: a
+    /// connection's first request comes after DNS, TCP and TLS (100-300 ms to Airtable), every request after some
+    /// jitter. On loopback the handshakes are instant, so the fake holds a connection's first request back instead.
+    public struct ArrivalDelay: Sendable {
+        /// Seconds a connection's first request is held back before it is counted.
+        public var newConnection = 0.0
+        /// Up to this many seconds more, drawn at random, for every request.
+        public var jitter = 0.0
+
+        public init(newConnection: Double = 0, jitter: Double = 0) {
+            self.newConnection = newConnection
+            self.jitter = jitter
+        }
+
+        /// The delay for one request.
+        func seconds(firstOnConnection: Bool) -> Double {
+            (firstOnConnection ? newConnection : 0) + (jitter > 0 ? Double.random(in: 0...jitter) : 0)
+        }
     }
 
     static let rateLimitMessage = "Rate limit exceeded. Please try again later"
@@ -213,6 +235,8 @@ public final class FakeAirtable: @unchecked Sendable {
     static var now: Date { Date().addingTimeInterval(shift) }
 
     private func handle(_ request: HTTPRequest) -> HTTPAction {
+        let lag = options.arrivalDelay.seconds(firstOnConnection: request.isFirstOnConnection)
+        if lag > 0 { pause(seconds: lag) }
         let received = now
         if options.latency > 0 { pause(seconds: options.latency) }
         let fault = locked { () -> Fault? in

@@ -22,6 +22,8 @@ public struct HTTPRequest: Sendable {
     public var target: String
     public var headers: [String: String]
     public var body: Data
+    /// Whether it is the first request read off its connection.
+    public var isFirstOnConnection = false
 
     /// A header by case-insensitive name.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
@@ -136,7 +138,10 @@ final class HTTPServer: @unchecked Sendable {
 
     private func serve(_ connection: Int32) {
         var reader = SocketReader(socket: connection)
-        while !stopped, let request = reader.readRequest() {
+        var isFirst = true
+        while !stopped, var request = reader.readRequest() {
+            request.isFirstOnConnection = isFirst
+            isFirst = false
             let keepAlive = request.header("connection")?.lowercased() != "close"
             switch handler(request) {
             case .respond(let status, let headers, let body) where headers["Transfer-Encoding"] == "chunked":

@@ -150,9 +150,15 @@ public final class NetworkHelper: Sendable {
         // Ready to send before the turn is taken: a library loaded between the turn's confirmation and the request
         // leaving (the board loads libcurl late) would spend the margin the confirmation keeps for the network.
         transport.prepare()
+        let isWrite = kind == .notIdempotent || request.body != nil
         while true {
+            // Airtable counts a request where it arrives: one that opens its connection first arrives up to the
+            // handshakes' time later than it leaves, and is paced so.
+            var request = request
+            request.goesOnClaimedConnection = transport.claimWarmConnection(fresh: isWrite)
+            let spread = request.goesOnClaimedConnection ? 0 : PaceSchedule.coldSpread
             var turn: PaceTurn
-            do { turn = try pacer.reserveTurn(notBefore: 0) } catch { return .failure(error) }
+            do { turn = try pacer.reserveTurn(notBefore: 0, spread: spread) } catch { return .failure(error) }
             /// A wait past the retry budget, refused rather than slept through, naming whose schedule asked for it.
             func refused(_ wait: Double) -> AppError {
                 // This machine's own schedule holding back after Airtable's 429s: the cause is Airtable's limit, said

@@ -11,14 +11,29 @@
 /// the sixth in a second locks the whole base out for 30 s. So a request confirms its slot right before it leaves:
 /// its slot moves to that moment if the window still holds it, else it takes the first slot that does and waits again.
 struct PaceSchedule: Equatable {
+    /// One request's place: when it leaves and how much later than that it may arrive (`spread`). Airtable counts a
+    /// request where it arrives, so a request is counted in every window its arrival may fall in.
+    struct Slot: Equatable {
+        var time: Double
+        /// 0 for a request on a connection already open (its lag is within the windows' margin); `coldSpread` for one
+        /// that opens a connection first.
+        var spread = 0.0
+        /// The latest moment it may arrive.
+        var end: Double { time + spread }
+
+        /// Whether its arrival may fall in the window starting at `start`, `seconds` long.
+        func mayArrive(inWindowFrom start: Double, seconds: Double) -> Bool { time < start + seconds && end >= start }
+    }
+
     /// Nothing goes before this (a 429's lockout).
     var hold = 0.0
     /// How many times the window to use just after the last 429 (1 = full speed).
     var slowdown = 1.0
     /// When requests resumed after the last 429.
     var resumed = 0.0
-    /// The slots still in play, in order: the last window's and every one taken ahead (at most `maximumSlots`).
-    var sent: [Double] = []
+    /// The slots still in play, in order of leaving: the last window's and every one taken ahead (at most
+    /// `maximumSlots`).
+    var sent: [Slot] = []
 
     /// The pace stays this slow for a while after a 429, then recovers to full speed over `recovery` seconds: two
     /// machines that cannot share a schedule then settle under the limit together instead of tripping it again.
@@ -30,11 +45,15 @@ struct PaceSchedule: Equatable {
     static let maximumCapacity = 10
     /// The most slots a stored schedule keeps (a queue of processes far ahead): about 20 KB of text.
     static let maximumSlots = 1_000
-    /// Slots are given 5% apart beyond the limit's second; a request that confirms later than its slot may still go
-    /// while 3% is left, the rest kept for what happens after it leaves (connecting, the network). Airtable does not
-    /// say where in a request it counts it, so the stricter reading: when it arrives, which is after it leaves.
-    static let givenMargin = 1.05
-    static let keptMargin = 1.03
+    /// Airtable does not say where in a request it counts it; the stricter reading is when it arrives, which over the
+    /// internet is later than it leaves, by a varying amount (tens of milliseconds on a connection already open).
+    /// Slots are given 9% apart beyond the limit's second; a request that confirms later than its slot may still go
+    /// while 7% is left: the rest, 70 ms, is kept for the difference in lag between two requests on open connections.
+    static let givenMargin = 1.09
+    static let keptMargin = 1.07
+    /// How much later than it leaves a request that opens its connection may arrive: DNS, TCP and TLS first (100-300 ms
+    /// to Airtable from most places; the stricter end), then the jitter every request has.
+    static let coldSpread = 0.3
     /// A confirmation this much before its slot (a Redis round trip's difference in clocks) counts as on time.
     static let earlyTolerance = 0.002
 
@@ -60,41 +79,46 @@ struct PaceSchedule: Equatable {
         return (1, margin * slower / requestsPerSecond)
     }
 
-    /// Whether a request at `time` keeps every window that holds it within its capacity, among the slots in play.
-    func fits(_ time: Double, requestsPerSecond: Double, margin: Double) -> Bool {
+    /// Whether a request leaving at `time` and arriving within `spread` after keeps every window its arrival may fall
+    /// in within its capacity, among the slots in play.
+    func fits(_ time: Double, spread: Double = 0, requestsPerSecond: Double, margin: Double) -> Bool {
         guard time >= hold else { return false }
         let (capacity, seconds) = window(at: time, requestsPerSecond: requestsPerSecond, margin: margin)
-        let near = sent.filter { $0 > time - seconds && $0 < time + seconds }
-        // The fullest window holding `time` starts at `time` or at one of the slots before it.
-        for start in near.filter({ $0 <= time }) + [time] {
-            let inside = near.filter { $0 >= start && $0 < start + seconds }.count + 1
+        let new = Slot(time: time, spread: spread)
+        let near = sent.filter { $0.end > time - 2 * seconds && $0.time < new.end + seconds }
+        // The windows the new arrival may fall in start in (time - seconds, end]; the fullest of them starts at one
+        // slot's latest arrival (each slot may arrive in the windows starting in (its time - seconds, its end]).
+        for start in (near + [new]).map(\.end) where start > time - seconds && start <= new.end {
+            let inside = near.filter { $0.mayArrive(inWindowFrom: start, seconds: seconds) }.count + 1
             if inside > capacity { return false }
         }
         return true
     }
 
-    /// The first moment at or after `earliest` a request fits: `earliest` itself, or one window after a slot.
-    func firstFit(from earliest: Double, requestsPerSecond: Double) -> Double {
+    /// The first moment at or after `earliest` a request fits: `earliest` itself, or one window after a slot's end.
+    func firstFit(from earliest: Double, spread: Double = 0, requestsPerSecond: Double) -> Double {
         let start = max(earliest, hold)
-        if fits(start, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin) { return start }
+        if fits(start, spread: spread, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin) { return start }
         let (_, seconds) = window(at: start, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin)
         let widest = max(seconds, Self.reach(for: requestsPerSecond))
-        let candidates = sent.flatMap { [$0 + seconds, $0 + widest] }.filter { $0 > start }.sorted()
+        let candidates = sent.flatMap { [$0.end + seconds, $0.end + widest] }.filter { $0 > start }.sorted()
         for candidate in candidates
-        where fits(candidate, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin) {
+        where fits(candidate, spread: spread, requestsPerSecond: requestsPerSecond, margin: Self.givenMargin) {
             return candidate
         }
-        // A window after the last slot, at the slowest pace, always fits.
-        return max(start, (sent.last ?? start) + widest)
+        // A window after the last slot's end, at the slowest pace, always fits.
+        return max(start, (sent.map(\.end).max() ?? start) + widest)
     }
 
-    /// Takes the next slot for a request at `now`, no sooner than `earliest`, and returns how long to wait for it. Only
-    /// slots that no window holding `now` can reach are forgotten: a later `earliest` must not drop slots other
-    /// processes' requests still share a second with.
-    mutating func reserve(at now: Double, requestsPerSecond: Double, notBefore earliest: Double? = nil) -> Double {
+    /// Takes the next slot for a request at `now`, no sooner than `earliest`, arriving within `spread` after it leaves,
+    /// and returns how long to wait for it. Only slots that no window holding `now` can reach are forgotten: a later
+    /// `earliest` must not drop slots other processes' requests still share a second with.
+    mutating func reserve(
+        at now: Double, requestsPerSecond: Double, notBefore earliest: Double? = nil, spread: Double = 0
+    ) -> Double {
         forget(before: now, requestsPerSecond: requestsPerSecond)
-        let slot = firstFit(from: max(now, earliest ?? now), requestsPerSecond: requestsPerSecond)
-        insert(slot)
+        let slot = firstFit(from: max(now, earliest ?? now), spread: spread, requestsPerSecond: requestsPerSecond)
+        insert(Slot(time: slot, spread: spread))
         return slot - now
     }
 
@@ -102,18 +126,20 @@ struct PaceSchedule: Equatable {
     /// whether it may go. It goes when its slot moved to this moment and the windows still hold it. Else it waits for
     /// the slot returned: its own when woken early; the first that fits when woken so late that going now would crowd
     /// a window (past the kept margin), or when a 429 wiped its slot.
-    mutating func confirm(_ slot: Double, at now: Double, requestsPerSecond: Double) -> (slot: Double, go: Bool) {
+    mutating func confirm(_ slot: Double, at now: Double, requestsPerSecond: Double, spread: Double = 0) -> (
+        slot: Double, go: Bool
+    ) {
         forget(before: now, requestsPerSecond: requestsPerSecond)
-        let index = sent.firstIndex { abs($0 - slot) < 2e-6 }
-        if now < slot - Self.earlyTolerance, let index, sent[index] >= hold { return (sent[index], false) }
+        let index = sent.firstIndex { abs($0.time - slot) < 2e-6 }
+        if now < slot - Self.earlyTolerance, let index, sent[index].time >= hold { return (sent[index].time, false) }
         if let index { sent.remove(at: index) }
         let moment = max(now, min(slot, now + Self.earlyTolerance))
-        if fits(moment, requestsPerSecond: requestsPerSecond, margin: Self.keptMargin) {
-            insert(moment)
+        if fits(moment, spread: spread, requestsPerSecond: requestsPerSecond, margin: Self.keptMargin) {
+            insert(Slot(time: moment, spread: spread))
             return (moment, true)
         }
-        let next = firstFit(from: now, requestsPerSecond: requestsPerSecond)
-        insert(next)
+        let next = firstFit(from: now, spread: spread, requestsPerSecond: requestsPerSecond)
+        insert(Slot(time: next, spread: spread))
         return (next, false)
     }
 
@@ -125,15 +151,11 @@ struct PaceSchedule: Equatable {
     /// Drops the slots no window that holds `now` or later can reach.
     private mutating func forget(before now: Double, requestsPerSecond: Double) {
         let reach = Self.reach(for: requestsPerSecond)
-        if let first = sent.firstIndex(where: { $0 > now - reach }) {
-            sent.removeFirst(first)
-        } else {
-            sent.removeAll()
-        }
+        sent.removeAll { $0.end <= now - reach }
     }
 
-    private mutating func insert(_ slot: Double) {
-        sent.insert(slot, at: sent.firstIndex { $0 > slot } ?? sent.endIndex)
+    private mutating func insert(_ slot: Slot) {
+        sent.insert(slot, at: sent.firstIndex { $0.time > slot.time } ?? sent.endIndex)
         if sent.count > Self.maximumSlots { sent.removeFirst(sent.count - Self.maximumSlots) }
     }
 
@@ -159,15 +181,28 @@ struct PaceSchedule: Equatable {
     /// is not passed on to every other process.
     public static let longestHold = 300.0
 
-    /// The schedule as stored in the slot file: hold, slowdown, resumed, then the slots in play.
-    public var text: String { ([hold, slowdown, resumed] + sent).map { "\($0)" }.joined(separator: " ") }
+    /// The schedule as stored in the slot file: hold, slowdown, resumed, then the slots in play, each its time, or
+    /// `time/spread` for one whose arrival may lag (a reader that knows no spread skips those words).
+    public var text: String {
+        ([hold, slowdown, resumed].map { "\($0)" } + sent.map { $0.spread > 0 ? "\($0.time)/\($0.spread)" : "\($0.time)" })
+            .joined(separator: " ")
+    }
 
     /// A stored schedule; one far in the future is left from before a reboot (the monotonic clock restarted).
     public init(text: String, now: Double) {
-        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
-        guard numbers.count >= 3, numbers.allSatisfy({ $0.isFinite && $0 <= now + Self.horizon }) else { return }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        let numbers = words.prefix(3).compactMap { Double($0) }
+        let slots = words.dropFirst(3).compactMap { word -> Slot? in
+            let parts = word.split(separator: "/", maxSplits: 1)
+            guard let time = parts.first.flatMap({ Double($0) }) else { return nil }
+            let spread = parts.count == 2 ? Double(parts[1]) : 0
+            guard let spread, spread >= 0, spread <= 1 else { return nil }
+            return Slot(time: time, spread: spread)
+        }
+        guard numbers.count == 3, (numbers + slots.map(\.end)).allSatisfy({ $0.isFinite && $0 <= now + Self.horizon })
+        else { return }
         (hold, slowdown, resumed) = (numbers[0], max(1, numbers[1]), numbers[2])
-        sent = Array(numbers.dropFirst(3).sorted().suffix(Self.maximumSlots))
+        sent = Array(slots.sorted { $0.time < $1.time }.suffix(Self.maximumSlots))
     }
 
     public init() {}

@@ -18,15 +18,18 @@ public struct PaceTurn: Sendable, Equatable {
     public var wait: Double
     /// Each schedule's slot, by the schedule's name (a slot file, a Redis key), on its keeper's clock.
     public var slots: [String: Double]
+    /// How much later than it leaves the request may arrive (a new connection's handshakes), in seconds.
+    public var spread: Double
 
-    public init(wait: Double, slots: [String: Double] = [:]) {
+    public init(wait: Double, slots: [String: Double] = [:], spread: Double = 0) {
         self.wait = wait
         self.slots = slots
+        self.spread = spread
     }
 
     /// Both turns: the longer wait, every slot.
     func joined(with other: PaceTurn) -> PaceTurn {
-        PaceTurn(wait: max(wait, other.wait), slots: slots.merging(other.slots) { $1 })
+        PaceTurn(wait: max(wait, other.wait), slots: slots.merging(other.slots) { $1 }, spread: max(spread, other.spread))
     }
 }
 
@@ -41,8 +44,9 @@ public protocol RequestPacer: Sendable {
     func nextTurn() throws(AppError) -> Double
     /// Takes the next send slot no sooner than `delay` seconds from now, and returns how long to wait for it.
     func nextTurn(notBefore delay: Double) throws(AppError) -> Double
-    /// Takes the next send slot no sooner than `delay` seconds from now, to be confirmed before the request leaves.
-    func reserveTurn(notBefore delay: Double) throws(AppError) -> PaceTurn
+    /// Takes the next send slot no sooner than `delay` seconds from now, for a request that may arrive up to `spread`
+    /// seconds after it leaves, to be confirmed before the request leaves.
+    func reserveTurn(notBefore delay: Double, spread: Double) throws(AppError) -> PaceTurn
     /// Confirms `turn` right before its request leaves: a wait of 0 or less says go now (the slots moved to this
     /// moment); a longer one gives the new turn to sleep until and confirm again.
     func confirmTurn(_ turn: PaceTurn) throws(AppError) -> PaceTurn
@@ -65,8 +69,13 @@ extension RequestPacer {
     public func nextTurn(notBefore delay: Double) throws(AppError) -> Double { max(delay, try nextTurn()) }
 
     /// A pacer whose slots need no confirming (one that never waits, a test's).
+    public func reserveTurn(notBefore delay: Double, spread: Double) throws(AppError) -> PaceTurn {
+        PaceTurn(wait: try nextTurn(notBefore: delay), spread: spread)
+    }
+
+    /// A turn for a request on a connection already open.
     public func reserveTurn(notBefore delay: Double) throws(AppError) -> PaceTurn {
-        PaceTurn(wait: try nextTurn(notBefore: delay))
+        try reserveTurn(notBefore: delay, spread: 0)
     }
 
     public func confirmTurn(_ turn: PaceTurn) throws(AppError) -> PaceTurn { PaceTurn(wait: 0, slots: turn.slots) }
@@ -160,21 +169,24 @@ public final class FileRequestPacer: RequestPacer {
 
     public func nextTurn() -> Double { nextTurn(notBefore: 0) }
 
-    public func nextTurn(notBefore delay: Double) -> Double { reserveTurn(notBefore: delay).wait }
+    public func nextTurn(notBefore delay: Double) -> Double { reserveTurn(notBefore: delay, spread: 0).wait }
 
-    public func reserveTurn(notBefore delay: Double) -> PaceTurn {
+    public func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn {
         update { schedule, now in
             let slot =
-                now + schedule.reserve(at: now, requestsPerSecond: requestsPerSecond, notBefore: now + max(0, delay))
-            return PaceTurn(wait: slot - now, slots: [name: slot])
+                now
+                + schedule.reserve(
+                    at: now, requestsPerSecond: requestsPerSecond, notBefore: now + max(0, delay), spread: spread)
+            return PaceTurn(wait: slot - now, slots: [name: slot], spread: spread)
         }
     }
 
     public func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
-        guard let slot = turn.slots[name] else { return PaceTurn(wait: 0, slots: turn.slots) }
+        guard let slot = turn.slots[name] else { return PaceTurn(wait: 0, slots: turn.slots, spread: turn.spread) }
         return update { schedule, now in
-            let (held, go) = schedule.confirm(slot, at: now, requestsPerSecond: requestsPerSecond)
-            return PaceTurn(wait: go ? 0 : held - now, slots: [name: held])
+            let (held, go) = schedule.confirm(
+                slot, at: now, requestsPerSecond: requestsPerSecond, spread: turn.spread)
+            return PaceTurn(wait: go ? 0 : held - now, slots: [name: held], spread: turn.spread)
         }
     }
 
@@ -226,8 +238,9 @@ public struct TwoBudgetPacer: RequestPacer {
         try reserveTurn(notBefore: delay).wait
     }
 
-    public func reserveTurn(notBefore delay: Double) throws(AppError) -> PaceTurn {
-        try base.reserveTurn(notBefore: delay).joined(with: try token.reserveTurn(notBefore: delay))
+    public func reserveTurn(notBefore delay: Double, spread: Double) throws(AppError) -> PaceTurn {
+        try base.reserveTurn(notBefore: delay, spread: spread).joined(
+            with: try token.reserveTurn(notBefore: delay, spread: spread))
     }
 
     public func confirmTurn(_ turn: PaceTurn) throws(AppError) -> PaceTurn {

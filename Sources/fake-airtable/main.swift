@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
-//   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--no-webhooks] [--not-creator] [--latency S] [--rate N] [--lockout S] [--retry-after]
+//   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--no-webhooks] [--not-creator] [--latency S] [--arrival NEW,JITTER] [--rate N] [--lockout S] [--retry-after]
 //                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
 //                 [--download-fault N:stall|reset|403|410]... [--log]
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
@@ -54,12 +54,18 @@ while let flag = arguments.popFirst() {
         options = .customisedBase
         options.requestsPerSecond = keep.requestsPerSecond
         options.lockoutSeconds = keep.lockoutSeconds
+        options.arrivalDelay = keep.arrivalDelay
         options.compression = keep.compression
         projects = FakeAirtable.customisedProjects
     case "--no-schema": options.grantsSchemaAccess = false
     case "--no-webhooks": options.grantsWebhookScope = false
     case "--not-creator": options.isBaseCreator = false
     case "--latency": options.latency = Double(arguments.popFirst() ?? "") ?? 0
+    case "--arrival": 
+        // NEW,JITTER: seconds a connection's first request is held back before it is counted, and at most this much
+        // more for every request.
+        let parts = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }
+        options.arrivalDelay = .init(newConnection: parts.first ?? 0, jitter: parts.dropFirst().first ?? 0)
     case "--rate": options.requestsPerSecond = Int(arguments.popFirst() ?? "")
     case "--lockout": options.lockoutSeconds = Double(arguments.popFirst() ?? "") ?? 30
     case "--retry-after": options.sendsRetryAfter = true

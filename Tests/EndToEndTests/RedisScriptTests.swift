@@ -32,10 +32,34 @@ final class RedisScriptTests: XCTestCase {
             // The script's clock moves on while the test asks (milliseconds); the schedule's does not.
             XCTAssertEqual(got, want, accuracy: 0.1, "expected \(expected), got \(actual)")
         }
-        XCTAssertEqual(expected.suffix(3).map { ($0 * 1000).rounded() / 1000 }, [3, 3.525, 4.05])
+        let slowed = 2.5 * PaceSchedule.givenMargin / 5
+        XCTAssertEqual(expected.suffix(3).map { ($0 * 1000).rounded() / 1000 }, [3, 3 + slowed, 3 + 2 * slowed])
         // A restarted Redis has no script: it is sent again by its text, and pacing goes on.
         try redis.cli(["SCRIPT", "FLUSH"])
         XCTAssertGreaterThan(try reserve(), 4)
+    }
+
+    /// A request that opens its connection may arrive up to its spread after it leaves, and the script counts it in
+    /// every window it may arrive in, as PaceSchedule does: before five slots 1.2 s ahead, one on an open connection
+    /// goes now and one that opens a connection waits for them; the spread is kept in the stored schedule.
+    func testTheBudgetScriptCountsARequestWhereItMayArrive() throws {
+        let redis = try RedisServer()
+        let connection = RedisConnection(
+            address: try RedisAddress.parse("unix://\(redis.socketPath)").get(), answerTimeout: 5)
+        func wait(_ key: String, spread: Double) throws -> Double {
+            guard let now = try connection.call([["TIME"]]).first?.redisTime else { throw XCTSkip("no TIME") }
+            let ahead = (0..<5).map { _ in String(now + 1.2) }.joined(separator: " ")
+            _ = try connection.call([["SET", key, "0 1 0 " + ahead]])
+            return try RedisScriptTests.wait(
+                connection.evaluate([
+                    (RedisScripts.budget, [key], ["reserve", "5", "0", "p", "600", "0", "\(spread)"])
+                ]))
+        }
+        XCTAssertEqual(try wait("tracker:{appT}:budget:warm", spread: 0), 0)
+        XCTAssertGreaterThan(try wait("tracker:{appT}:budget:cold", spread: PaceSchedule.coldSpread), 1)
+        let stored = try connection.call([["GET", "tracker:{appT}:budget:cold"]]).first?.text ?? ""
+        XCTAssertTrue(stored.contains("/0.300000"), stored)
+        XCTAssertNotNil(PaceSchedule(text: stored, now: 4e9).sent.first { $0.spread == PaceSchedule.coldSpread }, stored)
     }
 
     /// The wait in a budget script's answer: {go, the wait in microseconds, the slot held}.

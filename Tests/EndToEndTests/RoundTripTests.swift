@@ -10,6 +10,9 @@ final class RoundTripTests: FakeAirtableTestCase {
     private func requests(_ arguments: [String], _ run: TrackerProcess, stdin: String? = nil) throws -> (
         ProcessResult, [FakeAirtable.LogEntry]
     ) {
+        // The base's recent second clear first: requests are paced as they arrive, and a new process's may arrive up to
+        // 0.3 s after they leave, so those of the command before could otherwise make this one wait its turn.
+        Thread.sleep(forTimeInterval: 1.5)
         let before = fake.log.count
         let result = try run.run(arguments, stdin: stdin)
         return (result, Array(fake.log.dropFirst(before)))

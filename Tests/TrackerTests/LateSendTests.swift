@@ -81,13 +81,13 @@ struct LateSendTests {
     @Test func aLateProcessConfirmsThroughTheSlotFile() throws {
         let (a, b, clock, directory) = twoProcessesSharingASlotFile()
         defer { withExtendedLifetime(directory) {} }
-        let turns = (0..<10).map { [a, b][$0 % 2].reserveTurn(notBefore: 0) }
+        let turns = (0..<10).map { [a, b][$0 % 2].reserveTurn(notBefore: 0, spread: 0) }
         // The first window's five confirm: four on time, one (b's) 85 ms late.
         for index in 0..<4 { #expect([a, b][index % 2].confirmTurn(turns[index]).wait <= 0) }
         clock.sleep(0.085)
         let late = b.confirmTurn(turns[4])
         #expect(late.wait > 1, "a new slot, after the next window's")
-        clock.sleep(1.05 - 0.085)
+        clock.sleep(PaceSchedule.givenMargin - 0.085)
         for index in 5..<10 { #expect([a, b][index % 2].confirmTurn(turns[index]).wait <= 0) }
     }
 }

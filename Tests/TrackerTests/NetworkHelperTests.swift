@@ -359,7 +359,7 @@ struct NetworkHelperTests {
         let lock = NSLock()
         var confirmed: [PaceTurn] = []
         func nextTurn() -> Double { 0.2 }
-        func reserveTurn(notBefore delay: Double) -> PaceTurn { PaceTurn(wait: 0.2, slots: ["base": 1]) }
+        func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn { PaceTurn(wait: 0.2, slots: ["base": 1]) }
         func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
             lock.lock()
             defer { lock.unlock() }
@@ -493,7 +493,7 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
     struct Ordering: RequestPacer {
         let events: Locked<[String]>
         func nextTurn() -> Double { 0 }
-        func reserveTurn(notBefore delay: Double) -> PaceTurn {
+        func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn {
             events.withLock { $0.append("turn") }
             return PaceTurn(wait: 0.2, slots: ["base": 1])
         }

@@ -14,8 +14,8 @@ struct PaceScheduleTests {
         var schedule = PaceSchedule()
         let waits = (0..<7).map { _ in schedule.reserve(at: 100, requestsPerSecond: 5) }
         #expect(waits.prefix(5).allSatisfy { $0 == 0 }, "requests that do not depend on each other go together")
-        #expect(abs(waits[5] - 1.05) < 1e-9)
-        #expect(abs(waits[6] - 1.05) < 1e-9)
+        #expect(abs(waits[5] - PaceSchedule.givenMargin) < 1e-9)
+        #expect(abs(waits[6] - PaceSchedule.givenMargin) < 1e-9)
         #expect(schedule.reserve(at: 200, requestsPerSecond: 5) == 0, "an idle schedule does not make anyone wait")
         // Whatever the arrivals, no window of a second ever holds more than five.
         var busy = PaceSchedule()
@@ -26,7 +26,44 @@ struct PaceScheduleTests {
         for slot in slots { #expect(slots.filter { $0 >= slot && $0 < slot + 1 }.count <= 5) }
         // A pace above ten a second keeps ten to a window and shortens it.
         #expect(PaceSchedule.window(for: 10_000).capacity == 10)
-        #expect(PaceSchedule.window(for: 0.5).capacity == 1 && PaceSchedule.window(for: 0.5).seconds == 2.1)
+        #expect(PaceSchedule.window(for: 0.5).capacity == 1 && abs(PaceSchedule.window(for: 0.5).seconds - 2 * PaceSchedule.givenMargin) < 1e-9)
+    }
+
+    /// Airtable counts a request where it arrives. Requests that open a connection (arriving up to `coldSpread` after
+    /// they leave) and requests on open ones (arriving within the margin), mixed at random, never put six arrivals in
+    /// any second, whatever each one's lag within its bounds: the latest and the earliest are both tried.
+    @Test func noSecondEverHoldsSixArrivalsOfColdAndWarmRequests() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            var schedule = PaceSchedule()
+            var requests: [(leaves: Double, spread: Double)] = []
+            var now = 100.0
+            for _ in 0..<60 {
+                now += Double.random(in: 0..<0.15, using: &random)
+                let spread = Bool.random(using: &random) ? PaceSchedule.coldSpread : 0
+                let leaves = now + schedule.reserve(at: now, requestsPerSecond: 5, spread: spread)
+                requests.append((leaves, spread))
+            }
+            // Each request arrives at a random point of its bounds: the open connection's jitter (60 ms) or the cold
+            // one's whole spread.
+            for _ in 0..<50 {
+                let arrivals = requests.map { $0.leaves + Double.random(in: 0...max(0.06, $0.spread), using: &random) }
+                    .sorted()
+                for (index, arrival) in arrivals.enumerated() where index + 5 < arrivals.count {
+                    #expect(arrivals[index + 5] - arrival >= 1, "six arrivals within a second")
+                }
+            }
+        }
+        // A cold request is counted in every window it may arrive in: one leaving just before a full window would
+        // arrive in it, so it waits.
+        var schedule = PaceSchedule()
+        for _ in 0..<5 { _ = schedule.reserve(at: 101.2, requestsPerSecond: 5) }
+        #expect(schedule.reserve(at: 100, requestsPerSecond: 5) == 0, "a warm request before them fits")
+        var cold = PaceSchedule()
+        for _ in 0..<5 { _ = cold.reserve(at: 101.2, requestsPerSecond: 5) }
+        #expect(cold.reserve(at: 100, requestsPerSecond: 5, spread: 0.3) > 1, "a cold one would arrive among them")
+        // The stored schedule keeps each slot's spread.
+        #expect(PaceSchedule(text: cold.text, now: 100) == cold)
     }
 
     @Test func after429NothingGoesThenThePaceIsSlowerAndRecoversGradually() {
@@ -37,11 +74,11 @@ struct PaceScheduleTests {
         #expect(schedule.factor(at: 131 + 30) == 2.5, "slow for the calm period")
         #expect(abs(schedule.factor(at: 131 + 30 + 45) - 1.75) < 1e-9, "halfway back")
         #expect(schedule.factor(at: 131 + 30 + 90) == 1)
-        // While slow, requests go one at a time 2.5 times further apart (0.525 s): no burst, two a second at most.
+        // While slow, requests go one at a time 2.5 times further apart (0.545 s): no burst, two a second at most.
         var slow = PaceSchedule()
         slow.rateLimited(at: 0, holdingFor: 30)
         let slots = (0..<20).map { _ in slow.reserve(at: 30, requestsPerSecond: 5) + 30 }
-        for (earlier, later) in zip(slots, slots.dropFirst()) { #expect(abs(later - earlier - 0.525) < 1e-9) }
+        for (earlier, later) in zip(slots, slots.dropFirst()) { #expect(abs(later - earlier - 0.5 * PaceSchedule.givenMargin) < 1e-9) }
         // Once recovered, they go together again.
         #expect(slow.reserve(at: 300, requestsPerSecond: 5) == 0 && slow.reserve(at: 300, requestsPerSecond: 5) == 0)
     }
@@ -87,7 +124,7 @@ struct PaceScheduleTests {
         let (a, b, _, directory) = twoProcessesSharingASlotFile()
         defer { withExtendedLifetime(directory) {} }
         let waits = (0..<7).map { [a, b][$0 % 2].nextTurn() }
-        #expect(waits.map { String(format: "%.2f", $0) } == ["0.00", "0.00", "0.00", "0.00", "0.00", "1.05", "1.05"])
+        #expect(waits.map { String(format: "%.2f", $0) } == ["0.00", "0.00", "0.00", "0.00", "0.00", "1.09", "1.09"])
         b.rateLimited(holdingFor: 30)
         #expect(abs(a.nextTurn() - 30) < 1e-9, "a 429 seen by one process holds back the other")
     }

@@ -13,10 +13,11 @@ public struct RedisScript: Sendable {
 
 /// The scripts tracker runs in a team's Redis. Each touches the keys of one hash tag, so one slot.
 public enum RedisScripts {
-    /// PaceSchedule (PaceSchedule.swift) on Redis's clock: the same windows, hold, slowdown and confirmation, one
-    /// budget to a key. KEYS[1] the budget, KEYS[2] (optional) the set of processes seen; ARGV: "reserve", "confirm"
-    /// or "hold", requests a second, hold seconds, the process's id, the horizon in seconds, and for "confirm" the
-    /// slot it was given. Answers {1 when the request may go now, else 0; the wait in microseconds; the slot held}.
+    /// PaceSchedule (PaceSchedule.swift) on Redis's clock: the same windows, hold, slowdown, confirmation and slots
+    /// that may arrive late (`time/spread`), one budget to a key. KEYS[1] the budget, KEYS[2] (optional) the set of
+    /// processes seen; ARGV: "reserve", "confirm" or "hold", requests a second, hold seconds, the process's id, the
+    /// horizon in seconds, for "confirm" the slot it was given, and how much later than it leaves the request may
+    /// arrive. Answers {1 when the request may go now, else 0; the wait in microseconds; the slot held}.
     ///
     /// A stored schedule with any time further ahead than the horizon is discarded, not obeyed: tracker never writes
     /// one (a hold is at most `PaceSchedule.longestHold`), so it was left by a hand's mistake or by a Redis whose clock
@@ -28,22 +29,32 @@ public enum RedisScripts {
         local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
         local hold, slowdown, resumed, sent = 0, 1, 0, {}
         local horizon = tonumber(ARGV[5]) or 600
+        local spread = math.max(0, math.min(1, tonumber(ARGV[7]) or 0))
         local stored = redis.call('GET', KEYS[1])
         if stored then
-          local numbers, believable = {}, true
+          local header, slots, believable = {}, {}, true
           for word in string.gmatch(stored, '%S+') do
-            local number = tonumber(word)
-            if number == nil or number ~= number or number > now + horizon then believable = false end
-            numbers[#numbers + 1] = number
+            if #header < 3 then
+              local number = tonumber(word)
+              if number == nil or number ~= number or number > now + horizon then believable = false end
+              header[#header + 1] = number
+            else
+              local time, late = string.match(word, '^([^/]+)/?(.*)$')
+              time, late = tonumber(time), (late == '' and 0) or tonumber(late)
+              if time and late and time == time and late >= 0 and late <= 1 then
+                if time + late > now + horizon then believable = false end
+                slots[#slots + 1] = {time, late}
+              end
+            end
           end
-          if believable and #numbers >= 3 then
-            hold, slowdown, resumed = numbers[1], math.max(1, numbers[2]), numbers[3]
-            for i = 4, #numbers do sent[#sent + 1] = numbers[i] end
-            table.sort(sent)
+          if believable and #header == 3 then
+            hold, slowdown, resumed = header[1], math.max(1, header[2]), header[3]
+            sent = slots
+            table.sort(sent, function(x, y) return x[1] < y[1] end)
           end
         end
         local rate = tonumber(ARGV[2])
-        local calm, recovery, given, kept, early = 30, 90, 1.05, 1.03, 0.002
+        local calm, recovery, given, kept, early = 30, 90, 1.09, 1.07, 0.002
         local function factor(at)
           if slowdown <= 1 then return 1 end
           local progress = math.min(1, math.max(0, at - resumed - calm) / recovery)
@@ -59,16 +70,19 @@ public enum RedisScripts {
         local function fits(time, margin)
           if time < hold then return false end
           local capacity, seconds = window(time, margin)
-          local near = {}
+          local last = time + spread
+          local near, starts = {}, {last}
           for _, slot in ipairs(sent) do
-            if slot > time - seconds and slot < time + seconds then near[#near + 1] = slot end
+            local ending = slot[1] + slot[2]
+            if ending > time - seconds and slot[1] < last + seconds then
+              near[#near + 1] = slot
+              if ending <= last then starts[#starts + 1] = ending end
+            end
           end
-          local starts = {time}
-          for _, slot in ipairs(near) do if slot <= time then starts[#starts + 1] = slot end end
           for _, start in ipairs(starts) do
             local inside = 1
             for _, slot in ipairs(near) do
-              if slot >= start and slot < start + seconds then inside = inside + 1 end
+              if slot[1] < start + seconds and slot[1] + slot[2] >= start then inside = inside + 1 end
             end
             if inside > capacity then return false end
           end
@@ -80,29 +94,32 @@ public enum RedisScripts {
           local _, seconds = window(start, given)
           local reach = math.max(seconds, widest)
           local candidates = {}
+          local latest = start
           for _, slot in ipairs(sent) do
-            if slot + seconds > start then candidates[#candidates + 1] = slot + seconds end
-            if slot + reach > start then candidates[#candidates + 1] = slot + reach end
+            local ending = slot[1] + slot[2]
+            latest = math.max(latest, ending)
+            if ending + seconds > start then candidates[#candidates + 1] = ending + seconds end
+            if ending + reach > start then candidates[#candidates + 1] = ending + reach end
           end
           table.sort(candidates)
           for _, candidate in ipairs(candidates) do
             if fits(candidate, given) then return candidate end
           end
-          return math.max(start, (sent[#sent] or start) + reach)
+          return math.max(start, latest + reach)
         end
         local function insert(slot)
           local at = #sent + 1
           for i, other in ipairs(sent) do
-            if other > slot then at = i break end
+            if other[1] > slot then at = i break end
           end
-          table.insert(sent, at, slot)
+          table.insert(sent, at, {slot, spread})
           while #sent > 1000 do table.remove(sent, 1) end
         end
         local function forget()
           local reach = math.max(given * math.min(10, math.max(1, math.floor(rate))) / rate, widest)
           local kept_slots = {}
           for _, slot in ipairs(sent) do
-            if slot > now - reach then kept_slots[#kept_slots + 1] = slot end
+            if slot[1] + slot[2] > now - reach then kept_slots[#kept_slots + 1] = slot end
           end
           sent = kept_slots
         end
@@ -121,10 +138,10 @@ public enum RedisScripts {
           local slot = tonumber(ARGV[6]) or now
           local index = nil
           for i, other in ipairs(sent) do
-            if math.abs(other - slot) < 0.000002 then index = i break end
+            if math.abs(other[1] - slot) < 0.000002 then index = i break end
           end
-          if now < slot - early and index and sent[index] >= hold then
-            held = sent[index]
+          if now < slot - early and index and sent[index][1] >= hold then
+            held = sent[index][1]
           else
             if index then table.remove(sent, index) end
             local moment = math.max(now, math.min(slot, now + early))
@@ -143,8 +160,15 @@ public enum RedisScripts {
           hold, resumed, sent = math.max(hold, resume), math.max(resumed, resume), {}
         end
         local words = {string.format('%.6f', hold), string.format('%.6f', slowdown), string.format('%.6f', resumed)}
-        for _, slot in ipairs(sent) do words[#words + 1] = string.format('%.6f', slot) end
-        local last = math.max(hold, sent[#sent] or 0)
+        local last = hold
+        for _, slot in ipairs(sent) do
+          if slot[2] > 0 then
+            words[#words + 1] = string.format('%.6f/%.6f', slot[1], slot[2])
+          else
+            words[#words + 1] = string.format('%.6f', slot[1])
+          end
+          last = math.max(last, slot[1] + slot[2])
+        end
         if slowdown > 1 then last = math.max(last, resumed + calm + recovery) end
         redis.call('SET', KEYS[1], table.concat(words, ' '), 'PX', math.floor((last - now + 10) * 1000))
         return {go, math.floor((held - now) * 1000000 + 0.5), string.format('%.6f', held)}

@@ -185,28 +185,29 @@ final class RedisPacer: RequestPacer {
 
     func nextTurn() throws(AppError) -> Double { try reserveTurn(notBefore: 0).wait }
 
-    func reserveTurn(notBefore delay: Double) throws(AppError) -> PaceTurn {
-        guard let turn = try run("reserve", slots: [:]) else {
+    func reserveTurn(notBefore delay: Double, spread: Double) throws(AppError) -> PaceTurn {
+        guard let turn = try run("reserve", slots: [:], spread: spread) else {
             // This machine's slot file has not seen the slots Redis gave: the first of its own go one window after the
             // last of those, so the switch never bursts into a window Redis already filled.
             let window = PaceSchedule.window(for: owner.requestsPerSecond).seconds
             let now = MonotonicClock.now()
             let clear = lastRedisSlot.withLock { $0 }.map { $0 + window - now } ?? 0
-            return try fallback.reserveTurn(notBefore: max(delay, clear))
+            return try fallback.reserveTurn(notBefore: max(delay, clear), spread: spread)
         }
         // A delay asked for (none is, from the helper) is kept by waiting at least that long for the slot.
-        return PaceTurn(wait: max(delay, turn.wait), slots: turn.slots)
+        return PaceTurn(wait: max(delay, turn.wait), slots: turn.slots, spread: spread)
     }
 
     func confirmTurn(_ turn: PaceTurn) throws(AppError) -> PaceTurn {
         // A turn this machine's slot file gave (the Redis was down) is confirmed there.
         guard turn.slots[keys.budget] != nil else { return try fallback.confirmTurn(turn) }
         // A Redis gone since the turn was given: the request goes on the slot it has, as this machine alone would.
-        return try run("confirm", slots: turn.slots) ?? PaceTurn(wait: 0, slots: turn.slots)
+        return try run("confirm", slots: turn.slots, spread: turn.spread)
+            ?? PaceTurn(wait: 0, slots: turn.slots, spread: turn.spread)
     }
 
     /// The base's and the token's budget scripts in one write; nil when the Redis cannot be reached.
-    private func run(_ mode: String, slots: [String: Double]) throws(AppError) -> PaceTurn? {
+    private func run(_ mode: String, slots: [String: Double], spread: Double = 0) throws(AppError) -> PaceTurn? {
         let connection = team.connection
         let budgets = [
             (keys.budget, owner.requestsPerSecond, mode == "reserve" ? [keys.budget, keys.seen] : [keys.budget]),
@@ -218,13 +219,13 @@ final class RedisPacer: RequestPacer {
                     let slot = slots[key].map { "\($0)" } ?? "0"
                     return (
                         RedisScripts.budget, scriptKeys,
-                        [mode, "\(rate)", "0", team.processID, Self.horizon, slot]
+                        [mode, "\(rate)", "0", team.processID, Self.horizon, slot, "\(spread)"]
                     )
                 })
         }
         guard let answers else { return nil }
         let now = MonotonicClock.now()
-        var turn = PaceTurn(wait: 0)
+        var turn = PaceTurn(wait: 0, spread: spread)
         for ((key, _, _), answer) in zip(budgets, answers) {
             // {go, wait in microseconds, the slot held}; anything else (a Redis that is not one) lets the request go.
             guard case .array(let parts?) = answer, parts.count == 3, case .integer(let go) = parts[0],
@@ -317,3 +318,4 @@ extension TeamCoordination {
         return health
     }
 }
+
