@@ -42,6 +42,8 @@ public struct BudgetOwner: Sendable {
 public protocol Coordination: Sendable {
     /// The pacer for every request to `owner`'s base.
     func pacer(for owner: BudgetOwner) -> any RequestPacer
+    /// Where every request to `owner`'s base is counted for the month, beside its per-second budget.
+    func usage(for owner: BudgetOwner, wallClock: @escaping @Sendable () -> Double) -> any UsageLedger
     /// Holds what `parts` name (a command, a table, a name) against every other tracker process sharing this engine,
     /// waiting at most `seconds`; nil when there is nowhere to hold it (tracker runs unlocked).
     func lock(
@@ -100,6 +102,10 @@ public struct MachineCoordination: Coordination {
             token: FileRequestPacer(
                 directory: directory, name: FileRequestPacer.slotName(endpoint: owner.endpoint, token: owner.token),
                 requestsPerSecond: owner.tokenRequestsPerSecond))
+    }
+
+    public func usage(for owner: BudgetOwner, wallClock: @escaping @Sendable () -> Double) -> any UsageLedger {
+        FileUsageLedger(directory: directory, owner: owner, wallClock: wallClock)
     }
 
     public func lock(

@@ -56,6 +56,8 @@ public final class NetworkHelper: Sendable {
         public var notify: (@Sendable (String) -> Void)?
         /// Shows what is being waited for on a line redrawn in place (nil clears it), when stderr is a terminal.
         public var status: (@Sendable (String?) -> Void)?
+        /// The face sending (`cli`, `board`, `mcp`, `serve`), as the month's count keeps it.
+        public var face = "cli"
 
         public init(
             now: @escaping @Sendable () -> Double = MonotonicClock.now,
@@ -75,6 +77,8 @@ public final class NetworkHelper: Sendable {
     let timeoutSeconds: Int
     let policy: RetryPolicy
     private let pacer: any RequestPacer
+    /// Where every request sent is counted for the month.
+    public let usage: any UsageLedger
     let rules: ServiceRules
     let environment: Environment
     private let hasNotified = Locked(false)
@@ -83,12 +87,14 @@ public final class NetworkHelper: Sendable {
 
     public init(
         transport: any HTTPTransport, timeoutSeconds: Int, policy: RetryPolicy, pacer: any RequestPacer,
-        rules: ServiceRules = .plainHTTP, environment: Environment = Environment()
+        rules: ServiceRules = .plainHTTP, environment: Environment = Environment(),
+        usage: any UsageLedger = NoUsageLedger()
     ) {
         self.transport = transport
         self.timeoutSeconds = timeoutSeconds
         self.policy = policy
         self.pacer = pacer
+        self.usage = usage
         self.rules = rules
         self.environment = environment
         serverClock = ServerClock(localNow: environment.now)
@@ -203,6 +209,8 @@ public final class NetworkHelper: Sendable {
             let delay: Double
             switch decision {
             case .done(let result):
+                // Airtable says the workspace's month of calls is spent: every face hears it through the count.
+                if case .failure(let error) = result, rules.isFinalLimit(error) { usage.markSpent() }
                 return result
             case .rateLimited(let retryAfter, let error):
                 delay = policy.rateLimitDelay(
@@ -241,6 +249,15 @@ public final class NetworkHelper: Sendable {
             }
             await environment.sleep(delay)
             if Task.isCancelled { return .failure(.interrupted) }
+        }
+    }
+
+    /// Whether a request may have reached the server, and so counts against the month: not when it could not connect.
+    static func mayHaveArrived(_ outcome: TransportOutcome) -> Bool {
+        switch outcome {
+        case .answered: true
+        case .failed(.unreachable), .failed(.missingLibrary), .failed(.tls), .failed(.local): false
+        case .failed: true
         }
     }
 
@@ -302,6 +319,11 @@ public final class NetworkHelper: Sendable {
         // connection of its own a write is sent once, and its failures come to us.
         let isWrite = kind == .notIdempotent || request.body != nil
         let outcome = await transport.send(request, fresh: isWrite, timeout: Double(timeoutSeconds))
+        if Self.mayHaveArrived(outcome) {
+            let use: RequestUse =
+                RequestPurpose.current == .background ? .upkeep : request.method == "GET" ? .read : .write
+            usage.count(face: environment.face, use: use)
+        }
         if case .answered(let answer) = outcome, let date = answer.header("Date").flatMap(Self.httpDate) {
             serverClock.heard(serverSeconds: date)
         }

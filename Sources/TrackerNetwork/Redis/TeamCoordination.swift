@@ -69,6 +69,12 @@ public final class TeamCoordination: Coordination {
         RedisPacer(team: self, owner: owner, keys: Keys(owner), fallback: machine.pacer(for: owner))
     }
 
+    public func usage(for owner: BudgetOwner, wallClock: @escaping @Sendable () -> Double) -> any UsageLedger {
+        RedisUsageLedger(
+            team: self, owner: owner, fallback: FileUsageLedger(directory: machine.directory, owner: owner, wallClock: wallClock),
+            wallClock: wallClock)
+    }
+
     public func lock(
         _ parts: [String], for owner: BudgetOwner, waitingAtMost seconds: Double, doing what: String,
         now: @escaping @Sendable () -> Double, sleep: @escaping @Sendable (Double) async -> Void
@@ -319,3 +325,56 @@ extension TeamCoordination {
     }
 }
 
+/// The month's counts in the team's Redis, one hash per base and month that every machine counts into (it expires
+/// after the month); this machine's file while the Redis cannot be reached.
+final class RedisUsageLedger: UsageLedger {
+    let team: TeamCoordination
+    let owner: BudgetOwner
+    let fallback: FileUsageLedger
+    let wallClock: @Sendable () -> Double
+
+    init(team: TeamCoordination, owner: BudgetOwner, fallback: FileUsageLedger, wallClock: @escaping @Sendable () -> Double) {
+        (self.team, self.owner, self.fallback, self.wallClock) = (team, owner, fallback, wallClock)
+    }
+
+    var keeper: String { "the team's Redis at \(team.connection.address.display)" }
+
+    /// The month's key; kept 40 days past the month's start, so a month is read whole until the next ends.
+    func key(_ month: String) -> String { TeamCoordination.Keys.shared("usage:\(month)", owner: owner) }
+    static let keptSeconds = "\(40 * 86_400)"
+
+    func count(face: String, use: RequestUse) {
+        let key = key(MonthUsage.month(at: wallClock()))
+        let connection = team.connection
+        let counted = try? team.whenReachable { () throws(RedisFailure) -> Bool in
+            _ = try connection.call([
+                ["HINCRBY", key, "\(face) \(use.rawValue)", "1"], ["EXPIRE", key, Self.keptSeconds],
+            ])
+            return true
+        }
+        if counted != true { fallback.count(face: face, use: use) }
+    }
+
+    func markSpent() {
+        let key = key(MonthUsage.month(at: wallClock()))
+        let connection = team.connection
+        let now = wallClock()
+        let marked = try? team.whenReachable { () throws(RedisFailure) -> Bool in
+            _ = try connection.call([["HSET", key, "spent", "\(now)"], ["EXPIRE", key, Self.keptSeconds]])
+            return true
+        }
+        if marked != true { fallback.markSpent() }
+    }
+
+    func thisMonth() -> MonthUsage? {
+        let month = MonthUsage.month(at: wallClock())
+        let connection = team.connection
+        let answer = try? team.whenReachable { () throws(RedisFailure) in
+            try connection.call([["HGETALL", key(month)]])
+        }
+        guard let answers = answer ?? nil, case .array(let parts?)? = answers.first else { return fallback.thisMonth() }
+        let words = parts.map { $0.text ?? "" }
+        let fields = stride(from: 0, to: words.count - 1, by: 2).map { (words[$0], words[$0 + 1]) }
+        return MonthUsage(month: month, fields: fields)
+    }
+}

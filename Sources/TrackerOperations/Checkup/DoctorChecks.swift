@@ -57,6 +57,7 @@ extension Doctor {
         checks.append(Self.cacheCheck(age: age, cache: surroundings.cache))
         if case .success = schema { _ = try? await knowledge.refreshed() }
         checks.append(Self.paceCheck(configuration, coordination: surroundings.coordination))
+        checks.append(Self.monthCheck(configuration, surroundings: surroundings))
         // Checked last, so the processes it counts on the base's budget include doctor's own requests.
         let now = surroundings.now
         let sharing = configuration.redis.map { _ in

@@ -18,6 +18,32 @@ extension Doctor {
         return DoctorCheck(name: "pace", detail: "pace \(shown) requests a second, within Airtable's 5\(slowed)")
     }
 
+    /// The month's calls tracker spent (doctor's own requests among them), and a warning past 80% of the plan: the
+    /// month is the workspace's, shared with every integration, and past it Airtable refuses every call.
+    static func monthCheck(_ configuration: Configuration, surroundings: SessionSurroundings) -> DoctorCheck {
+        let now = surroundings.now
+        let ledger = surroundings.coordination.usage(
+            for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 })
+        let time = now().timeIntervalSince1970
+        let report = UsageReport(
+            usage: ledger.thisMonth() ?? MonthUsage(month: MonthUsage.month(at: time)), at: time,
+            plan: configuration.plan, backgroundShare: configuration.backgroundShare, keeper: ledger.keeper,
+            baseID: configuration.baseID)
+        let spent = FieldFormatter.grouped(Double(report.usage.total), places: 0)
+        let projected = FieldFormatter.grouped(Double(report.projection), places: 0)
+        var detail = "\(spent) requests this month by tracker, \(projected) at this pace by its end"
+        if let plan = configuration.plan, let share = report.share {
+            detail += "; \(UsageReport.percent(share.spent)) of \(plan.words)"
+            if report.isNearTheLimit {
+                detail = "warning: " + detail + "; past 80%, polling slows to keep the rest for what people ask"
+            }
+        } else if configuration.plan == nil {
+            detail += " (set \"plan\" to see the share)"
+        }
+        if report.usage.spentAt != nil { detail = "warning: Airtable said the month's calls are spent; " + detail }
+        return DoctorCheck(name: "month", detail: detail)
+    }
+
     /// How old the remembered schema was when doctor started; doctor itself reads it anew.
     static func cacheCheck(age: Double?, cache: CacheDirectory?) -> DoctorCheck {
         guard let age else {

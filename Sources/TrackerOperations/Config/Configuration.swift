@@ -42,6 +42,10 @@ package struct Configuration: Equatable, Sendable {
     package var teamCopyEvery = Configuration.defaultTeamCopyEvery
     /// `"maxAge"` (or `--max-age`): a one-shot read answers from a team's copy refreshed within this many seconds.
     package var maxAge: Double? = nil
+    /// The workspace's plan (`"plan"`, `"monthlyCalls"`, `TRACKER_PLAN`); nil when not told.
+    package var plan: MonthlyPlan? = nil
+    /// The part of the plan's month that what nobody asked for (polling, refreshing) may use.
+    package var backgroundShare = Configuration.defaultBackgroundShare
     /// Where the token came from, for `doctor`: "the secrets file", "AIRTABLE_TOKEN", or the token command.
     package var tokenOrigin = "the secrets file"
 
@@ -53,6 +57,7 @@ package struct Configuration: Equatable, Sendable {
     package static let defaultTimeoutSeconds = 30
     package static let defaultRetryBudgetSeconds = 120
     package static let defaultTeamCopyEvery = 10.0
+    package static let defaultBackgroundShare = 0.5
 
     /// Whether group or others may read the secrets file (it holds the token).
     package var isSecretsFileReadableByOthers: Bool { secretsMode.map(Self.isReadableByOthers) ?? false }
@@ -108,7 +113,8 @@ package struct Configuration: Equatable, Sendable {
 /// The keys a secrets file may hold; any other key is a typo and an error.
 package enum SecretsKey: String, CaseIterable {
     case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields,
-        tasks, redis, redisCA, redisPasswordCommand, teamCopy, teamCopyEvery, maxAge
+        tasks, redis, redisCA, redisPasswordCommand, teamCopy, teamCopyEvery, maxAge, plan, monthlyCalls,
+        backgroundShare
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.
@@ -124,6 +130,7 @@ package enum SecretsKey: String, CaseIterable {
         case .redis: "TRACKER_REDIS_URL"
         case .redisCA: "TRACKER_REDIS_CA"
         case .teamCopy: "TRACKER_TEAM_COPY"
+        case .plan: "TRACKER_PLAN"
         default: nil
         }
     }

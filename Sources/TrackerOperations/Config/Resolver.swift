@@ -91,6 +91,7 @@ package struct Resolver {
                 profile: profile, profiles: file?.profileNames ?? [], tokenOrigin: tokenOrigin)
             configuration.redis = try redis(string)
             try teamCopy(into: &configuration)
+            try plan(into: &configuration)
             return configuration
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
     }

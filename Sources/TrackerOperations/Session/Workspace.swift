@@ -128,14 +128,22 @@ package final class Workspace: Sendable {
     /// A client for `configuration`, paced by the engine and timed as the face asked.
     package func makeClient(configuration: Configuration) -> ProjectAPIClient {
         let timeout = surface.timeoutSeconds ?? configuration.timeoutSeconds
+        let engine = coordination(configuration)
         let network = NetworkHelper(
             transport: surface.makeTransport(timeout), timeoutSeconds: timeout,
             policy: RetryPolicy(budgetSeconds: Double(configuration.retryBudgetSeconds)),
-            pacer: surface.makePacer?(configuration, sharedDirectory())
-                ?? coordination(configuration).pacer(for: configuration.budgetOwner),
-            rules: ProjectAPIClient.rules, environment: surface.network)
+            pacer: surface.makePacer?(configuration, sharedDirectory()) ?? engine.pacer(for: configuration.budgetOwner),
+            rules: ProjectAPIClient.rules, environment: surface.network,
+            usage: usageLedger(configuration, engine: engine))
         return ProjectAPIClient(
             access: configuration.access, network: network, now: surface.now, userAgent: surface.userAgent)
+    }
+
+    /// Where `configuration`'s requests are counted for the month: beside the base's per-second budget.
+    package func usageLedger(_ configuration: Configuration, engine: (any Coordination)? = nil) -> any UsageLedger {
+        let now = surface.now
+        return (engine ?? coordination(configuration)).usage(
+            for: configuration.budgetOwner, wallClock: { now().timeIntervalSince1970 })
     }
 
     /// What every session of this workspace stands in: the day, the clocks, the caches, the engine, the copies. What

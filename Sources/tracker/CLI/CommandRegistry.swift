@@ -11,7 +11,7 @@ enum CommandRegistry {
         { Edit.self }, { Done.self }, { Reopen.self }, { Delete.self }, { Import.self }, { Tasks.self },
         { TaskCommand.self }, { Status.self }, { Board.self }, { Attach.self }, { Files.self }, { Clients.self },
         { Init.self }, { Demo.self }, { MCP.self }, { Report.self }, { Changes.self }, { CalendarFeed.self },
-        { Timeline.self }, { Doctor.self }, { Completion.self }, { Help.self },
+        { Timeline.self }, { Doctor.self }, { Usage.self }, { Completion.self }, { Help.self },
     ]
 
     static let all: [any Command.Type] = entries.map { $0() }

@@ -11,6 +11,8 @@ extension Context {
         let context = self
         let output = output ?? context.output
         var network = context.network
+        let name = type(of: invocation.command).spec.name
+        network.face = ["board", "mcp", "serve"].contains(name) ? name : "cli"
         if invocation.globals.isVerbose {
             network.log = { [output] line in output.standardError("tracker: \(line)\n") }
         }
