@@ -11,8 +11,9 @@ static int terminal_fd = -1;
 static struct termios saved;
 static volatile sig_atomic_t taken = 0;
 
-static const char enter_sequence[] = "\033[?1049h\033[?25l\033[H\033[2J";
-static const char leave_sequence[] = "\033[0m\033[?25h\033[?1049l";
+// Focus reports on (CSI ? 1004 h): a board nobody looks at polls less.
+static const char enter_sequence[] = "\033[?1049h\033[?1004h\033[?25l\033[H\033[2J";
+static const char leave_sequence[] = "\033[0m\033[?25h\033[?1004l\033[?1049l";
 
 static const int handled_signals[] = {SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGSEGV, SIGFPE};
 // What SIGTERM, SIGHUP and SIGINT did before the terminal was taken: tracker's own watcher (a handler that writes to

@@ -21,6 +21,9 @@ public struct ProjectAPIClient: Sendable {
     /// The lock an exactly-once create holds (`--if-absent`): confirmed by `createOnce` right before each attempt.
     public var lease: (any HeldLock)?
 
+    /// Where this client's requests are counted for the month.
+    public var usage: any UsageLedger { network.usage }
+
     public init(
         access: BaseAccess, network: NetworkHelper, now: @escaping @Sendable () -> Date = Date.init,
         userAgent: String = "tracker"

@@ -11,6 +11,7 @@
 import CTerminal
 import TrackerAPI
 import TrackerModel
+import TrackerNetwork
 import TrackerOperations
 import TrackerSystem
 
@@ -95,6 +96,8 @@ package struct OpenBoard {
     private var drawPending = false
     private var askingMe = false
     package var refreshed: [BoardCard] = []
+    /// Whether anyone looks, and how often the board may check for changes.
+    package let watch = Locked(BoardWatch(every: 60))
 
     package init(host: BoardHost, session: Session, filters: ProjectFilters, view: String?, shown: FirstFrame? = nil) {
         self.host = host
@@ -116,13 +119,10 @@ package struct OpenBoard {
         let resize = BoardTerminal.watchResize(into: input)
         defer { resize.cancel() }
         let input = self.input
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(every) * 1_000_000_000)
-                if Task.isCancelled { return }
-                input.yield(.tick)
-            }
-        }
+        watch.withLock { $0 = BoardWatch(every: Double(every)) }
+        let ticker = BoardWatch.ticking(
+            every: Double(every), watch: watch, usage: session.client.usage, configuration: session.configuration
+        ) { input.yield(.tick) }
         defer { ticker.cancel() }
         // A refresh applied to the team's copy by another process is drawn at once, without a key.
         session.surroundings.copies?.whenTeamChanges { input.yield(.tick) }
@@ -143,7 +143,15 @@ package struct OpenBoard {
     private mutating func handle(_ event: BoardEvent) async throws -> Outcome {
         switch event {
         case .keys(let keys):
-            for key in keys {
+            // Keys and focus are someone looking: a board that had slowed checks for changes at once, and the team's
+            // copy it follows hears of the look.
+            // (The check itself is the ticker's, within a quarter of a second.)
+            for key in keys { _ = watch.withLock { $0.heard(key) } }
+            if keys.contains(where: { $0 != .focusOut }) {
+                let copies = session.surroundings.copies
+                Task { await copies?.looked() }
+            }
+            for key in keys where key != .focusIn && key != .focusOut {
                 let effect = model.handle(key, pageSize: screen.cardsShown)
                 switch effect {
                 case .quit: return key == .interrupt ? .interrupted : .quit
@@ -165,7 +173,12 @@ package struct OpenBoard {
             writer.invalidate()
             draw()
         case .tick:
-            startReading(first: false)
+            // Focus is looking: the team's copy the board follows hears of it each check.
+            if watch.withLock({ $0.focused == true }) {
+                let copies = session.surroundings.copies
+                Task { await copies?.looked() }
+            }
+            RequestPurpose.$current.withValue(.background) { startReading(first: false) }
         case .page(let cards, let first):
             if first {
                 model.add(cards)

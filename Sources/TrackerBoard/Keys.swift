@@ -9,6 +9,8 @@ package enum Key: Equatable, Sendable {
     /// Ctrl-L: draw everything again.
     case redraw
     case character(Character)
+    /// The terminal's window gained or lost focus (reported after `CSI ? 1004 h`): not keys a person pressed.
+    case focusIn, focusOut
 }
 
 /// Reads keys out of the bytes a terminal in raw mode sends. `ESC [ A` and `ESC O A` are both the up arrow; a
@@ -91,6 +93,8 @@ package enum KeyParser {
         case UInt8(ascii: "D"): .left
         case UInt8(ascii: "H"): .home
         case UInt8(ascii: "F"): .end
+        case UInt8(ascii: "I"): .focusIn
+        case UInt8(ascii: "O"): .focusOut
         case UInt8(ascii: "~"):
             switch parameters {
             case "1", "7": .home

@@ -28,6 +28,8 @@ package struct ToolRunner: Sendable {
     {
         var heard: (@Sendable (Int) -> Void)? = nil
         if let progress { heard = { progress.report(records: $0) } }
+        // A call is someone looking: a team's copy that slowed while nobody did is brought up to date first.
+        await host.looked()
         host.beginTurn(heard)
         do {
             let plan = try ToolArguments(tool: tool, root: root).plan(arguments)
@@ -350,6 +352,8 @@ package struct ToolHost: Sendable {
     package var timeZone: Zone
     package var checkUploads: @Sendable (_ paths: [String], _ command: String) throws -> [UploadFile]
     package var beginTurn: @Sendable ((@Sendable (Int) -> Void)?) -> Void
+    /// A call came: the copies followed are told someone looks.
+    package var looked: @Sendable () async -> Void = {}
     package var token: @Sendable () -> String?
     /// tracker's version, for the server's name in the protocol.
     package var version: String

@@ -21,11 +21,12 @@ defer { try? FileManager.default.removeItem(atPath: scratch) }
 /// A running fake and the environment that points tracker at it.
 func serve(
     _ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPace: Int = 10000, latency: Double = 0,
-    tasks: [FakeTaskSpec]? = nil, user: String? = nil
+    tasks: [FakeTaskSpec]? = nil, user: String? = nil, arrival: FakeAirtable.ArrivalDelay = .init()
 )
     throws -> (FakeAirtable, [String: String])
 {
     var options = FakeAirtable.Options()
+    options.arrivalDelay = arrival
     options.tasks = tasks
     if let user { options.user = (user, nil) }
     options.requestsPerSecond = requestsPerSecond

@@ -224,8 +224,8 @@ final class FirstRunTests: FakeAirtableTestCase {
         XCTAssertEqual(
             checks.map { $0["name"] as? String },
             [
-                "configuration", "token", "table", "fields", "views", "tasks", "files", "cache", "pace", "sharing",
-                "deletions",
+                "configuration", "token", "table", "fields", "views", "tasks", "files", "cache", "pace", "month",
+                "sharing", "deletions",
             ])
         XCTAssertTrue(checks.allSatisfy { $0["ok"] as? Bool == true })
         let tasks = checks.first { $0["name"] as? String == "tasks" }?["detail"] as? String
@@ -241,7 +241,7 @@ final class FirstRunTests: FakeAirtableTestCase {
             (try JSONSerialization.jsonObject(with: Data(wrong.stdout.utf8)) as? [String: Any])?["checks"]
                 as? [[String: Any]])
         XCTAssertEqual(
-            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true, true, true, true],
+            failed.map { $0["ok"] as? Bool }, [true, true, false, true, true, true, true, true, true, true, true],
             "every check ran"
         )
         XCTAssertTrue(

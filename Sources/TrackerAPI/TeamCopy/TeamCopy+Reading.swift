@@ -33,6 +33,7 @@ extension TeamCopy {
         await copy.adoptState(fields)
         loaded = Loaded(
             generation: generation, version: Int(fields["version"] ?? "") ?? 0, newsID: fields["news"] ?? "0")
+        lastNewsAt = MonotonicClock.now()
         needsLoad = false
         setTrouble(nil)
         // What was applied while the tables were read.
@@ -163,6 +164,7 @@ extension TeamCopy {
     /// a whole read loads the copy again from Redis.
     func apply(_ news: [TeamNews]) async {
         guard let copy else { return }
+        if !news.isEmpty { lastNewsAt = MonotonicClock.now() }
         var changed = false
         for entry in news {
             guard let current = loaded else { return }

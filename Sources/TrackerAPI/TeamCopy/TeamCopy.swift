@@ -29,6 +29,9 @@ public actor TeamCopy {
         public var everyField = true
         public var leaseMilliseconds = 15_000
         public var renewEvery = 5.0
+        /// The workspace's calls a month (nil: unlimited or not told), and the part of them the poller may use.
+        public var monthlyCalls: Int? = nil
+        public var backgroundShare = 0.5
 
         public init(every: Double, layout: String, names: String, poller: String) {
             (self.every, self.layout, self.names, self.poller) = (every, layout, names, poller)
@@ -69,6 +72,15 @@ public actor TeamCopy {
     var takingOver = false
     var needsLoad = false
     var ownVersions = Set<Int>()
+    /// How often the poller polls: `every` while a reader looks, slower while none does or the month requires.
+    var pace: PollingPace
+    /// The readers' looks counted in Redis as the poller last read them, and whether one came since its last round.
+    var looksSeen: String?
+    var lookedThisRound = true
+    /// The poller's rounds done, and when this process last heard news of a refresh (monotonic).
+    var roundsDone = 0
+    var lastNewsAt = MonotonicClock.now()
+    private var lastLookSent = -Double.infinity
     /// A one-shot read's snapshot: loaded once, never followed or polled.
     var isSnapshot = false
     /// Whether the face waiting for the copy was given the poller's first page, and whether that page was seen kept.
@@ -84,6 +96,7 @@ public actor TeamCopy {
         self.store = store
         self.settings = settings
         self.say = say
+        pace = PollingPace(every: settings.every)
         follower = RedisConnection(
             address: store.connection.address, connectTimeout: 1, answerTimeout: Self.followBlock + 3)
     }
@@ -188,6 +201,69 @@ public actor TeamCopy {
         wake()
     }
 
+    // MARK: - Looks and the poller's pace
+
+    /// Someone looks at this process's face (a key on the board, an assistant's call): the poller, wherever it runs,
+    /// goes back to its own interval, and a copy left to age while nobody looked is brought up to date before the face
+    /// answers (at most `every` + 2 s).
+    public func looked() async {
+        let now = MonotonicClock.now()
+        // One count a second at most: a person typing costs Redis nothing to speak of.
+        if now - lastLookSent >= 1 {
+            lastLookSent = now
+            _ = try? store.connection.call([["INCR", store.keys.looks], ["EXPIRE", store.keys.looks, "600"]])
+        }
+        let patience = settings.every + 2
+        if polling {
+            guard pace.isBackedOff else { return pace.looked() }
+            pace.looked()
+            nextPoll = now
+            let before = roundsDone
+            await waitFor(patience) { $0.roundsDone > before || !$0.polling }
+        } else if loaded != nil, now - lastNewsAt > settings.every * 1.5 + 1 {
+            // No refresh for longer than the poller's interval: it had slowed down; the look wakes it (it reads the
+            // looks every second) and this face waits for its refresh.
+            let before = loaded?.version
+            await waitFor(patience) { $0.loaded?.version != before || $0.polling }
+        }
+    }
+
+    /// Waits at most `seconds` for `done`, looking every 50 ms.
+    private func waitFor(_ seconds: Double, _ done: (isolated TeamCopy) -> Bool) async {
+        let end = MonotonicClock.now() + seconds
+        while !done(self), MonotonicClock.now() < end, !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+    }
+
+    /// The poller reads the readers' looks: one since its last round keeps it at its own interval, and one after it
+    /// slowed down brings the next round forward to now.
+    func noticeLooks() {
+        // A count gone (ten minutes with no look) is no look.
+        guard let answer = try? store.connection.call([["GET", store.keys.looks]]).first, let looks = answer.text
+        else { return }
+        defer { looksSeen = looks }
+        guard let seen = looksSeen, seen != looks else { return }
+        lookedThisRound = true
+        if pace.isBackedOff {
+            pace.looked()
+            nextPoll = MonotonicClock.now()
+        }
+    }
+
+    /// A round done: the pace doubles when nobody looked since the last, and stretches further when the month's
+    /// background share requires, or waits 10 minutes once Airtable said the month is spent.
+    func roundEnded() {
+        roundsDone += 1
+        pace.roundEnded(looked: lookedThisRound)
+        lookedThisRound = false
+        let month = copy?.client.network.usage.thisMonth()
+        let interval = pace.interval(
+            month: month, at: Double(time(nil)), monthlyCalls: settings.monthlyCalls,
+            backgroundShare: settings.backgroundShare)
+        nextPoll = MonotonicClock.now() + interval
+    }
+
     // MARK: - The loop
 
     private func run() async {
@@ -216,9 +292,11 @@ public actor TeamCopy {
                 // A face that shows who polls (the board's header) hears that this process does now.
                 if loaded != nil { onChange.withLock { $0 }?() }
             }
+            if polling { noticeLooks() }
             if polling && now >= nextPoll {
-                nextPoll = now + settings.every
-                try await poll()
+                nextPoll = now + pace.idleInterval
+                try await RequestPurpose.$current.withValue(.background) { try await poll() }
+                roundEnded()
             } else if !polling && (loaded == nil || needsLoad) {
                 try await load()
             }

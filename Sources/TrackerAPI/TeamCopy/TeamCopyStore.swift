@@ -35,6 +35,8 @@ public struct TeamCopyStore: Sendable {
         public var first: String { prefix + ":first" }
         public var gone: String { prefix + ":gone" }
         public var news: String { prefix + ":news" }
+        /// How many times the readers looked (a key, a call): the poller slows while it does not change.
+        public var looks: String { prefix + ":looks" }
         public func records(_ table: BaseCopy.Table) -> String { prefix + ":" + table.word }
         func stage(_ table: BaseCopy.Table, generation: String) -> String {
             prefix + ":stage:" + generation + ":" + table.word

@@ -34,6 +34,12 @@ package final class BaseCopies: Sendable {
         for kept in copies.withLock({ Array($0.values) }) { kept.copy.beginTurn(observing: observing) }
     }
 
+    /// Someone looks at the face (a key, focus, an assistant's call): each team's copy it follows is told, and one left
+    /// to age while nobody looked is brought up to date first.
+    package func looked() async {
+        for kept in copies.withLock({ Array($0.values) }) { await kept.copy.team.withLock { $0 }?.looked() }
+    }
+
     /// The face's end: each copy stops taking part in the team's copy, its lease let go for the next process at once.
     package func finish() async {
         for kept in copies.withLock({ Array($0.values) }) { await kept.copy.team.withLock { $0 }?.stop() }

@@ -110,7 +110,7 @@ extension Runner {
     /// surroundings (each call's Ctrl-C its own), the clock, the uploads' checks, the copies' turns, the token.
     func toolHost(_ served: Context) -> ToolHost {
         let invocation = invocation
-        return ToolHost(
+        var host = ToolHost(
             opener: { interruption in
                 var call = served
                 call.output = Output(
@@ -124,6 +124,8 @@ extension Runner {
                 try UploadChecks.files(paths, command: command, relativeTo: served.currentDirectory)
             }, beginTurn: { served.copies?.beginTurn(observing: $0) },
             token: { served.rememberedConfiguration?.withLock { $0?.token } }, version: Version.current)
+        host.looked = { await served.copies?.looked() }
+        return host
     }
 
     /// The surroundings every call shares: one transport (its connections kept warm), the configuration read once,
