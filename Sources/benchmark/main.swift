@@ -4,7 +4,7 @@ import Foundation
 // The benchmark: start-up, listings of 16, 1,000 and 50,000 projects, one add, each everyday command against a fake
 // that answers 300 ms late (its round trips), a 2 s wait (its CPU), names at TAB, and a rate-limited listing, each run
 // several times against the loopback fake; then tracker beside curl, memory, and pacing.
-//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest | --start]
+//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest | --start | --load | --month [--minutes N]]
 // (no -dev package is needed; a plain `swift build -c release` works too, slower to start)
 let quick = CommandLine.arguments.contains("--quick")
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -168,6 +168,17 @@ if CommandLine.arguments.contains("--machines") {
 if CommandLine.arguments.contains("--load") {
     print("the budget under load (a fake that enforces 5 requests a second in a sliding second, 30 s lockout)")
     try loadRows(runs: quick ? 2 : 10)
+    exit(0)
+}
+
+// `--month`: faces left open and idle, and what they cost the workspace's month of calls.
+if CommandLine.arguments.contains("--month") {
+    let index = CommandLine.arguments.firstIndex(of: "--minutes")
+    let minutes =
+        index.flatMap { $0 + 1 < CommandLine.arguments.count ? Double(CommandLine.arguments[$0 + 1]) : nil }
+        ?? (quick ? 3 : 30)
+    print("the month: two boards and two assistants' servers with the team's copy, left idle")
+    try monthRows(minutes: minutes)
     exit(0)
 }
 

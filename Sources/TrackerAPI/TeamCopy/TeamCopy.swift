@@ -208,21 +208,27 @@ public actor TeamCopy {
     /// answers (at most `every` + 2 s).
     public func looked() async {
         let now = MonotonicClock.now()
-        // One count a second at most: a person typing costs Redis nothing to speak of.
+        // One count a second at most: a person typing costs Redis nothing to speak of. The poller's pace comes back
+        // with it: one that slowed down refreshes for this look, and this face waits for that refresh.
+        var pollerSlowed = false
         if now - lastLookSent >= 1 {
             lastLookSent = now
-            _ = try? store.connection.call([["INCR", store.keys.looks], ["EXPIRE", store.keys.looks, "600"]])
+            let answers = try? store.connection.call([
+                ["INCR", store.keys.looks], ["EXPIRE", store.keys.looks, "600"], ["GET", store.keys.pace],
+            ])
+            pollerSlowed = (answers?.last?.text.flatMap(Double.init) ?? 0) > settings.every
         }
         let patience = settings.every + 2
         if polling {
             guard pace.isBackedOff else { return pace.looked() }
             pace.looked()
+            publishPace()
             nextPoll = now
             let before = roundsDone
             await waitFor(patience) { $0.roundsDone > before || !$0.polling }
-        } else if loaded != nil, now - lastNewsAt > settings.every * 1.5 + 1 {
-            // No refresh for longer than the poller's interval: it had slowed down; the look wakes it (it reads the
-            // looks every second) and this face waits for its refresh.
+        } else if loaded != nil, pollerSlowed || now - lastNewsAt > settings.every * 1.5 + 1 {
+            // The poller had slowed down (it says so, or no refresh came for longer than its interval): the look wakes
+            // it (it reads the looks every second) and this face waits for its refresh.
             let before = loaded?.version
             await waitFor(patience) { $0.loaded?.version != before || $0.polling }
         }
@@ -239,16 +245,24 @@ public actor TeamCopy {
     /// The poller reads the readers' looks: one since its last round keeps it at its own interval, and one after it
     /// slowed down brings the next round forward to now.
     func noticeLooks() {
-        // A count gone (ten minutes with no look) is no look.
-        guard let answer = try? store.connection.call([["GET", store.keys.looks]]).first, let looks = answer.text
-        else { return }
+        guard let answer = try? store.connection.call([["GET", store.keys.looks]]).first else { return }
+        // No count yet, or one gone after ten minutes with no look, is "0"; going to it is no look.
+        let looks = answer.text ?? "0"
         defer { looksSeen = looks }
-        guard let seen = looksSeen, seen != looks else { return }
+        guard looks != "0", let seen = looksSeen, seen != looks else { return }
         lookedThisRound = true
         if pace.isBackedOff {
             pace.looked()
+            publishPace()
             nextPoll = MonotonicClock.now()
         }
+    }
+
+    /// Tells the readers how long the poller waits between rounds now (its own interval, or longer while nobody looks),
+    /// so a reader's look after it slowed waits for the refresh it brings.
+    func publishPace(_ interval: Double? = nil) {
+        let seconds = interval ?? pace.idleInterval
+        _ = try? store.connection.call([["SET", store.keys.pace, "\(seconds)", "EX", "600"]])
     }
 
     /// A round done: the pace doubles when nobody looked since the last, and stretches further when the month's
@@ -261,6 +275,7 @@ public actor TeamCopy {
         let interval = pace.interval(
             month: month, at: Double(time(nil)), monthlyCalls: settings.monthlyCalls,
             backgroundShare: settings.backgroundShare)
+        if interval > settings.every || pace.idleRounds <= 1 { publishPace(interval) }
         nextPoll = MonotonicClock.now() + interval
     }
 

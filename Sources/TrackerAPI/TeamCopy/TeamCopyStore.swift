@@ -37,6 +37,8 @@ public struct TeamCopyStore: Sendable {
         public var news: String { prefix + ":news" }
         /// How many times the readers looked (a key, a call): the poller slows while it does not change.
         public var looks: String { prefix + ":looks" }
+        /// How long the poller waits between rounds now, for readers to tell whether it slowed.
+        public var pace: String { prefix + ":pace" }
         public func records(_ table: BaseCopy.Table) -> String { prefix + ":" + table.word }
         func stage(_ table: BaseCopy.Table, generation: String) -> String {
             prefix + ":stage:" + generation + ":" + table.word
