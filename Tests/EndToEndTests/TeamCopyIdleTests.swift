@@ -34,4 +34,20 @@ final class TeamCopyIdleTests: TeamCopyTestCase {
         XCTAssertGreaterThanOrEqual(fake.log.count - looked, 4, "about one a second while someone looks")
         for server in [poller, reader] { XCTAssertEqual(server.finish().status, 0, server.stderr) }
     }
+
+    /// Once Airtable says the workspace's month is spent, the poller tries once in 10 minutes, not every round: at its
+    /// own interval of a second it would ask ten times in the ten seconds below.
+    func testASpentMonthStopsThePollerAsking() throws {
+        try startBase()
+        let poller = try server(try teamMachine(every: 1))
+        XCTAssertEqual(taskTotal(poller), openTasks)
+        fake.injectOnEveryRequest(
+            .status(429, type: "PUBLIC_API_BILLING_LIMIT_EXCEEDED", message: "API billing plan limit exceeded."))
+        Thread.sleep(forTimeInterval: 2)
+        let before = fake.log.count
+        Thread.sleep(forTimeInterval: 10)
+        XCTAssertLessThanOrEqual(fake.log.count - before, 1, "\(fake.log.suffix(fake.log.count - before).map(\.path))")
+        fake.injectOnEveryRequest(nil)
+        XCTAssertEqual(poller.finish().status, 0, poller.stderr)
+    }
 }

@@ -310,7 +310,14 @@ public actor TeamCopy {
             if polling { noticeLooks() }
             if polling && now >= nextPoll {
                 nextPoll = now + pace.idleInterval
-                try await RequestPurpose.$current.withValue(.background) { try await poll() }
+                // A round that failed counts as one too: a month Airtable says is spent is then tried again in 10
+                // minutes, not at every interval.
+                do {
+                    try await RequestPurpose.$current.withValue(.background) { try await poll() }
+                } catch {
+                    roundEnded()
+                    throw error
+                }
                 roundEnded()
             } else if !polling && (loaded == nil || needsLoad) {
                 try await load()
