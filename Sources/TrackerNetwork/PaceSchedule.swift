@@ -184,7 +184,8 @@ struct PaceSchedule: Equatable {
     /// The schedule as stored in the slot file: hold, slowdown, resumed, then the slots in play, each its time, or
     /// `time/spread` for one whose arrival may lag (a reader that knows no spread skips those words).
     public var text: String {
-        ([hold, slowdown, resumed].map { "\($0)" } + sent.map { $0.spread > 0 ? "\($0.time)/\($0.spread)" : "\($0.time)" })
+        ([hold, slowdown, resumed].map { "\($0)" }
+            + sent.map { $0.spread > 0 ? "\($0.time)/\($0.spread)" : "\($0.time)" })
             .joined(separator: " ")
     }
 

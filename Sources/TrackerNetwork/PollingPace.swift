@@ -38,9 +38,10 @@ public struct PollingPace: Sendable, Equatable {
         if let spent = month?.spentAt, MonthUsage.month(at: spent) == MonthUsage.month(at: time) {
             return Self.spentRetry
         }
-        let budget = month.map {
-            Self.backgroundInterval(month: $0, at: time, monthlyCalls: monthlyCalls, share: backgroundShare)
-        } ?? 0
+        let budget =
+            month.map {
+                Self.backgroundInterval(month: $0, at: time, monthlyCalls: monthlyCalls, share: backgroundShare)
+            } ?? 0
         return max(idleInterval, budget)
     }
 

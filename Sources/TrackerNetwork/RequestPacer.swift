@@ -29,7 +29,8 @@ public struct PaceTurn: Sendable, Equatable {
 
     /// Both turns: the longer wait, every slot.
     func joined(with other: PaceTurn) -> PaceTurn {
-        PaceTurn(wait: max(wait, other.wait), slots: slots.merging(other.slots) { $1 }, spread: max(spread, other.spread))
+        PaceTurn(
+            wait: max(wait, other.wait), slots: slots.merging(other.slots) { $1 }, spread: max(spread, other.spread))
     }
 }
 
@@ -201,23 +202,15 @@ public final class FileRequestPacer: RequestPacer {
     /// Changes the shared schedule under an exclusive lock on the slot file.
     @discardableResult
     private func update<T>(_ change: (inout PaceSchedule, Double) -> T) -> T {
-        let fd = directory.open(name)
-        guard fd >= 0 else { return fallback.withLock { change(&$0, now()) } }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
-        defer { flock(fd, LOCK_UN) }
         // Room for every slot a schedule keeps (`PaceSchedule.maximumSlots`, about 20 KB of text).
-        var buffer = [UInt8](repeating: 0, count: 32_768)
-        let count = pread(fd, &buffer, buffer.count, 0)
-        let time = now()
-        var schedule = PaceSchedule(
-            text: count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : "", now: time)
-        let result = change(&schedule, time)
-        // Padded with spaces over the old text rather than truncated: truncating a file costs more than the rest.
-        var text = Array(schedule.text.utf8)
-        if count > text.count { text += [UInt8](repeating: UInt8(ascii: " "), count: count - text.count) }
-        _ = pwrite(fd, text, text.count, 0)
-        return result
+        let changed = directory.changingText(name, capacity: 32_768, padding: UInt8(ascii: " ")) { text in
+            let time = now()
+            var schedule = PaceSchedule(text: text, now: time)
+            let result = change(&schedule, time)
+            text = schedule.text
+            return (result, true)
+        }
+        return changed ?? fallback.withLock { change(&$0, now()) }
     }
 }
 

@@ -3,11 +3,6 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import TrackerSystem
 import TrackerModel
 
@@ -87,7 +82,8 @@ public struct MonthUsage: Sendable, Equatable {
         let first = CalendarDate(year: date.year, month: date.month, day: 1)!
         let next =
             date.month == 12
-            ? CalendarDate(year: date.year + 1, month: 1, day: 1)! : CalendarDate(year: date.year, month: date.month + 1, day: 1)!
+            ? CalendarDate(year: date.year + 1, month: 1, day: 1)!
+            : CalendarDate(year: date.year, month: date.month + 1, day: 1)!
         return (Double(first.dayNumber) * 86_400, Double(next.dayNumber) * 86_400)
     }
 }
@@ -127,7 +123,8 @@ public struct FileUsageLedger: UsageLedger {
         wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.directory = directory
-        base = String(FileRequestPacer.slotName(endpoint: owner.endpoint, baseID: owner.baseID).dropFirst("pace-".count))
+        base = String(
+            FileRequestPacer.slotName(endpoint: owner.endpoint, baseID: owner.baseID).dropFirst("pace-".count))
         self.wallClock = wallClock
     }
 
@@ -162,23 +159,14 @@ public struct FileUsageLedger: UsageLedger {
 
     /// Reads the month's file under an exclusive lock, lets `change` change its fields, and writes them back.
     private func update(writing: Bool = true, _ change: (inout [(String, String)]) -> Void) {
-        let fd = directory.open(name(MonthUsage.month(at: wallClock())))
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
-        defer { flock(fd, LOCK_UN) }
-        var buffer = [UInt8](repeating: 0, count: 8_192)
-        let count = pread(fd, &buffer, buffer.count, 0)
-        let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
-        var fields: [(String, String)] = text.split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
-            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        _ = directory.changingText(name(MonthUsage.month(at: wallClock())), capacity: 8_192, padding: 0x0A) { text in
+            var fields: [(String, String)] = text.split(separator: "\n").compactMap { line in
+                let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+                return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+            }
+            change(&fields)
+            text = fields.map { "\($0.0)\t\($0.1)\n" }.joined()
+            return ((), writing)
         }
-        change(&fields)
-        guard writing else { return }
-        // Padded over the old text rather than truncated, as the slot file is.
-        var bytes = Array(fields.map { "\($0.0)\t\($0.1)\n" }.joined().utf8)
-        if count > bytes.count { bytes += [UInt8](repeating: UInt8(ascii: "\n"), count: count - bytes.count) }
-        _ = pwrite(fd, bytes, bytes.count, 0)
     }
 }

@@ -64,3 +64,27 @@ public struct RuntimeDirectory: Sendable {
         return POSIX.open(path + "/" + name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     }
 }
+
+extension RuntimeDirectory {
+    /// Reads the text of file `name` (at most `capacity` bytes) under an exclusive `flock`, lets `change` change it, and
+    /// writes it back (unless `change` leaves nil to write), padded with `padding` over the old text rather than
+    /// truncated: truncating a file costs more than the rest. Nil when there is no directory.
+    public func changingText<T>(
+        _ name: String, capacity: Int, padding: UInt8, _ change: (inout String) -> (result: T, write: Bool)
+    ) -> T? {
+        let fd = open(name)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(fd, LOCK_UN) }
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        let count = pread(fd, &buffer, buffer.count, 0)
+        var text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+        let (result, write) = change(&text)
+        guard write else { return result }
+        var bytes = Array(text.utf8)
+        if count > bytes.count { bytes += [UInt8](repeating: padding, count: count - bytes.count) }
+        _ = pwrite(fd, bytes, bytes.count, 0)
+        return result
+    }
+}

@@ -42,7 +42,8 @@ import Foundation
     let perHour = settled / settledMinutes * 60
     print(
         String(
-            format: "  2 boards + 2 servers, team's copy, idle %d min: %d requests; after the first %d min %.1f an hour   (goal ≤ 12; was ~714)",
+            format:
+                "  2 boards + 2 servers, team's copy, idle %d min: %d requests; after the first %d min %.1f an hour   (goal ≤ 12; was ~714)",
             Int(minutes), (marks.last ?? start) - start, Int(step / 60), perHour))
     let after = timedCall(servers[0])
     print(

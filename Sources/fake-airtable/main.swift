@@ -61,7 +61,7 @@ while let flag = arguments.popFirst() {
     case "--no-webhooks": options.grantsWebhookScope = false
     case "--not-creator": options.isBaseCreator = false
     case "--latency": options.latency = Double(arguments.popFirst() ?? "") ?? 0
-    case "--arrival": 
+    case "--arrival":
         // NEW,JITTER: seconds a connection's first request is held back before it is counted, and at most this much
         // more for every request.
         let parts = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }

@@ -16,17 +16,6 @@ final class ArrivalPacingTests: FakeAirtableTestCase {
         try startFake(records: FakeAirtable.generatedProjects(count: 316), options: options)
     }
 
-    /// Starts every (process, arguments) at once and waits for all.
-    private func runTogether(_ runs: [(TrackerProcess, [String])]) throws -> [ProcessResult] {
-        let started = try runs.map { try $0.0.start($0.1) }
-        return started.map { process, out, err in
-            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr, seconds: 0)
-        }
-    }
-
     /// No 429, and no second of arrivals (as the fake counted them) holds more than five.
     private func assertUnderTheLimitAtArrival(file: StaticString = #filePath, line: UInt = #line) {
         let statuses = fake.log.map(\.status)

@@ -59,7 +59,8 @@ final class RedisScriptTests: XCTestCase {
         XCTAssertGreaterThan(try wait("tracker:{appT}:budget:cold", spread: PaceSchedule.coldSpread), 1)
         let stored = try connection.call([["GET", "tracker:{appT}:budget:cold"]]).first?.text ?? ""
         XCTAssertTrue(stored.contains("/0.300000"), stored)
-        XCTAssertNotNil(PaceSchedule(text: stored, now: 4e9).sent.first { $0.spread == PaceSchedule.coldSpread }, stored)
+        XCTAssertNotNil(
+            PaceSchedule(text: stored, now: 4e9).sent.first { $0.spread == PaceSchedule.coldSpread }, stored)
     }
 
     /// The wait in a budget script's answer: {go, the wait in microseconds, the slot held}.

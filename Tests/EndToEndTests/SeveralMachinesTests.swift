@@ -12,17 +12,6 @@ final class SeveralMachinesTests: FakeAirtableTestCase {
         return tracker(environment)
     }
 
-    /// Starts every (machine, arguments) at once and waits for all: their results in order.
-    private func runTogether(_ runs: [(TrackerProcess, [String])]) throws -> [ProcessResult] {
-        let started = try runs.map { try $0.0.start($0.1) }
-        return started.map { process, out, err in
-            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr, seconds: 0)
-        }
-    }
-
     /// The records of `table` (the projects by default) named `name`.
     private func named(_ name: String, in table: String? = nil) -> [[String: Any]] {
         fake.records(inTable: table ?? fake.options.table).filter {

@@ -243,6 +243,17 @@ class FakeAirtableTestCase: XCTestCase {
     }
 
     /// A tracker pointed at this test's fake through the environment.
+    /// Starts every (process, arguments) at once and waits for all: their results in order.
+    func runTogether(_ runs: [(TrackerProcess, [String])]) throws -> [ProcessResult] {
+        let started = try runs.map { try $0.0.start($0.1) }
+        return started.map { process, out, err in
+            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr, seconds: 0)
+        }
+    }
+
     func tracker(_ extra: [String: String] = [:]) -> TrackerProcess { track(TrackerProcess(fake: fake, extra: extra)) }
 
     /// A tracker with no Airtable settings in its environment.

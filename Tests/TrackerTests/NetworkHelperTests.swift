@@ -359,7 +359,9 @@ struct NetworkHelperTests {
         let lock = NSLock()
         var confirmed: [PaceTurn] = []
         func nextTurn() -> Double { 0.2 }
-        func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn { PaceTurn(wait: 0.2, slots: ["base": 1]) }
+        func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn {
+            PaceTurn(wait: 0.2, slots: ["base": 1])
+        }
         func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
             lock.lock()
             defer { lock.unlock() }

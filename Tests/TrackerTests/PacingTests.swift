@@ -26,7 +26,9 @@ struct PaceScheduleTests {
         for slot in slots { #expect(slots.filter { $0 >= slot && $0 < slot + 1 }.count <= 5) }
         // A pace above ten a second keeps ten to a window and shortens it.
         #expect(PaceSchedule.window(for: 10_000).capacity == 10)
-        #expect(PaceSchedule.window(for: 0.5).capacity == 1 && abs(PaceSchedule.window(for: 0.5).seconds - 2 * PaceSchedule.givenMargin) < 1e-9)
+        #expect(
+            PaceSchedule.window(for: 0.5).capacity == 1
+                && abs(PaceSchedule.window(for: 0.5).seconds - 2 * PaceSchedule.givenMargin) < 1e-9)
     }
 
     /// Airtable counts a request where it arrives. Requests that open a connection (arriving up to `coldSpread` after
@@ -78,7 +80,9 @@ struct PaceScheduleTests {
         var slow = PaceSchedule()
         slow.rateLimited(at: 0, holdingFor: 30)
         let slots = (0..<20).map { _ in slow.reserve(at: 30, requestsPerSecond: 5) + 30 }
-        for (earlier, later) in zip(slots, slots.dropFirst()) { #expect(abs(later - earlier - 0.5 * PaceSchedule.givenMargin) < 1e-9) }
+        for (earlier, later) in zip(slots, slots.dropFirst()) {
+            #expect(abs(later - earlier - 0.5 * PaceSchedule.givenMargin) < 1e-9)
+        }
         // Once recovered, they go together again.
         #expect(slow.reserve(at: 300, requestsPerSecond: 5) == 0 && slow.reserve(at: 300, requestsPerSecond: 5) == 0)
     }

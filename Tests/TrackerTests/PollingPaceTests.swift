@@ -53,7 +53,9 @@ struct PollingPaceTests {
         let spent = MonthUsage(month: "2026-11", spentAt: Self.lateNovember - 60)
         #expect(pace.interval(month: spent, at: Self.lateNovember, monthlyCalls: nil, backgroundShare: 0.5) == 600)
         // In December, November's word no longer holds.
-        #expect(pace.interval(month: spent, at: Self.lateNovember + 3 * 86_400, monthlyCalls: nil, backgroundShare: 0.5) == 10)
+        #expect(
+            pace.interval(month: spent, at: Self.lateNovember + 3 * 86_400, monthlyCalls: nil, backgroundShare: 0.5)
+                == 10)
     }
 
     @Test func theBoardCountsKeysAndFocusAsLooksButNotLosingFocus() {

@@ -62,7 +62,9 @@ struct UsageLedgerTests {
         // 2,800 requests in 28.5 days of a 30-day month: about 98 a day, 2,947 by its end.
         let usage = MonthUsage(
             month: "2026-11",
-            counts: [.init(face: "cli", use: .read, requests: 2_000), .init(face: "board", use: .upkeep, requests: 800)])
+            counts: [
+                .init(face: "cli", use: .read, requests: 2_000), .init(face: "board", use: .upkeep, requests: 800),
+            ])
         let report = UsageReport(
             usage: usage, at: Self.lateNovember, plan: MonthlyPlan.named["free"], backgroundShare: 0.5,
             keeper: "here", baseID: "appUSAGE")
@@ -70,7 +72,10 @@ struct UsageLedgerTests {
         #expect(report.projection == 2_947)
         #expect(report.share?.spent == 2.8)
         #expect(report.isNearTheLimit)
-        #expect(report.lines.contains { $0.hasPrefix("plan: the free plan's 1,000 calls a month: 280% spent, 295% projected") })
+        #expect(
+            report.lines.contains {
+                $0.hasPrefix("plan: the free plan's 1,000 calls a month: 280% spent, 295% projected")
+            })
         #expect(report.lines.contains { $0.hasPrefix("warning: past 80%") })
         let json = report.object.serialized()
         #expect(json.contains(#""requests":2800"#) && json.contains(#""projection":2947"#), "\(json)")
@@ -106,10 +111,11 @@ struct UsageLedgerTests {
             _ = await helper.send(HTTPRequest(url: url), kind: .idempotent)
         }
         let month = try #require(ledger.thisMonth())
-        #expect(month.counts == [
-            .init(face: "board", use: .read, requests: 3), .init(face: "board", use: .upkeep, requests: 1),
-            .init(face: "board", use: .write, requests: 1),
-        ])
+        #expect(
+            month.counts == [
+                .init(face: "board", use: .read, requests: 3), .init(face: "board", use: .upkeep, requests: 1),
+                .init(face: "board", use: .write, requests: 1),
+            ])
     }
 
     @Test func theMonthlyQuotaIsMarkedSpent() async {
@@ -118,7 +124,8 @@ struct UsageLedgerTests {
         let host = StubTransport.host([
             .http(
                 429,
-                body: #"{"errors":[{"error":"PUBLIC_API_BILLING_LIMIT_EXCEEDED","message":"API billing plan limit exceeded."}]}"#
+                body:
+                    #"{"errors":[{"error":"PUBLIC_API_BILLING_LIMIT_EXCEEDED","message":"API billing plan limit exceeded."}]}"#
             )
         ])
         let helper = NetworkHelper(

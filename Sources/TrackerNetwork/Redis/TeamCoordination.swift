@@ -71,7 +71,8 @@ public final class TeamCoordination: Coordination {
 
     public func usage(for owner: BudgetOwner, wallClock: @escaping @Sendable () -> Double) -> any UsageLedger {
         RedisUsageLedger(
-            team: self, owner: owner, fallback: FileUsageLedger(directory: machine.directory, owner: owner, wallClock: wallClock),
+            team: self, owner: owner,
+            fallback: FileUsageLedger(directory: machine.directory, owner: owner, wallClock: wallClock),
             wallClock: wallClock)
     }
 
@@ -333,7 +334,10 @@ final class RedisUsageLedger: UsageLedger {
     let fallback: FileUsageLedger
     let wallClock: @Sendable () -> Double
 
-    init(team: TeamCoordination, owner: BudgetOwner, fallback: FileUsageLedger, wallClock: @escaping @Sendable () -> Double) {
+    init(
+        team: TeamCoordination, owner: BudgetOwner, fallback: FileUsageLedger,
+        wallClock: @escaping @Sendable () -> Double
+    ) {
         (self.team, self.owner, self.fallback, self.wallClock) = (team, owner, fallback, wallClock)
     }
 

@@ -11,7 +11,8 @@ package struct MonthlyPlan: Equatable, Sendable {
     /// The plans by name.
     package static let named: [String: MonthlyPlan] = [
         "free": MonthlyPlan(name: "free", calls: 1_000), "team": MonthlyPlan(name: "team", calls: 100_000),
-        "business": MonthlyPlan(name: "business", calls: nil), "enterprise": MonthlyPlan(name: "enterprise", calls: nil),
+        "business": MonthlyPlan(name: "business", calls: nil),
+        "enterprise": MonthlyPlan(name: "enterprise", calls: nil),
     ]
 
     /// "the free plan's 1,000 calls a month", "the business plan (no monthly limit)".
@@ -32,7 +33,8 @@ extension Resolver {
             let word = text.trimmingWhitespace().lowercased()
             if let plan = MonthlyPlan.named[word] { return plan }
             if let calls = Int(word), calls > 0 { return MonthlyPlan(name: "custom", calls: calls) }
-            throw AppError.configuration("\(origin) must name a plan or a number of calls, not \"\(text.prefix(20))\"", hint: hint)
+            throw AppError.configuration(
+                "\(origin) must name a plan or a number of calls, not \"\(text.prefix(20))\"", hint: hint)
         }
         if let given = environment["TRACKER_PLAN"], !given.trimmingWhitespace().isEmpty {
             configuration.plan = try parse(given, from: "TRACKER_PLAN")
@@ -45,7 +47,9 @@ extension Resolver {
             case (_, .number(let calls)?) where calls >= 1 && calls <= 1e12 && calls == calls.rounded():
                 configuration.plan = MonthlyPlan(name: "custom", calls: Int(calls))
             case (nil, nil), (.null?, _), (_, .null?): break
-            default: throw AppError.configuration("\"plan\" or \"monthlyCalls\" in \(origin) is not one tracker knows", hint: hint)
+            default:
+                throw AppError.configuration(
+                    "\"plan\" or \"monthlyCalls\" in \(origin) is not one tracker knows", hint: hint)
             }
         }
         switch values[.backgroundShare] {

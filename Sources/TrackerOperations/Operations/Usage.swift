@@ -100,7 +100,8 @@ package struct UsageReport: Sendable, Equatable {
                 ("name", .string(plan.name)), ("monthlyCalls", calls), ("backgroundShare", .number(backgroundShare)),
             ])
         }
-        let spentAt: JSONValue = usage.spentAt.map { .string(ISOInstant.text(Date(timeIntervalSince1970: $0))) } ?? .null
+        let spentAt: JSONValue =
+            usage.spentAt.map { .string(ISOInstant.text(Date(timeIntervalSince1970: $0))) } ?? .null
         let fields: [(String, JSONValue)] = [
             ("base", .string(baseID)), ("month", .string(usage.month)), ("requests", count(usage.total)),
             ("byFace", .object(byFace)), ("byUse", .object(byUse)), ("pacePerDay", .number((pace * 10).rounded() / 10)),
@@ -124,7 +125,9 @@ package struct UsageReport: Sendable, Equatable {
         var lines = ["\(number(usage.total)) requests to base \(baseID) in \(month) (UTC), counted in \(keeper)"]
         let faces = Dictionary(grouping: usage.counts, by: \.face).sorted { $0.key < $1.key }
         for (face, counts) in faces {
-            let uses = counts.sorted { $0.use.rawValue < $1.use.rawValue }.map { "\(number($0.requests)) \($0.use.rawValue)" }
+            let uses = counts.sorted { $0.use.rawValue < $1.use.rawValue }.map {
+                "\(number($0.requests)) \($0.use.rawValue)"
+            }
             lines.append("  \(face): " + uses.joined(separator: ", "))
         }
         let perDay = pace >= 10 ? number(Int(pace.rounded())) : String((pace * 10).rounded() / 10)
@@ -132,9 +135,11 @@ package struct UsageReport: Sendable, Equatable {
         if let plan {
             if let share {
                 lines.append(
-                    "plan: \(plan.words): \(Self.percent(share.spent)) spent, \(Self.percent(share.projected)) projected")
+                    "plan: \(plan.words): \(Self.percent(share.spent)) spent, \(Self.percent(share.projected)) projected"
+                )
                 if isNearTheLimit {
-                    lines.append("warning: past 80% of the month's calls; polling slows to keep the rest for what people ask")
+                    lines.append(
+                        "warning: past 80% of the month's calls; polling slows to keep the rest for what people ask")
                 }
             } else {
                 lines.append("plan: \(plan.words)")
@@ -143,7 +148,8 @@ package struct UsageReport: Sendable, Equatable {
             lines.append("plan: not set; set \"plan\" (free, team, business) or \"monthlyCalls\" to see the share")
         }
         if let spent = usage.spentAt {
-            lines.append("Airtable said the month's calls are spent at \(ISOInstant.text(Date(timeIntervalSince1970: spent)))")
+            lines.append(
+                "Airtable said the month's calls are spent at \(ISOInstant.text(Date(timeIntervalSince1970: spent)))")
         }
         lines.append("Other integrations of the workspace draw on the same month; tracker cannot see theirs.")
         return lines
