@@ -268,6 +268,11 @@ public actor BaseCopy {
 
     /// Applies a refresh whose every read succeeded, at once (no suspension point between its parts).
     private func commit(_ pending: PendingRefresh) {
+        // An id no table here holds (a record another process put in the team's copy while this one had not seen it)
+        // is sent as gone from every table: a deletion is never dropped for not being known.
+        let unseen = pending.destroyed.filter { id in
+            projectCopy?.contains(id) != true && taskCopy?.contains(id) != true && clientCopy?.contains(id) != true
+        }
         lastReport = RefreshReport(
             pending,
             destroyedIn: { [projectCopy, taskCopy, clientCopy] table in
@@ -277,7 +282,7 @@ public actor BaseCopy {
                     case .tasks: { taskCopy?.contains($0) == true }
                     case .clients: { clientCopy?.contains($0) == true }
                     }
-                return pending.destroyed.filter(copyHas)
+                return pending.destroyed.filter(copyHas).union(unseen)
             })
         if let projects = pending.projects.whole {
             // What turned complete while the copy was not kept up to date (a webhook lost) turned so lately.

@@ -8,8 +8,8 @@ import XCTest
 /// The scripts that change the team's copy, in a real Redis: fenced by the poller's lease, newer wins, a deletion
 /// stays, and a copy short of records is never made to look whole.
 final class TeamCopyScriptTests: XCTestCase {
-    private var redis: RedisServer!
-    private var store: TeamCopyStore!
+    var redis: RedisServer!
+    var store: TeamCopyStore!
     private let owner = BudgetOwner(
         endpoint: URL(string: "http://127.0.0.1:1")!, baseID: "appTEAM", token: "pat", requestsPerSecond: 5)
 
@@ -21,9 +21,9 @@ final class TeamCopyScriptTests: XCTestCase {
             keys: TeamCopyStore.Keys(owner: owner, table: "tblP", layout: "names"), connection: connection)
     }
 
-    private func project(_ id: String, _ name: String) -> Project { Project(id: id, createdTime: "", name: name) }
+    func project(_ id: String, _ name: String) -> Project { Project(id: id, createdTime: "", name: name) }
 
-    private func changes(_ projects: [Project], deleting: [String] = []) -> TeamChanges {
+    func changes(_ projects: [Project], deleting: [String] = []) -> TeamChanges {
         var changes = TeamChanges()
         changes.add(projects, to: .projects)
         if !deleting.isEmpty { changes.deleted[.projects] = deleting }
@@ -31,7 +31,7 @@ final class TeamCopyScriptTests: XCTestCase {
     }
 
     /// The copy built whole by the lease's holder `token`, holding `projects`.
-    private func built(_ projects: [Project], token: String = "poller-1") throws -> String {
+    func built(_ projects: [Project], token: String = "poller-1") throws -> String {
         _ = try redis.cli(["SET", store.keys.lease, token, "PX", "60000"])
         _ = try store.rebuild(
             token: token, generation: "gen1", stamp: 100,
@@ -41,17 +41,17 @@ final class TeamCopyScriptTests: XCTestCase {
     }
 
     /// Asserts the poller's next (empty) refresh is refused with `refusal`.
-    private func assertPollerTold(
+    func assertPollerTold(
         _ refusal: TeamRefusal, generation: String, file: StaticString = #filePath, line: UInt = #line
     ) {
         XCTAssertThrowsError(
             try store.refresh(
-                token: "poller-1", stamp: 600, generation: generation, tables: [.projects], header: [],
+                token: "poller-1", stamp: 600, generation: generation, version: 0, tables: [.projects], header: [],
                 changes: changes([])), file: file, line: line
         ) { XCTAssertEqual($0 as? TeamRefusal, refusal, file: file, line: line) }
     }
 
-    private func name(_ id: String) throws -> String? {
+    func name(_ id: String) throws -> String? {
         guard let value = try store.values(.projects, ids: [id]).first ?? nil else { return nil }
         return TeamCopyStore.record(value, as: Project.self)?.record.name ?? "junk"
     }
@@ -63,13 +63,13 @@ final class TeamCopyScriptTests: XCTestCase {
         _ = try redis.cli(["SET", store.keys.lease, "poller-2", "PX", "60000"])
         XCTAssertThrowsError(
             try store.refresh(
-                token: "poller-1", stamp: 200, generation: generation, tables: [.projects], header: [],
+                token: "poller-1", stamp: 200, generation: generation, version: 0, tables: [.projects], header: [],
                 changes: changes([project("rec1", "Old news")]))
         ) { XCTAssertEqual($0 as? TeamRefusal, .lease) }
         XCTAssertEqual(try name("rec1"), "One")
         XCTAssertEqual(
             try store.refresh(
-                token: "poller-2", stamp: 200, generation: generation, tables: [.projects], header: [],
+                token: "poller-2", stamp: 200, generation: generation, version: 0, tables: [.projects], header: [],
                 changes: changes([project("rec1", "New")])), 2)
         XCTAssertEqual(try name("rec1"), "New")
     }
@@ -80,15 +80,15 @@ final class TeamCopyScriptTests: XCTestCase {
         let generation = try built([project("rec1", "One"), project("rec2", "Two")])
         XCTAssertTrue(try store.heard(stamp: 300, table: .projects, changes: changes([project("rec1", "Written")])))
         _ = try store.refresh(
-            token: "poller-1", stamp: 250, generation: generation, tables: [.projects], header: [],
+            token: "poller-1", stamp: 250, generation: generation, version: 0, tables: [.projects], header: [],
             changes: changes([project("rec1", "Listed before the write")]))
         XCTAssertEqual(try name("rec1"), "Written")
         XCTAssertTrue(try store.heard(stamp: 400, table: .projects, changes: changes([], deleting: ["rec2"])))
         _ = try store.refresh(
-            token: "poller-1", stamp: 350, generation: generation, tables: [.projects], header: [],
+            token: "poller-1", stamp: 350, generation: generation, version: 0, tables: [.projects], header: [],
             changes: changes([project("rec2", "Listed before the deletion")]))
         XCTAssertNil(try name("rec2"))
-        XCTAssertNil(try store.sizes().short)
+        XCTAssertNil(try store.sizes(every: 10).short)
         XCTAssertEqual(
             try redis.cli(["HGET", store.keys.head, "count:projects"]).trimmingCharacters(in: .whitespacesAndNewlines),
             "1")
@@ -99,10 +99,10 @@ final class TeamCopyScriptTests: XCTestCase {
     func testAShortCopyIsNeverMadeToLookWhole() throws {
         let generation = try built([project("rec1", "One"), project("rec2", "Two")])
         _ = try redis.cli(["HDEL", store.keys.records(.projects), "rec2"])
-        XCTAssertNotNil(try store.sizes().short)
+        XCTAssertNotNil(try store.sizes(every: 10).short)
         XCTAssertFalse(try store.heard(stamp: 500, table: .projects, changes: changes([project("rec3", "Three")])))
         XCTAssertNil(try name("rec3"))
-        XCTAssertNotNil(try store.sizes().short)
+        XCTAssertNotNil(try store.sizes(every: 10).short)
         // The poller is told to read it whole again.
         assertPollerTold(.broken, generation: generation)
     }

@@ -170,11 +170,11 @@ struct RESPBoundsTests {
         #expect(throws: RESP.Malformed.self) { try RESP.parse(sixDeep) }
     }
 
-    @Test func aBulkOverOneMebibyteOrAnEndlessLineIsMalformed() throws {
+    @Test func aBulkOverSixteenMebibytesOrAnEndlessLineIsMalformed() throws {
         #expect(throws: RESP.Malformed.self) { try RESP.parse(Array("$536870911\r\n".utf8)) }
-        #expect(throws: RESP.Malformed.self) { try RESP.parse(Array("$1048577\r\n".utf8)) }
-        // One mebibyte itself is allowed (more bytes needed, not malformed).
-        #expect(try RESP.parse(Array("$1048576\r\nabc".utf8)) == nil)
+        #expect(throws: RESP.Malformed.self) { try RESP.parse(Array("$16777217\r\n".utf8)) }
+        // Sixteen mebibytes itself is allowed (more bytes needed, not malformed).
+        #expect(try RESP.parse(Array("$16777216\r\nabc".utf8)) == nil)
         #expect(throws: RESP.Malformed.self) {
             try RESP.parse(Array(("+" + String(repeating: "x", count: 70_000)).utf8))
         }

@@ -8,6 +8,7 @@ extension TeamCopy {
     /// changed, or, when there is no sound copy in Redis to change, the tables read whole and swapped in.
     func poll() async throws {
         guard let copy else { return }
+        settleLostRebuild()
         if loaded == nil { takingOver = true }
         defer {
             takingOver = false
@@ -17,7 +18,7 @@ extension TeamCopy {
         // there that does not vouch for itself is read whole again, once.
         if loaded == nil && !rebuildNeeded {
             trouble = nil
-            try? await load()
+            try? await load(judgingAge: false)
             if trouble != nil { rebuildNeeded = true }
         }
         let clock = copy.client.network.serverClock
@@ -44,22 +45,36 @@ extension TeamCopy {
             ("kept", settings.everyField ? "all" : "some"), ("refreshed", refreshed),
         ]
         let version: Int
-        if readWhole || !report.whole.isEmpty || loaded == nil {
-            let generation = Digest.randomHex(bytes: 8)
-            version = try store.rebuild(
-                token: token, generation: generation, stamp: stamp, tables: await copy.storedTables(), header: header)
-            let newsID = (try? store.head().fields["news"]) ?? nil
-            loaded = Loaded(generation: generation, version: version, newsID: newsID ?? "0")
-            rebuildNeeded = false
-            _ = try? store.connection.call([["DEL", store.keys.failed, store.keys.first]])
-        } else if let current = loaded {
-            version = try store.refresh(
-                token: token, stamp: stamp, generation: current.generation, tables: await copy.teamTables,
-                header: header, changes: report.changes)
-            ownVersions.insert(version)
-        } else {
-            return
+        do {
+            if readWhole || memory.republish || !report.whole.isEmpty || loaded == nil {
+                // A whole copy: read whole from Airtable, or this process's own put in again because Redis refused a
+                // refresh or went back in time (its memory holds every change, so Airtable is not asked again).
+                let generation = Digest.randomHex(bytes: 8)
+                memory.sentGeneration = generation
+                version = try store.rebuild(
+                    token: token, generation: generation, stamp: stamp, tables: await copy.storedTables(),
+                    header: header)
+                memory.sentGeneration = nil
+                let newsID = (try? store.head().fields["news"]) ?? nil
+                loaded = Loaded(generation: generation, version: version, newsID: newsID ?? "0")
+                (rebuildNeeded, memory.republish) = (false, false)
+                _ = try? store.connection.call([["DEL", store.keys.failed, store.keys.first]])
+            } else if let current = loaded {
+                version = try store.refresh(
+                    token: token, stamp: stamp, generation: current.generation,
+                    version: max(current.version, memory.highestVersion), tables: await copy.teamTables,
+                    header: header, changes: report.changes)
+                ownVersions.insert(version)
+            } else {
+                return
+            }
+        } catch let failure as RedisFailure {
+            // Not applied in Redis (refused: out of memory, busy, loading; or its answer lost): this process's copy
+            // moved on without it, so nothing of it is taken as applied, and the next round puts the whole copy in.
+            memory.republish = true
+            throw failure
         }
+        memory.highestVersion = max(memory.highestVersion, version)
         TeamWriter.register(store.keys, names: settings.names, on: store.connection)
         setTrouble(nil)
         if !report.changes.isEmpty || !report.whole.isEmpty { onChange.withLock { $0 }?() }

@@ -5,8 +5,9 @@ import TrackerSystem
 /// A reader's side: the copy loaded from Redis when its header vouches for it, then each applied refresh followed.
 extension TeamCopy {
     /// Loads the copy from Redis into the face's copy, or says why it cannot be served. A copy still being built by a
-    /// poller is waited for (nothing is said).
-    func load() async throws {
+    /// poller is waited for (nothing is said). A poller taking over (`judgingAge` false) goes on from a copy however
+    /// old: its own refresh brings it up to date before anything is served.
+    func load(judgingAge: Bool = true) async throws {
         guard let copy else { return }
         let (fields, poller, now) = try store.head()
         guard let generation = fields["generation"], !generation.isEmpty else {
@@ -19,7 +20,9 @@ extension TeamCopy {
             }
             return
         }
-        if let why = Self.untrusted(fields, layout: settings.layout, poller: poller, now: now, every: settings.every) {
+        if let why = Self.untrusted(
+            fields, layout: settings.layout, poller: poller, now: judgingAge ? now : 0, every: settings.every)
+        {
             return setTrouble(why)
         }
         var tables = TeamTables()
@@ -27,7 +30,13 @@ extension TeamCopy {
             try await read(into: &tables, copy: copy, fields: fields)
         } catch let why as Distrust {
             return distrust(why)
+        } catch is CountMoved {
+            // A write landed while the tables were read (the scan spans many commands): not a short copy; read again.
+            loadsMoved += 1
+            if loadsMoved <= 3 { return try await load(judgingAge: judgingAge) }
+            return setTrouble("it kept changing while it was read (\(loadsMoved) tries)")
         }
+        loadsMoved = 0
         if tables.projects == nil { return }
         await copy.adopt(tables)
         await copy.adoptState(fields)
@@ -67,6 +76,8 @@ extension TeamCopy {
             }
             guard count == expected else {
                 tables.projects = nil
+                // Counted before the scan: a version moved since means writes landed while it ran, not a key lost.
+                if let now = try? store.head().fields["version"], now != fields["version"] { throw CountMoved() }
                 return setTrouble(
                     "it is short of records (\(table.word): \(count) of \(expected); a key was evicted or deleted)")
             }
@@ -81,10 +92,9 @@ extension TeamCopy {
             return "its header names another layout of the tables"
         }
         guard let applied = fields["applied"].flatMap(Double.init) else { return "its header is incomplete" }
-        if poller == nil && now - applied > 3 * every {
-            return "it is \(Int(now - applied)) s old and nobody keeps it up to date"
-        }
-        return nil
+        return TeamCopy.tooOld(
+            applied: applied, now: now, pace: fields["pace"].flatMap(Double.init), every: every, poller: poller,
+            failed: fields["failed"])
     }
 
     /// Every record of `table` in Redis, decoded; a value that is not such a record is a fault.
@@ -95,10 +105,13 @@ extension TeamCopy {
         var copy = TableCopy<Record>()
         var orders: [Int] = []
         var junk: String?
+        // A scan may return a record twice (the hash grew or shrank while it ran): the first is kept, so each order
+        // stands beside its own record.
+        var seen = Set<String>()
         try store.scan(table) { batch in
             var records: [Record] = []
             records.reserveCapacity(batch.count)
-            for (id, value) in batch {
+            for (id, value) in batch where seen.insert(id).inserted {
                 guard let stored = TeamCopyStore.record(value, as: Record.self), stored.record.id == id else {
                     junk = junk ?? id
                     continue
@@ -113,6 +126,9 @@ extension TeamCopy {
         copy.arrange(by: orders)
         return (copy, copy.count)
     }
+
+    /// A table's count moved while it was read: writes landed, so the copy is read again rather than called short.
+    struct CountMoved: Error {}
 
     /// A copy that holds junk: said, and marked in its header so the poller reads it whole again.
     enum Distrust: Error {
@@ -142,12 +158,18 @@ extension TeamCopy {
                 let news = try store.news(after: loaded.newsID, blocking: nil)
                 return news.isEmpty ? () : await apply(news)
             }
-            let sizes = try store.sizes()
+            let sizes = try store.sizes(every: settings.every)
             guard let generation = sizes.generation else {
                 return setTrouble("the copy is missing from Redis (flushed, or its header evicted)")
             }
             if let short = sizes.short { return setTrouble(short) }
-            guard generation == loaded.generation else {
+            // Readers judge the copy's age whoever holds the lease: a poller that cannot reach Airtable keeps it no
+            // fresher than one gone.
+            stale = sizes.old
+            if stale != nil { return }
+            // A copy at a version below the one applied here went back in time (a restart from an older dump): it is
+            // loaded again once its poller has put the whole copy in again.
+            guard generation == loaded.generation, (sizes.version ?? 0) >= loaded.version else {
                 needsLoad = true
                 return try await load()
             }
@@ -155,8 +177,25 @@ extension TeamCopy {
             if !news.isEmpty { await apply(news) }
         } catch let why as Distrust {
             distrust(why)
+        } catch let failure as RedisFailure {
+            refused(failure)
         } catch {
             unreachable = true
+        }
+    }
+
+    /// Redis answered a read of the copy with an error (a key of another type, a command refused, an answer over the
+    /// bound): the copy is not served and is marked for the poller to make again; only a Redis out of reach is
+    /// "unreachable".
+    func refused(_ failure: RedisFailure) {
+        guard case .replied(let why) = failure else {
+            unreachable = !failure.isMisconfiguration
+            if failure.isMisconfiguration { setTrouble("Redis refused to read it: " + failure.reason) }
+            return
+        }
+        setTrouble("Redis refused to read it: " + why)
+        if let generation = loaded?.generation {
+            _ = try? store.connection.call([["HSET", store.keys.head, "distrusted", generation]])
         }
     }
 
@@ -191,6 +230,8 @@ extension TeamCopy {
                 changed = true
             } catch let why as Distrust {
                 return distrust(why)
+            } catch let failure as RedisFailure {
+                return refused(failure)
             } catch {
                 unreachable = true
                 return

@@ -72,6 +72,12 @@ public actor TeamCopy {
     var takingOver = false
     var needsLoad = false
     var ownVersions = Set<Int>()
+    /// The poller's memory of faults between rounds.
+    var memory = PollerMemory()
+    /// Loads retried in a row because writes landed while the tables were read.
+    var loadsMoved = 0
+    /// Why the copy followed is too old to serve this turn (its poller stopped refreshing it); nil when it is not.
+    var stale: String?
     /// How often the poller polls: `every` while a reader looks, slower while none does or the month requires.
     var pace: PollingPace
     /// The readers' looks counted in Redis as the poller last read them, and whether one came since its last round.
@@ -80,7 +86,7 @@ public actor TeamCopy {
     /// The poller's rounds done, and when this process last heard news of a refresh (monotonic).
     var roundsDone = 0
     var lastNewsAt = MonotonicClock.now()
-    private var lastLookSent = -Double.infinity
+    var lastLookSent = -Double.infinity
     /// A one-shot read's snapshot: loaded once, never followed or polled.
     var isSnapshot = false
     /// Whether the face waiting for the copy was given the poller's first page, and whether that page was seen kept.
@@ -122,7 +128,7 @@ public actor TeamCopy {
         }
         if loaded != nil && trouble == nil && !unreachable { await catchUp() }
         if unreachable { return false }
-        if let trouble {
+        if let trouble = trouble ?? stale {
             if trouble != lastSaid {
                 say("warning: the team's copy in Redis is not used: \(trouble); reading Airtable")
             }
@@ -201,84 +207,6 @@ public actor TeamCopy {
         wake()
     }
 
-    // MARK: - Looks and the poller's pace
-
-    /// Someone looks at this process's face (a key on the board, an assistant's call): the poller, wherever it runs,
-    /// goes back to its own interval, and a copy left to age while nobody looked is brought up to date before the face
-    /// answers (at most `every` + 2 s).
-    public func looked() async {
-        let now = MonotonicClock.now()
-        // One count a second at most: a person typing costs Redis nothing to speak of. The poller's pace comes back
-        // with it: one that slowed down refreshes for this look, and this face waits for that refresh.
-        var pollerSlowed = false
-        if now - lastLookSent >= 1 {
-            lastLookSent = now
-            let answers = try? store.connection.call([
-                ["INCR", store.keys.looks], ["EXPIRE", store.keys.looks, "600"], ["GET", store.keys.pace],
-            ])
-            pollerSlowed = (answers?.last?.text.flatMap(Double.init) ?? 0) > settings.every
-        }
-        let patience = settings.every + 2
-        if polling {
-            guard pace.isBackedOff else { return pace.looked() }
-            pace.looked()
-            publishPace()
-            nextPoll = now
-            let before = roundsDone
-            await waitFor(patience) { $0.roundsDone > before || !$0.polling }
-        } else if loaded != nil, pollerSlowed || now - lastNewsAt > settings.every * 1.5 + 1 {
-            // The poller had slowed down (it says so, or no refresh came for longer than its interval): the look wakes
-            // it (it reads the looks every second) and this face waits for its refresh.
-            let before = loaded?.version
-            await waitFor(patience) { $0.loaded?.version != before || $0.polling }
-        }
-    }
-
-    /// Waits at most `seconds` for `done`, looking every 50 ms.
-    private func waitFor(_ seconds: Double, _ done: (isolated TeamCopy) -> Bool) async {
-        let end = MonotonicClock.now() + seconds
-        while !done(self), MonotonicClock.now() < end, !Task.isCancelled {
-            try? await Task.sleep(nanoseconds: 50_000_000)
-        }
-    }
-
-    /// The poller reads the readers' looks: one since its last round keeps it at its own interval, and one after it
-    /// slowed down brings the next round forward to now.
-    func noticeLooks() {
-        guard let answer = try? store.connection.call([["GET", store.keys.looks]]).first else { return }
-        // No count yet, or one gone after ten minutes with no look, is "0"; going to it is no look.
-        let looks = answer.text ?? "0"
-        defer { looksSeen = looks }
-        guard looks != "0", let seen = looksSeen, seen != looks else { return }
-        lookedThisRound = true
-        if pace.isBackedOff {
-            pace.looked()
-            publishPace()
-            nextPoll = MonotonicClock.now()
-        }
-    }
-
-    /// Tells the readers how long the poller waits between rounds now (its own interval, or longer while nobody looks),
-    /// so a reader's look after it slowed waits for the refresh it brings.
-    func publishPace(_ interval: Double? = nil) {
-        let seconds = interval ?? pace.idleInterval
-        _ = try? store.connection.call([["SET", store.keys.pace, "\(seconds)", "EX", "600"]])
-    }
-
-    /// A round done: the pace doubles when nobody looked since the last, and stretches further when the month's
-    /// background share requires, or waits 10 minutes once Airtable said the month is spent.
-    func roundEnded() {
-        roundsDone += 1
-        pace.roundEnded(looked: lookedThisRound)
-        lookedThisRound = false
-        let month = copy?.client.network.usage.thisMonth()
-        let interval = pace.interval(
-            month: month, at: Double(time(nil)), monthlyCalls: settings.monthlyCalls,
-            backgroundShare: settings.backgroundShare)
-        if interval > settings.every || pace.idleRounds <= 1 { publishPace(interval) }
-        nextPoll = MonotonicClock.now() + interval
-    }
-
     // MARK: - The loop
 
     private func run() async {
@@ -291,8 +219,16 @@ public actor TeamCopy {
                 polling
                 ? max(0.05, min(Self.followBlock, nextPoll - MonotonicClock.now())) : drawing ? 0.005 : Self.followBlock
             let from = loaded?.newsID ?? "$"
-            let news = await waitForNews(after: from, upTo: wait)
-            if let news, !news.isEmpty, loaded != nil { await apply(news) }
+            guard let news = await waitForNews(after: from, upTo: wait) else {
+                // A stream Redis will not read (refused, a wrong type, an answer over the bound) is tried again later
+                // and later, never in a loop without pause.
+                memory.streamFailures += 1
+                let pause = PollerMemory.streamPause(after: memory.streamFailures)
+                try? await Task.sleep(nanoseconds: UInt64(pause * 1_000_000_000))
+                continue
+            }
+            memory.streamFailures = 0
+            if !news.isEmpty, loaded != nil { await apply(news) }
         }
     }
 
@@ -300,7 +236,7 @@ public actor TeamCopy {
     private func step() async {
         let now = MonotonicClock.now()
         do {
-            if !polling, try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
+            if !polling, now >= memory.restUntil, try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
                 (polling, leaseConfirmed, nextPoll) = (true, now, now)
                 keepLeaseRenewed()
                 wake()
@@ -319,6 +255,7 @@ public actor TeamCopy {
                     throw error
                 }
                 roundEnded()
+                roundSucceeded()
             } else if !polling && (loaded == nil || needsLoad) {
                 try await load()
             }
@@ -327,18 +264,33 @@ public actor TeamCopy {
                 wake()
             }
         } catch let refusal as TeamRefusal {
-            if refusal == .lease { lostLease() } else { (rebuildNeeded, nextPoll) = (true, now) }
-        } catch is RedisFailure {
+            switch refusal {
+            case .lease: lostLease()
+            case .broken: (rebuildNeeded, nextPoll) = (true, now)
+            case .behind:
+                // Redis went back in time: this process's copy is the newer, and is put in whole at once.
+                say(
+                    "warning: the team's copy in Redis is older than the last refresh applied (a restart or a"
+                        + " failover); putting it in again")
+                (memory.republish, nextPoll) = (true, now)
+            }
+        } catch let failure as RedisFailure {
+            if polling, memory.republish { roundFailed("Redis refused the refresh: " + failure.reason) }
             unreachable = true
             wake()
             try? await Task.sleep(nanoseconds: 1_000_000_000)
         } catch {
-            // Airtable failed the poller's refresh: the copy stays as the last good one, and the next round retries.
-            // A first read that failed is told to the readers waiting for it, so none of them waits for nothing.
-            guard loaded == nil else { return }
-            let why = "the first read of the tables failed: " + ((error as? AppError)?.message ?? "\(error)")
+            // Airtable failed the poller's refresh: the copy stays as the last good one, and the next round retries;
+            // rounds that keep failing are said, and the lease let go. A first read that failed is told to the
+            // readers waiting for it, so none of them waits for nothing.
+            let message = (error as? AppError)?.message ?? "\(error)"
+            guard loaded == nil else {
+                return roundFailed("Airtable did not answer the refresh: " + message, final: Self.endsPolling(error))
+            }
+            let why = "the first read of the tables failed: " + message
             if polling { store.tellFailure(why) }
             setTrouble(why)
+            if Self.endsPolling(error) { roundFailed(why, final: true) }
         }
     }
 

@@ -21,8 +21,9 @@ enum TeamCopyScripts {
           local old = redis.call('HGET', key, id)
           local kept, seq = stored(old)
           if kept and kept > stamp then return 0 end
+          -- A deletion stamped the same millisecond as a version wins: a record is never brought back by a tie.
           local deleted = tonumber(redis.call('HGET', gone, id) or '')
-          if deleted and deleted > stamp then return 0 end
+          if deleted and deleted >= stamp then return 0 end
           -- A record new to the copy goes after every other, as in a face's own copy.
           seq = seq or redis.call('HINCRBY', head, 'seq:' .. name, 1)
           redis.call('HSET', key, id, string.format('%.3f', stamp) .. ' ' .. seq .. ' ' .. json)
@@ -40,18 +41,52 @@ enum TeamCopyScripts {
           end
           return true
         end
-        local function tell(head, news, fields)
+        -- Tells the readers what changed. `polled`: the poller's refresh, which alone says how fresh the copy is
+        -- (`applied`); a write's answer changes records, never the copy's age. An entry never holds more than a reader
+        -- reads in one value: past 256 KiB of ids it says `reload` (readers load the copy again from Redis).
+        local function tell(head, news, fields, polled)
           local version = redis.call('HINCRBY', head, 'version', 1)
-          local clock = redis.call('TIME')
-          redis.call('HSET', head, 'applied', clock[1] .. '.' .. string.format('%06d', tonumber(clock[2])))
+          if polled then
+            local clock = redis.call('TIME')
+            redis.call('HSET', head, 'applied', clock[1] .. '.' .. string.format('%06d', tonumber(clock[2])))
+          end
           local entry = {'v', tostring(version), 'g', redis.call('HGET', head, 'generation') or ''}
+          local size = 0
+          for i = 2, #fields, 2 do size = size + #fields[i] end
+          if size > 262144 then fields = {'reload', '1'} end
           for _, field in ipairs(fields) do entry[#entry + 1] = field end
           local id = redis.call('XADD', news, 'MAXLEN', '~', '1000', '*', unpack(entry))
           redis.call('HSET', head, 'news', id)
           return version
         end
+        -- Whether the news key is a stream or not there: anything else is junk, and the copy is made again.
+        local function streamable(news)
+          local kind = redis.call('TYPE', news)['ok']
+          return kind == 'stream' or kind == 'none'
+        end
         local function keep(keys)
           for _, key in ipairs(keys) do redis.call('PEXPIRE', key, 604800000) end
+        end
+        -- The header's fields from the poller, with the "done lately" answers it no longer gives removed (one a day
+        -- would pile up, and every reader reads them).
+        local function header(head, at, count)
+          local given = {}
+          for i = 0, count - 1 do
+            redis.call('HSET', head, ARGV[at + 2 * i], ARGV[at + 1 + 2 * i])
+            given[ARGV[at + 2 * i]] = true
+          end
+          for _, field in ipairs(redis.call('HKEYS', head)) do
+            if string.sub(field, 1, 5) == 'done:' and not given[field] then redis.call('HDEL', head, field) end
+          end
+        end
+        -- A deletion's stamp only has to outlive the listings sent before it (a round, with its margin): stamps over
+        -- an hour older than `stamp` go once the hash holds 1,000.
+        local function forget(gone, stamp)
+          if redis.call('HLEN', gone) < 1000 then return end
+          local all = redis.call('HGETALL', gone)
+          for i = 1, #all, 2 do
+            if (tonumber(all[i + 1]) or 0) < stamp - 3600 then redis.call('HDEL', gone, all[i]) end
+          end
         end
         -- Applies ARGV from `at`: for each table, m then m (id, json), d then d ids. Returns the next position and the
         -- news fields (ids changed and gone by table).
@@ -84,24 +119,32 @@ enum TeamCopyScripts {
         """#
 
     /// A poller's refresh: refused unless KEYS[1] (the lease) still holds ARGV[1] (the poller's token) and the copy is
-    /// the generation ARGV[3], sound, and not distrusted by a reader (a value in it that is not a record). KEYS: lease, head, gone, news, then each table's hash. ARGV: token, stamp,
-    /// generation, the tables' names (space-separated), header pairs (count, then pairs), then the tables' changes.
-    /// Answers {1, version}, or {0, "lease"} (not the poller's any more) or {0, "broken"} (read whole again).
+    /// the generation ARGV[3], at least the version ARGV[4] (the last the poller saw: a Redis restarted from an older
+    /// dump went back in time), sound, and not distrusted by a reader (a value in it that is not a record). KEYS:
+    /// lease, head, gone, news, then each table's hash. ARGV: token, stamp, generation, version, the tables' names
+    /// (space-separated), header pairs (count, then pairs), then the tables' changes. Answers {1, version}, or
+    /// {0, "lease"} (not the poller's any more), {0, "broken"} or {0, "behind"} (read whole again).
     static let refresh = RedisScript(
         common + "\n" + #"""
             if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0, 'lease'} end
             local head, gone, news = KEYS[2], KEYS[3], KEYS[4]
             local keys, names = {}, {}
-            for name in string.gmatch(ARGV[4], '%S+') do names[#names + 1] = name; keys[#keys + 1] = KEYS[4 + #names] end
+            for name in string.gmatch(ARGV[5], '%S+') do names[#names + 1] = name; keys[#keys + 1] = KEYS[4 + #names] end
             local generation = redis.call('HGET', head, 'generation')
             if generation ~= ARGV[3] or redis.call('HGET', head, 'distrusted') == generation
               or not sound(head, keys, names) then
               return {0, 'broken'}
             end
-            local pairs_count = tonumber(ARGV[5])
-            for i = 0, pairs_count - 1 do redis.call('HSET', head, ARGV[6 + 2 * i], ARGV[7 + 2 * i]) end
-            local at, fields = apply(6 + 2 * pairs_count, tonumber(ARGV[2]), head, keys, gone, names)
-            local version = tell(head, news, fields)
+            if not streamable(news) then return {0, 'broken'} end
+            if (tonumber(redis.call('HGET', head, 'version') or '') or 0) < tonumber(ARGV[4]) then
+              return {0, 'behind'}
+            end
+            local pairs_count = tonumber(ARGV[6])
+            header(head, 7, pairs_count)
+            local stamp = tonumber(ARGV[2])
+            local at, fields = apply(7 + 2 * pairs_count, stamp, head, keys, gone, names)
+            forget(gone, stamp)
+            local version = tell(head, news, fields, true)
             local all = {KEYS[2], KEYS[3], KEYS[4]}
             for _, key in ipairs(keys) do all[#all + 1] = key end
             keep(all)
@@ -109,16 +152,16 @@ enum TeamCopyScripts {
             """#)
 
     /// A write's answer, from any process: put in at once, newer wins, unless the copy is missing or unsound (a write
-    /// must not make a short copy look whole). KEYS: head, gone, news, the table's hash. ARGV: stamp, the table's name,
+    /// must not make a short copy look whole); the copy's age and its keys' lives are the poller's alone. KEYS: head, gone, news, the table's hash. ARGV: stamp, the table's name,
     /// then its changes. Answers 1 when applied.
     static let heard = RedisScript(
         common + "\n" + #"""
             local head, gone, news = KEYS[1], KEYS[2], KEYS[3]
             local keys, names = {KEYS[4]}, {ARGV[2]}
-            if redis.call('EXISTS', head) == 0 or not sound(head, keys, names) then return 0 end
+            if redis.call('EXISTS', head) == 0 or not sound(head, keys, names) or not streamable(news) then return 0 end
             local at, fields = apply(3, tonumber(ARGV[1]), head, keys, gone, names)
-            tell(head, news, fields)
-            keep({head, gone, news, KEYS[4]})
+            -- Neither the copy's age nor its keys' lives move: a copy nobody polls is not kept alive by writes.
+            tell(head, news, fields, false)
             return 1
             """#)
 
@@ -138,6 +181,7 @@ enum TeamCopyScripts {
             end
             local version = tonumber(redis.call('HGET', head, 'version') or '0') or 0
             redis.call('DEL', head, gone)
+            if not streamable(news) then redis.call('DEL', news) end
             local all = {head, news}
             for i = 1, #names do
               local live, staged = KEYS[3 + 2 * i], KEYS[4 + 2 * i]
@@ -147,11 +191,10 @@ enum TeamCopyScripts {
               all[#all + 1] = live
             end
             redis.call('HSET', head, 'generation', ARGV[2], 'version', version)
-            local pairs_count = tonumber(ARGV[5])
-            for i = 0, pairs_count - 1 do redis.call('HSET', head, ARGV[6 + 2 * i], ARGV[7 + 2 * i]) end
+            header(head, 6, tonumber(ARGV[5]))
             local n = {}
             for i = 1, #names do n[#n + 1] = names[i] .. ':' .. counts[i] end
-            tell(head, news, {'whole', '1', 'n', table.concat(n, ' ')})
+            tell(head, news, {'whole', '1', 'n', table.concat(n, ' ')}, true)
             keep(all)
             return {1, version + 1}
             """#)

@@ -34,17 +34,24 @@ enum TeamRefusal: Error, Equatable {
     case lease
     /// The copy in Redis is missing, of another generation or short of records: it is read whole again.
     case broken
+    /// The copy in Redis is older than the last version the poller saw (restarted from an older dump, or a replica
+    /// that was behind took over): what it lost cannot be told, so it is made again.
+    case behind
 }
 
 extension TeamCopyStore {
-    /// A poller's refresh applied at once, fenced by its lease; the version it made.
+    /// A poller's refresh applied at once, fenced by its lease, on a copy of `generation` at `version` or later; the
+    /// version it made.
     func refresh(
-        token: String, stamp: Double, generation: String, tables: [BaseCopy.Table], header: [(String, String)],
-        changes: TeamChanges
+        token: String, stamp: Double, generation: String, version: Int, tables: [BaseCopy.Table],
+        header: [(String, String)], changes: TeamChanges
     ) throws -> Int {
         let keys = [self.keys.lease, self.keys.head, self.keys.gone, self.keys.news] + tables.map(self.keys.records)
         let arguments =
-            [token, format3(stamp), generation, tables.map(\.word).joined(separator: " "), "\(header.count)"]
+            [
+                token, format3(stamp), generation, "\(version)", tables.map(\.word).joined(separator: " "),
+                "\(header.count)",
+            ]
             + header.flatMap { [$0.0, $0.1] } + changes.arguments(tables)
         let answer = try connection.evaluate([(TeamCopyScripts.refresh, keys, arguments)])[0]
         return try Self.accepted(answer)
@@ -73,7 +80,8 @@ extension TeamCopyStore {
                     order += 1
                     words += [record.id, format3(stamp) + " \(order) " + record.json]
                 }
-                let answers = try connection.call([words, ["PEXPIRE", stage, "3600000"]])
+                // A stage outlives the read that fills it by minutes, not hours: one a crashed poller left soon goes.
+                let answers = try connection.call([words, ["PEXPIRE", stage, "300000"]])
                 if case .error(let text) = answers[0] { throw RedisConnection.classify(text) }
             }
         }
@@ -115,7 +123,11 @@ extension TeamCopyStore {
             throw RedisFailure.replied("a script of the team's copy answered in an unexpected shape")
         }
         if case .integer(let version) = parts[1], parts[0] == .integer(1) { return version }
-        throw parts[1].text == "lease" ? TeamRefusal.lease : TeamRefusal.broken
+        switch parts[1].text {
+        case "lease": throw TeamRefusal.lease
+        case "behind": throw TeamRefusal.behind
+        default: throw TeamRefusal.broken
+        }
     }
 }
 

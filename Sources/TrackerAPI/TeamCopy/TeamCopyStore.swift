@@ -12,12 +12,17 @@ public struct TeamCopyStore: Sendable {
         /// Where every copy of the base kept at this endpoint is registered with the names it is read by.
         public let registry: String
 
-        /// `tracker:{base}:copy:<endpoint>:<table>:<layout>`: the base as hash tag, the rest hashed or plain ids.
+        /// How records and scripts are laid out in Redis: a version of tracker that stores them otherwise keeps a copy
+        /// of its own, instead of each distrusting the other's in turn.
+        public static let format = 2
+
+        /// `tracker:{base}:copy:<endpoint>:<table>:<layout>:f<format>`: the base as hash tag, the rest hashed or plain
+        /// ids.
         public init(owner: BudgetOwner, table: String, layout: String) {
             let base = TeamCoordination.Keys.base(owner.baseID)
             let endpoint = TeamCoordination.Keys.endpoint(owner)
             let tableID = table.hasPrefix("tbl") ? table : String(StableHash.of(table), radix: 16)
-            prefix = "tracker:{\(base)}:copy:\(endpoint):\(tableID):\(Self.hash(layout))"
+            prefix = "tracker:{\(base)}:copy:\(endpoint):\(tableID):\(Self.hash(layout)):f\(Self.format)"
             registry = "tracker:{\(base)}:copies:\(endpoint)"
         }
 
@@ -56,10 +61,12 @@ public struct TeamCopyStore: Sendable {
 
     // MARK: - The header and the lease
 
-    /// The header's fields, who holds the lease (nil: nobody), and Redis's clock, in one round trip.
+    /// The header's fields, who holds the lease (nil: nobody), and Redis's clock, in one round trip. Two fields come
+    /// from keys of their own: `failed` (why the poller's last round failed, for a minute) and `pace` (how long it
+    /// waits between rounds now).
     func head() throws(RedisFailure) -> (fields: [String: String], poller: String?, now: Double) {
         let answers = try connection.call([
-            ["HGETALL", keys.head], ["GET", keys.lease], ["TIME"], ["GET", keys.failed],
+            ["HGETALL", keys.head], ["GET", keys.lease], ["TIME"], ["GET", keys.failed], ["GET", keys.pace],
         ])
         for answer in answers { if case .error(let text) = answer { throw RedisConnection.classify(text) } }
         guard case .array(let items?) = answers[0], let now = answers[2].redisTime else {
@@ -71,29 +78,38 @@ public struct TeamCopyStore: Sendable {
             if let key = items[index].text, let value = items[index + 1].text { fields[key] = value }
             index += 2
         }
-        if fields["generation"] == nil, let failed = answers[3].text { fields["failed"] = failed }
+        fields["failed"] = answers[3].text
+        fields["pace"] = answers[4].text
         return (fields, answers[1].text, now)
     }
 
-    /// The header's generation, and what is wrong with each table's count (its hash against the header's count), in
-    /// one round trip.
-    func sizes() throws(RedisFailure) -> (generation: String?, short: String?) {
+    /// What a reader checks before each turn, in one round trip: the header's generation and version, what is wrong
+    /// with each table's count (its hash against the header's count), and how old the copy is by the poller's pace.
+    func sizes(every: Double) throws(RedisFailure) -> (generation: String?, version: Int?, short: String?, old: String?)
+    {
         let tables: [BaseCopy.Table] = [.projects, .tasks, .clients]
         let answers = try connection.call(
-            [["HMGET", keys.head, "generation"] + tables.map { "count:" + $0.word }]
-                + tables.map { ["HLEN", keys.records($0)] })
-        guard case .array(let parts?) = answers[0], parts.count == 1 + tables.count else {
+            [["HMGET", keys.head, "generation", "version", "applied"] + tables.map { "count:" + $0.word }]
+                + tables.map { ["HLEN", keys.records($0)] }
+                + [["GET", keys.lease], ["TIME"], ["GET", keys.pace], ["GET", keys.failed]])
+        guard case .array(let parts?) = answers[0], parts.count == 3 + tables.count else {
             throw .replied("the team's copy's header answered in an unexpected shape")
         }
         var short: String?
         for (index, table) in tables.enumerated() {
-            guard let counted = parts[1 + index].text.flatMap({ Int($0) }) else { continue }
+            guard let counted = parts[3 + index].text.flatMap({ Int($0) }) else { continue }
             let held = if case .integer(let count) = answers[1 + index] { count } else { -1 }
             if held != counted && short == nil {
                 short = "it is short of records (\(table.word): \(held) of \(counted); a key was evicted or deleted)"
             }
         }
-        return (parts[0].text, short)
+        let rest = answers.suffix(4).map { $0 }
+        let old = rest[1].redisTime.flatMap { now in
+            TeamCopy.tooOld(
+                applied: parts[2].text.flatMap(Double.init), now: now, pace: rest[2].text.flatMap(Double.init),
+                every: every, poller: rest[0].text, failed: rest[3].text)
+        }
+        return (parts[0].text, parts[1].text.flatMap { Int($0) }, short, old)
     }
 
     /// Takes the poller's lease for `token` when nobody holds it (`SET NX PX`); true when this process holds it.
@@ -195,7 +211,7 @@ struct TeamNews: Sendable {
     var version: Int? { fields["v"].flatMap { Int($0) } }
     var generation: String { fields["g"] ?? "" }
     /// A whole read replaced the copy: readers load it again.
-    var isWhole: Bool { fields["whole"] == "1" }
+    var isWhole: Bool { fields["whole"] == "1" || fields["reload"] == "1" }
 
     func changed(_ table: BaseCopy.Table) -> [String] { ids(fields["c:" + table.word]) }
     func deleted(_ table: BaseCopy.Table) -> [String] { ids(fields["d:" + table.word]) }

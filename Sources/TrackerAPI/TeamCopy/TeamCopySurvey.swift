@@ -13,6 +13,14 @@ public struct TeamCopySurvey: Sendable {
     public var bytes: Int?
     /// Whether it keeps every field (an assistant's) or some (a board's).
     public var keepsEveryField: Bool?
+    /// The refreshes and writes applied to it since it was made whole (its version), and how long the poller waits
+    /// between rounds now (slower while nobody looks).
+    public var version: Int?
+    public var pace: Double?
+    /// Why the poller's last round failed (kept a minute), when it did.
+    public var failed: String?
+    /// Whether this version of tracker stores copies this way (an older one keeps a copy of its own).
+    public var isCurrentFormat = true
 
     /// Every copy registered for `owner`'s base, surveyed.
     public static func all(_ owner: BudgetOwner, on connection: RedisConnection) throws(RedisFailure)
@@ -56,7 +64,12 @@ public struct TeamCopySurvey: Sendable {
         }
         let age = fields["applied"].flatMap(Double.init).map { max(0, now - $0) }
         let layout = fields["kept"]
-        return TeamCopySurvey(
+        var survey = TeamCopySurvey(
             age: age, counts: counts, poller: poller, bytes: bytes, keepsEveryField: layout.map { $0 == "all" })
+        survey.version = fields["version"].flatMap { Int($0) }
+        survey.pace = fields["pace"].flatMap(Double.init)
+        survey.failed = fields["failed"]
+        survey.isCurrentFormat = store.keys.prefix.hasSuffix(":f\(TeamCopyStore.Keys.format)")
+        return survey
     }
 }

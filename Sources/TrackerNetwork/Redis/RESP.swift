@@ -46,9 +46,10 @@ public enum RESP {
     /// How deep arrays may nest: tracker's deepest answer (a stream's entries, `XREAD`: streams, a stream, its
     /// entries, an entry, its fields) is five levels; a reply nested deeper is not one tracker asked for, and reading it without a bound would recurse until the stack ran out.
     public static let deepestNesting = 5
-    /// The longest bulk string read: tracker stores a few hundred bytes a key (a record of the team's copy a few
-    /// kilobytes); Redis would allow 512 MiB.
-    public static let longestBulk = 1 << 20
+    /// The longest bulk string read: tracker stores a few hundred bytes a key, a record of the team's copy a few
+    /// kilobytes (Airtable's longest text is 100,000 characters a field), a news entry at most 256 KiB of ids; Redis
+    /// would allow 512 MiB.
+    public static let longestBulk = 16 << 20
     /// The longest line (a status, an error, a length) read.
     public static let longestLine = 1 << 16
     /// The most elements an array may announce (a cluster's slot map has at most 16,384 ranges).

@@ -32,6 +32,13 @@ enum TeamCopyCheck {
             check.notes.append(
                 "A copy short of records or without its header is not served; its poller reads it whole.")
         }
+        if surveys.contains(where: { !$0.isCurrentFormat }) {
+            check.notes.append(
+                "A copy an older tracker keeps is its own: this version reads and polls the copy of its format only.")
+        }
+        if let failed = surveys.compactMap(\.failed).first {
+            check.notes.append("Warning: the poller's last round failed: \(StandardErrorText.safe(failed)).")
+        }
         if case .team(let health)? = health, let policy = health.evicting {
             check.notes.append(
                 "Warning: maxmemory-policy \(policy) may evict the copy's keys; readers then read Airtable until it is rebuilt."
@@ -41,14 +48,18 @@ enum TeamCopyCheck {
     }
 
     private static func describe(_ survey: TeamCopySurvey) -> String {
-        let kind = survey.keepsEveryField == false ? "board's fields" : "every field"
+        let kind =
+            !survey.isCurrentFormat
+            ? "an older tracker's copy" : survey.keepsEveryField == false ? "board's fields" : "every field"
         guard let age = survey.age else { return "a copy (\(kind)) with no header (flushed or evicted)" }
         let counts = survey.counts.map { count in
             count.counted == count.held
                 ? "\(count.held.formatted()) \(count.table)" : "\(count.held) of \(count.counted) \(count.table)"
         }.joined(separator: ", ")
         let size = survey.bytes.map { ", " + FieldFormatter.grouped(Double($0) / 1_048_576, places: 1) + " MiB" } ?? ""
-        let poller = survey.poller.map { "polled by \(StandardErrorText.safe($0))" } ?? "nobody polls it"
-        return "\(kind): \(counts), \(Int(age)) s old, \(poller)\(size)"
+        var poller = survey.poller.map { "polled by \(StandardErrorText.safe($0))" } ?? "nobody polls it"
+        if survey.poller != nil, let pace = survey.pace, pace > 0 { poller += " every \(Int(pace)) s" }
+        let version = survey.version.map { ", version \($0)" } ?? ""
+        return "\(kind): \(counts), \(Int(age)) s old\(version), \(poller)\(size)"
     }
 }

@@ -80,7 +80,9 @@ extension Session {
         ].joined(separator: "\u{0}")
         // Records are decoded by the fields' names: a copy made with other names is made again.
         let copy = copies.copy(for: key, layout: layoutNames) {
-            let copy = makeCopy(keeping: copies)
+            // With the team's copy, every face keeps every field: one copy a base, table and layout serves boards and
+            // assistants alike (one poller, one whole read), and each face reads what it needs from it.
+            let copy = makeCopy(keeping: takesPartInTeamCopy ? BaseCopies() : copies)
             // The team's copy: this copy fed from Redis, or kept there by this process while it holds the lease.
             let team = teamCopy(keeping: copy)
             team?.onChange.withLock { $0 = { copies.teamChanged.withLock { $0 }?() } }

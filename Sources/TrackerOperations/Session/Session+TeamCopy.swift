@@ -16,6 +16,9 @@ extension Session {
     }
 
     /// Whether this session takes part in the team's copy: `"teamCopy"` on, with the team's Redis as the engine.
+    var takesPartInTeamCopy: Bool { teamAddress != nil }
+
+    /// The team's Redis, when this session takes part in the team's copy.
     private var teamAddress: RedisAddress? { Self.teamAddress(configuration, surroundings) }
 
     private static func teamAddress(_ configuration: Configuration, _ surroundings: SessionSurroundings)
@@ -50,19 +53,14 @@ extension Session {
 
     private var projectsTable: String { layout.table?.id ?? configuration.table }
 
-    /// A one-shot read given `--max-age` (or `"maxAge"`): answered from the team's copy that keeps every field (else
-    /// the board's) when it was refreshed within that long and vouches for itself; else from Airtable, as without it.
+    /// A one-shot read given `--max-age` (or `"maxAge"`): answered from the team's copy (one for every face) when it
+    /// was refreshed within that long and vouches for itself; else from Airtable, as without it.
     mutating func readTeamSnapshot() async {
         guard let maxAge = surroundings.maxAge, surroundings.copies == nil, inFlight == nil else { return }
-        for kept in [BaseCopies(), BaseCopies.board] {
-            let copy = makeCopy(keeping: kept)
-            guard let team = teamCopy(keeping: copy) else { return }
-            copy.team.withLock { $0 = team }
-            if await team.snapshot(into: copy, maxAge: maxAge) {
-                reader = CopyReader(copy: copy, airtable: client)
-                return
-            }
-        }
+        let copy = makeCopy(keeping: BaseCopies())
+        guard let team = teamCopy(keeping: copy) else { return }
+        copy.team.withLock { $0 = team }
+        if await team.snapshot(into: copy, maxAge: maxAge) { reader = CopyReader(copy: copy, airtable: client) }
     }
 
     /// The reader made to put this process's writes' answers into the team's copies too, when it takes part.

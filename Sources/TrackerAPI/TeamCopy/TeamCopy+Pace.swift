@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import TrackerModel
+import TrackerNetwork
+import TrackerSystem
+
+/// The readers' looks and the poller's pace: a copy nobody looks at is refreshed less and less often.
+extension TeamCopy {
+    /// Someone looks at this process's face (a key on the board, an assistant's call): the poller, wherever it runs,
+    /// goes back to its own interval, and a copy left to age while nobody looked is brought up to date before the face
+    /// answers (at most `every` + 2 s).
+    public func looked() async {
+        let now = MonotonicClock.now()
+        // One count a second at most: a person typing costs Redis nothing to speak of. The poller's pace comes back
+        // with it: one that slowed down refreshes for this look, and this face waits for that refresh.
+        var pollerSlowed = false
+        if now - lastLookSent >= 1 {
+            lastLookSent = now
+            let answers = try? store.connection.call([
+                ["INCR", store.keys.looks], ["EXPIRE", store.keys.looks, "600"], ["GET", store.keys.pace],
+            ])
+            pollerSlowed = (answers?.last?.text.flatMap(Double.init) ?? 0) > settings.every
+        }
+        let patience = settings.every + 2
+        if polling {
+            guard pace.isBackedOff else { return pace.looked() }
+            pace.looked()
+            publishPace()
+            nextPoll = now
+            let before = roundsDone
+            await waitFor(patience) { $0.roundsDone > before || !$0.polling }
+        } else if loaded != nil, pollerSlowed || now - lastNewsAt > settings.every * 1.5 + 1 {
+            // The poller had slowed down (it says so, or no refresh came for longer than its interval): the look wakes
+            // it (it reads the looks every second) and this face waits for its refresh.
+            let before = loaded?.version
+            await waitFor(patience) { $0.loaded?.version != before || $0.polling }
+        }
+    }
+
+    /// Waits at most `seconds` for `done`, looking every 50 ms.
+    private func waitFor(_ seconds: Double, _ done: (isolated TeamCopy) -> Bool) async {
+        let end = MonotonicClock.now() + seconds
+        while !done(self), MonotonicClock.now() < end, !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+    }
+
+    /// The poller reads the readers' looks: one since its last round keeps it at its own interval, and one after it
+    /// slowed down brings the next round forward to now.
+    func noticeLooks() {
+        guard let answer = try? store.connection.call([["GET", store.keys.looks]]).first else { return }
+        // No count yet, or one gone after ten minutes with no look, is "0"; going to it is no look.
+        let looks = answer.text ?? "0"
+        defer { looksSeen = looks }
+        guard looks != "0", let seen = looksSeen, seen != looks else { return }
+        lookedThisRound = true
+        if pace.isBackedOff {
+            pace.looked()
+            publishPace()
+            nextPoll = MonotonicClock.now()
+        }
+    }
+
+    /// Tells the readers how long the poller waits between rounds now (its own interval, or longer while nobody looks),
+    /// so a reader's look after it slowed waits for the refresh it brings.
+    func publishPace(_ interval: Double? = nil) {
+        let seconds = interval ?? pace.idleInterval
+        // It outlives three rounds at that pace: a reader takes a copy older than three rounds as one nobody refreshes.
+        let life = max(600, Int(seconds * 3))
+        _ = try? store.connection.call([["SET", store.keys.pace, "\(seconds)", "EX", "\(life)"]])
+    }
+
+    /// A round done: the pace doubles when nobody looked since the last, and stretches further when the month's
+    /// background share requires, or waits 10 minutes once Airtable said the month is spent.
+    func roundEnded() {
+        roundsDone += 1
+        pace.roundEnded(looked: lookedThisRound)
+        lookedThisRound = false
+        let month = copy?.client.network.usage.thisMonth()
+        let interval = pace.interval(
+            month: month, at: Double(time(nil)), monthlyCalls: settings.monthlyCalls,
+            backgroundShare: settings.backgroundShare)
+        if interval > settings.every || pace.idleRounds <= 1 { publishPace(interval) }
+        nextPoll = MonotonicClock.now() + interval
+    }
+}

@@ -1,0 +1,98 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The team's copy after the faults a real redis-server has (refused writes, a restart from an older dump) and a poller
+/// whose Airtable refuses it: nothing is taken as applied that Redis did not apply, and a copy nobody refreshes is
+/// said to be old, whoever holds the lease. And one copy serves a board and an assistant alike.
+final class TeamCopyHonestyTests: TeamCopyTestCase {
+    /// What Redis holds for project `id` in the copy (its stored value), or "".
+    private func stored(_ id: String) throws -> String {
+        guard let key = try tableKey("projects") else { return "" }
+        return try redis.cli(["HGET", key, id])
+    }
+
+    /// A change the poller read while Redis refused every write (out of memory under `noeviction`) reaches Redis once
+    /// it takes writes again (broken by a poller that moves its cursor before Redis applied the refresh: the change was
+    /// lost for good, and every reader served the old name).
+    func testARefreshRedisRefusedIsNotLost() throws {
+        let (poller, reader) = try pollerAndReader()
+        _ = try redis.cli(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
+        _ = try redis.cli(["CONFIG", "SET", "maxmemory", "1"])
+        let renamed = try tracker([:]).run(["update", "rec00000000000005", "--name", "While Redis was full"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        // Two of the poller's rounds read the change and are refused.
+        usleep(5_000_000)
+        XCTAssertFalse(try stored("rec00000000000005").contains("While Redis was full"))
+        _ = try redis.cli(["CONFIG", "SET", "maxmemory", "0"])
+        XCTAssertTrue(
+            try waitFor(20) { try stored("rec00000000000005").contains("While Redis was full") },
+            "the change never reached Redis: " + poller.stderr)
+        XCTAssertNotNil(seconds(until: "While Redis was full", of: "rec00000000000005", on: reader, within: 10))
+        for server in [poller, reader] { XCTAssertEqual(server.finish().status, 0, server.stderr) }
+    }
+
+    /// Redis restarted from a dump older than the poller's last refresh: the poller sees the copy went back in time and
+    /// puts its own in again (broken by a refresh accepted over it: the rename made after the dump was lost for good).
+    func testARedisRestartedFromAnOlderDumpIsPutRightByThePoller() throws {
+        let (poller, reader) = try pollerAndReader()
+        XCTAssertEqual(try redis.cli(["SAVE"]), "OK")
+        let renamed = try tracker([:]).run(["update", "rec00000000000006", "--name", "After the dump"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        XCTAssertTrue(try waitFor(10) { try stored("rec00000000000006").contains("After the dump") })
+        redis.stop()
+        try redis.start()
+        XCTAssertFalse(try stored("rec00000000000006").contains("After the dump"), "the dump is older")
+        XCTAssertTrue(
+            try waitFor(20) { try stored("rec00000000000006").contains("After the dump") },
+            "the older copy was taken as current: " + poller.stderr)
+        XCTAssertTrue(poller.stderr.contains("older than the last refresh applied"), poller.stderr)
+        for server in [poller, reader] { _ = server.finish() }
+    }
+
+    /// A poller Airtable refuses (a revoked token) says so on its own face and lets the lease go, and a reader does not
+    /// serve the copy once it is older than three rounds, though a lease is held (broken by a poller that keeps the
+    /// lease in silence, readers served an ever older copy without a word).
+    func testAPollerAirtableRefusesSaysSoAndReadersJudgeTheAge() throws {
+        let (poller, reader) = try pollerAndReader()
+        fake.injectOnEveryRequest(
+            .status(401, type: "AUTHENTICATION_REQUIRED", message: "Authentication required"))
+        XCTAssertTrue(
+            waitFor(8) { poller.stderr.contains("warning: the team's copy is not kept up to date") }, poller.stderr)
+        // Three rounds of 2 s and ten seconds' grace: then the copy is too old to serve.
+        usleep(17_000_000)
+        _ = taskTotal(reader)
+        XCTAssertTrue(
+            waitFor(3) { reader.stderr.contains("the team's copy in Redis is not used: it is ") }, reader.stderr)
+        XCTAssertTrue(reader.stderr.contains(" s old and "), reader.stderr)
+        fake.injectOnEveryRequest(nil)
+        for server in [poller, reader] { _ = server.finish() }
+    }
+
+    /// A board opened after an assistant's server warmed the team's copy reads that copy (one copy, one poller), and
+    /// asks Airtable for next to nothing (broken by a board keeping a copy of its own fields: a second whole read and a
+    /// second poller).
+    func testABoardAndAnAssistantShareOneCopy() throws {
+        try startBase()
+        let assistant = try server(try teamMachine(every: 2))
+        XCTAssertEqual(taskTotal(assistant), openTasks)
+        let before = fake.recordLog.count
+        let board = try BoardSession(try teamMachine(every: 2), ["board", "--every", "300"], width: 160, height: 40)
+        defer { board.close() }
+        _ = board.wait(for: "the team's copy", timeout: 10)
+        let shown = board.wait(for: "Project 000", timeout: 5)
+        XCTAssertTrue(shown.contains("Project 000") && shown.contains("the team's copy"), shown)
+        usleep(1_000_000)
+        XCTAssertEqual(wholeTaskPages(since: before), 0, "the board read the tasks whole")
+        XCTAssertLessThanOrEqual(fake.recordLog.count - before, 3)
+        let heads = try redis.keys().map(\.key).filter { $0.hasSuffix(":head") && $0.contains(":copy:") }
+        XCTAssertEqual(heads.count, 1, "\(heads)")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+        XCTAssertEqual(assistant.finish().status, 0, assistant.stderr)
+    }
+}
