@@ -35,17 +35,21 @@ let package = Package(
         // configuration), and what they stand on: the configuration, what is known of the base, naming, checking values,
         // import's plan, changes' snapshots, edit's forms, doctor's checks. No printing: a face renders what an
         // operation returns.
-        .target(name: "TrackerOperations", dependencies: ["TrackerAPI"]),
+        .target(name: "TrackerOperations", dependencies: ["TrackerTeam"]),
         // `tracker board`, a face of its own: keys in, operations called in sessions the executable opens for it, the
         // screen drawn from their outcomes. It imports no other face.
         .target(name: "TrackerBoard", dependencies: ["TrackerOperations", "CTerminal"]),
         // `tracker mcp`, a face of its own: JSON-RPC over stdio, each tool's arguments decoded into its command's named
         // arguments and its operation run in a session the executable opens for it. It imports no other face.
         .target(name: "TrackerMCP", dependencies: ["TrackerOperations"]),
+        // The team's layer over Redis: its engine (the base's budget and month, the write locks, their scripts), the copy
+        // of a base's tables one process polls and the others follow (its store, scripts and lease), the writes put into
+        // it, the schema the team shares. Between the API and the operations.
+        .target(name: "TrackerTeam", dependencies: ["TrackerAPI"]),
         // Airtable's routes and JSON: ProjectAPIClient, the schema, formulas, record decoding.
         .target(name: "TrackerAPI", dependencies: ["TrackerNetwork"]),
-        // NetworkHelper (a request in, Result<Data, AppError> out), retries, transports; and the engines that pace and
-        // lock: this machine's files, or a team's Redis (RESP, cluster routing, the budget and lock scripts).
+        // NetworkHelper (a request in, Result<Data, AppError> out), retries, transports; the engine that paces and
+        // locks on this machine's files (the team's is in TrackerTeam); Redis's wire (RESP, connections, clusters).
         .target(name: "TrackerNetwork", dependencies: ["TrackerSystem", "CCurl"]),
         // What tracker processes share on one machine: the runtime directory, file locks, a monotonic clock.
         .target(name: "TrackerSystem", dependencies: ["TrackerModel"]),
@@ -70,6 +74,7 @@ let package = Package(
             dependencies: ["tracker", "TrackerOperations", "TrackerBoard", "TrackerMCP", "FakeAirtable", "LoopbackTLS"]),
         // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork", "TrackerAPI"]),
+            name: "EndToEndTests",
+            dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork", "TrackerAPI", "TrackerTeam"]),
     ]
 )

@@ -50,7 +50,7 @@ extension BaseCopy {
 
     /// The done-lately answers as the team's copy's header keeps them (`done:<since>` → `<refreshed> <ids>`), so
     /// readers never ask Airtable what the poller asked: tagged with the refresh they go with.
-    func doneHeader(refreshed: String) -> [(String, String)] {
+    package func doneHeader(refreshed: String) -> [(String, String)] {
         doneLately.keys.sorted().map { since in
             ("done:" + since, ([refreshed] + (lately(since) ?? []).sorted()).joined(separator: " "))
         }

@@ -41,7 +41,7 @@ public actor BaseCopy {
     /// A hook with fewer days than this left is refreshed.
     static let refreshHookBelow = 6 * 86400.0
 
-    let client: ProjectAPIClient
+    package nonisolated let client: ProjectAPIClient
     let taskTable: TaskTable?
     /// The table the projects' Client field links to (its id, or its name without the schema).
     public nonisolated let clientTable: String?
@@ -53,7 +53,7 @@ public actor BaseCopy {
     public nonisolated let taskFields: [String]?
     let localNow: @Sendable () -> Double
     /// The team's copy this copy is fed from (and, while this process polls, feeds); nil keeps it alone.
-    public nonisolated let team = Locked<TeamCopy?>(nil)
+    public nonisolated let team = Locked<(any SharedCopy)?>(nil)
     /// What the last refresh changed, for the team's copy.
     var lastReport = RefreshReport()
 

@@ -12,7 +12,7 @@ public struct ProjectAPIClient: Sendable {
     static let maximumURLLength = 16_000
 
     public let access: BaseAccess
-    let network: NetworkHelper
+    package let network: NetworkHelper
     public let now: @Sendable () -> Date
     /// The `User-Agent` every request carries.
     let userAgent: String

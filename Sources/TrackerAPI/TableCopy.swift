@@ -120,7 +120,7 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
 
     /// Puts the records in the order `orders` gives them, one for each record in the order they were merged (a copy
     /// filled from a hash, which keeps none, as the table listed them); a copy with holes is left as it is.
-    mutating func arrange(by orders: [Int]) {
+    package mutating func arrange(by orders: [Int]) {
         guard orders.count == slots.count, index.count == slots.count else { return }
         let permutation = orders.indices.sorted { orders[$0] < orders[$1] }
         slots = permutation.map { slots[$0] }

@@ -33,7 +33,7 @@ public struct BudgetOwner: Sendable {
 
     /// Airtable's limit for one token across every base it reaches; a pace set above it is for a server that is not
     /// Airtable, and the token's budget follows it.
-    var tokenRequestsPerSecond: Double { max(FileRequestPacer.tokenRequestsPerSecond, requestsPerSecond) }
+    package var tokenRequestsPerSecond: Double { max(FileRequestPacer.tokenRequestsPerSecond, requestsPerSecond) }
 }
 
 /// How tracker processes share a base's request budget and the locks that keep a write exactly once: one protocol,
@@ -69,7 +69,7 @@ public protocol Coordination: Sendable {
 /// What `doctor` finds of an engine: this machine's files need no check; a team's Redis is checked whole.
 public enum SharingFinding: Sendable {
     case thisMachine
-    case team(TeamCoordination.Health)
+    case team(TeamHealth)
     case teamFailed(AppError)
 }
 
@@ -115,5 +115,35 @@ public struct MachineCoordination: Coordination {
         let name = FileLock.name(prefix: parts.first ?? "lock", [owner.baseID] + parts.dropFirst())
         return await FileLock.acquire(name, in: directory, waitingAtMost: seconds, doing: what, now: now, sleep: sleep)
             .map { $0 }
+    }
+}
+
+/// What `doctor` finds of a team's Redis (the engine of the team's layer checks it).
+public struct TeamHealth: Sendable {
+    /// One PING's round trip, in seconds.
+    public var roundTrip: Double
+    /// Redis's clock less this machine's, in seconds.
+    public var clockSkew: Double
+    /// Tracker processes that drew on the base's budget in the last minute.
+    public var processes: Int
+    /// The policy by which Redis evicts keys once it reaches its memory limit, when it has one and says it (`INFO
+    /// memory`; a managed Redis may not): nil when nothing is evicted, or when it cannot be told.
+    public var evicting: String? = nil
+
+    public init(roundTrip: Double, clockSkew: Double, processes: Int, evicting: String? = nil) {
+        (self.roundTrip, self.clockSkew, self.processes, self.evicting) = (roundTrip, clockSkew, processes, evicting)
+    }
+
+    /// Whether a key of tracker's (a lock, the budget's schedule) may be evicted: any policy but `noeviction` under
+    /// a memory limit (tracker's keys all expire, so the `volatile-*` policies may pick them too).
+    public static func evictionPolicy(fromInfo text: String) -> String? {
+        var policy: String?
+        var limit = 0
+        for line in text.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("maxmemory_policy:") { policy = String(line.dropFirst("maxmemory_policy:".count)) }
+            if line.hasPrefix("maxmemory:") { limit = Int(line.dropFirst("maxmemory:".count)) ?? 0 }
+        }
+        guard let policy, policy != "noeviction", limit > 0 else { return nil }
+        return policy
     }
 }

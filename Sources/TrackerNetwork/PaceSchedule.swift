@@ -10,7 +10,7 @@
 /// than it. A late request sent anyway lands in the next window's second beside the requests that were on time, and
 /// the sixth in a second locks the whole base out for 30 s. So a request confirms its slot right before it leaves:
 /// its slot moves to that moment if the window still holds it, else it takes the first slot that does and waits again.
-struct PaceSchedule: Equatable {
+package struct PaceSchedule: Equatable {
     /// One request's place: when it leaves and how much later than that it may arrive (`spread`). Airtable counts a
     /// request where it arrives, so a request is counted in every window its arrival may fall in.
     struct Slot: Equatable {
@@ -65,8 +65,9 @@ struct PaceSchedule: Equatable {
     }
 
     /// The requests a window may hold, and its length, for `requestsPerSecond`, with `margin` beyond the limit's own.
-    static func window(for requestsPerSecond: Double, margin: Double = givenMargin) -> (capacity: Int, seconds: Double)
-    {
+    package static func window(for requestsPerSecond: Double, margin: Double = givenMargin) -> (
+        capacity: Int, seconds: Double
+    ) {
         let capacity = min(maximumCapacity, max(1, Int(requestsPerSecond.rounded(.down))))
         return (capacity, margin * Double(capacity) / requestsPerSecond)
     }
@@ -176,7 +177,7 @@ struct PaceSchedule: Equatable {
     /// How far ahead of now a stored schedule may lie: tracker writes no hold longer than `longestHold`, plus the
     /// slots of a slowed window after it. A schedule beyond this was not written by tracker as it is (a clock that
     /// stepped back, a hand's mistake) and is discarded rather than waited for.
-    public static let horizon = 600.0
+    package static let horizon = 600.0
     /// The longest hold after a 429 that tracker shares: Airtable's lockout is 30 s; a `Retry-After` longer than this
     /// is not passed on to every other process.
     public static let longestHold = 300.0
@@ -190,7 +191,7 @@ struct PaceSchedule: Equatable {
     }
 
     /// A stored schedule; one far in the future is left from before a reboot (the monotonic clock restarted).
-    public init(text: String, now: Double) {
+    package init(text: String, now: Double) {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
         let numbers = words.prefix(3).compactMap { Double($0) }
         let slots = words.dropFirst(3).compactMap { word -> Slot? in

@@ -101,7 +101,7 @@ public struct CurrentPace: Sendable, Equatable {
     public var fullIn: Double
 
     /// The pace of `schedule` at `now` for a configured `requestsPerSecond`.
-    init(_ schedule: PaceSchedule, at now: Double, configured: Double) {
+    package init(_ schedule: PaceSchedule, at now: Double, configured: Double) {
         self.configured = configured
         requestsPerSecond = configured / schedule.factor(at: now)
         heldFor = max(0, schedule.hold - now)

@@ -52,7 +52,7 @@ public struct MonthUsage: Sendable, Equatable {
     public func requests(_ use: RequestUse) -> Int { counts.filter { $0.use == use }.reduce(0) { $0 + $1.requests } }
 
     /// The counts as stored: `face use` → requests, and `spent` → time.
-    init(month: String, fields: [(String, String)]) {
+    package init(month: String, fields: [(String, String)]) {
         self.month = month
         var counts: [String: Count] = [:]
         for (name, value) in fields {

@@ -6,6 +6,7 @@ import XCTest
 
 @testable import TrackerModel
 @testable import TrackerNetwork
+@testable import TrackerTeam
 
 /// A Redis that is broken or hostile, started by the tests: tracker treats what breaks a bound as an unreachable Redis
 /// (one warning, pacing on this machine), never crashes, never waits past a deadline, never waits for its own lock.

@@ -3,6 +3,7 @@ import XCTest
 
 @testable import TrackerModel
 @testable import TrackerNetwork
+@testable import TrackerTeam
 import TrackerSystem
 
 /// The budget script in a real Redis paces as PaceSchedule does on one machine: the same windows, hold and slowdown.

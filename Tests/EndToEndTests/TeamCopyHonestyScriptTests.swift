@@ -4,6 +4,7 @@ import XCTest
 @testable import TrackerAPI
 @testable import TrackerModel
 @testable import TrackerNetwork
+@testable import TrackerTeam
 
 /// The scripts keep the copy honest in a real Redis: its age is the poller's alone, a Redis gone back in time is seen,
 /// a tie never brings a deleted record back, nothing grows without bound, and no entry outgrows what a reader reads.

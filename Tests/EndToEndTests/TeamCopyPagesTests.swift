@@ -5,6 +5,7 @@ import XCTest
 @testable import TrackerAPI
 @testable import TrackerModel
 @testable import TrackerNetwork
+@testable import TrackerTeam
 import TrackerSystem
 
 /// The poller's own face sees the pages of its first whole read as they come, whenever it asks: the board's first

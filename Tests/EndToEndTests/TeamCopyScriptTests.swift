@@ -4,6 +4,7 @@ import XCTest
 @testable import TrackerAPI
 @testable import TrackerModel
 @testable import TrackerNetwork
+@testable import TrackerTeam
 
 /// The scripts that change the team's copy, in a real Redis: fenced by the poller's lease, newer wins, a deletion
 /// stays, and a copy short of records is never made to look whole.

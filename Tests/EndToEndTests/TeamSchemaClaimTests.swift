@@ -4,6 +4,7 @@ import XCTest
 @testable import TrackerAPI
 @testable import TrackerModel
 @testable import TrackerNetwork
+@testable import TrackerTeam
 
 /// Machines opening together read the base's schema once between them: one claims the read and shares it, the others
 /// take what it shared, however their looks and its sharing interleave.

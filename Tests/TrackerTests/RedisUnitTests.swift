@@ -3,6 +3,7 @@ import Testing
 
 @testable import TrackerModel
 @testable import TrackerNetwork
+@testable import TrackerTeam
 @testable import tracker
 @testable import TrackerOperations
 

@@ -258,3 +258,14 @@ extension RedisConnection {
         return answers[0].text == "OK" || answers[1].text == value
     }
 }
+
+/// A Lua script and the digest Redis knows it by.
+public struct RedisScript: Sendable {
+    public let text: String
+    public let digest: String
+
+    public init(_ text: String) {
+        self.text = text
+        digest = Digest.sha1Hex(text)
+    }
+}

@@ -1,4 +1,5 @@
 import TrackerAPI
+import TrackerTeam
 import TrackerModel
 import TrackerNetwork
 

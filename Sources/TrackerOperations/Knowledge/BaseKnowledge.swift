@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerAPI
+import TrackerTeam
 import TrackerNetwork
 import TrackerSystem
 import TrackerModel

@@ -1,4 +1,5 @@
 import TrackerAPI
+import TrackerTeam
 import TrackerNetwork
 import TrackerModel
 

@@ -9,6 +9,7 @@
     import Darwin
 #endif
 import TrackerNetwork
+import TrackerTeam
 import TrackerSystem
 import TrackerModel
 import TrackerOperations

@@ -1,3 +1,4 @@
+import TrackerAPI
 import TrackerModel
 import TrackerNetwork
 

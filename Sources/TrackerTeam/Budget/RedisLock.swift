@@ -5,6 +5,7 @@
 #endif
 import TrackerSystem
 import TrackerModel
+import TrackerNetwork
 
 /// A team lock in Redis: `SET key value NX PX lease`, renewed while held, released by a compare-and-delete, so only
 /// its holder can extend or end it. The value is random: another process's lock is never taken for this one's.

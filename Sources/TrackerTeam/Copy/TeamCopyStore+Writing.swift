@@ -1,32 +1,6 @@
+import TrackerAPI
 import TrackerModel
 import TrackerNetwork
-
-/// What one refresh or write changed, table by table, as the scripts take it: records as stored (id, JSON) and ids
-/// gone.
-struct TeamChanges: Sendable {
-    var changed: [BaseCopy.Table: [(id: String, json: String)]] = [:]
-    var deleted: [BaseCopy.Table: [String]] = [:]
-
-    var isEmpty: Bool { changed.values.allSatisfy(\.isEmpty) && deleted.values.allSatisfy(\.isEmpty) }
-
-    mutating func add<Record: StoredRecord>(_ records: [Record], to table: BaseCopy.Table) {
-        changed[table, default: []] += records.map { ($0.id, TeamCopyStore.value($0)) }
-    }
-
-    /// The scripts' arguments for `tables`: for each, m then m (id, json), d then d ids.
-    func arguments(_ tables: [BaseCopy.Table]) -> [String] {
-        var words: [String] = []
-        for table in tables {
-            let changed = changed[table] ?? []
-            words.append("\(changed.count)")
-            for (id, json) in changed { words += [id, json] }
-            let deleted = deleted[table] ?? []
-            words.append("\(deleted.count)")
-            words += deleted
-        }
-        return words
-    }
-}
 
 /// Why a script refused a change.
 enum TeamRefusal: Error, Equatable {

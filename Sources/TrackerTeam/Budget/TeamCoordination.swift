@@ -5,6 +5,7 @@
 #endif
 import TrackerSystem
 import TrackerModel
+import TrackerNetwork
 
 /// A team's Redis as the engine: every tracker process on every machine that names it takes its request slots, the
 /// hold after a 429 and its write locks there. When it cannot be reached, pacing falls back to this machine's
@@ -275,30 +276,8 @@ final class RedisPacer: RequestPacer {
 
 extension TeamCoordination {
     /// What `doctor` reports of the team's Redis.
-    public struct Health: Sendable {
-        /// One PING's round trip, in seconds.
-        public var roundTrip: Double
-        /// Redis's clock less this machine's, in seconds.
-        public var clockSkew: Double
-        /// Tracker processes that drew on the base's budget in the last minute.
-        public var processes: Int
-        /// The policy by which Redis evicts keys once it reaches its memory limit, when it has one and says it (`INFO
-        /// memory`; a managed Redis may not): nil when nothing is evicted, or when it cannot be told.
-        public var evicting: String? = nil
-
-        /// Whether a key of tracker's (a lock, the budget's schedule) may be evicted: any policy but `noeviction` under
-        /// a memory limit (tracker's keys all expire, so the `volatile-*` policies may pick them too).
-        public static func evictionPolicy(fromInfo text: String) -> String? {
-            var policy: String?
-            var limit = 0
-            for line in text.split(whereSeparator: \.isNewline) {
-                if line.hasPrefix("maxmemory_policy:") { policy = String(line.dropFirst("maxmemory_policy:".count)) }
-                if line.hasPrefix("maxmemory:") { limit = Int(line.dropFirst("maxmemory:".count)) ?? 0 }
-            }
-            guard let policy, policy != "noeviction", limit > 0 else { return nil }
-            return policy
-        }
-    }
+    /// What `doctor` finds of the team's Redis.
+    public typealias Health = TeamHealth
 
     /// Checks the Redis as every command would use it: connected and authenticated, a round trip, a script run, its
     /// clock against `wallClock` (seconds since 1970), and the processes seen on `owner`'s budget.

@@ -1,4 +1,5 @@
 import Dispatch
+import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
 

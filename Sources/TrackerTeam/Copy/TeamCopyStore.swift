@@ -1,3 +1,4 @@
+import TrackerAPI
 import TrackerModel
 import TrackerNetwork
 
@@ -217,15 +218,4 @@ struct TeamNews: Sendable {
     func deleted(_ table: BaseCopy.Table) -> [String] { ids(fields["d:" + table.word]) }
 
     private func ids(_ text: String?) -> [String] { (text ?? "").split(separator: " ").map(String.init) }
-}
-
-extension BaseCopy.Table {
-    /// The table's word in the copy's keys and header.
-    public var word: String {
-        switch self {
-        case .projects: "projects"
-        case .tasks: "tasks"
-        case .clients: "clients"
-        }
-    }
 }

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import TrackerAPI
 import TrackerModel
 import TrackerNetwork
 import TrackerSystem
@@ -13,7 +14,7 @@ import TrackerSystem
 /// the refreshes applied (a stream read blocking), with no request to Airtable. A copy it cannot vouch for (missing,
 /// short, junk, another layout, stale with nobody polling) is not served: the face's own copy reads Airtable instead,
 /// and says why once.
-public actor TeamCopy {
+public actor TeamCopy: SharedCopy {
     /// How this process takes part.
     public struct Settings: Sendable {
         /// Seconds between the poller's refreshes.
@@ -141,7 +142,7 @@ public actor TeamCopy {
 
     /// Gives `onPage` the pages of a whole read as they arrive (the poller's own, or the first page it kept for the
     /// readers); nil stops.
-    func showPages(_ onPage: (@Sendable ([Project]) -> Void)?) {
+    public func showPages(_ onPage: (@Sendable ([Project]) -> Void)?) {
         pages.withLock { $0 = onPage }
         if onPage != nil { showFirstPage() }
     }

@@ -1,15 +1,5 @@
 import TrackerModel
-
-/// A Lua script and the digest Redis knows it by.
-public struct RedisScript: Sendable {
-    public let text: String
-    public let digest: String
-
-    public init(_ text: String) {
-        self.text = text
-        digest = Digest.sha1Hex(text)
-    }
-}
+import TrackerNetwork
 
 /// The scripts tracker runs in a team's Redis. Each touches the keys of one hash tag, so one slot.
 public enum RedisScripts {

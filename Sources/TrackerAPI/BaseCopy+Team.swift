@@ -1,9 +1,38 @@
 import TrackerModel
 
+/// What one refresh or write changed, table by table, as the scripts take it: records as stored (id, JSON) and ids
+/// gone.
+package struct TeamChanges: Sendable {
+    package var changed: [BaseCopy.Table: [(id: String, json: String)]] = [:]
+    package var deleted: [BaseCopy.Table: [String]] = [:]
+
+    package init() {}
+
+    package var isEmpty: Bool { changed.values.allSatisfy(\.isEmpty) && deleted.values.allSatisfy(\.isEmpty) }
+
+    package mutating func add<Record: StoredRecord>(_ records: [Record], to table: BaseCopy.Table) {
+        changed[table, default: []] += records.map { ($0.id, $0.stored.serialized()) }
+    }
+
+    /// The scripts' arguments for `tables`: for each, m then m (id, json), d then d ids.
+    package func arguments(_ tables: [BaseCopy.Table]) -> [String] {
+        var words: [String] = []
+        for table in tables {
+            let changed = changed[table] ?? []
+            words.append("\(changed.count)")
+            for (id, json) in changed { words += [id, json] }
+            let deleted = deleted[table] ?? []
+            words.append("\(deleted.count)")
+            words += deleted
+        }
+        return words
+    }
+}
+
 /// What one refresh of a copy changed, as the team's copy is told it: tables read whole, records changed, ids gone.
-struct RefreshReport: Sendable {
-    var whole: Set<BaseCopy.Table> = []
-    var changes = TeamChanges()
+package struct RefreshReport: Sendable {
+    package var whole: Set<BaseCopy.Table> = []
+    package var changes = TeamChanges()
 
     init(whole: Set<BaseCopy.Table> = []) { self.whole = whole }
 
@@ -27,21 +56,24 @@ struct RefreshReport: Sendable {
 }
 
 /// The tables of a copy, as read from the team's copy.
-struct TeamTables: Sendable {
-    var projects: TableCopy<Project>?
-    var tasks: TableCopy<ProjectTask>?
-    var clients: TableCopy<RawRecord>?
+package struct TeamTables: Sendable {
+    package var projects: TableCopy<Project>?
+    package var tasks: TableCopy<ProjectTask>?
+    package var clients: TableCopy<RawRecord>?
+
+    package init() {}
 }
 
 extension BaseCopy {
     /// The tables this copy keeps (the team's copy keeps the same).
-    var teamTables: [Table] {
+    package var teamTables: [Table] {
         [.projects] + (taskTable == nil ? [] : [.tasks]) + (clientTable == nil ? [] : [.clients])
     }
 
     /// The poller's turn: reads Airtable as a refresh alone would (whole when `whole`, or when nothing is kept yet),
     /// and says what changed.
-    func pollForTeam(whole: Bool, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws -> RefreshReport {
+    package func pollForTeam(whole: Bool, onPage: (@Sendable ([Project]) -> Void)? = nil) async throws -> RefreshReport
+    {
         while let running { _ = try? await running.value }
         let work = Task {
             defer { running = nil }
@@ -56,7 +88,7 @@ extension BaseCopy {
     }
 
     /// The header fields of this copy's state: each table's mark, the watch and the webhook's cursor.
-    func teamHeader() -> [(String, String)] {
+    package func teamHeader() -> [(String, String)] {
         var fields: [(String, String)] = [("cursor", "\(cursor)")]
         for (table, mark) in [
             (Table.projects, projectCopy?.mark), (.tasks, taskCopy?.mark), (.clients, clientCopy?.mark),
@@ -73,14 +105,14 @@ extension BaseCopy {
     }
 
     /// The records of every table kept, as the team's copy stores them.
-    func storedTables() -> [(Table, [(id: String, json: String)])] {
+    package func storedTables() -> [(Table, [(id: String, json: String)])] {
         var tables: [(Table, [(id: String, json: String)])] = []
         for table in teamTables {
             var records: [(id: String, json: String)] = []
             switch table {
-            case .projects: projectCopy?.forEach { records.append(($0.id, TeamCopyStore.value($0))) }
-            case .tasks: taskCopy?.forEach { records.append(($0.id, TeamCopyStore.value($0))) }
-            case .clients: clientCopy?.forEach { records.append(($0.id, TeamCopyStore.value($0))) }
+            case .projects: projectCopy?.forEach { records.append(($0.id, $0.stored.serialized())) }
+            case .tasks: taskCopy?.forEach { records.append(($0.id, $0.stored.serialized())) }
+            case .clients: clientCopy?.forEach { records.append(($0.id, $0.stored.serialized())) }
             }
             tables.append((table, records))
         }
@@ -88,7 +120,7 @@ extension BaseCopy {
     }
 
     /// The team's copy, loaded whole, replaces this copy's tables (its state follows, `adoptState`).
-    func adopt(_ tables: TeamTables) {
+    package func adopt(_ tables: TeamTables) {
         if let projects = tables.projects { noteCompletion(projects.records(where: \.isComplete)) }
         (projectCopy, taskCopy, clientCopy) = (tables.projects, tables.tasks, tables.clients)
         projectCopy?.idsListed = localNow()
@@ -97,7 +129,7 @@ extension BaseCopy {
     }
 
     /// One refresh another process applied to the team's copy, applied here.
-    func apply(
+    package func apply(
         projects: [Project], tasks: [ProjectTask], clients: [RawRecord], deleted: [Table: [String]],
         header: [String: String]
     ) {
@@ -112,7 +144,7 @@ extension BaseCopy {
     }
 
     /// The marks, watch and cursor the team's copy's header holds.
-    func adoptState(_ header: [String: String]) {
+    package func adoptState(_ header: [String: String]) {
         adoptDone(header)
         if let mark = header["mark:projects"] { projectCopy?.mark = mark.isEmpty ? nil : mark }
         if let mark = header["mark:tasks"] { taskCopy?.mark = mark.isEmpty ? nil : mark }
@@ -124,6 +156,17 @@ extension BaseCopy {
             watch = .webhook(id: String(watched.dropFirst("webhook ".count)))
         } else if watched.hasPrefix("ids ") {
             watch = .idListing(because: String(watched.dropFirst("ids ".count)))
+        }
+    }
+}
+
+extension BaseCopy.Table {
+    /// The table's word in the copy's keys and header.
+    public var word: String {
+        switch self {
+        case .projects: "projects"
+        case .tasks: "tasks"
+        case .clients: "clients"
         }
     }
 }

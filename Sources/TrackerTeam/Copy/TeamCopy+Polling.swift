@@ -1,3 +1,4 @@
+import TrackerAPI
 import TrackerModel
 import TrackerNetwork
 import TrackerSystem
@@ -57,6 +58,8 @@ extension TeamCopy {
                 memory.sentGeneration = nil
                 let newsID = (try? store.head().fields["news"]) ?? nil
                 loaded = Loaded(generation: generation, version: version, newsID: newsID ?? "0")
+                // A new generation counts from the version Redis holds now (lower, after Redis went back in time).
+                memory.highestVersion = version
                 (rebuildNeeded, memory.republish) = (false, false)
                 _ = try? store.connection.call([["DEL", store.keys.failed, store.keys.first]])
             } else if let current = loaded {

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import TrackerAPI
 import TrackerModel
 import TrackerNetwork
 import TrackerSystem
