@@ -75,6 +75,36 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
         for server in [poller, reader] { _ = server.finish() }
     }
 
+    /// Commands Redis has processed so far (`INFO stats`).
+    private func commandsProcessed() throws -> Int {
+        let info = try redis.cli(["INFO", "stats"])
+        let line = info.split(whereSeparator: \.isNewline).first { $0.hasPrefix("total_commands_processed:") }
+        return Int(line?.split(separator: ":").last ?? "") ?? 0
+    }
+
+    /// A news key Redis will not read as a stream (junk of another type): the reader backs off instead of reading it
+    /// in a loop, says why on its next call and answers from Airtable, and the poller makes the copy again (broken by
+    /// a follow loop without pause: thousands of commands a second, a thread each).
+    func testAStreamRedisRefusesIsSaidAndBackedOffNotSpun() throws {
+        let (poller, reader) = try pollerAndReader()
+        kill(poller.process.processIdentifier, SIGSTOP)
+        let news = try XCTUnwrap(try redis.keys().map(\.key).first { $0.hasSuffix(":news") })
+        _ = try redis.cli(["DEL", news])
+        _ = try redis.cli(["SET", news, "junk"])
+        usleep(500_000)
+        let before = try commandsProcessed()
+        usleep(3_000_000)
+        XCTAssertLessThan(try commandsProcessed() - before, 40, "the reader read a refused stream in a loop")
+        XCTAssertEqual(taskTotal(reader), openTasks)
+        XCTAssertTrue(
+            waitFor(3) {
+                reader.stderr.contains("the team's copy in Redis is not used: Redis refused to read it: WRONGTYPE")
+            }, reader.stderr)
+        kill(poller.process.processIdentifier, SIGCONT)
+        XCTAssertTrue(try waitFor(15) { try redis.cli(["TYPE", news]) == "stream" }, poller.stderr)
+        for server in [poller, reader] { XCTAssertEqual(server.finish().status, 0, server.stderr) }
+    }
+
     /// A board opened after an assistant's server warmed the team's copy reads that copy (one copy, one poller), and
     /// asks Airtable for next to nothing (broken by a board keeping a copy of its own fields: a second whole read and a
     /// second poller).

@@ -18,14 +18,14 @@ struct PollerMemory: Sendable {
     var said: String?
     /// Not before this (monotonic) does this process take the lease again, after letting it go for failing rounds.
     var restUntil = 0.0
-    /// Stream reads failed in a row: each waits longer before the next (at most 30 s), never a loop without pause.
+    /// Stream reads failed in a row: each waits longer before the next (at most 10 s), never a loop without pause.
     var streamFailures = 0
 
     /// Rounds that fail in a row before the poller lets the lease go (one that Airtable refuses the token: at once).
     static let roundsBeforeLettingGo = 3
 
     /// How long to wait after `failures` stream reads failed in a row.
-    static func streamPause(after failures: Int) -> Double { min(30, 0.5 * Double(1 << min(failures, 6))) }
+    static func streamPause(after failures: Int) -> Double { min(10, 0.5 * Double(1 << min(failures, 5))) }
 }
 
 extension TeamCopy {
