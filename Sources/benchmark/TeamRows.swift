@@ -88,6 +88,7 @@ import Foundation
     row("a change in Airtable seen by all ten", seconds(seen), goal: "≤ teamCopyEvery (10 s) + 2 s")
     for server in servers { server.stop() }
     try boardsRow(fake, redis: redis, row: row)
+    try mixedFacesRow(fake, redis: redis, row: row)
     try bigReaderRow(redis: redis, quick: quick, row: row)
 }
 
@@ -139,6 +140,16 @@ import Foundation
     let fake = try pacedTeamBase()
     defer { fake.stop() }
     try boardsRow(fake, redis: redis, row: printTeamRow)
+    try mixedFacesRow(fake, redis: redis, row: printTeamRow)
+}
+
+/// `--team-mixed`: the row of a board opened after assistants warmed the copy, alone.
+@MainActor func teamMixedRow() throws {
+    guard let redis = BenchmarkRedis() else { return print("  no redis-server installed; --team-mixed skipped") }
+    defer { redis.stop() }
+    let fake = try pacedTeamBase()
+    defer { fake.stop() }
+    try mixedFacesRow(fake, redis: redis, row: printTeamRow)
 }
 
 /// The base of the team's rows: 1,016 projects and 10,160 tasks behind the fake enforcing 5 requests a second.

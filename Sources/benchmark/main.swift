@@ -191,6 +191,10 @@ if CommandLine.arguments.contains("--team-boards") {
     try teamBoardsRows()
     exit(0)
 }
+if CommandLine.arguments.contains("--team-mixed") {
+    try teamMixedRow()
+    exit(0)
+}
 if CommandLine.arguments.contains("--team") {
     print("the team's copy (1,016 projects, 10,160 tasks; a fake that enforces 5 requests a second; one redis-server)")
     try teamRows(quick: quick)
