@@ -18,6 +18,8 @@ struct PollerMemory: Sendable {
     var said: String?
     /// Not before this (monotonic) does this process take the lease again, after letting it go for failing rounds.
     var restUntil = 0.0
+    /// The last reader's wake the poller saw (its stream's id; from the start of what Redis keeps at first).
+    var wakeID = "0-0"
     /// Stream reads failed in a row: each waits longer before the next (at most 10 s), never a loop without pause.
     var streamFailures = 0
 

@@ -24,6 +24,13 @@ extension TeamCopy {
                 ["INCR", store.keys.looks], ["EXPIRE", store.keys.looks, "600"], ["GET", store.keys.pace],
             ])
             pollerSlowed = (answers?.last?.text.flatMap(Double.init) ?? 0) > settings.every
+            if pollerSlowed {
+                // The poller blocks reading the news and a wake stream: this wakes it now, not at its next second.
+                _ = try? store.connection.call([
+                    ["XADD", store.keys.wake, "MAXLEN", "~", "10", "*", "look", "1"],
+                    ["PEXPIRE", store.keys.wake, "600000"],
+                ])
+            }
         }
         let patience = settings.every + 2
         if polling {
@@ -35,7 +42,7 @@ extension TeamCopy {
             await waitFor(patience) { $0.roundsDone > before || !$0.polling }
         } else if loaded != nil, pollerSlowed || now - lastNewsAt > settings.every * 1.5 + 1 {
             // The poller had slowed down (it says so, or no refresh came for longer than its interval): the look wakes
-            // it (it reads the looks every second) and this face waits for its refresh.
+            // it (at once through the wake stream, else at its next second) and this face waits for its refresh.
             let before = loaded?.version
             await waitFor(patience) { $0.loaded?.version != before || $0.polling }
         }

@@ -220,7 +220,7 @@ public actor TeamCopy: SharedCopy {
                 polling
                 ? max(0.05, min(Self.followBlock, nextPoll - MonotonicClock.now())) : drawing ? 0.005 : Self.followBlock
             let from = loaded?.newsID ?? "$"
-            guard let news = await waitForNews(after: from, upTo: wait) else {
+            guard var news = await waitForNews(after: from, upTo: wait, wakeAfter: polling ? memory.wakeID : nil) else {
                 // A stream Redis will not read (refused, a wrong type, an answer over the bound) is tried again later
                 // and later, never in a loop without pause.
                 memory.streamFailures += 1
@@ -229,6 +229,9 @@ public actor TeamCopy: SharedCopy {
                 continue
             }
             memory.streamFailures = 0
+            // A reader's wake only ends the wait: the next step reads the looks and brings the round forward.
+            if let wake = news.last(where: \.isWake) { memory.wakeID = wake.id }
+            news.removeAll(where: \.isWake)
             if !news.isEmpty, loaded != nil { await apply(news) }
         }
     }
@@ -330,11 +333,12 @@ public actor TeamCopy: SharedCopy {
 
     /// Waits up to `seconds` for news after `id` on the follower's connection, on a thread of its own (the read blocks);
     /// nil when Redis failed.
-    private func waitForNews(after id: String, upTo seconds: Double) async -> [TeamNews]? {
+    private func waitForNews(after id: String, upTo seconds: Double, wakeAfter: String?) async -> [TeamNews]? {
         let (store, follower) = (store, follower)
         return await withCheckedContinuation { continuation in
             let started = DetachedThread.start {
-                continuation.resume(returning: try? store.news(after: id, blocking: seconds, on: follower))
+                continuation.resume(
+                    returning: try? store.news(after: id, blocking: seconds, on: follower, wakeAfter: wakeAfter))
             }
             if !started { continuation.resume(returning: nil) }
         }

@@ -45,6 +45,9 @@ public struct TeamCopyStore: Sendable {
         public var looks: String { prefix + ":looks" }
         /// How long the poller waits between rounds now, for readers to tell whether it slowed.
         public var pace: String { prefix + ":pace" }
+        /// A stream a reader adds to when it looks while the poller has slowed down: the poller, blocked reading the
+        /// news, wakes at once instead of at its next second.
+        public var wake: String { prefix + ":wake" }
         public func records(_ table: BaseCopy.Table) -> String { prefix + ":" + table.word }
         func stage(_ table: BaseCopy.Table, generation: String) -> String {
             prefix + ":stage:" + generation + ":" + table.word
@@ -175,18 +178,21 @@ public struct TeamCopyStore: Sendable {
     // MARK: - News
 
     /// The refreshes applied after `id` (`0` for all Redis holds), oldest first; waits up to `blocking` seconds for one.
-    func news(after id: String, blocking: Double?, on connection: RedisConnection? = nil) throws(RedisFailure)
-        -> [TeamNews]
+    /// Given `wakeAfter`, a reader's wake added after that id ends the wait too (an entry whose `isWake` is true).
+    func news(after id: String, blocking: Double?, on connection: RedisConnection? = nil, wakeAfter: String? = nil)
+        throws(RedisFailure) -> [TeamNews]
     {
         var words = ["XREAD", "COUNT", "200"]
         if let blocking { words += ["BLOCK", "\(Int(blocking * 1000))"] }
-        let answer = try (connection ?? self.connection).command(words + ["STREAMS", keys.news, id])
+        let streams = wakeAfter.map { ["STREAMS", keys.news, keys.wake, id, $0] } ?? ["STREAMS", keys.news, id]
+        let answer = try (connection ?? self.connection).command(words + streams)
         guard case .array(let streams?) = answer else { return [] }
         var found: [TeamNews] = []
         for stream in streams {
             guard case .array(let parts?) = stream, parts.count == 2, case .array(let entries?) = parts[1] else {
                 continue
             }
+            let isWake = parts[0].text == keys.wake
             for entry in entries {
                 guard case .array(let pair?) = entry, pair.count == 2, let id = pair[0].text,
                     case .array(let items?) = pair[1]
@@ -197,6 +203,7 @@ public struct TeamCopyStore: Sendable {
                     if let key = items[index].text { fields[key] = items[index + 1].text ?? "" }
                     index += 2
                 }
+                if isWake { fields = ["wake": "1"] }
                 found.append(TeamNews(id: id, fields: fields))
             }
         }
@@ -211,6 +218,8 @@ struct TeamNews: Sendable {
 
     var version: Int? { fields["v"].flatMap { Int($0) } }
     var generation: String { fields["g"] ?? "" }
+    /// A reader's wake for the poller, not a refresh.
+    var isWake: Bool { fields["wake"] == "1" }
     /// A whole read replaced the copy: readers load it again.
     var isWhole: Bool { fields["whole"] == "1" || fields["reload"] == "1" }
 
