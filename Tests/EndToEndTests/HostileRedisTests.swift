@@ -64,6 +64,29 @@ final class HostileRedisTests: FakeAirtableTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 8)
     }
 
+    /// A Redis that did not answer one connection in time is left alone for a moment by the process's others (the
+    /// budget, the schema, the copy), which fail at once with the same reason instead of each waiting its own bound
+    /// (broken by connections that each wait: a call after idle waited three seconds where one does).
+    func testARedisGoneQuietIsWaitedForOnceNotByEachConnection() throws {
+        let redis = try ScriptedRedis { _, words in
+            words.first?.uppercased() == "GET"
+                ? .trickle(Array(":1\r\n".utf8), pause: 1) : ScriptedRedis.ordinary(words)
+        }
+        let address = try RedisAddress.parse(redis.url).get()
+        let (first, second) = (RedisConnection(address: address, answerTimeout: 0.3), RedisConnection(address: address))
+        XCTAssertEqual(try second.command(["PING"]), .simple("PONG"))
+        XCTAssertThrowsError(try first.command(["GET", "k"])) {
+            XCTAssertEqual($0 as? RedisFailure, .unreachable("it did not answer within 300 ms"))
+        }
+        let started = Date()
+        XCTAssertThrowsError(try second.command(["PING"])) {
+            XCTAssertEqual($0 as? RedisFailure, .unreachable("it did not answer within 300 ms"))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "waited its own bound")
+        usleep(UInt32(RedisConnection.quietSeconds * 1_000_000) + 100_000)
+        XCTAssertEqual(try second.command(["PING"]), .simple("PONG"), "asked again after the moment")
+    }
+
     /// Renewals that fail for longer than the lease leave the lock lost, even when the Redis later says the key is
     /// still this process's (it may have expired and been taken and released meanwhile): the write never goes out.
     func testALockWhoseRenewalsFailedForALeaseIsLostWhateverRedisSaysAfter() throws {

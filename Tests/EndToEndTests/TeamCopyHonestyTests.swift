@@ -127,4 +127,65 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
         XCTAssertEqual(board.status(), 0)
         XCTAssertEqual(assistant.finish().status, 0, assistant.stderr)
     }
+
+    /// A Redis gone slow (every client paused, as a long script or `DEBUG SLEEP` does) costs a one-shot read a second,
+    /// said once on one line, and the read is answered from Airtable (broken by the copy's calls waiting as long as
+    /// the poller's scripts may, five seconds, or by each of the process's parts waiting its own second).
+    func testASlowRedisIsSaidOnceAndNotWaitedFor() throws {
+        try startBase()
+        let machine = try teamMachine(every: 2)
+        XCTAssertEqual(try machine.run(["list", "--max-age", "300"]).status, 0)
+        XCTAssertEqual(try redis.cli(["CLIENT", "PAUSE", "9000"]), "OK")
+        defer { _ = try? redis.cli(["CLIENT", "UNPAUSE"]) }
+        let started = Date()
+        let listed = try machine.run(["list", "--max-age", "300", "--format", "tsv"])
+        let took = Date().timeIntervalSince(started)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("Project 000"), listed.stdout)
+        let lines = listed.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, listed.stderr)
+        XCTAssertTrue(
+            lines.first?.hasPrefix("tracker: warning: the Redis at redis://127.0.0.1:") == true, listed.stderr)
+        XCTAssertTrue(listed.stderr.contains("(it did not answer within 1 s)"), listed.stderr)
+        XCTAssertLessThan(took, 8, "waited for a paused Redis: " + listed.stderr)
+    }
+
+    /// A call while Redis does not answer is answered from Airtable, not made to wait for a refresh of the copy that
+    /// cannot come (broken by a look that, seeing no news for a while, waited `teamCopyEvery` + 2 s for one).
+    func testACallWhileRedisIsQuietDoesNotWaitForARefresh() throws {
+        let (poller, reader) = try pollerAndReader()
+        XCTAssertEqual(try redis.cli(["CLIENT", "PAUSE", "15000"]), "OK")
+        defer { _ = try? redis.cli(["CLIENT", "UNPAUSE"]) }
+        XCTAssertEqual(taskTotal(reader), openTasks)
+        // Longer than one and a half rounds with no news: a look would wait for the poller's next refresh.
+        usleep(5_000_000)
+        let started = Date()
+        XCTAssertEqual(taskTotal(reader), openTasks)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3.5, "waited for a refresh: " + reader.stderr)
+        _ = try? redis.cli(["CLIENT", "UNPAUSE"])
+        for server in [poller, reader] { XCTAssertEqual(server.finish().status, 0, server.stderr) }
+    }
+
+    /// Redis busy with a long script (`BUSY` to every other client) is out of reach for a moment: a reader answers from
+    /// Airtable meanwhile, and the copy is not made again afterwards (broken by taking `BUSY` as a copy Redis refused:
+    /// the reader marked it, and the poller read the whole base again).
+    func testARedisBusyWithAScriptIsWaitedOutNotMadeAgain() throws {
+        let (poller, reader) = try pollerAndReader()
+        _ = try redis.cli(["CONFIG", "SET", "busy-reply-threshold", "100"])
+        let before = fake.recordLog.count
+        let spin = "local t = redis.call('TIME'); local s = t[1] + 3; repeat t = redis.call('TIME') until t[1] + 0 >= s"
+        let busy = Process()
+        busy.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        busy.arguments = ["-s", redis.socketPath, "EVAL", spin, "0"]
+        busy.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try busy.run()
+        usleep(500_000)
+        XCTAssertEqual(taskTotal(reader), openTasks)
+        busy.waitUntilExit()
+        usleep(5_000_000)
+        XCTAssertEqual(taskTotal(reader), openTasks)
+        XCTAssertEqual(wholeTaskPages(since: before), 0, "the copy was read whole again: " + reader.stderr)
+        XCTAssertFalse(reader.stderr.contains("Redis refused to read it"), reader.stderr)
+        for server in [poller, reader] { XCTAssertEqual(server.finish().status, 0, server.stderr) }
+    }
 }

@@ -31,7 +31,15 @@ struct RESPTests {
         #expect(
             RedisConnection.classify("ERR Error running script (call to f_5b1e8f): @user_script:90: " + wrongType)
                 == .replied(wrongType))
-        #expect(RedisConnection.classify("BUSY Redis is busy") == .replied("BUSY Redis is busy"))
+        #expect(RedisConnection.classify("OOM command not allowed") == .replied("OOM command not allowed"))
+    }
+
+    /// A Redis busy with a script or loading its dump is out of reach for now, not a copy to make again.
+    @Test func aRedisThatCannotAnswerNowIsOutOfReachForNow() {
+        #expect(RedisConnection.classify("BUSY Redis is busy") == .unreachable("BUSY Redis is busy"))
+        #expect(
+            RedisConnection.classify("LOADING Redis is loading the dataset in memory")
+                == .unreachable("LOADING Redis is loading the dataset in memory"))
     }
 
     @Test func aCommandIsAnArrayOfBulkStringsWhateverItsBytes() {

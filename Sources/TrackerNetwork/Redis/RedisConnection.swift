@@ -64,12 +64,25 @@ public final class RedisConnection: @unchecked Sendable {
 
     deinit { for node in nodes.values { node.close() } }
 
+    /// Until when each Redis (by address) is taken as gone quiet, after one of this process's connections to it
+    /// waited its whole bound for an answer: the process's other parts (the budget, the schema, the copy) fail at once
+    /// for a moment instead of each waiting its own second.
+    private static let quietUntil = Locked([String: (until: Double, reason: String)]())
+    /// How long a Redis that did not answer in time is left alone.
+    static let quietSeconds = 2.0
+
     /// Sends `commands` in one write and returns their answers in order; an error answer is returned, not thrown.
     public func call(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
+        let place = address.display
+        let now = MonotonicClock.now()
+        if let quiet = Self.quietUntil.withLock({ $0[place] }), now < quiet.until { throw .unreachable(quiet.reason) }
         let result = lock.withLock { _ -> Result<[RESPValue], RedisFailure> in
             do throws(RedisFailure) {
                 return .success(try routed(commands))
             } catch {
+                if nodes.values.contains(where: \.timedOut) {
+                    Self.quietUntil.withLock { $0[place] = (MonotonicClock.now() + Self.quietSeconds, error.reason) }
+                }
                 return .failure(error)
             }
         }
@@ -151,7 +164,8 @@ public final class RedisConnection: @unchecked Sendable {
                 return try node.exchange(commands)
             } catch {
                 node.close()
-                guard case .unreachable = error, kept, attempt == 0 else { throw error }
+                // A Redis that did not answer in time is slow, not lost: asking it again would wait as long again.
+                guard case .unreachable = error, kept, attempt == 0, !node.timedOut else { throw error }
             }
         }
         throw .unreachable("the connection was lost")
@@ -211,8 +225,14 @@ public final class RedisConnection: @unchecked Sendable {
         if ["NOAUTH", "WRONGPASS", "NOPERM"].contains(code) || text.contains("AUTH") && text.contains("password") {
             return .misconfigured(text)
         }
+        // A Redis running a long script, loading its dump, without its primary or between cluster moves cannot answer
+        // now: as good as out of reach for the moment, not a copy or a key that is wrong (which would be made again).
+        if Self.answersLater.contains(String(code)) { return .unreachable(readable(text)) }
         return .replied(readable(text))
     }
+
+    /// The error codes of a Redis that is there but cannot answer now.
+    static let answersLater: Set<String> = ["BUSY", "LOADING", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN"]
 
     /// A script's error as Redis words it, without where in the script it stood (`script: 5b1…, on
     /// @user_script:90.`, or Redis 6's `Error running script (call to f_…): @user_script:90: `): what a person sees is

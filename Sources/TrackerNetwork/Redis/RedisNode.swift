@@ -112,6 +112,9 @@ final class RedisNode {
         }
     }
 
+    /// Whether the last exchange failed for want of an answer in time (Redis is there, and slow), not a lost connection.
+    private(set) var timedOut = false
+
     func exchange(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
         let bytes = commands.flatMap(RESP.command)
         let deadline = MonotonicClock.now() + answerTimeout
@@ -123,8 +126,8 @@ final class RedisNode {
         guard sent == 0 else { throw .unreachable(RedisConnection.describe(code: sent, words: "")) }
         var answers: [RESPValue] = []
         var chunk = [CChar](repeating: 0, count: 16384)
-        let timedOut = RedisFailure.unreachable(
-            "it did not answer within \(RedisConnection.seconds(answerTimeout))")
+        timedOut = false
+        let late = RedisFailure.unreachable("it did not answer within \(RedisConnection.seconds(answerTimeout))")
         while answers.count < commands.count {
             do {
                 while answers.count < commands.count, try RESP.holdsWholeValue(buffer),
@@ -138,10 +141,16 @@ final class RedisNode {
             }
             if answers.count == commands.count { break }
             let left = deadline - MonotonicClock.now()
-            guard left > 0 else { throw timedOut }
+            guard left > 0 else {
+                timedOut = true
+                throw late
+            }
             var received = 0
             let code = tracker_curl_stream_receive(stream, &chunk, chunk.count, &received, max(1, Int(left * 1000)))
-            if code == 28 { throw timedOut }
+            if code == 28 {
+                timedOut = true
+                throw late
+            }
             guard code == 0 else { throw .unreachable(RedisConnection.describe(code: code, words: "")) }
             guard received > 0 else { throw .unreachable("it closed the connection") }
             buffer += chunk[0..<received].map { UInt8(bitPattern: $0) }

@@ -33,7 +33,7 @@ extension Session {
     static func teamSchema(_ configuration: Configuration, _ surroundings: SessionSurroundings) -> TeamSchema? {
         guard let address = teamAddress(configuration, surroundings) else { return nil }
         return TeamSchema(
-            owner: configuration.budgetOwner, connection: RedisConnection(address: address, answerTimeout: 2))
+            owner: configuration.budgetOwner, connection: RedisConnection(address: address))
     }
 
     /// This process's part in the team's copy of the tables `copy` keeps (the fields kept are part of its keys).
@@ -44,7 +44,7 @@ extension Session {
         let layout = names + "\u{0}" + "\(copy.projectFields ?? ["*"]) \(copy.taskFields ?? ["*"])"
         let keys = TeamCopyStore.Keys(
             owner: configuration.budgetOwner, table: projectsTable, layout: layout)
-        let store = TeamCopyStore(keys: keys, connection: RedisConnection(address: address, answerTimeout: 5))
+        let store = TeamCopyStore(keys: keys, connection: RedisConnection(address: address))
         var settings = TeamCopy.Settings(
             every: configuration.teamCopyEvery, layout: layout, names: names, poller: thisProcessName())
         settings.everyField = everyField

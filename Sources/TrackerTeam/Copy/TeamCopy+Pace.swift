@@ -23,7 +23,8 @@ extension TeamCopy {
             let answers = try? store.connection.call([
                 ["INCR", store.keys.looks], ["EXPIRE", store.keys.looks, "600"], ["GET", store.keys.pace],
             ])
-            pollerSlowed = (answers?.last?.text.flatMap(Double.init) ?? 0) > settings.every
+            guard let answers else { return reached(failing: RedisFailure.unreachable("it did not take the look")) }
+            pollerSlowed = (answers.last?.text.flatMap(Double.init) ?? 0) > settings.every
             if pollerSlowed {
                 // The poller blocks reading the news and a wake stream: this wakes it now, not at its next second.
                 _ = try? store.connection.call([
@@ -32,6 +33,9 @@ extension TeamCopy {
                 ])
             }
         }
+        // A copy that cannot be served now (Redis out of reach, a copy in doubt) is not waited for: the face reads
+        // Airtable at once, and no refresh is coming to wait for.
+        guard !unreachable, trouble == nil else { return }
         let patience = settings.every + 2
         if polling {
             guard pace.isBackedOff else { return pace.looked() }

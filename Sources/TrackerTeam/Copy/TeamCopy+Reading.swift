@@ -181,7 +181,7 @@ extension TeamCopy {
         } catch let failure as RedisFailure {
             refused(failure)
         } catch {
-            unreachable = true
+            reached(failing: error)
         }
     }
 
@@ -190,9 +190,8 @@ extension TeamCopy {
     /// "unreachable".
     func refused(_ failure: RedisFailure) {
         guard case .replied(let why) = failure else {
-            unreachable = !failure.isMisconfiguration
-            if failure.isMisconfiguration { setTrouble("Redis refused to read it: " + failure.reason) }
-            return
+            if failure.isMisconfiguration { return setTrouble("Redis refused to read it: " + failure.reason) }
+            return reached(failing: failure)
         }
         setTrouble("Redis refused to read it: " + why)
         if let generation = loaded?.generation {
@@ -234,8 +233,7 @@ extension TeamCopy {
             } catch let failure as RedisFailure {
                 return refused(failure)
             } catch {
-                unreachable = true
-                return
+                return reached(failing: error)
             }
         }
         if let header = try? store.head().fields { await copy.adoptState(header) }

@@ -47,6 +47,11 @@ public actor TeamCopy: SharedCopy {
         var newsID: String
     }
 
+    /// The actor runs on a queue of its own: its Redis calls block a thread (up to their bound, a second), and the
+    /// cooperative pool's threads (one a core) stay free for the face's other work, its calls and its requests.
+    private nonisolated let executor = QueueExecutor(label: "tracker.team-copy")
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     public nonisolated let store: TeamCopyStore
     /// A connection of its own for the stream's blocking reads.
     let follower: RedisConnection
@@ -168,9 +173,11 @@ public actor TeamCopy: SharedCopy {
     /// clock) and vouches for itself; false leaves the read to Airtable (a copy that does not vouch is said).
     public func snapshot(into copy: BaseCopy, maxAge: Double) async -> Bool {
         (self.copy, isSnapshot) = (copy, true)
-        guard let (fields, _, now) = try? store.head(), let applied = fields["applied"].flatMap(Double.init),
-            now - applied <= maxAge
-        else { return false }
+        // A Redis gone slow or away costs a second at most (the engine says it): the read goes to Airtable.
+        guard let head = try? store.head() else { return false }
+        guard let applied = head.fields["applied"].flatMap(Double.init), head.now - applied <= maxAge else {
+            return false
+        }
         try? await load()
         if let trouble {
             say("warning: the team's copy in Redis is not used: \(trouble); reading Airtable")
@@ -201,6 +208,14 @@ public actor TeamCopy: SharedCopy {
         let resumed = waiting
         waiting = []
         for waiter in resumed { waiter.resume() }
+    }
+
+    /// Redis out of reach (`failing`) or reached again (nil): the faces waiting are woken (they read Airtable
+    /// meanwhile). Nothing is said here: the budget's engine, on the same Redis, says it once for the process.
+    func reached(failing failure: (any Error)?) {
+        guard unreachable != (failure != nil) else { return }
+        unreachable = failure != nil
+        wake()
     }
 
     func setTrouble(_ why: String?) {
@@ -263,10 +278,7 @@ public actor TeamCopy: SharedCopy {
             } else if !polling && (loaded == nil || needsLoad) {
                 try await load()
             }
-            if unreachable {
-                unreachable = false
-                wake()
-            }
+            reached(failing: nil)
         } catch let refusal as TeamRefusal {
             switch refusal {
             case .lease: lostLease()
@@ -280,8 +292,7 @@ public actor TeamCopy: SharedCopy {
             }
         } catch let failure as RedisFailure {
             if polling, memory.republish { roundFailed("Redis refused the refresh: " + failure.reason) }
-            unreachable = true
-            wake()
+            reached(failing: failure)
             try? await Task.sleep(nanoseconds: 1_000_000_000)
         } catch {
             // Airtable failed the poller's refresh: the copy stays as the last good one, and the next round retries;

@@ -27,7 +27,7 @@ extension TeamCopyStore {
                 "\(header.count)",
             ]
             + header.flatMap { [$0.0, $0.1] } + changes.arguments(tables)
-        let answer = try connection.evaluate([(TeamCopyScripts.refresh, keys, arguments)])[0]
+        let answer = try scripts.evaluate([(TeamCopyScripts.refresh, keys, arguments)])[0]
         return try Self.accepted(answer)
     }
 
@@ -55,7 +55,7 @@ extension TeamCopyStore {
                     words += [record.id, format3(stamp) + " \(order) " + record.json]
                 }
                 // A stage outlives the read that fills it by minutes, not hours: one a crashed poller left soon goes.
-                let answers = try connection.call([words, ["PEXPIRE", stage, "300000"]])
+                let answers = try scripts.call([words, ["PEXPIRE", stage, "300000"]])
                 if case .error(let text) = answers[0] { throw RedisConnection.classify(text) }
             }
         }
@@ -68,7 +68,7 @@ extension TeamCopyStore {
                 token, generation, tables.map(\.0.word).joined(separator: " "),
                 tables.map { "\($0.1.count)" }.joined(separator: " "), "\(header.count)",
             ] + header.flatMap { [$0.0, $0.1] }
-        let answer = try connection.evaluate([(TeamCopyScripts.rebuild, keys, arguments)])[0]
+        let answer = try scripts.evaluate([(TeamCopyScripts.rebuild, keys, arguments)])[0]
         return try Self.accepted(answer)
     }
 

@@ -55,24 +55,36 @@ public struct TeamCopyStore: Sendable {
     }
 
     public let keys: Keys
-    /// The connection for calls; the stream is followed on another, as its reads block.
+    /// The connection for calls, whose answers come within its bound (a second, as the budget's): a Redis gone slow
+    /// is said at once, not waited for. The stream is followed on another, as its reads block.
     let connection: RedisConnection
+    /// The poller's scripts (a refresh, a whole copy's batches) on a connection of their own that waits longer: a
+    /// script over 50,000 records takes Redis a while, and a reader's bound must not cut it.
+    let scripts: RedisConnection
 
     public init(keys: Keys, connection: RedisConnection) {
         self.keys = keys
         self.connection = connection
+        scripts = RedisConnection(address: connection.address, answerTimeout: 5)
     }
 
     // MARK: - The header and the lease
+
+    /// The answers to `commands` in one round trip; the first error answer is thrown (a Redis busy or loading answers
+    /// every command so, which is not an answer of an unexpected shape).
+    private func checked(_ commands: [[String]]) throws(RedisFailure) -> [RESPValue] {
+        let answers = try connection.call(commands)
+        for answer in answers { if case .error(let text) = answer { throw RedisConnection.classify(text) } }
+        return answers
+    }
 
     /// The header's fields, who holds the lease (nil: nobody), and Redis's clock, in one round trip. Two fields come
     /// from keys of their own: `failed` (why the poller's last round failed, for a minute) and `pace` (how long it
     /// waits between rounds now).
     func head() throws(RedisFailure) -> (fields: [String: String], poller: String?, now: Double) {
-        let answers = try connection.call([
+        let answers = try checked([
             ["HGETALL", keys.head], ["GET", keys.lease], ["TIME"], ["GET", keys.failed], ["GET", keys.pace],
         ])
-        for answer in answers { if case .error(let text) = answer { throw RedisConnection.classify(text) } }
         guard case .array(let items?) = answers[0], let now = answers[2].redisTime else {
             throw .replied("the team's copy's header answered in an unexpected shape")
         }
@@ -92,7 +104,7 @@ public struct TeamCopyStore: Sendable {
     func sizes(every: Double) throws(RedisFailure) -> (generation: String?, version: Int?, short: String?, old: String?)
     {
         let tables: [BaseCopy.Table] = [.projects, .tasks, .clients]
-        let answers = try connection.call(
+        let answers = try checked(
             [["HMGET", keys.head, "generation", "version", "applied"] + tables.map { "count:" + $0.word }]
                 + tables.map { ["HLEN", keys.records($0)] }
                 + [["GET", keys.lease], ["TIME"], ["GET", keys.pace], ["GET", keys.failed]])
