@@ -22,7 +22,8 @@ let package = Package(
         .executableTarget(
             name: "tracker",
             dependencies: [
-                "TrackerBoard", "TrackerMCP", "TrackerOperations", "TrackerAPI", "FakeAirtable", "CTerminal",
+                "TrackerBoard", "TrackerMCP", "TrackerServe", "TrackerOperations", "TrackerAPI", "FakeAirtable",
+                "CTerminal",
             ],
             exclude: ["Linking"],
             linkerSettings: [
@@ -42,6 +43,7 @@ let package = Package(
         // `tracker mcp`, a face of its own: JSON-RPC over stdio, each tool's arguments decoded into its command's named
         // arguments and its operation run in a session the executable opens for it. It imports no other face.
         .target(name: "TrackerMCP", dependencies: ["TrackerOperations"]),
+        .target(name: "TrackerServe", dependencies: ["TrackerMCP", "TrackerHTTP"]),
         // The team's layer over Redis: its engine (the base's budget and month, the write locks, their scripts), the copy
         // of a base's tables one process polls and the others follow (its store, scripts and lease), the writes put into
         // it, the schema the team shares. Between the API and the operations.
@@ -62,7 +64,8 @@ let package = Package(
         .target(name: "CTerminal"),
         // A loopback stand-in for Airtable's Web API: the end-to-end tests' and the benchmark's, and `tracker demo`'s, so
         // like the layers it imports only FoundationEssentials (no resource bundle: the recorded answer is in source).
-        .target(name: "FakeAirtable", dependencies: ["TrackerSystem"]),
+        .target(name: "FakeAirtable", dependencies: ["TrackerHTTP"]),
+        .target(name: "TrackerHTTP", dependencies: ["TrackerSystem"]),
         // `openssl s_server` with an untrusted certificate, for the tests of TLS failures and trickled TLS replies.
         .target(name: "LoopbackTLS"),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
@@ -71,7 +74,10 @@ let package = Package(
         .executableTarget(name: "measure-child"),
         .testTarget(
             name: "TrackerTests",
-            dependencies: ["tracker", "TrackerOperations", "TrackerBoard", "TrackerMCP", "FakeAirtable", "LoopbackTLS"]),
+            dependencies: [
+                "tracker", "TrackerOperations", "TrackerBoard", "TrackerMCP", "FakeAirtable", "LoopbackTLS",
+                "TrackerHTTP",
+            ]),
         // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
         .testTarget(
             name: "EndToEndTests",

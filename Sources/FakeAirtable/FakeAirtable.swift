@@ -1,3 +1,4 @@
+import TrackerHTTP
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -285,7 +286,7 @@ public final class FakeAirtable: @unchecked Sendable {
             action = .respond(status: code, headers: headers, body: coding.encode(body.prefix(body.count / 2)))
         }
         if shift != 0, case .respond(let code, var headers, let body) = action {
-            headers["Date"] = HTTPServer.httpDate(Date().addingTimeInterval(shift))
+            headers["Date"] = HTTPStatus.date(Date().addingTimeInterval(shift))
             action = .respond(status: code, headers: headers, body: body)
         }
         var status: Int?

@@ -1,3 +1,4 @@
+import TrackerHTTP
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -1,3 +1,4 @@
+import TrackerHTTP
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -32,21 +33,7 @@ extension StringProtocol {
             return plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).zeroFilled
         }.joined()
     }
-
-    /// `%XX` sequences decoded as UTF-8; nil when one is malformed or the bytes are not UTF-8.
-    var percentDecoded: String? {
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(value)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
 }
+
+/// A request as the fake reads it: the project's one HTTP server's.
+public typealias HTTPRequest = ServedRequest

@@ -11,7 +11,7 @@ public struct ProjectAPIClient: Sendable {
     /// Airtable answers 414 to URLs this long or longer; such listings go through `POST …/listRecords`.
     static let maximumURLLength = 16_000
 
-    public let access: BaseAccess
+    public private(set) var access: BaseAccess
     package let network: NetworkHelper
     public let now: @Sendable () -> Date
     /// The `User-Agent` every request carries.
@@ -39,6 +39,13 @@ public struct ProjectAPIClient: Sendable {
     public var serverClock: ServerClock { network.serverClock }
 
     /// The same client, reading and writing the fields as `map` names them.
+    /// The same client with another token: the same base, pacing and transport, another person.
+    public func speaking(as token: String) -> ProjectAPIClient {
+        var client = self
+        client.access.token = token
+        return client
+    }
+
     public func using(_ map: FieldMap) -> ProjectAPIClient {
         var client = self
         client.fields = map

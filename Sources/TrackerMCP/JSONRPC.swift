@@ -18,6 +18,8 @@ package enum JSONRPC {
         case internalError = -32603
         /// MCP 2026-07-28: the request's protocol version is not one this server speaks.
         case unsupportedProtocolVersion = -32022
+        /// An HTTP header says other than the body (2026-07-28: `MCP-Protocol-Version`, `Mcp-Method`).
+        case headerMismatch = -32020
     }
 
     /// One line, read.

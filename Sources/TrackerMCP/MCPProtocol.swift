@@ -67,8 +67,8 @@ extension MCPServer {
         found, 75 try again later).
         """
 
-    package func initialize(_ params: JSONValue?) -> JSONValue {
-        beginHandshakeEra()
+    package func initialize(_ params: JSONValue?, in conversation: MCPConversation) -> JSONValue {
+        conversation.beginHandshakeEra()
         let asked = params?["protocolVersion"]?.stringValue ?? ""
         let version = Self.handshakeVersions.contains(asked) ? asked : Self.handshakeVersions[0]
         return .object([

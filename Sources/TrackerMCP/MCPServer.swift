@@ -14,23 +14,20 @@ import TrackerModel
 import TrackerOperations
 import TrackerSystem
 
-/// `tracker mcp`'s server: reads messages, serves each request on a task of its own (a slow listing never holds up a
-/// ping or another call), and answers in whatever order the work ends.
+/// The Model Context Protocol's server: the tools, their runner, and the answer to each message, whatever carries it.
+/// `tracker mcp` frames it on stdin and stdout (`serve(_:)`: one conversation for the life of the process, answers
+/// written as the work ends); `tracker serve` over HTTP (a conversation a session, or one a request).
 package final class MCPServer: Sendable {
     package let tools: [MCPTool]
     package let runner: ToolRunner
-    package let writer: MessageWriter
-    private let state = Locked(State())
+    /// Where the stdio framing writes; nil for a server framed by another transport.
+    package let writer: MessageWriter?
+    /// The stdio framing's one conversation.
+    package let conversation = MCPConversation()
     /// How long calls in flight may finish after the end of input or a signal, before they are cancelled.
     package let grace: Double
 
-    private struct State {
-        /// An `initialize` fixes the handshake era for the life of the process.
-        package var isHandshakeEra = false
-        package var calls: [String: Call] = [:]
-    }
-
-    package init(tools: [MCPTool], runner: ToolRunner, writer: MessageWriter, grace: Double = 1.5) {
+    package init(tools: [MCPTool], runner: ToolRunner, writer: MessageWriter?, grace: Double = 1.5) {
         self.tools = tools
         self.runner = runner
         self.writer = writer
@@ -43,7 +40,7 @@ package final class MCPServer: Sendable {
             switch event {
             case .line(let data): receive(JSONRPC.read(data))
             case .tooLong:
-                writer.send(
+                writer?.send(
                     JSONRPC.error(
                         id: .null, .invalidRequest,
                         "Invalid Request: the line is over \(InputLines.maximumLine >> 20) MiB and was discarded"))
@@ -56,31 +53,22 @@ package final class MCPServer: Sendable {
     private func receive(_ message: JSONRPC.Incoming) {
         switch message {
         case .response: return
-        case .invalid(let id, let code, let text): writer.send(JSONRPC.error(id: id, code, text))
-        case .notification(let method, let params): notified(method, params)
+        case .invalid(let id, let code, let text): writer?.send(JSONRPC.error(id: id, code, text))
+        case .notification(let method, let params): conversation.notified(method, params)
         case .request(let id, let method, let params): start(id: id, method: method, params: params)
         }
     }
 
-    private func notified(_ method: String, _ params: JSONValue?) {
-        guard method == "notifications/cancelled", let id = params?["requestId"] else { return }
-        // A cancellation of something already answered (or never asked) is ignored.
-        let call = state.withLock { $0.calls[Self.key(id)] }
-        call?.cancel()
-    }
-
     /// Registers the request before the next line is read, so a cancellation right behind it finds it.
     private func start(id: JSONValue, method: String, params: JSONValue?) {
-        let call = Call(id: id)
-        state.withLock { $0.calls[Self.key(id)] = call }
+        let call = conversation.begin(id: id)
+        let (conversation, writer) = (conversation, writer)
         let task = Task {
-            let answer = await self.answer(id: id, method: method, params: params, call: call)
-            if call.finish() { self.writer.send(answer) }
-            self.state.withLock { state in
-                if state.calls[Self.key(id)] === call { state.calls[Self.key(id)] = nil }
-            }
-            // A cancelled call leaves nothing behind: a file half downloaded goes.
-            if call.wasCancelled { call.interruption.cleanUp() }
+            let answer = await self.answer(
+                id: id, method: method, params: params, call: call, in: conversation,
+                notify: { writer?.send($0) })
+            if call.finish() { writer?.send(answer) }
+            conversation.end(call)
         }
         call.attach(task)
     }
@@ -88,28 +76,25 @@ package final class MCPServer: Sendable {
     private func finish() async {
         let deadline = MonotonicClock.now() + grace
         while !isIdle, MonotonicClock.now() < deadline { await MonotonicClock.sleep(0.02) }
-        let left = state.withLock { Array($0.calls.values) }
-        for call in left { call.cancel() }
+        for call in conversation.inFlight { call.cancel() }
         // The cancelled calls end at their next step (a request's answer, a sleep); their clean-up runs then.
         let stop = MonotonicClock.now() + 1
         while !isIdle, MonotonicClock.now() < stop { await MonotonicClock.sleep(0.02) }
     }
 
-    private var isIdle: Bool { state.withLock { $0.calls.isEmpty } }
-
-    package static func key(_ id: JSONValue) -> String { id.serialized() }
+    private var isIdle: Bool { conversation.inFlight.isEmpty }
 
     // MARK: - Answers
 
-    package var isHandshakeEra: Bool { state.withLock { $0.isHandshakeEra } }
-
-    package func beginHandshakeEra() { state.withLock { $0.isHandshakeEra = true } }
-
-    /// The answer to one request, in the era the request speaks.
-    private func answer(id: JSONValue, method: String, params: JSONValue?, call: Call) async -> JSONValue {
-        if method == "initialize" { return JSONRPC.result(id: id, initialize(params)) }
+    /// The answer to one request, in the era the request speaks; what the call reports as it goes (its progress) is
+    /// given to `notify`.
+    package func answer(
+        id: JSONValue, method: String, params: JSONValue?, call: Call, in conversation: MCPConversation,
+        notify: @escaping @Sendable (JSONValue) -> Void
+    ) async -> JSONValue {
+        if method == "initialize" { return JSONRPC.result(id: id, initialize(params, in: conversation)) }
         let era: Era
-        if isHandshakeEra {
+        if conversation.isHandshakeEra {
             era = .handshake
         } else {
             switch modernEra(method: method, params: params) {
@@ -122,7 +107,7 @@ package final class MCPServer: Sendable {
         case "ping": result = .success(.object([]))
         case "server/discover": result = .success(discover())
         case "tools/list": result = listTools(params, era: era)
-        case "tools/call": result = await callTool(params, call: call)
+        case "tools/call": result = await callTool(params, call: call, notify: notify)
         default: result = .failure(RPCError(.methodNotFound, "Method not found: \(method)"))
         }
         switch result {
@@ -132,7 +117,9 @@ package final class MCPServer: Sendable {
         }
     }
 
-    private func callTool(_ params: JSONValue?, call: Call) async -> Result<JSONValue, RPCError> {
+    private func callTool(_ params: JSONValue?, call: Call, notify: @escaping @Sendable (JSONValue) -> Void) async
+        -> Result<JSONValue, RPCError>
+    {
         guard case .string(let name)? = params?["name"] else {
             return .failure(RPCError(.invalidParams, "Invalid params: tools/call needs \"name\""))
         }
@@ -141,26 +128,30 @@ package final class MCPServer: Sendable {
         }
         let progress = params?["_meta"]?["progressToken"].flatMap { token -> ProgressSink? in
             switch token {
-            case .string, .number: ProgressSink(token: token, now: MonotonicClock.now, send: writer.send)
+            case .string, .number: ProgressSink(token: token, now: MonotonicClock.now, send: notify)
             default: nil
             }
         }
         let arguments = params?["arguments"]
-        return .success(
-            await runner.call(tool, arguments: arguments, interruption: call.interruption, progress: progress))
+        return .success(await runner.call(tool, arguments: arguments, call: call, progress: progress))
     }
 }
 
 /// One request in flight: answered once, or cancelled and never answered.
 package final class Call: Sendable {
     package let id: JSONValue
+    /// Who asks, when the transport says (`serve`'s bearer); nil: the server's own configuration.
+    package let person: Person?
     /// What a Ctrl-C would clean up for the command (a file half downloaded).
     package let interruption = Interruption()
     private let state = Locked((phase: Phase.running, task: Task<Void, Never>?.none))
 
     package enum Phase { case running, cancelled, answered }
 
-    package init(id: JSONValue) { self.id = id }
+    package init(id: JSONValue, person: Person? = nil) {
+        self.id = id
+        self.person = person
+    }
 
     package func attach(_ task: Task<Void, Never>) {
         let cancelled = state.withLock { state -> Bool in

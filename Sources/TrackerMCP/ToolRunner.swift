@@ -23,9 +23,8 @@ package struct ToolRunner: Sendable {
     }
 
     /// The result of `tools/call` (without the era's own members): the command's stable JSON, or its failure.
-    package func call(_ tool: MCPTool, arguments: JSONValue?, interruption: Interruption, progress: ProgressSink?) async
-        -> JSONValue
-    {
+    package func call(_ tool: MCPTool, arguments: JSONValue?, call: Call, progress: ProgressSink?) async -> JSONValue {
+        let scope = CallScope(interruption: call.interruption, person: call.person)
         var heard: (@Sendable (Int) -> Void)? = nil
         if let progress { heard = { progress.report(records: $0) } }
         // A call is someone looking: a team's copy that slowed while nobody did is brought up to date first.
@@ -33,17 +32,17 @@ package struct ToolRunner: Sendable {
         host.beginTurn(heard)
         do {
             let plan = try ToolArguments(tool: tool, root: root).plan(arguments)
-            let structured = try await run(tool, plan, interruption: interruption, progress: progress)
+            let structured = try await run(tool, plan, scope: scope, progress: progress)
             return Self.success(structured)
         } catch {
-            return Self.failure(error, concealing: host.token())
+            return Self.failure(error, concealing: [host.token(), call.person?.token].compactMap { $0 })
         }
     }
 
-    private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption, progress: ProgressSink?)
+    private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, scope: CallScope, progress: ProgressSink?)
         async throws(AppError) -> JSONValue
     {
-        guard let outcome = try await perform(tool, plan, interruption: interruption, progress: progress) else {
+        guard let outcome = try await perform(tool, plan, scope: scope, progress: progress) else {
             throw AppError.usage("\(tool.name) is not a tool of this server", command: nil)
         }
         return outcome
@@ -52,20 +51,21 @@ package struct ToolRunner: Sendable {
     /// A tool whose command is an operation: its arguments become the operation's options by the command's own rules,
     /// it runs in a session of the server's, and its typed outcome is encoded here. Nil for the other tools.
     private func perform(
-        _ tool: MCPTool, _ plan: ToolArguments.Plan, interruption: Interruption, progress: ProgressSink?
+        _ tool: MCPTool, _ plan: ToolArguments.Plan, scope: CallScope, progress: ProgressSink?
     ) async throws(AppError) -> JSONValue? {
+        let interruption = scope.interruption
         let today = CalendarDate(host.now(), in: host.timeZone)
         do {
             switch tool.name {
             case "status":
                 let status = try Status(plan.named, today: today)
-                let report = try await host.opener(interruption).perform(status)
+                let report = try await host.opener(scope).perform(status)
                 return Self.bounded(report.jsonValue(today: today), limit: plan.limit)
             case "report":
                 var report = try Report(plan.named, today: today)
                 // An assistant is given the digest of a quiet week too: its sections empty, not an error.
                 report.always = true
-                guard let document = try await host.opener(interruption).perform(report) else {
+                guard let document = try await host.opener(scope).perform(report) else {
                     throw Self.nothingToGive(tool)
                 }
                 return Self.bounded(document.jsonValue(today: today), limit: plan.limit)
@@ -74,7 +74,7 @@ package struct ToolRunner: Sendable {
                 let list = try List(plan.named, today: today)
                 var kept: [JSONValue] = []
                 var total = 0
-                _ = try await host.opener(interruption).perform(list) { session in
+                _ = try await host.opener(scope).perform(list) { session in
                     try await list.run(in: session) { event in
                         guard case .page(let page) = event else { return }
                         for project in page {
@@ -87,7 +87,7 @@ package struct ToolRunner: Sendable {
                 return Self.wrapped("projects", kept, total: total)
             case "show_project":
                 let show = try Show(plan.named, today: today)
-                let detail = try await host.opener(interruption).perform(show)
+                let detail = try await host.opener(scope).perform(show)
                 var object = detail.jsonValue(today: today, comments: show.comments)
                 if let items = detail.taskObjects(today: today), let progress = object["tasks"] {
                     object = object.adding([("tasks", progress.adding([("items", .array(items))]))])
@@ -95,23 +95,23 @@ package struct ToolRunner: Sendable {
                 return object
             case "add_project":
                 let add = try Add(plan.named, today: today)
-                guard case .done(let creation) = try await host.opener(interruption).perform(add)
+                guard case .done(let creation) = try await host.opener(scope).perform(add)
                 else { throw Self.nothingToGive(tool) }
                 return creation.record.jsonValue(today: today)
                     .adding([("created", .bool(creation.isNew))])
             case "update_task":
-                return try await updateTask(plan, today: today, interruption: interruption)
+                return try await updateTask(plan, today: today, scope: scope)
             case "update_project":
                 let update = try Update(plan.named, today: today)
                 guard
-                    case .updated(let updated?, _) = try await host.opener(interruption)
+                    case .updated(let updated?, _) = try await host.opener(scope)
                         .perform(update)
                 else { throw Self.nothingToGive(tool) }
                 return updated.jsonValue(today: today)
             case "delete_project":
                 let delete = try Delete(plan.named, today: today)
                 var deleted: [Project] = []
-                _ = try await host.opener(interruption).perform(delete) { session in
+                _ = try await host.opener(scope).perform(delete) { session in
                     try await delete.run(in: session) { batch in
                         guard case .projects(let projects) = batch else { return }
                         deleted += projects.filter { project in !deleted.contains { $0.id == project.id } }
@@ -121,28 +121,28 @@ package struct ToolRunner: Sendable {
                 return Self.wrapped("deleted", items, total: deleted.count)
             case "list_tasks":
                 let tasks = try Tasks(plan.named, today: today)
-                let rows = try await host.opener(interruption).perform(tasks)
+                let rows = try await host.opener(scope).perform(tasks)
                 let items = rows.tasks.prefix(plan.limit).map { rows.jsonValue($0) }
                 progress?.report(records: rows.tasks.count)
                 return Self.wrapped("tasks", items, total: rows.tasks.count)
             case "list_comments":
                 let comments = try Comments(plan.named, today: today)
-                let read = try await host.opener(interruption).perform(comments).comments
+                let read = try await host.opener(scope).perform(comments).comments
                 progress?.report(records: read.count)
                 return Self.wrapped("comments", read.prefix(plan.limit).map(\.object), total: read.count)
             case "list_clients":
                 let clients = try Clients(plan.named, today: today)
-                let read = try await host.opener(interruption).perform(clients)
+                let read = try await host.opener(scope).perform(clients)
                 progress?.report(records: read.count)
                 return Self.wrapped("clients", read.prefix(plan.limit).map(\.object), total: read.count)
             case "delete_task":
                 guard case .delete(let delete) = try TaskCommand(plan.named, today: today).verb,
-                    case .deleted(let ids) = try await host.opener(interruption).perform(delete)
+                    case .deleted(let ids) = try await host.opener(scope).perform(delete)
                 else { throw Self.nothingToGive(tool) }
                 return Self.wrapped("deleted", ids.map(JSONValue.string), total: ids.count)
             case "list_files":
                 let files = try Files(plan.named, today: today)
-                let read = try await host.opener(interruption).perform(files)
+                let read = try await host.opener(scope).perform(files)
                 let items = read.attachments.map(\.object)
                 return Self.wrapped("files", Array(items.prefix(plan.limit)), total: items.count)
             case "download_files":
@@ -151,7 +151,7 @@ package struct ToolRunner: Sendable {
                 var written: [String] = []
                 var heard: (@Sendable (Int, Int) -> Void)? = nil
                 if let progress { heard = { progress.report(bytes: $0, of: $1) } }
-                _ = try await host.opener(interruption).perform(files) { session in
+                _ = try await host.opener(scope).perform(files) { session in
                     let read = try await files.run(in: session)
                     // The directory is the root's, resolved when the arguments were read: absolute already.
                     let done = try await session.download(
@@ -172,7 +172,7 @@ package struct ToolRunner: Sendable {
                         progress.report(bytes: Int(Double(size) * Double(sent) / Double(max(1, total))), of: size)
                     }
                 })
-                let outcome = try await host.opener(interruption).perform(attach) { session in
+                let outcome = try await host.opener(scope).perform(attach) { session in
                     try await attach.run(in: session, watching: watch) { _ in }
                 }
                 guard case .attached(let added, _, _) = outcome else {
@@ -182,12 +182,12 @@ package struct ToolRunner: Sendable {
                 return Self.wrapped("attachments", Array(items.prefix(plan.limit)), total: items.count)
             case "add_task":
                 guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
-                    case .done(let creation, _, let rows) = try await host.opener(interruption).perform(add)
+                    case .done(let creation, _, let rows) = try await host.opener(scope).perform(add)
                 else { throw Self.nothingToGive(tool) }
                 return rows.jsonValue(creation.record).adding([("created", .bool(creation.isNew))])
             case "add_comment":
                 let comment = try Comment(plan.named, today: today)
-                switch try await host.opener(interruption).perform(comment) {
+                switch try await host.opener(scope).perform(comment) {
                 case .posted(let posted, _): return posted.object
                 case .planned, .notSent: throw Self.nothingToGive(tool)
                 }
@@ -203,7 +203,7 @@ package struct ToolRunner: Sendable {
 
     /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named, by
     /// its id once the first found it.
-    private func updateTask(_ plan: ToolArguments.Plan, today: CalendarDate, interruption: Interruption)
+    private func updateTask(_ plan: ToolArguments.Plan, today: CalendarDate, scope: CallScope)
         async throws -> JSONValue
     {
         var target = plan.named
@@ -211,7 +211,7 @@ package struct ToolRunner: Sendable {
         if plan.changesOtherFields {
             guard case .update(let update) = try TaskCommand(plan.named, today: today).verb else { return .object([]) }
             guard
-                case .updated(let updated, let rows, _) = try await host.opener(interruption)
+                case .updated(let updated, let rows, _) = try await host.opener(scope)
                     .perform(update)
             else { throw Self.nothingToGive("update_task") }
             task = rows.jsonValue(updated)
@@ -225,7 +225,7 @@ package struct ToolRunner: Sendable {
                 positionals: Array(target.positionals.dropFirst())), complete: complete)
         completion.mode.json = true
         guard
-            case .written(let tasks, let rows?) = try await host.opener(interruption)
+            case .written(let tasks, let rows?) = try await host.opener(scope)
                 .perform(completion), let first = tasks.first
         else { throw Self.nothingToGive("update_task") }
         return rows.jsonValue(first)
@@ -267,8 +267,7 @@ package struct ToolRunner: Sendable {
     }
 
     /// A tool's failure as a result the model reads: the command's line and hint, and its exit code.
-    package static func failure(_ error: AppError, concealing token: String?) -> JSONValue {
-        let secrets = token.map { [$0] } ?? []
+    package static func failure(_ error: AppError, concealing secrets: [String]) -> JSONValue {
         let message = StandardErrorText.safe(error.message, concealing: secrets)
         let hint: String? =
             if case .usage = error { "Check the arguments against the tool's inputSchema (tools/list)." } else {
@@ -347,7 +346,7 @@ package final class ProgressSink: Sendable {
 /// the clock, the files an upload names checked as the command line checks them, the start of a call's turn for the
 /// copies of the tables, and the token a failure must never show.
 package struct ToolHost: Sendable {
-    package var opener: @Sendable (Interruption) -> SessionOpener
+    package var opener: @Sendable (CallScope) -> SessionOpener
     package var now: @Sendable () -> Date
     package var timeZone: Zone
     package var checkUploads: @Sendable (_ paths: [String], _ command: String) throws -> [UploadFile]
@@ -360,7 +359,7 @@ package struct ToolHost: Sendable {
 
     /// Each value given.
     package init(
-        opener: @escaping @Sendable (Interruption) -> SessionOpener, now: @escaping @Sendable () -> Date,
+        opener: @escaping @Sendable (CallScope) -> SessionOpener, now: @escaping @Sendable () -> Date,
         timeZone: Zone, checkUploads: @escaping @Sendable ([String], String) throws -> [UploadFile],
         beginTurn: @escaping @Sendable ((@Sendable (Int) -> Void)?) -> Void,
         token: @escaping @Sendable () -> String?, version: String
@@ -372,5 +371,18 @@ package struct ToolHost: Sendable {
         self.checkUploads = checkUploads
         self.beginTurn = beginTurn
         self.token = token
+    }
+}
+
+/// What varies with each call, given to the sessions it opens: its Ctrl-C, and who asks.
+package struct CallScope: Sendable {
+    /// What a cancellation of the call cleans up (a file half downloaded).
+    package var interruption: Interruption
+    /// The person the transport says asks (`serve`'s bearer); nil: the server's own configuration.
+    package var person: Person?
+
+    package init(interruption: Interruption, person: Person? = nil) {
+        self.interruption = interruption
+        self.person = person
     }
 }

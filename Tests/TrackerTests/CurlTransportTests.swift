@@ -3,6 +3,7 @@
     import Testing
 
     @testable import FakeAirtable
+    import TrackerHTTP
     import LoopbackTLS
     @testable import TrackerModel
     @testable import TrackerNetwork

@@ -104,8 +104,11 @@ extension Session {
         if let tasks, tasks.table != nil, let words = copies.taskWords {
             taskFields = words.compactMap { tasks.fields[$0] }
         }
+        // A copy outlives the call that made it and serves whoever asks next: it speaks as the face, not the person.
+        let own = surroundings.copyToken
         return BaseCopy(
-            client: client, tasks: tasks?.client, tableIDs: ids,
+            client: own.map { client.speaking(as: $0) } ?? client,
+            tasks: tasks?.client, tableIDs: ids,
             memory: Self.webhookMemory(configuration, in: surroundings), clients: layout.clientTableID,
             projectFields: projectFields, taskFields: taskFields)
     }

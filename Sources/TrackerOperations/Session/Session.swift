@@ -121,6 +121,9 @@ package struct SessionSurroundings: Sendable {
     package var coordination: any Coordination
     /// The tables a face that stays keeps between its calls; nil for a one-shot command, which reads Airtable.
     package var copies: BaseCopies?
+    /// The token the face's copies keep themselves up to date with when the session speaks as someone else (`serve`:
+    /// the server's own, whoever asks); nil: the session's.
+    package var copyToken: String? = nil
     /// A one-shot read answers from the team's copy refreshed within this many seconds; nil reads Airtable.
     package var maxAge: Double? = nil
     /// Says a line of tracker's (a warning) where the face says such things.

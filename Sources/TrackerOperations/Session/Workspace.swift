@@ -56,6 +56,9 @@ package final class Workspace: Sendable {
         package var rememberedConfiguration: Locked<Configuration?>? = nil
         /// The tables a face that stays keeps between its calls; nil for a one-shot command.
         package var copies: BaseCopies? = nil
+        /// Who asks, when not the configuration's own token (`serve`: the bearer's personal access token): the
+        /// sessions read and write as that person, while the face's copies keep themselves up to date with its own.
+        package var personToken: String? = nil
         /// What tracker calls itself in each request's User-Agent.
         package var userAgent: String
         /// Says a line of tracker's (a warning) where the face says such things.
@@ -93,20 +96,29 @@ package final class Workspace: Sendable {
     /// The configuration, as every command reads it; read once, its secrets told to the face first.
     package func loadConfiguration() throws -> Configuration {
         if let loaded = configuration.withLock({ $0 }) { return loaded }
+        var loaded: Configuration
         if let remembered = surface.rememberedConfiguration?.withLock({ $0 }) {
-            surface.conceal(remembered.token)
-            configuration.withLock { $0 = remembered }
-            return remembered
+            loaded = remembered
+        } else {
+            loaded = try ConfigurationLoader.load(
+                secretsFlag: surface.secretsPath, profile: surface.profile, environment: surface.environment,
+                currentDirectory: surface.currentDirectory, warn: surface.warn
+            ).get()
+            surface.rememberedConfiguration?.withLock { $0 = loaded }
         }
-        let loaded = try ConfigurationLoader.load(
-            secretsFlag: surface.secretsPath, profile: surface.profile, environment: surface.environment,
-            currentDirectory: surface.currentDirectory, warn: surface.warn
-        ).get()
         surface.conceal(loaded.token)
+        // The face's own token stays the copies'; the sessions speak as the person who asks.
+        ownToken.withLock { $0 = loaded.token }
+        if let person = surface.personToken {
+            surface.conceal(person)
+            loaded.token = person
+        }
         configuration.withLock { $0 = loaded }
-        surface.rememberedConfiguration?.withLock { $0 = loaded }
         return loaded
     }
+
+    /// The configuration's own token, once read (the face's, whoever asks).
+    private let ownToken = Locked<String?>(nil)
 
     /// The directory shared with the user's other tracker processes; an unusable one is said once.
     package func sharedDirectory() -> RuntimeDirectory {
@@ -156,6 +168,7 @@ package final class Workspace: Sendable {
             cache: surface.cache, coordination: coordination(configuration), copies: surface.copies)
         surroundings.state = surface.state
         surroundings.warn = surface.warn
+        if surface.personToken != nil { surroundings.copyToken = ownToken.withLock { $0 } }
         if surface.readsFromTeamCopy, surface.copies == nil {
             surroundings.maxAge = surface.maxAge ?? configuration.maxAge
         }

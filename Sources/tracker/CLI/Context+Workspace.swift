@@ -6,7 +6,8 @@ extension Context {
     /// `--secrets`, `--profile` and `--timeout`; its requests said on stderr with `--verbose`, its waits on the status
     /// line. Every face the executable starts makes its sessions so: the command line, `mcp`, the board.
     func workspace(
-        for invocation: Invocation, today: CalendarDate, output: Output? = nil, status: StatusLine? = nil
+        for invocation: Invocation, today: CalendarDate, output: Output? = nil, status: StatusLine? = nil,
+        person: String? = nil
     ) -> Workspace {
         let context = self
         let output = output ?? context.output
@@ -38,6 +39,7 @@ extension Context {
         (surface.cache, surface.state) = (context.cacheDirectory, context.stateDirectory)
         surface.rememberedConfiguration = context.rememberedConfiguration
         surface.copies = context.copies
+        surface.personToken = person
         surface.warn = { [output] line in output.standardError("tracker: \(line)\n") }
         surface.conceal = { [output] secret in output.conceal(secret) }
         return Workspace(surface)

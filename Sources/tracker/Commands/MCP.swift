@@ -111,14 +111,14 @@ extension Runner {
     func toolHost(_ served: Context) -> ToolHost {
         let invocation = invocation
         var host = ToolHost(
-            opener: { interruption in
+            opener: { scope in
                 var call = served
                 call.output = Output(
                     standardOutput: { _ in }, standardError: served.output.rawStandardError, isStdoutTerminal: false,
                     terminalWidth: nil)
-                call.interruption = interruption
+                call.interruption = scope.interruption
                 let today = CalendarDate(call.now(), in: call.timeZone)
-                return call.workspace(for: invocation, today: today).opener()
+                return call.workspace(for: invocation, today: today, person: scope.person?.token).opener()
             }, now: served.now, timeZone: served.timeZone,
             checkUploads: { paths, command in
                 try UploadChecks.files(paths, command: command, relativeTo: served.currentDirectory)

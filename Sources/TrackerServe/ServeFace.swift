@@ -1,0 +1,211 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerHTTP
+import TrackerMCP
+import TrackerModel
+import TrackerSystem
+
+/// `tracker serve`: the MCP tools over HTTP for a team's assistants, each person as themselves. One path for the
+/// protocol (`/mcp`), and what a service needs beside it: its health, its metrics, the metadata that tells a client how
+/// to authenticate, one log line a request.
+package final class ServeFace: Sendable {
+    /// Where it listens and how it is reached.
+    package struct Settings: Sendable {
+        package var host = "127.0.0.1"
+        package var port = 8765
+        /// The address clients reach it at, through the team's reverse proxy (`https://…`); nil on loopback alone.
+        package var publicURL: String?
+        /// Origins a browser may call it from, besides its own.
+        package var origins: [String] = []
+
+        package init() {}
+    }
+
+    /// What the executable gives the face.
+    package struct Host: Sendable {
+        /// Who a request is.
+        package var doorkeeper: Doorkeeper
+        /// Why the server cannot vouch for what it serves now; nil when it can.
+        package var health: @Sendable () async -> String?
+        /// More lines for `/metrics` (the month's requests, the copy).
+        package var figures: @Sendable () -> [String] = { [] }
+        /// One line on the face's log (stderr).
+        package var log: @Sendable (String) -> Void
+        package var now: @Sendable () -> Date = { Date() }
+
+        package init(
+            doorkeeper: Doorkeeper, health: @escaping @Sendable () async -> String?,
+            log: @escaping @Sendable (String) -> Void
+        ) {
+            self.doorkeeper = doorkeeper
+            self.health = health
+            self.log = log
+        }
+    }
+
+    package let settings: Settings
+    let host: Host
+    let mcp: MCPOverHTTP
+    package let metrics = ServeMetrics()
+    private let state = Locked((inFlight: 0, draining: false))
+    private let server = Locked<HTTPServer?>(nil)
+
+    package init(settings: Settings, host: Host, mcp: MCPOverHTTP) {
+        self.settings = settings
+        self.host = host
+        self.mcp = mcp
+    }
+
+    /// Starts listening; the port bound (the one asked for, or any when 0).
+    @discardableResult
+    package func start() throws -> Int {
+        let server = HTTPServer(limits: .serving) { [self] in handle($0) }
+        try server.start(port: settings.port, host: settings.host)
+        self.server.withLock { $0 = server }
+        return server.port
+    }
+
+    /// Stops taking requests (a new one is 503), waits up to `seconds` for those in flight, then closes.
+    package func drain(within seconds: Double) async {
+        state.withLock { $0.draining = true }
+        let end = MonotonicClock.now() + seconds
+        while state.withLock({ $0.inFlight }) > 0, MonotonicClock.now() < end { await MonotonicClock.sleep(0.02) }
+        server.withLock { $0 }?.stop()
+    }
+
+    /// Where the server says it is reached: the public URL, else its own address.
+    package var origin: String {
+        if let publicURL = settings.publicURL { return String(publicURL.reversed().drop { $0 == "/" }.reversed()) }
+        return "http://\(settings.host):\(server.withLock { $0?.port } ?? settings.port)"
+    }
+
+    /// Answers one request, on its connection's thread.
+    func handle(_ request: ServedRequest) -> HTTPAction {
+        let started = MonotonicClock.now()
+        let admitted = state.withLock { state -> Bool in
+            guard !state.draining else { return false }
+            state.inFlight += 1
+            return true
+        }
+        guard admitted else { return MCPOverHTTP.plain(503, "Service Unavailable: the server is stopping") }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        var record = LogRecord(method: request.method, path: request.path)
+        let action = route(request, &record)
+        record.status = Self.status(of: action)
+        record.seconds = MonotonicClock.now() - started
+        metrics.answered(path: Self.known(request.path), status: record.status)
+        if let tool = record.tool {
+            metrics.called(tool: tool, outcome: record.status < 400 ? "answered" : "refused", seconds: record.seconds)
+        }
+        host.log(record.line(at: host.now()))
+        return action
+    }
+
+    private func route(_ request: ServedRequest, _ record: inout LogRecord) -> HTTPAction {
+        if let origin = request.header("origin"), !allows(origin) {
+            return MCPOverHTTP.plain(403, "Forbidden: the origin \(origin.prefix(200)) is not one this server serves")
+        }
+        switch request.path {
+        case "/healthz":
+            let why = Blocking.wait { [host] in await host.health() }
+            return why.map { MCPOverHTTP.plain(503, "unavailable: " + $0) } ?? MCPOverHTTP.plain(200, "ok")
+        case "/metrics":
+            let text = metrics.text(more: ["tracker_serve_sessions_open \(mcp.sessionsOpen)"] + host.figures())
+            return .respond(
+                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                body: Data(text.utf8))
+        case "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp":
+            return MCPOverHTTP.json(200, resourceMetadata)
+        case "/mcp":
+            let verdict = Blocking.wait { [host] in await host.doorkeeper.verdict(on: request.header("authorization")) }
+            guard case .person(let person) = verdict else {
+                if case .refused(let why) = verdict, why != "no bearer token" { metrics.refusedBearer() }
+                return unauthorized(verdict)
+            }
+            record.user = person.userID
+            let outcome = mcp.answer(request, person: person)
+            record.tool = outcome.tool
+            return outcome.action
+        default:
+            return MCPOverHTTP.plain(404, "Not Found: the MCP endpoint is /mcp")
+        }
+    }
+
+    /// 401, saying where the protected resource's metadata is (RFC 9728), and what was wrong with a bearer sent.
+    private func unauthorized(_ verdict: Doorkeeper.Verdict) -> HTTPAction {
+        var challenge = "Bearer resource_metadata=\"\(origin)/.well-known/oauth-protected-resource\""
+        if case .refused(let why) = verdict, why != "no bearer token" {
+            challenge += ", error=\"invalid_token\", error_description=\"\(why.filter { $0 != "\"" && $0 != "\\" })\""
+        }
+        return .respond(
+            status: 401, headers: ["WWW-Authenticate": challenge, "Content-Type": "text/plain; charset=utf-8"],
+            body: Data(
+                "Unauthorized: send Authorization: Bearer <your Airtable personal access token>\n".utf8))
+    }
+
+    /// The protected resource's metadata (RFC 9728): the resource, and that a bearer goes in the header.
+    var resourceMetadata: JSONValue {
+        .object([
+            ("resource", .string(origin + "/mcp")), ("bearer_methods_supported", .array([.string("header")])),
+            ("resource_name", .string("tracker")),
+            ("resource_documentation", .string("https://airtable.com/create/tokens")),
+        ])
+    }
+
+    /// An `Origin` is this server's own (its public URL's, or its address's on loopback) or one it was told to accept.
+    func allows(_ origin: String) -> Bool {
+        let origin = origin.lowercased()
+        var own = [self.origin.lowercased()]
+        if settings.publicURL == nil, let port = server.withLock({ $0?.port }) {
+            own += ["http://localhost:\(port)", "http://127.0.0.1:\(port)"]
+        }
+        return own.contains(origin) || settings.origins.map { $0.lowercased() }.contains(origin)
+    }
+
+    /// The path as the metrics name it: the server's own paths, everything else as one.
+    static func known(_ path: String) -> String {
+        ["/mcp", "/healthz", "/metrics", "/.well-known/oauth-protected-resource"].contains(path) ? path : "other"
+    }
+
+    static func status(of action: HTTPAction) -> Int {
+        switch action {
+        case .respond(let status, _, _), .stream(let status, _, _), .truncate(let status, _, _),
+            .resetMidBody(let status, _, _), .stallBody(_, let status, _, _):
+            status
+        case .close, .reset, .stall: 0
+        }
+    }
+}
+
+/// One request as the log says it: one JSON line, with no token and no record's content.
+struct LogRecord {
+    var method: String
+    var path: String
+    var status = 0
+    var seconds = 0.0
+    var tool: String?
+    var user: String?
+
+    func line(at time: Date) -> String {
+        var members: [(String, JSONValue)] = [
+            ("time", .string(Self.timestamp(time))), ("method", .string(String(method.prefix(16)))),
+            ("path", .string(String(path.prefix(200)))), ("status", .number(Double(status))),
+            ("ms", .number((seconds * 1000).rounded())),
+        ]
+        if let tool { members.append(("tool", .string(String(tool.prefix(128))))) }
+        if let user { members.append(("user", .string(user))) }
+        return JSONValue.object(members).serialized()
+    }
+
+    /// `2026-11-29T11:08:06Z`.
+    static func timestamp(_ time: Date) -> String {
+        let seconds = Int(time.timeIntervalSince1970)
+        let day = CalendarDate(dayNumber: seconds / 86400)
+        let clock = seconds % 86400
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        return "\(day.description)T\(two(clock / 3600)):\(two(clock / 60 % 60)):\(two(clock % 60))Z"
+    }
+}
