@@ -11,15 +11,13 @@ extension FakeAirtable {
 
     /// Routes a request that passed the fault, rate-limit and URL-length stages.
     func route(_ request: HTTPRequest, expireIterator: Bool) -> HTTPAction {
-        guard request.header("authorization") == "Bearer \(options.token)",
-            !request.query.contains("api_key=")
-        else {
+        guard let user = user(of: request), !request.query.contains("api_key=") else {
             return error(401, "AUTHENTICATION_REQUIRED", "Authentication required")
         }
         var parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard parts.first == "v0" else { return notFoundRoute() }
         parts.removeFirst()
-        if parts.first == "meta" { return meta(Array(parts.dropFirst())) }
+        if parts.first == "meta" { return meta(Array(parts.dropFirst()), user: user) }
         if parts.first == "bases" { return webhooks(request, Array(parts.dropFirst())) }
         // The upload route (content.airtable.com, served here too): the record and field, no table.
         if parts.count == 4, parts[0] == options.baseID, parts[3] == "uploadAttachment" {
@@ -69,10 +67,10 @@ extension FakeAirtable {
 
     // MARK: - Metadata
 
-    private func meta(_ parts: [String]) -> HTTPAction {
+    private func meta(_ parts: [String], user: String) -> HTTPAction {
         if parts == ["whoami"] {
-            var body: [String: Any] = ["id": options.user.id]
-            if let email = options.user.email { body["email"] = email }
+            var body: [String: Any] = ["id": user]
+            if user == options.user.id, let email = options.user.email { body["email"] = email }
             return ok(body)
         }
         if parts == ["bases"] {

@@ -31,6 +31,9 @@ public final class FakeAirtable: @unchecked Sendable {
         /// What `GET /v0/meta/whoami` answers: the token's user id, and the email only with `user.email:read`
         /// (docs/airtable.md "Who the token is").
         public var user: (id: String, email: String?) = ("usrFAKEuser000001", nil)
+        /// Other people's tokens, each its user's: a request with one is that person's (the log names them, as
+        /// Airtable's history does).
+        public var persons: [String: String] = [:]
         /// Bases the token reaches besides this one (`GET /v0/meta/bases`); their schemas are not served.
         public var otherBases: [String: String] = [:]
         /// Whether the token has `data.recordComments:read` and `:write`; without, comment routes answer 403.
@@ -109,6 +112,8 @@ public final class FakeAirtable: @unchecked Sendable {
         public var status: Int?
         /// The content coding of the answer, if it was compressed.
         public var encoding: String?
+        /// Whose token the request carried (its user's id), when it was one the fake knows.
+        public var user: String? = nil
     }
 
     public let options: Options
@@ -132,6 +137,8 @@ public final class FakeAirtable: @unchecked Sendable {
     private var requestCount = 0
     private var metadataRequestCount = 0
     private var entries: [LogEntry] = []
+    /// Tokens revoked since the fake started: answered 401, as Airtable answers a deleted token.
+    private var revoked: Set<String> = []
     private var recentRequests: [Double] = []
     private var lockedUntil = 0.0
 
@@ -200,6 +207,17 @@ public final class FakeAirtable: @unchecked Sendable {
 
     /// Every request seen so far.
     public var log: [LogEntry] { locked { entries } }
+
+    /// Revokes `token` (a person's, or the fake's own): every request with it is 401 from now on.
+    public func revoke(_ token: String) { locked { _ = revoked.insert(token) } }
+
+    /// The user whose token `request` carries; nil for none the fake knows, or one revoked.
+    func user(of request: HTTPRequest) -> String? {
+        guard let header = request.header("authorization"), header.hasPrefix("Bearer ") else { return nil }
+        let token = String(header.dropFirst("Bearer ".count))
+        guard !locked({ revoked.contains(token) }) else { return nil }
+        return token == options.token ? options.user.id : options.persons[token]
+    }
 
     /// The requests to the records routes seen so far: every one but those for the schema (`/v0/meta/…`).
     public var recordLog: [LogEntry] { log.filter { !$0.path.hasPrefix("/v0/meta/") } }
@@ -299,7 +317,7 @@ public final class FakeAirtable: @unchecked Sendable {
         let entry = LogEntry(
             received: received, time: now, method: request.method, path: request.path, query: request.query,
             body: String(decoding: request.body, as: UTF8.self), status: status,
-            encoding: status == nil ? nil : coding?.rawValue)
+            encoding: status == nil ? nil : coding?.rawValue, user: user(of: request))
         locked { entries.append(entry) }
         return action
     }

@@ -48,6 +48,8 @@ public enum AppError: Error, Equatable, Sendable {
     case network(String)
     /// A library tracker needs is not installed (libcurl); the text says how to install it.
     case missingSupport(String)
+    /// A server face could not listen where it was asked to (the port taken, the address not this machine's).
+    case cannotListen(address: String, reason: String)
     /// The TLS connection failed, mostly a certificate this machine does not trust; retrying cannot help.
     case tls(host: String, reason: String)
     /// Airtable answered 2xx with a body that is not what the API promises.
@@ -108,7 +110,7 @@ extension AppError {
             .uploadOutcomeUnknown,
             .lockTimeout, .teamLockUnavailable, .teamLockLost:
             .temporaryFailure
-        case .network, .tls, .badResponse, .missingSupport, .redisUnreachable: .unavailable
+        case .network, .tls, .badResponse, .missingSupport, .redisUnreachable, .cannotListen: .unavailable
         case .file: .notFound
         case .output, .declined: .failure
         case .interrupted: .interrupted
@@ -170,6 +172,7 @@ extension AppError {
         case .network(let text): text
         case .tls(let host, let reason): "cannot make a secure connection to \(host): \(reason)"
         case .missingSupport(let text): text
+        case .cannotListen(let address, let reason): "cannot listen on \(address) (\(reason))"
         case .badResponse(let text): "unexpected answer from Airtable: \(text)"
         case .requestOutcomeUnknown(let cause): "\(cause); the request may or may not have been applied"
         case .createOutcomeUnknown(let name, let waited, let noun):
@@ -232,6 +235,7 @@ extension AppError {
             "Try again later; if it persists, a schedule may be stuck: check the clock of the team's Redis, or raise retryBudgetSeconds."
         case .timedOut: "Check your connection, or raise --timeout / timeoutSeconds."
         case .network: "Check your connection and the endpoint; try again later."
+        case .cannotListen: "Another program may hold the port: choose another with --listen ADDR:PORT."
         case .tls:
             "tracker trusts the system's CA certificates. Behind a TLS-inspecting proxy, install its CA: copy it to /usr/local/share/ca-certificates/ and run 'sudo update-ca-certificates'."
         case .badResponse: "Airtable may be having problems; try again later."

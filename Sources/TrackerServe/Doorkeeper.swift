@@ -11,6 +11,8 @@ package final class Doorkeeper: Sendable {
         case person(Person)
         /// Not a token that reaches the base (why, for the log and the 401's description).
         case refused(String)
+        /// Airtable could not say now (down, slow, the month spent): asked again in a few seconds.
+        case unavailable(String)
     }
 
     /// Asks Airtable who `token` is and whether it reads the base.
@@ -45,7 +47,12 @@ package final class Doorkeeper: Sendable {
             return running
         }
         let verdict = await task.value
-        let keep = if case .person = verdict { keepSeconds } else { keepSeconds / 4 }
+        let keep =
+            switch verdict {
+            case .person: keepSeconds
+            case .refused: keepSeconds / 4
+            case .unavailable: min(5, keepSeconds)
+            }
         verdicts.withLock { verdicts in
             // Bounded: the expired go first, and a table grown past 10,000 tokens is started again.
             if verdicts.count > 10_000 { verdicts = verdicts.filter { $0.value.until > time } }

@@ -121,8 +121,15 @@ package final class ServeFace: Sendable {
             return MCPOverHTTP.json(200, resourceMetadata)
         case "/mcp":
             let verdict = Blocking.wait { [host] in await host.doorkeeper.verdict(on: request.header("authorization")) }
-            guard case .person(let person) = verdict else {
-                if case .refused(let why) = verdict, why != "no bearer token" { metrics.refusedBearer() }
+            let person: Person
+            switch verdict {
+            case .person(let found): person = found
+            case .unavailable(let why):
+                return .respond(
+                    status: 503, headers: ["Retry-After": "5", "Content-Type": "text/plain; charset=utf-8"],
+                    body: Data("Service Unavailable: the token could not be checked now (\(why))\n".utf8))
+            case .refused(let why):
+                if why != "no bearer token" { metrics.refusedBearer() }
                 return unauthorized(verdict)
             }
             record.user = person.userID

@@ -2,7 +2,7 @@ import FakeAirtable
 import Foundation
 
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
-//   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--no-webhooks] [--not-creator] [--latency S] [--arrival NEW,JITTER] [--rate N] [--lockout S] [--retry-after]
+//   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--no-webhooks] [--not-creator] [--latency S] [--arrival NEW,JITTER] [--rate N] [--lockout S] [--retry-after] [--person TOKEN=USER]
 //                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
 //                 [--download-fault N:stall|reset|403|410]... [--log]
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
@@ -72,6 +72,10 @@ while let flag = arguments.popFirst() {
     case "--compression":
         let name = arguments.popFirst() ?? ""
         options.compression = name == "none" ? nil : HTTPCompression(rawValue: name)
+    case "--person":
+        // Another person's token and user id: `--person patTOKEN=usrUSER`.
+        let parts = (arguments.popFirst() ?? "").split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { options.persons[parts[0]] = parts[1] }
     case "--rename":
         let parts = (arguments.popFirst() ?? "").split(separator: "=", maxSplits: 1).map(String.init)
         if parts.count == 2 { options.renamedFields[parts[0]] = parts[1] }
@@ -118,7 +122,7 @@ while true {
     let log = fake.log
     for entry in log.dropFirst(told) {
         FileHandle.standardError.write(
-            Data("\(entry.method) \(entry.path) \(entry.status.map(String.init) ?? "-")\n".utf8))
+            Data("\(entry.method) \(entry.path) \(entry.status.map(String.init) ?? "-") \(entry.user ?? "-")\n".utf8))
     }
     told = log.count
 }

@@ -42,6 +42,8 @@ package struct Configuration: Equatable, Sendable {
     package var teamCopyEvery = Configuration.defaultTeamCopyEvery
     /// `"maxAge"` (or `--max-age`): a one-shot read answers from a team's copy refreshed within this many seconds.
     package var maxAge: Double? = nil
+    /// `tracker serve`'s settings (`"serve"`).
+    package var serve = ServeSettings()
     /// The workspace's plan (`"plan"`, `"monthlyCalls"`, `TRACKER_PLAN`); nil when not told.
     package var plan: MonthlyPlan? = nil
     /// The part of the plan's month that what nobody asked for (polling, refreshing) may use.
@@ -114,7 +116,7 @@ package struct Configuration: Equatable, Sendable {
 package enum SecretsKey: String, CaseIterable {
     case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields,
         tasks, redis, redisCA, redisPasswordCommand, teamCopy, teamCopyEvery, maxAge, plan, monthlyCalls,
-        backgroundShare
+        backgroundShare, serve
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.

@@ -92,6 +92,7 @@ package struct Resolver {
             configuration.redis = try redis(string)
             try teamCopy(into: &configuration)
             try plan(into: &configuration)
+            try serve(into: &configuration)
             return configuration
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
     }

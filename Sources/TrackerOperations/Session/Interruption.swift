@@ -20,6 +20,8 @@ package final class Interruption: Sendable {
     private let cleanup = Locked<[@Sendable () -> Void]>([])
     /// Told when a signal asks a command that stops cleanly to stop (`mcp` ends its input then).
     private let stopRequested = Locked<[@Sendable () -> Void]>([])
+    /// What a SIGHUP does instead of stopping, when a face asked (nil: it stops as SIGTERM does).
+    private let reloading = Locked<(@Sendable () -> Void)?>(nil)
 
     package init() {}
 
@@ -78,10 +80,16 @@ package final class Interruption: Sendable {
         return endNow
     }
 
+    /// Runs `work` on each SIGHUP instead of stopping (a server reads its configuration again).
+    package func whenReloadRequested(_ work: @escaping @Sendable () -> Void) {
+        reloading.withLock { $0 = work }
+    }
+
     /// What SIGINT, SIGTERM or SIGHUP does (`CLI.run` hands them over): ends tracker as Ctrl-C does, its clean-ups
     /// run first (a file half downloaded is removed, hidden part and all), with 130, 143 or 129; or only asks a
     /// command that stops cleanly to stop.
     package func receive(signal number: Int32) {
+        if number == SIGHUP, let reload = reloading.withLock({ $0 }) { return reload() }
         guard handleSignal() else { return }
         end()
         // Nothing buffered is worth printing after a signal that ends tracker.

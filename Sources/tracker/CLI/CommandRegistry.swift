@@ -10,7 +10,8 @@ enum CommandRegistry {
         { List.self }, { Add.self }, { Show.self }, { Open.self }, { Comment.self }, { Comments.self }, { Update.self },
         { Edit.self }, { Done.self }, { Reopen.self }, { Delete.self }, { Import.self }, { Tasks.self },
         { TaskCommand.self }, { Status.self }, { Board.self }, { Attach.self }, { Files.self }, { Clients.self },
-        { Init.self }, { Demo.self }, { MCP.self }, { Report.self }, { Changes.self }, { CalendarFeed.self },
+        { Init.self }, { Demo.self }, { MCP.self }, { Serve.self }, { Report.self }, { Changes.self },
+        { CalendarFeed.self },
         { Timeline.self }, { Doctor.self }, { Usage.self }, { Completion.self }, { Help.self },
     ]
 

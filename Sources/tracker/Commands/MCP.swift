@@ -66,16 +66,7 @@ extension Runner {
         // Ctrl-C and SIGTERM end the server as the end of input does (below).
         context.interruption.stopBetweenRequests(notice: nil)
         var served = serverContext()
-        // Without a cache directory (no HOME, as some apps start servers) the schema and names are still kept between
-        // calls, in a private directory for the server's life.
-        var scratch: String? = nil
-        if served.cacheDirectory == nil {
-            var template = Array((context.temporaryDirectory + "/tracker-mcp-XXXXXX").utf8CString)
-            scratch = template.withUnsafeMutableBufferPointer { buffer in
-                mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
-            }
-            served.cacheDirectory = scratch.map(CacheDirectory.init(path:))
-        }
+        let scratch = keepCacheSomewhere(&served)
         defer { if let scratch { _ = POSIX.runQuietly(["rm", "-rf", scratch]) } }
         let (events, input) = AsyncStream.makeStream(of: InputEvent.self)
         let writer = MessageWriter(
@@ -106,6 +97,18 @@ extension Runner {
         await served.copies?.finish()
     }
 
+    /// Without a cache directory (no HOME, as some apps and service managers start servers) the schema and names are
+    /// still kept between calls, in a private directory for the server's life: its path, to remove at the end.
+    func keepCacheSomewhere(_ served: inout Context) -> String? {
+        guard served.cacheDirectory == nil else { return nil }
+        var template = Array((context.temporaryDirectory + "/tracker-mcp-XXXXXX").utf8CString)
+        let scratch = template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+        served.cacheDirectory = scratch.map(CacheDirectory.init(path:))
+        return scratch
+    }
+
     /// What the server's tools are given: sessions opened as the command line opens them in the server's
     /// surroundings (each call's Ctrl-C its own), the clock, the uploads' checks, the copies' turns, the token.
     func toolHost(_ served: Context) -> ToolHost {
@@ -130,7 +133,7 @@ extension Runner {
 
     /// The surroundings every call shares: one transport (its connections kept warm), the configuration read once,
     /// and no terminal: nothing prompts, opens an editor or a browser, or reads stdin (the protocol's).
-    private func serverContext() -> Context {
+    func serverContext() -> Context {
         var served = context
         let transport = context.makeTransport(invocation.globals.timeoutSeconds ?? 30)
         served.makeTransport = { _ in transport }

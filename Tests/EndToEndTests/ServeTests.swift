@@ -1,0 +1,207 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `tracker serve` end to end: the built binary over HTTP against the fake, with two persons' tokens besides the
+/// server's own.
+final class ServeTests: FakeAirtableTestCase {
+    static let alice = "patALICEalice0000.1111111111111111111111111111111111111111111111111111111111111111"
+    static let bob = "patBOBbob00000000.2222222222222222222222222222222222222222222222222222222222222222"
+
+    private func startServe(_ arguments: [String] = [], latency: Double = 0) throws -> ServeProcess {
+        var options = FakeAirtable.Options()
+        options.persons = [Self.alice: "usrALICE000000001", Self.bob: "usrBOB00000000002"]
+        options.latency = latency
+        try startFake(options: options)
+        return try ServeProcess(tracker(), arguments: arguments)
+    }
+
+    private static var initialize: [String: Any] {
+        [
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": [
+                "protocolVersion": "2025-11-25", "capabilities": [String: Any](),
+                "clientInfo": ["name": "test", "version": "1"],
+            ],
+        ]
+    }
+
+    private static func modern(_ id: Int, _ method: String, _ params: [String: Any] = [:]) -> [String: Any] {
+        var params = params
+        params["_meta"] = [
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": [String: Any](),
+        ]
+        return ["jsonrpc": "2.0", "id": id, "method": method, "params": params]
+    }
+
+    private static func call(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> [String: Any] {
+        ["jsonrpc": "2.0", "id": id, "method": "tools/call", "params": ["name": tool, "arguments": arguments]]
+    }
+
+    /// No bearer, or one Airtable does not know: 401 with the challenge naming the protected resource's metadata,
+    /// which is served (broken by a server that answers without a bearer, or serves the metadata nowhere).
+    func testWithoutAGoodBearerIsUnauthorizedAndSaysWhereToLook() throws {
+        let serve = try startServe()
+        let none = RawHTTP.rpc(port: serve.port, Self.initialize, token: nil)
+        XCTAssertEqual(none.status, 401)
+        let metadataURL = "http://127.0.0.1:\(serve.port)/.well-known/oauth-protected-resource"
+        XCTAssertEqual(none.headers["www-authenticate"], "Bearer resource_metadata=\"\(metadataURL)\"")
+        let stranger = "patSTRANGER000000.3333333333333333333333333333333333333333333333333333333333333333"
+        let bad = RawHTTP.rpc(port: serve.port, Self.initialize, token: stranger)
+        XCTAssertEqual(bad.status, 401)
+        XCTAssertTrue(bad.headers["www-authenticate"]?.contains("error=\"invalid_token\"") == true, "\(bad.headers)")
+        let metadata = RawHTTP.request(port: serve.port, method: "GET", path: "/.well-known/oauth-protected-resource")
+        XCTAssertEqual(metadata.status, 200)
+        XCTAssertEqual(metadata.json["resource"] as? String, "http://127.0.0.1:\(serve.port)/mcp")
+        XCTAssertEqual(metadata.json["bearer_methods_supported"] as? [String], ["header"])
+        XCTAssertFalse(serve.stderr.contains(stranger), "a token in the log")
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
+
+    /// Two persons through one server, one in each protocol era: each write goes out under the person's own token, so
+    /// Airtable's history names them; the log names them by user id and holds no token (broken by writes under the
+    /// server's token: the fake saw the server's user create both).
+    func testEachPersonWritesUnderTheirOwnToken() throws {
+        let serve = try startServe()
+        let opened = RawHTTP.rpc(port: serve.port, Self.initialize, token: Self.alice)
+        XCTAssertEqual(opened.status, 200, opened.text)
+        let session = try XCTUnwrap(opened.headers["mcp-session-id"])
+        let alices = RawHTTP.rpc(
+            port: serve.port, Self.call(2, "add_project", ["name": "Alice's poster", "due": "2026-12-24"]),
+            token: Self.alice, session: session)
+        XCTAssertEqual(alices.status, 200, alices.text)
+        let bobs = RawHTTP.rpc(
+            port: serve.port,
+            Self.modern(
+                3, "tools/call", ["name": "add_project", "arguments": ["name": "Bob's leaflet", "due": "2026-12-31"]]),
+            token: Self.bob)
+        XCTAssertEqual(bobs.status, 200, bobs.text)
+        let creates = fake.recordLog.filter { $0.method == "POST" && !$0.path.contains("webhooks") }
+        let alicesCreate = creates.first { $0.body.contains("Alice's poster") }
+        let bobsCreate = creates.first { $0.body.contains("Bob's leaflet") }
+        XCTAssertEqual(alicesCreate?.user, "usrALICE000000001")
+        XCTAssertEqual(bobsCreate?.user, "usrBOB00000000002", bobs.text)
+        let users = serve.logLines.filter { $0["tool"] as? String == "add_project" }.compactMap {
+            $0["user"] as? String
+        }
+        XCTAssertEqual(users, ["usrALICE000000001", "usrBOB00000000002"])
+        for token in [Self.alice, Self.bob, fake.options.token] {
+            XCTAssertFalse(serve.stderr.contains(token), "a token in the log")
+        }
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
+
+    /// A session is its person's: a request with no session (and no 2026-07-28 `_meta`) is 400, an unknown one or
+    /// another person's is 404, and DELETE ends it (broken by sessions anyone's bearer could use).
+    func testASessionIsItsPersonsAndEndsWhenDeleted() throws {
+        let serve = try startServe()
+        let opened = RawHTTP.rpc(port: serve.port, Self.initialize, token: Self.alice)
+        let session = try XCTUnwrap(opened.headers["mcp-session-id"])
+        let list: [String: Any] = ["jsonrpc": "2.0", "id": 2, "method": "tools/list"]
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.alice, session: session).status, 200)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.alice).status, 400)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.alice, session: "0123abcd").status, 404)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.bob, session: session).status, 404)
+        let ended = RawHTTP.request(
+            port: serve.port, method: "DELETE",
+            headers: ["Authorization": "Bearer " + Self.alice, "Mcp-Session-Id": session])
+        XCTAssertEqual(ended.status, 204)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.alice, session: session).status, 404)
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
+
+    /// What keeps one client from harming the server or others: a foreign Origin is 403 (DNS rebinding), a body over
+    /// 4 MiB 413 and a head over 16 KiB 431, each before anything is read further or run.
+    func testAForeignOriginAndOversizedRequestsAreRefused() throws {
+        let serve = try startServe(["--origin", "https://assistant.example"])
+        let list: [String: Any] = Self.modern(1, "tools/list")
+        let foreign = RawHTTP.rpc(port: serve.port, list, token: Self.alice, extra: ["Origin": "https://evil.example"])
+        XCTAssertEqual(foreign.status, 403)
+        let allowed = RawHTTP.rpc(
+            port: serve.port, list, token: Self.alice, extra: ["Origin": "https://assistant.example"])
+        XCTAssertEqual(allowed.status, 200, allowed.text)
+        let huge = RawHTTP.request(
+            port: serve.port, headers: ["Authorization": "Bearer " + Self.alice, "Content-Type": "application/json"],
+            body: Data(repeating: 0x20, count: (4 << 20) + 1))
+        XCTAssertEqual(huge.status, 413)
+        let longHead = RawHTTP.request(
+            port: serve.port,
+            headers: ["Authorization": "Bearer " + Self.alice, "X-Padding": String(repeating: "a", count: 17 << 10)])
+        XCTAssertEqual(longHead.status, 431)
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
+
+    /// A call that asks for progress is answered as an event stream ending with its result.
+    func testACallAskingForProgressIsAnsweredAsAnEventStream() throws {
+        let serve = try startServe()
+        var message = Self.modern(7, "tools/call", ["name": "list_projects", "arguments": ["limit": 2]])
+        var params = message["params"] as! [String: Any]
+        var meta = params["_meta"] as! [String: Any]
+        meta["progressToken"] = "p1"
+        params["_meta"] = meta
+        message["params"] = params
+        let streamed = RawHTTP.rpc(port: serve.port, message, token: Self.alice)
+        XCTAssertEqual(streamed.status, 200)
+        XCTAssertEqual(streamed.headers["content-type"], "text/event-stream")
+        let last = try XCTUnwrap(streamed.events.last)
+        XCTAssertEqual(last["id"] as? Int, 7)
+        let result = last["result"] as? [String: Any]
+        XCTAssertEqual((result?["structuredContent"] as? [String: Any])?["total"] as? Int, 16)
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
+
+    /// SIGTERM lets a call in flight finish and answer, then exits 0; health and metrics say what they saw.
+    func testSIGTERMFinishesTheCallInFlight() throws {
+        let serve = try startServe(latency: 0.4)
+        XCTAssertEqual(RawHTTP.request(port: serve.port, method: "GET", path: "/healthz").text, "ok\n")
+        let answered = Locked<RawHTTP?>(nil)
+        let thread = Thread {
+            answered.withLock {
+                $0 = RawHTTP.rpc(
+                    port: serve.port,
+                    Self.modern(1, "tools/call", ["name": "list_projects", "arguments": ["limit": 1]]),
+                    token: Self.alice)
+            }
+        }
+        thread.start()
+        usleep(300_000)
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+        let answer = try XCTUnwrap(answered.withLock { $0 })
+        XCTAssertEqual(answer.status, 200, serve.stderr)
+        XCTAssertNotNil((answer.json["result"] as? [String: Any])?["structuredContent"], answer.text)
+    }
+
+    /// The server's own token revoked: `/healthz` says 503 and why; `/metrics` counts the calls by tool.
+    func testHealthSaysWhenAirtableRefusesTheServer() throws {
+        let serve = try startServe()
+        let called = RawHTTP.rpc(
+            port: serve.port, Self.modern(1, "tools/call", ["name": "list_projects", "arguments": ["limit": 1]]),
+            token: Self.alice)
+        XCTAssertEqual(called.status, 200)
+        let metrics = RawHTTP.request(port: serve.port, method: "GET", path: "/metrics").text
+        XCTAssertTrue(
+            metrics.contains("tracker_mcp_calls_total{tool=\"list_projects\",outcome=\"answered\"} 1"), metrics)
+        fake.revoke(fake.options.token)
+        let health = RawHTTP.request(port: serve.port, method: "GET", path: "/healthz")
+        XCTAssertEqual(health.status, 503)
+        XCTAssertTrue(health.text.hasPrefix("unavailable: Airtable refuses the server's token"), health.text)
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
+}
+
+/// A value shared between a test and a thread it starts.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
