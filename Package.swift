@@ -43,6 +43,8 @@ let package = Package(
         // `tracker mcp`, a face of its own: JSON-RPC over stdio, each tool's arguments decoded into its command's named
         // arguments and its operation run in a session the executable opens for it. It imports no other face.
         .target(name: "TrackerMCP", dependencies: ["TrackerOperations"]),
+        // `tracker serve`, a face of its own: the MCP server's answers (TrackerMCP's tools and protocol, which frames them
+        // on stdio itself) framed by HTTP, who asks (the doorkeeper), the service's health, metrics and log.
         .target(name: "TrackerServe", dependencies: ["TrackerMCP", "TrackerHTTP"]),
         // The team's layer over Redis: its engine (the base's budget and month, the write locks, their scripts), the copy
         // of a base's tables one process polls and the others follow (its store, scripts and lease), the writes put into
@@ -65,6 +67,7 @@ let package = Package(
         // A loopback stand-in for Airtable's Web API: the end-to-end tests' and the benchmark's, and `tracker demo`'s, so
         // like the layers it imports only FoundationEssentials (no resource bundle: the recorded answer is in source).
         .target(name: "FakeAirtable", dependencies: ["TrackerHTTP"]),
+        // The project's one HTTP/1.1 server: the fake's and `serve`'s, with bounds on what one client may take.
         .target(name: "TrackerHTTP", dependencies: ["TrackerSystem"]),
         // `openssl s_server` with an untrusted certificate, for the tests of TLS failures and trickled TLS replies.
         .target(name: "LoopbackTLS"),

@@ -129,6 +129,8 @@ public final class FakeAirtable: @unchecked Sendable {
     var recordComments: [String: [[String: Any]]] = [:]
     /// The base's webhooks, and their payloads.
     var hooks = FakeWebhookStore()
+    /// Every ping sent to a hook's notification URL, oldest first.
+    var pings: [FakePing] = []
     private var faults: [Int: Fault] = [:]
     private var metadataFaults: [Int: Fault] = [:]
     private var standingFault: Fault?
@@ -207,6 +209,9 @@ public final class FakeAirtable: @unchecked Sendable {
 
     /// Every request seen so far.
     public var log: [LogEntry] { locked { entries } }
+
+    /// The pings sent so far to hooks' notification URLs.
+    public var pingsSent: [FakePing] { locked { pings } }
 
     /// Revokes `token` (a person's, or the fake's own): every request with it is 401 from now on.
     public func revoke(_ token: String) { locked { _ = revoked.insert(token) } }

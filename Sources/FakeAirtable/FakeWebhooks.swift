@@ -5,6 +5,7 @@ import TrackerHTTP
     import Foundation
 #endif
 import TrackerModel
+import TrackerSystem
 
 /// One webhook of the base, as a client that polls uses it (docs/airtable-webhooks.md): no notification URL, payloads
 /// kept in order and read from any cursor, as many readers as like.
@@ -17,12 +18,31 @@ struct FakeWebhook {
     /// The payloads kept, the first numbered `firstCursor`.
     var payloads: [[String: Any]] = []
     var firstCursor = 1
+    /// Where Airtable pings when the hook records a payload (`notificationUrl`), if anywhere.
+    var notificationURL: String? = nil
+    /// The key its pings are signed with (`macSecretBase64`, given once, at creation).
+    var secret: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
 
     var nextCursor: Int { firstCursor + payloads.count }
 
     /// Whether it still records: a hook neither polled nor refreshed for 7 days "expires and is disabled"
     /// (docs/airtable-webhooks.md).
     func isEnabled(at now: Date) -> Bool { expires > now }
+}
+
+/// A ping Airtable sent a hook's notification URL: kept, so a test may send it again (a replay).
+public struct FakePing: Sendable {
+    public var url: String
+    public var body: [UInt8]
+    /// `X-Airtable-Content-MAC`'s value.
+    public var mac: String
+
+    /// POSTs the ping to its URL (a loopback `http://` one); the status answered, 0 when none came.
+    @discardableResult
+    public func send() -> Int {
+        LoopbackPost.send(
+            url, headers: ["X-Airtable-Content-MAC": mac, "Content-Type": "application/json"], body: body)
+    }
 }
 
 /// The base's webhooks and the transactions they have seen.
@@ -99,12 +119,13 @@ extension FakeAirtable {
             }
             // What was written before the hook was made is not its news.
             recordWebhookPayloads()
-            let hook = FakeWebhook(
+            var hook = FakeWebhook(
                 id: FakeBase.makeID(prefix: "ach"), tableID: scope, specification: specification,
                 expires: webhookNow.addingTimeInterval(FakeWebhookStore.lifetime))
+            hook.notificationURL = object["notificationUrl"] as? String
             hooks.hooks.append(hook)
             return ok([
-                "id": hook.id, "macSecretBase64": Data(hook.id.utf8).base64EncodedString(),
+                "id": hook.id, "macSecretBase64": Data(hook.secret).base64EncodedString(),
                 "expirationTime": ISOInstant.text(hook.expires),
             ])
         }
@@ -116,9 +137,11 @@ extension FakeAirtable {
             let now = webhookNow
             let listed: [[String: Any]] = hooks.hooks.map { hook in
                 [
-                    "id": hook.id, "specification": hook.specification, "notificationUrl": AnyJSON.Null(),
+                    "id": hook.id, "specification": hook.specification,
+                    "notificationUrl": hook.notificationURL ?? AnyJSON.Null(),
                     "cursorForNextPayload": hook.nextCursor, "isHookEnabled": hook.isEnabled(at: now),
-                    "areNotificationsEnabled": false, "expirationTime": ISOInstant.text(hook.expires),
+                    "areNotificationsEnabled": hook.notificationURL != nil,
+                    "expirationTime": ISOInstant.text(hook.expires),
                 ]
             }
             return ok(["webhooks": listed])
@@ -205,7 +228,23 @@ extension FakeAirtable {
                 ],
                 "payloadFormat": "v0", "changedTablesById": watched,
             ])
+            if let url = hooks.hooks[index].notificationURL {
+                ping(url, hook: hooks.hooks[index].id, secret: hooks.hooks[index].secret)
+            }
         }
+    }
+
+    /// Pings a hook's notification URL, as Airtable does when it records a payload: the base and the hook in a small
+    /// body, signed with the hook's secret (`X-Airtable-Content-MAC: hmac-sha256=<hex>`), sent on a thread of its own.
+    /// Airtable does not retry a ping that fails; neither does this.
+    private func ping(_ url: String, hook: String, secret: [UInt8]) {
+        let body = Array(
+            #"{"base":{"id":"\#(options.baseID)"},"webhook":{"id":"\#(hook)"},"timestamp":"\#(ISOInstant.text(webhookNow))"}"#
+                .utf8)
+        let mac = "hmac-sha256=" + Digest.hmacSHA256Hex(keyBytes: secret, body)
+        pings.append(FakePing(url: url, body: body, mac: mac))
+        let ping = pings[pings.count - 1]
+        _ = DetachedThread.start { ping.send() }
     }
 
     /// A hook 7 days past its expiration is removed, its payloads with it (until then it is listed, disabled).

@@ -46,6 +46,21 @@ public struct WebhookNews: Equatable, Sendable {
     public var isEmpty: Bool { changed.isEmpty && destroyed.isEmpty }
 }
 
+/// A webhook that pings a URL of tracker's (`serve`'s doorbell): its id, its signing key, its expiry.
+public struct Doorbell: Equatable, Sendable {
+    public var id: String
+    /// The key of HMAC-SHA256 that signs each ping (`macSecretBase64`, decoded): a secret, kept like a token.
+    public var secret: [UInt8]
+    public var expirationTime: String?
+
+    public init(id: String, secret: [UInt8], expirationTime: String?) {
+        (self.id, self.secret, self.expirationTime) = (id, secret, expirationTime)
+    }
+
+    /// Its expiry, seconds since 1970; nil when unknown.
+    public var expires: Double? { expirationTime.flatMap(ISOInstant.date)?.timeIntervalSince1970 }
+}
+
 /// The base's one webhook tracker polls, or why there is none.
 public enum BaseWebhook: Sendable {
     case hook(ListedWebhook)
@@ -147,6 +162,27 @@ extension ProjectAPIClient {
                 return ListedWebhook(
                     id: id, cursorForNextPayload: 1, expirationTime: body["expirationTime"]?.stringValue,
                     isTrackers: true)
+            }
+        }
+    }
+
+    /// Makes a webhook that pings `notificationURL` when a record changes (`tracker serve`'s doorbell: it reads no
+    /// payloads of its own; the copy's poller reads its hook's). Its id, the key its pings are signed with (given only
+    /// now), and when it expires unless refreshed.
+    public func createDoorbell(notificationURL: String) async -> Result<Doorbell, AppError> {
+        let filters = JSONValue.object([("dataTypes", .array([.string("tableData")]))])
+        let body = JSONValue.object([
+            ("notificationUrl", .string(notificationURL)),
+            ("specification", .object([("options", .object([("filters", filters)]))])),
+        ])
+        return await network.send(request(webhooksURL, method: "POST", body: body), kind: .notIdempotent).flatMap {
+            data in
+            Result { () throws(AppError) in
+                let body = try RecordDecoding.body(data)
+                guard let id = body["id"]?.stringValue, let secret = body["macSecretBase64"]?.stringValue,
+                    let key = Data(base64Encoded: secret), !key.isEmpty
+                else { throw AppError.badResponse("the new webhook's id or secret is missing") }
+                return Doorbell(id: id, secret: Array(key), expirationTime: body["expirationTime"]?.stringValue)
             }
         }
     }

@@ -9,6 +9,21 @@ public enum Digest {
         hex(hmacSHA256(key: Array(key.utf8), Array(message.utf8)))
     }
 
+    /// HMAC-SHA-256 of `message` under a key of bytes (a webhook's secret), as lowercase hex.
+    public static func hmacSHA256Hex(keyBytes key: [UInt8], _ message: [UInt8]) -> String {
+        hex(hmacSHA256(key: key, message))
+    }
+
+    /// Whether two texts are equal, in a time that does not depend on where they differ (a MAC compared).
+    public static func constantTimeEqual(_ first: String, _ second: String) -> Bool {
+        let (a, b) = (Array(first.utf8), Array(second.utf8))
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+
     /// `count` random bytes as hex: a value nobody else holds (a lock's), or an id that says nothing of the host.
     public static func randomHex(bytes count: Int) -> String { hex((0..<count).map { _ in UInt8.random(in: 0...255) }) }
 

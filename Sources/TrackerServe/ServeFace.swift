@@ -34,6 +34,10 @@ package final class ServeFace: Sendable {
         package var figures: @Sendable () -> [String] = { [] }
         /// One line on the face's log (stderr).
         package var log: @Sendable (String) -> Void
+        /// Checks Airtable's pings (armed once serve keeps a webhook that pings it).
+        package var pings = PingCheck()
+        /// A good ping came: the copy's poller, wherever it runs, rounds now.
+        package var pinged: @Sendable () -> Void = {}
         package var now: @Sendable () -> Date = { Date() }
 
         package init(
@@ -117,6 +121,14 @@ package final class ServeFace: Sendable {
             return .respond(
                 status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
                 body: Data(text.utf8))
+        case "/airtable/ping":
+            // Airtable's, not a person's: no bearer, the MAC instead. A ping refused changes nothing.
+            guard request.method == "POST" else { return MCPOverHTTP.plain(405, "Method Not Allowed") }
+            guard host.pings.verifies(Array(request.body), mac: request.header("x-airtable-content-mac")) else {
+                return MCPOverHTTP.plain(401, "Unauthorized: the ping's X-Airtable-Content-MAC does not match")
+            }
+            host.pinged()
+            return .respond(status: 204, headers: [:], body: Data())
         case "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp":
             return MCPOverHTTP.json(200, resourceMetadata)
         case "/mcp":
@@ -174,7 +186,8 @@ package final class ServeFace: Sendable {
 
     /// The path as the metrics name it: the server's own paths, everything else as one.
     static func known(_ path: String) -> String {
-        ["/mcp", "/healthz", "/metrics", "/.well-known/oauth-protected-resource"].contains(path) ? path : "other"
+        ["/mcp", "/healthz", "/metrics", "/.well-known/oauth-protected-resource", "/airtable/ping"].contains(path)
+            ? path : "other"
     }
 
     static func status(of action: HTTPAction) -> Int {

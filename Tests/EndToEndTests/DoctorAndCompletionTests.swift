@@ -90,7 +90,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "import", "tasks", "task", "status", "board", "attach", "files", "clients",
                 "report", "changes",
                 "calendar", "timeline",
-                "init", "demo", "mcp", "doctor", "usage", "completion", "help",
+                "init", "demo", "mcp", "serve", "doctor", "usage", "completion", "help",
             ])
         XCTAssertEqual(Set(try complete(["tracker", "calendar", "--o"])), ["--out", "--overdue"])
         XCTAssertEqual(try complete(["tracker", "report", "--by", ""]), ["none", "lead", "category"])

@@ -22,9 +22,15 @@ extension TeamCopy {
             lastLookSent = now
             let answers = try? store.connection.call([
                 ["INCR", store.keys.looks], ["EXPIRE", store.keys.looks, "600"], ["GET", store.keys.pace],
+                ["EXISTS", store.keys.doorbell],
             ])
-            guard let answers else { return reached(failing: RedisFailure.unreachable("it did not take the look")) }
-            pollerSlowed = (answers.last?.text.flatMap(Double.init) ?? 0) > settings.every
+            guard let answers, answers.count == 4 else {
+                return reached(failing: RedisFailure.unreachable("it did not take the look"))
+            }
+            // Airtable pings the team's `serve` when anything changes: the copy is as fresh as the last ping made it,
+            // and no look needs a round of its own.
+            if answers[3] == .integer(1) { return }
+            pollerSlowed = (answers[2].text.flatMap(Double.init) ?? 0) > settings.every
             if pollerSlowed {
                 // The poller blocks reading the news and a wake stream: this wakes it now, not at its next second.
                 _ = try? store.connection.call([
@@ -63,11 +69,21 @@ extension TeamCopy {
     /// The poller reads the readers' looks: one since its last round keeps it at its own interval, and one after it
     /// slowed down brings the next round forward to now.
     func noticeLooks() {
-        guard let answer = try? store.connection.call([["GET", store.keys.looks]]).first else { return }
+        guard
+            let answers = try? store.connection.call([
+                ["GET", store.keys.looks], ["GET", store.keys.pings], ["EXISTS", store.keys.doorbell],
+            ]), answers.count == 3
+        else { return }
+        // A ping since the last look at the count: something changed in the base, so the round is now. While a
+        // doorbell is kept, pings bring every round but the hourly one, whoever looks.
+        doorbellLive = answers[2] == .integer(1)
+        let pings = answers[1].text ?? "0"
+        if let seen = pingsSeen, seen != pings { nextPoll = MonotonicClock.now() }
+        pingsSeen = pings
         // No count yet, or one gone after ten minutes with no look, is "0"; going to it is no look.
-        let looks = answer.text ?? "0"
+        let looks = answers[0].text ?? "0"
         defer { looksSeen = looks }
-        guard looks != "0", let seen = looksSeen, seen != looks else { return }
+        guard !doorbellLive, looks != "0", let seen = looksSeen, seen != looks else { return }
         lookedThisRound = true
         if pace.isBackedOff {
             pace.looked()
@@ -92,9 +108,11 @@ extension TeamCopy {
         pace.roundEnded(looked: lookedThisRound)
         lookedThisRound = false
         let month = copy?.client.network.usage.thisMonth()
-        let interval = pace.interval(
+        var interval = pace.interval(
             month: month, at: Double(time(nil)), monthlyCalls: settings.monthlyCalls,
             backgroundShare: settings.backgroundShare)
+        // Pinged when anything changes, the poller rounds on its own only to catch a ping that was lost.
+        if doorbellLive { interval = max(interval, Self.doorbellSafety) }
         if interval > settings.every || pace.idleRounds <= 1 { publishPace(interval) }
         nextPoll = MonotonicClock.now() + interval
     }

@@ -88,6 +88,9 @@ public actor TeamCopy: SharedCopy {
     var pace: PollingPace
     /// The readers' looks counted in Redis as the poller last read them, and whether one came since its last round.
     var looksSeen: String?
+    /// The ping count the poller saw last, and whether a `serve` keeps a doorbell for the base (rounds come by pings).
+    var pingsSeen: String?
+    var doorbellLive = false
     var lookedThisRound = true
     /// The poller's rounds done, and when this process last heard news of a refresh (monotonic).
     var roundsDone = 0
@@ -115,6 +118,8 @@ public actor TeamCopy: SharedCopy {
 
     /// How long one read of the stream waits for news.
     static let followBlock = 1.0
+    /// How often a poller with a doorbell rounds on its own: a ping lost costs at most this long.
+    static let doorbellSafety = 3600.0
 
     /// Whether `copy` may answer this turn from what the team's copy gave it (it is up to date with every refresh
     /// applied so far); false when it cannot vouch for it, said once, so the copy reads Airtable itself.

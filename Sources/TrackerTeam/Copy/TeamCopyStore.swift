@@ -48,6 +48,17 @@ public struct TeamCopyStore: Sendable {
         /// A stream a reader adds to when it looks while the poller has slowed down: the poller, blocked reading the
         /// news, wakes at once instead of at its next second.
         public var wake: String { prefix + ":wake" }
+        /// How many pings `tracker serve` took for the base (every copy's poller rounds at once on a new one).
+        public var pings: String { besideRegistry("pings") }
+        /// Set while a `serve` keeps a webhook that pings it for the base: pollers then round on pings, and once an
+        /// hour for one that was lost.
+        public var doorbell: String { besideRegistry("doorbell") }
+
+        /// A base-wide key beside the registry (`tracker:{base}:copies:<endpoint>`): `tracker:{base}:<name>:<endpoint>`.
+        private func besideRegistry(_ name: String) -> String {
+            let parts = registry.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+            return parts.count == 4 ? "\(parts[0]):\(parts[1]):\(name):\(parts[3])" : registry + ":" + name
+        }
         public func records(_ table: BaseCopy.Table) -> String { prefix + ":" + table.word }
         func stage(_ table: BaseCopy.Table, generation: String) -> String {
             prefix + ":stage:" + generation + ":" + table.word
@@ -97,6 +108,32 @@ public struct TeamCopyStore: Sendable {
         fields["failed"] = answers[3].text
         fields["pace"] = answers[4].text
         return (fields, answers[1].text, now)
+    }
+
+    /// A ping from Airtable for the base: counted, and every copy's poller woken (their wake streams), so each rounds
+    /// now; `liveFor` seconds of doorbell said with it. One round trip after the registry's.
+    public static func ring(owner: BudgetOwner, on connection: RedisConnection, liveFor seconds: Int)
+        throws(RedisFailure)
+    {
+        let keys = Keys(owner: owner, table: "", layout: "")
+        guard case .array(let prefixes?) = try connection.command(["HKEYS", keys.registry]) else { return }
+        var commands: [[String]] = [
+            ["INCR", keys.pings], ["EXPIRE", keys.pings, "86400"], ["SET", keys.doorbell, "1", "EX", "\(seconds)"],
+        ]
+        for prefix in prefixes.compactMap(\.text) {
+            commands.append(["XADD", prefix + ":wake", "MAXLEN", "~", "10", "*", "ping", "1"])
+            commands.append(["PEXPIRE", prefix + ":wake", "600000"])
+        }
+        _ = try connection.call(commands)
+    }
+
+    /// Says a doorbell is kept for the base for `seconds` (or none, with 0): pollers round on pings.
+    public static func doorbell(owner: BudgetOwner, on connection: RedisConnection, liveFor seconds: Int)
+        throws(RedisFailure)
+    {
+        let keys = Keys(owner: owner, table: "", layout: "")
+        _ = try connection.command(
+            seconds > 0 ? ["SET", keys.doorbell, "1", "EX", "\(seconds)"] : ["DEL", keys.doorbell])
     }
 
     /// What a reader checks before each turn, in one round trip: the header's generation and version, what is wrong

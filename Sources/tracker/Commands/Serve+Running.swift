@@ -10,6 +10,7 @@ import TrackerNetwork
 import TrackerOperations
 import TrackerServe
 import TrackerSystem
+import TrackerTeam
 
 extension Runner {
     /// Serves until SIGTERM or SIGINT: then new requests are refused, calls in flight get 10 s, the team's lease goes.
@@ -56,6 +57,18 @@ extension Runner {
                 }
             }, log: { standardError($0 + "\n") })
         faceHost.figures = { Self.monthFigures(workspace) }
+        // With a public URL, Airtable pings the server when the base changes, and the copy is refreshed on pings.
+        var keeper: DoorbellKeeper?
+        if let publicURL = settings.publicURL {
+            let kept = DoorbellKeeper(
+                client: workspace.makeClient(configuration: configuration),
+                notificationURL: String(publicURL.reversed().drop { $0 == "/" }.reversed()) + "/airtable/ping",
+                state: served.stateDirectory ?? served.cacheDirectory, pings: faceHost.pings,
+                team: configuration.teamCopy ? workspace.coordination(configuration) as? TeamCoordination : nil,
+                owner: configuration.budgetOwner, say: { standardError("tracker: \($0)\n") })
+            faceHost.pinged = { kept.ring() }
+            keeper = kept
+        }
         let face = ServeFace(settings: settings, host: faceHost, mcp: MCPOverHTTP(server: server))
         let bound: Int
         do {
@@ -74,6 +87,9 @@ extension Runner {
             served.rememberedConfiguration?.withLock { $0 = nil }
             standardError("tracker: reading the configuration again (SIGHUP)\n")
         }
+        let keeping = keeper.map { keeper in
+            Task { await RequestPurpose.$current.withValue(.background) { await keeper.keep() } }
+        }
         context.interruption.stopBetweenRequests(notice: nil)
         if let copies = served.copies { context.interruption.beforeEnding { copies.finishAtExit() } }
         let stopped = Locked<CheckedContinuation<Void, Never>?>(nil)
@@ -83,6 +99,10 @@ extension Runner {
         }
         standardError("tracker: stopping: calls in flight get 10 s\n")
         await face.drain(within: 10)
+        keeping?.cancel()
+        if let team = keeper?.team {
+            try? TeamCopyStore.doorbell(owner: configuration.budgetOwner, on: team.connection, liveFor: 0)
+        }
         await served.copies?.finish()
     }
 

@@ -1,0 +1,59 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// `tracker serve --public-url` keeps a webhook that pings it, and the team's copy is refreshed on pings instead of a
+/// timer: a quiet base costs nothing, a change reaches the readers within a ping's round, a ping that fails its MAC
+/// changes nothing, and a replayed one costs at most one payloads read.
+final class ServePingTests: TeamCopyTestCase {
+    /// The payloads reads of the copy's poller since log entry `index`.
+    private func payloadReads(since index: Int) -> Int {
+        fake.recordLog.dropFirst(index).filter { $0.path.hasSuffix("/payloads") }.count
+    }
+
+    func testPingsRefreshTheCopyAndAQuietBaseCostsNothing() throws {
+        try startBase()
+        let port = try RedisServer.freePort()
+        let serve = try ServeProcess(
+            try teamMachine(every: 4),
+            arguments: ["--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"])
+        let reader = try server(try teamMachine(every: 4))
+        XCTAssertNotNil(name("rec00000000000003", on: reader))
+        XCTAssertTrue(
+            try waitFor(10) { try redis.keys().contains { $0.key.contains(":doorbell:") } },
+            "no doorbell: " + serve.stderr)
+        // A round or two may still be under way: then the base is quiet.
+        usleep(2_000_000)
+        let quiet = fake.recordLog.count
+        usleep(9_000_000)
+        XCTAssertEqual(
+            fake.recordLog.count - quiet, 0, "a quiet base was polled: \(fake.recordLog.dropFirst(quiet).map(\.path))")
+        // A change made in Airtable (no team's copy there): pinged, and read by the poller at once.
+        let before = fake.recordLog.count
+        let renamed = try tracker([:]).run(["update", "rec00000000000003", "--name", "Pinged name"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        let seconds = self.seconds(until: "Pinged name", of: "rec00000000000003", on: reader, within: 10)
+        XCTAssertNotNil(seconds, "the change never came: " + serve.stderr)
+        XCTAssertLessThan(seconds ?? 99, 3.5, "not by the ping (the poller's own round is an hour away)")
+        XCTAssertEqual(fake.pingsSent.count, 1)
+        XCTAssertGreaterThanOrEqual(payloadReads(since: before), 1)
+        // A ping whose MAC does not match: 401, and nothing read.
+        let forged = RawHTTP.request(
+            port: port, path: "/airtable/ping",
+            headers: [
+                "Content-Type": "application/json",
+                "X-Airtable-Content-MAC": "hmac-sha256=" + String(repeating: "0", count: 64),
+            ],
+            body: Data(fake.pingsSent[0].body))
+        XCTAssertEqual(forged.status, 401)
+        usleep(1_500_000)
+        let afterForged = fake.recordLog.count
+        // The real ping sent again (a replay): one payloads read at most, then quiet.
+        XCTAssertEqual(fake.pingsSent[0].send(), 204)
+        usleep(3_000_000)
+        XCTAssertLessThanOrEqual(payloadReads(since: afterForged), 1)
+        XCTAssertEqual(reader.finish().status, 0, reader.stderr)
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+        XCTAssertFalse(try redis.keys().contains { $0.key.contains(":doorbell:") }, "the doorbell outlived the server")
+    }
+}
