@@ -246,8 +246,10 @@ public struct ProjectAPIClient: Sendable {
                 + Self.escape(table))!
     }
 
-    /// Sends a request to a table's routes, explaining failures that only make sense with that table in mind.
-    public func send(
+    /// Sends a request to a table's routes, explaining failures that only make sense with that table in mind. Not
+    /// public: what leaves this target is a named route (a create, an update by ids), so no operation can send a
+    /// write the session's rules do not see.
+    func send(
         _ request: HTTPRequest, kind: RequestKind, beforeEachAttempt: (@Sendable () throws(AppError) -> Void)? = nil
     ) async -> Result<Data, AppError> {
         // `/v0/{base}/{table}/…`: the projects' table, or another (the Tasks table's routes).

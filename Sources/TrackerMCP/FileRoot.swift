@@ -29,7 +29,7 @@ package struct FileRoot: Equatable, Sendable {
             return FileRoot(
                 path: nil,
                 refusal:
-                    "the file tools have no root: \(resolved) is / or your home directory (or above it); start tracker mcp with --root DIR, a directory of files to share"
+                    "the file tools have no root: \(resolved) is / or your home directory (or above it); start the server with --root DIR, a directory of files to share"
             )
         }
         return FileRoot(path: resolved, refusal: nil)

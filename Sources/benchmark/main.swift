@@ -157,6 +157,13 @@ if CommandLine.arguments.contains("--mcp") {
     exit(0)
 }
 
+// `--serve`: tracker serve over HTTP against stdio, many clients at once, idle sessions.
+if CommandLine.arguments.contains("--serve") {
+    print("tracker serve: MCP over HTTP (a fake that enforces 5 requests a second, 1,016 projects)")
+    try serveRows(calls: quick ? 100 : 500, clients: 50, callsEach: quick ? 10 : 20)
+    exit(0)
+}
+
 // `--machines`: several machines listing one base at once, without and with a shared Redis; what Redis costs.
 if CommandLine.arguments.contains("--machines") {
     print("several machines, one base (a fake that enforces 5 requests a second)")

@@ -1,0 +1,173 @@
+import FakeAirtable
+import Foundation
+
+/// One HTTP/1.1 connection kept alive, as an assistant's client keeps one: a request written, its answer read by its
+/// Content-Length.
+final class KeepAliveConnection {
+    private let socket: Int32
+    private var buffer = Data()
+
+    init?(port: Int) {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return nil }
+        var yes: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    deinit { close(socket) }
+
+    /// POSTs `body` to /mcp; the status and the answer's body.
+    func post(_ body: Data, token: String, headers: [String: String] = [:]) -> (status: Int, body: Data) {
+        var head =
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Accept: application/json, text/event-stream\r\nAuthorization: Bearer \(token)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        let request = Data((head + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
+        _ = request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+        while buffer.range(of: Data("\r\n\r\n".utf8)) == nil { guard fill() else { return (0, Data()) } }
+        let end = buffer.range(of: Data("\r\n\r\n".utf8))!
+        let text = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+        buffer = Data(buffer[end.upperBound...])
+        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let length =
+            text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        while buffer.count < length { guard fill() else { return (status, Data()) } }
+        let answer = buffer.prefix(length)
+        buffer = Data(buffer.dropFirst(length))
+        return (status, Data(answer))
+    }
+
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(socket, &chunk, chunk.count, 0)
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
+}
+
+/// A 2026-07-28 request: stateless, its `_meta` saying the version and capabilities.
+func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
+    let message: [String: Any] = [
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": [
+            "name": tool, "arguments": arguments,
+            "_meta": [
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": [String: Any](),
+            ],
+        ],
+    ]
+    return try! JSONSerialization.data(withJSONObject: message)
+}
+
+/// `tracker serve`: a warm read over HTTP against the same over stdio, 50 clients at once reading from the copy at
+/// 1,016 projects (latencies, 429s), and the memory an idle session costs.
+@MainActor func serveRows(calls: Int, clients: Int, callsEach: Int) throws {
+    let (fake, environment) = try serve(
+        FakeAirtable.generatedProjects(count: 1016), requestsPerSecond: 5, trackerPace: 5)
+    let token = fake.options.token
+    let port = 20000 + Int.random(in: 0..<20000)
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: tracker)
+    server.arguments = ["serve", "--listen", "127.0.0.1:\(port)"]
+    server.environment = environment
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    defer { server.terminate() }
+    var connection: KeepAliveConnection?
+    for _ in 0..<200 where connection == nil {
+        usleep(25_000)
+        connection = KeepAliveConnection(port: port)
+    }
+    guard let http = connection else { return print("  tracker serve did not start") }
+    let list: [String: Any] = ["limit": 20]
+    _ = http.post(modernCall(0, "list_projects", list), token: token)
+    let stdio = try MCPServerProcess(tracker, environment: environment)
+    _ = stdio.tool("list_projects", list)
+    var started = Date()
+    for _ in 0..<calls { _ = stdio.tool("list_projects", list) }
+    let stdioMs = Date().timeIntervalSince(started) * 1000 / Double(calls)
+    started = Date()
+    var failed = 0
+    for index in 0..<calls where http.post(modernCall(index + 1, "list_projects", list), token: token).status != 200 {
+        failed += 1
+    }
+    let httpMs = Date().timeIntervalSince(started) * 1000 / Double(calls)
+    stdio.stop()
+    print(
+        String(
+            format: "  warm list_projects (limit 20, 1,016 projects): stdio %.2f ms, HTTP %.2f ms a call (%.2f×)%@",
+            stdioMs, httpMs, httpMs / stdioMs, failed > 0 ? "  FAILED \(failed)" : ""))
+    // Clients at once, each on a connection of its own.
+    let latencies = LockedLatencies()
+    let before = fake.log.count
+    DispatchQueue.concurrentPerform(iterations: clients) { _ in
+        guard let connection = KeepAliveConnection(port: port) else { return }
+        for call in 0..<callsEach {
+            let begun = Date()
+            let answer = connection.post(modernCall(call, "list_projects", ["limit": 20]), token: token)
+            latencies.add(Date().timeIntervalSince(begun) * 1000, ok: answer.status == 200)
+        }
+    }
+    let tooMany = fake.log.dropFirst(before).filter { $0.status == 429 }.count
+    let (sorted, failures) = latencies.sorted()
+    func percentile(_ p: Double) -> Double {
+        sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+    print(
+        String(
+            format: "  %d clients × %d calls at once: p50 %.1f ms, p99 %.1f ms, max %.1f ms; %d × 429; %d failed",
+            clients, callsEach, percentile(0.5), percentile(0.99), sorted.last ?? 0, tooMany, failures))
+    // Idle sessions: the resident memory they add, each.
+    let rss = { () -> Double in
+        let status = (try? String(contentsOfFile: "/proc/\(server.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    let sessions = 500
+    let initialize = try JSONSerialization.data(withJSONObject: [
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": [
+            "protocolVersion": "2025-11-25", "capabilities": [String: Any](),
+            "clientInfo": ["name": "b", "version": "1"],
+        ],
+    ])
+    let memoryBefore = rss()
+    for _ in 0..<sessions { _ = http.post(initialize, token: token) }
+    let memoryAfter = rss()
+    print(
+        String(
+            format: "  %d idle sessions: %.1f KiB of resident memory each (%.0f MiB before, %.0f MiB after)", sessions,
+            (memoryAfter - memoryBefore) / Double(sessions), memoryBefore / 1024, memoryAfter / 1024))
+    fake.stop()
+}
+
+final class LockedLatencies: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Double] = []
+    private var failures = 0
+
+    func add(_ milliseconds: Double, ok: Bool) {
+        lock.lock()
+        values.append(milliseconds)
+        if !ok { failures += 1 }
+        lock.unlock()
+    }
+
+    func sorted() -> ([Double], Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (values.sorted(), failures)
+    }
+}
