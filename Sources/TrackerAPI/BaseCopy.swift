@@ -197,10 +197,11 @@ public actor BaseCopy {
         }
     }
 
-    /// A new turn of the face begins: its first read brings the copy up to date again; `observing` hears how many
-    /// records a whole read has read so far (an assistant's progress).
-    public nonisolated func beginTurn(observing: (@Sendable (Int) -> Void)? = nil) {
-        turn.withLock { $0 += 1 }
+    /// A new turn of the face begins: its first read brings the copy up to date again (unless not `freshening`: the
+    /// face knows nothing changed); `observing` hears how many records a whole read has read so far (an assistant's
+    /// progress).
+    public nonisolated func beginTurn(observing: (@Sendable (Int) -> Void)? = nil, freshening: Bool = true) {
+        if freshening { turn.withLock { $0 += 1 } }
         observer.withLock { $0 = observing }
     }
 

@@ -74,13 +74,30 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
 /// `tracker serve`: a warm read over HTTP against the same over stdio, 50 clients at once reading from the copy at
 /// 1,016 projects (latencies, 429s), and the memory an idle session costs.
 @MainActor func serveRows(calls: Int, clients: Int, callsEach: Int) throws {
-    let (fake, environment) = try serve(
+    print(" serve's own copy (freshened on Airtable's pings):")
+    let (alone, environment) = try serve(
         FakeAirtable.generatedProjects(count: 1016), requestsPerSecond: 5, trackerPace: 5)
+    try serveRows(alone, environment, calls: calls, clients: clients, callsEach: callsEach)
+    alone.stop()
+    guard let redis = BenchmarkRedis() else { return print("  no redis-server installed; the team's copy skipped") }
+    defer { redis.stop() }
+    print(" the team's copy in Redis (calls read the copy; its poller rounds on pings):")
+    let (fake, _) = try serve(FakeAirtable.generatedProjects(count: 1016), requestsPerSecond: 5, trackerPace: 5)
+    try serveRows(
+        fake, try teamMachine(fake, redis: redis.url, teamCopy: true), calls: calls, clients: clients,
+        callsEach: callsEach)
+    fake.stop()
+}
+
+@MainActor private func serveRows(
+    _ fake: FakeAirtable, _ environment: [String: String], calls: Int, clients: Int, callsEach: Int
+) throws {
     let token = fake.options.token
     let port = 20000 + Int.random(in: 0..<20000)
     let server = Process()
     server.executableURL = URL(fileURLWithPath: tracker)
-    server.arguments = ["serve", "--listen", "127.0.0.1:\(port)"]
+    // As a team deploys it: a public URL, so Airtable pings the server when the base changes.
+    server.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"]
     server.environment = environment
     server.standardError = FileHandle.nullDevice
     try server.run()
@@ -150,7 +167,6 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
         String(
             format: "  %d idle sessions: %.1f KiB of resident memory each (%.0f MiB before, %.0f MiB after)", sessions,
             (memoryAfter - memoryBefore) / Double(sessions), memoryBefore / 1024, memoryAfter / 1024))
-    fake.stop()
 }
 
 final class LockedLatencies: @unchecked Sendable {

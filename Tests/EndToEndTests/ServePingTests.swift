@@ -56,4 +56,48 @@ final class ServePingTests: TeamCopyTestCase {
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
         XCTAssertFalse(try redis.keys().contains { $0.key.contains(":doorbell:") }, "the doorbell outlived the server")
     }
+
+    /// Without the team's copy, serve's own copy freshens on pings (and hourly), not at every call: a call after
+    /// another with no ping between asks Airtable nothing, and a change pinged is in the next call (broken by a copy
+    /// that reads what changed at every call: a payloads read a call).
+    func testServesOwnCopyFreshensOnPingsNotOnEveryCall() throws {
+        try startFake()
+        let port = try RedisServer.freePort()
+        let serve = try ServeProcess(
+            tracker(), arguments: ["--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"])
+        XCTAssertTrue(
+            waitFor(10) { fake.log.contains { $0.method == "POST" && $0.body.contains("notificationUrl") } },
+            serve.stderr)
+        usleep(300_000)
+        let token = fake.options.token
+        func names() -> [String] {
+            let answer = RawHTTP.rpc(port: port, Self.modernList, token: token)
+            let projects =
+                ((answer.json["result"] as? [String: Any])?["structuredContent"] as? [String: Any])?[
+                    "projects"] as? [[String: Any]]
+            return projects?.compactMap { $0["name"] as? String } ?? []
+        }
+        XCTAssertEqual(names().count, 16)
+        let before = fake.recordLog.count
+        XCTAssertEqual(names().count, 16)
+        XCTAssertEqual(fake.recordLog.count - before, 0, "a call with no ping since asked Airtable")
+        let renamed = try tracker([:]).run(["update", "Coffee packaging", "--name", "Coffee, pinged"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        XCTAssertTrue(waitFor(5) { serve.stderr.contains("\"path\":\"/airtable/ping\",\"status\":204") }, serve.stderr)
+        XCTAssertTrue(names().contains("Coffee, pinged"))
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
+
+    private static var modernList: [String: Any] {
+        [
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": [
+                "name": "list_projects", "arguments": ["limit": 50],
+                "_meta": [
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": [String: Any](),
+                ],
+            ],
+        ]
+    }
 }

@@ -28,16 +28,50 @@ package final class BaseCopies: Sendable {
 
     private let copies = Locked<[String: (layout: [String], copy: BaseCopy)]>([:])
 
-    /// A new turn of the face (a tool call, a board's refresh): each copy's next read brings it up to date.
+    /// A new turn of the face (a tool call, a board's refresh): each copy's next read brings it up to date. Told by
+    /// pings (`serve` with its doorbell), a turn freshens only after a ping, or an hour after the last refresh (a ping
+    /// may be lost).
     package func beginTurn(observing: (@Sendable (Int) -> Void)? = nil) {
         observer.withLock { $0 = observing }
-        for kept in copies.withLock({ Array($0.values) }) { kept.copy.beginTurn(observing: observing) }
+        let now = MonotonicClock.now()
+        let freshening = pings.withLock { pings -> Bool in
+            guard pings.told, !pings.since, now - pings.freshened < 3600 else {
+                (pings.since, pings.freshened) = (false, now)
+                return true
+            }
+            return false
+        }
+        for kept in copies.withLock({ Array($0.values) }) {
+            kept.copy.beginTurn(observing: observing, freshening: freshening)
+        }
     }
+
+    /// Whether the face is told by pings when the base changed (`told`), and whether one came since the last turn
+    /// that freshened (`since`, at `freshened`).
+    private let pings = Locked((told: false, since: false, freshened: 0.0))
+
+    /// From now on turns freshen on pings (and hourly): the face keeps a webhook that pings it.
+    package func turnOnPings(_ on: Bool) { pings.withLock { $0.told = on } }
+
+    /// A ping came: the next turn brings every copy up to date.
+    package func pinged() { pings.withLock { $0.since = true } }
 
     /// Someone looks at the face (a key, focus, an assistant's call): each team's copy it follows is told, and one left
     /// to age while nobody looked is brought up to date first.
     package func looked() async {
         for kept in copies.withLock({ Array($0.values) }) { await kept.copy.team.withLock { $0 }?.looked() }
+    }
+
+    /// Why a team's copy this face follows cannot vouch for itself now (Redis out of reach, a copy in doubt), each;
+    /// empty when every one can (or none is followed).
+    package func doubts() async -> [String] {
+        var doubts: [String] = []
+        for kept in copies.withLock({ Array($0.values) }) {
+            guard let team = kept.copy.team.withLock({ $0 }) else { continue }
+            let state = await team.state
+            if state.contains("not used") || state.contains("cannot be reached") { doubts.append(state) }
+        }
+        return doubts
     }
 
     /// The face's end: each copy stops taking part in the team's copy, its lease let go for the next process at once.

@@ -22,6 +22,8 @@ struct DoorbellKeeper: Sendable {
     let team: TeamCoordination?
     let owner: BudgetOwner
     let say: @Sendable (String) -> Void
+    /// Told whether the doorbell rings now: serve's own copies then freshen on pings (and hourly), not every call.
+    var armed: @Sendable (Bool) -> Void = { _ in }
 
     /// How long the doorbell is said live in Redis; renewed every minute, so pollers go back to their timer within
     /// two minutes of the server's end.
@@ -69,6 +71,7 @@ struct DoorbellKeeper: Sendable {
                 }
             }
             pings.arm(doorbell?.secret)
+            armed(doorbell != nil)
             if let team {
                 try? TeamCopyStore.doorbell(
                     owner: owner, on: team.connection, liveFor: doorbell == nil ? 0 : Self.liveSeconds)

@@ -52,21 +52,29 @@ extension Runner {
                     return "its configuration could not be read"
                 }
                 switch await doorkeeper.verdict(on: "Bearer " + own) {
-                case .person: return nil
+                case .person: break
                 case .refused(let why), .unavailable(let why): return "Airtable refuses the server's token (\(why))"
                 }
+                // The copy the calls read: one that cannot vouch for itself is said (calls then read Airtable).
+                return await served.copies?.doubts().first
             }, log: { standardError($0 + "\n") })
         faceHost.figures = { Self.monthFigures(workspace) }
         // With a public URL, Airtable pings the server when the base changes, and the copy is refreshed on pings.
         var keeper: DoorbellKeeper?
         if let publicURL = settings.publicURL {
-            let kept = DoorbellKeeper(
+            var kept = DoorbellKeeper(
                 client: workspace.makeClient(configuration: configuration),
                 notificationURL: String(publicURL.reversed().drop { $0 == "/" }.reversed()) + "/airtable/ping",
                 state: served.stateDirectory ?? served.cacheDirectory, pings: faceHost.pings,
                 team: configuration.teamCopy ? workspace.coordination(configuration) as? TeamCoordination : nil,
                 owner: configuration.budgetOwner, say: { standardError("tracker: \($0)\n") })
-            faceHost.pinged = { kept.ring() }
+            // Without the team's copy, serve's own copies freshen on pings (and hourly) instead of at every call.
+            if !configuration.teamCopy { kept.armed = { served.copies?.turnOnPings($0) } }
+            let ringing = kept
+            faceHost.pinged = {
+                ringing.ring()
+                served.copies?.pinged()
+            }
             keeper = kept
         }
         let face = ServeFace(settings: settings, host: faceHost, mcp: MCPOverHTTP(server: server))
