@@ -133,7 +133,8 @@ public final class HTTPServer: @unchecked Sendable {
         var address = peer.sin_addr
         var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
         inet_ntop(AF_INET, &address, &text, socklen_t(INET_ADDRSTRLEN))
-        return String(cString: text) + ":\(UInt16(bigEndian: peer.sin_port))"
+        let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self) + ":\(UInt16(bigEndian: peer.sin_port))"
     }
 
     private func serve(_ connection: Int32, peer: String) {
