@@ -31,8 +31,8 @@ struct Serve: Command {
             FlagSpec(name: "--root", value: "DIR", help: "the only directory the file tools use, on this machine"),
         ],
         examples: [
-            "tracker serve", "tracker serve --listen 127.0.0.1:8765 --public-url https://tracker.example.com",
-            "claude mcp add --transport http tracker http://127.0.0.1:8765/mcp --header \"Authorization: Bearer $AIRTABLE_TOKEN\"",
+            "tracker serve", "tracker serve --read-only --root ~/Work/mock-ups",
+            "tracker serve --public-url https://tracker.example.com",
         ],
         notes: [
             "POST /mcp speaks both protocol eras (initialize with Mcp-Session-Id, and 2026-07-28's stateless _meta).",
