@@ -9,8 +9,8 @@ import XCTest
 /// `tracker serve` end to end: the built binary over HTTP against the fake, with two persons' tokens besides the
 /// server's own.
 final class ServeTests: FakeAirtableTestCase {
-    static let alice = "patALICEalice0000.1111111111111111111111111111111111111111111111111111111111111111"
-    static let bob = "patBOBbob00000000.2222222222222222222222222222222222222222222222222222222222222222"
+    static let alice = "patFAKEalice00000.fakefakefakefakefakefakefakefakefakefakefakefakefakefakefakefake"
+    static let bob = "patFAKEbob000000.fakefakefakefakefakefakefakefakefakefakefakefakefakefakefakefake0"
 
     private func startServe(_ arguments: [String] = [], latency: Double = 0) throws -> ServeProcess {
         var options = FakeAirtable.Options()
@@ -51,7 +51,7 @@ final class ServeTests: FakeAirtableTestCase {
         XCTAssertEqual(none.status, 401)
         let metadataURL = "http://127.0.0.1:\(serve.port)/.well-known/oauth-protected-resource"
         XCTAssertEqual(none.headers["www-authenticate"], "Bearer resource_metadata=\"\(metadataURL)\"")
-        let stranger = "patSTRANGER000000.3333333333333333333333333333333333333333333333333333333333333333"
+        let stranger = "patFAKEstranger.not-a-real-token"
         let bad = RawHTTP.rpc(port: serve.port, Self.initialize, token: stranger)
         XCTAssertEqual(bad.status, 401)
         XCTAssertTrue(bad.headers["www-authenticate"]?.contains("error=\"invalid_token\"") == true, "\(bad.headers)")
