@@ -51,3 +51,70 @@ import Foundation
             format: "  an assistant's call after the idle time: %@ (a warm call %@)   (goal: within one round trip)",
             seconds(after) as NSString, seconds(warm) as NSString))
 }
+
+/// `--month --serve [--minutes N]`: the same faces with `tracker serve` keeping Airtable's pings (its public URL on
+/// loopback, so the fake pings it): two boards and two assistants' stdio servers follow the team's copy, whose poller
+/// rounds on pings and hourly. The requests while nobody looks (goal ≤ 1 an hour after the first read), then a
+/// change made in Airtable and the seconds until every follower shows it (goal: within 2 s of its ping).
+@MainActor func monthServeRows(minutes: Double) throws {
+    guard let redis = BenchmarkRedis() else {
+        return print("  no redis-server installed (apt-get install redis-server); --month --serve skipped")
+    }
+    defer { redis.stop() }
+    let (fake, plain) = try serve(FakeAirtable.recordedProjects, requestsPerSecond: 5, trackerPace: 5)
+    defer { fake.stop() }
+    let port = 20000 + Int.random(in: 0..<20000)
+    let server = Process()
+    server.executableURL = URL(fileURLWithPath: tracker)
+    server.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"]
+    server.environment = try teamMachine(fake, redis: redis.url, teamCopy: true)
+    server.standardError = FileHandle.nullDevice
+    try server.run()
+    defer { server.terminate() }
+    let machines = try (0..<4).map { _ in try teamMachine(fake, redis: redis.url, teamCopy: true) }
+    let boards = try machines.prefix(2).map { try BoardTerminalProcess(tracker, environment: $0) }
+    defer { boards.forEach { $0.quit() } }
+    let servers = try machines.suffix(2).map { try MCPServerProcess(tracker, environment: $0) }
+    defer { servers.forEach { $0.stop() } }
+    for board in boards { _ = board.wait(for: "CMCA") }
+    for server in servers { _ = server.tool("list_projects", ["limit": 1]) }
+    // The doorbell is rung once the hook exists; the first rounds settle.
+    waitUntilIdle(fake, for: 5)
+    let start = fake.log.count
+    let began = Date()
+    let step = min(600, minutes * 60 / 3)
+    while Date().timeIntervalSince(began) < minutes * 60 {
+        Thread.sleep(forTimeInterval: step)
+        print("  after \(Int(Date().timeIntervalSince(began) / 60)) idle min: \(fake.log.count - start) requests")
+    }
+    let idle = fake.log.count - start
+    print(
+        String(
+            format: "  serve (pings) + 2 boards + 2 servers, idle %d min: %d requests, %.1f an hour   (goal ≤ 1)",
+            Int(minutes), idle, Double(idle) / minutes * 60))
+    // A change made in Airtable, outside tracker: the seconds from its ping until each follower shows it.
+    let pinged = fake.pingsSent.count
+    _ = Measure.run(tracker, ["update", "Coffee packaging", "--name", "Pinged"], environment: plain)
+    let deadline = Date().addingTimeInterval(30)
+    while fake.pingsSent.count == pinged && Date() < deadline { usleep(5_000) }
+    let ping = Date()
+    var arrivals: [Double] = []
+    for board in boards { arrivals.append(board.drawn("Pinged", timeout: 30)?.timeIntervalSince(ping) ?? 99) }
+    for server in servers {
+        var seen: Double = 99
+        while Date().timeIntervalSince(ping) < 30 {
+            let answer = server.call("tools/call", ["name": "list_projects", "arguments": ["limit": 50]])
+            let text = String(decoding: (try? JSONSerialization.data(withJSONObject: answer)) ?? Data(), as: UTF8.self)
+            if text.contains("Pinged") {
+                seen = Date().timeIntervalSince(ping)
+                break
+            }
+            usleep(50_000)
+        }
+        arrivals.append(seen)
+    }
+    print(
+        String(
+            format: "  a change made in Airtable, in every follower %@ after its ping (slowest of 4)   (goal ≤ 2 s)",
+            seconds(arrivals.max() ?? 99) as NSString))
+}

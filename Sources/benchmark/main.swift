@@ -4,7 +4,7 @@ import Foundation
 // The benchmark: start-up, listings of 16, 1,000 and 50,000 projects, one add, each everyday command against a fake
 // that answers 300 ms late (its round trips), a 2 s wait (its CPU), names at TAB, and a rate-limited listing, each run
 // several times against the loopback fake; then tracker beside curl, memory, and pacing.
-//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest | --start | --load | --month [--minutes N]]
+//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest | --start | --load | --month [--serve] [--minutes N]]
 // (no -dev package is needed; a plain `swift build -c release` works too, slower to start)
 let quick = CommandLine.arguments.contains("--quick")
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -158,7 +158,7 @@ if CommandLine.arguments.contains("--mcp") {
 }
 
 // `--serve`: tracker serve over HTTP against stdio, many clients at once, idle sessions.
-if CommandLine.arguments.contains("--serve") {
+if CommandLine.arguments.contains("--serve") && !CommandLine.arguments.contains("--month") {
     print("tracker serve: MCP over HTTP (a fake that enforces 5 requests a second, 1,016 projects)")
     try serveRows(calls: quick ? 100 : 500, clients: 50, callsEach: quick ? 10 : 20)
     exit(0)
@@ -184,8 +184,13 @@ if CommandLine.arguments.contains("--month") {
     let minutes =
         index.flatMap { $0 + 1 < CommandLine.arguments.count ? Double(CommandLine.arguments[$0 + 1]) : nil }
         ?? (quick ? 3 : 30)
-    print("the month: two boards and two assistants' servers with the team's copy, left idle")
-    try monthRows(minutes: minutes)
+    if CommandLine.arguments.contains("--serve") {
+        print("the month with pings: tracker serve, two boards and two assistants' servers following the team's copy")
+        try monthServeRows(minutes: minutes)
+    } else {
+        print("the month: two boards and two assistants' servers with the team's copy, left idle")
+        try monthRows(minutes: minutes)
+    }
     exit(0)
 }
 
