@@ -8,9 +8,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import TrackerAPI
 import TrackerModel
-import TrackerOperations
 import TrackerSystem
 
 /// What arrives on the server's input.

@@ -1,4 +1,4 @@
-import TrackerMCP
+import TrackerTools
 import TrackerModel
 import TrackerSystem
 

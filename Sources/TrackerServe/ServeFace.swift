@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import TrackerHTTP
-import TrackerMCP
+import TrackerTools
 import TrackerModel
 import TrackerSystem
 

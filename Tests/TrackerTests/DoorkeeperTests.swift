@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TrackerMCP
+@testable import TrackerTools
 @testable import TrackerServe
 @testable import TrackerSystem
 

@@ -5,6 +5,7 @@ import Testing
 @testable import TrackerSystem
 @testable import tracker
 @testable import TrackerMCP
+@testable import TrackerTools
 @testable import TrackerOperations
 
 /// The MCP face's pure parts: messages read, tools made from the registry, arguments turned into command lines, the
@@ -243,8 +244,7 @@ import Testing
                     opener: { _ in SessionOpener { _, _ in throw AppError.output("no base in this test") } },
                     now: { Date() }, timeZone: Zone(identifier: "UTC")!, checkUploads: { _, _ in [] },
                     beginTurn: { _ in }, token: { nil }, version: "test"),
-                root: FileRoot(path: nil, refusal: "none")),
-            writer: MessageWriter(descriptor: -1, secret: { nil }, closed: {}))
+                root: FileRoot(path: nil, refusal: "none")))
         func meta(_ members: [(String, JSONValue)]) -> JSONValue { .object([("_meta", .object(members))]) }
         let capabilities = (MCPServer.capabilitiesKey, JSONValue.object([]))
         #expect(

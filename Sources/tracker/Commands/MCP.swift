@@ -11,6 +11,7 @@ import Dispatch
 #endif
 import TrackerModel
 import TrackerMCP
+import TrackerTools
 import TrackerOperations
 import TrackerSystem
 
@@ -83,8 +84,8 @@ extension Runner {
             profile = "no base yet (\(error.message)); every tool will say so"
         }
         let tools = MCPTool.all.filter { !options.readOnly || $0.isReadOnly }
-        let server = MCPServer(
-            tools: tools, runner: ToolRunner(host: toolHost(served), root: root), writer: writer)
+        let server = StdioFraming(
+            server: MCPServer(tools: tools, runner: ToolRunner(host: toolHost(served), root: root)), writer: writer)
         output.standardError(
             "tracker: serving \(tools.count) tools over MCP on stdin and stdout: \(profile)"
                 + (root.path.map { "; files inside \($0)" } ?? "; file tools off (\(root.refusal ?? ""))") + "\n")

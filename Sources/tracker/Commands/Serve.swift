@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import TrackerAPI
-import TrackerMCP
+import TrackerTools
 import TrackerModel
 import TrackerNetwork
 import TrackerOperations
@@ -105,7 +105,7 @@ extension Runner {
                 ?? context.currentDirectory,
             home: context.environment["HOME"])
         let tools = MCPTool.all.filter { !options.readOnly || $0.isReadOnly }
-        let server = MCPServer(tools: tools, runner: ToolRunner(host: toolHost(served), root: root), writer: nil)
+        let server = MCPServer(tools: tools, runner: ToolRunner(host: toolHost(served), root: root))
         let (invocation, today) = (invocation, today)
         let doorkeeper = Doorkeeper { token in await Self.check(token, in: served, for: invocation, today: today) }
         let standardError = context.output.rawStandardError

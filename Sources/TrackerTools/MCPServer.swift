@@ -3,86 +3,22 @@
 #else
     import Foundation
 #endif
-import Dispatch
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import TrackerAPI
 import TrackerModel
 import TrackerOperations
 import TrackerSystem
 
 /// The Model Context Protocol's server: the tools, their runner, and the answer to each message, whatever carries it.
-/// `tracker mcp` frames it on stdin and stdout (`serve(_:)`: one conversation for the life of the process, answers
-/// written as the work ends); `tracker serve` over HTTP (a conversation a session, or one a request).
+/// Two faces frame it: `tracker mcp` on stdin and stdout (TrackerMCP's `StdioFraming`, one conversation for the life
+/// of the process) and `tracker serve` over HTTP (a conversation a session, or one a request).
 package final class MCPServer: Sendable {
     package let tools: [MCPTool]
     package let runner: ToolRunner
-    /// Where the stdio framing writes; nil for a server framed by another transport.
-    package let writer: MessageWriter?
-    /// The stdio framing's one conversation.
-    package let conversation = MCPConversation()
-    /// How long calls in flight may finish after the end of input or a signal, before they are cancelled.
-    package let grace: Double
 
-    package init(tools: [MCPTool], runner: ToolRunner, writer: MessageWriter?, grace: Double = 1.5) {
+    package init(tools: [MCPTool], runner: ToolRunner) {
         self.tools = tools
         self.runner = runner
-        self.writer = writer
-        self.grace = grace
     }
-
-    /// Serves `input` until it ends, then lets what is in flight finish (at most `grace` seconds) and cancels the rest.
-    package func serve(_ input: AsyncStream<InputEvent>) async {
-        for await event in input {
-            switch event {
-            case .line(let data): receive(JSONRPC.read(data))
-            case .tooLong:
-                writer?.send(
-                    JSONRPC.error(
-                        id: .null, .invalidRequest,
-                        "Invalid Request: the line is over \(InputLines.maximumLine >> 20) MiB and was discarded"))
-            case .end: return await finish()
-            }
-        }
-        await finish()
-    }
-
-    private func receive(_ message: JSONRPC.Incoming) {
-        switch message {
-        case .response: return
-        case .invalid(let id, let code, let text): writer?.send(JSONRPC.error(id: id, code, text))
-        case .notification(let method, let params): conversation.notified(method, params)
-        case .request(let id, let method, let params): start(id: id, method: method, params: params)
-        }
-    }
-
-    /// Registers the request before the next line is read, so a cancellation right behind it finds it.
-    private func start(id: JSONValue, method: String, params: JSONValue?) {
-        let call = conversation.begin(id: id)
-        let (conversation, writer) = (conversation, writer)
-        let task = Task {
-            let answer = await self.answer(
-                id: id, method: method, params: params, call: call, in: conversation,
-                notify: { writer?.send($0) })
-            if call.finish() { writer?.send(answer) }
-            conversation.end(call)
-        }
-        call.attach(task)
-    }
-
-    private func finish() async {
-        let deadline = MonotonicClock.now() + grace
-        while !isIdle, MonotonicClock.now() < deadline { await MonotonicClock.sleep(0.02) }
-        for call in conversation.inFlight { call.cancel() }
-        // The cancelled calls end at their next step (a request's answer, a sleep); their clean-up runs then.
-        let stop = MonotonicClock.now() + 1
-        while !isIdle, MonotonicClock.now() < stop { await MonotonicClock.sleep(0.02) }
-    }
-
-    private var isIdle: Bool { conversation.inFlight.isEmpty }
 
     // MARK: - Answers
 
