@@ -109,5 +109,17 @@
             }
             #expect(importing == ["TrackerOperations/Session/Session+Writing.swift"])
         }
+
+        /// An operation cannot put another client, reader or layout in its session's place: they are set in
+        /// Session.swift alone (an operation that assigns `session.reader` then does not compile). Broken by any of
+        /// them declared `package var`.
+        @Test func theSessionsPartsAreSetInItsOwnFileAlone() throws {
+            let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources/TrackerOperations/Session/Session.swift")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for part in ["configuration", "client", "reader", "knowledge", "layout", "inFlight"] {
+                #expect(text.contains("package private(set) var \(part):"), "Session.\(part) is settable")
+            }
+        }
     }
 #endif

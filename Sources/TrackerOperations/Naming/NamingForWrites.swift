@@ -45,8 +45,7 @@ extension Session {
                 id: project.id, route: nil, tableID: layout.table?.id, name: project.name ?? project.id,
                 project: project)
         case .task(let typed, let project):
-            var confirmed = self
-            confirmed.layout = try await self.confirmedLayout()
+            let confirmed = try await withConfirmedLayout()
             let layout = try confirmed.taskLayout()
             let task = try await confirmed.taskNaming(layout, project: project, reading: forgiving).resolve(typed)
             return FoundRecord(id: task.id, route: layout.route, tableID: layout.table?.id, name: task.name ?? task.id)

@@ -59,8 +59,7 @@ package struct Show: Operation, Equatable {
                 nil
             }
         let found = try await ProjectNaming(client: prepared.client, forgivesWords: true).resolve(target)
-        var session = prepared
-        session.layout = try await prepared.confirmedLayout()
+        let session = try await prepared.withConfirmedLayout()
         let tasks = try await Self.tasks(of: found, read: await tasksBeside, session: session)
         var project = found
         session.rememberNames([project.name ?? ""], ids: [(project.id, project.name ?? "")], replacing: false)

@@ -9,57 +9,6 @@ import TrackerNetwork
 import TrackerSystem
 
 extension Session {
-    /// Opens a session on the base `configuration` names, with the table's layout (the remembered schema, or the
-    /// schema read now) and the reader chosen once: the face's copy when it keeps one, else Airtable.
-    ///
-    /// With `readingBeside`, work that only reads and confirms before writing anything out does not wait for a schema
-    /// that is not remembered: the layout is the one the secrets file assumes, and the schema read goes out beside the
-    /// work's first request (`inFlight`). A face that keeps a copy reads the schema first (the copy needs the layout
-    /// confirmed) unless `evenWithCopy`: the board's cold first screen, which is read without the copy (but from the
-    /// team's copy when it keeps one: that costs no request once the schema is known).
-    package static func open(
-        _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
-        attempt: SchemaAttempt, readingBeside: Bool = false, evenWithCopy: Bool = false
-    ) async throws -> Session {
-        var session = try await reading(
-            configuration, client: client, in: surroundings, attempt: attempt, readingBeside: readingBeside,
-            evenWithCopy: evenWithCopy)
-        // Every session's writes reach the team's copies, however its layout is known.
-        session.writeThroughTeam()
-        return session
-    }
-
-    /// The session with its reader chosen, before its writes are made to reach the team's copies.
-    private static func reading(
-        _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
-        attempt: SchemaAttempt, readingBeside: Bool, evenWithCopy: Bool
-    ) async throws -> Session {
-        let knowledge = BaseKnowledge(
-            client: client, cache: surroundings.cache, now: surroundings.now,
-            team: teamSchema(configuration, surroundings))
-        if readingBeside && attempt.mayReadBeside && !knowledge.remembersFreshSchema
-            && (surroundings.copies == nil || evenWithCopy && !configuration.teamCopy) && surroundings.maxAge == nil
-        {
-            let assumed = client.access.fieldSettings.assumed
-            let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
-            attempt.began(inFlight)
-            return Session(
-                configuration: configuration, client: client.using(assumed), reader: client.using(assumed),
-                knowledge: knowledge,
-                layout: TableLayout(
-                    fields: assumed, table: nil, schema: nil,
-                    tasks: try? TaskLayout.resolve(client.access.tasks, projects: nil, schema: nil)),
-                inFlight: inFlight, surroundings: surroundings, attempt: attempt)
-        }
-        let layout = try await knowledge.layout()
-        var session = Session(
-            configuration: configuration, client: client.using(layout.fields), reader: client.using(layout.fields),
-            knowledge: knowledge, layout: layout, surroundings: surroundings, attempt: attempt)
-        session.chooseCopy()
-        await session.readTeamSnapshot()
-        return session
-    }
-
     /// Where this base's webhook id is kept: the team's Redis when `"redis"` is set, and the cache directory.
     package static func webhookMemory(_ configuration: Configuration, in surroundings: SessionSurroundings)
         -> WebhookRecord
@@ -71,9 +20,9 @@ extension Session {
             engine: surroundings.coordination, owner: owner)
     }
 
-    /// Reads through the face's copy of the tables, when the face keeps one and the layout is confirmed.
-    private mutating func chooseCopy() {
-        guard let copies = surroundings.copies, inFlight == nil else { return }
+    /// A reader through the face's copy of the tables, when the face keeps one and the layout is confirmed.
+    func copyReader() -> (any RecordReader)? {
+        guard let copies = surroundings.copies, inFlight == nil else { return nil }
         let key = [
             configuration.access.endpoint.absoluteString, configuration.access.baseID, configuration.table,
             layout.tasks?.route ?? "",
@@ -89,7 +38,7 @@ extension Session {
             copy.team.withLock { $0 = team }
             return copy
         }
-        self.reader = CopyReader(copy: copy, airtable: client)
+        return CopyReader(copy: copy, airtable: client)
     }
 
     /// A copy of the tables that keeps the fields `copies` keeps (only those the schema says exist; all without it).

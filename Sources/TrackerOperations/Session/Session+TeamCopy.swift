@@ -56,17 +56,18 @@ extension Session {
 
     /// A one-shot read given `--max-age` (or `"maxAge"`): answered from the team's copy (one for every face) when it
     /// was refreshed within that long and vouches for itself; else from Airtable, as without it.
-    mutating func readTeamSnapshot() async {
-        guard let maxAge = surroundings.maxAge, surroundings.copies == nil, inFlight == nil else { return }
+    func teamSnapshotReader() async -> (any RecordReader)? {
+        guard let maxAge = surroundings.maxAge, surroundings.copies == nil, inFlight == nil else { return nil }
         let copy = makeCopy(keeping: BaseCopies())
-        guard let team = teamCopy(keeping: copy) else { return }
+        guard let team = teamCopy(keeping: copy) else { return nil }
         copy.team.withLock { $0 = team }
-        if await team.snapshot(into: copy, maxAge: maxAge) { reader = CopyReader(copy: copy, airtable: client) }
+        guard await team.snapshot(into: copy, maxAge: maxAge) else { return nil }
+        return CopyReader(copy: copy, airtable: client)
     }
 
-    /// The reader made to put this process's writes' answers into the team's copies too, when it takes part.
-    mutating func writeThroughTeam() {
-        guard let address = teamAddress else { return }
+    /// The reader that also puts this process's writes' answers into the team's copies, when it takes part.
+    func teamWriteThrough() -> (any RecordReader)? {
+        guard let address = teamAddress else { return nil }
         // Read beside the schema, the layout is known once the schema confirms it, before anything is written.
         let (configuration, inFlight, fixed) = (configuration, inFlight, layoutNames.joined(separator: "\u{0}"))
         let names: @Sendable () async -> String? = {
@@ -78,6 +79,6 @@ extension Session {
         let writer = TeamWriter(
             connection: RedisConnection(address: address), owner: configuration.budgetOwner, names: names)
         let clock = client.serverClock
-        reader = TeamWriteThrough(base: reader, writer: writer, serverNow: { clock.now() })
+        return TeamWriteThrough(base: reader, writer: writer, serverNow: { clock.now() })
     }
 }

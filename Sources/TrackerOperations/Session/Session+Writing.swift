@@ -33,13 +33,7 @@ extension Session {
             return try await body()
         } catch let error as AppError where Self.contradictsMemory(error) && (inFlight != nil || !knowledge.isCurrent) {
             // Cold, the schema read beside the write says what was assumed wrongly; else it is read again.
-            let fresh = inFlight != nil ? try? await knowledge.layout() : try await knowledge.refreshed()
-            guard let fresh else { throw error }
-            var updated = self
-            updated.layout = fresh
-            updated.inFlight = nil
-            updated.client = client.using(fresh.fields)
-            updated.reader = reader.naming(fresh.fields)
+            guard let updated = try await withFreshSchema() else { throw error }
             try await recheck(updated)
             throw error
         }

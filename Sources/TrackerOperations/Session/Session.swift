@@ -16,19 +16,22 @@ import TrackerSystem
 /// schema contradicts is checked again and reported as the value that is wrong), a create through `create` (sent at
 /// most once, its lock confirmed by the client right before each attempt), and `finish` waits for the schema read in
 /// flight, so it is remembered and what was assumed is confirmed before the outcome is shown.
+///
+/// Its configuration, client, reader and layout are set in this file alone (opening it, and the schema confirmed or
+/// read again): an operation reads them and cannot put another client or reader in their place.
 package struct Session: Sendable {
-    package var configuration: Configuration
+    package private(set) var configuration: Configuration
     /// Airtable, its fields named as this base has them: what only Airtable answers (names matched by formula,
     /// comments, the schema). It writes only in the session's own write routes (`Writes`): its write methods are
     /// visible to no other file.
-    package var client: ProjectAPIClient
+    package private(set) var client: ProjectAPIClient
     /// Where listings and records by id are answered, chosen once when the session opened: Airtable, or the face's
     /// copy of the tables.
-    package var reader: any RecordReader
-    package var knowledge: BaseKnowledge
-    package var layout: TableLayout
+    package private(set) var reader: any RecordReader
+    package private(set) var knowledge: BaseKnowledge
+    package private(set) var layout: TableLayout
     /// The schema read going out beside the work, when the layout above is only assumed.
-    package var inFlight: SchemaInFlight? = nil
+    package private(set) var inFlight: SchemaInFlight? = nil
     /// What the session stands in: the day, the clock, the caches, the engine.
     package let surroundings: SessionSurroundings
     /// Whether this run may still be run again with the schema (shared with the face that runs the command).
@@ -39,6 +42,34 @@ package struct Session: Sendable {
 
     /// The layout confirmed by the schema read in flight, or the one in use: nothing is shown or written out before.
     package func confirmedLayout() async throws -> TableLayout { try await inFlight?.confirmed() ?? layout }
+
+    /// This session with the layout the schema read in flight confirms (the one in use when none is in flight).
+    package func withConfirmedLayout() async throws -> Session {
+        var confirmed = self
+        confirmed.layout = try await confirmedLayout()
+        return confirmed
+    }
+
+    /// This session with its layout confirmed and the schema read in flight done with: what comes next checks values
+    /// against the schema itself.
+    package func settled() async throws -> Session {
+        var settled = try await withConfirmedLayout()
+        settled.inFlight = nil
+        return settled
+    }
+
+    /// This session with the schema read again (or the read in flight, awaited): its layout, client and reader name the
+    /// fields as the base now has them. Nil when the read in flight failed.
+    func withFreshSchema() async throws -> Session? {
+        let fresh = inFlight != nil ? try? await knowledge.layout() : try await knowledge.refreshed()
+        guard let fresh else { return nil }
+        var updated = self
+        updated.layout = fresh
+        updated.inFlight = nil
+        updated.client = client.using(fresh.fields)
+        updated.reader = reader.naming(fresh.fields)
+        return updated
+    }
 
     /// Checks values against the base as this session last saw it.
     package func checker(command: String) async throws -> ValueChecker {
@@ -209,5 +240,61 @@ package final class SchemaAttempt: Sendable {
             }
             return try await work(SchemaAttempt(mayReadBeside: false))
         }
+    }
+}
+
+extension Session {
+    /// Opens a session on the base `configuration` names, with the table's layout (the remembered schema, or the
+    /// schema read now) and the reader chosen once: the face's copy when it keeps one, else Airtable.
+    ///
+    /// With `readingBeside`, work that only reads and confirms before writing anything out does not wait for a schema
+    /// that is not remembered: the layout is the one the secrets file assumes, and the schema read goes out beside the
+    /// work's first request (`inFlight`). A face that keeps a copy reads the schema first (the copy needs the layout
+    /// confirmed) unless `evenWithCopy`: the board's cold first screen, which is read without the copy (but from the
+    /// team's copy when it keeps one: that costs no request once the schema is known).
+    package static func open(
+        _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
+        attempt: SchemaAttempt, readingBeside: Bool = false, evenWithCopy: Bool = false
+    ) async throws -> Session {
+        var session = try await reading(
+            configuration, client: client, in: surroundings, attempt: attempt, readingBeside: readingBeside,
+            evenWithCopy: evenWithCopy)
+        // Every session's writes reach the team's copies, however its layout is known.
+        if let through = session.teamWriteThrough() { session.reader = through }
+        return session
+    }
+
+    /// The session with its reader chosen, before its writes are made to reach the team's copies.
+    private static func reading(
+        _ configuration: Configuration, client: ProjectAPIClient, in surroundings: SessionSurroundings,
+        attempt: SchemaAttempt, readingBeside: Bool, evenWithCopy: Bool
+    ) async throws -> Session {
+        let knowledge = BaseKnowledge(
+            client: client, cache: surroundings.cache, now: surroundings.now,
+            team: teamSchema(configuration, surroundings))
+        if readingBeside && attempt.mayReadBeside && !knowledge.remembersFreshSchema
+            && (surroundings.copies == nil || evenWithCopy && !configuration.teamCopy) && surroundings.maxAge == nil
+        {
+            let assumed = client.access.fieldSettings.assumed
+            let inFlight = SchemaInFlight(assumed: assumed) { try await knowledge.layout() }
+            attempt.began(inFlight)
+            return Session(
+                configuration: configuration, client: client.using(assumed), reader: client.using(assumed),
+                knowledge: knowledge,
+                layout: TableLayout(
+                    fields: assumed, table: nil, schema: nil,
+                    tasks: try? TaskLayout.resolve(client.access.tasks, projects: nil, schema: nil)),
+                inFlight: inFlight, surroundings: surroundings, attempt: attempt)
+        }
+        let layout = try await knowledge.layout()
+        var session = Session(
+            configuration: configuration, client: client.using(layout.fields), reader: client.using(layout.fields),
+            knowledge: knowledge, layout: layout, surroundings: surroundings, attempt: attempt)
+        if let chosen = session.copyReader() {
+            session.reader = chosen
+        } else if let snapshot = await session.teamSnapshotReader() {
+            session.reader = snapshot
+        }
+        return session
     }
 }
