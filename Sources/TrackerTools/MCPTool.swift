@@ -9,8 +9,10 @@ package struct MCPTool: Sendable {
     package var title: String
     /// When a model should use it, in two sentences at most.
     package var description: String
-    /// The command's words: `["task", "add"]`.
-    package var words: [String]
+    /// The command it runs, by its operation's own spec (the tool's schema is read off its flags).
+    package var command: CommandSpec
+    /// The verb, for a command word that serves several (`task add`).
+    package var verb: String? = nil
     /// The command's positional words, named for what they are.
     package var positionals: [Positional] = []
     /// The only flags of the command the tool offers, when its command word serves several verbs (`task`).
@@ -73,6 +75,9 @@ package struct MCPTool: Sendable {
         /// as `{items, total, truncated}`, so one call never floods an assistant's context.
         case sectionLimit
     }
+
+    /// The command's words: `["task", "add"]`.
+    package var words: [String] { [command.name] + (verb.map { [$0] } ?? []) }
 
     /// Whether the tool only reads.
     package var isReadOnly: Bool { annotations.readOnly }

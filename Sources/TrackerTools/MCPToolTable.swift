@@ -31,7 +31,7 @@ extension MCPTool {
             description:
                 "What needs the token's user (their overdue and soon-due projects, open tasks, what is new): use it first when asked what to work on."
                 + dataNote,
-            words: ["status"], fixed: ["--json"],
+            command: Status.spec, fixed: ["--json"],
             result: .object(keys: [
                 ("date", "today"), ("user", "the token's user"),
                 ("projects", "your projects due soon or overdue: {items, total, truncated}"),
@@ -43,14 +43,14 @@ extension MCPTool {
             description:
                 "Finds and counts projects by filters (overdue, due_within, category, lead, mine, client, search, view), with the total matched counted by tracker: never count them yourself."
                 + dataNote,
-            words: ["list"], fixed: ["--format", "ndjson"], result: .listing(noun: "projects", item: "project"),
+            command: List.spec, fixed: ["--format", "ndjson"], result: .listing(noun: "projects", item: "project"),
             annotations: Annotations(readOnly: true), extras: [.limit]),
         MCPTool(
             name: "show_project", title: "Show a project",
             description:
                 "One project by id or name with every field, its tasks (tasks.items) and files, and with comments: true its newest comments; use it before changing a project."
                 + dataNote,
-            words: ["show"], positionals: [projectArgument], fixed: ["--json"],
+            command: Show.spec, positionals: [projectArgument], fixed: ["--json"],
             result: .object(
                 keys: projectKeys + [
                     ("clientNames", "the clients' names, in the order of clients (null where unknown)"),
@@ -60,20 +60,20 @@ extension MCPTool {
             name: "add_project", title: "Add a project",
             description:
                 "Creates a project (name and due date required; values checked against the base, nothing created by a typo). Safe to repeat: with if_absent (on unless false) a project of that exact name is returned, not created again.",
-            words: ["add"], fixed: ["--json"], result: .object(keys: projectKeys + [created]),
+            command: Add.spec, fixed: ["--json"], result: .object(keys: projectKeys + [created]),
             annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent]),
         MCPTool(
             name: "update_project", title: "Change a project",
             description:
                 "Changes only the fields given of one project named exactly (or by id); complete: true marks it done, false reopens it. A partial name is refused with the name it meant.",
-            words: ["update"], positionals: [projectArgument], withheld: ["--complete", "--incomplete"],
+            command: Update.spec, positionals: [projectArgument], withheld: ["--complete", "--incomplete"],
             fixed: ["--json"], result: .object(keys: projectKeys),
             annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeFlags]),
         MCPTool(
             name: "delete_project", title: "Delete a project",
             description:
                 "Deletes one project named exactly (or by id); needs confirm: true, which you should only send after the person agreed.",
-            words: ["delete"], positionals: [projectArgument], fixed: ["--json"],
+            command: Delete.spec, positionals: [projectArgument], fixed: ["--json"],
             result: .array(noun: "deleted", item: "the deleted project"),
             annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm]),
         MCPTool(
@@ -81,7 +81,7 @@ extension MCPTool {
             description:
                 "Tasks (open by default; done or all) of one project or all, mine or one assignee's, with the total counted: use it for who is on what."
                 + dataNote,
-            words: ["tasks"],
+            command: Tasks.spec,
             positionals: [
                 Positional(
                     name: "project", description: "only this project's tasks (id or name)", isRequired: false)
@@ -91,7 +91,7 @@ extension MCPTool {
             name: "add_task", title: "Add a task",
             description:
                 "Adds a task to a project, optionally assigned (email, name or me) with an estimate in days. Safe to repeat: with if_absent (on unless false) a task of that name in that project is returned, not created again.",
-            words: ["task", "add"],
+            command: TaskCommand.spec, verb: "add",
             positionals: [projectArgument, Positional(name: "name", description: "the new task's name")],
             onlyFlags: TaskAdd.flags, fixed: ["--json"], result: .object(keys: taskKeys + [created]),
             annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent]),
@@ -99,21 +99,22 @@ extension MCPTool {
             name: "update_task", title: "Change a task",
             description:
                 "Changes a task's name, assignee, estimate, notes or project; complete: true ticks it done, false reopens it. Give project when task names repeat across projects.",
-            words: ["task", "update"], positionals: [taskArgument], onlyFlags: TaskUpdate.flags, fixed: ["--json"],
+            command: TaskCommand.spec, verb: "update", positionals: [taskArgument], onlyFlags: TaskUpdate.flags,
+            fixed: ["--json"],
             result: .object(keys: taskKeys),
             annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeVerbs]),
         MCPTool(
             name: "delete_task", title: "Delete a task",
             description:
                 "Deletes one task (give project when names repeat); needs confirm: true, which you should only send after the person agreed.",
-            words: ["task", "delete"], positionals: [taskArgument], onlyFlags: TaskDelete.flags,
+            command: TaskCommand.spec, verb: "delete", positionals: [taskArgument], onlyFlags: TaskDelete.flags,
             result: .lines(noun: "deleted", item: "the deleted task's id"),
             annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm]),
         MCPTool(
             name: "add_comment", title: "Comment on a project or task",
             description:
                 "Adds a comment to a project, or to a task when task is given. Each call adds one comment, so do not repeat a call that succeeded.",
-            words: ["comment"],
+            command: Comment.spec,
             positionals: [
                 Positional(
                     name: "project",
@@ -131,7 +132,7 @@ extension MCPTool {
             description:
                 "The comments on a project, or on a task when task is given, newest first, with the total counted."
                 + dataNote,
-            words: ["comments"],
+            command: Comments.spec,
             positionals: [
                 Positional(
                     name: "project",
@@ -144,7 +145,7 @@ extension MCPTool {
             description:
                 "The digest cron mails (overdue, due soon, done recently, open tasks in overdue projects over days, default 7): use it for a summary of the state of things."
                 + dataNote,
-            words: ["report"], fixed: ["--format", "json"],
+            command: Report.spec, fixed: ["--format", "json"],
             result: .object(keys: [
                 ("date", "today"), ("days", "the period in days"),
                 ("sections", "overdue, due, done and new, each {items, total, truncated}"),
@@ -154,14 +155,14 @@ extension MCPTool {
             name: "list_clients", title: "List clients",
             description:
                 "The Clients table: each client with its open and total projects, with the total counted." + dataNote,
-            words: ["clients"], fixed: ["--format", "ndjson"], result: .listing(noun: "clients", item: "client"),
+            command: Clients.spec, fixed: ["--format", "ndjson"], result: .listing(noun: "clients", item: "client"),
             annotations: Annotations(readOnly: true), extras: [.limit]),
         MCPTool(
             name: "list_files", title: "List a project's files",
             description:
                 "The attachments (mock-ups) of a project, or of a client with client: filename, size, type and address."
                 + dataNote,
-            words: ["files"],
+            command: Files.spec,
             positionals: [
                 Positional(name: "project", description: "the project (id or name)", isRequired: false)
             ], withheld: ["--download", "--force", "--remove"], fixed: ["--json"],
@@ -171,7 +172,7 @@ extension MCPTool {
             name: "download_files", title: "Download a project's files",
             description:
                 "Saves a project's attachments into directory (inside the server's root; default the root itself); files already there are skipped. Returns the paths written.",
-            words: ["files"],
+            command: Files.spec,
             positionals: [
                 Positional(name: "project", description: "the project (id or name)", isRequired: false),
                 Positional(
@@ -184,7 +185,7 @@ extension MCPTool {
             name: "attach_file", title: "Attach a file to a project",
             description:
                 "Uploads one file (at most 5 MB, from inside the server's root) to a project's attachments; the others stay. Each call uploads once, so do not repeat a call that succeeded.",
-            words: ["attach"],
+            command: Attach.spec,
             positionals: [
                 projectArgument,
                 Positional(name: "path", description: "the file, relative to the server's root", path: .read),

@@ -102,9 +102,9 @@ package struct ToolArguments {
             }
         }
         let fixed = Self.pairs(tool.fixed)
-        let spec = MCPTool.spec(named: tool.words[0])
+        let spec = tool.command
         var named = ScannedArguments(command: spec, positionals: Array(tool.words.dropFirst()) + words)
-        let specs = (spec?.flags ?? []) + CommandSpec.globalFlags
+        let specs = spec.flags + CommandSpec.globalFlags
         for pair in line + fixed {
             // The tools are read off the commands' specs: a flag the command lacks is this table's mistake, said so.
             guard let flag = specs.first(where: { $0.name == pair.name }) else {

@@ -5,19 +5,7 @@ import TrackerOperations
 /// The JSON Schemas of a tool, read off its command's flag specs (the registry), its positional words and its extras.
 extension MCPTool {
     /// The command's spec: its operation's own, so help, completion and the tool never disagree.
-    package var spec: CommandSpec {
-        guard let spec = Self.spec(named: words[0]) else { preconditionFailure("\(name) names no command") }
-        return spec
-    }
-
-    /// The spec of the command a tool runs, by its word: the operations mcp offers.
-    package static func spec(named word: String) -> CommandSpec? {
-        let specs: [CommandSpec] = [
-            Status.spec, List.spec, Show.spec, Add.spec, Update.spec, Delete.spec, Tasks.spec, TaskCommand.spec,
-            Comment.spec, Comments.spec, Report.spec, Clients.spec, Files.spec, Attach.spec,
-        ]
-        return specs.first { $0.name == word }
-    }
+    package var spec: CommandSpec { command }
 
     /// The command's flags this tool offers, in the spec's order.
     package var offeredFlags: [FlagSpec] {

@@ -321,4 +321,19 @@ struct CLITests {
     func theNetworkIsPreparedOnlyForCommandsThatMaySend(arguments: [String], expected: Bool) {
         #expect(CLI.loadsTransportAtStart(arguments) == expected)
     }
+
+    /// The commands that may answer from the team's copy say so on their specs (the contract's eight), and the parser
+    /// reads it there: `--max-age` is taken by them and refused by the others.
+    @Test func theCommandsThatReadTheTeamsCopySayItOnTheirSpecs() {
+        let readers = CommandRegistry.specs.filter { $0.facts.contains(.readsTeamCopy) }.map(\.name).sorted()
+        #expect(readers == ["calendar", "clients", "list", "report", "show", "status", "tasks", "timeline"])
+        let today = CalendarDate(year: 2026, month: 11, day: 29)!
+        let list = Invocation.parse(["list", "--max-age", "60"], today: today)
+        #expect((try? list.get())?.globals.maxAge == 60)
+        guard case .failure(let error) = Invocation.parse(["add", "--max-age", "5", "--name", "x"], today: today) else {
+            Issue.record("add took --max-age")
+            return
+        }
+        #expect(error.message.hasPrefix("--max-age is for the commands that only read: calendar, clients, list"))
+    }
 }

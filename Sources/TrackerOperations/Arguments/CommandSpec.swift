@@ -87,9 +87,24 @@ package enum ArgumentKind: Sendable {
     case projectThenDirectory
 }
 
+/// What a command is, beyond its words: said on its spec, where its flags and help are, so no list elsewhere names it.
+package struct CommandFacts: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// It never talks to Airtable (help, completion scripts, the version, the demo's own start).
+    package static let sendsNothing = CommandFacts(rawValue: 1 << 0)
+    /// It only reads, and may answer from the team's copy (`--max-age`, `"maxAge"`).
+    package static let readsTeamCopy = CommandFacts(rawValue: 1 << 1)
+    /// It draws before libcurl loads, and starts the loading itself once it has drawn (the board).
+    package static let drawsBeforeLoadingTransport = CommandFacts(rawValue: 1 << 2)
+}
+
 /// A subcommand's words: its flags, its positional argument and its help text.
 package struct CommandSpec: Sendable {
     package var name: String
+    /// What the command is beyond its words (it sends nothing; it may read the team's copy; it draws first).
+    package var facts: CommandFacts = []
     package var summary: String
     package var usage: [String]
     package var positional: String? = nil
@@ -100,23 +115,22 @@ package struct CommandSpec: Sendable {
     package var notes: [String] = []
 
     /// Whether the command talks to Airtable (everything but help, completion scripts and the version).
-    package var usesNetwork: Bool { !["help", "completion", "--version", "demo"].contains(name) }
+    package var usesNetwork: Bool { !facts.contains(.sendsNothing) }
     /// Whether libcurl starts loading as the command starts. Not for the board, which draws first: loading libcurl and
     /// the ~30 libraries behind it holds the loader's lock, which the runtime's first threads wait on, so ten boards
     /// opened together on two cores drew their first frame ~30 ms late; the board loads it after that frame.
-    package var loadsTransportAtStart: Bool { usesNetwork && !Self.drawsBeforeLoadingTransport.contains(name) }
-    /// The commands that start libcurl loading themselves, once they have drawn.
-    package static let drawsBeforeLoadingTransport: Set<String> = ["board"]
+    package var loadsTransportAtStart: Bool { usesNetwork && !facts.contains(.drawsBeforeLoadingTransport) }
 
     package func flag(named name: String) -> FlagSpec? {
         flags.first { $0.name == name || $0.short == name }
     }
     /// Each stored value given.
     package init(
-        name: String, summary: String, usage: [String], positional: String? = nil,
+        name: String, facts: CommandFacts = [], summary: String, usage: [String], positional: String? = nil,
         arguments: ArgumentKind = ArgumentKind.none, flags: [FlagSpec], examples: [String], notes: [String] = []
     ) {
         self.name = name
+        self.facts = facts
         self.summary = summary
         self.usage = usage
         self.positional = positional
@@ -143,11 +157,6 @@ extension CommandSpec {
             name: "--color", value: "WHEN", choices: ColorChoice.allCases.map(\.rawValue),
             help: "colour output: auto (on a terminal, unless NO_COLOR), always or never"),
         FlagSpec(name: "--help", short: "-h", help: "show help for the command"),
-    ]
-
-    /// The commands that only read, which may answer from the team's copy (`--max-age`, `"maxAge"`).
-    package static let readsFromTeamCopy: Set<String> = [
-        "list", "show", "status", "report", "tasks", "clients", "calendar", "timeline",
     ]
 
     /// The flags of a project's fields, shared by `add` and `update`.

@@ -4,7 +4,8 @@ import TrackerModel
 /// would hide Foundation's in the whole module.)
 package struct CalendarFeed: Operation, Equatable {
     package static let spec = CommandSpec(
-        name: "calendar", summary: "Write the due dates as an iCalendar file for calendar apps.",
+        name: "calendar", facts: [.readsTeamCopy],
+        summary: "Write the due dates as an iCalendar file for calendar apps.",
         usage: [
             "tracker calendar [--all] [--out FILE] [--overdue] [--due-before DATE]",
             "                 [--due-within DAYS] [--complete | --incomplete] [--category NAME]",

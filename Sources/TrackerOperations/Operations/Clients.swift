@@ -4,7 +4,7 @@ import TrackerModel
 /// `tracker clients`: the Clients table, each client with its open and total projects.
 package struct Clients: Operation, Equatable {
     package static let spec = CommandSpec(
-        name: "clients", summary: "List the clients, with their open and total projects.",
+        name: "clients", facts: [.readsTeamCopy], summary: "List the clients, with their open and total projects.",
         usage: ["tracker clients [--json | --format table|tsv|json|ndjson]"],
         flags: [
             FlagSpec(

@@ -4,7 +4,7 @@ import TrackerModel
 /// `tracker list`: streams every matching project in the chosen format, page by page.
 package struct List: Operation, Equatable {
     package static let spec = CommandSpec(
-        name: "list", summary: "List projects: what is due, overdue and done.",
+        name: "list", facts: [.readsTeamCopy], summary: "List projects: what is due, overdue and done.",
         usage: [
             "tracker list [--overdue] [--due-before DATE] [--due-within DAYS] [--complete | --incomplete]",
             "             [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--view NAME]",

@@ -4,7 +4,8 @@ import TrackerModel
 /// `tracker report`: what is overdue, due soon, done and new, as text, markdown, HTML, JSON or a whole mail.
 package struct Report: Operation, Equatable {
     package static let spec = CommandSpec(
-        name: "report", summary: "Summarise what is overdue, due soon, done and new, for a mail.",
+        name: "report", facts: [.readsTeamCopy],
+        summary: "Summarise what is overdue, due soon, done and new, for a mail.",
         usage: [
             "tracker report [--days N] [--by lead|category] [--always]",
             "               [--format text|markdown|html|json|email] [--to ADDRESS]... [--from ADDRESS]",

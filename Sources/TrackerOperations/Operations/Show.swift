@@ -4,7 +4,7 @@ import TrackerModel
 /// `tracker show`: one project, by id or name, as a human view or as JSON.
 package struct Show: Operation, Equatable {
     package static let spec = CommandSpec(
-        name: "show", summary: "Show every field of one project, by id or name.",
+        name: "show", facts: [.readsTeamCopy], summary: "Show every field of one project, by id or name.",
         usage: ["tracker show ID|NAME [--json]"], positional: "ID|NAME", arguments: .projects,
         flags: [
             FlagSpec(name: "--json", help: "print the project object as JSON"),

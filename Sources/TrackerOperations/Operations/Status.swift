@@ -4,7 +4,8 @@ import TrackerModel
 /// `tracker status`: the one screen to start a day with, for the token's user (like `gh status`).
 package struct Status: Operation, Equatable {
     package static let spec = CommandSpec(
-        name: "status", summary: "What needs you today: your late and due projects, your open tasks, what is new.",
+        name: "status", facts: [.readsTeamCopy],
+        summary: "What needs you today: your late and due projects, your open tasks, what is new.",
         usage: ["tracker status [--days N] [--json]"],
         flags: [
             FlagSpec(

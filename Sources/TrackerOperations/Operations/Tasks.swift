@@ -4,7 +4,7 @@ import TrackerModel
 /// `tracker tasks [PROJECT]`: the tasks of the Tasks table, grouped under their projects.
 package struct Tasks: Operation, Equatable {
     package static let spec = CommandSpec(
-        name: "tasks", summary: "List tasks: what is left to do, by project.",
+        name: "tasks", facts: [.readsTeamCopy], summary: "List tasks: what is left to do, by project.",
         usage: [
             "tracker tasks [PROJECT] [--mine | --assignee EMAIL|NAME|me] [--open | --done | --all] [--search TEXT]",
             "              [--limit N] [--format table|tsv|csv|json|ndjson] [--json] [--columns COL[,COL]...]",

@@ -4,7 +4,8 @@ import TrackerModel
 /// `tracker timeline`: the open projects as bars from kickoff to due over the coming weeks.
 package struct Timeline: Operation, Equatable {
     package static let spec = CommandSpec(
-        name: "timeline", summary: "Draw the open projects from kickoff to due over the coming weeks.",
+        name: "timeline", facts: [.readsTeamCopy],
+        summary: "Draw the open projects from kickoff to due over the coming weeks.",
         usage: [
             "tracker timeline [--weeks N] [--overdue] [--due-before DATE] [--due-within DAYS]",
             "                 [--category NAME] [--lead NAME|EMAIL] [--search TEXT] [--view NAME]",

@@ -70,8 +70,12 @@ enum CLI {
             !arguments[index].hasPrefix("-") && (index == 0 || !valued.contains(arguments[index - 1]))
         }
         guard let command = index.map({ arguments[$0] }) ?? arguments.first else { return false }
-        return !["help", "completion", CompletionNames.command, "--version", "-V"].contains(command)
-            && !CommandSpec.drawsBeforeLoadingTransport.contains(command)
+        // Each command says it on its spec; the version (a flag) and completion's hidden word are not in the registry.
+        switch command {
+        case "-V", Version.spec.name: return Version.spec.loadsTransportAtStart
+        case CompletionNames.command: return false
+        default: return CommandRegistry.spec(named: command)?.loadsTransportAtStart ?? true
+        }
     }
 
     /// Prints `tracker: <message>` and the hint on stderr, and returns the error's exit code.

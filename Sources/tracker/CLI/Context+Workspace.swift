@@ -34,7 +34,7 @@ extension Context {
         surface.profile = invocation.globals.profile
         surface.timeoutSeconds = invocation.globals.timeoutSeconds
         surface.maxAge = invocation.globals.maxAge
-        surface.readsFromTeamCopy = CommandSpec.readsFromTeamCopy.contains(type(of: invocation.command).spec.name)
+        surface.readsFromTeamCopy = type(of: invocation.command).spec.facts.contains(.readsTeamCopy)
         surface.makePacer = context.makePacer
         (surface.cache, surface.state) = (context.cacheDirectory, context.stateDirectory)
         surface.rememberedConfiguration = context.rememberedConfiguration

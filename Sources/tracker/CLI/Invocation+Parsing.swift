@@ -144,10 +144,11 @@ extension Invocation {
                 throw AppError.usage(
                     "--max-age must be a number of seconds from 0 to 86400, not '\(text)'", command: context)
             }
-            guard let context, CommandSpec.readsFromTeamCopy.contains(context) else {
+            guard let context, CommandRegistry.spec(named: context)?.facts.contains(.readsTeamCopy) == true else {
+                let readers = CommandRegistry.specs.filter { $0.facts.contains(.readsTeamCopy) }.map(\.name)
                 throw AppError.usage(
-                    "--max-age is for the commands that only read: "
-                        + CommandSpec.readsFromTeamCopy.sorted().joined(separator: ", "), command: context)
+                    "--max-age is for the commands that only read: " + readers.sorted().joined(separator: ", "),
+                    command: context)
             }
             globals.maxAge = seconds
         }

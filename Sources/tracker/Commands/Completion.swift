@@ -9,7 +9,7 @@ import TrackerOperations
 /// `tracker completion`: prints a shell completion script.
 struct Completion: Command {
     static let spec = CommandSpec(
-        name: "completion", summary: "Print a shell completion script (bash, zsh or fish).",
+        name: "completion", facts: [.sendsNothing], summary: "Print a shell completion script (bash, zsh or fish).",
         usage: ["tracker completion bash|zsh|fish"], positional: "SHELL", arguments: .shells, flags: [],
         examples: [
             "eval \"$(tracker completion bash)\"    # in ~/.bashrc",

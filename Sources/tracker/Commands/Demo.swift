@@ -17,7 +17,7 @@ import TrackerSystem
 /// `tracker demo`: a Project tracker base served on this machine, and a shell (or one command) pointed at it.
 struct Demo: Command {
     static let spec = CommandSpec(
-        name: "demo", summary: "Try tracker on a demo base on this machine; no account needed.",
+        name: "demo", facts: [.sendsNothing], summary: "Try tracker on a demo base on this machine; no account needed.",
         usage: ["tracker demo [-- COMMAND [ARGS]...]"], positional: "-- COMMAND",
         flags: [],
         examples: ["tracker demo", "tracker demo -- list --overdue", "tracker demo -- show \"Coffee packaging\""],

@@ -9,7 +9,7 @@ import TrackerOperations
 /// `tracker help`: help for tracker or one of its commands, or the manual page.
 struct Help: Command {
     static let spec = CommandSpec(
-        name: "help", summary: "Show help for tracker or one of its commands.",
+        name: "help", facts: [.sendsNothing], summary: "Show help for tracker or one of its commands.",
         usage: ["tracker help [COMMAND] | tracker help --man"], positional: "COMMAND", arguments: .commands,
         flags: [FlagSpec(name: "--man", help: "print the manual page (roff), e.g. for man(1)")],
         examples: ["tracker help add", "tracker help --man | man -l -"])

@@ -5,7 +5,8 @@ import TrackerOperations
 struct Version: Command {
     /// Not a subcommand but the global `--version` flag, so the registry does not list it.
     static let spec = CommandSpec(
-        name: "--version", summary: "Print tracker's version.", usage: ["tracker --version"], flags: [],
+        name: "--version", facts: [.sendsNothing], summary: "Print tracker's version.", usage: ["tracker --version"],
+        flags: [],
         examples: ["tracker --version"])
 
     init() {}
