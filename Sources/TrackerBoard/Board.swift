@@ -10,7 +10,7 @@ import TrackerOperations
 /// `tracker board`: the table on one live screen, in columns, for a person at a terminal.
 package struct Board: Equatable, Sendable {
     package static let spec = CommandSpec(
-        name: "board", facts: [.drawsBeforeLoadingTransport],
+        name: "board", facts: [.drawsBeforeLoadingTransport, .staysOpen],
         summary: "The projects on one live screen: columns of cards to open, tick off and comment.",
         usage: [
             "tracker board [--overdue] [--due-before DATE] [--due-within DAYS] [--category NAME]",

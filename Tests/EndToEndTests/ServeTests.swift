@@ -197,6 +197,30 @@ final class ServeTests: FakeAirtableTestCase {
         XCTAssertTrue(health.text.hasPrefix("unavailable: Airtable refuses the server's token"), health.text)
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
     }
+
+    /// The server's one workspace reads its configuration again on SIGHUP: its revoked token replaced in the secrets
+    /// file, the health is good again without a restart (broken by a workspace that keeps the first reading for its
+    /// life, or a health that looks only at what a call last read).
+    func testSIGHUPReadsTheConfigurationAgain() throws {
+        var options = FakeAirtable.Options()
+        options.persons = [Self.alice: "usrALICE000000001"]
+        try startFake(options: options)
+        let machine = try configuredTracker()
+        let serve = try ServeProcess(machine)
+        fake.revoke(fake.options.token)
+        XCTAssertEqual(RawHTTP.request(port: serve.port, method: "GET", path: "/healthz").status, 503)
+        let secrets = machine.runtimeDirectory + "/Secrets.json"
+        let text = try String(contentsOfFile: secrets, encoding: .utf8)
+        try text.replacingOccurrences(of: fake.options.token, with: Self.alice).write(
+            toFile: secrets, atomically: false, encoding: .utf8)
+        kill(serve.process.processIdentifier, SIGHUP)
+        for _ in 0..<250 where !serve.stderr.contains("reading the configuration again") { usleep(20_000) }
+        XCTAssertTrue(serve.stderr.contains("reading the configuration again"), serve.stderr)
+        let health = RawHTTP.request(port: serve.port, method: "GET", path: "/healthz")
+        XCTAssertEqual(health.status, 200, health.text)
+        XCTAssertFalse(serve.stderr.contains(Self.alice), "a token in the log")
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
 }
 
 /// A value shared between a test and a thread it starts.

@@ -47,6 +47,24 @@ import Testing
         return (context.workspace(for: Invocation(command: Help()), today: today), context, host)
     }
 
+    /// One workspace serves every call of a face: each call's sessions speak with the token of the person who asks and
+    /// see the call's day, while the workspace's own configuration (and its copies' token) stays the face's (broken by
+    /// a scope whose person is kept by the workspace, or a copy that speaks as the person).
+    @Test func oneWorkspaceServesEachCallsPersonAndDay() throws {
+        let (workspace, _, _) = Self.workspace([])
+        let person = "patFAKEperson0000.fakefakefakefakefakefakefakefakefakefakefakefakefakefakefakefake"
+        let tomorrow = try #require(CalendarDate(year: 2026, month: 11, day: 30))
+        let scope = Workspace.Scope(today: tomorrow, personToken: person)
+        let asked = try workspace.configuration(for: scope)
+        #expect(asked.token == person)
+        #expect(try workspace.loadConfiguration().token == Fixture.token)
+        let surroundings = workspace.surroundings(asked, scope: scope)
+        #expect(surroundings.today == tomorrow)
+        #expect(surroundings.copyToken == Fixture.token)
+        #expect(try workspace.configuration(for: Workspace.Scope()).token == Fixture.token)
+        #expect(workspace.surroundings(asked).copyToken == nil)
+    }
+
     @Test func aListingHandsOnEveryPageAndTalliesWhatItRead() async throws {
         let (opener, host) = Self.opener([
             .http(200, body: Fixture.page(["a", "b"], offset: "o1")), .http(200, body: Fixture.page(["c"], first: 2)),

@@ -98,6 +98,8 @@ package struct CommandFacts: OptionSet, Sendable {
     package static let readsTeamCopy = CommandFacts(rawValue: 1 << 1)
     /// It draws before libcurl loads, and starts the loading itself once it has drawn (the board).
     package static let drawsBeforeLoadingTransport = CommandFacts(rawValue: 1 << 2)
+    /// It is a face that stays open (board, mcp, serve): its requests are counted under its own name.
+    package static let staysOpen = CommandFacts(rawValue: 1 << 3)
 }
 
 /// A subcommand's words: its flags, its positional argument and its help text.

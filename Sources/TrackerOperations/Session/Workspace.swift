@@ -8,11 +8,26 @@ import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 
-/// What a face's sessions stand on, made once by the face (the command line for each command, `mcp` and the board for
-/// their lives, the operation tests for each test): the configuration, read once; how a client is made; the engine
-/// shared with other tracker processes; the face's copies. And the one way to open a session from them, with the
-/// schema-first retry written once (`SessionOpener`).
+/// What a face's sessions stand on, made once by the face (the command line for each command; `mcp`, `serve` and the
+/// board for their lives; the operation tests for each test): the configuration, read once; how a client is made; the
+/// engine shared with other tracker processes; the face's copies. And the one way to open a session from them, with the
+/// schema-first retry written once (`SessionOpener`). What changes from call to call (the day, who asks) comes with
+/// each session as its `Scope`, never by making another workspace.
 package final class Workspace: Sendable {
+    /// What one call brings to the sessions it opens.
+    package struct Scope: Sendable {
+        /// The day the call runs on; nil: the workspace's.
+        package var today: CalendarDate?
+        /// Who asks, when not the configuration's own token (`serve`: the bearer's personal access token): the
+        /// sessions read and write as that person, while the face's copies keep themselves up to date with its own.
+        package var personToken: String?
+
+        package init(today: CalendarDate? = nil, personToken: String? = nil) {
+            self.today = today
+            self.personToken = personToken
+        }
+    }
+
     /// What the face gives its workspace: where the configuration is read from, its clocks, its transport and engine,
     /// and how it speaks (a line on its stderr, a secret it must never show).
     package struct Surface: Sendable {
@@ -56,9 +71,6 @@ package final class Workspace: Sendable {
         package var rememberedConfiguration: Locked<Configuration?>? = nil
         /// The tables a face that stays keeps between its calls; nil for a one-shot command.
         package var copies: BaseCopies? = nil
-        /// Who asks, when not the configuration's own token (`serve`: the bearer's personal access token): the
-        /// sessions read and write as that person, while the face's copies keep themselves up to date with its own.
-        package var personToken: String? = nil
         /// What tracker calls itself in each request's User-Agent.
         package var userAgent: String
         /// Says a line of tracker's (a warning) where the face says such things.
@@ -93,32 +105,34 @@ package final class Workspace: Sendable {
 
     package init(_ surface: Surface) { self.surface = surface }
 
-    /// The configuration, as every command reads it; read once, its secrets told to the face first.
+    /// The configuration, as every command reads it; read once (where the face remembers it, until the face forgets it:
+    /// `serve`'s SIGHUP), its secrets told to the face first.
     package func loadConfiguration() throws -> Configuration {
-        if let loaded = configuration.withLock({ $0 }) { return loaded }
-        var loaded: Configuration
-        if let remembered = surface.rememberedConfiguration?.withLock({ $0 }) {
+        let memory = surface.rememberedConfiguration ?? configuration
+        let loaded: Configuration
+        if let remembered = memory.withLock({ $0 }) {
             loaded = remembered
         } else {
             loaded = try ConfigurationLoader.load(
                 secretsFlag: surface.secretsPath, profile: surface.profile, environment: surface.environment,
                 currentDirectory: surface.currentDirectory, warn: surface.warn
             ).get()
-            surface.rememberedConfiguration?.withLock { $0 = loaded }
+            memory.withLock { $0 = loaded }
         }
+        // Told each time (the face forgets nothing it was told): another workspace may have read it.
         surface.conceal(loaded.token)
-        // The face's own token stays the copies'; the sessions speak as the person who asks.
-        ownToken.withLock { $0 = loaded.token }
-        if let person = surface.personToken {
-            surface.conceal(person)
-            loaded.token = person
-        }
-        configuration.withLock { $0 = loaded }
         return loaded
     }
 
-    /// The configuration's own token, once read (the face's, whoever asks).
-    private let ownToken = Locked<String?>(nil)
+    /// The configuration a call's sessions speak with: the face's, with the token of the person who asks.
+    package func configuration(for scope: Scope) throws -> Configuration {
+        var configuration = try loadConfiguration()
+        if let person = scope.personToken {
+            surface.conceal(person)
+            configuration.token = person
+        }
+        return configuration
+    }
 
     /// The directory shared with the user's other tracker processes; an unusable one is said once.
     package func sharedDirectory() -> RuntimeDirectory {
@@ -161,14 +175,15 @@ package final class Workspace: Sendable {
     /// What every session of this workspace stands in: the day, the clocks, the caches, the engine, the copies. What
     /// a person can be asked is the face's to add (`adjust`).
     package func surroundings(
-        _ configuration: Configuration, adjust: (inout SessionSurroundings) -> Void = { _ in }
+        _ configuration: Configuration, scope: Scope = Scope(), adjust: (inout SessionSurroundings) -> Void = { _ in }
     ) -> SessionSurroundings {
         var surroundings = SessionSurroundings(
-            today: surface.today, timeZone: surface.timeZone, now: surface.now, network: surface.network,
+            today: scope.today ?? surface.today, timeZone: surface.timeZone, now: surface.now, network: surface.network,
             cache: surface.cache, coordination: coordination(configuration), copies: surface.copies)
         surroundings.state = surface.state
         surroundings.warn = surface.warn
-        if surface.personToken != nil { surroundings.copyToken = ownToken.withLock { $0 } }
+        // The face's own token stays the copies'; the sessions speak as the person who asks.
+        if scope.personToken != nil { surroundings.copyToken = try? loadConfiguration().token }
         if surface.readsFromTeamCopy, surface.copies == nil {
             surroundings.maxAge = surface.maxAge ?? configuration.maxAge
         }
@@ -179,19 +194,24 @@ package final class Workspace: Sendable {
     /// Opens a session as `opening` asks (see `Session.open`), for one run of an operation; `adjust` adds what the
     /// face can ask of a person.
     package func session(
-        _ opening: SessionOpening, attempt: SchemaAttempt,
+        _ opening: SessionOpening, attempt: SchemaAttempt, scope: Scope = Scope(),
         adjust: @Sendable (inout SessionSurroundings) -> Void = { _ in }
     ) async throws -> Session {
-        let configuration = try loadConfiguration()
+        let configuration = try configuration(for: scope)
         return try await Session.open(
             configuration, client: makeClient(configuration: configuration),
-            in: surroundings(configuration, adjust: adjust), attempt: attempt,
+            in: surroundings(configuration, scope: scope, adjust: adjust), attempt: attempt,
             readingBeside: opening.readingBeside, evenWithCopy: opening.evenWithCopy)
     }
 
-    /// Opens sessions for operations, each run with its own attempt (so it may run once more with the schema first).
-    package func opener(adjust: @escaping @Sendable (inout SessionSurroundings) -> Void = { _ in }) -> SessionOpener {
-        SessionOpener { [self] opening, attempt in try await session(opening, attempt: attempt, adjust: adjust) }
+    /// Opens sessions for operations, each run with its own attempt (so it may run once more with the schema first),
+    /// for one call's `scope`.
+    package func opener(
+        scope: Scope = Scope(), adjust: @escaping @Sendable (inout SessionSurroundings) -> Void = { _ in }
+    ) -> SessionOpener {
+        SessionOpener { [self] opening, attempt in
+            try await session(opening, attempt: attempt, scope: scope, adjust: adjust)
+        }
     }
 
     /// What this workspace's sessions stand on, for work that comes before one (doctor, init).

@@ -6,14 +6,13 @@ extension Context {
     /// `--secrets`, `--profile` and `--timeout`; its requests said on stderr with `--verbose`, its waits on the status
     /// line. Every face the executable starts makes its sessions so: the command line, `mcp`, the board.
     func workspace(
-        for invocation: Invocation, today: CalendarDate, output: Output? = nil, status: StatusLine? = nil,
-        person: String? = nil
+        for invocation: Invocation, today: CalendarDate, output: Output? = nil, status: StatusLine? = nil
     ) -> Workspace {
         let context = self
         let output = output ?? context.output
         var network = context.network
         let name = type(of: invocation.command).spec.name
-        network.face = ["board", "mcp", "serve"].contains(name) ? name : "cli"
+        network.face = type(of: invocation.command).spec.facts.contains(.staysOpen) ? name : "cli"
         if invocation.globals.isVerbose {
             network.log = { [output] line in output.standardError("tracker: \(line)\n") }
         }
@@ -39,7 +38,6 @@ extension Context {
         (surface.cache, surface.state) = (context.cacheDirectory, context.stateDirectory)
         surface.rememberedConfiguration = context.rememberedConfiguration
         surface.copies = context.copies
-        surface.personToken = person
         surface.warn = { [output] line in output.standardError("tracker: \(line)\n") }
         surface.conceal = { [output] secret in output.conceal(secret) }
         return Workspace(surface)

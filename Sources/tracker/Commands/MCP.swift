@@ -18,7 +18,8 @@ import TrackerSystem
 /// `tracker mcp`: the base's tools for an AI assistant, over the Model Context Protocol on stdin and stdout.
 struct MCP: Command {
     static let spec = CommandSpec(
-        name: "mcp", summary: "Serve the base's tools to an AI assistant (Model Context Protocol, stdio).",
+        name: "mcp", facts: [.staysOpen],
+        summary: "Serve the base's tools to an AI assistant (Model Context Protocol, stdio).",
         usage: ["tracker mcp [--profile NAME] [--read-only] [--root DIR]"],
         flags: [
             FlagSpec(name: "--read-only", help: "offer only the tools that read (no writes, uploads or downloads)"),
@@ -113,16 +114,13 @@ extension Runner {
     /// What the server's tools are given: sessions opened as the command line opens them in the server's
     /// surroundings (each call's Ctrl-C its own), the clock, the uploads' checks, the copies' turns, the token.
     func toolHost(_ served: Context) -> ToolHost {
-        let invocation = invocation
+        // One workspace for the server's life; each call brings its day and who asks (a call's interruption is the
+        // tool runner's, which cleans up after a cancelled call).
+        let workspace = served.workspace(for: invocation, today: today)
         var host = ToolHost(
             opener: { scope in
-                var call = served
-                call.output = Output(
-                    standardOutput: { _ in }, standardError: served.output.rawStandardError, isStdoutTerminal: false,
-                    terminalWidth: nil)
-                call.interruption = scope.interruption
-                let today = CalendarDate(call.now(), in: call.timeZone)
-                return call.workspace(for: invocation, today: today, person: scope.person?.token).opener()
+                let today = CalendarDate(served.now(), in: served.timeZone)
+                return workspace.opener(scope: Workspace.Scope(today: today, personToken: scope.person?.token))
             }, now: served.now, timeZone: served.timeZone,
             checkUploads: { paths, command in
                 try UploadChecks.files(paths, command: command, relativeTo: served.currentDirectory)

@@ -16,7 +16,8 @@ import TrackerTeam
 /// cannot start a process; each person comes with their own Airtable token.
 struct Serve: Command {
     static let spec = CommandSpec(
-        name: "serve", summary: "Serve the base's tools over HTTP to a team's assistants (MCP, Streamable HTTP).",
+        name: "serve", facts: [.staysOpen],
+        summary: "Serve the base's tools over HTTP to a team's assistants (MCP, Streamable HTTP).",
         usage: [
             "tracker serve [--listen ADDR:PORT] [--public-url URL] [--origin ORIGIN]... [--read-only] [--root DIR]"
         ],
@@ -106,14 +107,18 @@ extension Runner {
             home: context.environment["HOME"])
         let tools = MCPTool.all.filter { !options.readOnly || $0.isReadOnly }
         let server = MCPServer(tools: tools, runner: ToolRunner(host: toolHost(served), root: root))
-        let (invocation, today) = (invocation, today)
-        let doorkeeper = Doorkeeper { token in await Self.check(token, in: served, for: invocation, today: today) }
+        // The bearers are checked quietly (a refusal is the doorkeeper's to say, once).
+        var quiet = served
+        quiet.output = Output(standardOutput: { _ in }, standardError: { _ in }, isStdoutTerminal: false)
+        let checking = quiet.workspace(for: invocation, today: today)
+        let doorkeeper = Doorkeeper { token in await Self.check(token, in: checking) }
         let standardError = context.output.rawStandardError
         var faceHost = ServeFace.Host(
             doorkeeper: doorkeeper,
             health: {
                 // The server's own token, checked as a person's is (a minute's verdict): Airtable still lets it in.
-                guard let own = served.rememberedConfiguration?.withLock({ $0?.token }) else {
+                // Read again after a SIGHUP, so the health says at once what the new one is worth.
+                guard let own = try? workspace.loadConfiguration().token else {
                     return "its configuration could not be read"
                 }
                 switch await doorkeeper.verdict(on: "Bearer " + own) {
@@ -180,13 +185,8 @@ extension Runner {
     }
 
     /// Whether `token` is a person's that reads the base: who it is (`whoami`), then one record read with it.
-    fileprivate static func check(
-        _ token: String, in served: Context, for invocation: Invocation, today: CalendarDate
-    ) async -> Doorkeeper.Verdict {
-        var quiet = served
-        quiet.output = Output(standardOutput: { _ in }, standardError: { _ in }, isStdoutTerminal: false)
-        let workspace = quiet.workspace(for: invocation, today: today, person: token)
-        guard let configuration = try? workspace.loadConfiguration() else {
+    fileprivate static func check(_ token: String, in workspace: Workspace) async -> Doorkeeper.Verdict {
+        guard let configuration = try? workspace.configuration(for: Workspace.Scope(personToken: token)) else {
             return .unavailable("the server's configuration could not be read")
         }
         let client = workspace.makeClient(configuration: configuration)
