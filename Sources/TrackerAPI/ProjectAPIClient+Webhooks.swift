@@ -149,7 +149,7 @@ extension ProjectAPIClient {
 
     /// Makes the one webhook tracker polls: record changes of every table, no notification address. Needs the scope
     /// and the base's creator permission (else 403); the 11th of a base is 422.
-    public func createWebhook() async -> Result<ListedWebhook, AppError> {
+    @_spi(Webhooks) public func createWebhook() async -> Result<ListedWebhook, AppError> {
         let filters = JSONValue.object([("dataTypes", .array([.string("tableData")]))])
         let body = JSONValue.object([("specification", .object([("options", .object([("filters", filters)]))]))])
         // Not idempotent: a lost answer leaves a hook that the next listing finds by its shape and adopts.
@@ -169,7 +169,7 @@ extension ProjectAPIClient {
     /// Makes a webhook that pings `notificationURL` when a record changes (`tracker serve`'s doorbell: it reads no
     /// payloads of its own; the copy's poller reads its hook's). Its id, the key its pings are signed with (given only
     /// now), and when it expires unless refreshed.
-    public func createDoorbell(notificationURL: String) async -> Result<Doorbell, AppError> {
+    @_spi(Webhooks) public func createDoorbell(notificationURL: String) async -> Result<Doorbell, AppError> {
         let filters = JSONValue.object([("dataTypes", .array([.string("tableData")]))])
         let body = JSONValue.object([
             ("notificationUrl", .string(notificationURL)),
@@ -188,7 +188,7 @@ extension ProjectAPIClient {
     }
 
     /// Gives the hook another 7 days; answers its new expiration time.
-    public func refreshWebhook(_ id: String) async -> Result<String?, AppError> {
+    @_spi(Webhooks) public func refreshWebhook(_ id: String) async -> Result<String?, AppError> {
         let url = URL(string: webhooksURL.absoluteString + "/" + Self.escape(id) + "/refresh")!
         return await network.send(request(url, method: "POST"), kind: .idempotent).flatMap { data in
             Result { () throws(AppError) in try RecordDecoding.body(data)["expirationTime"]?.stringValue }

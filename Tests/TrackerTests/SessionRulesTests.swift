@@ -110,6 +110,20 @@
             #expect(importing == ["TrackerOperations/Session/Session+Writing.swift"])
         }
 
+        /// The webhook writes (make a hook, make serve's doorbell, refresh one) are the write gate's one named
+        /// exception: outside the API, only the doorbell's keeper sees them (broken by one more importer).
+        @Test func onlyTheDoorbellKeeperSeesTheWebhookWrites() throws {
+            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources")
+            let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".swift") }
+            let importing = try files.filter {
+                try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8).contains(
+                    "@_spi(Webhooks) import")
+            }
+            #expect(importing == ["tracker/Faces/DoorbellKeeper.swift"])
+        }
+
         /// An operation cannot put another client, reader or layout in its session's place: they are set in
         /// Session.swift alone (an operation that assigns `session.reader` then does not compile). Broken by any of
         /// them declared `package var`.

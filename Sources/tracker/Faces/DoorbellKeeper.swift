@@ -3,7 +3,8 @@
 #else
     import Foundation
 #endif
-import TrackerAPI
+// The webhook writes are the session's one exception: the doorbell is serve's, made and refreshed here alone.
+@_spi(Webhooks) import TrackerAPI
 import TrackerModel
 import TrackerNetwork
 import TrackerOperations
