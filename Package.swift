@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "LoopbackTLS"),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
         // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.
-        .executableTarget(name: "benchmark", dependencies: ["FakeAirtable"], exclude: ["README.md"]),
+        .executableTarget(name: "benchmark", dependencies: ["FakeAirtable", "TrackerHTTP"], exclude: ["README.md"]),
         .executableTarget(name: "measure-child"),
         .testTarget(
             name: "TrackerTests",
@@ -89,6 +89,8 @@ let package = Package(
         // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["FakeAirtable", "LoopbackTLS", "TrackerNetwork", "TrackerAPI", "TrackerTeam"]),
+            dependencies: [
+                "FakeAirtable", "LoopbackTLS", "TrackerNetwork", "TrackerAPI", "TrackerTeam", "TrackerHTTP",
+            ]),
     ]
 )

@@ -1,58 +1,29 @@
 import FakeAirtable
 import Foundation
+import TrackerHTTP
 
 /// One HTTP/1.1 connection kept alive, as an assistant's client keeps one: a request written, its answer read by its
 /// Content-Length.
 final class KeepAliveConnection {
-    private let socket: Int32
-    private var buffer = Data()
+    private let connection: LoopbackConnection
+    private let port: Int
 
     init?(port: Int) {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return nil }
-        var yes: Int32 = 1
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard let connection = LoopbackConnection(port: port) else { return nil }
+        (self.connection, self.port) = (connection, port)
     }
-
-    deinit { close(socket) }
 
     /// POSTs `body` to /mcp; the status and the answer's body.
     func post(_ body: Data, token: String, headers: [String: String] = [:]) -> (status: Int, body: Data) {
-        var head =
-            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            + "Accept: application/json, text/event-stream\r\nAuthorization: Bearer \(token)\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        let request = Data((head + "Content-Length: \(body.count)\r\n\r\n").utf8) + body
-        _ = request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
-        while buffer.range(of: Data("\r\n\r\n".utf8)) == nil { guard fill() else { return (0, Data()) } }
-        let end = buffer.range(of: Data("\r\n\r\n".utf8))!
-        let text = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
-        buffer = Data(buffer[end.upperBound...])
-        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
-        let length =
-            text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-        while buffer.count < length { guard fill() else { return (status, Data()) } }
-        let answer = buffer.prefix(length)
-        buffer = Data(buffer.dropFirst(length))
-        return (status, Data(answer))
-    }
-
-    private func fill() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = recv(socket, &chunk, chunk.count, 0)
-        guard count > 0 else { return false }
-        buffer.append(contentsOf: chunk[0..<count])
-        return true
+        var all = headers
+        all["Content-Type"] = "application/json"
+        all["Accept"] = "application/json, text/event-stream"
+        all["Authorization"] = "Bearer \(token)"
+        connection.send(
+            LoopbackConnection.head("POST", "/mcp", port: port, headers: all, bodyLength: body.count, closing: false)
+                + Array(body))
+        let answer = connection.readAnswer()
+        return (answer.status, Data(answer.body))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TrackerHTTP
 import XCTest
 
 #if canImport(Glibc)
@@ -82,29 +83,9 @@ struct RawHTTP {
     }
 
     static func send(port: Int, _ request: Data, limit: Double = 30) -> RawHTTP {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return RawHTTP() }
-        var bound = timeval(tv_sec: Int(limit), tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
-        _ = request.withUnsafeBytes { Glibc.send(socket, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
-        var received = Data()
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(socket, &chunk, chunk.count, 0)
-            guard count > 0 else { break }
-            received.append(contentsOf: chunk[0..<count])
-        }
-        return parse(received)
+        guard let connection = LoopbackConnection(port: port, timeout: limit) else { return RawHTTP() }
+        connection.send(Array(request))
+        return parse(Data(connection.readToEnd()))
     }
 
     /// A request with `Connection: close`, so the answer ends with the connection.
@@ -131,15 +112,9 @@ struct RawHTTP {
 
     private static func parse(_ data: Data) -> RawHTTP {
         var answer = RawHTTP()
-        guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return answer }
-        let head = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-        answer.status = Int(head.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
-        for line in head.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            answer.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
-                .trimmingCharacters(in: .whitespaces)
-        }
-        var body = Data(data[end.upperBound...])
+        guard let end = LoopbackConnection.endOfHead(Array(data)) else { return answer }
+        (answer.status, answer.headers) = LoopbackConnection.parseHead(Array(data.prefix(end)))
+        var body = Data(data.dropFirst(end + 4))
         if answer.headers["transfer-encoding"] == "chunked" { body = unchunked(body) }
         answer.body = body
         return answer

@@ -57,6 +57,27 @@
             #expect(statusLine(server.port, "GET / HTTP/1.1\r\n\r\n") == "HTTP/1.1 200 OK")
         }
 
+        /// The project's one loopback client: answers read one after another off one kept connection by their
+        /// Content-Length, and nil where nothing listens.
+        @Test func theLoopbackClientReadsAnswersOffAKeptConnection() throws {
+            let server = HTTPServer(limits: limits()) { request in
+                .respond(status: 200, headers: ["Content-Type": "text/plain"], body: Data(request.path.utf8))
+            }
+            try server.start()
+            defer { server.stop() }
+            let connection = try #require(LoopbackConnection(port: server.port, timeout: 5))
+            for path in ["/first", "/second"] {
+                connection.send(
+                    LoopbackConnection.head("GET", path, port: server.port, headers: [:], bodyLength: 0, closing: false))
+                let answer = connection.readAnswer()
+                #expect(answer.status == 200)
+                #expect(answer.headers["content-type"] == "text/plain")
+                #expect(String(decoding: answer.body, as: UTF8.self) == path)
+            }
+            server.stop()
+            #expect(LoopbackConnection(port: server.port, timeout: 1) == nil)
+        }
+
         @Test func aClientTricklingItsRequestIsDroppedAtTheReadBound() throws {
             let server = HTTPServer(limits: limits()) { _ in .respond(status: 200, headers: [:], body: Data()) }
             try server.start()
