@@ -16,7 +16,8 @@ package final class ServeFace: Sendable {
     package struct Settings: Sendable {
         package var host = "127.0.0.1"
         package var port = 8765
-        /// The address clients reach it at, through the team's reverse proxy (`https://…`); nil on loopback alone.
+        /// The address clients reach it at, through the team's reverse proxy (`https://…`, no trailing slash); nil on
+        /// loopback alone.
         package var publicURL: String?
         /// Origins a browser may call it from, besides its own.
         package var origins: [String] = []
@@ -82,7 +83,7 @@ package final class ServeFace: Sendable {
 
     /// Where the server says it is reached: the public URL, else its own address.
     package var origin: String {
-        if let publicURL = settings.publicURL { return String(publicURL.reversed().drop { $0 == "/" }.reversed()) }
+        if let publicURL = settings.publicURL { return publicURL }
         return "http://\(settings.host):\(server.withLock { $0?.port } ?? settings.port)"
     }
 

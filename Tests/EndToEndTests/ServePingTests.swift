@@ -63,8 +63,9 @@ final class ServePingTests: TeamCopyTestCase {
     func testServesOwnCopyFreshensOnPingsNotOnEveryCall() throws {
         try startFake()
         let port = try RedisServer.freePort()
+        // Given with a trailing slash, as people paste it: the pings' address has one slash.
         let serve = try ServeProcess(
-            tracker(), arguments: ["--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"])
+            tracker(), arguments: ["--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)/"])
         XCTAssertTrue(
             waitFor(10) { fake.log.contains { $0.method == "POST" && $0.body.contains("notificationUrl") } },
             serve.stderr)
@@ -85,6 +86,7 @@ final class ServePingTests: TeamCopyTestCase {
         XCTAssertEqual(renamed.status, 0, renamed.stderr)
         XCTAssertTrue(waitFor(5) { serve.stderr.contains("\"path\":\"/airtable/ping\",\"status\":204") }, serve.stderr)
         XCTAssertTrue(names().contains("Coffee, pinged"))
+        XCTAssertEqual(fake.pingsSent.last?.url, "http://127.0.0.1:\(port)/airtable/ping")
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
     }
 

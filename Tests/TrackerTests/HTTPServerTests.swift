@@ -68,7 +68,8 @@
             let connection = try #require(LoopbackConnection(port: server.port, timeout: 5))
             for path in ["/first", "/second"] {
                 connection.send(
-                    LoopbackConnection.head("GET", path, port: server.port, headers: [:], bodyLength: 0, closing: false))
+                    LoopbackConnection.head("GET", path, port: server.port, headers: [:], bodyLength: 0, closing: false)
+                )
                 let answer = connection.readAnswer()
                 #expect(answer.status == 200)
                 #expect(answer.headers["content-type"] == "text/plain")

@@ -93,7 +93,10 @@ extension Runner {
             throw AppError.usage("--listen \(listen) is not ADDR:PORT", command: "serve")
         }
         (settings.host, settings.port) = (host, port)
-        settings.publicURL = options.publicURL ?? configuration.serve.publicURL
+        // Said without a trailing slash, once: the origin, the metadata and the pings' address are made from it.
+        settings.publicURL = (options.publicURL ?? configuration.serve.publicURL).map {
+            String($0.reversed().drop { $0 == "/" }.reversed())
+        }
         settings.origins = options.origins + configuration.serve.origins
         // Beyond loopback, clients reach it through a proxy that speaks TLS: the deployment says where.
         guard host.hasPrefix("127.") || settings.publicURL != nil else {
@@ -134,7 +137,7 @@ extension Runner {
         if let publicURL = settings.publicURL {
             var kept = DoorbellKeeper(
                 client: workspace.makeClient(configuration: configuration),
-                notificationURL: String(publicURL.reversed().drop { $0 == "/" }.reversed()) + "/airtable/ping",
+                notificationURL: publicURL + "/airtable/ping",
                 state: served.stateDirectory ?? served.cacheDirectory, pings: faceHost.pings,
                 team: configuration.teamCopy ? workspace.coordination(configuration) as? TeamCoordination : nil,
                 owner: configuration.budgetOwner, say: { standardError("tracker: \($0)\n") })
