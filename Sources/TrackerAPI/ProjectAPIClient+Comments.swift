@@ -70,7 +70,7 @@ extension ProjectAPIClient {
         let started = network.now()
         // A minute's allowance for this machine's clock and Airtable's to differ; the same text by the same user within
         // it is taken for this one (the stricter reading: never a second comment).
-        let since = Self.timestamp(Date(timeIntervalSince1970: now().timeIntervalSince1970 - 60))
+        let since = ISOInstant.text(Date(timeIntervalSince1970: now().timeIntervalSince1970 - 60))
         let request = request(
             commentsURL(recordID, table: table), method: "POST", body: .object([("text", .string(text))]))
         switch await send(request, kind: .notIdempotent).mapError({ commentScope($0, write: true) }) {

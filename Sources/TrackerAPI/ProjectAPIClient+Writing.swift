@@ -130,7 +130,7 @@ extension ProjectAPIClient {
         decode: (Data) throws(AppError) -> Record, find: (String) async -> Result<Record?, AppError>
     ) async -> Result<Record, AppError> {
         // Allow for the machine's clock running ahead of Airtable's.
-        let since = Self.timestamp(now().addingTimeInterval(-120))
+        let since = ISOInstant.text(now().addingTimeInterval(-120))
         let started = network.now()
         // The lock that keeps it exactly once is confirmed right before each attempt, after its slot and any 429.
         var confirm: (@Sendable () throws(AppError) -> Void)?

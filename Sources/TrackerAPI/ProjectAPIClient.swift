@@ -329,8 +329,4 @@ public struct ProjectAPIClient: Sendable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    static func timestamp(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
-    }
 }

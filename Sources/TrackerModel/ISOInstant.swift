@@ -12,6 +12,9 @@ public enum ISOInstant {
         return try? Date.ISO8601FormatStyle().parse(text)
     }
 
+    /// `date` to the second, `2026-11-29T11:08:06Z`: a log line's time.
+    public static func secondsText(_ date: Date) -> String { Date.ISO8601FormatStyle().format(date) }
+
     /// `date` with milliseconds, as Airtable writes times.
     public static func text(_ date: Date) -> String {
         Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)

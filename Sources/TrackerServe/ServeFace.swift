@@ -212,21 +212,12 @@ struct LogRecord {
 
     func line(at time: Date) -> String {
         var members: [(String, JSONValue)] = [
-            ("time", .string(Self.timestamp(time))), ("method", .string(String(method.prefix(16)))),
+            ("time", .string(ISOInstant.secondsText(time))), ("method", .string(String(method.prefix(16)))),
             ("path", .string(String(path.prefix(200)))), ("status", .number(Double(status))),
             ("ms", .number((seconds * 1000).rounded())),
         ]
         if let tool { members.append(("tool", .string(String(tool.prefix(128))))) }
         if let user { members.append(("user", .string(user))) }
         return JSONValue.object(members).serialized()
-    }
-
-    /// `2026-11-29T11:08:06Z`.
-    static func timestamp(_ time: Date) -> String {
-        let seconds = Int(time.timeIntervalSince1970)
-        let day = CalendarDate(dayNumber: seconds / 86400)
-        let clock = seconds % 86400
-        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        return "\(day.description)T\(two(clock / 3600)):\(two(clock / 60 % 60)):\(two(clock % 60))Z"
     }
 }
