@@ -146,7 +146,7 @@ extension TeamCopy {
     func distrust(_ why: Distrust) {
         setTrouble(why.reason)
         if let generation = loaded?.generation ?? (try? store.head().fields["generation"]) {
-            _ = try? store.connection.call([["HSET", store.keys.head, "distrusted", generation]])
+            store.markDistrusted(generation)
         }
     }
 
@@ -194,9 +194,7 @@ extension TeamCopy {
             return reached(failing: failure)
         }
         setTrouble("Redis refused to read it: " + why)
-        if let generation = loaded?.generation {
-            _ = try? store.connection.call([["HSET", store.keys.head, "distrusted", generation]])
-        }
+        if let generation = loaded?.generation { store.markDistrusted(generation) }
     }
 
     /// Applies refreshes other processes applied, in order; a gap (news Redis no longer holds), another generation or

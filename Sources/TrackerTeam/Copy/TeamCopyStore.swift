@@ -89,6 +89,12 @@ public struct TeamCopyStore: Sendable {
         return answers
     }
 
+    /// Marks generation `generation` of the copy as one no reader serves until its poller makes it again (a value in
+    /// it is junk, or Redis refused to read it); best effort: a Redis that refuses this too is said by the next read.
+    func markDistrusted(_ generation: String) {
+        _ = try? connection.call([["HSET", keys.head, "distrusted", generation]])
+    }
+
     /// The header's fields, who holds the lease (nil: nobody), and Redis's clock, in one round trip. Two fields come
     /// from keys of their own: `failed` (why the poller's last round failed, for a minute) and `pace` (how long it
     /// waits between rounds now).
