@@ -10,17 +10,19 @@ extension TeamCopyStore {
     func scan(_ table: BaseCopy.Table, _ batch: ([(id: String, value: String)]) throws -> Void) throws {
         let ahead = BatchesAhead()
         defer { ahead.cancel() }
-        let (connection, key) = (connection, keys.records(table))
+        let (connection, key, between) = (connection, keys.records(table), betweenPages)
         let started = DetachedThread.start {
             do {
-                try Self.scanPages(key, on: connection, while: ahead.mayFetch) { ahead.put(.batch($0)) }
+                try Self.scanPages(key, on: connection, while: ahead.mayFetch, between: between) {
+                    ahead.put(.batch($0))
+                }
                 ahead.put(.end)
             } catch {
                 ahead.put(.failed(error))
             }
         }
         // No thread to spare: read and decode in turn.
-        guard started else { return try Self.scanPages(key, on: connection, each: batch) }
+        guard started else { return try Self.scanPages(key, on: connection, between: between, each: batch) }
         while true {
             switch ahead.take() {
             case .batch(let found): try batch(found)
@@ -33,7 +35,7 @@ extension TeamCopyStore {
     /// Every `HSCAN` page of `key` in turn, each handed to `each`, while `mayGoOn` says so before each page.
     private static func scanPages(
         _ key: String, on connection: RedisConnection, while mayGoOn: () -> Bool = { true },
-        each: ([(id: String, value: String)]) throws -> Void
+        between: (@Sendable () -> Void)?, each: ([(id: String, value: String)]) throws -> Void
     ) throws {
         var cursor = "0"
         repeat {
@@ -41,6 +43,7 @@ extension TeamCopyStore {
             let (next, found) = try scanPage(key, from: cursor, on: connection)
             try each(found)
             cursor = next
+            if cursor != "0" { between?() }
         } while cursor != "0"
     }
 

@@ -72,6 +72,9 @@ public struct TeamCopyStore: Sendable {
     /// The poller's scripts (a refresh, a whole copy's batches) on a connection of their own that waits longer: a
     /// script over 50,000 records takes Redis a while, and a reader's bound must not cut it.
     let scripts: RedisConnection
+    /// Runs between a scan's pages, once each has been read: the tests' way to land a write mid-scan, as another
+    /// process's write may at any moment.
+    var betweenPages: (@Sendable () -> Void)? = nil
 
     public init(keys: Keys, connection: RedisConnection) {
         self.keys = keys
