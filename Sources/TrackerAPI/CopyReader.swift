@@ -80,14 +80,6 @@ public struct CopyReader: RecordReader {
         return try await copy.completedIDs(since: since, formula: formula)
     }
 
-    public func deletionWatch() async -> BaseCopy.DeletionWatch? {
-        await copy.watch ?? .idListing(because: "the copy has not looked for a webhook yet")
-    }
-    public func sharedState() async -> String? { await copy.team.withLock { $0 }?.state }
-    public func beginTurn() { copy.beginTurn() }
-    public func heard(written projects: [Project]) async { await copy.wrote(projects) }
-    public func heard(written tasks: [ProjectTask]) async { await copy.wrote(tasks) }
-    public func heard(deleted ids: [String]) async { await copy.deleted(ids) }
     public func naming(_ map: FieldMap) -> any RecordReader { CopyReader(copy: copy, airtable: airtable.using(map)) }
 
     /// Records the copy holds, passed on a hundred at a time as Airtable's pages would be.
@@ -99,4 +91,24 @@ public struct CopyReader: RecordReader {
             start = end
         } while start < records.count
     }
+}
+
+/// The face's copy told what this process wrote: it shows it at once.
+extension CopyReader: WriteObserver {
+    public func heard(_ written: WrittenRecords) async {
+        switch written {
+        case .projects(let projects): await copy.wrote(projects)
+        case .tasks(let tasks): await copy.wrote(tasks)
+        case .deleted(let ids, _): await copy.deleted(ids)
+        }
+    }
+}
+
+/// The face's upkeep of its copy: turns, how deletions are seen, whose copy it is.
+extension CopyReader: CopyUpkeep {
+    public func beginTurn() { copy.beginTurn() }
+    public func deletionWatch() async -> BaseCopy.DeletionWatch {
+        await copy.watch ?? .idListing(because: "the copy has not looked for a webhook yet")
+    }
+    public func sharedState() async -> String? { await copy.team.withLock { $0 }?.state }
 }

@@ -2,6 +2,7 @@ import TrackerModel
 
 /// Where a session's listings are answered, chosen once when it opens: Airtable itself (`ProjectAPIClient`), or a copy
 /// kept of the tables (`CopyReader`: a face that stays keeps one). A read route asks its reader, never which one it is.
+/// Only reads: what a write changed is told to a `WriteObserver`, and the copy's upkeep is the face's (`CopyUpkeep`).
 public protocol RecordReader: Sendable {
     /// Streams the projects `query` picks, a page at a time; no project is passed twice.
     func listProjects(_ query: ListQuery, onPage: ([Project]) async throws -> Void) async throws
@@ -18,20 +19,6 @@ public protocol RecordReader: Sendable {
     /// The projects whose completion changed at `since` or later, for a predicate that needs them (no record says when
     /// it was completed; `formula` finds them on Airtable); nil when the reader applies the listing's formula itself.
     func completedLately(since: String, formula: String?) async throws -> Set<String>?
-    /// How records deleted on Airtable leave what the reader keeps; nil when it keeps nothing.
-    func deletionWatch() async -> BaseCopy.DeletionWatch?
-    /// Where what the reader keeps comes from when it is the team's copy in Redis (who keeps it, whether it is
-    /// served); nil when the reader keeps its own or nothing.
-    func sharedState() async -> String?
-    /// A new turn of the face (a tool call, a board's refresh): what the reader keeps is brought up to date by its next
-    /// read.
-    func beginTurn()
-    /// Projects a write of this process was answered with: what the reader keeps shows them at once.
-    func heard(written projects: [Project]) async
-    /// Tasks a write of this process was answered with.
-    func heard(written tasks: [ProjectTask]) async
-    /// Records this process deleted.
-    func heard(deleted ids: [String]) async
     /// The same source, its fields named as `map` names them (the schema was read again).
     func naming(_ map: FieldMap) -> any RecordReader
 }
@@ -58,6 +45,37 @@ extension RecordReader {
     }
 }
 
+/// What a write of this process was answered with, by table: what a reader keeps shows it at once.
+public enum WrittenRecords: Sendable {
+    case projects([Project])
+    case tasks([ProjectTask])
+    /// Records deleted, and the table they were of.
+    case deleted([String], from: BaseCopy.Table)
+}
+
+/// Told what this process wrote (the session tells it after each answer): the face's copy, the team's copies.
+public protocol WriteObserver: Sendable {
+    func heard(_ written: WrittenRecords) async
+}
+
+/// Nothing kept, so nothing to tell: a session that reads Airtable itself, with no team's copy.
+public struct NoWriteObserver: WriteObserver {
+    public init() {}
+    public func heard(_ written: WrittenRecords) async {}
+}
+
+/// The upkeep of the tables a face keeps, which the face does and operations never: a turn begun, how deletions are
+/// seen, whose copy it is.
+public protocol CopyUpkeep: Sendable {
+    /// A new turn of the face (a tool call, a board's refresh): what is kept is brought up to date by the next read.
+    func beginTurn()
+    /// How records deleted on Airtable leave what is kept.
+    func deletionWatch() async -> BaseCopy.DeletionWatch
+    /// Where what is kept comes from when it is the team's copy in Redis (who keeps it, whether it is served); nil
+    /// when the face keeps its own.
+    func sharedState() async -> String?
+}
+
 /// Every record a listing passes on, gathered; a failure as `AppError`.
 func gathering<Record: Sendable>(
     _ list: (([Record]) async throws -> Void) async throws -> Void
@@ -74,11 +92,5 @@ func gathering<Record: Sendable>(
 /// Airtable as a reader: every listing is its answer, and nothing is kept between them.
 extension ProjectAPIClient: RecordReader {
     public func completedLately(since: String, formula: String?) async throws -> Set<String>? { nil }
-    public func deletionWatch() async -> BaseCopy.DeletionWatch? { nil }
-    public func sharedState() async -> String? { nil }
-    public func beginTurn() {}
-    public func heard(written projects: [Project]) async {}
-    public func heard(written tasks: [ProjectTask]) async {}
-    public func heard(deleted ids: [String]) async {}
     public func naming(_ map: FieldMap) -> any RecordReader { using(map) }
 }

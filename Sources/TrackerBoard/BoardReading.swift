@@ -31,7 +31,7 @@ extension OpenBoard {
                 // and the session comes again with the reader the face chose.
                 let session = first || cold.inFlight == nil ? cold : try await host.opener.session(.schemaFirst)
                 let reader = session.reader
-                reader.beginTurn()
+                session.upkeep?.beginTurn()
                 let fields = session.layout.fields
                 let since = ProjectDigest.start(
                     of: CalendarDate(dayNumber: host.today.dayNumber - doneDays + 1), in: host.timeZone)
@@ -65,8 +65,9 @@ extension OpenBoard {
                     if !doneCards.isEmpty { input.yield(.page(doneCards, first: true)) }
                 }
                 var all = shown.map { BoardCard($0) }
-                if let watch = await reader.deletionWatch() {
-                    if let shared = await reader.sharedState() { input.yield(.readsFrom(shared)) }
+                if let upkeep = session.upkeep {
+                    let watch = await upkeep.deletionWatch()
+                    if let shared = await upkeep.sharedState() { input.yield(.readsFrom(shared)) }
                     input.yield(.deletions(Self.deletionsText(watch)))
                 }
                 if let summary = try? await (tasks ?? Self.taskSummaryRead(session))?.value {

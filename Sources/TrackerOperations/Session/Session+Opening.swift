@@ -21,7 +21,7 @@ extension Session {
     }
 
     /// A reader through the face's copy of the tables, when the face keeps one and the layout is confirmed.
-    func copyReader() -> (any RecordReader)? {
+    func copyReader() -> CopyReader? {
         guard let copies = surroundings.copies, inFlight == nil else { return nil }
         let key = [
             configuration.access.endpoint.absoluteString, configuration.access.baseID, configuration.table,

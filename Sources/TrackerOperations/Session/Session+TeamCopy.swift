@@ -56,7 +56,7 @@ extension Session {
 
     /// A one-shot read given `--max-age` (or `"maxAge"`): answered from the team's copy (one for every face) when it
     /// was refreshed within that long and vouches for itself; else from Airtable, as without it.
-    func teamSnapshotReader() async -> (any RecordReader)? {
+    func teamSnapshotReader() async -> CopyReader? {
         guard let maxAge = surroundings.maxAge, surroundings.copies == nil, inFlight == nil else { return nil }
         let copy = makeCopy(keeping: BaseCopies())
         guard let team = teamCopy(keeping: copy) else { return nil }
@@ -65,8 +65,8 @@ extension Session {
         return CopyReader(copy: copy, airtable: client)
     }
 
-    /// The reader that also puts this process's writes' answers into the team's copies, when it takes part.
-    func teamWriteThrough() -> (any RecordReader)? {
+    /// The write observer that also puts this process's writes' answers into the team's copies, when it takes part.
+    func teamWriteThrough() -> (any WriteObserver)? {
         guard let address = teamAddress else { return nil }
         // Read beside the schema, the layout is known once the schema confirms it, before anything is written.
         let (configuration, inFlight, fixed) = (configuration, inFlight, layoutNames.joined(separator: "\u{0}"))
@@ -79,6 +79,6 @@ extension Session {
         let writer = TeamWriter(
             connection: RedisConnection(address: address), owner: configuration.budgetOwner, names: names)
         let clock = client.serverClock
-        return TeamWriteThrough(base: reader, writer: writer, serverNow: { clock.now() })
+        return TeamWriteThrough(base: observer, writer: writer, serverNow: { clock.now() })
     }
 }

@@ -15,7 +15,7 @@ extension Session {
         recheck: (Session) async throws -> Void, _ body: (Writes) async throws -> T
     ) async throws -> T {
         attempt.wrote()
-        let writes = Writes(client: client, reader: reader)
+        let writes = Writes(client: client, observer: observer)
         return try await rechecking(recheck) { try await body(writes) }
     }
 
@@ -43,7 +43,7 @@ extension Session {
     /// after it waits for the schema read in flight, but a contradiction found then no longer refuses it.
     package func sending<T>(_ body: (Writes) async throws -> T) async rethrows -> T {
         attempt.wrote()
-        return try await body(Writes(client: client, reader: reader))
+        return try await body(Writes(client: client, observer: observer))
     }
 
     /// Sends what must not happen twice (an upload, a comment): from here on a failure is reported, never answered by
@@ -73,7 +73,7 @@ extension Session {
         // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
         // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
         attempt.neverRunAgain()
-        let creates = Creates(client: leased, reader: reader)
+        let creates = Creates(client: leased, observer: observer)
         let record: Record
         if let recheck {
             attempt.wrote()
@@ -144,15 +144,16 @@ package enum Creation<Record: Sendable>: Sendable {
 }
 
 /// Writes that may be sent again (a value set, a delete settled by looking), given by `Session.writing` and
-/// `Session.sending`; each answer goes to the session's reader at once, so a face's copy shows it.
+/// `Session.sending`; each answer goes to the session's write observer at once, so a face's copy (and the team's)
+/// shows it.
 package struct Writes: Sendable {
     fileprivate let client: ProjectAPIClient
-    fileprivate let reader: any RecordReader
+    fileprivate let observer: any WriteObserver
 
     /// Sets projects' cells, ten a request, passing each batch as Airtable answered it.
     package func updateProjects(_ changes: [ProjectChange], onUpdated: ([Project]) async throws -> Void) async throws {
         try await client.updateProjects(changes) { projects in
-            await reader.heard(written: projects)
+            await observer.heard(.projects(projects))
             try await onUpdated(projects)
         }
     }
@@ -162,7 +163,7 @@ package struct Writes: Sendable {
         _ writes: [ProjectWrite], mergingOn key: [FieldMap.Word], onWritten: ([Project]) async throws -> Void
     ) async throws {
         try await client.upsertProjects(writes, mergingOn: key) { projects in
-            await reader.heard(written: projects)
+            await observer.heard(.projects(projects))
             try await onWritten(projects)
         }
     }
@@ -172,7 +173,7 @@ package struct Writes: Sendable {
         _ ids: [String], unverified: Bool = false, onDeleted: ([String]) async throws -> Void
     ) async throws {
         try await client.deleteProjects(ids, unverified: unverified) { batch in
-            await reader.heard(deleted: batch)
+            await observer.heard(.deleted(batch, from: .projects))
             try await onDeleted(batch)
         }
     }
@@ -182,7 +183,7 @@ package struct Writes: Sendable {
         _ changes: [TaskChange], in table: TaskTable, onUpdated: ([ProjectTask]) async throws -> Void
     ) async throws {
         try await client.updateTasks(changes, in: table) { tasks in
-            await reader.heard(written: tasks)
+            await observer.heard(.tasks(tasks))
             try await onUpdated(tasks)
         }
     }
@@ -192,7 +193,7 @@ package struct Writes: Sendable {
         async throws
     {
         try await client.deleteTasks(ids, in: table) { batch in
-            await reader.heard(deleted: batch)
+            await observer.heard(.deleted(batch, from: .tasks))
             try await onDeleted(batch)
         }
     }
@@ -226,12 +227,12 @@ package struct OnceSends: Sendable {
 /// Creates, given only by `Session.create`: its client holds the `--if-absent` lock, confirmed before each attempt.
 package struct Creates: Sendable {
     fileprivate let client: ProjectAPIClient
-    fileprivate let reader: any RecordReader
+    fileprivate let observer: any WriteObserver
 
     /// Creates one project, never twice.
     package func project(_ write: ProjectWrite, name: String, due: CalendarDate?) async throws -> Project {
         let project = try await client.createProject(write, name: name, due: due).get()
-        await reader.heard(written: [project])
+        await observer.heard(.projects([project]))
         return project
     }
 
@@ -240,7 +241,7 @@ package struct Creates: Sendable {
         -> ProjectTask
     {
         let task = try await client.createTask(write, in: table, name: name, project: project).get()
-        await reader.heard(written: [task])
+        await observer.heard(.tasks([task]))
         return task
     }
 }

@@ -28,6 +28,10 @@ package struct Session: Sendable {
     /// Where listings and records by id are answered, chosen once when the session opened: Airtable, or the face's
     /// copy of the tables.
     package private(set) var reader: any RecordReader
+    /// Told each write's answer (by the write routes alone): the face's copy, and the team's copies through Redis.
+    private(set) var observer: any WriteObserver = NoWriteObserver()
+    /// The upkeep of the copy the reader is, when it is one: the face's to do (a turn, deletions, whose copy).
+    package private(set) var upkeep: (any CopyUpkeep)? = nil
     package private(set) var knowledge: BaseKnowledge
     package private(set) var layout: TableLayout
     /// The schema read going out beside the work, when the layout above is only assumed.
@@ -260,7 +264,7 @@ extension Session {
             configuration, client: client, in: surroundings, attempt: attempt, readingBeside: readingBeside,
             evenWithCopy: evenWithCopy)
         // Every session's writes reach the team's copies, however its layout is known.
-        if let through = session.teamWriteThrough() { session.reader = through }
+        if let through = session.teamWriteThrough() { session.observer = through }
         return session
     }
 
@@ -291,8 +295,9 @@ extension Session {
             configuration: configuration, client: client.using(layout.fields), reader: client.using(layout.fields),
             knowledge: knowledge, layout: layout, surroundings: surroundings, attempt: attempt)
         if let chosen = session.copyReader() {
-            session.reader = chosen
+            (session.reader, session.observer, session.upkeep) = (chosen, chosen, chosen)
         } else if let snapshot = await session.teamSnapshotReader() {
+            // A one-shot read's snapshot: its writes go to the team's copies alone (below), not to the snapshot.
             session.reader = snapshot
         }
         return session

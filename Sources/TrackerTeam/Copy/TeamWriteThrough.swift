@@ -42,64 +42,32 @@ public struct TeamWriter: Sendable {
     }
 }
 
-/// A session's reader whose writes' answers also go to the team's copies; every read is the reader's own.
-public struct TeamWriteThrough: RecordReader {
-    public let base: any RecordReader
+/// Tells the team's copies what this process wrote, after the observer it wraps (the face's own copy, or nothing).
+public struct TeamWriteThrough: WriteObserver {
+    public let base: any WriteObserver
     let writer: TeamWriter
     /// The server's time now (the stamp of a write's answer).
     let serverNow: @Sendable () -> Double?
 
-    public init(base: any RecordReader, writer: TeamWriter, serverNow: @escaping @Sendable () -> Double?) {
+    public init(base: any WriteObserver, writer: TeamWriter, serverNow: @escaping @Sendable () -> Double?) {
         (self.base, self.writer, self.serverNow) = (base, writer, serverNow)
     }
 
-    public func listProjects(_ query: ListQuery, onPage: ([Project]) async throws -> Void) async throws {
-        try await base.listProjects(query, onPage: onPage)
-    }
-    public func projects(ids: [String], fields: [String]?) async -> Result<[Project], AppError> {
-        await base.projects(ids: ids, fields: fields)
-    }
-    public func listTasks(in table: TaskTable, _ query: ListQuery, onPage: ([ProjectTask]) async throws -> Void)
-        async throws
-    { try await base.listTasks(in: table, query, onPage: onPage) }
-    public func tasks(in table: TaskTable, ids: [String], also: Selection<ProjectTask>?) async -> Result<
-        [ProjectTask], AppError
-    > { await base.tasks(in: table, ids: ids, also: also) }
-    public func rawRecords(in table: String, query: ListQuery) async -> Result<[RawRecord], AppError> {
-        await base.rawRecords(in: table, query: query)
-    }
-    public func completedLately(since: String, formula: String?) async throws -> Set<String>? {
-        try await base.completedLately(since: since, formula: formula)
-    }
-    public func deletionWatch() async -> BaseCopy.DeletionWatch? { await base.deletionWatch() }
-    public func sharedState() async -> String? { await base.sharedState() }
-    public func beginTurn() { base.beginTurn() }
-
-    public func heard(written projects: [Project]) async {
-        await base.heard(written: projects)
+    public func heard(_ written: WrittenRecords) async {
+        await base.heard(written)
         var changes = TeamChanges()
-        changes.add(projects, to: .projects)
-        await writer.put(changes, table: .projects, stamp: serverNow())
-    }
-
-    public func heard(written tasks: [ProjectTask]) async {
-        await base.heard(written: tasks)
-        var changes = TeamChanges()
-        changes.add(tasks, to: .tasks)
-        await writer.put(changes, table: .tasks, stamp: serverNow())
-    }
-
-    public func heard(deleted ids: [String]) async {
-        await base.heard(deleted: ids)
-        // Which table a deleted id was of is not known here: each table is told; an id it lacks is only stamped gone.
-        for table in [BaseCopy.Table.projects, .tasks] {
-            var changes = TeamChanges()
+        let table: BaseCopy.Table
+        switch written {
+        case .projects(let projects):
+            table = .projects
+            changes.add(projects, to: table)
+        case .tasks(let tasks):
+            table = .tasks
+            changes.add(tasks, to: table)
+        case .deleted(let ids, let from):
+            table = from
             changes.deleted[table] = ids
-            await writer.put(changes, table: table, stamp: serverNow())
         }
-    }
-
-    public func naming(_ map: FieldMap) -> any RecordReader {
-        TeamWriteThrough(base: base.naming(map), writer: writer, serverNow: serverNow)
+        await writer.put(changes, table: table, stamp: serverNow())
     }
 }
