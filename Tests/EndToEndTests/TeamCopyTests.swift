@@ -175,6 +175,39 @@ final class TeamCopyTests: TeamCopyTestCase {
         XCTAssertEqual(open.finish().status, 0)
     }
 
+    /// A shell's deletes reach an open server's copy before the next poll, each in its own table: a project gone from
+    /// the listing, a task from the tasks' count (broken by a deletion told to the other table's copy).
+    func testAShellsDeletesAreSeenByAnOpenServerBeforeTheNextPoll() throws {
+        try startBase()
+        let open = try server(try teamMachine(every: 60))
+        XCTAssertEqual(
+            name("rec00000000000003", on: open),
+            fake.records.first { $0["id"] as? String == "rec00000000000003" }
+                .flatMap { ($0["fields"] as? [String: Any])?["Name"] as? String })
+        XCTAssertEqual(taskTotal(open), openTasks)
+        let shell = try teamMachine(every: 60)
+        let deleted = try shell.run(["delete", "rec00000000000003", "--yes"])
+        XCTAssertEqual(deleted.status, 0, deleted.stderr)
+        let openTask = try XCTUnwrap(
+            fake.records(inTable: fake.options.tasksTable).first {
+                ($0["fields"] as? [String: Any])?["Completed"] as? Bool != true
+            }?["id"] as? String)
+        let before = openTasks
+        let taskDeleted = try shell.run(["task", "delete", openTask, "--yes"])
+        XCTAssertEqual(taskDeleted.status, 0, taskDeleted.stderr)
+        var gone = false
+        var counted: Int?
+        let started = Date()
+        while Date().timeIntervalSince(started) < 3 && !(gone && counted == before - 1) {
+            gone = name("rec00000000000003", on: open) == nil
+            counted = taskTotal(open)
+            if !(gone && counted == before - 1) { usleep(100_000) }
+        }
+        XCTAssertTrue(gone, "the deleted project is still listed")
+        XCTAssertEqual(counted, before - 1, "the deleted task is still counted")
+        XCTAssertEqual(open.finish().status, 0)
+    }
+
     /// A poller killed is replaced within its lease by another server, which goes on from the copy's cursor: no whole
     /// read of the tables (broken by a new poller that starts from scratch).
     func testAKilledPollerIsReplacedAndTheCopyGoesOnFromItsCursor() throws {
