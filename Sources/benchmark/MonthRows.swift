@@ -94,10 +94,13 @@ import Foundation
             Int(minutes), idle, Double(idle) / minutes * 60))
     // A change made in Airtable, outside tracker: the seconds from its ping until each follower shows it.
     let pinged = fake.pingsSent.count
-    _ = Measure.run(tracker, ["update", "Coffee packaging", "--name", "Pinged"], environment: plain)
+    let updated = Measure.run(tracker, ["update", "Coffee packaging", "--name", "Pinged"], environment: plain)
     let deadline = Date().addingTimeInterval(30)
     while fake.pingsSent.count == pinged && Date() < deadline { usleep(5_000) }
     let ping = Date()
+    if updated.status != 0 || fake.pingsSent.count == pinged {
+        print("  the change: update exited \(updated.status), \(fake.pingsSent.count - pinged) pings sent")
+    }
     var arrivals: [Double] = []
     for board in boards { arrivals.append(board.drawn("Pinged", timeout: 30)?.timeIntervalSince(ping) ?? 99) }
     for server in servers {
@@ -117,4 +120,8 @@ import Foundation
         String(
             format: "  a change made in Airtable, in every follower %@ after its ping (slowest of 4)   (goal ≤ 2 s)",
             seconds(arrivals.max() ?? 99) as NSString))
+    // Each follower's own (99 s: not seen within 30 s).
+    print(
+        "    boards " + arrivals.prefix(2).map { seconds($0) }.joined(separator: ", ") + "; stdio servers "
+            + arrivals.suffix(2).map { seconds($0) }.joined(separator: ", "))
 }
