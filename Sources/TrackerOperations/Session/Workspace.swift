@@ -100,6 +100,8 @@ package final class Workspace: Sendable {
     package let surface: Surface
     /// The configuration, read at most once: a token command runs once however often it is needed.
     private let configuration = Locked<Configuration?>(nil)
+    /// The token this workspace last told the face to conceal.
+    private let toldToken = Locked<String?>(nil)
     /// The runtime directory, prepared at most once.
     private let runtimeDirectory = Locked<RuntimeDirectory?>(nil)
 
@@ -119,8 +121,12 @@ package final class Workspace: Sendable {
             ).get()
             memory.withLock { $0 = loaded }
         }
-        // Told each time (the face forgets nothing it was told): another workspace may have read it.
-        surface.conceal(loaded.token)
+        // Told once a token, before it is handed out: read by another workspace, or again after a SIGHUP, it is told.
+        let untold = toldToken.withLock { told in
+            defer { told = loaded.token }
+            return told != loaded.token
+        }
+        if untold { surface.conceal(loaded.token) }
         return loaded
     }
 
