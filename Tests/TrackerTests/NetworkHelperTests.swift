@@ -472,6 +472,38 @@ final class RecordingPacer: RequestPacer, @unchecked Sendable {
     #expect(pacer.holds.allSatisfy { $0 <= 300 } && pacer.holds.count == 1, "five minutes at most is shared")
 }
 
+/// A request whose turn, confirmed after its first wait, asks for longer than the retry budget is refused; when this
+/// machine holds back after Airtable's 429 it names Airtable's 429 first (a board's one line said "the base's schedule
+/// on this machine", the cause unsaid); a schedule merely full keeps its own words.
+@Test(arguments: [true, false])
+func aHoldAfterA429IsSaidAsAirtablesWhenItRefusesAWait(held: Bool) async throws {
+    /// This machine's schedule as a loaded machine meets it: a short wait, then, confirmed, a long one.
+    struct LateTurns: RequestPacer {
+        let schedule: FileRequestPacer
+        func nextTurn() -> Double { 0.5 }
+        func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn { PaceTurn(wait: 0.5) }
+        func confirmTurn(_ turn: PaceTurn) -> PaceTurn { PaceTurn(wait: 30) }
+        func rateLimited(holdingFor seconds: Double) {}
+        func currentPace() -> CurrentPace? { schedule.currentPace() }
+    }
+    let (schedule, _, clock, directory) = twoProcessesSharingASlotFile()
+    defer { _ = directory }
+    if held { schedule.rateLimited(holdingFor: 30) }
+    let host = StubTransport.host([.http(200, body: "{}")])
+    let helper = NetworkHelper(
+        transport: StubTransport(), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 5),
+        pacer: LateTurns(schedule: schedule), rules: ProjectAPIClient.rules, environment: clock.environment())
+    let error = try #require(
+        await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent).failure)
+    guard case .waitRefused(let who, _, let budget) = error else {
+        Issue.record("expected a refused wait, got \(error)")
+        return
+    }
+    #expect(who == (held ? "Airtable's 429 hold on this machine" : "the base's schedule on this machine"))
+    #expect(budget == 5)
+    #expect(host.requests.isEmpty)
+}
+
 /// Sleeping on a number from outside never traps, however large (a hold of 99999999999 s was exit 132).
 @Test func sleepingAnyLengthNeverTraps() async {
     let task = Task { await MonotonicClock.sleep(99_999_999_999) }
