@@ -17,13 +17,14 @@ extension FakeAirtable {
     func reject(_ failure: WriteError) -> HTTPAction { error(failure.status, failure.type, failure.message) }
 
     /// Runs `body` on a copy of the base and keeps the copy only if it succeeds, so a write applies fully or not at all.
-    func transaction<T>(_ body: (inout FakeBase) throws -> T) -> Result<T, WriteError> {
+    /// `source` is who the hooks' payloads say made it.
+    func transaction<T>(source: String = "publicApi", _ body: (inout FakeBase) throws -> T) -> Result<T, WriteError> {
         locked {
             var draft = base
             do {
                 let value = try body(&draft)
                 base = draft
-                recordWebhookPayloads()
+                recordWebhookPayloads(source: source)
                 return .success(value)
             } catch let failure as WriteError {
                 return .failure(failure)
@@ -128,7 +129,7 @@ extension FakeAirtable {
         }
     }
 
-    private static func change(
+    static func change(
         _ id: String, _ fields: [String: Any], table: Int, destructive: Bool, typecast: Bool, in draft: inout FakeBase
     ) throws -> [String: Any] {
         guard var record = draft.tables[table].record(id: id) else {

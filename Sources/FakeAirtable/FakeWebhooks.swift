@@ -176,8 +176,8 @@ extension FakeAirtable {
     }
 
     /// Turns what writes did since the last call into one payload for each hook that watches the tables changed.
-    /// Called under the lock, after every successful write.
-    func recordWebhookPayloads() {
+    /// Called under the lock, after every successful write; `source` is who made it (`client`: a person in the app).
+    func recordWebhookPayloads(source: String = "publicApi") {
         var changedTables: [String: [String: Any]] = [:]
         for index in base.tables.indices {
             let journal = base.tables[index].takeJournal()
@@ -223,7 +223,7 @@ extension FakeAirtable {
             hooks.hooks[index].payloads.append([
                 "timestamp": ISOInstant.text(webhookNow), "baseTransactionNumber": hooks.transactions,
                 "actionMetadata": [
-                    "source": "publicApi",
+                    "source": source,
                     "sourceMetadata": ["user": ["id": options.user.id, "permissionLevel": "create"]],
                 ],
                 "payloadFormat": "v0", "changedTablesById": watched,

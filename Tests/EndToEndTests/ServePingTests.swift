@@ -52,6 +52,13 @@ final class ServePingTests: TeamCopyTestCase {
         XCTAssertEqual(fake.pingsSent[0].send(), 204)
         usleep(3_000_000)
         XCTAssertLessThanOrEqual(payloadReads(since: afterForged), 1)
+        // A person's edit in Airtable's app: no Web API request of its own, pinged and read like any change.
+        let beforeApp = fake.log.count
+        XCTAssertTrue(fake.editInApp(projectNamed: "Pinged name", setting: ["Name": "Edited in the app"]))
+        XCTAssertNotNil(
+            self.seconds(until: "Edited in the app", of: "rec00000000000003", on: reader, within: 10), serve.stderr)
+        XCTAssertEqual(fake.pingsSent.count, 2)
+        XCTAssertFalse(fake.log.dropFirst(beforeApp).contains { $0.method == "PATCH" }, "the edit was an API request")
         XCTAssertEqual(reader.finish().status, 0, reader.stderr)
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
         XCTAssertFalse(try redis.keys().contains { $0.key.contains(":doorbell:") }, "the doorbell outlived the server")
