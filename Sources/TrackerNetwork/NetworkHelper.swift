@@ -172,12 +172,9 @@ public final class NetworkHelper: Sendable {
                 if pacer.scheduleKeeper == nil, rateLimitWaited > 0 {
                     return .rateLimited(waitedSeconds: Int(rateLimitWaited))
                 }
-                // Held after Airtable's 429 (another command's, moments ago): the cause is said first, as Airtable's.
-                let held = pacer.scheduleKeeper == nil && (pacer.currentPace()?.heldFor ?? 0) > 0
                 return .waitRefused(
-                    who: pacer.scheduleKeeper
-                        ?? (held ? "Airtable's 429 hold on this machine" : "the base's schedule on this machine"),
-                    seconds: Int(min(wait, 1e9).rounded(.up)), budget: Int(policy.budgetSeconds))
+                    who: pacer.whoAsksTheWait, seconds: Int(min(wait, 1e9).rounded(.up)),
+                    budget: Int(policy.budgetSeconds))
             }
             var confirmed = false
             while true {

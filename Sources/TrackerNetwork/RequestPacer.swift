@@ -67,6 +67,14 @@ extension RequestPacer {
 
     public func currentPace() -> CurrentPace? { nil }
 
+    /// Who asks for the wait a turn gives now, as a refusal names it: the schedule's keeper, else, on this machine,
+    /// Airtable's 429 when its hold is what holds the schedule back.
+    public var whoAsksTheWait: String {
+        if let keeper = scheduleKeeper { return keeper }
+        let held = (currentPace()?.heldFor ?? 0) > 0
+        return held ? "Airtable's 429 hold on this machine" : "the base's schedule on this machine"
+    }
+
     public func nextTurn(notBefore delay: Double) throws(AppError) -> Double { max(delay, try nextTurn()) }
 
     /// A pacer whose slots need no confirming (one that never waits, a test's).

@@ -7,18 +7,11 @@ import Foundation
 /// minutes; then an assistant's call after the idle time, timed against a call while the copy is warm. Goal: ≤ 12 an
 /// hour after the first 10 minutes (it was about 714), and the call after within one round trip of a warm one.
 @MainActor func monthRows(minutes: Double) throws {
-    guard let redis = BenchmarkRedis() else {
+    guard let faces = try IdleFaces.open() else {
         return print("  no redis-server installed (apt-get install redis-server); --month skipped")
     }
-    defer { redis.stop() }
-    let (fake, _) = try serve(FakeAirtable.recordedProjects, requestsPerSecond: 5, trackerPace: 5)
-    defer { fake.stop() }
-    let machines = try (0..<4).map { _ in try teamMachine(fake, redis: redis.url, teamCopy: true) }
-    let boards = try machines.prefix(2).map { try BoardTerminalProcess(tracker, environment: $0) }
-    defer { boards.forEach { $0.quit() } }
-    let servers = try machines.suffix(2).map { try MCPServerProcess(tracker, environment: $0) }
-    defer { servers.forEach { $0.stop() } }
-    for board in boards { _ = board.wait(for: "CMCA") }
+    defer { faces.close() }
+    let (fake, servers) = (faces.fake, faces.servers)
     func timedCall(_ server: MCPServerProcess) -> Double {
         let started = Date()
         _ = server.tool("list_projects", ["limit": 1])
@@ -57,26 +50,22 @@ import Foundation
 /// rounds on pings and hourly. The requests while nobody looks (goal ≤ 1 an hour after the first read), then a
 /// change made in Airtable and the seconds until every follower shows it (goal: within 2 s of its ping).
 @MainActor func monthServeRows(minutes: Double) throws {
-    guard let redis = BenchmarkRedis() else {
-        return print("  no redis-server installed (apt-get install redis-server); --month --serve skipped")
-    }
-    defer { redis.stop() }
-    let (fake, _) = try serve(FakeAirtable.recordedProjects, requestsPerSecond: 5, trackerPace: 5)
-    defer { fake.stop() }
     let port = 20000 + Int.random(in: 0..<20000)
     let server = Process()
-    server.executableURL = URL(fileURLWithPath: tracker)
-    server.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"]
-    server.environment = try teamMachine(fake, redis: redis.url, teamCopy: true)
-    server.standardError = FileHandle.nullDevice
-    try server.run()
-    defer { server.terminate() }
-    let machines = try (0..<4).map { _ in try teamMachine(fake, redis: redis.url, teamCopy: true) }
-    let boards = try machines.prefix(2).map { try BoardTerminalProcess(tracker, environment: $0) }
-    defer { boards.forEach { $0.quit() } }
-    let servers = try machines.suffix(2).map { try MCPServerProcess(tracker, environment: $0) }
-    defer { servers.forEach { $0.stop() } }
-    for board in boards { _ = board.wait(for: "CMCA") }
+    // Serve is started first, so its doorbell is there when the followers open.
+    let opened = try IdleFaces.open { fake, redis in
+        server.executableURL = URL(fileURLWithPath: tracker)
+        server.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"]
+        server.environment = try teamMachine(fake, redis: redis.url, teamCopy: true)
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+    }
+    guard let faces = opened else {
+        return print("  no redis-server installed (apt-get install redis-server); --month --serve skipped")
+    }
+    defer { faces.close() }
+    defer { if server.isRunning { server.terminate() } }
+    let (fake, boards, servers) = (faces.fake, faces.boards, faces.servers)
     for server in servers { _ = server.tool("list_projects", ["limit": 1]) }
     // The doorbell is rung once the hook exists; the first rounds settle.
     waitUntilIdle(fake, for: 5)
@@ -135,4 +124,40 @@ import Foundation
     print(
         "    boards " + arrivals.prefix(2).map { seconds($0) }.joined(separator: ", ") + "; stdio servers "
             + arrivals.suffix(2).map { seconds($0) }.joined(separator: ", "))
+}
+
+/// The faces both `--month` rows leave open: one redis-server, the fake enforcing 5 a second with the recorded base,
+/// and on four team machines two boards (their first screens drawn) and two assistants' stdio servers.
+@MainActor struct IdleFaces {
+    let redis: BenchmarkRedis
+    let fake: FakeAirtable
+    let boards: [BoardTerminalProcess]
+    let servers: [MCPServerProcess]
+
+    /// Opens them, after `first` (given the fake and Redis) has run; nil when no redis-server is installed.
+    static func open(first: (FakeAirtable, BenchmarkRedis) throws -> Void = { _, _ in }) throws -> IdleFaces? {
+        guard let redis = BenchmarkRedis() else { return nil }
+        var fake: FakeAirtable?
+        do {
+            fake = try serve(FakeAirtable.recordedProjects, requestsPerSecond: 5, trackerPace: 5).0
+            try first(fake!, redis)
+            let machines = try (0..<4).map { _ in try teamMachine(fake!, redis: redis.url, teamCopy: true) }
+            let boards = try machines.prefix(2).map { try BoardTerminalProcess(tracker, environment: $0) }
+            let servers = try machines.suffix(2).map { try MCPServerProcess(tracker, environment: $0) }
+            for board in boards { _ = board.wait(for: "CMCA") }
+            return IdleFaces(redis: redis, fake: fake!, boards: boards, servers: servers)
+        } catch {
+            fake?.stop()
+            redis.stop()
+            throw error
+        }
+    }
+
+    /// Quits every face, then the fake and Redis.
+    func close() {
+        boards.forEach { $0.quit() }
+        servers.forEach { $0.stop() }
+        fake.stop()
+        redis.stop()
+    }
 }

@@ -2,27 +2,19 @@ import FakeAirtable
 import Foundation
 import TrackerHTTP
 
-/// One HTTP/1.1 connection kept alive, as an assistant's client keeps one: a request written, its answer read by its
-/// Content-Length.
-final class KeepAliveConnection {
-    private let connection: LoopbackConnection
-    private let port: Int
-
-    init?(port: Int) {
-        guard let connection = LoopbackConnection(port: port) else { return nil }
-        (self.connection, self.port) = (connection, port)
-    }
-
-    /// POSTs `body` to /mcp; the status and the answer's body.
-    func post(_ body: Data, token: String, headers: [String: String] = [:]) -> (status: Int, body: Data) {
-        var all = headers
-        all["Content-Type"] = "application/json"
-        all["Accept"] = "application/json, text/event-stream"
-        all["Authorization"] = "Bearer \(token)"
-        connection.send(
-            LoopbackConnection.head("POST", "/mcp", port: port, headers: all, bodyLength: body.count, closing: false)
+/// An assistant's client on one kept-alive HTTP/1.1 connection.
+extension LoopbackConnection {
+    /// POSTs `body` to /mcp on `port` with `token` as the bearer; the status and the answer's body.
+    func postMCP(_ body: Data, port: Int, token: String) -> (status: Int, body: Data) {
+        let headers = [
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+            "Authorization": "Bearer \(token)",
+        ]
+        send(
+            LoopbackConnection.head(
+                "POST", "/mcp", port: port, headers: headers, bodyLength: body.count, closing: false)
                 + Array(body))
-        let answer = connection.readAnswer()
+        let answer = readAnswer()
         return (answer.status, Data(answer.body))
     }
 }
@@ -73,14 +65,14 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
     server.standardError = FileHandle.nullDevice
     try server.run()
     defer { server.terminate() }
-    var connection: KeepAliveConnection?
+    var connection: LoopbackConnection?
     for _ in 0..<200 where connection == nil {
         usleep(25_000)
-        connection = KeepAliveConnection(port: port)
+        connection = LoopbackConnection(port: port)
     }
     guard let http = connection else { return print("  tracker serve did not start") }
     let list: [String: Any] = ["limit": 20]
-    _ = http.post(modernCall(0, "list_projects", list), token: token)
+    _ = http.postMCP(modernCall(0, "list_projects", list), port: port, token: token)
     let stdio = try MCPServerProcess(tracker, environment: environment)
     _ = stdio.tool("list_projects", list)
     var started = Date()
@@ -88,7 +80,8 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
     let stdioMs = Date().timeIntervalSince(started) * 1000 / Double(calls)
     started = Date()
     var failed = 0
-    for index in 0..<calls where http.post(modernCall(index + 1, "list_projects", list), token: token).status != 200 {
+    for index in 0..<calls
+    where http.postMCP(modernCall(index + 1, "list_projects", list), port: port, token: token).status != 200 {
         failed += 1
     }
     let httpMs = Date().timeIntervalSince(started) * 1000 / Double(calls)
@@ -101,10 +94,10 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
     let latencies = LockedLatencies()
     let before = fake.log.count
     DispatchQueue.concurrentPerform(iterations: clients) { _ in
-        guard let connection = KeepAliveConnection(port: port) else { return }
+        guard let connection = LoopbackConnection(port: port) else { return }
         for call in 0..<callsEach {
             let begun = Date()
-            let answer = connection.post(modernCall(call, "list_projects", ["limit": 20]), token: token)
+            let answer = connection.postMCP(modernCall(call, "list_projects", ["limit": 20]), port: port, token: token)
             latencies.add(Date().timeIntervalSince(begun) * 1000, ok: answer.status == 200)
         }
     }
@@ -132,7 +125,7 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
         ],
     ])
     let memoryBefore = rss()
-    for _ in 0..<sessions { _ = http.post(initialize, token: token) }
+    for _ in 0..<sessions { _ = http.postMCP(initialize, port: port, token: token) }
     let memoryAfter = rss()
     print(
         String(

@@ -8,7 +8,7 @@ extension Edit {
         async let read = Show.namesReadBeside(prepared)
         let naming = ProjectNaming(client: prepared.client)
         let project = try await naming.resolve(target)
-        let session = try await prepared.settled()
+        let session = try await prepared.withConfirmedLayout(settling: true)
         let names = await Show.linkedNames(
             of: project, in: Show.linkedTables(session), session: session, known: await read)
         let form = EditForm(project: project, layout: session.layout, recordNames: names)

@@ -47,19 +47,13 @@ package struct Session: Sendable {
     /// The layout confirmed by the schema read in flight, or the one in use: nothing is shown or written out before.
     package func confirmedLayout() async throws -> TableLayout { try await inFlight?.confirmed() ?? layout }
 
-    /// This session with the layout the schema read in flight confirms (the one in use when none is in flight).
-    package func withConfirmedLayout() async throws -> Session {
+    /// This session with the layout the schema read in flight confirms (the one in use when none is in flight); with
+    /// `settling`, the read in flight is done with too: what comes next checks values against the schema itself.
+    package func withConfirmedLayout(settling: Bool = false) async throws -> Session {
         var confirmed = self
         confirmed.layout = try await confirmedLayout()
+        if settling { confirmed.inFlight = nil }
         return confirmed
-    }
-
-    /// This session with its layout confirmed and the schema read in flight done with: what comes next checks values
-    /// against the schema itself.
-    package func settled() async throws -> Session {
-        var settled = try await withConfirmedLayout()
-        settled.inFlight = nil
-        return settled
     }
 
     /// This session with the schema read again (or the read in flight, awaited): its layout, client and reader name the
