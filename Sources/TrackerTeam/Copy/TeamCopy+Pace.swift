@@ -41,7 +41,10 @@ extension TeamCopy {
         }
         // A copy that cannot be served now (Redis out of reach, a copy in doubt) is not waited for: the face reads
         // Airtable at once, and no refresh is coming to wait for.
-        guard !unreachable, trouble == nil else { return }
+        switch verdict {
+        case .unreachable, .refused: return
+        default: break
+        }
         let patience = settings.every + 2
         if polling {
             guard pace.isBackedOff else { return pace.looked() }

@@ -10,15 +10,12 @@ extension TeamCopy {
     func poll() async throws {
         guard let copy else { return }
         settleLostRebuild()
-        if loaded == nil { takingOver = true }
-        defer {
-            takingOver = false
-            wake()
-        }
+        takingOver(true)
+        defer { takingOver(false) }
         // A process that takes over goes on from the copy in Redis (its cursor and marks), not from scratch; a copy
         // there that does not vouch for itself is read whole again, once.
         if loaded == nil && !rebuildNeeded {
-            trouble = nil
+            setTrouble(nil)
             try? await load(judgingAge: false)
             if trouble != nil { rebuildNeeded = true }
         }

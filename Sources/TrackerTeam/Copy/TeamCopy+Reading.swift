@@ -166,8 +166,8 @@ extension TeamCopy {
             if let short = sizes.short { return setTrouble(short) }
             // Readers judge the copy's age whoever holds the lease: a poller that cannot reach Airtable keeps it no
             // fresher than one gone.
-            stale = sizes.old
-            if stale != nil { return }
+            judgedAge(sizes.old)
+            if sizes.old != nil { return }
             // A copy at a version below the one applied here went back in time (a restart from an older dump): it is
             // loaded again once its poller has put the whole copy in again.
             guard generation == loaded.generation, (sizes.version ?? 0) >= loaded.version else {

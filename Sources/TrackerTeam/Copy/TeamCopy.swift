@@ -66,16 +66,15 @@ public actor TeamCopy: SharedCopy {
 
     weak var copy: BaseCopy?
     var loaded: Loaded?
-    var polling = false
+    /// This process's part (following, polling, a snapshot): changed by the moves in this file alone.
+    private(set) var role = Role.following
     var leaseConfirmed = 0.0
     var nextPoll = 0.0
-    /// Why the copy is not served now; nil when it is (or is still being opened).
-    var trouble: String?
+    /// Why the copy is not served now; nil when it is (or is still being opened). Set by `setTrouble` alone.
+    private(set) var trouble: String?
     /// Whether Redis could not be reached at the last try: the faces' old behaviour, with the engine's warning only.
-    var unreachable = false
+    private(set) var unreachable = false
     var rebuildNeeded = false
-    /// A poller that took over a copy it had not loaded brings it up to date before anything is served from it.
-    var takingOver = false
     var needsLoad = false
     var ownVersions = Set<Int>()
     /// The poller's memory of faults between rounds.
@@ -83,7 +82,7 @@ public actor TeamCopy: SharedCopy {
     /// Loads retried in a row because writes landed while the tables were read.
     var loadsMoved = 0
     /// Why the copy followed is too old to serve this turn (its poller stopped refreshing it); nil when it is not.
-    var stale: String?
+    private(set) var stale: String?
     /// How often the poller polls: `every` while a reader looks, slower while none does or the month requires.
     var pace: PollingPace
     /// The readers' looks counted in Redis as the poller last read them, and whether one came since its last round.
@@ -96,8 +95,6 @@ public actor TeamCopy: SharedCopy {
     var roundsDone = 0
     var lastNewsAt = MonotonicClock.now()
     var lastLookSent = -Double.infinity
-    /// A one-shot read's snapshot: loaded once, never followed or polled.
-    var isSnapshot = false
     /// Whether the face waiting for the copy was given the poller's first page, and whether that page was seen kept.
     var firstPageShown = false
     var firstPageKept = false
@@ -131,23 +128,22 @@ public actor TeamCopy: SharedCopy {
         start(copy)
         // The face's pages are shown until it is served (or told it is not), never after.
         defer { pages.withLock { $0 = nil } }
-        if (loaded == nil || takingOver) && trouble == nil && !unreachable {
+        if verdict == .waiting {
             if let onPage { showPages(onPage) }
-            while (loaded == nil || takingOver) && trouble == nil && !unreachable {
-                await withCheckedContinuation { waiting.append($0) }
-            }
+            while verdict == .waiting { await withCheckedContinuation { waiting.append($0) } }
         }
-        if loaded != nil && trouble == nil && !unreachable { await catchUp() }
-        if unreachable { return false }
-        if let trouble = trouble ?? stale {
-            if trouble != lastSaid {
-                say("warning: the team's copy in Redis is not used: \(trouble); reading Airtable")
-            }
-            lastSaid = trouble
+        if case .serving = verdict { await catchUp() } else if case .tooOld = verdict { await catchUp() }
+        switch verdict {
+        case .serving:
+            lastSaid = nil
+            return true
+        case .refused(let why), .tooOld(let why):
+            if why != lastSaid { say("warning: the team's copy in Redis is not used: \(why); reading Airtable") }
+            lastSaid = why
+            return false
+        case .waiting, .unreachable:
             return false
         }
-        lastSaid = nil
-        return true
     }
 
     /// Gives `onPage` the pages of a whole read as they arrive (the poller's own, or the first page it kept for the
@@ -162,7 +158,7 @@ public actor TeamCopy: SharedCopy {
     public func awaitLoaded(_ copy: BaseCopy) async {
         if isSnapshot { return }
         start(copy)
-        while loaded == nil && !polling && trouble == nil && !unreachable {
+        while loaded == nil, !polling, verdict == .waiting {
             await withCheckedContinuation { waiting.append($0) }
         }
     }
@@ -177,7 +173,8 @@ public actor TeamCopy: SharedCopy {
     /// Loads the copy into `copy` once for a one-shot read, when it was refreshed within `maxAge` seconds (by Redis's
     /// clock) and vouches for itself; false leaves the read to Airtable (a copy that does not vouch is said).
     public func snapshot(into copy: BaseCopy, maxAge: Double) async -> Bool {
-        (self.copy, isSnapshot) = (copy, true)
+        self.copy = copy
+        role = .snapshot
         // A Redis gone slow or away costs a second at most (the engine says it): the read goes to Airtable.
         guard let head = try? store.head() else { return false }
         guard let applied = head.fields["applied"].flatMap(Double.init), head.now - applied <= maxAge else {
@@ -204,9 +201,11 @@ public actor TeamCopy: SharedCopy {
 
     /// What the face shows of the copy: who keeps it, and whether it is served.
     public var state: String {
-        if unreachable { return "the team's copy: Redis cannot be reached" }
-        if let trouble { return "the team's copy is not used (\(trouble))" }
-        return polling ? "the team's copy (this process polls)" : "the team's copy"
+        switch verdict {
+        case .unreachable: "the team's copy: Redis cannot be reached"
+        case .refused(let why): "the team's copy is not used (\(why))"
+        default: polling ? "the team's copy (this process polls)" : "the team's copy"
+        }
     }
 
     func wake() {
@@ -226,6 +225,25 @@ public actor TeamCopy: SharedCopy {
     func setTrouble(_ why: String?) {
         trouble = why
         wake()
+    }
+
+    /// How old the copy followed is, as judged this turn: why it is too old to serve, or nil.
+    func judgedAge(_ why: String?) { stale = why }
+
+    /// Took the poller's lease at `now`: its first round is now, and the faces waiting hear that this process polls.
+    func tookLease(at now: Double) {
+        (role, leaseConfirmed, nextPoll) = (.polling(takingOver: false), now, now)
+        keepLeaseRenewed()
+        wake()
+        // A face that shows who polls (the board's header) hears that this process does now.
+        if loaded != nil { onChange.withLock { $0 }?() }
+    }
+
+    /// A round begins (`true`) or ends: a poller that has loaded nothing takes the copy over first, and nothing is
+    /// served from it until that round is done.
+    func takingOver(_ begins: Bool) {
+        if case .polling = role { role = .polling(takingOver: begins && loaded == nil) }
+        if !begins { wake() }
     }
 
     // MARK: - The loop
@@ -261,11 +279,7 @@ public actor TeamCopy: SharedCopy {
         let now = MonotonicClock.now()
         do {
             if !polling, now >= memory.restUntil, try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
-                (polling, leaseConfirmed, nextPoll) = (true, now, now)
-                keepLeaseRenewed()
-                wake()
-                // A face that shows who polls (the board's header) hears that this process does now.
-                if loaded != nil { onChange.withLock { $0 }?() }
+                tookLease(at: now)
             }
             if polling { noticeLooks() }
             if polling && now >= nextPoll {
@@ -342,7 +356,7 @@ public actor TeamCopy: SharedCopy {
 
     /// The lease is another's (or gone): this process follows the copy as a reader from here.
     func lostLease() {
-        polling = false
+        if polling { role = .following }
         renewal?.cancel()
         renewal = nil
     }

@@ -1,0 +1,47 @@
+/// The copy's phases: this process's role in it, and what a face asking now is told, decided in one place.
+extension TeamCopy {
+    /// This process's part in the team's copy. Every process opens following; the moves between roles are
+    /// `tookLease(at:)`, `lostLease()`, `takingOver(_:)` and a snapshot's opening, each made in one place.
+    enum Role: Equatable, Sendable {
+        /// Loading the copy from Redis and following the refreshes applied (the role every process opens in).
+        case following
+        /// Holding the poller's lease; `takingOver` while a round brings a copy this process had not loaded up to date
+        /// (nothing is served from it meanwhile).
+        case polling(takingOver: Bool)
+        /// A one-shot read's snapshot: loaded once, never followed or polled.
+        case snapshot
+    }
+
+    /// What a face asking for the copy now is told.
+    enum Verdict: Equatable, Sendable {
+        /// Nothing to serve yet and nothing wrong: the first load, the poller's first read or its take-over is awaited.
+        case waiting
+        /// Served: up to date with every refresh applied so far.
+        case serving
+        /// Not served this turn: older than its poller's pace allows (judged again at each turn).
+        case tooOld(String)
+        /// Not served: it cannot vouch for itself (missing, short, junk, another layout, a first read that failed).
+        case refused(String)
+        /// Not served: Redis is out of reach (the budget's engine says so, once for the process).
+        case unreachable
+    }
+
+    /// What a face is told now, from the role, what is loaded and the faults seen: Redis out of reach first, then a
+    /// copy that cannot vouch for itself, then one not loaded (or being taken over), then its age.
+    var verdict: Verdict {
+        if unreachable { return .unreachable }
+        if let trouble { return .refused(trouble) }
+        if loaded == nil || role == .polling(takingOver: true) { return .waiting }
+        if let stale { return .tooOld(stale) }
+        return .serving
+    }
+
+    /// Whether this process holds the poller's lease.
+    var polling: Bool {
+        if case .polling = role { return true }
+        return false
+    }
+
+    /// Whether this is a one-shot read's snapshot.
+    var isSnapshot: Bool { role == .snapshot }
+}
