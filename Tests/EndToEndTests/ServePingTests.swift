@@ -64,6 +64,50 @@ final class ServePingTests: TeamCopyTestCase {
         XCTAssertFalse(try redis.keys().contains { $0.key.contains(":doorbell:") }, "the doorbell outlived the server")
     }
 
+    /// While pings bring the rounds (the poller's own is an hour away), a copy that a one-shot reader finds junk in,
+    /// or whose header is gone from Redis, is put in again within seconds, not at the next ping or in an hour. Broken
+    /// by a poller that rounds only on pings and hourly: the junk stays, and every reader reads Airtable meanwhile.
+    func testAnUnsoundCopyIsPutInAgainWithoutWaitingForAPingOrTheHour() throws {
+        try startBase()
+        let port = try RedisServer.freePort()
+        let serve = try ServeProcess(
+            try teamMachine(every: 4),
+            arguments: ["--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"])
+        let reader = try server(try teamMachine(every: 4))
+        XCTAssertNotNil(name("rec00000000000003", on: reader))
+        XCTAssertTrue(
+            try waitFor(10) { try redis.keys().contains { $0.key.contains(":doorbell:") } },
+            "no doorbell: " + serve.stderr)
+        usleep(2_000_000)
+        let shell = try teamMachine(every: 4)
+        // Junk where a record was: a one-shot reader says so and reads Airtable; the poller puts the copy in again.
+        let first = try XCTUnwrap(try headField("generation"))
+        let records = try XCTUnwrap(try redis.keys().map(\.key).first { $0.hasSuffix(":projects") })
+        _ = try redis.cli(["HSET", records, "rec00000000000003", "not a record"])
+        let junk = try shell.run(["list", "--max-age", "600"])
+        XCTAssertEqual(junk.status, 0, junk.stderr)
+        XCTAssertTrue(junk.stderr.contains("it holds a value that is not a record"), junk.stderr)
+        XCTAssertTrue(
+            try waitFor(8) { try headField("generation").map { $0 != first } ?? false },
+            "the distrusted copy was not put in again: " + serve.stderr + reader.stderr)
+        var before = fake.recordLog.count
+        let served = try shell.run(["list", "--max-age", "600"])
+        XCTAssertEqual(served.stdout, junk.stdout)
+        XCTAssertEqual(fake.recordLog.count - before, 0, "the copy put in again was not served")
+        // The header gone (evicted, deleted): put in again too.
+        let second = try XCTUnwrap(try headField("generation"))
+        let head = try XCTUnwrap(try redis.keys().map(\.key).first { $0.hasSuffix(":head") })
+        _ = try redis.cli(["DEL", head])
+        XCTAssertTrue(
+            try waitFor(8) { try headField("generation").map { $0 != second } ?? false },
+            "the copy whose header was lost was not put in again: " + serve.stderr + reader.stderr)
+        before = fake.recordLog.count
+        XCTAssertEqual(try shell.run(["list", "--max-age", "600"]).stdout, junk.stdout)
+        XCTAssertEqual(fake.recordLog.count - before, 0)
+        XCTAssertEqual(reader.finish().status, 0, reader.stderr)
+        XCTAssertEqual(serve.terminate(), 0, serve.stderr)
+    }
+
     /// Without the team's copy, serve's own copy freshens on pings (and hourly), not at every call: a call after
     /// another with no ping between asks Airtable nothing, and a change pinged is in the next call (broken by a copy
     /// that reads what changed at every call: a payloads read a call).

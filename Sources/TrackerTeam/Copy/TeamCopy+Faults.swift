@@ -20,6 +20,9 @@ struct PollerMemory: Sendable {
     var restUntil = 0.0
     /// The last reader's wake the poller saw (its stream's id; from the start of what Redis keeps at first).
     var wakeID = "0-0"
+    /// What the poller last found unsound in the copy in Redis (its generation gone, another, or distrusted): each
+    /// finding brings one round forward.
+    var unsoundSeen: String?
     /// Stream reads failed in a row: each waits longer before the next (at most 10 s), never a loop without pause.
     var streamFailures = 0
 

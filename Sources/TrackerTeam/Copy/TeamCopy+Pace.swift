@@ -75,8 +75,10 @@ extension TeamCopy {
         guard
             let answers = try? store.connection.call([
                 ["GET", store.keys.looks], ["GET", store.keys.pings], ["EXISTS", store.keys.doorbell],
-            ]), answers.count == 3
+                ["HMGET", store.keys.head, "generation", "distrusted"],
+            ]), answers.count == 4
         else { return }
+        noticeUnsoundCopy(answers[3])
         // A ping since the last look at the count: something changed in the base, so the round is now. While a
         // doorbell is kept, pings bring every round but the hourly one, whoever looks.
         doorbellLive = answers[2] == .integer(1)
@@ -93,6 +95,19 @@ extension TeamCopy {
             publishPace()
             nextPoll = MonotonicClock.now()
         }
+    }
+
+    /// The copy in Redis is not the one this poller keeps (flushed, evicted, or distrusted by a reader that found junk
+    /// in it): its round, which puts the copy in again, comes now rather than at a pace slowed by nobody looking or
+    /// after the hour a doorbell allows, once for each such finding (a Redis that keeps refusing it is not asked
+    /// every second).
+    private func noticeUnsoundCopy(_ head: RESPValue) {
+        guard let loaded, case .array(let fields?) = head, fields.count == 2 else { return }
+        let generation = fields[0].text
+        let unsound = generation != loaded.generation || fields[1].text == loaded.generation
+        let finding = unsound ? (generation ?? "none") + " " + (fields[1].text ?? "") : nil
+        if let finding, finding != memory.unsoundSeen { nextPoll = MonotonicClock.now() }
+        memory.unsoundSeen = finding
     }
 
     /// Tells the readers how long the poller waits between rounds now (its own interval, or longer while nobody looks),
