@@ -6,13 +6,11 @@ extension FakeAirtable {
     /// when no project has that name or a value does not fit its field.
     @discardableResult
     public func editInApp(projectNamed name: String, setting fields: [String: Any]) -> Bool {
-        let found = locked { () -> String? in
-            let table = base.tables[0]
-            return table.records.first { "\($0.fields[table.primaryFieldName] ?? "")" == name }?.id
-        }
-        guard let id = found else { return false }
         let result = transaction(source: "client") { (draft: inout FakeBase) throws -> [String: Any] in
-            try Self.change(id, fields, table: 0, destructive: false, typecast: false, in: &draft)
+            let table = draft.tables[0]
+            guard let id = table.records.first(where: { "\($0.fields[table.primaryFieldName] ?? "")" == name })?.id
+            else { throw WriteError(status: 404, type: "MODEL_ID_NOT_FOUND", message: "Record not found") }
+            return try Self.change(id, fields, table: 0, destructive: false, typecast: false, in: &draft)
         }
         if case .success = result { return true }
         return false

@@ -137,17 +137,22 @@ import Foundation
     /// Opens them, after `first` (given the fake and Redis) has run; nil when no redis-server is installed.
     static func open(first: (FakeAirtable, BenchmarkRedis) throws -> Void = { _, _ in }) throws -> IdleFaces? {
         guard let redis = BenchmarkRedis() else { return nil }
-        var fake: FakeAirtable?
+        let fake: FakeAirtable
         do {
             fake = try serve(FakeAirtable.recordedProjects, requestsPerSecond: 5, trackerPace: 5).0
-            try first(fake!, redis)
-            let machines = try (0..<4).map { _ in try teamMachine(fake!, redis: redis.url, teamCopy: true) }
+        } catch {
+            redis.stop()
+            throw error
+        }
+        do {
+            try first(fake, redis)
+            let machines = try (0..<4).map { _ in try teamMachine(fake, redis: redis.url, teamCopy: true) }
             let boards = try machines.prefix(2).map { try BoardTerminalProcess(tracker, environment: $0) }
             let servers = try machines.suffix(2).map { try MCPServerProcess(tracker, environment: $0) }
             for board in boards { _ = board.wait(for: "CMCA") }
-            return IdleFaces(redis: redis, fake: fake!, boards: boards, servers: servers)
+            return IdleFaces(redis: redis, fake: fake, boards: boards, servers: servers)
         } catch {
-            fake?.stop()
+            fake.stop()
             redis.stop()
             throw error
         }

@@ -11,7 +11,9 @@ final class ServePingTests: TeamCopyTestCase {
         fake.recordLog.dropFirst(index).filter { $0.path.hasSuffix("/payloads") }.count
     }
 
-    func testPingsRefreshTheCopyAndAQuietBaseCostsNothing() throws {
+    /// On a base of its own: serve keeping the doorbell (its public URL on loopback) and an assistant's server reading
+    /// the team's copy, the doorbell said in Redis.
+    private func serveWithPingsAndAReader() throws -> (serve: ServeProcess, port: Int, reader: MCPSession) {
         try startBase()
         let port = try RedisServer.freePort()
         let serve = try ServeProcess(
@@ -22,6 +24,11 @@ final class ServePingTests: TeamCopyTestCase {
         XCTAssertTrue(
             try waitFor(10) { try redis.keys().contains { $0.key.contains(":doorbell:") } },
             "no doorbell: " + serve.stderr)
+        return (serve, port, reader)
+    }
+
+    func testPingsRefreshTheCopyAndAQuietBaseCostsNothing() throws {
+        let (serve, port, reader) = try serveWithPingsAndAReader()
         // A round or two may still be under way: then the base is quiet.
         usleep(2_000_000)
         let quiet = fake.recordLog.count
@@ -68,16 +75,7 @@ final class ServePingTests: TeamCopyTestCase {
     /// or whose header is gone from Redis, is put in again within seconds, not at the next ping or in an hour. Broken
     /// by a poller that rounds only on pings and hourly: the junk stays, and every reader reads Airtable meanwhile.
     func testAnUnsoundCopyIsPutInAgainWithoutWaitingForAPingOrTheHour() throws {
-        try startBase()
-        let port = try RedisServer.freePort()
-        let serve = try ServeProcess(
-            try teamMachine(every: 4),
-            arguments: ["--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)"])
-        let reader = try server(try teamMachine(every: 4))
-        XCTAssertNotNil(name("rec00000000000003", on: reader))
-        XCTAssertTrue(
-            try waitFor(10) { try redis.keys().contains { $0.key.contains(":doorbell:") } },
-            "no doorbell: " + serve.stderr)
+        let (serve, _, reader) = try serveWithPingsAndAReader()
         usleep(2_000_000)
         let shell = try teamMachine(every: 4)
         // Junk where a record was: a one-shot reader says so and reads Airtable; the poller puts the copy in again.

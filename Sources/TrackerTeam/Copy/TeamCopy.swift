@@ -132,7 +132,11 @@ public actor TeamCopy: SharedCopy {
             if let onPage { showPages(onPage) }
             while verdict == .waiting { await withCheckedContinuation { waiting.append($0) } }
         }
-        if case .serving = verdict { await catchUp() } else if case .tooOld = verdict { await catchUp() }
+        // Loaded and vouched for: brought up to date with every refresh applied, and its age judged again.
+        switch verdict {
+        case .serving, .tooOld: await catchUp()
+        default: break
+        }
         switch verdict {
         case .serving:
             lastSaid = nil
