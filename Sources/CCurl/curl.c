@@ -20,7 +20,8 @@ enum {
     OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20, INFO_RESPONSE_CODE = 0x200002, GLOBAL_ALL = 3,
     OPT_CONNECT_ONLY = 141, OPT_CAINFO = 10065, OPT_UNIX_SOCKET_PATH = 10231, OPT_PROXY = 10004,
     OPT_SSL_ENABLE_ALPN = 226, INFO_ACTIVESOCKET = 0x500000 + 44, RESULT_AGAIN = 81, RESULT_TIMEOUT = 28,
-    RESULT_SEND_ERROR = 55, RESULT_RECV_ERROR = 56,
+    RESULT_SEND_ERROR = 55, RESULT_RECV_ERROR = 56, OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313,
+    RESULT_ABORTED_BY_CALLBACK = 42,
 };
 
 struct slist;
@@ -152,6 +153,17 @@ static int on_progress(void *request, long long a, long long b, long long c, lon
     return __atomic_load_n(&call->cancelled, __ATOMIC_RELAXED) ? 1 : 0;
 }
 
+/// libcurl's prerequest callback: the connection is open and the request not yet sent. Redirects call it again; the
+/// gate is asked once (a download's redirect goes where the first request was already let go).
+static int on_connected(void *data, char *primary_ip, char *local_ip, int primary_port, int local_port) {
+    (void)primary_ip; (void)local_ip; (void)primary_port; (void)local_port;
+    tracker_curl_request *request = data;
+    if (!request->before_sending) return 0;
+    int (*gate)(void *) = request->before_sending;
+    request->before_sending = NULL;
+    return gate(request->before_sending_context) ? 0 : 1;
+}
+
 int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_curl_response *response) {
     memset(response, 0, sizeof *response);
     if (!handle || !tracker_curl_load()) {
@@ -209,6 +221,18 @@ int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_cu
     }
     if (strcmp(request->method, "GET") != 0 && strcmp(request->method, "POST") != 0) {
         easy_setopt(handle, OPT_CUSTOMREQUEST, request->method);
+    }
+    if (request->before_sending && easy_setopt(handle, OPT_PREREQFUNCTION, on_connected) == 0) {
+        easy_setopt(handle, OPT_PREREQDATA, request);
+    } else if (request->before_sending) {
+        // No prerequest callback in this libcurl: the gate is asked before the connection is opened.
+        int (*gate)(void *) = request->before_sending;
+        request->before_sending = NULL;
+        if (!gate(request->before_sending_context)) {
+            slist_free_all(list);
+            strcpy(response->error, "abandoned before it was sent");
+            return response->code = RESULT_ABORTED_BY_CALLBACK;
+        }
     }
     response->code = easy_perform(handle);
     easy_getinfo(handle, INFO_RESPONSE_CODE, &response->status);

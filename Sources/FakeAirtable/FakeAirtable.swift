@@ -77,7 +77,8 @@ public final class FakeAirtable: @unchecked Sendable {
 
     /// How the internet delays a request between leaving the client and arriving where Airtable counts it: a
     /// connection's first request comes after DNS, TCP and TLS (100-300 ms to Airtable), every request after some
-    /// jitter. On loopback the handshakes are instant, so the fake holds a connection's first request back instead.
+    /// jitter. On loopback the handshakes are instant: a client through the fake's SOCKS5 handshake waits for them
+    /// (`opening(_:handshake:)`), and a client that connects directly has its first request held back instead.
     public struct ArrivalDelay: Sendable {
         /// Seconds a connection's first request is held back before it is counted.
         public var newConnection = 0.0
@@ -159,6 +160,8 @@ public final class FakeAirtable: @unchecked Sendable {
     @discardableResult
     public func start(port: Int = 0) throws -> Int {
         let server = HTTPServer { [unowned self] request in handle(request) }
+        let handshake = options.arrivalDelay.newConnection
+        server.opening = { Self.opening($0, handshake: handshake) }
         try server.start(port: port)
         self.server = server
         files.latency = options.latency
@@ -259,7 +262,9 @@ public final class FakeAirtable: @unchecked Sendable {
     static var now: Date { Date().addingTimeInterval(shift) }
 
     private func handle(_ request: HTTPRequest) -> HTTPAction {
-        let lag = options.arrivalDelay.seconds(firstOnConnection: request.isFirstOnConnection)
+        // A connection through the fake's handshake has already waited for it.
+        let opened = request.isFirstOnConnection && request.connectionNote != Self.handshaken
+        let lag = options.arrivalDelay.seconds(firstOnConnection: opened)
         if lag > 0 { pause(seconds: lag) }
         let received = now
         if options.latency > 0 { pause(seconds: options.latency) }

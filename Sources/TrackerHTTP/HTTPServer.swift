@@ -22,6 +22,9 @@ public final class HTTPServer: @unchecked Sendable {
     private var connections: Set<Int32> = []
     private var isStopped = false
     private var acceptedCount = 0
+    /// What a new connection goes through before its first request is read, on its own thread (the fake Airtable's
+    /// network handshake): the note every request on it carries, or nil to close it. Set before `start`.
+    public var opening: (@Sendable (Int32) -> String?)?
 
     public init(limits: HTTPLimits = .generous, handler: @escaping @Sendable (ServedRequest) -> HTTPAction) {
         self.limits = limits
@@ -138,6 +141,11 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private func serve(_ connection: Int32, peer: String) {
+        var note = ""
+        if let opening {
+            guard let said = opening(connection) else { return }
+            note = said
+        }
         var reader = RequestReader(socket: connection, limits: limits)
         var isFirst = true
         while !stopped {
@@ -151,6 +159,7 @@ public final class HTTPServer: @unchecked Sendable {
             }
             request.isFirstOnConnection = isFirst
             request.peer = peer
+            request.connectionNote = note
             isFirst = false
             let keepAlive = request.header("connection")?.lowercased() != "close"
             guard answer(handler(request), on: connection, keepAlive: keepAlive), keepAlive else { return }

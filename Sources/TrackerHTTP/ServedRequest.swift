@@ -20,6 +20,8 @@ public struct ServedRequest: Sendable {
     public var isFirstOnConnection = false
     /// The client's address, "host:port".
     public var peer = ""
+    /// What the server's `opening` said of the connection before its first request ("" without one).
+    public var connectionNote = ""
 
     public init(method: String, path: String, query: String, target: String, headers: [String: String], body: Data) {
         (self.method, self.path, self.query, self.target, self.headers, self.body) =

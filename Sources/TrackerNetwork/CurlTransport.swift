@@ -2,6 +2,7 @@ import TrackerSystem
 import TrackerModel
 #if os(Linux)
     import CCurl
+    import Dispatch
     import FoundationEssentials
     import Glibc
 
@@ -44,7 +45,22 @@ import TrackerModel
         static func load() -> Bool { tracker_curl_load() != 0 }
 
         public func send(_ request: HTTPRequest, fresh: Bool, timeout: Double) async -> TransportOutcome {
-            let call = Call(request: request, timeout: timeout, fresh: fresh)
+            await send(request, fresh: fresh, timeout: timeout, gate: nil)
+        }
+
+        /// libcurl's prerequest callback (7.80 and later) runs when the connection is open, before the request leaves.
+        var connectsBeforeSending: Bool { true }
+
+        func send(
+            _ request: HTTPRequest, fresh: Bool, timeout: Double, whenConnected: @escaping @Sendable () async -> Bool
+        ) async -> TransportOutcome {
+            await send(request, fresh: fresh, timeout: timeout, gate: whenConnected)
+        }
+
+        private func send(
+            _ request: HTTPRequest, fresh: Bool, timeout: Double, gate: (@Sendable () async -> Bool)?
+        ) async -> TransportOutcome {
+            let call = Call(request: request, timeout: timeout, fresh: fresh, gate: gate)
             let claimed = request.goesOnClaimedConnection
             guard let progress = request.sendProgress else {
                 return await perform(call, fresh: fresh, claimed: claimed)
@@ -124,8 +140,15 @@ import TrackerModel
             /// The body as the request holds it: libcurl reads it in place while `perform` runs, so a 7 MB upload is
             /// not copied.
             private let body: Data?
+            /// Asked on the transfer's thread once the connection is open; the task running it, to cancel with the call.
+            private let gate: (@Sendable () async -> Bool)?
+            private let gateTask = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
 
-            init(request: HTTPRequest, timeout: Double, fresh: Bool, bodyDescriptor: Int32 = -1) {
+            init(
+                request: HTTPRequest, timeout: Double, fresh: Bool, bodyDescriptor: Int32 = -1,
+                gate: (@Sendable () async -> Bool)? = nil
+            ) {
+                self.gate = gate
                 let url = strdup(request.url.absoluteString)!
                 let method = strdup(request.method)!
                 let headers = request.headers.sorted { $0.key < $1.key }.map {
@@ -145,6 +168,33 @@ import TrackerModel
                 self.request.pointee.header_count = Int32(headers.count)
                 self.request.pointee.timeout_ms = Int((timeout + 0.5) * 1000)
                 self.request.pointee.fresh_connection = fresh ? 1 : 0
+                if gate != nil {
+                    self.request.pointee.before_sending = { context in
+                        guard let context else { return 0 }
+                        return Unmanaged<Call>.fromOpaque(context).takeUnretainedValue().askGate() ? 1 : 0
+                    }
+                    // Unretained: the call outlives its transfer (`perform` runs on it).
+                    self.request.pointee.before_sending_context = Unmanaged.passUnretained(self).toOpaque()
+                }
+            }
+
+            /// Runs the gate on the transfer's thread (a thread of its own, not the cooperative pool's), waiting for it.
+            private func askGate() -> Bool {
+                guard let gate else { return true }
+                let answer = Locked(false)
+                let done = DispatchSemaphore(value: 0)
+                let task = Task.detached {
+                    let go = await gate()
+                    answer.withLock { $0 = go }
+                    done.signal()
+                }
+                let cancelled = gateTask.withLock { state in
+                    state.task = task
+                    return state.cancelled
+                }
+                if cancelled { task.cancel() }
+                done.wait()
+                return answer.withLock { $0 }
             }
 
             deinit {
@@ -164,6 +214,10 @@ import TrackerModel
             func cancel() {
                 // The transfer thread reads the flag with an atomic load in its progress callback.
                 request.pointee.cancelled = 1
+                gateTask.withLock { state in
+                    state.cancelled = true
+                    return state.task
+                }?.cancel()
             }
 
             func perform(on handle: UnsafeMutableRawPointer) -> TransportOutcome {

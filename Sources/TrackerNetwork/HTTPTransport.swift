@@ -78,6 +78,16 @@ public protocol HTTPTransport: Sendable {
     /// request marked `goesOnClaimedConnection`. False when it will open one: DNS, TCP and TLS come first, 100-300 ms
     /// to Airtable, and the request is paced as arriving that much later.
     func claimWarmConnection(fresh: Bool) -> Bool
+
+    /// Whether `send(_:fresh:timeout:whenConnected:)` asks its gate once the connection is open (DNS, TCP, TLS and any
+    /// proxy done), so a request is paced from there and reaches the server a network's jitter after it leaves.
+    var connectsBeforeSending: Bool { get }
+
+    /// Sends `request` as `send(_:fresh:timeout:)` does, asking `whenConnected` before the request's first byte
+    /// leaves: true lets it go; false abandons it with nothing sent (`.cancelled`). Asked once.
+    func send(
+        _ request: HTTPRequest, fresh: Bool, timeout: Double, whenConnected: @escaping @Sendable () async -> Bool
+    ) async -> TransportOutcome
 }
 
 extension HTTPTransport {
@@ -85,6 +95,16 @@ extension HTTPTransport {
 
     /// A transport that cannot tell: every request is taken as opening a connection (the stricter reading).
     public func claimWarmConnection(fresh: Bool) -> Bool { false }
+
+    /// A transport that cannot tell when its connection is open asks the gate before opening it.
+    public var connectsBeforeSending: Bool { false }
+
+    public func send(
+        _ request: HTTPRequest, fresh: Bool, timeout: Double, whenConnected: @escaping @Sendable () async -> Bool
+    ) async -> TransportOutcome {
+        guard await whenConnected() else { return .failed(.cancelled) }
+        return await send(request, fresh: fresh, timeout: timeout)
+    }
 
     /// Transports that cannot stream (URLSession's data task, test stubs) receive the body whole and write it out.
     public func download(
@@ -143,6 +163,14 @@ extension TransportFailure {
         func prepare() { _ = transport }
 
         func claimWarmConnection(fresh: Bool) -> Bool { transport.claimWarmConnection(fresh: fresh) }
+
+        var connectsBeforeSending: Bool { transport.connectsBeforeSending }
+
+        func send(
+            _ request: HTTPRequest, fresh: Bool, timeout: Double, whenConnected: @escaping @Sendable () async -> Bool
+        ) async -> TransportOutcome {
+            await transport.send(request, fresh: fresh, timeout: timeout, whenConnected: whenConnected)
+        }
 
         func download(
             _ request: HTTPRequest, into descriptor: Int32, timeout: Double,

@@ -76,7 +76,7 @@ public final class NetworkHelper: Sendable {
     let transport: any HTTPTransport
     let timeoutSeconds: Int
     let policy: RetryPolicy
-    private let pacer: any RequestPacer
+    let pacer: any RequestPacer
     /// Where every request sent is counted for the month.
     public let usage: any UsageLedger
     let rules: ServiceRules
@@ -157,53 +157,45 @@ public final class NetworkHelper: Sendable {
         // leaving (the board loads libcurl late) would spend the margin the confirmation keeps for the network.
         transport.prepare()
         let isWrite = kind == .notIdempotent || request.body != nil
+        // A transport that says when its connection is open connects first and takes the turn there, so only the
+        // request's bytes follow the turn and it arrives a network's jitter after it leaves.
+        let connectsFirst = transport.connectsBeforeSending
         while true {
-            // Airtable counts a request where it arrives: one that opens its connection first arrives up to the
-            // handshakes' time later than it leaves, and is paced so.
+            // Airtable counts a request where it arrives: one that opens its connection after its turn arrives up to
+            // the handshakes' time later than it leaves, and is paced so.
             var request = request
-            request.goesOnClaimedConnection = transport.claimWarmConnection(fresh: isWrite)
-            let spread = request.goesOnClaimedConnection ? 0 : PaceSchedule.coldSpread
+            request.goesOnClaimedConnection = !connectsFirst && transport.claimWarmConnection(fresh: isWrite)
+            let spread = connectsFirst || request.goesOnClaimedConnection ? 0 : PaceSchedule.coldSpread
             var turn: PaceTurn
             do { turn = try pacer.reserveTurn(notBefore: 0, spread: spread) } catch { return .failure(error) }
-            /// A wait past the retry budget, refused rather than slept through, naming whose schedule asked for it.
-            func refused(_ wait: Double) -> AppError {
-                // This machine's own schedule holding back after Airtable's 429s: the cause is Airtable's limit, said
-                // as such (a loaded machine can reach the budget here rather than at the 429's own check).
-                if pacer.scheduleKeeper == nil, rateLimitWaited > 0 {
-                    return .rateLimited(waitedSeconds: Int(rateLimitWaited))
+            let reservedAt = environment.now()
+            let taking = TakingTurn(started: started, rateLimitWaited: rateLimitWaited, before: beforeEachAttempt)
+            let outcome: TransportOutcome
+            if connectsFirst {
+                // Connect ahead of the turn by the handshakes' worst (DNS, TCP, TLS), then confirm it once connected.
+                let ahead = turn.wait - PaceSchedule.coldSpread
+                if ahead > 0 {
+                    if let refusal = refusal(waiting: turn.wait, taking) { return .failure(refusal) }
+                    await pause(ahead)
+                    if Task.isCancelled { return .failure(.interrupted) }
                 }
-                return .waitRefused(
-                    who: pacer.whoAsksTheWait, seconds: Int(min(wait, 1e9).rounded(.up)),
-                    budget: Int(policy.budgetSeconds))
+                let reserved = turn
+                let stopped = Locked<AppError?>(nil)
+                outcome = await attempt(request, kind: kind) {
+                    var turn = reserved
+                    let elapsed = self.environment.now() - reservedAt
+                    turn.wait -= elapsed
+                    // A turn given for now, connected at once (an open connection): nothing to confirm.
+                    let confirming = reserved.wait > 0 || elapsed >= 0.005
+                    guard let error = await self.take(turn, taking, confirmingNow: confirming) else { return true }
+                    stopped.withLock { $0 = error }
+                    return false
+                }
+                if let error = stopped.withLock({ $0 }) { return .failure(error) }
+            } else {
+                if let error = await take(turn, taking, confirmingNow: false) { return .failure(error) }
+                outcome = await attempt(request, kind: kind)
             }
-            var confirmed = false
-            while true {
-                // A wait from a schedule others can write (the team's Redis) past the retry budget is refused, never
-                // slept through.
-                if pacer.scheduleKeeper != nil, environment.now() - started + turn.wait > policy.budgetSeconds + 1 {
-                    return .failure(refused(turn.wait))
-                }
-                // Other tracker processes are using this base; a person should not wonder why nothing happens.
-                if turn.wait > 1 {
-                    await wait(turn.wait) { "waiting \($0)s behind other tracker processes using this base…" }
-                } else if turn.wait > 0 {
-                    await environment.sleep(turn.wait)
-                }
-                if let beforeEachAttempt {
-                    do throws(AppError) { try beforeEachAttempt() } catch { return .failure(error) }
-                }
-                // The slot is confirmed last, right before the request leaves: a process woken later than its slot
-                // (a loaded machine) takes a new one rather than crowd the next window's second. A turn given for
-                // now, with nothing run since, is already the moment it leaves: it goes without another round trip.
-                if !confirmed && turn.wait <= 0 && beforeEachAttempt == nil { break }
-                do { turn = try pacer.confirmTurn(turn) } catch { return .failure(error) }
-                confirmed = true
-                if turn.wait <= 0 { break }
-                guard environment.now() - started + turn.wait <= policy.budgetSeconds else {
-                    return .failure(refused(turn.wait))
-                }
-            }
-            let outcome = await attempt(request, kind: kind)
             if Task.isCancelled { return .failure(.interrupted) }
             let decision = classify(outcome, kind: kind, host: request.url.host ?? "the service")
             let delay: Double
@@ -262,7 +254,7 @@ public final class NetworkHelper: Sendable {
     }
 
     /// Sleeps `seconds`, counting down on the status line when there is one.
-    private func wait(_ seconds: Double, saying text: (Int) -> String) async {
+    func wait(_ seconds: Double, saying text: (Int) -> String) async {
         guard let status = environment.status else { return await environment.sleep(seconds) }
         var left = seconds
         while left > 0 && !Task.isCancelled {
@@ -312,13 +304,28 @@ public final class NetworkHelper: Sendable {
 
     // MARK: - One attempt
 
-    private func attempt(_ request: HTTPRequest, kind: RequestKind) async -> TransportOutcome {
+    private func attempt(
+        _ request: HTTPRequest, kind: RequestKind, whenConnected: (@Sendable () async -> Bool)? = nil
+    ) async -> TransportOutcome {
         let start = environment.now()
         // libcurl silently sends a request again on a fresh connection when a reused one dies before answering. For a
         // create that would be a second project, and a body it cannot replay hangs until the timeout; on a new
         // connection of its own a write is sent once, and its failures come to us.
         let isWrite = kind == .notIdempotent || request.body != nil
-        let outcome = await transport.send(request, fresh: isWrite, timeout: Double(timeoutSeconds))
+        let timeout = Double(timeoutSeconds)
+        let outcome: TransportOutcome
+        if let whenConnected {
+            let letGo = Locked(false)
+            outcome = await transport.send(request, fresh: isWrite, timeout: timeout) {
+                let go = await whenConnected()
+                letGo.withLock { $0 = go }
+                return go
+            }
+            // Held back at its gate: nothing was sent, nothing to count or log.
+            if !letGo.withLock({ $0 }) { return outcome }
+        } else {
+            outcome = await transport.send(request, fresh: isWrite, timeout: timeout)
+        }
         if Self.mayHaveArrived(outcome) {
             let use: RequestUse =
                 RequestPurpose.current == .background ? .upkeep : request.method == "GET" ? .read : .write

@@ -43,9 +43,13 @@ func serve(
     // A HOME of its own, so what one fake's base left in the cache does not speed up another's.
     let home = scratch + "/home-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    return (
-        fake, ["TRACKER_SECRETS": secrets, "TRACKER_RUNTIME_DIR": runtime, "HOME": home, "PATH": "/usr/bin:/bin"]
-    )
+    var environment = [
+        "TRACKER_SECRETS": secrets, "TRACKER_RUNTIME_DIR": runtime, "HOME": home, "PATH": "/usr/bin:/bin",
+    ]
+    // Through the fake's handshake: a new connection waits for it before its first request leaves, as over the
+    // internet (libcurl reads http_proxy; the fake answers as a SOCKS5 proxy to itself).
+    if arrival.newConnection > 0 { environment["http_proxy"] = "socks5://\(fake.endpoint.dropFirst("http://".count))" }
+    return (fake, environment)
 }
 
 func repeatRun(_ count: Int, _ arguments: [String], _ environment: [String: String]) -> Summary {

@@ -174,5 +174,34 @@
             // The two reads share one connection; the write opens a second, which is closed after it.
             #expect(loopback.server.connectionsAccepted == 2)
         }
+
+        /// The gate is asked once the connection is open and before a byte of the request leaves: the server has
+        /// accepted it and read nothing. Held back, nothing is sent; let go, the request is answered on it. Asked before
+        /// connecting (the turn taken first), the server would have accepted nothing yet.
+        @Test(arguments: [false, true])
+        func theGateIsAskedWithTheConnectionOpenAndNothingSent(letGo: Bool) async throws {
+            let served = Locked(0)
+            let loopback = try Loopback { _ in
+                served.withLock { $0 += 1 }
+                return .respond(status: 200, headers: [:], body: Data("{}".utf8))
+            }
+            let server = loopback.server
+            let seen = Locked<(accepted: Int, served: Int)?>(nil)
+            let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(server.port)/gated")!)
+            let outcome = await loopback.transport.send(request, fresh: true, timeout: 10) {
+                // The kernel completes the connection before the server's thread accepts it.
+                for _ in 0..<100 where server.connectionsAccepted == 0 { usleep(10_000) }
+                seen.withLock { $0 = (server.connectionsAccepted, served.withLock { $0 }) }
+                return letGo
+            }
+            let atTheGate = try #require(seen.withLock { $0 }, "the gate was not asked")
+            #expect(atTheGate.accepted == 1 && atTheGate.served == 0)
+            if letGo {
+                #expect(try answer(outcome).status == 200)
+            } else {
+                #expect(failure(outcome) == .cancelled)
+            }
+            #expect(served.withLock { $0 } == (letGo ? 1 : 0))
+        }
     }
 #endif

@@ -36,6 +36,11 @@ typedef struct {
     long long received;
     /// Request body bytes sent so far, for an upload's progress; read the same way.
     long long sent;
+    /// Called once, on the transfer's thread, when the connection is open (DNS, TCP, TLS, any proxy done) and before
+    /// the request's first byte leaves; non-zero lets it go, 0 abandons it with nothing sent. NULL: no gate. A libcurl
+    /// older than 7.80 (no prerequest callback) calls it before connecting instead.
+    int (*before_sending)(void *context);
+    void *before_sending_context;
 } tracker_curl_request;
 
 /// What came back. `body` and `header_block` are malloc'd; free them with tracker_curl_response_free.
