@@ -22,14 +22,15 @@ final class BusyCores {
 
 /// One burst of `machines` × `processes` `tracker list` started at once against a fresh fake that enforces 5 requests
 /// a second (a sliding second, 30 s lockout): the requests, the 429s, the wall and the floor (every request the base
-/// answered, at 5 a second, the first five at once).
+/// answered, at 5 a second, the first five at once: the last one a whole second for each five before it).
 struct Burst {
     var requests: Int
     var refused: Int
     var wall: Double
     var failed: Int
 
-    var floor: Double { Double(max(0, requests - refused - 5)) / 5 }
+    /// In a sliding second the k-th request may arrive no sooner than (k - 1) / 5 whole seconds after the first.
+    var floor: Double { Double((max(1, requests - refused) - 1) / 5) }
 
     var line: String {
         String(

@@ -62,8 +62,9 @@ while let flag = arguments.popFirst() {
     case "--not-creator": options.isBaseCreator = false
     case "--latency": options.latency = Double(arguments.popFirst() ?? "") ?? 0
     case "--arrival":
-        // NEW,JITTER: seconds a connection's first request is held back before it is counted, and at most this much
-        // more for every request.
+        // NEW,JITTER: seconds a new connection's handshakes take (a client through the fake as a SOCKS5 proxy,
+        // http_proxy=socks5://127.0.0.1:PORT, waits them before it sends; a direct client's first request is held back
+        // that long instead), and at most this much more for every request before it is counted.
         let parts = (arguments.popFirst() ?? "").split(separator: ",").compactMap { Double($0) }
         options.arrivalDelay = .init(newConnection: parts.first ?? 0, jitter: parts.dropFirst().first ?? 0)
     case "--rate": options.requestsPerSecond = Int(arguments.popFirst() ?? "")

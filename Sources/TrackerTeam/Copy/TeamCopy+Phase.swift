@@ -12,6 +12,16 @@ extension TeamCopy {
         case snapshot
     }
 
+    /// Work owed to the copy whatever the role, done at the next turn before anything else; owed by `owe(_:)` and
+    /// settled by `paid(_:)` alone.
+    struct Owed: OptionSet, Sendable {
+        let rawValue: Int
+        /// Load the copy from Redis again: a gap in the news, another generation, a Redis gone back in time.
+        static let load = Owed(rawValue: 1)
+        /// Read the base whole from Airtable at the poller's next round: the copy in Redis cannot vouch for itself.
+        static let wholeRead = Owed(rawValue: 2)
+    }
+
     /// What a face asking for the copy now is told.
     enum Verdict: Equatable, Sendable {
         /// Nothing to serve yet and nothing wrong: the first load, the poller's first read or its take-over is awaited.

@@ -14,16 +14,16 @@ extension TeamCopy {
         defer { takingOver(false) }
         // A process that takes over goes on from the copy in Redis (its cursor and marks), not from scratch; a copy
         // there that does not vouch for itself is read whole again, once.
-        if loaded == nil && !rebuildNeeded {
+        if loaded == nil && !owed.contains(.wholeRead) {
             setTrouble(nil)
             try? await load(judgingAge: false)
-            if trouble != nil { rebuildNeeded = true }
+            if trouble != nil { owe(.wholeRead) }
         }
         let clock = copy.client.network.serverClock
         let started = clock.localTime()
         // A copy this process keeps is as good as what it serves: it is put in Redis as it is, unless the copy there
         // was found unsound, which is read whole again.
-        let readWhole = rebuildNeeded
+        let readWhole = owed.contains(.wholeRead)
         let (pages, store, token) = (self.pages, store, token)
         // The first page of a first whole read is kept in Redis for readers waiting to draw a first screen.
         let unpublished = Locked(loaded == nil)
@@ -57,7 +57,8 @@ extension TeamCopy {
                 loaded = Loaded(generation: generation, version: version, newsID: newsID ?? "0")
                 // A new generation counts from the version Redis holds now (lower, after Redis went back in time).
                 memory.highestVersion = version
-                (rebuildNeeded, memory.republish) = (false, false)
+                paid(.wholeRead)
+                memory.republish = false
                 _ = try? store.connection.call([["DEL", store.keys.failed, store.keys.first]])
             } else if let current = loaded {
                 version = try store.refresh(

@@ -44,7 +44,7 @@ extension TeamCopy {
         loaded = Loaded(
             generation: generation, version: Int(fields["version"] ?? "") ?? 0, newsID: fields["news"] ?? "0")
         lastNewsAt = MonotonicClock.now()
-        needsLoad = false
+        paid(.load)
         setTrouble(nil)
         // What was applied while the tables were read.
         if let news = try? store.news(after: loaded!.newsID, blocking: nil), !news.isEmpty { await apply(news) }
@@ -171,7 +171,7 @@ extension TeamCopy {
             // A copy at a version below the one applied here went back in time (a restart from an older dump): it is
             // loaded again once its poller has put the whole copy in again.
             guard generation == loaded.generation, (sizes.version ?? 0) >= loaded.version else {
-                needsLoad = true
+                owe(.load)
                 return try await load()
             }
             let news = try store.news(after: loaded.newsID, blocking: nil)
@@ -212,7 +212,7 @@ extension TeamCopy {
             }
             guard entry.generation == current.generation, !entry.isWhole, entry.version == current.version + 1 else {
                 if polling { continue }
-                needsLoad = true
+                owe(.load)
                 try? await load()
                 return
             }

@@ -74,8 +74,8 @@ public actor TeamCopy: SharedCopy {
     private(set) var trouble: String?
     /// Whether Redis could not be reached at the last try: the faces' old behaviour, with the engine's warning only.
     private(set) var unreachable = false
-    var rebuildNeeded = false
-    var needsLoad = false
+    /// What the next turn owes the copy; changed by `owe(_:)` and `paid(_:)` alone.
+    private(set) var owed = Owed()
     var ownVersions = Set<Int>()
     /// The poller's memory of faults between rounds.
     var memory = PollerMemory()
@@ -231,6 +231,12 @@ public actor TeamCopy: SharedCopy {
         wake()
     }
 
+    /// The next turn must do `work` (load the copy again, or have the poller read the base whole).
+    func owe(_ work: Owed) { owed.formUnion(work) }
+
+    /// `work` is done.
+    func paid(_ work: Owed) { owed.subtract(work) }
+
     /// How old the copy followed is, as judged this turn: why it is too old to serve, or nil.
     func judgedAge(_ why: String?) { stale = why }
 
@@ -298,14 +304,16 @@ public actor TeamCopy: SharedCopy {
                 }
                 roundEnded()
                 roundSucceeded()
-            } else if !polling && (loaded == nil || needsLoad) {
+            } else if !polling && (loaded == nil || owed.contains(.load)) {
                 try await load()
             }
             reached(failing: nil)
         } catch let refusal as TeamRefusal {
             switch refusal {
             case .lease: lostLease()
-            case .broken: (rebuildNeeded, nextPoll) = (true, now)
+            case .broken:
+                owe(.wholeRead)
+                nextPoll = now
             case .behind:
                 // Redis went back in time: this process's copy is the newer, and is put in whole at once.
                 say(
