@@ -11,27 +11,40 @@ extension NetworkHelper {
         var before: (@Sendable () throws(AppError) -> Void)?
     }
 
+    /// How taking a turn ended.
+    enum TurnTaken: Sendable {
+        /// The request leaves now.
+        case go
+        /// Nothing is sent: the send ends with this error.
+        case stopped(AppError)
+        /// The confirmed turn is further off than the caller may hold its connection open: it is slept out first.
+        case later(PaceTurn)
+    }
+
     /// Sleeps until `turn`, runs the attempt's check, and confirms the turn right before the request leaves: a process
     /// woken later than its slot (a loaded machine) takes a new one rather than crowd the next window's second. With
     /// `confirmingNow` false, a turn for now with no check is already the moment the request leaves and goes without
-    /// another round trip. An error stops the send with nothing sent.
-    func take(_ turn: PaceTurn, _ taking: TakingTurn, confirmingNow: Bool) async -> AppError? {
+    /// another round trip. A turn confirmed further off than `holdingAtMost` seconds is handed back, not slept.
+    func take(_ turn: PaceTurn, _ taking: TakingTurn, confirmingNow: Bool, holdingAtMost: Double? = nil) async
+        -> TurnTaken
+    {
         var turn = turn
         var confirmed = false
         while true {
-            if let refusal = refusal(waiting: turn.wait, taking) { return refusal }
+            if let refusal = refusal(waiting: turn.wait, taking) { return .stopped(refusal) }
             await pause(turn.wait)
-            if Task.isCancelled { return .interrupted }
+            if Task.isCancelled { return .stopped(.interrupted) }
             if let before = taking.before {
-                do throws(AppError) { try before() } catch { return error }
+                do throws(AppError) { try before() } catch { return .stopped(error) }
             }
-            if !confirmed && !confirmingNow && turn.wait <= 0 && taking.before == nil { return nil }
-            do { turn = try pacer.confirmTurn(turn) } catch { return error }
+            if !confirmed && !confirmingNow && turn.wait <= 0 && taking.before == nil { return .go }
+            do { turn = try pacer.confirmTurn(turn) } catch { return .stopped(error) }
             confirmed = true
-            if turn.wait <= 0 { return nil }
+            if turn.wait <= 0 { return .go }
             guard environment.now() - taking.started + turn.wait <= policy.budgetSeconds else {
-                return refused(turn.wait, taking)
+                return .stopped(refused(turn.wait, taking))
             }
+            if let holdingAtMost, turn.wait > holdingAtMost { return .later(turn) }
         }
     }
 

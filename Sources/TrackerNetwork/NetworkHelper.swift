@@ -160,6 +160,8 @@ public final class NetworkHelper: Sendable {
         // A transport that says when its connection is open connects first and takes the turn there, so only the
         // request's bytes follow the turn and it arrives a network's jitter after it leaves.
         let connectsFirst = transport.connectsBeforeSending
+        // A turn confirmed at the gate further off than a connection is held open for, slept out before connecting.
+        var carried: (turn: PaceTurn, at: Double)?
         while true {
             // Airtable counts a request where it arrives: one that opens its connection after its turn arrives up to
             // the handshakes' time later than it leaves, and is paced so.
@@ -167,33 +169,46 @@ public final class NetworkHelper: Sendable {
             request.goesOnClaimedConnection = !connectsFirst && transport.claimWarmConnection(fresh: isWrite)
             let spread = connectsFirst || request.goesOnClaimedConnection ? 0 : PaceSchedule.coldSpread
             var turn: PaceTurn
-            do { turn = try pacer.reserveTurn(notBefore: 0, spread: spread) } catch { return .failure(error) }
-            let reservedAt = environment.now()
+            var reservedAt = environment.now()
+            if let (kept, at) = carried {
+                (turn, reservedAt, carried) = (kept, at, nil)
+            } else {
+                do { turn = try pacer.reserveTurn(notBefore: 0, spread: spread) } catch { return .failure(error) }
+            }
             let taking = TakingTurn(started: started, rateLimitWaited: rateLimitWaited, before: beforeEachAttempt)
             let outcome: TransportOutcome
             if connectsFirst {
                 // Connect ahead of the turn by the handshakes' worst (DNS, TCP, TLS), then confirm it once connected.
-                let ahead = turn.wait - PaceSchedule.coldSpread
+                let ahead = turn.wait - (environment.now() - reservedAt) - PaceSchedule.coldSpread
                 if ahead > 0 {
                     if let refusal = refusal(waiting: turn.wait, taking) { return .failure(refusal) }
                     await pause(ahead)
                     if Task.isCancelled { return .failure(.interrupted) }
                 }
-                let reserved = turn
-                let stopped = Locked<AppError?>(nil)
+                let (reserved, given) = (turn, reservedAt)
+                let ended = Locked<TurnTaken>(.go)
                 outcome = await attempt(request, kind: kind) {
                     var turn = reserved
-                    let elapsed = self.environment.now() - reservedAt
+                    let elapsed = self.environment.now() - given
                     turn.wait -= elapsed
                     // A turn given for now, connected at once (an open connection): nothing to confirm.
                     let confirming = reserved.wait > 0 || elapsed >= 0.005
-                    guard let error = await self.take(turn, taking, confirmingNow: confirming) else { return true }
-                    stopped.withLock { $0 = error }
+                    // The transfer's deadline runs while the gate holds it: a long wait is slept out before
+                    // connecting again, never with the connection open.
+                    let taken = await self.take(turn, taking, confirmingNow: confirming, holdingAtMost: 1)
+                    ended.withLock { $0 = taken }
+                    if case .go = taken { return true }
                     return false
                 }
-                if let error = stopped.withLock({ $0 }) { return .failure(error) }
+                switch ended.withLock({ $0 }) {
+                case .go: break
+                case .stopped(let error): return .failure(error)
+                case .later(let turn):
+                    carried = (turn, environment.now())
+                    continue
+                }
             } else {
-                if let error = await take(turn, taking, confirmingNow: false) { return .failure(error) }
+                if case .stopped(let error) = await take(turn, taking, confirmingNow: false) { return .failure(error) }
                 outcome = await attempt(request, kind: kind)
             }
             if Task.isCancelled { return .failure(.interrupted) }

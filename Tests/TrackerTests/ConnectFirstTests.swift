@@ -89,4 +89,46 @@ import Testing
         #expect(events.withLock { $0 } == ["turn spread 0.0", "connect"])
         #expect(host.requests.isEmpty && ledger.counted.withLock { $0 } == 0)
     }
+
+    /// A turn confirmed at the gate 30 s off (another process's 429 hold): the open connection is given up, the wait
+    /// slept out before connecting again, and the request sent once, on the confirmed turn. Held at the gate, its
+    /// transfer's deadline would run out with nothing sent, and a write would be reported as perhaps made.
+    @Test func aLongWaitFoundAtTheGateIsSleptOutBeforeConnectingAgain() async throws {
+        final class HeldOnce: RequestPacer, @unchecked Sendable {
+            let events: Locked<[String]>
+            let confirms = Locked(0)
+            init(events: Locked<[String]>) { self.events = events }
+            func nextTurn() -> Double { 0 }
+            func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn {
+                events.withLock { $0.append("turn") }
+                return PaceTurn(wait: 0, slots: ["base": 1])
+            }
+            func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
+                events.withLock { $0.append("confirm") }
+                let count = confirms.withLock { count in
+                    count += 1
+                    return count
+                }
+                return count == 1 ? PaceTurn(wait: 30, slots: ["base": 31]) : PaceTurn(wait: 0, slots: turn.slots)
+            }
+            func rateLimited(holdingFor seconds: Double) {}
+        }
+        let events = Locked<[String]>([])
+        let clock = TestClock()
+        let ledger = CountingLedger()
+        let host = StubTransport.host([.http(200, body: "{}")])
+        let helper = NetworkHelper(
+            transport: Connecting(events: events), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+            pacer: HeldOnce(events: events), rules: ProjectAPIClient.rules, environment: clock.environment(),
+            usage: ledger)
+        var request = HTTPRequest(url: URL(string: "https://\(host.name)/")!)
+        request.method = "POST"
+        request.body = Data("{}".utf8)
+        let result = await helper.send(request, kind: .notIdempotent) { () throws(AppError) in }
+        #expect(throws: Never.self) { try result.get() }
+        #expect(events.withLock { $0 } == ["turn", "connect", "confirm", "connect", "confirm", "send"])
+        let sleeps = clock.sleeps
+        #expect(sleeps.reduce(0, +) >= 30 - 1e-9, "the hold slept out: \(sleeps)")
+        #expect(host.requests.count == 1 && ledger.counted.withLock { $0 } == 1)
+    }
 }
