@@ -112,6 +112,17 @@ import Foundation
                 tracker, environment: environment, columns: 160, rows: 40, arguments: "board --every 300")
         }
         let firsts = boards.map { $0.drawn("Project 0", timeout: 300) ?? started.addingTimeInterval(999) }
+        // Each board's own first screen, whether it polls and its CPU so far, when asked (BENCHMARK_LOG=1).
+        if ProcessInfo.processInfo.environment["BENCHMARK_LOG"] != nil {
+            for (index, board) in boards.enumerated() {
+                let polls = board.wait(for: "this process polls", timeout: 0.01) != nil
+                print(
+                    String(
+                        format: "    board %d: first screen %.0f ms after its start%@, CPU %.0f ms", index,
+                        firsts[index].timeIntervalSince(starts[index]) * 1000, polls ? " (polls)" : "",
+                        board.cpuSeconds * 1000))
+            }
+        }
         let wholes = boards.map {
             $0.wait(for: "team's copy", timeout: 300).map { _ in Date().timeIntervalSince(started) }
         }
