@@ -18,17 +18,10 @@ import TrackerModel
     /// connection dies before answering.
     final class CurlTransport: HTTPTransport, @unchecked Sendable {
         /// Easy handles with live connections, reused by reads (the last used last); writes get a handle of their own.
-        /// `claimed` are those held for a request paced as going on an open connection.
-        private let pool = Locked<(idle: [Handle], claimed: [Handle])>(([], []))
-
-        /// How long after its last answer a connection is taken as still open: servers close idle ones (Airtable does
-        /// not say when; many front ends after 60 s), and a request on one found closed opens a new one unawares.
-        static let warmFor = 20.0
+        private let pool = Locked<[Handle]>([])
 
         private final class Handle: @unchecked Sendable {
             let pointer: UnsafeMutableRawPointer
-            /// When its last request ended, on the monotonic clock.
-            var lastUsed = -Double.infinity
             init?() {
                 guard let pointer = tracker_curl_handle_new() else { return nil }
                 self.pointer = pointer
@@ -61,13 +54,8 @@ import TrackerModel
             _ request: HTTPRequest, fresh: Bool, timeout: Double, gate: (@Sendable () async -> Bool)?
         ) async -> TransportOutcome {
             let call = Call(request: request, timeout: timeout, fresh: fresh, gate: gate)
-            let claimed = request.goesOnClaimedConnection
-            guard let progress = request.sendProgress else {
-                return await perform(call, fresh: fresh, claimed: claimed)
-            }
-            return await reporting({ progress.report(call.sent) }) {
-                await perform(call, fresh: fresh, claimed: claimed)
-            }
+            guard let progress = request.sendProgress else { return await perform(call, fresh: fresh) }
+            return await reporting({ progress.report(call.sent) }) { await perform(call, fresh: fresh) }
         }
 
         /// Runs `work`, calling `report` five times a second while it runs and once when it is done.
@@ -95,23 +83,8 @@ import TrackerModel
             return await reporting({ progress(call.received) }) { await perform(call, fresh: false) }
         }
 
-        func claimWarmConnection(fresh: Bool) -> Bool {
-            guard !fresh else { return false }
-            let now = MonotonicClock.now()
-            return pool.withLock { pool in
-                guard let index = pool.idle.lastIndex(where: { now - $0.lastUsed < Self.warmFor }) else { return false }
-                pool.claimed.append(pool.idle.remove(at: index))
-                return true
-            }
-        }
-
-        private func perform(_ call: Call, fresh: Bool, claimed: Bool = false) async -> TransportOutcome {
-            let reused =
-                fresh
-                ? nil
-                : pool.withLock { pool in
-                    (claimed ? pool.claimed.popLast() : nil) ?? pool.idle.popLast()
-                }
+        private func perform(_ call: Call, fresh: Bool) async -> TransportOutcome {
+            let reused = fresh ? nil : pool.withLock { $0.popLast() }
             guard let handle = reused ?? Handle() else { return .failed(.broken("libcurl could not be loaded")) }
             let outcome = await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<TransportOutcome, Never>) in
@@ -124,8 +97,7 @@ import TrackerModel
                 call.cancel()
             }
             if !fresh {
-                handle.lastUsed = MonotonicClock.now()
-                pool.withLock { $0.idle.append(handle) }
+                pool.withLock { $0.append(handle) }
             }
             return outcome
         }

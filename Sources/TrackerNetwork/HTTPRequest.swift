@@ -20,9 +20,6 @@ public struct HTTPRequest: Equatable, Sendable {
     /// Hears the body bytes sent so far while the request goes out (an upload's progress line); not part of what the
     /// request is.
     public var sendProgress: SendProgress?
-    /// Set by the helper when the transport held an open connection for this request (`claimWarmConnection`): it
-    /// was paced as one that arrives soon after it leaves, so it goes on that connection.
-    var goesOnClaimedConnection = false
 
     public init(url: URL, method: String = "GET", body: Data? = nil) {
         self.url = url

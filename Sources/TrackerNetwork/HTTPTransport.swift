@@ -73,12 +73,6 @@ public protocol HTTPTransport: Sendable {
     /// between a turn confirmed and the request leaving must be only the sending.
     func prepare()
 
-    /// Whether a request sent now (with `fresh`, on a connection of its own) goes on a connection already open and
-    /// used lately, so it reaches the server soon after it leaves; when true that connection is held for the next
-    /// request marked `goesOnClaimedConnection`. False when it will open one: DNS, TCP and TLS come first, 100-300 ms
-    /// to Airtable, and the request is paced as arriving that much later.
-    func claimWarmConnection(fresh: Bool) -> Bool
-
     /// Whether `send(_:fresh:timeout:whenConnected:)` asks its gate once the connection is open (DNS, TCP, TLS and any
     /// proxy done), so a request is paced from there and reaches the server a network's jitter after it leaves.
     var connectsBeforeSending: Bool { get }
@@ -92,9 +86,6 @@ public protocol HTTPTransport: Sendable {
 
 extension HTTPTransport {
     public func prepare() {}
-
-    /// A transport that cannot tell: every request is taken as opening a connection (the stricter reading).
-    public func claimWarmConnection(fresh: Bool) -> Bool { false }
 
     /// A transport that cannot tell when its connection is open asks the gate before opening it.
     public var connectsBeforeSending: Bool { false }
@@ -161,8 +152,6 @@ extension TransportFailure {
 
         /// Loads libcurl and the libraries behind it now (5 ms, far more on a loaded machine) if no one has yet.
         func prepare() { _ = transport }
-
-        func claimWarmConnection(fresh: Bool) -> Bool { transport.claimWarmConnection(fresh: fresh) }
 
         var connectsBeforeSending: Bool { transport.connectsBeforeSending }
 

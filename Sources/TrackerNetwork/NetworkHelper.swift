@@ -156,18 +156,15 @@ public final class NetworkHelper: Sendable {
         // Ready to send before the turn is taken: a library loaded between the turn's confirmation and the request
         // leaving (the board loads libcurl late) would spend the margin the confirmation keeps for the network.
         transport.prepare()
-        let isWrite = kind == .notIdempotent || request.body != nil
         // A transport that says when its connection is open connects first and takes the turn there, so only the
         // request's bytes follow the turn and it arrives a network's jitter after it leaves.
         let connectsFirst = transport.connectsBeforeSending
         // A turn confirmed at the gate further off than a connection is held open for, slept out before connecting.
         var carried: (turn: PaceTurn, at: Double)?
         while true {
-            // Airtable counts a request where it arrives: one that opens its connection after its turn arrives up to
-            // the handshakes' time later than it leaves, and is paced so.
-            var request = request
-            request.goesOnClaimedConnection = !connectsFirst && transport.claimWarmConnection(fresh: isWrite)
-            let spread = connectsFirst || request.goesOnClaimedConnection ? 0 : PaceSchedule.coldSpread
+            // Airtable counts a request where it arrives: one whose connection may open after its turn (a transport
+            // that cannot say when it is open) arrives up to the handshakes' time later than it leaves, and is paced so.
+            let spread = connectsFirst ? 0 : PaceSchedule.coldSpread
             var turn: PaceTurn
             var reservedAt = environment.now()
             if let (kept, at) = carried {

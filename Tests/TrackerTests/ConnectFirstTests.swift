@@ -29,19 +29,43 @@ import Testing
         }
     }
 
-    /// A turn two seconds away, confirmed at once; remembers the spread asked for.
-    struct TwoSecondsAway: RequestPacer {
+    /// Turns `reserveWait` seconds away; each confirmation answers the next of `confirmWaits` (0 once they run out).
+    /// Remembers the spread asked for and every confirmation.
+    final class ScriptedPacer: RequestPacer, @unchecked Sendable {
         let events: Locked<[String]>
-        func nextTurn() -> Double { 2 }
+        let reserveWait: Double
+        let confirmWaits: Locked<[Double]>
+        init(events: Locked<[String]>, reserveWait: Double, confirmWaits: [Double] = []) {
+            (self.events, self.reserveWait, self.confirmWaits) = (events, reserveWait, Locked(confirmWaits))
+        }
+        func nextTurn() -> Double { reserveWait }
         func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn {
             events.withLock { $0.append("turn spread \(spread)") }
-            return PaceTurn(wait: 2, slots: ["base": 1], spread: spread)
+            return PaceTurn(wait: reserveWait, slots: ["base": 1], spread: spread)
         }
         func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
             events.withLock { $0.append("confirm") }
-            return PaceTurn(wait: 0, slots: turn.slots)
+            let wait = confirmWaits.withLock { $0.isEmpty ? 0 : $0.removeFirst() }
+            return PaceTurn(wait: wait, slots: turn.slots)
         }
         func rateLimited(holdingFor seconds: Double) {}
+    }
+
+    /// A helper sending through `Connecting`, paced by `pacer`, on `clock`, counting in `ledger`.
+    func helper(_ events: Locked<[String]>, _ pacer: ScriptedPacer, clock: TestClock, ledger: CountingLedger)
+        -> NetworkHelper
+    {
+        NetworkHelper(
+            transport: Connecting(events: events), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
+            pacer: pacer, rules: ProjectAPIClient.rules, environment: clock.environment(), usage: ledger)
+    }
+
+    /// A create to `host`.
+    func write(to host: StubTransport.Host) -> HTTPRequest {
+        var request = HTTPRequest(url: URL(string: "https://\(host.name)/")!)
+        request.method = "POST"
+        request.body = Data("{}".utf8)
+        return request
     }
 
     /// Counts what the month's ledger is told.
@@ -60,9 +84,8 @@ import Testing
         let events = Locked<[String]>([])
         let clock = TestClock()
         let host = StubTransport.host([.http(200, body: "{}")])
-        let helper = NetworkHelper(
-            transport: Connecting(events: events), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
-            pacer: TwoSecondsAway(events: events), rules: ProjectAPIClient.rules, environment: clock.environment())
+        let helper = helper(
+            events, ScriptedPacer(events: events, reserveWait: 2), clock: clock, ledger: CountingLedger())
         let result = await helper.send(HTTPRequest(url: URL(string: "https://\(host.name)/")!), kind: .idempotent)
         #expect(throws: Never.self) { try result.get() }
         #expect(events.withLock { $0 } == ["turn spread 0.0", "connect", "confirm", "send"])
@@ -75,13 +98,8 @@ import Testing
         let events = Locked<[String]>([])
         let ledger = CountingLedger()
         let host = StubTransport.host([.http(200, body: "{}")])
-        let helper = NetworkHelper(
-            transport: Connecting(events: events), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
-            pacer: TwoSecondsAway(events: events), rules: ProjectAPIClient.rules,
-            environment: TestClock().environment(), usage: ledger)
-        var request = HTTPRequest(url: URL(string: "https://\(host.name)/")!)
-        request.method = "POST"
-        request.body = Data("{}".utf8)
+        let helper = helper(events, ScriptedPacer(events: events, reserveWait: 2), clock: TestClock(), ledger: ledger)
+        let request = write(to: host)
         let result = await helper.send(request, kind: .notIdempotent) { () throws(AppError) in
             throw AppError.interrupted
         }
@@ -94,39 +112,16 @@ import Testing
     /// slept out before connecting again, and the request sent once, on the confirmed turn. Held at the gate, its
     /// transfer's deadline would run out with nothing sent, and a write would be reported as perhaps made.
     @Test func aLongWaitFoundAtTheGateIsSleptOutBeforeConnectingAgain() async throws {
-        final class HeldOnce: RequestPacer, @unchecked Sendable {
-            let events: Locked<[String]>
-            let confirms = Locked(0)
-            init(events: Locked<[String]>) { self.events = events }
-            func nextTurn() -> Double { 0 }
-            func reserveTurn(notBefore delay: Double, spread: Double) -> PaceTurn {
-                events.withLock { $0.append("turn") }
-                return PaceTurn(wait: 0, slots: ["base": 1])
-            }
-            func confirmTurn(_ turn: PaceTurn) -> PaceTurn {
-                events.withLock { $0.append("confirm") }
-                let count = confirms.withLock { count in
-                    count += 1
-                    return count
-                }
-                return count == 1 ? PaceTurn(wait: 30, slots: ["base": 31]) : PaceTurn(wait: 0, slots: turn.slots)
-            }
-            func rateLimited(holdingFor seconds: Double) {}
-        }
         let events = Locked<[String]>([])
         let clock = TestClock()
         let ledger = CountingLedger()
         let host = StubTransport.host([.http(200, body: "{}")])
-        let helper = NetworkHelper(
-            transport: Connecting(events: events), timeoutSeconds: 30, policy: RetryPolicy(budgetSeconds: 120),
-            pacer: HeldOnce(events: events), rules: ProjectAPIClient.rules, environment: clock.environment(),
-            usage: ledger)
-        var request = HTTPRequest(url: URL(string: "https://\(host.name)/")!)
-        request.method = "POST"
-        request.body = Data("{}".utf8)
+        let pacer = ScriptedPacer(events: events, reserveWait: 0, confirmWaits: [30])
+        let helper = helper(events, pacer, clock: clock, ledger: ledger)
+        let request = write(to: host)
         let result = await helper.send(request, kind: .notIdempotent) { () throws(AppError) in }
         #expect(throws: Never.self) { try result.get() }
-        #expect(events.withLock { $0 } == ["turn", "connect", "confirm", "connect", "confirm", "send"])
+        #expect(events.withLock { $0 } == ["turn spread 0.0", "connect", "confirm", "connect", "confirm", "send"])
         let sleeps = clock.sleeps
         #expect(sleeps.reduce(0, +) >= 30 - 1e-9, "the hold slept out: \(sleeps)")
         #expect(host.requests.count == 1 && ledger.counted.withLock { $0 } == 1)
