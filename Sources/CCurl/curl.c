@@ -1,4 +1,5 @@
 #include "CCurl.h"
+#include "stream.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -19,8 +20,8 @@ enum {
     OPT_POSTFIELDSIZE_LARGE = 30120, OPT_POSTFIELDS = 10015, OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68,
     OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20, INFO_RESPONSE_CODE = 0x200002, GLOBAL_ALL = 3,
     OPT_CONNECT_ONLY = 141, OPT_CAINFO = 10065, OPT_UNIX_SOCKET_PATH = 10231, OPT_PROXY = 10004,
-    OPT_SSL_ENABLE_ALPN = 226, INFO_ACTIVESOCKET = 0x500000 + 44, RESULT_AGAIN = 81, RESULT_TIMEOUT = 28,
-    RESULT_SEND_ERROR = 55, RESULT_RECV_ERROR = 56, OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313,
+    OPT_SSL_ENABLE_ALPN = 226, INFO_ACTIVESOCKET = 0x500000 + 44, RESULT_AGAIN = 81,
+    OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313,
     RESULT_ABORTED_BY_CALLBACK = 42,
 };
 
@@ -266,8 +267,10 @@ void *tracker_curl_stream_open(const char *url, const char *unix_path, const cha
         *code = 2;
         return NULL;
     }
-    void *handle = easy_init();
+    struct tracker_stream *stream = calloc(1, sizeof *stream);
+    void *handle = stream ? easy_init() : NULL;
     if (!handle) {
+        free(stream);
         strcpy(error, "libcurl could not make a handle");
         *code = 2;
         return NULL;
@@ -287,18 +290,18 @@ void *tracker_curl_stream_open(const char *url, const char *unix_path, const cha
     if (*code != 0) {
         if (!error[0]) strncpy(error, easy_strerror(*code), 255);
         easy_cleanup(handle);
+        free(stream);
         return NULL;
     }
     easy_setopt(handle, OPT_ERRORBUFFER, NULL);
-    return handle;
+    stream->handle = handle;
+    stream->fd = -1;
+    return stream;
 }
 
-/// Waits until the stream's socket is ready for `events`, at most `timeout_ms`: 1 ready, 0 timed out, -1 failed.
-static int wait_for(void *stream, short events, long timeout_ms) {
-    // curl_socket_t is an int on Linux and macOS.
-    int socket = -1;
-    if (easy_getinfo(stream, INFO_ACTIVESOCKET, &socket) != 0 || socket < 0) return -1;
-    struct pollfd target = {socket, events, 0};
+int tracker_stream_wait(int fd, short events, long timeout_ms) {
+    if (fd < 0) return -1;
+    struct pollfd target = {fd, events, 0};
     for (;;) {
         int ready = poll(&target, 1, (int)timeout_ms);
         if (ready < 0 && errno == EINTR) continue;
@@ -306,30 +309,40 @@ static int wait_for(void *stream, short events, long timeout_ms) {
     }
 }
 
-/// Milliseconds on the monotonic clock, for deadlines that hold across many waits.
-static long long milliseconds_now(void) {
+/// Waits until libcurl's socket is ready for `events`, at most `timeout_ms`: 1 ready, 0 timed out, -1 failed.
+static int wait_for(void *handle, short events, long timeout_ms) {
+    // curl_socket_t is an int on Linux and macOS.
+    int socket = -1;
+    if (easy_getinfo(handle, INFO_ACTIVESOCKET, &socket) != 0) return -1;
+    return tracker_stream_wait(socket, events, timeout_ms);
+}
+
+long long tracker_milliseconds_now(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-/// What is left of a deadline, at least 0: a peer that sends a byte at a time (a TLS record in pieces) wakes poll
-/// again and again, and each wait must take only what the whole exchange has left.
-static long left_until(long long deadline) {
-    long long left = deadline - milliseconds_now();
+// A peer that sends a byte at a time (a TLS record in pieces) wakes poll again and again, and each wait must take only
+// what the whole exchange has left.
+long tracker_left_until(long long deadline) {
+    long long left = deadline - tracker_milliseconds_now();
     return left > 0 ? (long)left : 0;
 }
 
-int tracker_curl_stream_send(void *stream, const char *bytes, size_t length, long timeout_ms) {
-    long long deadline = milliseconds_now() + timeout_ms;
+int tracker_curl_stream_send(void *opaque, const char *bytes, size_t length, long timeout_ms) {
+    struct tracker_stream *stream = opaque;
+    long long deadline = tracker_milliseconds_now() + timeout_ms;
+    if (!stream) return RESULT_SEND_ERROR;
+    if (!stream->handle) return tracker_socket_send(stream, bytes, length, deadline);
     size_t done = 0;
     while (done < length) {
         size_t sent = 0;
-        int result = easy_send(stream, bytes + done, length - done, &sent);
+        int result = easy_send(stream->handle, bytes + done, length - done, &sent);
         if (result == RESULT_AGAIN) {
-            long left = left_until(deadline);
+            long left = tracker_left_until(deadline);
             if (left == 0) return RESULT_TIMEOUT;
-            int ready = wait_for(stream, POLLOUT, left);
+            int ready = wait_for(stream->handle, POLLOUT, left);
             if (ready == 0) return RESULT_TIMEOUT;
             if (ready < 0) return RESULT_SEND_ERROR;
             continue;
@@ -340,21 +353,28 @@ int tracker_curl_stream_send(void *stream, const char *bytes, size_t length, lon
     return 0;
 }
 
-int tracker_curl_stream_receive(void *stream, char *buffer, size_t capacity, size_t *received, long timeout_ms) {
+int tracker_curl_stream_receive(void *opaque, char *buffer, size_t capacity, size_t *received, long timeout_ms) {
+    struct tracker_stream *stream = opaque;
     *received = 0;
-    long long deadline = milliseconds_now() + timeout_ms;
+    long long deadline = tracker_milliseconds_now() + timeout_ms;
+    if (!stream) return RESULT_RECV_ERROR;
+    if (!stream->handle) return tracker_socket_receive(stream, buffer, capacity, received, deadline);
     for (;;) {
-        int result = easy_recv(stream, buffer, capacity, received);
+        int result = easy_recv(stream->handle, buffer, capacity, received);
         // TLS may have records buffered that poll cannot see, so the library is asked first and poll only after.
         if (result != RESULT_AGAIN) return result;
-        long left = left_until(deadline);
+        long left = tracker_left_until(deadline);
         if (left == 0) return RESULT_TIMEOUT;
-        int ready = wait_for(stream, POLLIN, left);
+        int ready = wait_for(stream->handle, POLLIN, left);
         if (ready == 0) return RESULT_TIMEOUT;
         if (ready < 0) return RESULT_RECV_ERROR;
     }
 }
 
-void tracker_curl_stream_close(void *stream) {
-    if (stream) easy_cleanup(stream);
+void tracker_curl_stream_close(void *opaque) {
+    struct tracker_stream *stream = opaque;
+    if (!stream) return;
+    if (stream->handle) easy_cleanup(stream->handle);
+    if (stream->fd >= 0) close(stream->fd);
+    free(stream);
 }

@@ -53,7 +53,7 @@ final class CustomisedBaseTests: FakeAirtableTestCase {
         XCTAssertEqual(coffee.fields["Type"] as? String, "Brand identity")
         let count = fake.records.count
         try "name,due,category\nCoffee packaging,2027-02-01,BRAND IDENTITY\n".write(
-            toFile: run.runtimeDirectory + "/rows.csv", atomically: true, encoding: .utf8)
+            toFile: run.runtimeDirectory + "/rows.csv", atomically: false, encoding: .utf8)
         let result = try run.run(["import", "rows.csv", "--key", "name,category"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(fake.records.count, count, "updated, not created again")

@@ -12,7 +12,7 @@ final class DemoTests: FakeAirtableTestCase {
         let secrets = home + "/Secrets.json"
         try
             #"{"token": "patUSERuser000000.0000000000000000000000000000000000000000000000000000000000000001", "baseId": "appUSERbase000001", "table": "Design projects", "endpoint": "http://127.0.0.1:9"}"#
-            .write(toFile: secrets, atomically: true, encoding: .utf8)
+            .write(toFile: secrets, atomically: false, encoding: .utf8)
         chmod(secrets, 0o600)
         let temporary = home + "/tmp"
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)

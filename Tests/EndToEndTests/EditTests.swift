@@ -30,7 +30,7 @@ final class EditTests: FakeAirtableTestCase {
             cat "$1" > "\(directory)/form"
             \(body)
             """
-        try text.write(toFile: script, atomically: true, encoding: .utf8)
+        try text.write(toFile: script, atomically: false, encoding: .utf8)
         chmod(script, 0o755)
         return script
     }

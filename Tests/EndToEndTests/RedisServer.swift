@@ -121,7 +121,7 @@ final class RedisServer {
         let ca = directory + "/ca.pem", caKey = directory + "/ca-key.pem"
         let key = directory + "/key.pem", request = directory + "/req.pem", certificate = directory + "/cert.pem"
         let extensions = directory + "/ext.cnf"
-        try "subjectAltName=IP:127.0.0.1\n".write(toFile: extensions, atomically: true, encoding: .utf8)
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: extensions, atomically: false, encoding: .utf8)
         let steps: [[String]] = [
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", caKey, "-out", ca, "-days", "1", "-subj",

@@ -173,7 +173,7 @@ final class ReportTests: FakeAirtableTestCase {
         let python = "/usr/bin/python3"
         guard FileManager.default.isExecutableFile(atPath: python) else { return }
         let message = NSTemporaryDirectory() + "tracker-mail-\(UUID().uuidString).eml"
-        try result.stdout.write(toFile: message, atomically: true, encoding: .utf8)
+        try result.stdout.write(toFile: message, atomically: false, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: message) }
         let script = """
             import email, email.policy, json, sys

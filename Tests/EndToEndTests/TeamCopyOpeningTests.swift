@@ -13,12 +13,17 @@ final class TeamCopyOpeningTests: TeamCopyTestCase {
 
     /// Three boards on three machines opened together: each draws its first screen from the poller's first page, long
     /// before the whole read (broken by readers that wait for the copy: 37 pages at 5 a second); the schema and done
-    /// lately are asked once between them (broken by readers that read them themselves), the tables read once.
+    /// lately are asked once between them (broken by readers that read them themselves), the tables read once. Only the
+    /// poller loads libcurl, as the loader's own log says: the two following send nothing (broken by Redis reached
+    /// through libcurl's connect-only mode, or by boards loading the transport before they know they poll).
     func testBoardsOpenedTogetherDrawTheFirstPageAndAskOnceForEverything() throws {
         try startBase(projects: 600)
         let started = Date()
-        let boards = try (0..<3).map { _ in
-            try BoardSession(try teamMachine(every: 2), ["board", "--every", "300"], width: 160, height: 40)
+        let machines = try (0..<3).map { _ in try teamMachine(every: 2) }
+        let boards = try machines.map { machine in
+            try BoardSession(
+                machine, ["board", "--every", "300"], width: 160, height: 40,
+                extra: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": machine.runtimeDirectory + "/loaded"])
         }
         defer { for board in boards { board.close() } }
         for board in boards {
@@ -39,6 +44,17 @@ final class TeamCopyOpeningTests: TeamCopyTestCase {
             board.press("q")
             XCTAssertEqual(board.status(), 0)
         }
+        #if os(Linux)
+            let loadingCurl = try machines.filter { machine in
+                let logs = try FileManager.default.contentsOfDirectory(atPath: machine.runtimeDirectory)
+                    .filter { $0.hasPrefix("loaded.") }
+                XCTAssertFalse(logs.isEmpty, "the loader kept no log")
+                return try logs.contains {
+                    try String(contentsOfFile: machine.runtimeDirectory + "/" + $0, encoding: .utf8).contains("libcurl")
+                }
+            }
+            XCTAssertEqual(loadingCurl.count, 1, "boards that loaded libcurl (the poller alone needs it)")
+        #endif
     }
 
     /// A shared schema that is junk, or over an hour old, is not used: the machine reads the schema from Airtable and

@@ -74,6 +74,13 @@ const char *tracker_curl_strerror(int code);
 void *tracker_curl_stream_open(const char *url, const char *unix_path, const char *ca_file, long connect_timeout_ms,
                                int *code, char *error);
 
+/// A byte stream over a plain socket, for a Redis without TLS at a numeric address (IPv4 or IPv6 `host` and `port`) or a
+/// Unix socket (`unix_path`): nothing is loaded for it. NULL with libcurl's result code for the failure in `*code`
+/// (7 not connected, 28 timed out, 3 neither a numeric address nor a usable path) and the system's words in `error`
+/// (256 bytes). The functions below take either kind of stream.
+void *tracker_socket_stream_open(const char *host, int port, const char *unix_path, long connect_timeout_ms,
+                                 int *code, char *error);
+
 /// Sends all of `length` bytes, waiting at most `timeout_ms` for the socket; libcurl's result code (0 is success).
 int tracker_curl_stream_send(void *stream, const char *bytes, size_t length, long timeout_ms);
 

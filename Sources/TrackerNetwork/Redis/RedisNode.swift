@@ -82,11 +82,21 @@ final class RedisNode {
     }
 
     func open() throws(RedisFailure) {
-        let (url, unixPath) = address.curlTarget
         var code: Int32 = 0
         var error = [CChar](repeating: 0, count: 256)
-        let opened = tracker_curl_stream_open(
-            url, unixPath, address.certificateAuthority, Int(connectTimeout * 1000), &code, &error)
+        let milliseconds = Int(connectTimeout * 1000)
+        let opened: UnsafeMutableRawPointer?
+        // Without TLS, at a numeric address or a socket's path, a plain socket: a process that speaks only to Redis
+        // (a board following the team's copy) then never loads libcurl and the ~30 libraries behind it (~10 ms of CPU,
+        // ten boards opened together on two cores wait for them). A host name goes through libcurl, whose resolver
+        // keeps to the connection's time limit.
+        if let (host, port, path) = address.plainSocketTarget {
+            opened = tracker_socket_stream_open(host, Int32(port), path, milliseconds, &code, &error)
+        } else {
+            let (url, unixPath) = address.curlTarget
+            opened = tracker_curl_stream_open(
+                url, unixPath, address.certificateAuthority, milliseconds, &code, &error)
+        }
         guard let opened else {
             let words = String(decoding: error.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let within = RedisConnection.seconds(connectTimeout)

@@ -48,6 +48,7 @@ extension Session {
         var settings = TeamCopy.Settings(
             every: configuration.teamCopyEvery, layout: layout, names: names, poller: thisProcessName())
         settings.everyField = everyField
+        settings.whenPolling = surroundings.prepareNetwork
         (settings.monthlyCalls, settings.backgroundShare) = (configuration.plan?.calls, configuration.backgroundShare)
         return TeamCopy(store: store, settings: settings, say: surroundings.warn)
     }

@@ -157,6 +157,8 @@ package struct SessionSurroundings: Sendable {
     package var maxAge: Double? = nil
     /// Says a line of tracker's (a warning) where the face says such things.
     package var warn: @Sendable (_ line: String) -> Void = { _ in }
+    /// Starts loading the transport ahead of a request this session learned late it will send (the team's poller).
+    package var prepareNetwork: @Sendable () -> Void = {}
     /// Asks the person whether the one `noun` whose name holds every word typed is the one meant (a terminal's
     /// `[y/N]`); nil where nobody can be asked, and a guess is refused.
     package var confirmsGuess: (@Sendable (_ noun: String, _ name: String) -> Bool)? = nil

@@ -77,6 +77,9 @@ package final class Workspace: Sendable {
         package var warn: @Sendable (_ line: String) -> Void = { _ in }
         /// Tells the face a secret it must never show, before anything could say it.
         package var conceal: @Sendable (_ secret: String) -> Void = { _ in }
+        /// Starts loading the transport on a thread of its own, for a session that learns late it will send (the
+        /// team's poller); the first request loads it otherwise.
+        package var prepareNetwork: @Sendable () -> Void = {}
 
         /// Each value without a default given.
         package init(
@@ -188,6 +191,7 @@ package final class Workspace: Sendable {
             cache: surface.cache, coordination: coordination(configuration), copies: surface.copies)
         surroundings.state = surface.state
         surroundings.warn = surface.warn
+        surroundings.prepareNetwork = surface.prepareNetwork
         // The face's own token stays the copies'; the sessions speak as the person who asks.
         if scope.personToken != nil { surroundings.copyToken = try? loadConfiguration().token }
         if surface.readsFromTeamCopy, surface.copies == nil {

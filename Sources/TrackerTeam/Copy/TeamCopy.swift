@@ -33,6 +33,9 @@ public actor TeamCopy: SharedCopy {
         /// The workspace's calls a month (nil: unlimited or not told), and the part of them the poller may use.
         public var monthlyCalls: Int? = nil
         public var backgroundShare = 0.5
+        /// Called when this process takes the poller's lease (client-go's "started leading"): a follower sends no
+        /// request, so its face leaves the transport unloaded until then.
+        public var whenPolling: @Sendable () -> Void = {}
 
         public init(every: Double, layout: String, names: String, poller: String) {
             (self.every, self.layout, self.names, self.poller) = (every, layout, names, poller)
@@ -243,6 +246,7 @@ public actor TeamCopy: SharedCopy {
     /// Took the poller's lease at `now`: its first round is now, and the faces waiting hear that this process polls.
     func tookLease(at now: Double) {
         (role, leaseConfirmed, nextPoll) = (.polling(takingOver: false), now, now)
+        settings.whenPolling()
         keepLeaseRenewed()
         wake()
         // A face that shows who polls (the board's header) hears that this process does now.

@@ -40,6 +40,7 @@ extension Context {
         surface.copies = context.copies
         surface.warn = { [output] line in output.standardError("tracker: \(line)\n") }
         surface.conceal = { [output] secret in output.conceal(secret) }
+        surface.prepareNetwork = context.prepareNetwork
         return Workspace(surface)
     }
 }

@@ -28,7 +28,8 @@ extension Board: Command {
             }, isStdoutTerminal: true, isStderrTerminal: false, terminalWidth: runner.output.terminalWidth)
         let workspace = quiet.workspace(for: runner.invocation, today: runner.today)
         // Read (token command and all) before the board takes the terminal, which it then does at once.
-        let table = try workspace.loadConfiguration().table
+        let configuration = try workspace.loadConfiguration()
+        let table = configuration.table
         var host = BoardHost(
             opener: workspace.opener(), today: runner.today,
             now: runner.context.now,
@@ -42,7 +43,9 @@ extension Board: Command {
         host.table = table
         // Ended by a signal (SIGTERM, a closed terminal's SIGHUP), the board lets the team's lease go as `q` does.
         if let copies = quiet.copies { runner.context.interruption.beforeEnding { copies.finishAtExit() } }
-        host.loadTransport = runner.context.prepareNetwork
+        // A board that keeps the team's copy loads libcurl only if it polls (the copy calls for it then) or sends: a
+        // follower reads Redis alone, and ten boards opened together would each spend ~15 ms of CPU loading it.
+        if !(configuration.teamCopy && configuration.redis != nil) { host.loadTransport = runner.context.prepareNetwork }
         do {
             try await options.run(in: host)
         } catch {
