@@ -92,7 +92,9 @@ struct RedisAddressTests {
     /// (which need a resolver that keeps to the time limit) by libcurl.
     @Test func onlyPlainNumericAndUnixAddressesSkipLibcurl() throws {
         func target(_ text: String) throws -> String? {
-            try RedisAddress.parse(text).get().plainSocketTarget.map { "\($0.host ?? "-") \($0.port) \($0.path ?? "-")" }
+            try RedisAddress.parse(text).get().plainSocketTarget.map {
+                "\($0.host ?? "-") \($0.port) \($0.path ?? "-")"
+            }
         }
         #expect(try target("redis://127.0.0.1:6390") == "127.0.0.1 6390 -")
         #expect(try target("redis://[::1]:6390") == "::1 6390 -")
