@@ -22,6 +22,12 @@ final class TeamCopyScriptTests: XCTestCase {
             keys: TeamCopyStore.Keys(owner: owner, table: "tblP", layout: "names"), connection: connection)
     }
 
+    // XCTest keeps every test's instance to the end of the run: the server is stopped here, not left to deinit.
+    override func tearDown() {
+        (store, redis) = (nil, nil)
+        super.tearDown()
+    }
+
     func project(_ id: String, _ name: String) -> Project { Project(id: id, createdTime: "", name: name) }
 
     func changes(_ projects: [Project], deleting: [String] = []) -> TeamChanges {

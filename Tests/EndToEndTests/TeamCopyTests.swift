@@ -119,6 +119,8 @@ class TeamCopyTestCase: FakeAirtableTestCase {
             }
             print("the fake's log:\n" + lines.joined(separator: "\n"))
         }
+        // XCTest keeps every test's instance to the end of the run: the server is stopped here, not left to deinit.
+        redis = nil
         super.tearDown()
     }
 }
