@@ -85,8 +85,9 @@ extension TeamCopyStore {
     func firstPage<Record: StoredRecord>(as: Record.Type) -> [Record]? {
         guard let text = (try? connection.command(["GET", keys.first]))?.text else { return nil }
         var records: [Record] = []
-        for line in text.split(separator: "\n") {
-            guard let record = Self.record(json: line, as: Record.self) else { return nil }
+        // Split as bytes: splitting by Characters runs the grapheme rules over every byte of the page.
+        for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            guard let record = Self.record(json: Substring(line), as: Record.self) else { return nil }
             records.append(record)
         }
         return records

@@ -218,9 +218,12 @@ public struct TeamCopyStore: Sendable {
     /// A stored value's record and its place in the table's order: nil when it is not one (junk, another kind, no
     /// stamp or order).
     static func record<Record: StoredRecord>(_ value: String, as: Record.Type) -> (order: Int, record: Record)? {
-        let parts = value.split(separator: " ", maxSplits: 2)
-        guard parts.count == 3, Double(parts[0]) != nil, let order = Int(parts[1]),
-            let record = record(json: parts[2], as: Record.self)
+        // The two spaces are found as bytes (a whole copy is loaded so: no grapheme rules over its JSON).
+        let bytes = value.utf8
+        guard let first = bytes.firstIndex(of: UInt8(ascii: " ")),
+            let second = bytes[bytes.index(after: first)...].firstIndex(of: UInt8(ascii: " ")),
+            Double(value[..<first]) != nil, let order = Int(value[value.index(after: first)..<second]),
+            let record = record(json: value[value.index(after: second)...], as: Record.self)
         else { return nil }
         return (order, record)
     }
