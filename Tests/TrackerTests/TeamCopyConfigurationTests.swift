@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+import TrackerModel
 @testable import TrackerOperations
 
 /// `"teamCopy"`, `TRACKER_TEAM_COPY`, `"teamCopyEvery"` and `"maxAge"`: off unless asked, since the copy puts the base's
@@ -41,5 +42,19 @@ extension ConfigurationTests {
             #expect(load(root).failure?.exitCode == .configuration, "\(bad)")
         }
         #expect(load(set, environment: ["TRACKER_TEAM_COPY": "maybe"]).failure?.message.contains("1 or 0") == true)
+    }
+}
+
+/// The copy's keys hold how completion is kept as `String(describing:)` always wrote it: written without reflection now,
+/// they must not change, or every team's copy would be read whole again and two versions would poll two copies.
+struct TeamCopyLayoutNamesTests {
+    @Test func completionIsDescribedAsReflectionDescribedIt() {
+        let kinds: [CompletionField?] = [
+            nil, .checkbox(field: "Complete"), .checkbox(field: "Fini \"à\" \\ temps\n"),
+            .select(field: "Status", done: "Done", open: nil), .select(field: "État", done: "Fait ✅", open: "Ouvert"),
+        ]
+        for kind in kinds {
+            #expect(Session.described(kind) == String(describing: kind))
+        }
     }
 }

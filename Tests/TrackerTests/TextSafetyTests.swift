@@ -40,4 +40,35 @@ struct TextSafetyTests {
         #expect(TextCells.fit("ab🚀", 3) == "ab…")
         #expect(TextCells.fit("🚀", 4) == "🚀  ")
     }
+
+    /// Text measured and cut by scalar (every scalar one column and a character of its own) comes out as the grapheme
+    /// rules would have it, and text with anything else still goes by the rules (broken by a range that takes in a
+    /// combining mark, a soft hyphen, a wide or an emoji scalar).
+    @Test func theScalarPathMeasuresAndCutsAsTheGraphemeRulesDo() {
+        func byCharacters(_ text: String, _ limit: Int) -> String {
+            let total = text.reduce(0) { $0 + TextCells.width($1) }
+            if total <= limit { return text + String(repeating: " ", count: limit - total) }
+            var (out, used) = ("", 0)
+            for character in text {
+                let width = TextCells.width(character)
+                if used + width > limit - 1 { break }
+                out.append(character)
+                used += width
+            }
+            return out + "…" + String(repeating: " ", count: max(0, limit - 1 - used))
+        }
+        let simple = Array("aZ ~éßÿĀžƒǅȳʼˈ΅ΑωϿЀѐҀ‐—‘”†•…‧·¡¬®") + ["\u{A0}"]
+        let others: [Character] = ["\u{AD}", "e\u{301}", "\u{483}", "日", "🚀", "©️", "‼", "\u{2028}", "\u{7F}", "한"]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<400 {
+            let length = Int.random(in: 0...12, using: &generator)
+            var text = String((0..<length).map { _ in simple.randomElement(using: &generator)! })
+            if round % 2 == 1 { text.insert(others.randomElement(using: &generator)!, at: text.startIndex) }
+            #expect(TextCells.isOneColumnEach(text) == (round % 2 == 0), "\(text.unicodeScalars.map(\.value))")
+            #expect(TextCells.width(text) == text.reduce(0) { $0 + TextCells.width($1) }, "\(text)")
+            for limit in 1...8 {
+                #expect(TextCells.fit(text, limit) == byCharacters(text, limit), "\(text) in \(limit)")
+            }
+        }
+    }
 }

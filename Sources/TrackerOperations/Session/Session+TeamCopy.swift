@@ -12,8 +12,22 @@ extension Session {
         let tasks = layout.tasks
         return FieldMap.Word.allCases.map { layout.fields[$0] ?? "" }
             + TaskWord.allCases.map { tasks?.fields[$0] ?? "" }
-            + [String(describing: layout.fields.completion), String(describing: tasks?.fields.completion)]
+            + [described(layout.fields.completion), described(tasks?.fields.completion)]
             + [layout.table?.id ?? configuration.table, tasks?.table?.id ?? "", layout.clientTableID ?? ""]
+    }
+
+    /// `String(describing:)` of how completion is kept, as the copy's keys have always held it, made without
+    /// reflection: `Mirror` cost a board following the copy more CPU at its start than decoding its first page.
+    static func described(_ completion: CompletionField?) -> String {
+        guard let completion else { return "nil" }
+        let inner =
+            switch completion {
+            case .checkbox(let field): "checkbox(field: \(field.debugDescription))"
+            case .select(let field, let done, let open):
+                "select(field: \(field.debugDescription), done: \(done.debugDescription), open: "
+                    + (open.map { "Optional(\($0.debugDescription))" } ?? "nil") + ")"
+            }
+        return "Optional(TrackerModel.CompletionField.\(inner))"
     }
 
     /// Whether this session takes part in the team's copy: `"teamCopy"` on, with the team's Redis as the engine.

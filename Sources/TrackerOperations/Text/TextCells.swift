@@ -71,7 +71,20 @@ package enum TextCells {
     /// emoji (🚀, 👩‍💻, 🇫🇷, ❤️) take two, combining marks none.
     package static func width(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        if isOneColumnEach(text) { return text.unicodeScalars.count }
         return text.reduce(0) { $0 + width($1) }
+    }
+
+    /// Whether every scalar of `text` is a character of its own one column wide: printable ASCII, Latin-1 and the
+    /// Latin, Greek and Cyrillic letters before the combining marks, and the dashes, quotes, bullet and ellipsis
+    /// (U+2010-U+2027). Such text is measured and cut by scalar, without the grapheme rules (a card's "·", "…").
+    static func isOneColumnEach(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x20..<0x7F, 0xA0..<0xAD, 0xAE..<0x300, 0x370..<0x483, 0x2010...0x2027: true
+            default: false
+            }
+        }
     }
 
     /// The columns one grapheme cluster takes.
@@ -132,6 +145,16 @@ package enum TextCells {
             return
         }
         var used = 0
+        if isOneColumnEach(text) {
+            for scalar in text.unicodeScalars {
+                if used + 1 > limit - 1 { break }
+                out.unicodeScalars.append(scalar)
+                used += 1
+            }
+            out += ellipsis
+            for _ in 0..<max(0, limit - 1 - used) { out += " " }
+            return
+        }
         for character in text {
             let w = width(character)
             if used + w > limit - 1 { break }
