@@ -14,6 +14,12 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#ifdef MSG_NOSIGNAL
+#define NO_SIGNAL MSG_NOSIGNAL
+#else
+#define NO_SIGNAL 0
+#endif
+
 /// Fills `address` for a numeric host (IPv4 or IPv6) and port, or a Unix socket's path: its length, 0 when neither.
 static socklen_t make_address(const char *host, int port, const char *unix_path, struct sockaddr_storage *address) {
     memset(address, 0, sizeof *address);
@@ -57,8 +63,17 @@ void *tracker_socket_stream_open(const char *host, int port, const char *unix_pa
         *code = 3;
         return NULL;
     }
-    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    // The flags are set apart (not SOCK_CLOEXEC | SOCK_NONBLOCK, which macOS lacks).
+    int fd = socket(address.ss_family, SOCK_STREAM, 0);
     if (fd < 0) return refuse(fd, 7, errno, code, error);
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
+        return refuse(fd, 7, errno, code, error);
+    }
+#ifdef SO_NOSIGPIPE
+    // Where send has no MSG_NOSIGNAL, the socket itself is told (tracker ignores SIGPIPE too).
+    int quiet = 1;
+    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &quiet, sizeof quiet);
+#endif
     // Commands are written whole and answers awaited: Nagle's delay would hold a pipeline's second write (libcurl
     // turns it off too).
     int on = 1;
@@ -86,7 +101,7 @@ void *tracker_socket_stream_open(const char *host, int port, const char *unix_pa
 int tracker_socket_send(struct tracker_stream *stream, const char *bytes, size_t length, long long deadline) {
     size_t done = 0;
     while (done < length) {
-        ssize_t sent = send(stream->fd, bytes + done, length - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+        ssize_t sent = send(stream->fd, bytes + done, length - done, NO_SIGNAL | MSG_DONTWAIT);
         if (sent >= 0) {
             done += (size_t)sent;
             continue;
