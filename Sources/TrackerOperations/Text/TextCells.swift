@@ -138,14 +138,16 @@ package enum TextCells {
 
     /// Appends `fit(text, limit)` to `out` without making it first: a report fits a name on every line.
     package static func appendFitted(_ text: String, _ limit: Int, ellipsis: String = "…", to out: inout String) {
-        let total = width(text)
+        // One scan says whether the text goes by scalar, for its width and its cut alike.
+        let byScalar = isOneColumnEach(text)
+        let total = byScalar ? text.unicodeScalars.count : width(text)
         if total <= limit {
             out += text
             for _ in 0..<(limit - total) { out += " " }
             return
         }
         var used = 0
-        if isOneColumnEach(text) {
+        if byScalar {
             for scalar in text.unicodeScalars {
                 if used + 1 > limit - 1 { break }
                 out.unicodeScalars.append(scalar)
