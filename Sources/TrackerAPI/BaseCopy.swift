@@ -111,10 +111,11 @@ public actor BaseCopy {
         return projectCopy?.records ?? []
     }
 
-    /// The tasks, brought up to date first.
-    public func tasks() async throws -> [ProjectTask] {
+    /// The tasks `keeps` picks (the first `limit` of them when given), brought up to date first, in one pass over the
+    /// copy: no second array of the whole table.
+    public func tasks(where keeps: @Sendable (ProjectTask) -> Bool, limit: Int?) async throws -> [ProjectTask] {
         try await upToDate([.tasks])
-        return taskCopy?.records ?? []
+        return taskCopy?.records(where: keeps, limit: limit) ?? []
     }
 
     /// The projects with these ids (in their order, each once), brought up to date first.

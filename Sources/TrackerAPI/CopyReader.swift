@@ -55,8 +55,7 @@ public struct CopyReader: RecordReader {
         guard query.isAnsweredByCopy, copy.holds(taskFields: query.fields), case .tasks(let keeps)? = query.keeps else {
             return try await airtable.listTasks(in: table, query, onPage: onPage)
         }
-        try await Self.pages(
-            of: try await copy.tasks().lazy.filter(keeps).prefix(query.maxRecords ?? .max).map { $0 }, onPage)
+        try await Self.pages(of: try await copy.tasks(where: keeps, limit: query.maxRecords), onPage)
     }
 
     public func tasks(in table: TaskTable, ids: [String], also: Selection<ProjectTask>?) async -> Result<

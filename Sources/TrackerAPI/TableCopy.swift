@@ -65,15 +65,34 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
 
     public init() {}
 
+    /// A copy of records already in the table's order, with holes where the order has none (a load's): the index is
+    /// built once, and an id found again is left out, its first place kept.
+    package init(slots: [Record?]) {
+        self.slots = slots
+        index.reserveCapacity(slots.count)
+        for at in self.slots.indices {
+            guard let id = self.slots[at]?.id else { continue }
+            if let first = index.updateValue(at, forKey: id) {
+                index[id] = first
+                self.slots[at] = nil
+            }
+        }
+        if self.slots.count > 64 && index.count < self.slots.count / 2 { compact() }
+    }
+
     public var count: Int { index.count }
 
     /// The records, in order.
     public var records: [Record] { slots.compactMap { $0 } }
 
-    /// The records `keeps` picks, in order.
-    public func records(where keeps: (Record) -> Bool) -> [Record] {
+    /// The records `keeps` picks, in order; the first `limit` of them when given.
+    public func records(where keeps: (Record) -> Bool, limit: Int? = nil) -> [Record] {
         var picked: [Record] = []
-        for case let record? in slots where keeps(record) { picked.append(record) }
+        guard let limit else {
+            for case let record? in slots where keeps(record) { picked.append(record) }
+            return picked
+        }
+        for case let record? in slots where picked.count < limit && keeps(record) { picked.append(record) }
         return picked
     }
 
@@ -118,18 +137,11 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
         index.keys.filter { !listed.contains($0) }
     }
 
-    /// Puts the records in the order `orders` gives them, one for each record in the order they were merged (a copy
-    /// filled from a hash, which keeps none, as the table listed them); a copy with holes is left as it is.
-    package mutating func arrange(by orders: [Int]) {
-        guard orders.count == slots.count, index.count == slots.count else { return }
-        let permutation = orders.indices.sorted { orders[$0] < orders[$1] }
-        slots = permutation.map { slots[$0] }
-        for (at, record) in slots.enumerated() { if let record { index[record.id] = at } }
-    }
-
     private mutating func compact() {
-        slots = slots.filter { $0 != nil }
+        // In place: the records are moved, not copied (a copy of 150,000 retains every string of each).
+        slots.removeAll { $0 == nil }
         index = [:]
+        index.reserveCapacity(slots.count)
         for (at, record) in slots.enumerated() { if let record { index[record.id] = at } }
     }
 }

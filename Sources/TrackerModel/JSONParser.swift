@@ -27,7 +27,16 @@ public enum JSONParser {
 
     /// The JSON value `text` holds.
     public static func parse(_ text: String) throws(Failure) -> JSONValue {
-        try parse(Data(text.utf8))
+        try parse(text[...])
+    }
+
+    /// The JSON value `text` holds, read where its bytes lie (a copy's 150,000 stored records are parsed without
+    /// copying each one's text first).
+    public static func parse(_ text: Substring) throws(Failure) -> JSONValue {
+        let result = text.utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(Failure) -> JSONValue in try parse(buffer: bytes) }
+        }
+        return try (result ?? Result { () throws(Failure) -> JSONValue in try parse(Data(text.utf8)) }).get()
     }
 
     private static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> JSONValue {

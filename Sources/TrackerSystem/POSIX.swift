@@ -14,6 +14,11 @@ public enum POSIX {
         return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// How many processors are online (at least 1): how many parts work that runs on every core is cut into.
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
     public static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
         #if canImport(Glibc)
             Glibc.open(path, flags, mode)

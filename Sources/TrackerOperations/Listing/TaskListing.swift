@@ -107,9 +107,7 @@ extension Session {
         projectReads.ask(for: found.compactMap(\.project), all: true)
         var projects = try await projectReads.read()
         if let project { projects[project.id] = project }
-        var rows = TaskRows(found, projects: projects, today: today)
-        if let limit, rows.tasks.count > limit { rows.tasks = Array(rows.tasks.prefix(limit)) }
-        return rows
+        return TaskRows(found, projects: projects, today: today, limit: limit)
     }
 }
 

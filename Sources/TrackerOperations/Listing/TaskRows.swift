@@ -8,25 +8,50 @@ package struct TaskRows {
     package var projects: [String: Project]
     package var today: CalendarDate
 
-    package init(_ tasks: [ProjectTask], projects: [String: Project], today: CalendarDate) {
+    /// The rows of `tasks` in their order (their project's due date, name and id, then their own name and id); the
+    /// first `limit` of them when given.
+    package init(_ tasks: [ProjectTask], projects: [String: Project], today: CalendarDate, limit: Int? = nil) {
         self.projects = projects
         self.today = today
         // The projects ranked once (due date, name, id), so sorting tasks compares a number before any text: a
-        // listing may hold 50,000 tasks and a few thousand projects.
-        let ranked = Set(tasks.compactMap(\.project)).compactMap { projects[$0] }.map {
+        // listing may hold 100,000 tasks and 50,000 projects. A project no task names only ranks among the others.
+        let ranked = projects.values.map {
             (id: $0.id, due: $0.due?.dayNumber ?? Int.max, name: ($0.name ?? "").lowercased())
         }.sorted { ($0.due, $0.name, $0.id) < ($1.due, $1.name, $1.id) }
         var rank: [String: Int] = [:]
+        rank.reserveCapacity(ranked.count)
         for (position, project) in ranked.enumerated() { rank[project.id] = position }
         let keys = tasks.map { task in
             (rank: task.project.flatMap { rank[$0] } ?? Int.max, name: (task.name ?? "").lowercased(), id: task.id)
         }
-        self.tasks = tasks.indices.sorted { a, b in
+        let before = { (a: Int, b: Int) -> Bool in
             let (x, y) = (keys[a], keys[b])
             if x.rank != y.rank { return x.rank < y.rank }
             if x.name != y.name { return x.name < y.name }
             return x.id < y.id
-        }.map { tasks[$0] }
+        }
+        let order =
+            limit.map { Self.first($0, of: tasks.indices, by: before) } ?? tasks.indices.sorted(by: before)
+        self.tasks = order.map { tasks[$0] }
+    }
+
+    /// The first `count` of `indices` by `before`, in order, in one pass that keeps the best so far: a listing of
+    /// 100,000 tasks cut to ten sorts ten.
+    static func first(_ count: Int, of indices: Range<Int>, by before: (Int, Int) -> Bool) -> [Int] {
+        guard count > 0 else { return [] }
+        var best: [Int] = []
+        best.reserveCapacity(min(count, indices.count) + 1)
+        for index in indices {
+            if best.count == count, !before(index, best[best.count - 1]) { continue }
+            var (low, high) = (0, best.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if before(index, best[middle]) { high = middle } else { low = middle + 1 }
+            }
+            best.insert(index, at: low)
+            if best.count > count { best.removeLast() }
+        }
+        return best
     }
 
     /// The project a task is shown under, with what the JSON object and the rows say of it.

@@ -69,11 +69,12 @@ extension TeamCopy {
     private func read(into tables: inout TeamTables, copy: BaseCopy, fields: [String: String]) async throws {
         for table in await copy.teamTables {
             let expected = Int(fields["count:" + table.word] ?? "") ?? -1
+            let highest = Int(fields["seq:" + table.word] ?? "")
             let count: Int
             switch table {
-            case .projects: (tables.projects, count) = try read(table, as: Project.self)
-            case .tasks: (tables.tasks, count) = try read(table, as: ProjectTask.self)
-            case .clients: (tables.clients, count) = try read(table, as: RawRecord.self)
+            case .projects: (tables.projects, count) = try read(table, as: Project.self, expected, highest)
+            case .tasks: (tables.tasks, count) = try read(table, as: ProjectTask.self, expected, highest)
+            case .clients: (tables.clients, count) = try read(table, as: RawRecord.self, expected, highest)
             }
             guard count == expected else {
                 tables.projects = nil
@@ -98,47 +99,18 @@ extension TeamCopy {
             failed: fields["failed"])
     }
 
-    /// Every record of `table` in Redis, decoded; a value that is not such a record is a fault.
-    private func read<Record: StoredRecord>(_ table: BaseCopy.Table, as: Record.Type) throws -> (TableCopy<Record>, Int)
-    {
-        // Each batch goes into the copy as it arrives (its strings shared at once), and the table's order is put back
-        // at the end: a hash keeps none, and two copies of 150,000 records at once would double the memory.
-        var copy = TableCopy<Record>()
-        var orders: [Int] = []
-        var junk: String?
-        try store.scan(table) { batch in
-            let decoded = Self.decode(batch, as: Record.self) { copy.contains($0) }
-            junk = junk ?? decoded.junk
-            orders += decoded.orders
-            copy.merge(decoded.records)
-        }
-        if let junk { throw Distrust.junk(table: table, id: junk) }
-        copy.arrange(by: orders)
+    /// Every record of `table` in Redis, decoded, in the table's order (`expected` records, orders up to `highest`, as
+    /// the header counts them); a value that is not such a record is a fault.
+    private func read<Record: StoredRecord>(
+        _ table: BaseCopy.Table, as: Record.Type, _ expected: Int, _ highest: Int?
+    ) throws -> (TableCopy<Record>, Int) {
+        // Each page is decoded and put in its place as it arrives: two copies of 150,000 records at once would double
+        // the memory.
+        var load = TableLoad<Record>(expected: expected, highest: highest)
+        try store.scan(table) { page in load.add(page) }
+        if let junk = load.junk { throw Distrust.junk(table: table, id: junk) }
+        let copy = load.table()
         return (copy, copy.count)
-    }
-
-    /// One batch of a scan decoded: its records and their places in the table's order, and the first id whose value is
-    /// not such a record. A scan may return a record twice (the hash grew or shrank while it ran): the first is kept
-    /// (`known` says which ids earlier batches gave, the copy's own index, since a set of every id beside it cost
-    /// 150,000 records half a second and 15 MiB), so each order stands beside its own record.
-    static func decode<Record: StoredRecord>(
-        _ batch: [(id: String, value: String)], as: Record.Type, known: (String) -> Bool
-    ) -> (records: [Record], orders: [Int], junk: String?) {
-        var records: [Record] = []
-        var orders: [Int] = []
-        var junk: String?
-        records.reserveCapacity(batch.count)
-        orders.reserveCapacity(batch.count)
-        var inBatch = Set<String>(minimumCapacity: batch.count)
-        for (id, value) in batch where !known(id) && inBatch.insert(id).inserted {
-            guard let stored = TeamCopyStore.record(value, as: Record.self), stored.record.id == id else {
-                junk = junk ?? id
-                continue
-            }
-            orders.append(stored.order)
-            records.append(stored.record)
-        }
-        return (records, orders, junk)
     }
 
     /// A table's count moved while it was read: writes landed, so the copy is read again rather than called short.

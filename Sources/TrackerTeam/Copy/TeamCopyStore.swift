@@ -230,7 +230,7 @@ public struct TeamCopyStore: Sendable {
 
     /// A record from its stored JSON alone (no stamp or order); nil when it is not one.
     static func record<Record: StoredRecord>(json: Substring, as: Record.Type) -> Record? {
-        (try? JSONParser.parse(String(json))).flatMap { Record(stored: $0) }
+        (try? JSONParser.parse(json)).flatMap { Record(stored: $0) }
     }
 
     /// A record's JSON as stored (the scripts put the stamp before it).
