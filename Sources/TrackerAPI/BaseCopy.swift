@@ -111,11 +111,13 @@ public actor BaseCopy {
         return projectCopy?.records ?? []
     }
 
-    /// The tasks `keeps` picks (the first `limit` of them when given), brought up to date first, in one pass over the
-    /// copy: no second array of the whole table.
-    public func tasks(where keeps: @Sendable (ProjectTask) -> Bool, limit: Int?) async throws -> [ProjectTask] {
+    /// The tasks `keeps` picks (the first `limit` of them when given), brought up to date first, in pages of `size`
+    /// made in one pass over the copy: no array of the whole table between.
+    public func tasks(where keeps: @Sendable (ProjectTask) -> Bool, limit: Int?, size: Int) async throws
+        -> [[ProjectTask]]
+    {
         try await upToDate([.tasks])
-        return taskCopy?.records(where: keeps, limit: limit) ?? []
+        return taskCopy?.pages(where: keeps, limit: limit, size: size) ?? []
     }
 
     /// The projects with these ids (in their order, each once), brought up to date first.

@@ -55,7 +55,10 @@ public struct CopyReader: RecordReader {
         guard query.isAnsweredByCopy, copy.holds(taskFields: query.fields), case .tasks(let keeps)? = query.keeps else {
             return try await airtable.listTasks(in: table, query, onPage: onPage)
         }
-        try await Self.pages(of: try await copy.tasks(where: keeps, limit: query.maxRecords), onPage)
+        let pages = try await copy.tasks(where: keeps, limit: query.maxRecords, size: Self.pageSize)
+        // An empty listing is still one page, as Airtable's is.
+        if pages.isEmpty { return try await onPage([]) }
+        for page in pages { try await onPage(page) }
     }
 
     public func tasks(in table: TaskTable, ids: [String], also: Selection<ProjectTask>?) async -> Result<
@@ -81,11 +84,14 @@ public struct CopyReader: RecordReader {
 
     public func naming(_ map: FieldMap) -> any RecordReader { CopyReader(copy: copy, airtable: airtable.using(map)) }
 
+    /// How many records a page of Airtable's holds, and so a page of the copy's.
+    static let pageSize = 100
+
     /// Records the copy holds, passed on a hundred at a time as Airtable's pages would be.
     static func pages<Record>(of records: [Record], _ onPage: ([Record]) async throws -> Void) async throws {
         var start = 0
         repeat {
-            let end = min(records.count, start + 100)
+            let end = min(records.count, start + pageSize)
             try await onPage(Array(records[start..<end]))
             start = end
         } while start < records.count

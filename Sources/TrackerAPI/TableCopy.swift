@@ -96,6 +96,25 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
         return picked
     }
 
+    /// The records `keeps` picks, in order, `size` a page (the first `limit` of them when given): pages made from the
+    /// copy itself, with no array of the whole table between.
+    public func pages(where keeps: (Record) -> Bool, limit: Int? = nil, size: Int) -> [[Record]] {
+        var pages: [[Record]] = []
+        var page: [Record] = []
+        var left = limit ?? .max
+        for case let record? in slots where left > 0 && keeps(record) {
+            if page.isEmpty { page.reserveCapacity(size) }
+            page.append(record)
+            left -= 1
+            if page.count == size {
+                pages.append(page)
+                page = []
+            }
+        }
+        if !page.isEmpty { pages.append(page) }
+        return pages
+    }
+
     /// The records with these ids, in their order, each once; ids the copy lacks are left out.
     public func records(ids: [String]) -> [Record] {
         var seen = Set<String>()

@@ -403,7 +403,7 @@
         @Test func tasksAreKeptBesideProjectsOnOneWebhook() async throws {
             let mirror = try Mirror()
             mirror.copy.beginTurn()
-            let tasks = try await mirror.copy.tasks(where: { _ in true }, limit: nil)
+            let tasks = try await mirror.copy.tasks(where: { _ in true }, limit: nil, size: 100).flatMap { $0 }
             #expect(tasks.count == 60)
             _ = try await mirror.copy.projects()
             let done = try #require(tasks.first { !$0.isComplete })
@@ -411,7 +411,7 @@
                 "PATCH", FakeTasks.tableID, ["records": [["id": done.id, "fields": ["Completed": true]]]])
             let before = mirror.requests
             mirror.copy.beginTurn()
-            let next = try await mirror.copy.tasks(where: { _ in true }, limit: nil)
+            let next = try await mirror.copy.tasks(where: { _ in true }, limit: nil, size: 100).flatMap { $0 }
             _ = try await mirror.copy.projects()
             #expect(mirror.requests - before == 2, "the payloads and the tasks' changes; projects untouched")
             #expect(next.first { $0.id == done.id }?.isComplete == true)

@@ -34,13 +34,25 @@ struct TaskRowsOrderTests {
         #expect(first.tasks.map(\.id) == ["recT0", "recT4", "recT3"])
     }
 
-    @Test(arguments: [0, 1, 2, 7, 50, 400, 401, 1000])
+    @Test func aLimitKeepsAProjectWithoutADueDateBeforeOneNotKnownAndBeforeNoProject() {
+        let undated = Project(id: "recP1", createdTime: "", name: "Undated")
+        var tasks = [
+            ProjectTask(id: "recT1", createdTime: "", name: "a", projects: ["recGone"]),
+            ProjectTask(id: "recT2", createdTime: "", name: "z", projects: ["recP1"]),
+        ]
+        tasks += (0..<10).map { ProjectTask(id: "recN\($0)", createdTime: "", name: "b\($0)") }
+        let rows = TaskRows(tasks, projects: [undated.id: undated], today: today, limit: 2)
+        #expect(rows.tasks.map(\.id) == ["recT2", "recT1"])
+    }
+
+    @Test(arguments: [0, 1, 2, 7, 50, 99, 100, 400, 401, 1000])
     func aLimitGivesTheFirstRowsOfTheWholeOrder(limit: Int) {
         var random = SystemRandomNumberGenerator()
         let projects = (0..<60).map { number in
             Project(
                 id: "recP\(number)", createdTime: "", name: ["a", "B", "c", "b"].randomElement(using: &random),
-                due: Bool.random(using: &random) ? CalendarDate(dayNumber: 20_000 + Int.random(in: 0..<5)) : nil)
+                due: Int.random(in: 0..<4, using: &random) == 0
+                    ? CalendarDate(dayNumber: 20_000 + Int.random(in: 0..<5)) : nil)
         }
         let tasks = (0..<400).map { number in
             ProjectTask(
@@ -54,11 +66,15 @@ struct TaskRowsOrderTests {
             TaskRows(tasks, projects: known, today: today, limit: limit).tasks.map(\.id) == Array(whole.prefix(limit)))
     }
 
-    @Test func theCopyPicksTheFirstRecordsItKeepsUpToALimit() {
+    @Test func theCopyPicksTheFirstRecordsItKeepsUpToALimitAndPagesThem() {
         var copy = TableCopy<ProjectTask>()
         copy.merge((0..<10).map { ProjectTask(id: "recT\($0)", createdTime: "", isComplete: $0 % 2 == 0) })
         #expect(copy.records(where: \.isComplete, limit: 3).map(\.id) == ["recT0", "recT2", "recT4"])
         #expect(copy.records(where: \.isComplete).count == 5)
         #expect(copy.records(where: \.isComplete, limit: 0).isEmpty)
+        let pages = copy.pages(where: \.isComplete, limit: 4, size: 3)
+        #expect(pages.map { $0.map(\.id) } == [["recT0", "recT2", "recT4"], ["recT6"]])
+        #expect(copy.pages(where: \.isComplete, size: 5).map(\.count) == [5])
+        #expect(copy.pages(where: { _ in false }, size: 3).isEmpty)
     }
 }
