@@ -80,6 +80,30 @@ struct TableLoadTests {
         #expect(TableLoad<Project>.decode(page, pools: (0..<4).map { _ in StringPool() }).count == 4)
     }
 
+    @Test func sharedPeopleAndLinksKeepTheirValues() {
+        let people = [
+            Collaborator(id: "usrA", name: "Ann", email: "ann@example.com"), Collaborator(id: "usrB", name: nil),
+        ]
+        let tasks = (1...600).map { number in
+            ProjectTask(
+                id: "recT\(number)", createdTime: "", name: "Task \(number)",
+                projects: ["recP\(number % 7)", "recP\(number % 3)"],
+                assignee: number % 5 == 0 ? nil : people[number % 2])
+        }
+        let projects = (1...600).map { number in
+            Project(
+                id: "recP\(number)", createdTime: "", category: number % 2 == 0 ? "Brand" : nil,
+                lead: number % 3 == 0 ? nil : people[number % 2], team: Array(people.prefix(number % 3)),
+                clients: ["recC\(number % 4)"])
+        }
+        var taskLoad = TableLoad<ProjectTask>(expected: 600, highest: 600, parts: 3)
+        taskLoad.add(tasks.enumerated().map { ($1.id, "1.000 \($0 + 1) " + TeamCopyStore.value($1)) }.shuffled())
+        #expect(taskLoad.table().records == tasks)
+        var projectLoad = TableLoad<Project>(expected: 600, highest: 600, parts: 3)
+        projectLoad.add(projects.enumerated().map { ($1.id, "1.000 \($0 + 1) " + TeamCopyStore.value($1)) }.shuffled())
+        #expect(projectLoad.table().records == projects)
+    }
+
     @Test func aCopyMadeFromSlotsIndexesEachIdOnceAndClosesItsHoles() {
         var slots: [Project?] = Array(repeating: nil, count: 200)
         slots[3] = Project(id: "recA", createdTime: "", name: "A")
