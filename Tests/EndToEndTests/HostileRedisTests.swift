@@ -29,6 +29,23 @@ final class HostileRedisTests: FakeAirtableTestCase {
         }
     }
 
+    /// A Redis named by a host name is offered to the plain socket, which resolves nothing, and so reached through
+    /// libcurl: the listing is paced through it with no warning.
+    func testARedisAtAHostNameIsReachedThroughLibcurl() throws {
+        try startFake()
+        let heard = Locked(0)
+        let redis = try ScriptedRedis { _, words in
+            heard.withLock { $0 += 1 }
+            return ScriptedRedis.ordinary(words)
+        }
+        let url = redis.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let listed = try tracker(["TRACKER_REDIS_URL": url]).run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertEqual(listed.lines.count, 16)
+        XCTAssertEqual(listed.stderr, "", "no warning: the Redis was reached")
+        XCTAssertGreaterThan(heard.withLock { $0 }, 0, "the budget went through this Redis")
+    }
+
     /// An answer sent a byte at a time, never finished, is bounded by the 1 s deadline: the listing goes on, paced on
     /// this machine, in seconds, not the 10 s the answer would take.
     func testAnAnswerTrickledAByteAtATimeStopsAtTheDeadline() throws {

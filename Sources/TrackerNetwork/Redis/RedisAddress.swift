@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where a team's Redis (or Valkey) is, as `"redis"` or `TRACKER_REDIS_URL` names it:
 /// `redis://[[user]:password@]host[:port][/db]`, `rediss://…` for TLS, or `unix://[[user]:password@]/path?db=N`.
 public struct RedisAddress: Hashable, Sendable {
@@ -37,22 +31,13 @@ public struct RedisAddress: Hashable, Sendable {
         }
     }
 
-    /// Where a plain socket reaches this Redis: without TLS, at an IPv4 or IPv6 literal or a Unix socket's path; nil
-    /// for TLS and host names (libcurl's connect-only mode then).
+    /// Where a plain socket may reach this Redis: without TLS, at its host (taken only when it is an IPv4 or IPv6
+    /// literal: the socket resolves nothing) or a Unix socket's path; nil for TLS (libcurl's connect-only mode).
     var plainSocketTarget: (host: String?, port: Int, path: String?)? {
         switch place {
-        case .tcp(let host, let port, let tls):
-            guard !tls, Self.isNumeric(host) else { return nil }
-            return (host, port, nil)
-        case .unix(let path): return (nil, 0, path)
+        case .tcp(let host, let port, let tls): tls ? nil : (host, port, nil)
+        case .unix(let path): (nil, 0, path)
         }
-    }
-
-    /// Whether `host` is an IPv4 or IPv6 literal (nothing to resolve).
-    static func isNumeric(_ host: String) -> Bool {
-        var four = in_addr()
-        var six = in6_addr()
-        return inet_pton(AF_INET, host, &four) == 1 || inet_pton(AF_INET6, host, &six) == 1
     }
 
     /// Why a `"redis"` value is not an address; the value itself is never repeated (it may hold a password).

@@ -81,18 +81,25 @@ final class RedisNode {
         buffer = []
     }
 
+    /// The plain socket's answer to an address it cannot take without resolving it (libcurl's "unsupported protocol"
+    /// number, which a connection never otherwise gives).
+    private static let notNumeric: Int32 = 3
+
     func open() throws(RedisFailure) {
         var code: Int32 = 0
         var error = [CChar](repeating: 0, count: 256)
         let milliseconds = Int(connectTimeout * 1000)
-        let opened: UnsafeMutableRawPointer?
+        var opened: UnsafeMutableRawPointer? = nil
         // Without TLS, at a numeric address or a socket's path, a plain socket: a process that speaks only to Redis
         // (a board following the team's copy) then never loads libcurl and the ~30 libraries behind it (~10 ms of CPU,
-        // ten boards opened together on two cores wait for them). A host name goes through libcurl, whose resolver
-        // keeps to the connection's time limit.
-        if let (host, port, path) = address.plainSocketTarget {
+        // ten boards opened together on two cores wait for them). The socket takes numeric addresses alone (code 3
+        // for any other): a host name goes through libcurl, whose resolver keeps to the connection's time limit.
+        let plain = address.plainSocketTarget
+        if let (host, port, path) = plain {
             opened = tracker_socket_stream_open(host, Int32(port), path, milliseconds, &code, &error)
-        } else {
+        }
+        if opened == nil, plain == nil || code == Self.notNumeric {
+            code = 0
             let (url, unixPath) = address.curlTarget
             opened = tracker_curl_stream_open(
                 url, unixPath, address.certificateAuthority, milliseconds, &code, &error)

@@ -7,7 +7,7 @@ import TrackerNetwork
 /// table, who polls, its size), with what may take its keys away.
 enum TeamCopyCheck {
     static func report(_ configuration: Configuration, health: SharingFinding?) -> DoctorCheck {
-        guard configuration.teamCopy, let address = configuration.redis else {
+        guard let address = configuration.teamCopyRedis else {
             return DoctorCheck(
                 name: "copy",
                 detail:

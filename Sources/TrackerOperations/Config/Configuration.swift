@@ -39,6 +39,9 @@ package struct Configuration: Equatable, Sendable {
     /// The team's copy (`"teamCopy"`, `TRACKER_TEAM_COPY`): the faces that stay share one copy of the tables in the
     /// team's Redis, kept by one poller every `teamCopyEvery` seconds. Off unless asked: it puts records in Redis.
     package var teamCopy = false
+    /// The team's Redis when the team's copy is on (the one place that asks both): where this configuration's faces
+    /// read their tables, and whether a face may leave libcurl unloaded until it polls or sends.
+    package var teamCopyRedis: RedisAddress? { teamCopy ? redis : nil }
     package var teamCopyEvery = Configuration.defaultTeamCopyEvery
     /// `"maxAge"` (or `--max-age`): a one-shot read answers from a team's copy refreshed within this many seconds.
     package var maxAge: Double? = nil

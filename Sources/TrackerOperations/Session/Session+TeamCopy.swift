@@ -39,8 +39,8 @@ extension Session {
     private static func teamAddress(_ configuration: Configuration, _ surroundings: SessionSurroundings)
         -> RedisAddress?
     {
-        guard configuration.teamCopy, surroundings.coordination is TeamCoordination else { return nil }
-        return configuration.redis
+        guard surroundings.coordination is TeamCoordination else { return nil }
+        return configuration.teamCopyRedis
     }
 
     /// The schema the team shares through Redis, when a session opened with these takes part in the team's copy.

@@ -45,7 +45,7 @@ extension Board: Command {
         if let copies = quiet.copies { runner.context.interruption.beforeEnding { copies.finishAtExit() } }
         // A board that keeps the team's copy loads libcurl only if it polls (the copy calls for it then) or sends: a
         // follower reads Redis alone, and ten boards opened together would each spend ~15 ms of CPU loading it.
-        if !(configuration.teamCopy && configuration.redis != nil) {
+        if configuration.teamCopyRedis == nil {
             host.loadTransport = runner.context.prepareNetwork
         }
         do {
