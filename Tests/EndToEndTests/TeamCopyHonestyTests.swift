@@ -56,6 +56,28 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
         for server in [poller, reader] { _ = server.finish() }
     }
 
+    /// The same between rounds: a poller whose rounds are a minute apart (an hour, with Airtable's pings) sees within
+    /// seconds that the copy went back in time and puts its own in again, so readers are not served the older copy
+    /// until its next round (broken by a poller that looks only at its rounds: the rename stayed lost for the minute).
+    func testACopyGoneBackInTimeIsPutRightBetweenRounds() throws {
+        try startBase()
+        let poller = try server(try teamMachine(every: 60))
+        XCTAssertEqual(taskTotal(poller), openTasks)
+        XCTAssertEqual(try redis.cli(["SAVE"]), "OK")
+        // Written through the team's copy: in Redis at once, and the poller takes it in from the news.
+        let renamed = try teamMachine(every: 60).run(["update", "rec00000000000006", "--name", "After the dump"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        XCTAssertTrue(waitFor(10) { self.name("rec00000000000006", on: poller) == "After the dump" }, poller.stderr)
+        redis.stop()
+        try redis.start()
+        XCTAssertFalse(try stored("rec00000000000006").contains("After the dump"), "the dump is older")
+        XCTAssertTrue(
+            try waitFor(15) { try stored("rec00000000000006").contains("After the dump") },
+            "the older copy stayed until the next round: " + poller.stderr)
+        XCTAssertTrue(poller.stderr.contains("older than the last refresh applied"), poller.stderr)
+        _ = poller.finish()
+    }
+
     /// A poller Airtable refuses (a revoked token) says so on its own face and lets the lease go, and a reader does not
     /// serve the copy once it is older than three rounds, though a lease is held (broken by a poller that keeps the
     /// lease in silence, readers served an ever older copy without a word).

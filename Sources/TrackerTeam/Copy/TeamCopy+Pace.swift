@@ -75,7 +75,7 @@ extension TeamCopy {
         guard
             let answers = try? store.connection.call([
                 ["GET", store.keys.looks], ["GET", store.keys.pings], ["EXISTS", store.keys.doorbell],
-                ["HMGET", store.keys.head, "generation", "distrusted"],
+                ["HMGET", store.keys.head, "generation", "distrusted", "version"],
             ]), answers.count == 4
         else { return }
         noticeUnsoundCopy(answers[3])
@@ -97,15 +97,20 @@ extension TeamCopy {
         }
     }
 
-    /// The copy in Redis is not the one this poller keeps (flushed, evicted, or distrusted by a reader that found junk
-    /// in it): its round, which puts the copy in again, comes now rather than at a pace slowed by nobody looking or
-    /// after the hour a doorbell allows, once for each such finding (a Redis that keeps refusing it is not asked
-    /// every second).
+    /// The copy in Redis is not the one this poller keeps (flushed, evicted, distrusted by a reader that found junk in
+    /// it, or gone back in time: a restart from an older dump, a failover to a replica behind, at a version below one
+    /// this poller saw): its round, which puts the copy in again, comes now rather than at a pace slowed by nobody
+    /// looking or after the hour a doorbell allows (readers would be served the older copy meanwhile), once for each
+    /// such finding (a Redis that keeps refusing it is not asked every second).
     private func noticeUnsoundCopy(_ head: RESPValue) {
-        guard let loaded, case .array(let fields?) = head, fields.count == 2 else { return }
+        guard let loaded, case .array(let fields?) = head, fields.count == 3 else { return }
         let generation = fields[0].text
-        let unsound = generation != loaded.generation || fields[1].text == loaded.generation
-        let finding = unsound ? (generation ?? "none") + " " + (fields[1].text ?? "") : nil
+        let seen = max(loaded.version, memory.highestVersion)
+        let behind = generation == loaded.generation && (fields[2].text.flatMap { Int($0) } ?? 0) < seen
+        let unsound = generation != loaded.generation || fields[1].text == loaded.generation || behind
+        let finding =
+            unsound ? (generation ?? "none") + " " + (fields[1].text ?? "") + " " + (fields[2].text ?? "") : nil
+        // The round's refresh then hears Redis refuse it as behind, and this process's copy goes in whole.
         if let finding, finding != memory.unsoundSeen { nextPoll = MonotonicClock.now() }
         memory.unsoundSeen = finding
     }
