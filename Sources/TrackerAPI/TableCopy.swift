@@ -85,14 +85,10 @@ public struct TableCopy<Record: CopiedRecord>: Sendable {
     /// The records, in order.
     public var records: [Record] { slots.compactMap { $0 } }
 
-    /// The records `keeps` picks, in order; the first `limit` of them when given.
-    public func records(where keeps: (Record) -> Bool, limit: Int? = nil) -> [Record] {
+    /// The records `keeps` picks, in order.
+    public func records(where keeps: (Record) -> Bool) -> [Record] {
         var picked: [Record] = []
-        guard let limit else {
-            for case let record? in slots where keeps(record) { picked.append(record) }
-            return picked
-        }
-        for case let record? in slots where picked.count < limit && keeps(record) { picked.append(record) }
+        for case let record? in slots where keeps(record) { picked.append(record) }
         return picked
     }
 

@@ -16,6 +16,18 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
         return try redis.cli(["HGET", key, id])
     }
 
+    /// Saves a dump, renames project 6 through `machine` (`written` says when it has landed), and restarts Redis from
+    /// the dump: the copy in Redis goes back to before the rename.
+    private func restartFromADumpOlderThanARename(by machine: TrackerProcess, written: () throws -> Bool) throws {
+        XCTAssertEqual(try redis.cli(["SAVE"]), "OK")
+        let renamed = try machine.run(["update", "rec00000000000006", "--name", "After the dump"])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        XCTAssertTrue(try waitFor(10, written))
+        redis.stop()
+        try redis.start()
+        XCTAssertFalse(try stored("rec00000000000006").contains("After the dump"), "the dump is older")
+    }
+
     /// A change the poller read while Redis refused every write (out of memory under `noeviction`) reaches Redis once
     /// it takes writes again (broken by a poller that moves its cursor before Redis applied the refresh: the change was
     /// lost for good, and every reader served the old name).
@@ -40,13 +52,9 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
     /// puts its own in again (broken by a refresh accepted over it: the rename made after the dump was lost for good).
     func testARedisRestartedFromAnOlderDumpIsPutRightByThePoller() throws {
         let (poller, reader) = try pollerAndReader()
-        XCTAssertEqual(try redis.cli(["SAVE"]), "OK")
-        let renamed = try tracker([:]).run(["update", "rec00000000000006", "--name", "After the dump"])
-        XCTAssertEqual(renamed.status, 0, renamed.stderr)
-        XCTAssertTrue(try waitFor(10) { try stored("rec00000000000006").contains("After the dump") })
-        redis.stop()
-        try redis.start()
-        XCTAssertFalse(try stored("rec00000000000006").contains("After the dump"), "the dump is older")
+        try restartFromADumpOlderThanARename(by: tracker([:])) {
+            try self.stored("rec00000000000006").contains("After the dump")
+        }
         XCTAssertTrue(
             try waitFor(20) { try stored("rec00000000000006").contains("After the dump") },
             "the older copy was taken as current: " + poller.stderr)
@@ -63,14 +71,10 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
         try startBase()
         let poller = try server(try teamMachine(every: 60))
         XCTAssertEqual(taskTotal(poller), openTasks)
-        XCTAssertEqual(try redis.cli(["SAVE"]), "OK")
         // Written through the team's copy: in Redis at once, and the poller takes it in from the news.
-        let renamed = try teamMachine(every: 60).run(["update", "rec00000000000006", "--name", "After the dump"])
-        XCTAssertEqual(renamed.status, 0, renamed.stderr)
-        XCTAssertTrue(waitFor(10) { self.name("rec00000000000006", on: poller) == "After the dump" }, poller.stderr)
-        redis.stop()
-        try redis.start()
-        XCTAssertFalse(try stored("rec00000000000006").contains("After the dump"), "the dump is older")
+        try restartFromADumpOlderThanARename(by: teamMachine(every: 60)) {
+            self.name("rec00000000000006", on: poller) == "After the dump"
+        }
         XCTAssertTrue(
             try waitFor(15) { try stored("rec00000000000006").contains("After the dump") },
             "the older copy stayed until the next round: " + poller.stderr)

@@ -14,6 +14,13 @@ struct TableLoadTests {
 
     private func names(_ table: TableCopy<Project>) -> [String] { table.records.map { $0.name ?? "" } }
 
+    /// The table these pages of a scan load into, the header giving `expected` records up to order `highest`.
+    private func loaded(_ pages: [[(id: String, value: String)]], expected: Int, highest: Int?) -> TableCopy<Project> {
+        var load = TableLoad<Project>(expected: expected, highest: highest)
+        for page in pages { load.add(page) }
+        return load.table()
+    }
+
     @Test func recordsComeInTheTablesOrderWithHolesClosed() {
         var load = TableLoad<Project>(expected: 4, highest: 6)
         load.add([stored("recD", "D", order: 6), stored("recB", "B", order: 2)])
@@ -26,38 +33,41 @@ struct TableLoadTests {
     }
 
     @Test func aRecordReturnedTwiceIsKeptOnceTheFirstTime() {
-        var load = TableLoad<Project>(expected: 2, highest: 2)
-        load.add([stored("recA", "first A", order: 1), stored("recB", "B", order: 2)])
-        load.add([stored("recA", "second A", order: 1)])
-        let table = load.table()
+        let table = loaded(
+            [
+                [stored("recA", "first A", order: 1), stored("recB", "B", order: 2)],
+                [stored("recA", "second A", order: 1)],
+            ],
+            expected: 2, highest: 2)
         #expect(names(table) == ["first A", "B"])
         #expect(table.count == 2)
     }
 
     @Test func anIdFoundAgainAtAnotherOrderKeepsItsFirstPlace() {
         // Deleted and added again between two pages: a new order, the same id; the copy holds it once.
-        var load = TableLoad<Project>(expected: 2, highest: 3)
-        load.add([stored("recA", "A", order: 1), stored("recB", "B", order: 2)])
-        load.add([stored("recA", "A again", order: 3)])
-        let table = load.table()
+        let table = loaded(
+            [[stored("recA", "A", order: 1), stored("recB", "B", order: 2)], [stored("recA", "A again", order: 3)]],
+            expected: 2, highest: 3)
         #expect(names(table) == ["A", "B"])
         #expect(table.count == 2)
     }
 
     @Test func recordsAddedWhileTheScanRanFollowInTheirOrder() {
         // Orders past the header's highest (written after it was read), and two records at one order.
-        var load = TableLoad<Project>(expected: 2, highest: 2)
-        load.add([stored("recF", "F", order: 9), stored("recA", "A", order: 1)])
-        load.add([stored("recE", "E", order: 7), stored("recB", "B", order: 2), stored("recX", "X", order: 2)])
-        #expect(names(load.table()) == ["A", "B", "X", "E", "F"])
+        let pages = [
+            [stored("recF", "F", order: 9), stored("recA", "A", order: 1)],
+            [stored("recE", "E", order: 7), stored("recB", "B", order: 2), stored("recX", "X", order: 2)],
+        ]
+        #expect(names(loaded(pages, expected: 2, highest: 2)) == ["A", "B", "X", "E", "F"])
     }
 
     @Test(arguments: [nil, 0, -3, 1_000_000_000_000])
     func aHeaderWithoutAPlausibleHighestOrderStillGivesTheOrder(highest: Int?) {
-        var load = TableLoad<Project>(expected: 3, highest: highest)
-        load.add([stored("recC", "C", order: 30), stored("recA", "A", order: 10), stored("recB", "B", order: 20)])
-        load.add([stored("recA", "A again", order: 10)])
-        #expect(names(load.table()) == ["A", "B", "C"])
+        let pages = [
+            [stored("recC", "C", order: 30), stored("recA", "A", order: 10), stored("recB", "B", order: 20)],
+            [stored("recA", "A again", order: 10)],
+        ]
+        #expect(names(loaded(pages, expected: 3, highest: highest)) == ["A", "B", "C"])
     }
 
     @Test func aValueThatIsNotARecordIsJunk() {

@@ -49,6 +49,8 @@ struct TableLoad<Record: StoredRecord> {
     /// The table: every record in its order, each id once.
     consuming func table() -> TableCopy<Record> {
         if !later.isEmpty {
+            // Sorted up (stable: a record returned twice keeps its first place) and turned round, so each is moved off
+            // the end in order.
             later.sort { $0.order < $1.order }
             later.reverse()
             slots.reserveCapacity(slots.count + later.count)

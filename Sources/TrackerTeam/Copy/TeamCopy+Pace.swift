@@ -108,8 +108,9 @@ extension TeamCopy {
         let seen = max(loaded.version, memory.highestVersion)
         let behind = generation == loaded.generation && (fields[2].text.flatMap { Int($0) } ?? 0) < seen
         let unsound = generation != loaded.generation || fields[1].text == loaded.generation || behind
+        // The version names a finding only when it is the fault: another generation's writes are not new findings.
         let finding =
-            unsound ? (generation ?? "none") + " " + (fields[1].text ?? "") + " " + (fields[2].text ?? "") : nil
+            unsound ? (generation ?? "none") + " " + (fields[1].text ?? "") + (behind ? " behind" : "") : nil
         // The round's refresh then hears Redis refuse it as behind, and this process's copy goes in whole.
         if let finding, finding != memory.unsoundSeen { nextPoll = MonotonicClock.now() }
         memory.unsoundSeen = finding
