@@ -68,6 +68,8 @@ public enum AppError: Error, Equatable, Sendable {
     case redisRefused(redis: String, reason: String)
     /// The team's Redis could not be used (refused, timed out, an untrusted certificate): `doctor`'s finding.
     case redisUnreachable(redis: String, reason: String)
+    /// The team's Redis answered but refused a write (full under `noeviction`, a read-only replica): `doctor`'s finding.
+    case redisRefusesWrites(redis: String, reason: String)
     /// A write that needs the team's lock could not take or keep it because the Redis could not be used.
     case teamLockUnavailable(redis: String, reason: String, doing: String)
     /// The team's lock was no longer this process's when the write was about to go (its lease ran out, Redis restarted).
@@ -110,7 +112,8 @@ extension AppError {
             .uploadOutcomeUnknown,
             .lockTimeout, .teamLockUnavailable, .teamLockLost:
             .temporaryFailure
-        case .network, .tls, .badResponse, .missingSupport, .redisUnreachable, .cannotListen: .unavailable
+        case .network, .tls, .badResponse, .missingSupport, .redisUnreachable, .redisRefusesWrites, .cannotListen:
+            .unavailable
         case .file: .notFound
         case .output, .declined: .failure
         case .interrupted: .interrupted
@@ -184,6 +187,8 @@ extension AppError {
         case .lockTimeout(let what, let waited):
             "another tracker process has been \(what) for \(waited)s; gave up waiting for it"
         case .redisRefused(let redis, let reason): "the Redis at \(redis) \(Self.refusal(reason))"
+        case .redisRefusesWrites(let redis, let reason):
+            "the Redis at \(redis) answers but refuses writes (\(reason)); pacing falls back to each machine alone, --if-absent is refused and the team's copy is not refreshed"
         case .redisUnreachable(let redis, let reason):
             "the Redis at \(redis) cannot be used (\(reason)); pacing falls back to this machine and --if-absent is refused"
         case .teamLockUnavailable(let redis, let reason, let doing):
@@ -249,6 +254,8 @@ extension AppError {
         case .lockTimeout: "Try again when it has finished."
         case .redisRefused:
             "Check the password in \"redis\" in the secrets file or TRACKER_REDIS_URL (redis://:password@host:port; user:password@ for an ACL user), or what \"redisPasswordCommand\" prints."
+        case .redisRefusesWrites:
+            "Raise its maxmemory or free memory (tracker's keys expire on their own); a read-only replica: name its primary."
         case .redisUnreachable:
             "Check that the Redis is running and that this machine reaches it (\"redis\" in the secrets file, or TRACKER_REDIS_URL; \"redisCA\" for a CA of your own)."
         case .teamLockUnavailable:

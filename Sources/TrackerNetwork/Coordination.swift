@@ -130,6 +130,9 @@ public struct TeamHealth: Sendable {
     /// memory`; a managed Redis may not): nil when nothing is evicted, or when it cannot be told.
     public var evicting: String? = nil
 
+    /// Why it refused a write while answering reads (full under `noeviction`, a read-only replica), when it did.
+    public var refusedWrite: String? = nil
+
     public init(roundTrip: Double, clockSkew: Double, processes: Int, evicting: String? = nil) {
         (self.roundTrip, self.clockSkew, self.processes, self.evicting) = (roundTrip, clockSkew, processes, evicting)
     }

@@ -28,4 +28,23 @@ final class RedisEvictionTests: FakeAirtableTestCase {
         _ = try redis.cli(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
         XCTAssertFalse(try sharingLine().notes.contains("evicts"), "noeviction: nothing is evicted")
     }
+
+    /// A Redis full under `noeviction` answers reads and read-only scripts, and refuses every write: the budget, the
+    /// locks and the team's copy all stop. doctor makes a write, as the commands do, and names the refusal.
+    func testDoctorNamesARedisThatAnswersButRefusesWrites() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let laptop = tracker(["TRACKER_REDIS_URL": redis.url()])
+        XCTAssertEqual(try laptop.run(["doctor"]).status, 0)
+        _ = try redis.cli(["CONFIG", "SET", "maxmemory-policy", "noeviction"])
+        _ = try redis.cli(["CONFIG", "SET", "maxmemory", "1"])
+        let full = try laptop.run(["doctor"])
+        XCTAssertEqual(full.status, 69, full.stderr)
+        let line = try XCTUnwrap(full.lines.first { $0.contains("redis://127.0.0.1:\(redis.port)") }, full.stdout)
+        XCTAssertTrue(line.hasPrefix("failed"), line)
+        XCTAssertTrue(line.contains("refuses writes (OOM"), line)
+        XCTAssertTrue(full.stderr.contains("Raise its maxmemory"), full.stderr)
+        _ = try redis.cli(["CONFIG", "SET", "maxmemory", "0"])
+        XCTAssertEqual(try laptop.run(["doctor"]).status, 0, "writes taken again")
+    }
 }

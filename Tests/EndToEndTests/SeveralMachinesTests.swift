@@ -491,7 +491,7 @@ extension SeveralMachinesTests {
         let line = try XCTUnwrap(good.lines.first { $0.contains("redis://127.0.0.1:\(redis.port)") }, good.stdout)
         XCTAssertTrue(line.hasPrefix("ok"), line)
         XCTAssertTrue(line.contains("authenticated, round trip"), line)
-        XCTAssertTrue(line.contains("scripts run, clock"), line)
+        XCTAssertTrue(line.contains("scripts run, writes taken, clock"), line)
         redis.stop()
         let down = try laptop.run(["doctor"])
         XCTAssertEqual(down.status, 69, down.stderr)

@@ -27,7 +27,7 @@ enum SharingCheck {
             var check = DoctorCheck(
                 name: "sharing",
                 detail:
-                    "\(address.display): authenticated, round trip \(trip) ms, scripts run, clock \(skew) s from this machine's (pacing uses Redis's), \(count) tracker process\(count == 1 ? "" : "es") drew on this base's budget in the last minute"
+                    "\(address.display): authenticated, round trip \(trip) ms, scripts run, writes taken, clock \(skew) s from this machine's (pacing uses Redis's), \(count) tracker process\(count == 1 ? "" : "es") drew on this base's budget in the last minute"
             )
             if abs(health.clockSkew) > 60 {
                 check.notes.append("This machine's clock is off; pacing is unaffected, but check NTP.")

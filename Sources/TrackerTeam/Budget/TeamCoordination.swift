@@ -100,7 +100,11 @@ public final class TeamCoordination: Coordination {
 
     public func checkSharing(for owner: BudgetOwner, wallClock: () -> Double) -> SharingFinding {
         do throws(RedisFailure) {
-            return .team(try health(for: owner, wallClock: wallClock))
+            let health = try health(for: owner, wallClock: wallClock)
+            if let reason = health.refusedWrite {
+                return .teamFailed(.redisRefusesWrites(redis: connection.address.display, reason: reason))
+            }
+            return .team(health)
         } catch {
             return .teamFailed(problem(error))
         }
@@ -279,8 +283,8 @@ extension TeamCoordination {
     /// What `doctor` finds of the team's Redis.
     public typealias Health = TeamHealth
 
-    /// Checks the Redis as every command would use it: connected and authenticated, a round trip, a script run, its
-    /// clock against `wallClock` (seconds since 1970), and the processes seen on `owner`'s budget.
+    /// Checks the Redis as every command would use it: connected and authenticated, a round trip, a script run, a
+    /// write taken, its clock against `wallClock` (seconds since 1970), and the processes seen on `owner`'s budget.
     public func health(for owner: BudgetOwner, wallClock: () -> Double) throws(RedisFailure) -> Health {
         _ = try connection.command(["PING"])
         let started = MonotonicClock.now()
@@ -297,6 +301,13 @@ extension TeamCoordination {
         let counted = try connection.command(["ZCOUNT", keys.seen, "\(redisNow - 60)", "+inf"])
         guard case .integer(let processes) = counted else { throw .replied("ZCOUNT answered in an unexpected shape") }
         var health = Health(roundTrip: roundTrip, clockSkew: skew, processes: processes)
+        // A write, as every command's budget makes one: a Redis at its memory limit under noeviction answers the
+        // reads and the script above, and refuses this (the team's copy is then not refreshed either).
+        do throws(RedisFailure) {
+            _ = try connection.command(["SET", Keys.shared("doctor", owner: owner), "1", "PX", "1000"])
+        } catch .replied(let reason) {
+            health.refusedWrite = reason
+        }
         // A Redis that refuses INFO (some managed ones rename it) cannot be told: nothing is said of eviction.
         if let info = (try? connection.command(["INFO", "memory"]))?.text {
             health.evicting = Health.evictionPolicy(fromInfo: info)
