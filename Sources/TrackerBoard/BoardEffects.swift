@@ -92,7 +92,7 @@ extension OpenBoard {
                 if let reopen { Self.readCard(reopen, host: host, input: input, width: BoardTerminal.size().width) }
             } catch {
                 let message = (error as? AppError)?.message ?? "\(error)"
-                said.withLock { $0 = nil }
+                said.forget()
                 input.yield(.written(message: "\(failing): \(message)", undo: undo))
             }
         }

@@ -31,7 +31,7 @@ package struct BoardHost: Sendable {
     /// Registers what must run before the process ends on a signal (the terminal given back).
     package var beforeEnding: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// What was said on stderr meanwhile (a warning the full screen would hide), for the bottom line.
-    package var said: Locked<String?>
+    package var said: SaidLine
     /// The table's name, when the configuration is read before the session opens: the board shows at once.
     package var table: String?
     /// Starts loading what requests go through, once the first frame is drawn (loading it holds up the process).
@@ -41,7 +41,7 @@ package struct BoardHost: Sendable {
     package init(
         opener: SessionOpener, today: CalendarDate, now: @escaping @Sendable () -> Date, timeZone: Zone,
         unicode: Bool, colour: Bool, openInBrowser: @escaping @Sendable (String) -> Bool,
-        beforeEnding: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, said: Locked<String?>
+        beforeEnding: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void, said: SaidLine
     ) {
         self.opener = opener
         self.today = today
@@ -86,7 +86,7 @@ package struct OpenBoard {
     package let filters: ProjectFilters
     package let view: String?
     package let unicode: Bool
-    package let said: Locked<String?>
+    package let said: SaidLine
     package var model: BoardModel
     package var writer: FrameWriter
     package let events: AsyncStream<BoardEvent>
@@ -126,6 +126,8 @@ package struct OpenBoard {
         defer { ticker.cancel() }
         // A refresh applied to the team's copy by another process is drawn at once, without a key.
         session.surroundings.copies?.whenTeamChanges { input.yield(.tick) }
+        // A warning said by a task in the background (the team's copy's poller) is drawn at once.
+        said.whenSaid { input.yield(.draw) }
         startReading(first: true)
         if model.mineOnly { findMe() }
         draw()
@@ -254,9 +256,7 @@ package struct OpenBoard {
     /// Draws now: one write of the lines that changed. What a command said on stderr meanwhile (a warning the full
     /// screen would hide) is shown on the bottom line first.
     private mutating func draw() {
-        if let line = said.withLock({ line in
-            defer { line = nil }; return line
-        }) {
+        if let line = said.take() {
             let words = line.hasPrefix("warning: ") ? line.dropFirst(9) : Substring(line)
             model.warning = words.firstLetterUppercased
         }

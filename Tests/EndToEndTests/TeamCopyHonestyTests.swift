@@ -154,6 +154,23 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
         XCTAssertEqual(assistant.finish().status, 0, assistant.stderr)
     }
 
+    /// A board that polls the team's copy and whose rounds Airtable refuses says so on its bottom line at once, with no
+    /// key pressed (broken by a warning from the poller's task kept for the board's next key or read: the board showed
+    /// nothing while the copy aged).
+    func testAPollingBoardSaysItsRoundsFailWithoutAKey() throws {
+        try startBase()
+        let board = try BoardSession(try teamMachine(every: 2), ["board", "--every", "300"], width: 200, height: 40)
+        defer { board.close() }
+        XCTAssertTrue(board.wait(for: "this process polls").contains("the team's copy (this process polls)"))
+        _ = board.wait(for: "Project 000", timeout: 5)
+        fake.injectOnEveryRequest(.status(401, type: "AUTHENTICATION_REQUIRED", message: "Authentication required"))
+        let said = board.wait(for: "not kept up to date", timeout: 8)
+        XCTAssertTrue(said.contains("The team's copy is not kept up to date"), said)
+        fake.injectOnEveryRequest(nil)
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+
     /// A Redis gone slow (every client paused, as a long script or `DEBUG SLEEP` does) costs a one-shot read a second,
     /// said once on one line, and the read is answered from Airtable (broken by the copy's calls waiting as long as
     /// the poller's scripts may, five seconds, or by each of the process's parts waiting its own second).

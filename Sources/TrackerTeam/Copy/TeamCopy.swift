@@ -211,7 +211,12 @@ public actor TeamCopy: SharedCopy {
         switch verdict {
         case .unreachable: "the team's copy: Redis cannot be reached"
         case .refused(let why): "the team's copy is not used (\(why))"
-        default: polling ? "the team's copy (this process polls)" : "the team's copy"
+        // A poller whose rounds fail says so where it polls, until a round is done or it lets the lease go.
+        default:
+            !polling
+                ? "the team's copy"
+                : memory.said == nil
+                    ? "the team's copy (this process polls)" : "the team's copy (this process polls; its rounds fail)"
         }
     }
 

@@ -13,7 +13,7 @@ extension Board: Command {
         }
         // What the commands say on stderr would tear the screen: it goes to the bottom line instead, and on to stderr
         // too when that is not the terminal (`--verbose 2> file` keeps every request).
-        let said = Locked<String?>(nil)
+        let said = SaidLine()
         let stderrElsewhere = !runner.output.isStderrTerminal
         var quiet = runner.context
         // The board keeps the tables and reads only what changed at each refresh, unless a view picks the cards
@@ -23,8 +23,7 @@ extension Board: Command {
             standardOutput: runner.output.standardOutput,
             standardError: { [runner] text in
                 if stderrElsewhere { runner.output.standardError(text) }
-                let line = text.split(separator: "\n").first.map(String.init) ?? ""
-                said.withLock { $0 = line.hasPrefix("tracker: ") ? String(line.dropFirst(9)) : line }
+                said.say(text)
             }, isStdoutTerminal: true, isStderrTerminal: false, terminalWidth: runner.output.terminalWidth)
         let workspace = quiet.workspace(for: runner.invocation, today: runner.today)
         // Read (token command and all) before the board takes the terminal, which it then does at once.
