@@ -171,6 +171,29 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
         XCTAssertEqual(board.status(), 0)
     }
 
+    /// A board that follows the team's copy says in its header that the poller's rounds fail while the poller keeps
+    /// the lease, so a copy no longer refreshed is not shown as current (broken by a follower that heeds the poller's
+    /// failure only when it first loads the copy: its header said "the team's copy" alone).
+    func testAFollowingBoardSaysItsPollersRoundsFail() throws {
+        try startBase()
+        let poller = try server(
+            try configuredTracker(
+                #""redis": "\#(redis.url())", "teamCopy": true, "teamCopyEvery": 2, "retryBudgetSeconds": 1"#))
+        XCTAssertEqual(taskTotal(poller), openTasks)
+        let board = try BoardSession(try teamMachine(every: 2), ["board", "--every", "5"], width: 200, height: 40)
+        defer { board.close() }
+        XCTAssertTrue(board.wait(for: "the team's copy ·").contains("the team's copy · "), board.screen)
+        fake.injectOnEveryRequest(.status(502, type: nil))
+        let said = board.wait(for: "its poller's rounds fail", timeout: 15)
+        XCTAssertTrue(said.contains("the team's copy (its poller's rounds fail)"), said)
+        fake.injectOnEveryRequest(nil)
+        let mended = board.wait(for: "the team's copy ·", timeout: 15)
+        XCTAssertTrue(mended.contains("the team's copy · "), mended)
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+        XCTAssertEqual(poller.finish().status, 0, poller.stderr)
+    }
+
     /// A Redis gone slow (every client paused, as a long script or `DEBUG SLEEP` does) costs a one-shot read a second,
     /// said once on one line, and the read is answered from Airtable (broken by the copy's calls waiting as long as
     /// the poller's scripts may, five seconds, or by each of the process's parts waiting its own second).

@@ -53,7 +53,9 @@ extension TeamCopy {
     /// A round done: the failures before it forgotten, and said to be over on the face that said them.
     func roundSucceeded() {
         memory.failedRounds = 0
-        if memory.said != nil { say("the team's copy is kept up to date again") }
+        guard memory.said != nil else { return }
+        say("the team's copy is kept up to date again")
+        store.clearFailure()
         memory.said = nil
     }
 

@@ -152,6 +152,7 @@ extension TeamCopy {
             // Readers judge the copy's age whoever holds the lease: a poller that cannot reach Airtable keeps it no
             // fresher than one gone.
             judgedAge(sizes.old)
+            pollerFailing = sizes.failed
             if sizes.old != nil { return }
             // A copy at a version below the one applied here went back in time (a restart from an older dump): it is
             // loaded again once its poller has put the whole copy in again.

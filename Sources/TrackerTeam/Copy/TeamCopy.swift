@@ -86,6 +86,8 @@ public actor TeamCopy: SharedCopy {
     var loadsMoved = 0
     /// Why the copy followed is too old to serve this turn (its poller stopped refreshing it); nil when it is not.
     private(set) var stale: String?
+    /// Why the poller's last round failed, as it told the readers (kept a minute); nil when it did not.
+    var pollerFailing: String?
     /// How often the poller polls: `every` while a reader looks, slower while none does or the month requires.
     var pace: PollingPace
     /// The readers' looks counted in Redis as the poller last read them, and whether one came since its last round.
@@ -214,7 +216,7 @@ public actor TeamCopy: SharedCopy {
         // A poller whose rounds fail says so where it polls, until a round is done or it lets the lease go.
         default:
             !polling
-                ? "the team's copy"
+                ? pollerFailing == nil ? "the team's copy" : "the team's copy (its poller's rounds fail)"
                 : memory.said == nil
                     ? "the team's copy (this process polls)" : "the team's copy (this process polls; its rounds fail)"
         }

@@ -147,8 +147,9 @@ public struct TeamCopyStore: Sendable {
 
     /// What a reader checks before each turn, in one round trip: the header's generation and version, what is wrong
     /// with each table's count (its hash against the header's count), and how old the copy is by the poller's pace.
-    func sizes(every: Double) throws(RedisFailure) -> (generation: String?, version: Int?, short: String?, old: String?)
-    {
+    func sizes(every: Double) throws(RedisFailure) -> (
+        generation: String?, version: Int?, short: String?, old: String?, failed: String?
+    ) {
         let tables: [BaseCopy.Table] = [.projects, .tasks, .clients]
         let answers = try checked(
             [["HMGET", keys.head, "generation", "version", "applied"] + tables.map { "count:" + $0.word }]
@@ -171,7 +172,8 @@ public struct TeamCopyStore: Sendable {
                 applied: parts[2].text.flatMap(Double.init), now: now, pace: rest[2].text.flatMap(Double.init),
                 every: every, poller: rest[0].text, failed: rest[3].text)
         }
-        return (parts[0].text, parts[1].text.flatMap { Int($0) }, short, old)
+        let failed = rest[0].text == nil ? nil : rest[3].text
+        return (parts[0].text, parts[1].text.flatMap { Int($0) }, short, old, failed)
     }
 
     /// Takes the poller's lease for `token` when nobody holds it (`SET NX PX`); true when this process holds it.
@@ -184,9 +186,14 @@ public struct TeamCopyStore: Sendable {
         try connection.evaluate([(RedisScripts.renew, [keys.lease], [token, "\(milliseconds)"])]).first == .integer(1)
     }
 
-    /// Tells the readers waiting for the first read that it failed, and why, for a minute.
+    /// Tells the readers that the poller's round failed, and why, for a minute or until a round is done.
     func tellFailure(_ why: String) {
         _ = try? connection.call([["SET", keys.failed, String(why.prefix(300)), "PX", "60000"]])
+    }
+
+    /// Tells the readers the poller's rounds are done again: the failure it told them goes.
+    func clearFailure() {
+        _ = try? connection.call([["DEL", keys.failed]])
     }
 
     /// Lets the lease go, if `token` holds it.
