@@ -54,4 +54,19 @@ extension TeamCopy {
 
     /// Whether this is a one-shot read's snapshot.
     var isSnapshot: Bool { role == .snapshot }
+
+    /// What the face shows of the copy: who keeps it, and whether it is served.
+    public var state: String {
+        switch verdict {
+        case .unreachable: return "the team's copy: Redis cannot be reached"
+        case .refused(let why): return "the team's copy is not used (\(why))"
+        default:
+            // Rounds that fail are said where they are polled and where the copy is followed, until one is done.
+            if polling {
+                return memory.said == nil
+                    ? "the team's copy (this process polls)" : "the team's copy (this process polls; its rounds fail)"
+            }
+            return pollerFailing == nil ? "the team's copy" : "the team's copy (its poller's rounds fail)"
+        }
+    }
 }

@@ -208,20 +208,6 @@ public actor TeamCopy: SharedCopy {
     /// tasks will not run again (the next process takes over at once, not when the lease runs out).
     public nonisolated func releaseAtExit() { store.releaseLeaseAtExit(token) }
 
-    /// What the face shows of the copy: who keeps it, and whether it is served.
-    public var state: String {
-        switch verdict {
-        case .unreachable: "the team's copy: Redis cannot be reached"
-        case .refused(let why): "the team's copy is not used (\(why))"
-        // A poller whose rounds fail says so where it polls, until a round is done or it lets the lease go.
-        default:
-            !polling
-                ? pollerFailing == nil ? "the team's copy" : "the team's copy (its poller's rounds fail)"
-                : memory.said == nil
-                    ? "the team's copy (this process polls)" : "the team's copy (this process polls; its rounds fail)"
-        }
-    }
-
     func wake() {
         let resumed = waiting
         waiting = []
