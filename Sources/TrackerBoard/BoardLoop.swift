@@ -256,10 +256,7 @@ package struct OpenBoard {
     /// Draws now: one write of the lines that changed. What a command said on stderr meanwhile (a warning the full
     /// screen would hide) is shown on the bottom line first.
     private mutating func draw() {
-        if let line = said.take() {
-            let words = line.hasPrefix("warning: ") ? line.dropFirst(9) : Substring(line)
-            model.warning = words.firstLetterUppercased
-        }
+        if let line = said.take() { model.warning = line }
         let lines = screen.render(&model)
         let bytes = writer.frame(lines)
         // A frame that changed nothing is not a draw: the first cards follow the board's first frame as soon as

@@ -10,18 +10,20 @@ package final class SaidLine: Sendable {
 
     package init() {}
 
-    /// Keeps `text`'s first line (without `tracker: `) and wakes the board.
+    /// Keeps `text`'s first line, without `tracker: ` and `warning: ` (the bottom line is the warning), and wakes the
+    /// board.
     package func say(_ text: String) {
-        let first = text.split(separator: "\n").first.map(String.init) ?? ""
-        line.withLock { $0 = first.hasPrefix("tracker: ") ? String(first.dropFirst(9)) : first }
+        var first = Substring(text.split(separator: "\n").first ?? "")
+        for prefix in ["tracker: ", "warning: "] where first.hasPrefix(prefix) { first = first.dropFirst(prefix.count) }
+        line.withLock { $0 = String(first) }
         wake.withLock { $0 }?()
     }
 
-    /// The line said since the last draw, taken.
+    /// The line said since the last draw, taken, its first letter a capital.
     package func take() -> String? {
         line.withLock { said in
             defer { said = nil }
-            return said
+            return said?.firstLetterUppercased
         }
     }
 

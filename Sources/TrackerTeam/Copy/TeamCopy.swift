@@ -86,7 +86,7 @@ public actor TeamCopy: SharedCopy {
     var loadsMoved = 0
     /// Why the copy followed is too old to serve this turn (its poller stopped refreshing it); nil when it is not.
     private(set) var stale: String?
-    /// Why the poller's last round failed, as it told the readers (kept a minute); nil when it did not.
+    /// Why the poller's last round failed, as it told the readers (a minute, or until a round is done); nil if not.
     var pollerFailing: String?
     /// How often the poller polls: `every` while a reader looks, slower while none does or the month requires.
     var pace: PollingPace
