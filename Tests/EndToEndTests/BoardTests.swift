@@ -7,12 +7,7 @@ final class BoardTests: FakeAirtableTestCase {
     static var today: String { day(from: 0) }
 
     /// The day `days` from today, as the board reads dates: local time.
-    static func day(from days: Int) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd"
-        formatter.timeZone = TimeZone.current
-        return formatter.string(from: Date().addingTimeInterval(Double(days) * 86_400))
-    }
+    static func day(from days: Int) -> String { localDay(days) }
 
     /// The demo with "Premier utility bike" due tomorrow, so that on every day it comes before "Coffee packaging"
     /// (due in three days) in This week, as it does on Saturdays in the demo as it is: a test that acts on the

@@ -36,13 +36,7 @@ final class FilterTests: FakeAirtableTestCase {
 
     private var today: String { day(0) }
 
-    private func day(_ offset: Int) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = .current
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Calendar.current.date(byAdding: .day, value: offset, to: now)!)
-    }
+    private func day(_ offset: Int) -> String { localDay(offset, from: now) }
 
     func testEveryFilterAloneAndCombinedMatchesTheSameRuleAppliedLocally() throws {
         try startFake(records: FakeAirtable.recordedProjects + FakeAirtable.generatedProjects(count: 240))

@@ -11,13 +11,7 @@ final class ProjectLifeTests: FakeAirtableTestCase {
     /// Today as tracker sees it (the machine's time zone), read once per test.
     private lazy var today: Date = Date()
 
-    private func day(_ offset: Int) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
-        let date = calendar.date(byAdding: .day, value: offset, to: today)!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-    }
+    private func day(_ offset: Int) -> String { localDay(offset, from: today) }
 
     private func fields(_ id: String) -> [String: Any] {
         (fake.records.first { $0["id"] as? String == id }?["fields"] as? [String: Any]) ?? [:]

@@ -189,11 +189,13 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
     // MARK: - Text from the base
 
     func testAHostileNameCannotControlTheTerminal() throws {
+        // Due a year from today, so that the project is "open" on whatever day the suite runs.
+        let due = localDay(365)
         var records = FakeAirtable.recordedProjects
         records.append([
             "id": "recEVILevil000001",
             "fields": [
-                "Name": "Evil \u{1B}[2J\u{1B}]0;owned\u{07}", "Due date": "2026-12-01",
+                "Name": "Evil \u{1B}[2J\u{1B}]0;owned\u{07}", "Due date": due,
                 "Notes": "line one\u{1B}[31m\nline two\u{202E}",
             ],
         ])
@@ -208,7 +210,7 @@ final class RecordedBehaviourTests: FakeAirtableTestCase {
             XCTAssertFalse(result.stdout.contains("\u{202E}"))
         }
         let tsv = try tracker().run(["list"]).lines.first { $0.hasPrefix("recEVILevil000001") }
-        XCTAssertEqual(tsv, "recEVILevil000001\tEvil ^[[2J^[]0;owned^G\t2026-12-01\topen\t\t")
+        XCTAssertEqual(tsv, "recEVILevil000001\tEvil ^[[2J^[]0;owned^G\t\(due)\topen\t\t")
         let shown = try tracker().run(["show", "recEVILevil000001"]).stdout
         XCTAssertTrue(shown.contains("  Notes     line one^[[31m\n            line two<U+202E>\n"), shown)
         let json = try tracker().run(["show", "recEVILevil000001", "--json"]).stdout

@@ -5,12 +5,7 @@ import XCTest
 /// `tracker report` as cron runs it: one listing, nothing when there is nothing, and a mail sendmail can send.
 final class ReportTests: FakeAirtableTestCase {
 
-    /// Local today plus `days`, as `YYYY-MM-DD`.
-    private func day(_ days: Int) -> String {
-        let date = Calendar(identifier: .gregorian).date(byAdding: .day, value: days, to: Date())!
-        let parts = Calendar(identifier: .gregorian).dateComponents(in: .current, from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-    }
+    private func day(_ days: Int) -> String { localDay(days) }
 
     /// An instant `days` days from now.
     private func time(_ days: Double) -> String {
