@@ -11,6 +11,8 @@ extension FakeAirtable {
 
     /// Routes a request that passed the fault, rate-limit and URL-length stages.
     func route(_ request: HTTPRequest, expireIterator: Bool) -> HTTPAction {
+        // Airtable's OAuth is on airtable.com, beside the API: no bearer there.
+        if let answer = oauthRoute(request) { return answer }
         guard let user = user(of: request), !request.query.contains("api_key=") else {
             return error(401, "AUTHENTICATION_REQUIRED", "Authentication required")
         }
@@ -71,6 +73,7 @@ extension FakeAirtable {
         if parts == ["whoami"] {
             var body: [String: Any] = ["id": user]
             if user == options.user.id, let email = options.user.email { body["email"] = email }
+            if let email = options.emails[user] { body["email"] = email }
             return ok(body)
         }
         if parts == ["bases"] {

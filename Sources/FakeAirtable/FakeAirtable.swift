@@ -34,6 +34,10 @@ public final class FakeAirtable: @unchecked Sendable {
         /// Other people's tokens, each its user's: a request with one is that person's (the log names them, as
         /// Airtable's history does).
         public var persons: [String: String] = [:]
+        /// The emails `whoami` answers for people other than the token's own user, by user id.
+        public var emails: [String: String] = [:]
+        /// The OAuth integration the fake's `/oauth2/v1/…` answers for; nil: none (those routes refuse).
+        public var oauth: FakeOAuthIntegration? = nil
         /// Bases the token reaches besides this one (`GET /v0/meta/bases`); their schemas are not served.
         public var otherBases: [String: String] = [:]
         /// Whether the token has `data.recordComments:read` and `:write`; without, comment routes answer 403.
@@ -142,6 +146,8 @@ public final class FakeAirtable: @unchecked Sendable {
     private var entries: [LogEntry] = []
     /// Tokens revoked since the fake started: answered 401, as Airtable answers a deleted token.
     private var revoked: Set<String> = []
+    /// Airtable's OAuth: its codes and tokens.
+    var oauth = FakeOAuthState()
     private var recentRequests: [Double] = []
     private var lockedUntil = 0.0
 
@@ -224,7 +230,8 @@ public final class FakeAirtable: @unchecked Sendable {
         guard let header = request.header("authorization"), header.hasPrefix("Bearer ") else { return nil }
         let token = String(header.dropFirst("Bearer ".count))
         guard !locked({ revoked.contains(token) }) else { return nil }
-        return token == options.token ? options.user.id : options.persons[token]
+        if token == options.token { return options.user.id }
+        return options.persons[token] ?? locked { oauth.user(ofAccess: token, at: Self.now.timeIntervalSince1970) }
     }
 
     /// The requests to the records routes seen so far: every one but those for the schema (`/v0/meta/…`).

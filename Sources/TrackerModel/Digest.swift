@@ -27,7 +27,7 @@ public enum Digest {
     /// `count` random bytes as hex: a value nobody else holds (a lock's), or an id that says nothing of the host.
     public static func randomHex(bytes count: Int) -> String { hex((0..<count).map { _ in UInt8.random(in: 0...255) }) }
 
-    static func hex(_ bytes: [UInt8]) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
@@ -87,7 +87,7 @@ public enum Digest {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    static func sha256(_ message: [UInt8]) -> [UInt8] {
+    public static func sha256(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
@@ -113,7 +113,7 @@ public enum Digest {
         return bytes(h)
     }
 
-    static func hmacSHA256(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
+    public static func hmacSHA256(key: [UInt8], _ message: [UInt8]) -> [UInt8] {
         var block = key.count > 64 ? sha256(key) : key
         block += [UInt8](repeating: 0, count: 64 - block.count)
         let inner = sha256(block.map { $0 ^ 0x36 } + message)

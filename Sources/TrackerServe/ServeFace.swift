@@ -27,8 +27,8 @@ package final class ServeFace: Sendable {
 
     /// What the executable gives the face.
     package struct Host: Sendable {
-        /// Who a request is.
-        package var doorkeeper: Doorkeeper
+        /// Who a request is: serve's own sign-in (OAuth 2.1, chained to Airtable's).
+        package var signIn: SignIn
         /// Why the server cannot vouch for what it serves now; nil when it can.
         package var health: @Sendable () async -> String?
         /// More lines for `/metrics` (the month's requests, the copy).
@@ -42,10 +42,10 @@ package final class ServeFace: Sendable {
         package var now: @Sendable () -> Date = { Date() }
 
         package init(
-            doorkeeper: Doorkeeper, health: @escaping @Sendable () async -> String?,
+            signIn: SignIn, health: @escaping @Sendable () async -> String?,
             log: @escaping @Sendable (String) -> Void
         ) {
-            self.doorkeeper = doorkeeper
+            self.signIn = signIn
             self.health = health
             self.log = log
         }
@@ -113,67 +113,51 @@ package final class ServeFace: Sendable {
         if let origin = request.header("origin"), !allows(origin) {
             return MCPOverHTTP.plain(403, "Forbidden: the origin \(origin.prefix(200)) is not one this server serves")
         }
-        switch request.path {
-        case "/healthz":
-            let why = Blocking.wait { [host] in await host.health() }
-            return why.map { MCPOverHTTP.plain(503, "unavailable: " + $0) } ?? MCPOverHTTP.plain(200, "ok")
-        case "/metrics":
-            let text = metrics.text(more: ["tracker_serve_sessions_open \(mcp.sessionsOpen)"] + host.figures())
-            return .respond(
-                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
-                body: Data(text.utf8))
-        case "/airtable/ping":
-            // Airtable's, not a person's: no bearer, the MAC instead. A ping refused changes nothing.
-            guard request.method == "POST" else { return MCPOverHTTP.plain(405, "Method Not Allowed") }
-            guard host.pings.verifies(Array(request.body), mac: request.header("x-airtable-content-mac")) else {
-                return MCPOverHTTP.plain(401, "Unauthorized: the ping's X-Airtable-Content-MAC does not match")
-            }
-            host.pinged()
-            return .respond(status: 204, headers: [:], body: Data())
-        case "/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp":
-            return MCPOverHTTP.json(200, resourceMetadata)
-        case "/mcp":
-            let verdict = Blocking.wait { [host] in await host.doorkeeper.verdict(on: request.header("authorization")) }
-            let person: Person
-            switch verdict {
-            case .person(let found): person = found
-            case .unavailable(let why):
-                return .respond(
-                    status: 503, headers: ["Retry-After": "5", "Content-Type": "text/plain; charset=utf-8"],
-                    body: Data("Service Unavailable: the token could not be checked now (\(why))\n".utf8))
-            case .refused(let why):
-                if why != "no bearer token" { metrics.refusedBearer() }
-                return unauthorized(verdict)
-            }
-            record.user = person.userID
-            let outcome = mcp.answer(request, person: person)
-            record.tool = outcome.tool
-            return outcome.action
-        default:
+        guard let found = Self.routes.first(where: { $0.path == request.path }) else {
             return MCPOverHTTP.plain(404, "Not Found: the MCP endpoint is /mcp")
         }
+        return found.handle(self, request, &record)
     }
 
-    /// 401, saying where the protected resource's metadata is (RFC 9728), and what was wrong with a bearer sent.
-    private func unauthorized(_ verdict: Doorkeeper.Verdict) -> HTTPAction {
-        var challenge = "Bearer resource_metadata=\"\(origin)/.well-known/oauth-protected-resource\""
-        if case .refused(let why) = verdict, why != "no bearer token" {
-            challenge += ", error=\"invalid_token\", error_description=\"\(why.filter { $0 != "\"" && $0 != "\\" })\""
+    /// The MCP path: serve's own bearer, then the call as that person.
+    func mcp(_ request: ServedRequest, _ record: inout LogRecord) -> HTTPAction {
+        guard let token = Self.bearer(request.header("authorization")) else { return unauthorized(nil) }
+        let verdict = Blocking.wait { [host] in await host.signIn.verdict(on: token) }
+        let person: Person
+        switch verdict {
+        case .person(let found): person = found
+        case .unavailable(let why):
+            return .respond(
+                status: 503, headers: ["Retry-After": "5", "Content-Type": "text/plain; charset=utf-8"],
+                body: Data("Service Unavailable: the token could not be checked now (\(why))\n".utf8))
+        case .refused(let why, let expired):
+            metrics.refusedBearer()
+            return unauthorized(expired ? why : nil)
+        }
+        record.user = person.userID
+        record.client = person.clientID
+        let outcome = mcp.answer(request, person: person)
+        record.tool = outcome.tool
+        return outcome.action
+    }
+
+    /// 401, saying where the protected resource's metadata is (RFC 9728) and the scope to ask for; `invalid_token`
+    /// with why when the bearer was one of serve's and is no longer.
+    private func unauthorized(_ invalid: String?) -> HTTPAction {
+        var challenge =
+            "Bearer resource_metadata=\"\(origin)/.well-known/oauth-protected-resource/mcp\", scope=\"\(host.signIn.scopesSupported.joined(separator: " "))\""
+        if let invalid {
+            challenge += ", error=\"invalid_token\", error_description=\"\(invalid.filter { $0 != "\"" && $0 != "\\" })\""
         }
         return .respond(
             status: 401, headers: ["WWW-Authenticate": challenge, "Content-Type": "text/plain; charset=utf-8"],
             body: Data(
-                "Unauthorized: send Authorization: Bearer <your Airtable personal access token>\n".utf8))
+                "Unauthorized: sign in through this server (OAuth 2.1; its metadata is at /.well-known/oauth-authorization-server)\n"
+                    .utf8))
     }
 
-    /// The protected resource's metadata (RFC 9728): the resource, and that a bearer goes in the header.
-    var resourceMetadata: JSONValue {
-        .object([
-            ("resource", .string(origin + "/mcp")), ("bearer_methods_supported", .array([.string("header")])),
-            ("resource_name", .string("tracker")),
-            ("resource_documentation", .string("https://airtable.com/create/tokens")),
-        ])
-    }
+    /// The token of `Bearer <token>`: one word of printable ASCII, at most 512 characters; nil for anything else.
+    package static func bearer(_ authorization: String?) -> String? { TokenCheck.bearer(authorization) }
 
     /// An `Origin` is this server's own (its public URL's, or its address's on loopback) or one it was told to accept.
     func allows(_ origin: String) -> Bool {
@@ -185,11 +169,8 @@ package final class ServeFace: Sendable {
         return own.contains(origin) || settings.origins.map { $0.lowercased() }.contains(origin)
     }
 
-    /// The path as the metrics name it: the server's own paths, everything else as one.
-    static func known(_ path: String) -> String {
-        ["/mcp", "/healthz", "/metrics", "/.well-known/oauth-protected-resource", "/airtable/ping"].contains(path)
-            ? path : "other"
-    }
+    /// The path as the metrics name it: the label of its route, everything else as one.
+    static func known(_ path: String) -> String { routes.first { $0.path == path }?.label ?? "other" }
 
     static func status(of action: HTTPAction) -> Int {
         switch action {
@@ -209,6 +190,8 @@ struct LogRecord {
     var seconds = 0.0
     var tool: String?
     var user: String?
+    /// The client the person signed in through (its id, never a token).
+    var client: String?
 
     func line(at time: Date) -> String {
         var members: [(String, JSONValue)] = [
@@ -218,6 +201,7 @@ struct LogRecord {
         ]
         if let tool { members.append(("tool", .string(String(tool.prefix(128))))) }
         if let user { members.append(("user", .string(user))) }
+        if let client { members.append(("client", .string(String(client.prefix(200))))) }
         return JSONValue.object(members).serialized()
     }
 }

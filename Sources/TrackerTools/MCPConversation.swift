@@ -50,13 +50,17 @@ package final class MCPConversation: Sendable {
 /// Who asks, as a transport that authenticates says (`serve`: the bearer's Airtable user): calls run under the person's
 /// own token, so Airtable's history names them.
 package struct Person: Sendable, Equatable {
-    /// The person's personal access token (never written anywhere: not Redis, a file or a log).
+    /// The person's Airtable token (never written anywhere in the clear: not Redis, a file or a log).
     package var token: String
     /// Airtable's id of the token's user (`usr…`), which the request log names.
     package var userID: String
 
-    package init(token: String, userID: String) {
+    /// The client the person signed in through (serve's log names it); nil over stdio.
+    package var clientID: String?
+
+    package init(token: String, userID: String, clientID: String? = nil) {
         self.token = token
         self.userID = userID
+        self.clientID = clientID
     }
 }

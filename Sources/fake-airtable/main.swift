@@ -4,7 +4,7 @@ import Foundation
 // Serves the fake Airtable on loopback for manual runs and the benchmark:
 //   fake-airtable [--port N] [--projects N [--tasks N] | --recorded | --customised] [--no-schema] [--no-webhooks] [--not-creator] [--latency S] [--arrival NEW,JITTER] [--rate N] [--lockout S] [--retry-after] [--person TOKEN=USER]
 //                 [--compression gzip|deflate|br|none] [--rename FIELD=NAME]... [--fault N:KIND]... [--always KIND]
-//                 [--download-fault N:stall|reset|403|410]... [--log]
+//                 [--download-fault N:stall|reset|403|410]... [--oauth CLIENT_ID[:SECRET]] [--oauth-life S] [--log]
 // KIND: 429 billing 500 502 503 reset drop garbage late truncate stall slow expire html empty shape
 func fault(_ kind: String) -> FakeAirtable.Fault? {
     switch kind {
@@ -42,6 +42,17 @@ while let flag = arguments.popFirst() {
     switch flag {
     case "--port": port = Int(arguments.popFirst() ?? "") ?? 0
     case "--log": logging = true
+    case "--oauth":
+        // Airtable's OAuth for an integration (`serve`'s sign-in): its client id, and its secret after a colon.
+        let given = (arguments.popFirst() ?? "").split(separator: ":", maxSplits: 1).map(String.init)
+        var integration = options.oauth ?? FakeOAuthIntegration()
+        integration.clientID = given.first ?? integration.clientID
+        integration.clientSecret = given.count > 1 ? given[1] : nil
+        options.oauth = integration
+    case "--oauth-life":
+        var integration = options.oauth ?? FakeOAuthIntegration()
+        integration.accessSeconds = Double(arguments.popFirst() ?? "") ?? 3600
+        options.oauth = integration
     case "--projects": projects = FakeAirtable.generatedProjects(count: Int(arguments.popFirst() ?? "") ?? 0)
     case "--tasks":
         // Five a project, for the projects --projects made (give --projects first).

@@ -6,18 +6,32 @@ import XCTest
     import Glibc
 #endif
 
-/// `tracker serve` end to end: the built binary over HTTP against the fake, with two persons' tokens besides the
-/// server's own.
+/// `tracker serve` end to end: the built binary over HTTP against the fake, two persons signed in through serve's
+/// OAuth (chained to the fake's Airtable OAuth) besides the server's own token.
 final class ServeTests: FakeAirtableTestCase {
-    static let alice = "patFAKEalice00000.fakefakefakefakefakefakefakefakefakefakefakefakefakefakefakefake"
-    static let bob = "patFAKEbob000000.fakefakefakefakefakefakefakefakefakefakefakefakefakefakefakefake0"
+    /// Alice's and Bob's own Airtable tokens: never a bearer serve takes.
+    static let alicePAT = "patFAKEalice00000.fakefakefakefakefakefakefakefakefakefakefakefakefakefakefakefake"
+    static let bobPAT = "patFAKEbob000000.fakefakefakefakefakefakefakefakefakefakefakefakefakefakefakefake0"
+    static let aliceID = "usrALICE000000001"
+    static let bobID = "usrBOB00000000002"
+    /// serve's access tokens for them, once signed in.
+    private var alice = ""
+    private var bob = ""
 
-    private func startServe(_ arguments: [String] = [], latency: Double = 0) throws -> ServeProcess {
+    private func startServe(_ arguments: [String] = [], latency: Double = 0, signIn: Bool = true) throws -> ServeProcess
+    {
         var options = FakeAirtable.Options()
-        options.persons = [Self.alice: "usrALICE000000001", Self.bob: "usrBOB00000000002"]
+        options.persons = [Self.alicePAT: Self.aliceID, Self.bobPAT: Self.bobID]
+        options.oauth = FakeOAuthIntegration()
         options.latency = latency
         try startFake(options: options)
-        return try ServeProcess(tracker(), arguments: arguments)
+        let serve = try ServeProcess(try configuredTracker(ServeSignInClient.serveSetting(fake)), arguments: arguments)
+        if signIn {
+            let flow = ServeSignInClient(servePort: serve.port)
+            alice = try flow.signIn(as: Self.aliceID).access
+            bob = try flow.signIn(as: Self.bobID).access
+        }
+        return serve
     }
 
     private static var initialize: [String: Any] {
@@ -43,23 +57,30 @@ final class ServeTests: FakeAirtableTestCase {
         ["jsonrpc": "2.0", "id": id, "method": "tools/call", "params": ["name": tool, "arguments": arguments]]
     }
 
-    /// No bearer, or one Airtable does not know: 401 with the challenge naming the protected resource's metadata,
-    /// which is served (broken by a server that answers without a bearer, or serves the metadata nowhere).
-    func testWithoutAGoodBearerIsUnauthorizedAndSaysWhereToLook() throws {
-        let serve = try startServe()
-        let none = RawHTTP.rpc(port: serve.port, Self.initialize, token: nil)
-        XCTAssertEqual(none.status, 401)
-        let metadataURL = "http://127.0.0.1:\(serve.port)/.well-known/oauth-protected-resource"
-        XCTAssertEqual(none.headers["www-authenticate"], "Bearer resource_metadata=\"\(metadataURL)\"")
-        let stranger = "patFAKEstranger.not-a-real-token"
-        let bad = RawHTTP.rpc(port: serve.port, Self.initialize, token: stranger)
-        XCTAssertEqual(bad.status, 401)
-        XCTAssertTrue(bad.headers["www-authenticate"]?.contains("error=\"invalid_token\"") == true, "\(bad.headers)")
-        let metadata = RawHTTP.request(port: serve.port, method: "GET", path: "/.well-known/oauth-protected-resource")
+    /// No bearer, an Airtable token (the person's own: passing it on is what the MCP specification forbids), or
+    /// anything serve did not issue: 401 with the challenge naming the protected resource's metadata, which is served
+    /// and names serve as the authorization server (broken by a server that takes a person's Airtable token).
+    func testOnlyServesOwnTokensAreTakenAndTheMetadataSaysWhereToSignIn() throws {
+        let serve = try startServe(signIn: false)
+        let metadataURL = "http://127.0.0.1:\(serve.port)/.well-known/oauth-protected-resource/mcp"
+        for token in [nil, Self.alicePAT, fake.options.token, "not-a-token-serve-issued"] {
+            let refused = RawHTTP.rpc(port: serve.port, Self.initialize, token: token)
+            XCTAssertEqual(refused.status, 401, "\(token ?? "no bearer"): \(refused.text)")
+            XCTAssertEqual(
+                refused.headers["www-authenticate"],
+                "Bearer resource_metadata=\"\(metadataURL)\", scope=\"tracker:read tracker:write\"")
+        }
+        XCTAssertFalse(fake.log.contains { $0.user == Self.aliceID }, "Alice's token was sent to Airtable")
+        let metadata = RawHTTP.request(port: serve.port, method: "GET", path: "/.well-known/oauth-protected-resource/mcp")
         XCTAssertEqual(metadata.status, 200)
         XCTAssertEqual(metadata.json["resource"] as? String, "http://127.0.0.1:\(serve.port)/mcp")
+        XCTAssertEqual(metadata.json["authorization_servers"] as? [String], ["http://127.0.0.1:\(serve.port)"])
         XCTAssertEqual(metadata.json["bearer_methods_supported"] as? [String], ["header"])
-        XCTAssertFalse(serve.stderr.contains(stranger), "a token in the log")
+        let server = RawHTTP.request(port: serve.port, method: "GET", path: "/.well-known/oauth-authorization-server")
+        XCTAssertEqual(server.json["issuer"] as? String, "http://127.0.0.1:\(serve.port)")
+        XCTAssertEqual(server.json["code_challenge_methods_supported"] as? [String], ["S256"])
+        XCTAssertEqual(server.json["token_endpoint"] as? String, "http://127.0.0.1:\(serve.port)/token")
+        XCTAssertFalse(serve.stderr.contains(Self.alicePAT), "a token in the log")
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
     }
 
@@ -68,24 +89,24 @@ final class ServeTests: FakeAirtableTestCase {
     /// server's token: the fake saw the server's user create both).
     func testEachPersonWritesUnderTheirOwnToken() throws {
         let serve = try startServe()
-        let opened = RawHTTP.rpc(port: serve.port, Self.initialize, token: Self.alice)
+        let opened = RawHTTP.rpc(port: serve.port, Self.initialize, token: alice)
         XCTAssertEqual(opened.status, 200, opened.text)
         let session = try XCTUnwrap(opened.headers["mcp-session-id"])
         let alices = RawHTTP.rpc(
             port: serve.port, Self.call(2, "add_project", ["name": "Alice's poster", "due": "2026-12-24"]),
-            token: Self.alice, session: session)
+            token: alice, session: session)
         XCTAssertEqual(alices.status, 200, alices.text)
         let bobs = RawHTTP.rpc(
             port: serve.port,
             Self.modern(
                 3, "tools/call", ["name": "add_project", "arguments": ["name": "Bob's leaflet", "due": "2026-12-31"]]),
-            token: Self.bob)
+            token: bob)
         XCTAssertEqual(bobs.status, 200, bobs.text)
         let creates = fake.recordLog.filter { $0.method == "POST" && !$0.path.contains("webhooks") }
         let alicesCreate = creates.first { $0.body.contains("Alice's poster") }
         let bobsCreate = creates.first { $0.body.contains("Bob's leaflet") }
-        XCTAssertEqual(alicesCreate?.user, "usrALICE000000001")
-        XCTAssertEqual(bobsCreate?.user, "usrBOB00000000002", bobs.text)
+        XCTAssertEqual(alicesCreate?.user, Self.aliceID)
+        XCTAssertEqual(bobsCreate?.user, Self.bobID, bobs.text)
         // The log is read off the server's stderr as it comes: its second line may lag the answer a moment.
         var users: [String] = []
         for _ in 0..<250 where users.count < 2 {
@@ -94,8 +115,10 @@ final class ServeTests: FakeAirtableTestCase {
             }
             if users.count < 2 { usleep(20_000) }
         }
-        XCTAssertEqual(users, ["usrALICE000000001", "usrBOB00000000002"])
-        for token in [Self.alice, Self.bob, fake.options.token] {
+        XCTAssertEqual(users, [Self.aliceID, Self.bobID])
+        let clients = serve.logLines.filter { $0["tool"] as? String == "add_project" }.compactMap { $0["client"] as? String }
+        XCTAssertEqual(clients.count, 2, "the log names the client")
+        for token in [alice, bob, fake.options.token] {
             XCTAssertFalse(serve.stderr.contains(token), "a token in the log")
         }
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
@@ -105,18 +128,18 @@ final class ServeTests: FakeAirtableTestCase {
     /// another person's is 404, and DELETE ends it (broken by sessions anyone's bearer could use).
     func testASessionIsItsPersonsAndEndsWhenDeleted() throws {
         let serve = try startServe()
-        let opened = RawHTTP.rpc(port: serve.port, Self.initialize, token: Self.alice)
+        let opened = RawHTTP.rpc(port: serve.port, Self.initialize, token: alice)
         let session = try XCTUnwrap(opened.headers["mcp-session-id"])
         let list: [String: Any] = ["jsonrpc": "2.0", "id": 2, "method": "tools/list"]
-        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.alice, session: session).status, 200)
-        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.alice).status, 400)
-        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.alice, session: "0123abcd").status, 404)
-        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.bob, session: session).status, 404)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: alice, session: session).status, 200)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: alice).status, 400)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: alice, session: "0123abcd").status, 404)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: bob, session: session).status, 404)
         let ended = RawHTTP.request(
             port: serve.port, method: "DELETE",
-            headers: ["Authorization": "Bearer " + Self.alice, "Mcp-Session-Id": session])
+            headers: ["Authorization": "Bearer " + alice, "Mcp-Session-Id": session])
         XCTAssertEqual(ended.status, 204)
-        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: Self.alice, session: session).status, 404)
+        XCTAssertEqual(RawHTTP.rpc(port: serve.port, list, token: alice, session: session).status, 404)
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
     }
 
@@ -125,18 +148,18 @@ final class ServeTests: FakeAirtableTestCase {
     func testAForeignOriginAndOversizedRequestsAreRefused() throws {
         let serve = try startServe(["--origin", "https://assistant.example"])
         let list: [String: Any] = Self.modern(1, "tools/list")
-        let foreign = RawHTTP.rpc(port: serve.port, list, token: Self.alice, extra: ["Origin": "https://evil.example"])
+        let foreign = RawHTTP.rpc(port: serve.port, list, token: alice, extra: ["Origin": "https://evil.example"])
         XCTAssertEqual(foreign.status, 403)
         let allowed = RawHTTP.rpc(
-            port: serve.port, list, token: Self.alice, extra: ["Origin": "https://assistant.example"])
+            port: serve.port, list, token: alice, extra: ["Origin": "https://assistant.example"])
         XCTAssertEqual(allowed.status, 200, allowed.text)
         let huge = RawHTTP.request(
-            port: serve.port, headers: ["Authorization": "Bearer " + Self.alice, "Content-Type": "application/json"],
+            port: serve.port, headers: ["Authorization": "Bearer " + alice, "Content-Type": "application/json"],
             body: Data(repeating: 0x20, count: (4 << 20) + 1))
         XCTAssertEqual(huge.status, 413)
         let longHead = RawHTTP.request(
             port: serve.port,
-            headers: ["Authorization": "Bearer " + Self.alice, "X-Padding": String(repeating: "a", count: 17 << 10)])
+            headers: ["Authorization": "Bearer " + alice, "X-Padding": String(repeating: "a", count: 17 << 10)])
         XCTAssertEqual(longHead.status, 431)
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
     }
@@ -150,7 +173,7 @@ final class ServeTests: FakeAirtableTestCase {
         meta["progressToken"] = "p1"
         params["_meta"] = meta
         message["params"] = params
-        let streamed = RawHTTP.rpc(port: serve.port, message, token: Self.alice)
+        let streamed = RawHTTP.rpc(port: serve.port, message, token: alice)
         XCTAssertEqual(streamed.status, 200)
         XCTAssertEqual(streamed.headers["content-type"], "text/event-stream")
         let last = try XCTUnwrap(streamed.events.last)
@@ -165,12 +188,13 @@ final class ServeTests: FakeAirtableTestCase {
         let serve = try startServe(latency: 0.4)
         XCTAssertEqual(RawHTTP.request(port: serve.port, method: "GET", path: "/healthz").text, "ok\n")
         let answered = Locked<RawHTTP?>(nil)
+        let token = alice
         let thread = Thread {
             answered.withLock {
                 $0 = RawHTTP.rpc(
                     port: serve.port,
                     Self.modern(1, "tools/call", ["name": "list_projects", "arguments": ["limit": 1]]),
-                    token: Self.alice)
+                    token: token)
             }
         }
         thread.start()
@@ -186,7 +210,7 @@ final class ServeTests: FakeAirtableTestCase {
         let serve = try startServe()
         let called = RawHTTP.rpc(
             port: serve.port, Self.modern(1, "tools/call", ["name": "list_projects", "arguments": ["limit": 1]]),
-            token: Self.alice)
+            token: alice)
         XCTAssertEqual(called.status, 200)
         let metrics = RawHTTP.request(port: serve.port, method: "GET", path: "/metrics").text
         XCTAssertTrue(
@@ -203,22 +227,23 @@ final class ServeTests: FakeAirtableTestCase {
     /// life, or a health that looks only at what a call last read).
     func testSIGHUPReadsTheConfigurationAgain() throws {
         var options = FakeAirtable.Options()
-        options.persons = [Self.alice: "usrALICE000000001"]
+        options.persons = [Self.alicePAT: Self.aliceID]
+        options.oauth = FakeOAuthIntegration()
         try startFake(options: options)
-        let machine = try configuredTracker()
+        let machine = try configuredTracker(ServeSignInClient.serveSetting(fake))
         let serve = try ServeProcess(machine)
         fake.revoke(fake.options.token)
         XCTAssertEqual(RawHTTP.request(port: serve.port, method: "GET", path: "/healthz").status, 503)
         let secrets = machine.runtimeDirectory + "/Secrets.json"
         let text = try String(contentsOfFile: secrets, encoding: .utf8)
-        try text.replacingOccurrences(of: fake.options.token, with: Self.alice).write(
+        try text.replacingOccurrences(of: fake.options.token, with: Self.alicePAT).write(
             toFile: secrets, atomically: false, encoding: .utf8)
         kill(serve.process.processIdentifier, SIGHUP)
         for _ in 0..<250 where !serve.stderr.contains("reading the configuration again") { usleep(20_000) }
         XCTAssertTrue(serve.stderr.contains("reading the configuration again"), serve.stderr)
         let health = RawHTTP.request(port: serve.port, method: "GET", path: "/healthz")
         XCTAssertEqual(health.status, 200, health.text)
-        XCTAssertFalse(serve.stderr.contains(Self.alice), "a token in the log")
+        XCTAssertFalse(serve.stderr.contains(Self.alicePAT), "a token in the log")
         XCTAssertEqual(serve.terminate(), 0, serve.stderr)
     }
 }

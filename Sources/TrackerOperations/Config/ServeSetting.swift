@@ -11,6 +11,8 @@ package struct ServeSettings: Equatable, Sendable {
     package var origins: [String] = []
     /// The directory the file tools work in, on the server's disk.
     package var root: String?
+    /// The Airtable OAuth integration people sign in through.
+    package var airtableOAuth: AirtableOAuthSetting?
 
     package init() {}
 
@@ -58,6 +60,7 @@ extension Resolver {
                     return origin
                 }
             case ("root", .string(let root)) where !root.isEmpty: settings.root = root
+            case ("airtableOAuth", _): settings.airtableOAuth = try AirtableOAuthSetting(value, origin: origin)
             case ("listen", _), ("publicUrl", _), ("root", _):
                 throw AppError.configuration(
                     "\"serve\".\"\(key)\" in \(origin) is not one tracker can use", hint: Self.serveHint)
@@ -70,5 +73,52 @@ extension Resolver {
     }
 
     static let serveHint =
-        "Use \"serve\": {\"listen\": \"127.0.0.1:8765\", \"publicUrl\": \"https://tracker.example.com\", \"origins\": [], \"root\": \"/srv/files\"}."
+        "Use \"serve\": {\"listen\": \"127.0.0.1:8765\", \"publicUrl\": \"https://tracker.example.com\", \"origins\": [], \"root\": \"/srv/files\", \"airtableOAuth\": {…}}."
+}
+
+/// `"serve": {"airtableOAuth": {"clientId", "clientSecret" | "clientSecretCommand", "url"}}`: the Airtable OAuth
+/// integration the operator registered, whose redirect URI is `<public-url>/oauth/airtable/callback`.
+package struct AirtableOAuthSetting: Equatable, Sendable {
+    package var clientID: String
+    package var clientSecret: String?
+    /// A program that prints the secret (as `tokenCommand` prints the token).
+    package var clientSecretCommand: [String]?
+    /// Where Airtable's `/oauth2/v1/authorize` and `/oauth2/v1/token` are: `https://airtable.com`.
+    package var url = "https://airtable.com"
+
+    package init(clientID: String) { self.clientID = clientID }
+
+    static let hint =
+        "Use \"airtableOAuth\": {\"clientId\": \"…\", \"clientSecret\": \"…\" (or \"clientSecretCommand\": [\"pass\", \"show\", \"…\"]), \"url\": \"https://airtable.com\"}: the integration you registered at airtable.com/create/oauth."
+
+    init(_ value: SecretsValue, origin: String) throws(AppError) {
+        func refused(_ what: String) -> AppError {
+            .configuration("\"serve\".\"airtableOAuth\" in \(origin) \(what)", hint: Self.hint)
+        }
+        guard case .object(let members) = value else { throw refused("must be an object") }
+        guard case .string(let id)? = members["clientId"], !id.isEmpty else { throw refused("needs \"clientId\"") }
+        self.init(clientID: id)
+        for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+            switch (key, member) {
+            case ("clientId", _): break
+            case ("clientSecret", .string(let secret)) where !secret.isEmpty: clientSecret = secret
+            case ("clientSecretCommand", .array(let words)):
+                let argv = words.compactMap { word -> String? in
+                    if case .string(let text) = word { return text }
+                    return nil
+                }
+                guard !argv.isEmpty, argv.count == words.count else {
+                    throw refused(
+                        "\"clientSecretCommand\" must be a list of words, such as [\"pass\", \"show\", \"airtable/oauth\"]")
+                }
+                clientSecretCommand = argv
+            case ("url", .string(let url)) where ServeSettings.isPublicURL(url):
+                self.url = String(url.reversed().drop { $0 == "/" }.reversed())
+            default: throw refused("has \"\(key.prefix(40))\", which is not one tracker can use")
+            }
+        }
+        if clientSecret != nil && clientSecretCommand != nil {
+            throw refused("has both \"clientSecret\" and \"clientSecretCommand\": keep one")
+        }
+    }
 }

@@ -13,7 +13,7 @@ import TrackerSystem
 import TrackerTeam
 
 /// `tracker serve`: the `mcp` tools over HTTP (the Model Context Protocol's Streamable HTTP), for assistants that
-/// cannot start a process; each person comes with their own Airtable token.
+/// cannot start a process; each person signs in through serve and acts with their own Airtable grant.
 struct Serve: Command {
     static let spec = CommandSpec(
         name: "serve", facts: [.staysOpen],
@@ -38,10 +38,11 @@ struct Serve: Command {
         ],
         notes: [
             "POST /mcp speaks both protocol eras (initialize with Mcp-Session-Id, and 2026-07-28's stateless _meta).",
-            "Every request needs Authorization: Bearer <the person's own Airtable personal access token>: writes go out",
-            "under it, so Airtable's history names the person. A token is checked against the base once and the verdict",
-            "kept a minute; it is never written to Redis, a file or the log. Without one: 401, and the metadata at",
-            "/.well-known/oauth-protected-resource. GET /healthz and GET /metrics (Prometheus) for a service manager;",
+            "People sign in through serve (OAuth 2.1: its metadata is at /.well-known/oauth-authorization-server),",
+            "which sends them on to Airtable's own sign-in (\"serve\": {\"airtableOAuth\": {...}} in the secrets file);",
+            "each person's calls then act with their own Airtable grant, so Airtable's history names them. Only serve's",
+            "own tokens are taken (an Airtable token is 401). GET /healthz and GET /metrics (Prometheus) for a service",
+            "manager;",
             "one JSON line a request on stderr. TLS is your reverse proxy's. SIGTERM: calls in flight get 10 s, then",
             "it exits 0; SIGHUP reads the configuration again.",
         ])
@@ -110,21 +111,26 @@ extension Runner {
             home: context.environment["HOME"])
         let tools = MCPTool.all.filter { !options.readOnly || $0.isReadOnly }
         let server = MCPServer(tools: tools, runner: ToolRunner(host: toolHost(served), root: root))
-        // The bearers are checked quietly (a refusal is the doorkeeper's to say, once).
+        // The server's own token, checked quietly for the health (a refusal is the health's to say, once).
         var quiet = served
         quiet.output = Output(standardOutput: { _ in }, standardError: { _ in }, isStdoutTerminal: false)
         let checking = quiet.workspace(for: invocation, today: today)
-        let doorkeeper = Doorkeeper { token in await Self.check(token, in: checking) }
+        let ownToken = TokenCheck { token in await Self.check(token, in: checking) }
         let standardError = context.output.rawStandardError
+        let signIn = try SignIn.forServe(
+            configuration: configuration, client: workspace.makeClient(configuration: configuration), store: nil,
+            directory: (served.stateDirectory ?? served.cacheDirectory)?.path, publicURL: settings.publicURL,
+            readOnly: options.readOnly)
+        if let why = signIn.settings.unavailable { standardError("tracker: nobody can sign in to serve: \(why)\n") }
         var faceHost = ServeFace.Host(
-            doorkeeper: doorkeeper,
+            signIn: signIn,
             health: {
                 // The server's own token, checked as a person's is (a minute's verdict): Airtable still lets it in.
                 // Read again after a SIGHUP, so the health says at once what the new one is worth.
                 guard let own = try? workspace.loadConfiguration().token else {
                     return "its configuration could not be read"
                 }
-                switch await doorkeeper.verdict(on: "Bearer " + own) {
+                switch await ownToken.verdict(on: "Bearer " + own) {
                 case .person: break
                 case .refused(let why), .unavailable(let why): return "Airtable refuses the server's token (\(why))"
                 }
@@ -158,6 +164,8 @@ extension Runner {
             let reason = (error as? POSIXError).map { POSIX.describe($0.code.rawValue) } ?? "\(error)"
             throw AppError.cannotListen(address: "\(host):\(port)", reason: reason.lowercased())
         }
+        // The issuer is the public URL, or on loopback the address just bound.
+        if settings.publicURL == nil { signIn.setIssuer("http://\(host):\(bound)") }
         output.standardError(
             "tracker: serving \(tools.count) tools over MCP at http://\(host):\(bound)/mcp"
                 + (settings.publicURL.map { " (reached at \($0)/mcp)" } ?? "")
@@ -188,12 +196,12 @@ extension Runner {
     }
 
     /// Whether `token` is a person's that reads the base: who it is (`whoami`), then one record read with it.
-    fileprivate static func check(_ token: String, in workspace: Workspace) async -> Doorkeeper.Verdict {
+    fileprivate static func check(_ token: String, in workspace: Workspace) async -> TokenCheck.Verdict {
         guard let configuration = try? workspace.configuration(for: Workspace.Scope(personToken: token)) else {
             return .unavailable("the server's configuration could not be read")
         }
         let client = workspace.makeClient(configuration: configuration)
-        func verdict(_ error: AppError, _ doing: String) -> Doorkeeper.Verdict {
+        func verdict(_ error: AppError, _ doing: String) -> TokenCheck.Verdict {
             let why = doing + StandardErrorText.safe(error.message, concealing: [token])
             return [.temporaryFailure, .unavailable].contains(error.exitCode) ? .unavailable(why) : .refused(why)
         }

@@ -6,15 +6,15 @@ import Testing
 
 /// Who a request to `serve` is: the bearer checked once, the verdict kept at most a minute (a revoked token stops
 /// working within one), a refusal a quarter of that, and a burst of requests with one new token checked once.
-struct DoorkeeperTests {
+struct TokenCheckTests {
     final class Checks: Sendable {
         let count = Locked(0)
         let refusing = Locked<Set<String>>([])
         let clock = Locked(1000.0)
     }
 
-    private func doorkeeper(_ checks: Checks) -> Doorkeeper {
-        Doorkeeper(keepSeconds: 60, now: { checks.clock.withLock { $0 } }) { token in
+    private func tokenCheck(_ checks: Checks) -> TokenCheck {
+        TokenCheck(keepSeconds: 60, now: { checks.clock.withLock { $0 } }) { token in
             checks.count.withLock { $0 += 1 }
             if checks.refusing.withLock({ $0.contains(token) }) { return .refused("Authentication required") }
             return .person(Person(token: token, userID: "usr" + token))
@@ -23,7 +23,7 @@ struct DoorkeeperTests {
 
     @Test func aVerdictIsKeptAMinuteAtMostSoARevokedTokenStopsWithinOne() async {
         let checks = Checks()
-        let door = doorkeeper(checks)
+        let door = tokenCheck(checks)
         #expect(await door.verdict(on: "Bearer patA") == .person(Person(token: "patA", userID: "usrpatA")))
         checks.refusing.withLock { _ = $0.insert("patA") }
         checks.clock.withLock { $0 += 59 }
@@ -37,7 +37,7 @@ struct DoorkeeperTests {
     @Test func aRefusalIsKeptAQuarterAsLongSoAFixedTokenWorksSoon() async {
         let checks = Checks()
         checks.refusing.withLock { _ = $0.insert("patB") }
-        let door = doorkeeper(checks)
+        let door = tokenCheck(checks)
         #expect(await door.verdict(on: "Bearer patB") == .refused("Authentication required"))
         checks.refusing.withLock { $0 = [] }
         checks.clock.withLock { $0 += 16 }
@@ -46,7 +46,7 @@ struct DoorkeeperTests {
 
     @Test func aBurstWithOneNewTokenAsksAirtableOnce() async {
         let checks = Checks()
-        let door = doorkeeper(checks)
+        let door = tokenCheck(checks)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<20 { group.addTask { _ = await door.verdict(on: "Bearer patC") } }
         }
@@ -54,12 +54,12 @@ struct DoorkeeperTests {
     }
 
     @Test func onlyABearerOfOneWordIsAToken() {
-        #expect(Doorkeeper.bearer("Bearer patX.123") == "patX.123")
-        #expect(Doorkeeper.bearer("bearer patX") == "patX")
-        #expect(Doorkeeper.bearer(nil) == nil)
-        #expect(Doorkeeper.bearer("Basic dXNlcjpwYXNz") == nil)
-        #expect(Doorkeeper.bearer("Bearer two words") == nil)
-        #expect(Doorkeeper.bearer("Bearer pat\u{7F}") == nil)
-        #expect(Doorkeeper.bearer("Bearer " + String(repeating: "a", count: 513)) == nil)
+        #expect(TokenCheck.bearer("Bearer patX.123") == "patX.123")
+        #expect(TokenCheck.bearer("bearer patX") == "patX")
+        #expect(TokenCheck.bearer(nil) == nil)
+        #expect(TokenCheck.bearer("Basic dXNlcjpwYXNz") == nil)
+        #expect(TokenCheck.bearer("Bearer two words") == nil)
+        #expect(TokenCheck.bearer("Bearer pat\u{7F}") == nil)
+        #expect(TokenCheck.bearer("Bearer " + String(repeating: "a", count: 513)) == nil)
     }
 }

@@ -2,10 +2,10 @@ import TrackerTools
 import TrackerModel
 import TrackerSystem
 
-/// Who a request is: the one place that decides. Today a bearer, the person's own Airtable personal access token,
-/// checked against the base once and the verdict kept a minute at most (a revoked token stops working within one);
-/// a sign-in with OAuth 2.1 is another way in, added here.
-package final class Doorkeeper: Sendable {
+/// Whether an Airtable token reaches the base, the verdict kept a minute at most: how serve's health checks the
+/// server's own token without asking Airtable at every probe. People never reach serve with Airtable tokens (see
+/// `SignIn`).
+package final class TokenCheck: Sendable {
     /// What the check of a token found.
     package enum Verdict: Sendable, Equatable {
         case person(Person)

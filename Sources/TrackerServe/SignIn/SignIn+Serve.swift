@@ -1,0 +1,44 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerAPI
+import TrackerModel
+import TrackerOperations
+
+extension SignIn {
+    /// serve's sign-in as its configuration makes it: the Airtable integration (`serve.airtableOAuth`, its secret
+    /// resolved), the store (`store`, else a 0600 file in `directory`, else memory), the issuer. Without an
+    /// integration serve still starts: nobody can sign in, and it says why.
+    package static func forServe(
+        configuration: Configuration, client: ProjectAPIClient, store: (any SignInStore)?, directory: String?,
+        publicURL: String?, readOnly: Bool
+    ) throws(AppError) -> SignIn {
+        let issuer = publicURL ?? "http://127.0.0.1"
+        var settings = Settings(issuer: issuer)
+        settings.readOnly = readOnly
+        settings.baseName = configuration.baseID + ", table \"" + configuration.table + "\""
+        var grantor: AirtableGrantor?
+        if let setting = configuration.serve.airtableOAuth {
+            var secret = setting.clientSecret
+            if let command = setting.clientSecretCommand {
+                secret = try TokenCommand.run(
+                    command, setting: "\"airtableOAuth\".\"clientSecretCommand\"", secret: "client secret",
+                    instead: "set \"clientSecret\" instead"
+                ).get()
+            }
+            let integration = AirtableIntegration(
+                clientID: setting.clientID, clientSecret: secret, url: setting.url,
+                redirectURI: issuer + "/oauth/airtable/callback")
+            grantor = .airtable(client, integration)
+        } else {
+            settings.unavailable =
+                "no Airtable OAuth integration is set up (\"serve\": {\"airtableOAuth\": {\"clientId\", \"clientSecret\", \"url\"}})"
+        }
+        if let reason = Sealing.unavailableReason { settings.unavailable = reason }
+        let kept: any SignInStore
+        if let store { kept = store } else { kept = try FileSignInStore(path: directory.map { $0 + "/serve-sign-in.json" }) }
+        return SignIn(settings: settings, store: kept, airtable: grantor)
+    }
+}
