@@ -110,7 +110,9 @@ package final class ServeFace: Sendable {
     }
 
     private func route(_ request: ServedRequest, _ record: inout LogRecord) -> HTTPAction {
-        if let origin = request.header("origin"), !allows(origin) {
+        // DNS rebinding: a browser page may not call the tools from a foreign origin. The sign-in's pages are the
+        // browser's own navigation (its form posts carry `Origin: null` under no-referrer), kept by CSRF instead.
+        if request.path == "/mcp", let origin = request.header("origin"), !allows(origin) {
             return MCPOverHTTP.plain(403, "Forbidden: the origin \(origin.prefix(200)) is not one this server serves")
         }
         guard let found = Self.routes.first(where: { $0.path == request.path }) else {
