@@ -47,6 +47,9 @@ extension FakeAirtable {
     /// The token requests the fake's OAuth has answered: (`authorization_code` or `refresh_token`, granted).
     public var oauthExchanges: [(grantType: String, granted: Bool)] { locked { oauth.exchanges } }
 
+    /// Every access and refresh token the fake's OAuth has issued, for tests that look for them where they must not be.
+    public var oauthTokensIssued: [String] { locked { Array(oauth.accessTokens.keys) + Array(oauth.refreshTokens.keys) } }
+
     /// Revokes every token of `user`'s grants, as a person removing the integration in Airtable does.
     public func revokeOAuthGrants(of user: String) {
         locked {

@@ -117,8 +117,15 @@ extension Runner {
         let checking = quiet.workspace(for: invocation, today: today)
         let ownToken = TokenCheck { token in await Self.check(token, in: checking) }
         let standardError = context.output.rawStandardError
+        // With the team's Redis, grants live there: every serve behind the proxy signs the same people in.
+        let team = configuration.redis == nil ? nil : workspace.coordination(configuration) as? TeamCoordination
+        let sharedStore = team.map { team -> any SignInStore in
+            RedisSignInStore(
+                connection: team.connection, baseID: configuration.baseID,
+                redis: configuration.redis?.display ?? "the team's Redis")
+        }
         let signIn = try SignIn.forServe(
-            configuration: configuration, client: workspace.makeClient(configuration: configuration), store: nil,
+            configuration: configuration, client: workspace.makeClient(configuration: configuration), store: sharedStore,
             directory: (served.stateDirectory ?? served.cacheDirectory)?.path, publicURL: settings.publicURL,
             readOnly: options.readOnly)
         if let why = signIn.settings.unavailable { standardError("tracker: nobody can sign in to serve: \(why)\n") }
