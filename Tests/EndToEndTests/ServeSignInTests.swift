@@ -140,4 +140,34 @@ final class ServeSignInTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.oauthExchanges.filter { $0.grantType == "refresh_token" }.count, 1, "asked once")
         XCTAssertEqual(serve.terminate(), 0)
     }
+
+    /// The operator lists who is signed in (`serve grants`, with `--json`) and ends a person's grants (`--person`): the
+    /// running serve refuses their token at its next call (broken by a serve that keeps its first reading of the file).
+    func testTheOperatorListsAndRevokesAPersonsGrants() throws {
+        try startAirtable()
+        let host = try machine(redis: nil)
+        let serve = try ServeProcess(host)
+        let alice = try ServeSignInClient(servePort: serve.port).signIn(as: Self.aliceID, clientName: "Alice's <agent>")
+        XCTAssertEqual(call(serve, alice.access).status, 200)
+        let listed = try host.run(["serve", "grants", "--json"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let grants = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(grants.count, 1)
+        XCTAssertEqual(grants.first?["user"] as? String, Self.aliceID)
+        XCTAssertEqual(grants.first?["email"] as? String, "alice@example.com")
+        XCTAssertEqual(grants.first?["client"] as? String, alice.client)
+        XCTAssertEqual(grants.first?["clientName"] as? String, "Alice's <agent>")
+        XCTAssertEqual(Set(grants.first?.keys.map { $0 } ?? []), ["id", "user", "email", "client", "clientName", "created", "lastUsed"])
+        XCTAssertFalse(listed.stdout.contains(alice.access) || listed.stdout.contains(alice.refresh))
+        let revoked = try host.run(["serve", "grants", "--person", "ALICE@example.com"])
+        XCTAssertEqual(revoked.status, 0, revoked.stderr)
+        XCTAssertEqual(revoked.stdout, (grants.first?["id"] as? String ?? "?") + "\n")
+        let refused = call(serve, alice.access)
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertTrue(refused.headers["www-authenticate"]?.contains("error=\"invalid_token\"") == true)
+        let none = try host.run(["serve", "grants", "--revoke", "grtNOPE"])
+        XCTAssertEqual(none.status, 66)
+        XCTAssertEqual(none.stderr, "tracker: no grant with the id grtNOPE\ntracker serve grants lists them.\n")
+        XCTAssertEqual(serve.terminate(), 0)
+    }
 }

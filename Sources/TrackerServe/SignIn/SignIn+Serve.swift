@@ -8,6 +8,9 @@ import TrackerModel
 import TrackerOperations
 
 extension SignIn {
+    /// The file the sign-ins are kept in without Redis: in the state directory, 0600.
+    package static func filePath(in directory: String?) -> String? { directory.map { $0 + "/serve-sign-in.json" } }
+
     /// serve's sign-in as its configuration makes it: the Airtable integration (`serve.airtableOAuth`, its secret
     /// resolved), the store (`store`, else a 0600 file in `directory`, else memory), the issuer. Without an
     /// integration serve still starts: nobody can sign in, and it says why.
@@ -38,7 +41,7 @@ extension SignIn {
         }
         if let reason = Sealing.unavailableReason { settings.unavailable = reason }
         let kept: any SignInStore
-        if let store { kept = store } else { kept = try FileSignInStore(path: directory.map { $0 + "/serve-sign-in.json" }) }
+        if let store { kept = store } else { kept = try FileSignInStore(path: filePath(in: directory)) }
         return SignIn(settings: settings, store: kept, airtable: grantor)
     }
 }

@@ -29,26 +29,44 @@ package protocol SignInStore: Sendable {
 }
 
 /// A store in this process, written through to a 0600 file (one serve on one machine; with no path, memory only).
+/// Another process's change (`tracker serve grants --revoke`) is seen at the next use: the file is read again when
+/// it was replaced, and every change is made under a lock on the file, from what the file holds then.
 package final class FileSignInStore: SignInStore {
     private struct Entry: Codable { var value: String, until: Double }
     private let path: String?
     private let now: @Sendable () -> Double
     private let entries = Locked([String: Entry]())
+    /// The file as last read or written (its inode and modification time): another change is a reason to read again.
+    private let seen = Locked<FileIdentity?>(nil)
     private let locks = Locked(Set<String>())
 
     /// The store kept at `path` (read now when it exists), or in memory alone.
     package init(path: String?, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(AppError) {
         self.path = path
         self.now = now
-        guard let path, let data = FileManager.default.contents(atPath: path) else { return }
+        try reload()
+    }
+
+    /// Reads the file again when it changed since it was last read or written here.
+    private func reload() throws(AppError) {
+        guard let path else { return }
+        let identity = FileIdentity(path)
+        guard identity != seen.withLock({ $0 }) else { return }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            entries.withLock { $0 = [:] }
+            seen.withLock { $0 = identity }
+            return
+        }
         guard let kept = try? JSONDecoder().decode([String: Entry].self, from: data) else {
             throw .file("the sign-in store \(path) could not be read: move it aside and people sign in again")
         }
         let time = now()
         entries.withLock { $0 = kept.filter { $0.value.until > time } }
+        seen.withLock { $0 = identity }
     }
 
     package func get(_ key: String) throws(AppError) -> String? {
+        try reload()
         let time = now()
         return entries.withLock { $0[key].flatMap { $0.until > time ? $0.value : nil } }
     }
@@ -70,6 +88,7 @@ package final class FileSignInStore: SignInStore {
     package func delete(_ key: String) throws(AppError) { try change { $0[key] = nil } }
 
     package func entries(prefix: String) throws(AppError) -> [(key: String, value: String)] {
+        try reload()
         let time = now()
         return entries.withLock { entries in
             entries.filter { $0.key.hasPrefix(prefix) && $0.value.until > time }.map { ($0.key, $0.value.value) }
@@ -89,8 +108,18 @@ package final class FileSignInStore: SignInStore {
         return await body()
     }
 
-    /// Applies `edit` and writes the whole store to its file (0600, replaced at once), expired entries dropped.
+    /// Applies `edit` to what the file holds now and writes the whole store back (0600, replaced at once), under a
+    /// lock every process using the file takes; expired entries are dropped.
     private func change(_ edit: (inout [String: Entry]) -> Void) throws(AppError) {
+        let lock = path.map { open($0 + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600) } ?? -1
+        if lock >= 0 { flock(lock, LOCK_EX) }
+        defer {
+            if lock >= 0 {
+                flock(lock, LOCK_UN)
+                close(lock)
+            }
+        }
+        try reload()
         let time = now()
         let written: Result<Void, AppError> = entries.withLock { entries in
             edit(&entries)
@@ -100,6 +129,7 @@ package final class FileSignInStore: SignInStore {
             return Self.write(data, to: path)
         }
         try written.get()
+        if let path { seen.withLock { $0 = FileIdentity(path) } }
     }
 
     private static func write(_ data: Data, to path: String) -> Result<Void, AppError> {
@@ -116,5 +146,23 @@ package final class FileSignInStore: SignInStore {
             return .failure(.file("the sign-in store \(path) could not be written"))
         }
         return .success(())
+    }
+}
+
+/// A file's inode and modification time: when either differs, the file was replaced or written.
+private struct FileIdentity: Equatable, Sendable {
+    var inode: UInt64
+    var seconds: Int
+    var nanoseconds: Int
+
+    init?(_ path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        inode = UInt64(status.st_ino)
+        #if canImport(Darwin)
+            (seconds, nanoseconds) = (Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec))
+        #else
+            (seconds, nanoseconds) = (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
+        #endif
     }
 }

@@ -19,7 +19,8 @@ struct Serve: Command {
         name: "serve", facts: [.staysOpen],
         summary: "Serve the base's tools over HTTP to a team's assistants (MCP, Streamable HTTP).",
         usage: [
-            "tracker serve [--listen ADDR:PORT] [--public-url URL] [--origin ORIGIN]... [--read-only] [--root DIR]"
+            "tracker serve [--listen ADDR:PORT] [--public-url URL] [--origin ORIGIN]... [--read-only] [--root DIR]",
+            "tracker serve grants [--json] [--revoke ID | --person EMAIL|usrID]",
         ],
         flags: [
             FlagSpec(name: "--listen", value: "ADDR:PORT", help: "where to listen (default 127.0.0.1:8765)"),
@@ -31,10 +32,14 @@ struct Serve: Command {
                 help: "a browser origin allowed to call it, besides its own (repeat for more)"),
             FlagSpec(name: "--read-only", help: "offer only the tools that read (no writes, uploads or downloads)"),
             FlagSpec(name: "--root", value: "DIR", help: "the only directory the file tools use, on this machine"),
+            FlagSpec(name: "--json", help: "grants: print the grants as a JSON array"),
+            FlagSpec(name: "--revoke", value: "ID", help: "grants: revoke the grant with this id, on every serve"),
+            FlagSpec(name: "--person", value: "EMAIL|usrID", help: "grants: revoke every grant of this person"),
         ],
         examples: [
             "tracker serve", "tracker serve --read-only --root ~/Work/mock-ups",
-            "tracker serve --public-url https://tracker.example.com",
+            "tracker serve --public-url https://tracker.example.com", "tracker serve grants",
+            "tracker serve grants --person alice@example.com",
         ],
         notes: [
             "POST /mcp speaks both protocol eras (initialize with Mcp-Session-Id, and 2026-07-28's stateless _meta).",
@@ -52,13 +57,32 @@ struct Serve: Command {
     var origins: [String] = []
     var readOnly = false
     var root: String?
+    /// `serve grants`: the people signed in, for the operator (and `--revoke`/`--person` to end grants).
+    var grants = false
+    var json = false
+    var revoke: String?
+    var person: String?
 
-    func run(_ runner: Runner) async throws { try await runner.serve(self) }
+    func run(_ runner: Runner) async throws {
+        if grants { try await runner.serveGrants(self) } else { try await runner.serve(self) }
+    }
 }
 
 extension Serve {
     init(_ scanned: ScannedArguments, today: CalendarDate) throws {
+        if scanned.positionals == ["grants"] {
+            try scanned.rejectTogether("--revoke", "--person")
+            for flag in ["--listen", "--public-url", "--origin", "--read-only", "--root"] where scanned.has(flag) {
+                throw AppError.usage("serve grants takes no \(flag)", command: "serve")
+            }
+            self.init(grants: true, json: scanned.has("--json"), revoke: try scanned.nonEmpty("--revoke"),
+                person: try scanned.nonEmpty("--person"))
+            return
+        }
         try scanned.rejectPositionals()
+        for flag in ["--json", "--revoke", "--person"] where scanned.has(flag) {
+            throw AppError.usage("\(flag) goes with serve grants", command: "serve")
+        }
         if let listen = scanned.last("--listen"), ServeSettings.address(listen) == nil {
             throw AppError.usage(
                 "--listen must be an IPv4 address and a port, such as 127.0.0.1:8765 (not \"\(listen.prefix(60))\")",
@@ -118,15 +142,10 @@ extension Runner {
         let ownToken = TokenCheck { token in await Self.check(token, in: checking) }
         let standardError = context.output.rawStandardError
         // With the team's Redis, grants live there: every serve behind the proxy signs the same people in.
-        let team = configuration.redis == nil ? nil : workspace.coordination(configuration) as? TeamCoordination
-        let sharedStore = team.map { team -> any SignInStore in
-            RedisSignInStore(
-                connection: team.connection, baseID: configuration.baseID,
-                redis: configuration.redis?.display ?? "the team's Redis")
-        }
+        let sharedStore = try signInStore(configuration, workspace)
         let signIn = try SignIn.forServe(
             configuration: configuration, client: workspace.makeClient(configuration: configuration), store: sharedStore,
-            directory: (served.stateDirectory ?? served.cacheDirectory)?.path, publicURL: settings.publicURL,
+            directory: nil, publicURL: settings.publicURL,
             readOnly: options.readOnly)
         if let why = signIn.settings.unavailable { standardError("tracker: nobody can sign in to serve: \(why)\n") }
         var faceHost = ServeFace.Host(
