@@ -13,6 +13,7 @@ public struct ServeSignInClient: Sendable {
     /// What went wrong at a step: the step and serve's answer.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// One answer: status, headers by lower-case name, body.

@@ -38,6 +38,7 @@ extension ServeFace {
         ServeRoute("/token") { face, request, _ in face.token(request) },
         ServeRoute("/register") { face, request, _ in face.register(request) },
         ServeRoute("/revoke") { face, request, _ in face.revoke(request) },
+        ServeRoute("/account") { face, request, _ in face.account(request) },
     ]
 
     func health() -> HTTPAction {
@@ -75,6 +76,15 @@ extension ServeFace {
         case "GET": return browser(host.signIn.authorize(FormEncoding.pairs(request.query)))
         case "POST":
             return browser(host.signIn.decide(FormEncoding.pairs(request.body), cookie: cookie(request)))
+        default: return MCPOverHTTP.plain(405, "Method Not Allowed")
+        }
+    }
+
+    func account(_ request: ServedRequest) -> HTTPAction {
+        let session = cookie(request, named: host.signIn.sessionCookieName)
+        switch request.method {
+        case "GET": return browser(host.signIn.account(session: session))
+        case "POST": return browser(host.signIn.accountAction(FormEncoding.pairs(request.body), session: session))
         default: return MCPOverHTTP.plain(405, "Method Not Allowed")
         }
     }
@@ -123,9 +133,7 @@ extension ServeFace {
         switch step {
         case .consent(let html, let cookie):
             var headers = SignInPages.headers
-            let secure = host.signIn.settings.issuer.hasPrefix("https://") ? "; Secure" : ""
-            headers["Set-Cookie"] =
-                "\(host.signIn.cookieName)=\(cookie); Path=/; HttpOnly; SameSite=Lax; Max-Age=900\(secure)"
+            headers["Set-Cookie"] = cookieHeader(host.signIn.cookieName, cookie, seconds: 900)
             return .respond(status: 200, headers: headers, body: Data(html.utf8))
         case .errorPage(let status, let text):
             return .respond(status: status, headers: SignInPages.headers, body: Data(SignInPages.error(text).utf8))
@@ -133,13 +141,43 @@ extension ServeFace {
             return .respond(
                 status: 302, headers: ["Location": location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"],
                 body: Data())
+        case .redirectBinding(let location, let cookie):
+            return .respond(
+                status: 302,
+                headers: [
+                    "Location": location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                    "Set-Cookie": cookieHeader(host.signIn.cookieName, cookie, seconds: 900),
+                ], body: Data())
+        case .redirectWithSession(let location, let session):
+            return .respond(
+                status: 302,
+                headers: [
+                    "Location": location, "Cache-Control": "no-store",
+                    "Set-Cookie": cookieHeader(host.signIn.sessionCookieName, session, seconds: Int(SignIn.sessionSeconds)),
+                ], body: Data())
+        case .account(let html, let session):
+            var headers = SignInPages.headers
+            if let session {
+                headers["Set-Cookie"] = cookieHeader(
+                    host.signIn.sessionCookieName, session, seconds: Int(SignIn.sessionSeconds))
+            }
+            return .respond(status: 200, headers: headers, body: Data(html.utf8))
         }
     }
 
+    /// A cookie for this server only: HttpOnly, SameSite=Lax, Secure where the issuer is https.
+    private func cookieHeader(_ name: String, _ value: String, seconds: Int) -> String {
+        let secure = host.signIn.settings.issuer.hasPrefix("https://") ? "; Secure" : ""
+        return "\(name)=\(value); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(seconds)\(secure)"
+    }
+
     /// The sign-in cookie the browser sent, if any.
-    private func cookie(_ request: ServedRequest) -> String? {
+    private func cookie(_ request: ServedRequest) -> String? { cookie(request, named: host.signIn.cookieName) }
+
+    /// The cookie `named` the browser sent, if any.
+    private func cookie(_ request: ServedRequest, named cookieName: String) -> String? {
         guard let header = request.header("cookie") else { return nil }
-        let name = host.signIn.cookieName + "="
+        let name = cookieName + "="
         return header.split(separator: ";").map { $0.trimmingWhitespace() }.first { $0.hasPrefix(name) }
             .map { String($0.dropFirst(name.count)) }
     }

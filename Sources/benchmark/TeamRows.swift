@@ -218,8 +218,9 @@ func teamMachine(_ fake: FakeAirtable, redis: String, teamCopy: Bool, pace: Int 
     let home = scratch + "/team-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: home + "/run", withIntermediateDirectories: true)
     let options = fake.options
+    let signIn = options.oauth == nil ? "" : ", " + ServeSignInClient.serveSetting(fake)
     let json =
-        #"{"token": "\#(options.token)", "baseId": "\#(options.baseID)", "table": "\#(options.table)", "endpoint": "\#(fake.endpoint)", "requestsPerSecond": \#(pace), "redis": "\#(redis)", "teamCopy": \#(teamCopy)}"#
+        #"{"token": "\#(options.token)", "baseId": "\#(options.baseID)", "table": "\#(options.table)", "endpoint": "\#(fake.endpoint)", "requestsPerSecond": \#(pace), "redis": "\#(redis)", "teamCopy": \#(teamCopy)\#(signIn)}"#
     try json.write(toFile: home + "/Secrets.json", atomically: false, encoding: .utf8)
     chmod(home + "/Secrets.json", 0o600)
     return [

@@ -21,7 +21,8 @@ defer { try? FileManager.default.removeItem(atPath: scratch) }
 /// A running fake and the environment that points tracker at it.
 func serve(
     _ records: [[String: Any]], requestsPerSecond: Int? = nil, trackerPace: Int = 10000, latency: Double = 0,
-    tasks: [FakeTaskSpec]? = nil, user: String? = nil, arrival: FakeAirtable.ArrivalDelay = .init()
+    tasks: [FakeTaskSpec]? = nil, user: String? = nil, arrival: FakeAirtable.ArrivalDelay = .init(),
+    oauth: FakeOAuthIntegration? = nil
 )
     throws -> (FakeAirtable, [String: String])
 {
@@ -31,11 +32,14 @@ func serve(
     if let user { options.user = (user, nil) }
     options.requestsPerSecond = requestsPerSecond
     options.latency = latency
+    options.oauth = oauth
     let fake = FakeAirtable(options: options, records: records)
     try fake.start()
     let secrets = scratch + "/secrets-\(UUID().uuidString).json"
+    // With OAuth, `tracker serve` signs people in through the fake's Airtable OAuth.
+    let signIn = oauth == nil ? "" : ", " + ServeSignInClient.serveSetting(fake)
     let json =
-        #"{"token": "\#(options.token)", "baseId": "\#(options.baseID)", "table": "\#(options.table)", "endpoint": "\#(fake.endpoint)", "requestsPerSecond": \#(trackerPace)}"#
+        #"{"token": "\#(options.token)", "baseId": "\#(options.baseID)", "table": "\#(options.table)", "endpoint": "\#(fake.endpoint)", "requestsPerSecond": \#(trackerPace)\#(signIn)}"#
     try json.write(toFile: secrets, atomically: false, encoding: .utf8)
     chmod(secrets, 0o600)
     let runtime = scratch + "/run-\(UUID().uuidString)"

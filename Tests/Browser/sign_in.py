@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -126,6 +127,7 @@ async def main():
     redirects = HTTPServer(("127.0.0.1", redirect_port), Redirects)
     threading.Thread(target=redirects.serve_forever, daemon=True).start()
     redirect_uri = f"http://127.0.0.1:{redirect_port}/callback"
+    secrets_extra = []
     try:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
@@ -224,10 +226,46 @@ async def main():
                                               headers={"Content-Type": "application/x-www-form-urlencoded"},
                                               max_redirects=0)
             check(answer.status == 400, f"a decision without the page's CSRF token is refused ({answer.status})")
+            # /account: signed in through Airtable the same way; a token for an agent, shown once, revocable.
+            account = await browser.new_page()
+            await account.goto(origin + "/account")
+            await account.wait_for_url(re.compile(r".*/oauth2/v1/authorize.*"))
+            await account.click(f"button[value={PERSON}]")
+            await account.wait_for_url(origin + "/account*")
+            check(await account.inner_text("#person") == PERSON, "/account names the person signed in")
+            check(await account.locator("button[value=revoke]").count() >= 1, "and lists their grants with Revoke")
+            await account.click("button[value=new-token]")
+            await account.wait_for_url(re.compile(r".*/oauth2/v1/authorize.*"))
+            await account.click(f"button[value={PERSON}]")
+            await account.wait_for_selector("#new-token")
+            agent = await account.inner_text("#new-token")
+            listing = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+                "name": "list_projects", "arguments": {"limit": 1},
+                "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                          "io.modelcontextprotocol/clientCapabilities": {}}}}).encode()
+
+            def call(token):
+                request = urllib.request.Request(origin + "/mcp", data=listing, headers={
+                    "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                    "Authorization": "Bearer " + token})
+                try:
+                    return urllib.request.urlopen(request).status
+                except urllib.error.HTTPError as error:
+                    return error.code
+
+            check(call(agent) == 200, "the agent's token made on /account calls the tools as the person")
+            secrets_extra = [agent]
+            await account.goto(origin + "/account")
+            check(await account.locator("#new-token").count() == 0, "the token is shown once only")
+            before = await account.locator("button[value=revoke]").count()
+            await account.locator("tr", has_text="An agent's token").locator("button[value=revoke]").click()
+            await account.wait_for_url(origin + "/account")
+            check(await account.locator("button[value=revoke]").count() == before - 1, "Revoke ends the grant")
+            check(call(agent) == 401, "and the agent's token is refused at once")
             await browser.close()
 
         # Nothing at rest reveals a token: every file serve wrote, scanned for every token issued.
-        secrets_issued = [storage.tokens.access_token, storage.tokens.refresh_token]
+        secrets_issued = [storage.tokens.access_token, storage.tokens.refresh_token] + secrets_extra
         written = ""
         for root, _, files in os.walk(directory):
             for name in files:

@@ -215,6 +215,18 @@ final class ServeTests: FakeAirtableTestCase {
         let metrics = RawHTTP.request(port: serve.port, method: "GET", path: "/metrics").text
         XCTAssertTrue(
             metrics.contains("tracker_mcp_calls_total{tool=\"list_projects\",outcome=\"answered\"} 1"), metrics)
+        // Every family has its # HELP and # TYPE, as Prometheus' text format expects.
+        let lines = metrics.split(separator: "\n")
+        let typed = Set(lines.filter { $0.hasPrefix("# TYPE ") }.compactMap { $0.split(separator: " ").dropFirst(2).first })
+        let helped = Set(lines.filter { $0.hasPrefix("# HELP ") }.compactMap { $0.split(separator: " ").dropFirst(2).first })
+        for line in lines where !line.hasPrefix("#") && !line.isEmpty {
+            let family = String(line.prefix { $0 != "{" && $0 != " " })
+            let base = ["_bucket", "_sum", "_count"].reduce(family) { name, suffix in
+                name.hasSuffix(suffix) && !typed.contains(Substring(name)) ? String(name.dropLast(suffix.count)) : name
+            }
+            XCTAssertTrue(typed.contains(Substring(base)), "\(family) has no # TYPE")
+            XCTAssertTrue(helped.contains(Substring(base)), "\(family) has no # HELP")
+        }
         fake.revoke(fake.options.token)
         let health = RawHTTP.request(port: serve.port, method: "GET", path: "/healthz")
         XCTAssertEqual(health.status, 503)

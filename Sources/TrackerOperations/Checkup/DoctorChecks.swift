@@ -68,6 +68,7 @@ extension Doctor {
         // Without a team's Redis there is no team's copy to speak of: the sharing check says how to set one.
         if configuration.redis != nil { checks.append(TeamCopyCheck.report(configuration, health: sharing)) }
         checks.append(await DeletionsCheck.run(airtable, client: client, surroundings: surroundings))
+        if let signIn = SignInCheck.report(configuration) { checks.append(signIn) }
         if let path = configuration.secretsPath, configuration.isSecretsFileReadableByOthers {
             let warning = String(ConfigurationLoader.readableWarning(path).dropFirst("warning: ".count))
             checks.append(.failed("secrets", .configuration(warning, hint: nil)))

@@ -11,13 +11,19 @@ import TrackerModel
 /// browser on to Airtable (Allow) or back to the client (Deny); Airtable's callback completes the client's sign-in.
 extension SignIn {
     /// Where a step of the browser's part leads.
-    package enum BrowserStep: Sendable, Equatable {
+    package enum BrowserStep: Error, Sendable, Equatable {
         /// The consent page, and the cookie that binds the decision to this browser.
         case consent(html: String, cookie: String)
         /// An error shown, never a redirect: the client or its redirect URI cannot be trusted with one.
         case errorPage(status: Int, String)
         /// On to `location` (the client's redirect URI with a code or an error, or Airtable's page).
         case redirect(String)
+        /// On to `location`, with the cookie that binds the next step to this browser.
+        case redirectBinding(String, cookie: String)
+        /// On to `location` with a new session on `/account` (its cookie).
+        case redirectWithSession(String, session: String)
+        /// The person's own page (`/account`), and the session cookie to set when one was just made.
+        case account(html: String, session: String?)
     }
 
     /// The cookie that ties a sign-in's steps to one browser.
@@ -128,46 +134,87 @@ extension SignIn {
         }
         guard let airtable else { return .errorPage(status: 503, "Nobody can sign in to this server yet.") }
         guard let code = FormEncoding.single("code", in: query) else {
+            if pending.purpose != nil { return .errorPage(status: 403, "Airtable was not granted: nothing was signed in.") }
             return back([("error", "access_denied"), ("error_description", "Airtable was not granted")])
         }
-        let tokens: AirtableTokenAnswerKept
-        switch await airtable.exchange(code, verifier, airtableRedirectURI) {
-        case .success(let answer): tokens = AirtableTokenAnswerKept(answer, at: now())
-        case .failure(let error):
-            return .errorPage(status: 502, "Airtable did not complete the sign-in: \(error.message). Start again.")
+        let person: (tokens: AirtableGrantTokens, who: Collaborator, id: String)
+        switch await airtablePerson(code: code, verifier: verifier, airtable) {
+        case .success(let found): person = found
+        case .failure(let page): return page
         }
-        let person: Collaborator
-        switch await airtable.whoami(tokens.kept.access) {
-        case .success(let who): person = who
-        case .failure(let error): return .errorPage(status: 502, "Airtable did not say who you are: \(error.message).")
+        switch pending.purpose {
+        case "account":
+            return startSession(for: person.who, id: person.id)
+        case "agent":
+            guard pending.accountUser == person.id else {
+                return .errorPage(status: 403, "You granted Airtable as another person than the one signed in here.")
+            }
+            return agentToken(person, name: pending.clientName)
+        default: break
         }
-        if case .failure = await airtable.reachesBase(tokens.kept.access) {
-            return .errorPage(
-                status: 403,
-                "Your Airtable grant does not reach this server's base (\(settings.baseName)). Sign in again and grant it that base.")
-        }
-        guard let personID = person.id else { return .errorPage(status: 502, "Airtable did not say who you are.") }
         let grantKey = Sealing.randomBytes(32)
-        let grantID = "grt" + SignInKeys.newSecret().prefix(20).filter { $0.isLetter || $0.isNumber }
-        let time = now()
-        guard let sealed = Self.seal(tokens.kept, key: grantKey, grant: grantID) else {
-            return .errorPage(status: 500, "The grant could not be sealed: \(Sealing.unavailableReason ?? "libcrypto refused").")
-        }
-        let grant = Grant(
-            id: grantID, user: personID, email: person.email, clientID: pending.clientID, clientName: pending.clientName,
-            scope: pending.scope, created: time, lastUsed: time, sealed: sealed)
+        let grantID: String
+        do {
+            grantID = try keepGrant(
+                person.tokens, key: grantKey, user: person.id, email: person.who.email, clientID: pending.clientID,
+                clientName: pending.clientName, scope: pending.scope)
+        } catch { return .errorPage(status: 503, "The grant could not be kept now (\(error.message)). Try again.") }
         let ownCode = SignInKeys.newSecret()
         guard let wrapped = SignInKeys.wrap(grantKey, by: ownCode) else {
             return .errorPage(status: 500, "The grant could not be sealed.")
         }
         let issued = IssuedToken(
-            grant: grantID, kind: .code, wrapped: wrapped, clientID: pending.clientID, expires: time + settings.codeSeconds,
+            grant: grantID, kind: .code, wrapped: wrapped, clientID: pending.clientID, expires: now() + settings.codeSeconds,
             redirectURI: pending.redirectURI, challenge: pending.challenge, resource: pending.resource)
         do {
-            try store.put(Self.grantKey(grantID), SignInKeys.encode(grant), liveFor: settings.refreshSeconds)
             try store.put(Self.tokenKey(ownCode), SignInKeys.encode(issued), liveFor: settings.codeSeconds)
         } catch { return .errorPage(status: 503, "The grant could not be kept now (\(error.message)). Try again.") }
         return back([("code", ownCode)])
+    }
+
+    /// Airtable's code exchanged for the person's tokens, the person named (`whoami`), and the grant shown to reach
+    /// the base (one read); an error page for the first of these that fails.
+    func airtablePerson(code: String, verifier: String, _ airtable: AirtableGrantor) async -> Result<
+        (tokens: AirtableGrantTokens, who: Collaborator, id: String), BrowserStep
+    > {
+        let tokens: AirtableTokenAnswerKept
+        switch await airtable.exchange(code, verifier, airtableRedirectURI) {
+        case .success(let answer): tokens = AirtableTokenAnswerKept(answer, at: now())
+        case .failure(let error):
+            return .failure(.errorPage(status: 502, "Airtable did not complete the sign-in: \(error.message). Start again."))
+        }
+        let person: Collaborator
+        switch await airtable.whoami(tokens.kept.access) {
+        case .success(let who): person = who
+        case .failure(let error):
+            return .failure(.errorPage(status: 502, "Airtable did not say who you are: \(error.message)."))
+        }
+        if case .failure = await airtable.reachesBase(tokens.kept.access) {
+            return .failure(
+                .errorPage(
+                    status: 403,
+                    "Your Airtable grant does not reach this server's base (\(settings.baseName)). Sign in again and grant it that base."
+                ))
+        }
+        guard let id = person.id else { return .failure(.errorPage(status: 502, "Airtable did not say who you are.")) }
+        return .success((tokens.kept, person, id))
+    }
+
+    /// A new grant holding the person's Airtable tokens sealed under `key`: its id.
+    func keepGrant(
+        _ tokens: AirtableGrantTokens, key: [UInt8], user: String, email: String?, clientID: String, clientName: String,
+        scope: String
+    ) throws(AppError) -> String {
+        let grantID = "grt" + SignInKeys.newSecret().prefix(20).filter { $0.isLetter || $0.isNumber }
+        guard let sealed = Self.seal(tokens, key: key, grant: grantID) else {
+            throw .missingSupport(Sealing.unavailableReason ?? "the grant could not be sealed")
+        }
+        let time = now()
+        let grant = Grant(
+            id: grantID, user: user, email: email, clientID: clientID, clientName: clientName, scope: scope,
+            created: time, lastUsed: time, sealed: sealed)
+        try store.put(Self.grantKey(grantID), SignInKeys.encode(grant), liveFor: settings.refreshSeconds)
+        return grantID
     }
 
     /// `uri` with `pairs` added to its query.

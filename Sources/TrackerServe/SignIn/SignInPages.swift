@@ -1,3 +1,10 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerModel
+
 /// The pages a person sees while signing in: plain HTML, every text from outside escaped, no script.
 enum SignInPages {
     /// The headers every sign-in page carries: not framed (clickjacking), no script, nothing cached, no referrer.
@@ -31,6 +38,45 @@ enum SignInPages {
                 <button type="submit" name="decision" value="deny">Deny</button>
                 </form>
                 """)
+    }
+
+    /// The person's own page: their grants, each with Revoke, and New token (the token shown once when just made).
+    static func account(person: String, grants: [GrantSummary], csrf: String, newToken: String?, mcpURL: String)
+        -> String
+    {
+        let rows = grants.map { grant in
+            """
+            <tr><td>\(escaped(grant.clientName))</td><td>\(stamp(grant.created))</td><td>\(stamp(grant.lastUsed))</td>
+            <td><form method="post" action="/account"><input type="hidden" name="csrf" value="\(escaped(csrf))">
+            <input type="hidden" name="grant" value="\(escaped(grant.id))">
+            <button type="submit" name="action" value="revoke">Revoke</button></form></td></tr>
+            """
+        }.joined(separator: "\n")
+        let made =
+            newToken.map {
+                """
+                <p>Your new token, shown this once (keep it as you would a password; it acts as you):</p>
+                <p><output id="new-token">\(escaped($0))</output></p>
+                <p>Give it to the agent as <code>Authorization: Bearer …</code> for <code>\(escaped(mcpURL))</code>.</p>
+                """
+            } ?? ""
+        return page(
+            title: "tracker: your sign-ins",
+            body: """
+                <h1>Signed in as <span id="person">\(escaped(person))</span></h1>
+                \(made)
+                <h2>Your grants</h2>
+                \(grants.isEmpty ? "<p>None.</p>" : "<table><tr><th>Client</th><th>Made</th><th>Last used</th><th></th></tr>\n\(rows)\n</table>")
+                <h2>A token for an agent</h2>
+                <p>For a script or an agent that cannot open a browser: Airtable asks you once more, then the token is shown here.</p>
+                <form method="post" action="/account"><input type="hidden" name="csrf" value="\(escaped(csrf))">
+                <label>Name <input name="name" maxlength="200" value="An agent's token"></label>
+                <button type="submit" name="action" value="new-token">New token</button></form>
+                """)
+    }
+
+    static func stamp(_ seconds: Double) -> String {
+        ISOInstant.secondsText(Date(timeIntervalSince1970: seconds))
     }
 
     /// A page that says what went wrong and what to do, and leads nowhere.

@@ -30,6 +30,17 @@ struct PendingSignIn: Codable, Sendable {
     var browserDigest: String
     /// serve's own PKCE verifier at Airtable, made when the person allows.
     var verifier: String?
+    /// What the sign-in is for: a client's (nil), the person's own page (`account`), or a token for an agent made
+    /// there (`agent`, for the person `accountUser`).
+    var purpose: String? = nil
+    var accountUser: String? = nil
+}
+
+/// A person signed in on `/account` (12 hours): who, and the CSRF token its forms carry.
+struct AccountSession: Codable, Sendable {
+    var user: String
+    var email: String?
+    var csrf: String
 }
 
 /// A person's grant: who, to which client, and their Airtable tokens sealed under the grant's own key.

@@ -48,7 +48,10 @@ extension Runner {
             throw AppError.file("cannot create a directory for the demo: \(POSIX.describe(errno))")
         }
         defer { _ = POSIX.runQuietly(["rm", "-rf", directory]) }
-        let (fakeOptions, records) = FakeAirtable.demo(today: today.description)
+        let (demoOptions, records) = FakeAirtable.demo(today: today.description)
+        var fakeOptions = demoOptions
+        // The demo's Airtable answers Airtable's OAuth too, so `demo -- serve` signs people in in a browser.
+        fakeOptions.oauth = FakeOAuthIntegration()
         let fake = FakeAirtable(options: fakeOptions, records: records)
         fake.addDemoFiles()
         do {
@@ -62,6 +65,18 @@ extension Runner {
         let settings: JSONValue = .object([
             ("token", .string(fakeOptions.token)), ("baseId", .string(fakeOptions.baseID)),
             ("table", .string(fakeOptions.table)), ("endpoint", .string(fake.endpoint)),
+            (
+                "serve",
+                .object([
+                    (
+                        "airtableOAuth",
+                        .object([
+                            ("clientId", .string(fakeOptions.oauth?.clientID ?? "")),
+                            ("clientSecret", .string(or: fakeOptions.oauth?.clientSecret)), ("url", .string(fake.endpoint)),
+                        ])
+                    )
+                ])
+            ),
         ])
         guard ReplacedFile.replace(secrets, with: Array(settings.serialized().utf8), mode: 0o600, durable: false) == 0
         else { throw AppError.file("cannot write the demo's secrets file in \(directory): \(POSIX.describe(errno))") }
