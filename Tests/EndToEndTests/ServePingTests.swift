@@ -110,16 +110,19 @@ final class ServePingTests: TeamCopyTestCase {
     /// another with no ping between asks Airtable nothing, and a change pinged is in the next call (broken by a copy
     /// that reads what changed at every call: a payloads read a call).
     func testServesOwnCopyFreshensOnPingsNotOnEveryCall() throws {
-        try startFake()
+        var options = FakeAirtable.Options()
+        options.oauth = FakeOAuthIntegration()
+        try startFake(options: options)
         let port = try RedisServer.freePort()
         // Given with a trailing slash, as people paste it: the pings' address has one slash.
         let serve = try ServeProcess(
-            tracker(), arguments: ["--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)/"])
+            try configuredTracker(ServeSignInClient.serveSetting(fake)),
+            arguments: ["--listen", "127.0.0.1:\(port)", "--public-url", "http://127.0.0.1:\(port)/"])
         XCTAssertTrue(
             waitFor(10) { fake.log.contains { $0.method == "POST" && $0.body.contains("notificationUrl") } },
             serve.stderr)
         usleep(300_000)
-        let token = fake.options.token
+        let token = try ServeSignInClient(servePort: port).signIn(as: fake.options.user.id).access
         func names() -> [String] {
             let answer = RawHTTP.rpc(port: port, Self.modernList, token: token)
             let projects =
