@@ -25,6 +25,9 @@ package struct MCPTool: Sendable {
     package var annotations: Annotations
     /// Arguments of the tool's own that are not a flag as they stand.
     package var extras: [Extra] = []
+    /// What the tool does when called: its command's operation, its outcome encoded (declared last, so no tool is
+    /// declared without it).
+    package var run: ToolRun
 
     /// A positional word of the command.
     package struct Positional: Sendable {

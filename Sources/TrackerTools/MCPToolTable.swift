@@ -37,14 +37,14 @@ extension MCPTool {
                 ("projects", "your projects due soon or overdue: {items, total, truncated}"),
                 ("tasks", "your open tasks: {items, total, truncated}"),
                 ("new", "projects and tasks new in the period, each {items, total, truncated}"),
-            ]), annotations: Annotations(readOnly: true), extras: [.sectionLimit]),
+            ]), annotations: Annotations(readOnly: true), extras: [.sectionLimit], run: ProjectToolRuns.status),
         MCPTool(
             name: "list_projects", title: "List projects",
             description:
                 "Finds and counts projects by filters (overdue, due_within, category, lead, mine, client, search, view), with the total matched counted by tracker: never count them yourself."
                 + dataNote,
             command: List.spec, fixed: ["--format", "ndjson"], result: .listing(noun: "projects", item: "project"),
-            annotations: Annotations(readOnly: true), extras: [.limit]),
+            annotations: Annotations(readOnly: true), extras: [.limit], run: ProjectToolRuns.listProjects),
         MCPTool(
             name: "show_project", title: "Show a project",
             description:
@@ -55,27 +55,27 @@ extension MCPTool {
                 keys: projectKeys + [
                     ("clientNames", "the clients' names, in the order of clients (null where unknown)"),
                     ("tasks", "{done, total, daysLeft, items: [task objects]}"), ("comments", "the newest comments"),
-                ]), annotations: Annotations(readOnly: true)),
+                ]), annotations: Annotations(readOnly: true), run: ProjectToolRuns.showProject),
         MCPTool(
             name: "add_project", title: "Add a project",
             description:
                 "Creates a project (name and due date required; values checked against the base, nothing created by a typo). Safe to repeat: with if_absent (on unless false) a project of that exact name is returned, not created again.",
             command: Add.spec, fixed: ["--json"], result: .object(keys: projectKeys + [created]),
-            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent]),
+            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent], run: ProjectToolRuns.addProject),
         MCPTool(
             name: "update_project", title: "Change a project",
             description:
                 "Changes only the fields given of one project named exactly (or by id); complete: true marks it done, false reopens it. A partial name is refused with the name it meant.",
             command: Update.spec, positionals: [projectArgument], withheld: ["--complete", "--incomplete"],
             fixed: ["--json"], result: .object(keys: projectKeys),
-            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeFlags]),
+            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeFlags], run: ProjectToolRuns.updateProject),
         MCPTool(
             name: "delete_project", title: "Delete a project",
             description:
                 "Deletes one project named exactly (or by id); needs confirm: true, which you should only send after the person agreed.",
             command: Delete.spec, positionals: [projectArgument], fixed: ["--json"],
             result: .array(noun: "deleted", item: "the deleted project"),
-            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm]),
+            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm], run: ProjectToolRuns.deleteProject),
         MCPTool(
             name: "list_tasks", title: "List tasks",
             description:
@@ -86,7 +86,7 @@ extension MCPTool {
                 Positional(
                     name: "project", description: "only this project's tasks (id or name)", isRequired: false)
             ], fixed: ["--format", "ndjson"], result: .listing(noun: "tasks", item: "task"),
-            annotations: Annotations(readOnly: true), extras: [.limit]),
+            annotations: Annotations(readOnly: true), extras: [.limit], run: TaskToolRuns.listTasks),
         MCPTool(
             name: "add_task", title: "Add a task",
             description:
@@ -94,7 +94,7 @@ extension MCPTool {
             command: TaskCommand.spec, verb: "add",
             positionals: [projectArgument, Positional(name: "name", description: "the new task's name")],
             onlyFlags: TaskAdd.flags, fixed: ["--json"], result: .object(keys: taskKeys + [created]),
-            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent]),
+            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent], run: TaskToolRuns.addTask),
         MCPTool(
             name: "update_task", title: "Change a task",
             description:
@@ -102,14 +102,14 @@ extension MCPTool {
             command: TaskCommand.spec, verb: "update", positionals: [taskArgument], onlyFlags: TaskUpdate.flags,
             fixed: ["--json"],
             result: .object(keys: taskKeys),
-            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeVerbs]),
+            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeVerbs], run: TaskToolRuns.updateTask),
         MCPTool(
             name: "delete_task", title: "Delete a task",
             description:
                 "Deletes one task (give project when names repeat); needs confirm: true, which you should only send after the person agreed.",
             command: TaskCommand.spec, verb: "delete", positionals: [taskArgument], onlyFlags: TaskDelete.flags,
             result: .lines(noun: "deleted", item: "the deleted task's id"),
-            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm]),
+            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm], run: TaskToolRuns.deleteTask),
         MCPTool(
             name: "add_comment", title: "Comment on a project or task",
             description:
@@ -126,7 +126,7 @@ extension MCPTool {
                 ("id", "the comment's id"), ("author", "who wrote it"), ("text", "its text"),
                 ("createdTime", "when"), ("lastUpdatedTime", "when it was last edited, or null"),
                 ("mentioned", "people mentioned"),
-            ]), annotations: Annotations(readOnly: false, destructive: false, idempotent: false)),
+            ]), annotations: Annotations(readOnly: false, destructive: false, idempotent: false), run: ProjectToolRuns.addComment),
         MCPTool(
             name: "list_comments", title: "Read comments",
             description:
@@ -139,7 +139,7 @@ extension MCPTool {
                     description: "the project (id or name); with task, the project whose tasks to look among",
                     isRequired: false, flagWhen: "task")
             ], fixed: ["--format", "ndjson"], result: .listing(noun: "comments", item: "comment"),
-            annotations: Annotations(readOnly: true), extras: [.limit]),
+            annotations: Annotations(readOnly: true), extras: [.limit], run: ProjectToolRuns.listComments),
         MCPTool(
             name: "report", title: "Digest of the week",
             description:
@@ -150,13 +150,13 @@ extension MCPTool {
                 ("date", "today"), ("days", "the period in days"),
                 ("sections", "overdue, due, done and new, each {items, total, truncated}"),
                 ("tasks", "open tasks in overdue projects: {items, total, truncated}"),
-            ]), annotations: Annotations(readOnly: true), extras: [.sectionLimit]),
+            ]), annotations: Annotations(readOnly: true), extras: [.sectionLimit], run: ProjectToolRuns.report),
         MCPTool(
             name: "list_clients", title: "List clients",
             description:
                 "The Clients table: each client with its open and total projects, with the total counted." + dataNote,
             command: Clients.spec, fixed: ["--format", "ndjson"], result: .listing(noun: "clients", item: "client"),
-            annotations: Annotations(readOnly: true), extras: [.limit]),
+            annotations: Annotations(readOnly: true), extras: [.limit], run: ProjectToolRuns.listClients),
         MCPTool(
             name: "list_files", title: "List a project's files",
             description:
@@ -166,8 +166,7 @@ extension MCPTool {
             positionals: [
                 Positional(name: "project", description: "the project (id or name)", isRequired: false)
             ], withheld: ["--download", "--force", "--remove"], fixed: ["--json"],
-            result: .array(noun: "files", item: "file"), annotations: Annotations(readOnly: true), extras: [.limit]
-        ),
+            result: .array(noun: "files", item: "file"), annotations: Annotations(readOnly: true), extras: [.limit], run: FileToolRuns.listFiles),
         MCPTool(
             name: "download_files", title: "Download a project's files",
             description:
@@ -180,7 +179,7 @@ extension MCPTool {
                     isRequired: false, path: .writeDirectory),
             ], withheld: ["--download", "--remove"], fixed: ["--download"],
             result: .lines(noun: "files", item: "a path written"),
-            annotations: Annotations(readOnly: false, destructive: false, idempotent: true)),
+            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), run: FileToolRuns.downloadFiles),
         MCPTool(
             name: "attach_file", title: "Attach a file to a project",
             description:
@@ -190,6 +189,6 @@ extension MCPTool {
                 projectArgument,
                 Positional(name: "path", description: "the file, relative to the server's root", path: .read),
             ], fixed: ["--json"], result: .array(noun: "attachments", item: "the new attachment"),
-            annotations: Annotations(readOnly: false, destructive: false, idempotent: false)),
+            annotations: Annotations(readOnly: false, destructive: false, idempotent: false), run: FileToolRuns.attachFile),
     ]
 }

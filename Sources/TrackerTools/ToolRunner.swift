@@ -39,196 +39,20 @@ package struct ToolRunner: Sendable {
         }
     }
 
+    /// The tool's own run, given the call; anything but an `AppError` it throws is the server's fault, said as one.
     private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, scope: CallScope, progress: ProgressSink?)
         async throws(AppError) -> JSONValue
     {
-        guard let outcome = try await perform(tool, plan, scope: scope, progress: progress) else {
-            throw AppError.usage("\(tool.name) is not a tool of this server", command: nil)
-        }
-        return outcome
-    }
-
-    /// A tool whose command is an operation: its arguments become the operation's options by the command's own rules,
-    /// it runs in a session of the server's, and its typed outcome is encoded here. Nil for the other tools.
-    private func perform(
-        _ tool: MCPTool, _ plan: ToolArguments.Plan, scope: CallScope, progress: ProgressSink?
-    ) async throws(AppError) -> JSONValue? {
-        let interruption = scope.interruption
-        let today = CalendarDate(host.now(), in: host.timeZone)
+        let call = ToolCall(
+            tool: tool, plan: plan, today: CalendarDate(host.now(), in: host.timeZone), scope: scope,
+            progress: progress, host: host)
         do {
-            switch tool.name {
-            case "status":
-                let status = try Status(plan.named, today: today)
-                let report = try await host.opener(scope).perform(status)
-                return Self.bounded(report.jsonValue(today: today), limit: plan.limit)
-            case "report":
-                var report = try Report(plan.named, today: today)
-                // An assistant is given the digest of a quiet week too: its sections empty, not an error.
-                report.always = true
-                guard let document = try await host.opener(scope).perform(report) else {
-                    throw Self.nothingToGive(tool)
-                }
-                return Self.bounded(document.jsonValue(today: today), limit: plan.limit)
-            case "list_projects":
-                // The first `limit` projects kept, every one counted: a listing of 50,000 costs the memory of `limit`.
-                let list = try List(plan.named, today: today)
-                var kept: [JSONValue] = []
-                var total = 0
-                _ = try await host.opener(scope).perform(list) { session in
-                    try await list.run(in: session) { event in
-                        guard case .page(let page) = event else { return }
-                        for project in page {
-                            total += 1
-                            if kept.count < plan.limit { kept.append(project.jsonValue(today: today)) }
-                        }
-                        progress?.report(records: total)
-                    }
-                }
-                return Self.wrapped("projects", kept, total: total)
-            case "show_project":
-                let show = try Show(plan.named, today: today)
-                let detail = try await host.opener(scope).perform(show)
-                var object = detail.jsonValue(today: today, comments: show.comments)
-                if let items = detail.taskObjects(today: today), let progress = object["tasks"] {
-                    object = object.adding([("tasks", progress.adding([("items", .array(items))]))])
-                }
-                return object
-            case "add_project":
-                let add = try Add(plan.named, today: today)
-                guard case .done(let creation) = try await host.opener(scope).perform(add)
-                else { throw Self.nothingToGive(tool) }
-                return creation.record.jsonValue(today: today)
-                    .adding([("created", .bool(creation.isNew))])
-            case "update_task":
-                return try await updateTask(plan, today: today, scope: scope)
-            case "update_project":
-                let update = try Update(plan.named, today: today)
-                guard
-                    case .updated(let updated?, _) = try await host.opener(scope)
-                        .perform(update)
-                else { throw Self.nothingToGive(tool) }
-                return updated.jsonValue(today: today)
-            case "delete_project":
-                let delete = try Delete(plan.named, today: today)
-                var deleted: [Project] = []
-                _ = try await host.opener(scope).perform(delete) { session in
-                    try await delete.run(in: session) { batch in
-                        guard case .projects(let projects) = batch else { return }
-                        deleted += projects.filter { project in !deleted.contains { $0.id == project.id } }
-                    }
-                }
-                let items = deleted.prefix(plan.limit).map { $0.jsonValue(today: today) }
-                return Self.wrapped("deleted", items, total: deleted.count)
-            case "list_tasks":
-                let tasks = try Tasks(plan.named, today: today)
-                let rows = try await host.opener(scope).perform(tasks)
-                let items = rows.tasks.prefix(plan.limit).map { rows.jsonValue($0) }
-                progress?.report(records: rows.tasks.count)
-                return Self.wrapped("tasks", items, total: rows.tasks.count)
-            case "list_comments":
-                let comments = try Comments(plan.named, today: today)
-                let read = try await host.opener(scope).perform(comments).comments
-                progress?.report(records: read.count)
-                return Self.wrapped("comments", read.prefix(plan.limit).map(\.object), total: read.count)
-            case "list_clients":
-                let clients = try Clients(plan.named, today: today)
-                let read = try await host.opener(scope).perform(clients)
-                progress?.report(records: read.count)
-                return Self.wrapped("clients", read.prefix(plan.limit).map(\.object), total: read.count)
-            case "delete_task":
-                guard case .delete(let delete) = try TaskCommand(plan.named, today: today).verb,
-                    case .deleted(let ids) = try await host.opener(scope).perform(delete)
-                else { throw Self.nothingToGive(tool) }
-                return Self.wrapped("deleted", ids.map(JSONValue.string), total: ids.count)
-            case "list_files":
-                let files = try Files(plan.named, today: today)
-                let read = try await host.opener(scope).perform(files)
-                let items = read.attachments.map(\.object)
-                return Self.wrapped("files", Array(items.prefix(plan.limit)), total: items.count)
-            case "download_files":
-                let files = try Files(plan.named, today: today)
-                guard case .download(let path, let force) = files.action else { return nil }
-                var written: [String] = []
-                var heard: (@Sendable (Int, Int) -> Void)? = nil
-                if let progress { heard = { progress.report(bytes: $0, of: $1) } }
-                _ = try await host.opener(scope).perform(files) { session in
-                    let read = try await files.run(in: session)
-                    // The directory is the root's, resolved when the arguments were read: absolute already.
-                    let done = try await session.download(
-                        read.attachments, holder: read.holder, into: try DownloadDirectory(path: path, shown: path),
-                        force: force, status: nil, heard: heard, beforeEnding: { interruption.beforeEnding($0) },
-                        placed: { written.append($0) })
-                    if !done.kept.isEmpty { throw AppError.filesKept(done.kept.map(TextCells.folded)) }
-                    return read
-                }
-                return Self.wrapped("files", written.map(JSONValue.string), total: written.count)
-            case "attach_file":
-                var attach = try Attach(plan.named, today: today)
-                attach.uploads = try host.checkUploads(attach.files, "attach")
-                let watch = UploadWatch(starting: { file, _, _ in
-                    guard let progress else { return nil }
-                    let size = file.size
-                    return { sent, total in
-                        progress.report(bytes: Int(Double(size) * Double(sent) / Double(max(1, total))), of: size)
-                    }
-                })
-                let outcome = try await host.opener(scope).perform(attach) { session in
-                    try await attach.run(in: session, watching: watch) { _ in }
-                }
-                guard case .attached(let added, _, _) = outcome else {
-                    throw Self.nothingToGive(tool)
-                }
-                let items = added.map(\.object)
-                return Self.wrapped("attachments", Array(items.prefix(plan.limit)), total: items.count)
-            case "add_task":
-                guard case .add(let add) = try TaskCommand(plan.named, today: today).verb,
-                    case .done(let creation, _, let rows) = try await host.opener(scope).perform(add)
-                else { throw Self.nothingToGive(tool) }
-                return rows.jsonValue(creation.record).adding([("created", .bool(creation.isNew))])
-            case "add_comment":
-                let comment = try Comment(plan.named, today: today)
-                switch try await host.opener(scope).perform(comment) {
-                case .posted(let posted, _): return posted.object
-                case .planned, .notSent: throw Self.nothingToGive(tool)
-                }
-            default:
-                return nil
-            }
+            return try await tool.run(call)
         } catch let error as AppError {
             throw error
         } catch {
             throw AppError.output("\(error)")
         }
-    }
-
-    /// update_task: `task update` for the fields given, then `task done` or `task reopen` on the task it named, by
-    /// its id once the first found it.
-    private func updateTask(_ plan: ToolArguments.Plan, today: CalendarDate, scope: CallScope)
-        async throws -> JSONValue
-    {
-        var target = plan.named
-        var task: JSONValue? = nil
-        if plan.changesOtherFields {
-            guard case .update(let update) = try TaskCommand(plan.named, today: today).verb else { return .object([]) }
-            guard
-                case .updated(let updated, let rows, _) = try await host.opener(scope)
-                    .perform(update)
-            else { throw Self.nothingToGive("update_task") }
-            task = rows.jsonValue(updated)
-            // The task is now known by its id: the second write cannot name another one.
-            target = ScannedArguments(command: plan.named.command, positionals: ["update", updated.id])
-        }
-        guard let complete = plan.completeAfter else { return task ?? .object([]) }
-        var completion = try TaskCompletion(
-            ScannedArguments(
-                command: target.command, values: target.values.filter { $0.key == "--project" },
-                positionals: Array(target.positionals.dropFirst())), complete: complete)
-        completion.mode.json = true
-        guard
-            case .written(let tasks, let rows?) = try await host.opener(scope)
-                .perform(completion), let first = tasks.first
-        else { throw Self.nothingToGive("update_task") }
-        return rows.jsonValue(first)
     }
 
     /// A digest with each of its lists (at any depth) cut to `limit` items and given as `{items, total, truncated}`.
@@ -252,8 +76,6 @@ package struct ToolRunner: Sendable {
     }
 
     /// An outcome a tool never asks for (a dry run's plan, a comment not sent): a failure of the server, said as one.
-    static func nothingToGive(_ tool: MCPTool) -> AppError { nothingToGive(tool.name) }
-
     static func nothingToGive(_ name: String) -> AppError {
         AppError.output("\(name) had no record to give back (tracker's own fault; nothing was written twice)")
     }
