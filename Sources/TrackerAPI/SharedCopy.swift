@@ -11,6 +11,9 @@ public protocol SharedCopy: AnyObject, Sendable {
     func awaitLoaded(_ copy: BaseCopy) async
     /// What the face shows of the copy: who keeps it, and whether it is served.
     var state: String { get async }
+    /// Why the copy cannot vouch for itself now, as `state` says it (Redis out of reach, a copy refused); nil when it
+    /// can. Decided from the copy's verdict, never read from its words.
+    var doubt: String? { get async }
     /// Someone looks at the face (a key, focus, an assistant's call).
     func looked() async
     /// Stops taking part, the lease let go for the next process at once.

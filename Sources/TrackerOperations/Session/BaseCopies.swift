@@ -68,8 +68,7 @@ package final class BaseCopies: Sendable {
         var doubts: [String] = []
         for kept in copies.withLock({ Array($0.values) }) {
             guard let team = kept.copy.team.withLock({ $0 }) else { continue }
-            let state = await team.state
-            if state.contains("not used") || state.contains("cannot be reached") { doubts.append(state) }
+            if let doubt = await team.doubt { doubts.append(doubt) }
         }
         return doubts
     }

@@ -23,7 +23,7 @@ extension TeamCopy {
     }
 
     /// What a face asking for the copy now is told.
-    enum Verdict: Equatable, Sendable {
+    public enum Verdict: Equatable, Sendable {
         /// Nothing to serve yet and nothing wrong: the first load, the poller's first read or its take-over is awaited.
         case waiting
         /// Served: up to date with every refresh applied so far.
@@ -38,12 +38,21 @@ extension TeamCopy {
 
     /// What a face is told now, from the role, what is loaded and the faults seen: Redis out of reach first, then a
     /// copy that cannot vouch for itself, then one not loaded (or being taken over), then its age.
-    var verdict: Verdict {
+    public var verdict: Verdict {
         if unreachable { return .unreachable }
         if let trouble { return .refused(trouble) }
         if loaded == nil || role == .polling(takingOver: true) { return .waiting }
         if let stale { return .tooOld(stale) }
         return .serving
+    }
+
+    /// Why the copy cannot vouch for itself now (Redis out of reach, a copy refused), as the face says it; nil when it
+    /// can (served, waited for, or only too old this turn).
+    public var doubt: String? {
+        switch verdict {
+        case .unreachable, .refused: state
+        case .waiting, .serving, .tooOld: nil
+        }
     }
 
     /// Whether this process holds the poller's lease.
