@@ -337,3 +337,20 @@ struct CLITests {
         #expect(error.message.hasPrefix("--max-age is for the commands that only read: calendar, clients, list"))
     }
 }
+
+/// `--max-age` in help names the commands that read the team's copy from their own specs: a command that gains the
+/// fact is named without a list written by hand.
+struct MaxAgeHelpTests {
+    @Test func theHelpNamesEveryCommandThatReadsTheTeamsCopy() {
+        let readers = CommandRegistry.specs.filter { $0.facts.contains(.readsTeamCopy) }.map(\.name)
+        #expect(readers.count >= 8)
+        let line = HelpPage.page(for: "list").split(separator: "\n").first { $0.contains("--max-age") } ?? ""
+        let described = CommandSpec.globalFlags(describing: CommandRegistry.specs).first { $0.name == "--max-age" }
+        #expect(described?.help.hasPrefix(readers.joined(separator: ", ") + ":") == true)
+        #expect(line.contains("--max-age"))
+        var another = Add.spec
+        another.facts.insert(.readsTeamCopy)
+        let widened = CommandSpec.globalFlags(describing: CommandRegistry.specs + [another])
+        #expect(widened.first { $0.name == "--max-age" }?.help.contains("add") == true)
+    }
+}

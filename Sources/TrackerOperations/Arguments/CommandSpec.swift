@@ -119,8 +119,8 @@ package struct CommandSpec: Sendable {
     /// Whether the command talks to Airtable (everything but help, completion scripts and the version).
     package var usesNetwork: Bool { !facts.contains(.sendsNothing) }
     /// Whether libcurl starts loading as the command starts. Not for the board, which draws first: loading libcurl and
-    /// the ~30 libraries behind it holds the loader's lock, which the runtime's first threads wait on, so ten boards
-    /// opened together on two cores drew their first frame ~30 ms late; the board loads it after that frame.
+    /// the ~30 libraries behind it holds the loader's lock, which the runtime's first threads wait on, so boards opened
+    /// together drew their first frame late (the benchmark's boards row); the board loads it after that frame.
     package var loadsTransportAtStart: Bool { usesNetwork && !facts.contains(.drawsBeforeLoadingTransport) }
 
     package func flag(named name: String) -> FlagSpec? {
@@ -152,14 +152,25 @@ extension CommandSpec {
         FlagSpec(name: "--verbose", help: "print one line per HTTP request on stderr (never the token)"),
         FlagSpec(
             name: "--max-age", value: "SECONDS",
-            help:
-                "list, show, status, report, tasks, clients, calendar, timeline: answer from the team's copy when it was refreshed within SECONDS (or \"maxAge\")"
-        ),
+            help: "a read command answers from the team's copy when it was refreshed within SECONDS (or \"maxAge\")"),
         FlagSpec(
             name: "--color", value: "WHEN", choices: ColorChoice.allCases.map(\.rawValue),
             help: "colour output: auto (on a terminal, unless NO_COLOR), always or never"),
         FlagSpec(name: "--help", short: "-h", help: "show help for the command"),
     ]
+
+    /// The global flags as help shows them, `--max-age` naming the commands among `specs` that read the team's copy
+    /// (each says so in its facts: no list written by hand).
+    package static func globalFlags(describing specs: [CommandSpec]) -> [FlagSpec] {
+        let readers = specs.filter { $0.facts.contains(.readsTeamCopy) }.map(\.name).joined(separator: ", ")
+        return globalFlags.map { flag in
+            guard flag.name == "--max-age" else { return flag }
+            var named = flag
+            named.help =
+                "\(readers): answer from the team's copy when it was refreshed within SECONDS (or \"maxAge\")"
+            return named
+        }
+    }
 
     /// The flags of a project's fields, shared by `add` and `update`.
     package static let fieldFlags: [FlagSpec] = [

@@ -9,7 +9,7 @@ enum HelpPage {
         var text =
             "\(spec.summary)\n\nUSAGE\n" + synopses(spec).flatMap { usageLines($0) }.map { "  \($0)\n" }.joined()
         text += "\nFLAGS\n" + (spec.flags.isEmpty ? "  (only the global flags below)\n" : flagLines(spec.flags))
-        text += "\nGLOBAL FLAGS\n" + flagLines(CommandSpec.globalFlags)
+        text += "\nGLOBAL FLAGS\n" + flagLines(CommandSpec.globalFlags(describing: CommandRegistry.specs))
         if !spec.notes.isEmpty {
             text += "\n" + TextCells.wrap(spec.notes.joined(separator: " "), to: width).map { "\($0)\n" }.joined()
         }
@@ -103,7 +103,7 @@ enum HelpPage {
             \(commands)
 
             GLOBAL FLAGS
-            \(flagLines(CommandSpec.globalFlags + [FlagSpec(name: "--version", help: "print tracker's version")]))
+            \(flagLines(CommandSpec.globalFlags(describing: CommandRegistry.specs) + [FlagSpec(name: "--version", help: "print tracker's version")]))
             CONFIGURATION
               'tracker init' writes ~/.config/tracker/Secrets.json. The token, base id and
               table come from the first of: --secrets PATH, $TRACKER_SECRETS,

@@ -28,7 +28,7 @@ enum ManualPage {
             if !spec.notes.isEmpty { text += ".PP\n" + escape(spec.notes.joined(separator: " ")) + "\n" }
             text += ".PP\nExamples:\n.nf\n" + spec.examples.map { escape($0) + "\n" }.joined() + ".fi\n"
         }
-        text += ".SH GLOBAL FLAGS\n" + flags(CommandSpec.globalFlags)
+        text += ".SH GLOBAL FLAGS\n" + flags(CommandSpec.globalFlags(describing: CommandRegistry.specs))
         text += """
             .SH FILES
             .TP
