@@ -16,7 +16,7 @@ let package = Package(
     targets: [
         // The command line: argv parsed by hand into each command's options, its outcomes rendered (text, TSV, CSV,
         // JSON), help, man page, completion; and the wiring that opens sessions for the board and mcp.
-        // Release builds on Linux drop the symbol table (28.6 MB → 15.8 MB static): what users install; tracker never
+        // Release builds on Linux drop the symbol table (the benchmark README has the sizes): what users install; tracker never
         // prints a stack trace, and debug builds keep their symbols. They link the C++ runtime statically
         // (Linking/libstdc++.so says how), so a start does not load libstdc++.so.6.
         .executableTarget(

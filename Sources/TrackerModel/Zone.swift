@@ -12,8 +12,8 @@
 /// Where clocks are read: the user's own time zone (as the C library finds it: `TZ`, else /etc/localtime) or one named
 /// in the tz database, and the offset from UTC it has at any instant, summer time included.
 ///
-/// Not Foundation's `Zone`: without the ICU part of Foundation (50 MB of a static binary, and 7 ms at every start)
-/// it knows only GMT. The C library reads the same tz database.
+/// Not Foundation's `Zone`: without the ICU part of Foundation (tens of megabytes of a static binary, and time at
+/// every start: the benchmark README measures both) it knows only GMT. The C library reads the same tz database.
 public struct Zone: Equatable, Sendable {
     /// nil for the process's own zone.
     public let identifier: String?

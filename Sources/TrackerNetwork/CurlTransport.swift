@@ -7,8 +7,8 @@ import TrackerModel
     import Glibc
 
     /// Sends requests with libcurl's blocking easy interface, each on a thread of its own, so waiting for Airtable
-    /// costs no CPU: FoundationNetworking's URLSession spins while a request is in flight (a 3-second wait cost 2.9 s
-    /// of CPU on this toolchain; this transport, under 0.01 s). libcurl is loaded at run time (libcurl.so.4, which every
+    /// costs no CPU: FoundationNetworking's URLSession spins while a request is in flight (the benchmark README has
+    /// the CPU a wait costs each way). libcurl is loaded at run time (libcurl.so.4, which every
     /// distribution has), so building needs nothing but the toolchain, and FoundationNetworking is not linked at all.
     /// macOS uses URLSession, which waits idle there.
     ///

@@ -7,7 +7,8 @@
 /// One request as tracker sends it: method, address, headers and body.
 ///
 /// tracker's own type rather than `URLRequest`, which on Linux lives in FoundationNetworking: linking that library
-/// alone cost 7 ms at every start and 50 MB of binary, for a URLSession that Linux never uses (libcurl sends).
+/// alone costs every start time and the binary tens of megabytes (the benchmark README), for a URLSession that Linux
+/// never uses (libcurl sends).
 public struct HTTPRequest: Equatable, Sendable {
     public var url: URL
     public var method: String

@@ -10,7 +10,7 @@
     /// Sends requests with URLSession, on macOS, where Foundation's networking is the system's own.
     ///
     /// Not on Linux: FoundationNetworking's URLSession keeps a CPU busy for as long as a request is in flight (its libcurl
-    /// multi-handle timer is re-armed over and over), and linking it costs every start 7 ms; `CurlTransport` sends there.
+    /// multi-handle timer is re-armed over and over), and linking it slows every start; `CurlTransport` sends there.
     struct URLSessionTransport: HTTPTransport {
         private let session: URLSession
         private let freshSession: (@Sendable () -> URLSession)?

@@ -91,8 +91,8 @@ final class RedisNode {
         let milliseconds = Int(connectTimeout * 1000)
         var opened: UnsafeMutableRawPointer? = nil
         // Without TLS, at a numeric address or a socket's path, a plain socket: a process that speaks only to Redis
-        // (a board following the team's copy) then never loads libcurl and the ~30 libraries behind it (~10 ms of CPU,
-        // ten boards opened together on two cores wait for them). The socket takes numeric addresses alone (code 3
+        // (a board following the team's copy) then never loads libcurl and the ~30 libraries behind it (CPU that ten
+        // boards opened together on two cores wait for: the benchmark's boards row). The socket takes numeric addresses alone (code 3
         // for any other): a host name goes through libcurl, whose resolver keeps to the connection's time limit.
         let plain = address.plainSocketTarget
         if let (host, port, path) = plain {

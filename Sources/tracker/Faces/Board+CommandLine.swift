@@ -43,7 +43,7 @@ extension Board: Command {
         // Ended by a signal (SIGTERM, a closed terminal's SIGHUP), the board lets the team's lease go as `q` does.
         if let copies = quiet.copies { runner.context.interruption.beforeEnding { copies.finishAtExit() } }
         // A board that keeps the team's copy loads libcurl only if it polls (the copy calls for it then) or sends: a
-        // follower reads Redis alone, and ten boards opened together would each spend ~15 ms of CPU loading it.
+        // follower reads Redis alone, and boards opened together would each spend CPU loading it (the boards row).
         if configuration.teamCopyRedis == nil {
             host.loadTransport = runner.context.prepareNetwork
         }
