@@ -21,7 +21,8 @@ enum {
     OPT_LOW_SPEED_LIMIT = 19, OPT_LOW_SPEED_TIME = 20, INFO_RESPONSE_CODE = 0x200002, GLOBAL_ALL = 3,
     OPT_CONNECT_ONLY = 141, OPT_CAINFO = 10065, OPT_UNIX_SOCKET_PATH = 10231, OPT_PROXY = 10004,
     OPT_SSL_ENABLE_ALPN = 226, INFO_ACTIVESOCKET = 0x500000 + 44, RESULT_AGAIN = 81,
-    OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313,
+    OPT_PREREQFUNCTION = 20312, OPT_PREREQDATA = 10313, OPT_RESOLVE = 10203, OPT_PROTOCOLS_STR = 10318,
+    OPT_REDIR_PROTOCOLS_STR = 10319, RESULT_FILESIZE_EXCEEDED = 63,
     RESULT_ABORTED_BY_CALLBACK = 42,
 };
 
@@ -125,7 +126,8 @@ static size_t on_body(char *bytes, size_t size, size_t count, void *into) {
         easy_getinfo(target->handle, INFO_RESPONSE_CODE, &status);
         target->to_file = target->request->body_fd >= 0 && status >= 200 && status < 300;
     }
-    __atomic_add_fetch(&target->request->received, (long long)length, __ATOMIC_RELAXED);
+    long long received = __atomic_add_fetch(&target->request->received, (long long)length, __ATOMIC_RELAXED);
+    if (target->request->max_body > 0 && received > target->request->max_body) return 0;
     if (!target->to_file) return append(&target->memory, bytes, length) ? length : 0;
     size_t done = 0;
     while (done < length) {
@@ -235,9 +237,22 @@ int tracker_curl_perform(void *handle, tracker_curl_request *request, tracker_cu
             return response->code = RESULT_ABORTED_BY_CALLBACK;
         }
     }
+    struct slist *pins = NULL;
+    if (request->pinned) {
+        pins = slist_append(NULL, request->pinned);
+        easy_setopt(handle, OPT_RESOLVE, pins);
+        easy_setopt(handle, OPT_PROXY, "");
+        easy_setopt(handle, OPT_PROTOCOLS_STR, "https");
+        easy_setopt(handle, OPT_REDIR_PROTOCOLS_STR, "https");
+    }
     response->code = easy_perform(handle);
+    if (response->code == 23 && request->max_body > 0 && request->received > request->max_body) {
+        response->code = RESULT_FILESIZE_EXCEEDED;
+        strcpy(response->error, "the answer is longer than allowed");
+    }
     easy_getinfo(handle, INFO_RESPONSE_CODE, &response->status);
     slist_free_all(list);
+    if (pins) slist_free_all(pins);
     response->body = body.memory.data;
     response->body_length = body.memory.length;
     response->header_block = headers.data;

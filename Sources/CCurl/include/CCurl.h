@@ -41,6 +41,11 @@ typedef struct {
     /// older than 7.80 (no prerequest callback) calls it before connecting instead.
     int (*before_sending)(void *context);
     void *before_sending_context;
+    /// When not NULL, "host:port:address": the host is connected at that address only (checked beforehand, so no
+    /// second DNS answer can point it elsewhere), with no proxy and https alone.
+    const char *pinned;
+    /// When positive, the most body bytes taken: a longer answer is abandoned (error 63).
+    long long max_body;
 } tracker_curl_request;
 
 /// What came back. `body` and `header_block` are malloc'd; free them with tracker_curl_response_free.

@@ -32,8 +32,15 @@ extension SignIn {
     /// `GET /authorize`.
     package func authorize(_ query: [(String, String)]) -> BrowserStep {
         func single(_ name: String) -> String? { FormEncoding.single(name, in: query) }
-        guard let clientID = single("client_id"), let client = client(clientID) else {
-            return .errorPage(status: 400, "This sign-in names a client this server does not know. Start again from your assistant.")
+        guard let clientID = single("client_id") else {
+            return .errorPage(status: 400, "This sign-in names no client. Start again from your assistant.")
+        }
+        let client: SignInClient
+        switch lookUpClient(clientID) {
+        case .success(let found): client = found
+        case .failure(let error):
+            let why = clientID.lowercased().hasPrefix("https://") ? error.message : "it names a client this server does not know"
+            return .errorPage(status: 400, "This sign-in cannot go on: \(why). Start again from your assistant.")
         }
         guard let redirectURI = single("redirect_uri"), client.redirectURIs.contains(redirectURI) else {
             return .errorPage(

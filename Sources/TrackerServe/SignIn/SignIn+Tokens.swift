@@ -100,11 +100,18 @@ extension SignIn {
         return hostOnly == "localhost" || hostOnly == "[::1]" || hostOnly.hasPrefix("127.")
     }
 
-    /// The client `id` names, when registered and not expired (a use keeps it 30 more days).
-    func client(_ id: String) -> SignInClient? {
-        guard let client = SignInKeys.decode(SignInClient.self, try? store.get(Self.clientKey(id))) else { return nil }
+    /// The client `id` names, when registered and not expired (a use keeps it 30 more days), or described by its
+    /// metadata document (an https URL).
+    func client(_ id: String) -> SignInClient? { try? lookUpClient(id).get() }
+
+    /// The client `id` names, or why there is none to use.
+    func lookUpClient(_ id: String) -> Result<SignInClient, AppError> {
+        if id.lowercased().hasPrefix("https://") { return documentedClient(id) }
+        guard let client = SignInKeys.decode(SignInClient.self, try? store.get(Self.clientKey(id))) else {
+            return .failure(.notFound("no client \(id.prefix(80)) is registered here", hint: nil))
+        }
         try? store.put(Self.clientKey(id), SignInKeys.encode(client), liveFor: Self.clientSeconds)
-        return client
+        return .success(client)
     }
 
     /// `POST /token`: a code or a refresh token for serve's tokens.

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerNetwork
 import TrackerSystem
 import TrackerTools
 
@@ -50,11 +51,17 @@ package final class SignIn: Sendable {
     let now: @Sendable () -> Double
     /// Registrations by address in the last hour (bounded: a flood from one address is refused).
     let registrations = Locked([String: [Double]]())
+    /// Fetches a client's metadata document (GuardedFetch's bounds; a test gives its own).
+    let fetchDocument: @Sendable (String) -> Result<GuardedFetch.Fetched, AppError>
 
     package init(
         settings: Settings, store: any SignInStore, airtable: AirtableGrantor?,
-        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+        fetchDocument: @escaping @Sendable (String) -> Result<GuardedFetch.Fetched, AppError> = {
+            GuardedFetch.fetch($0)
+        }
     ) {
+        self.fetchDocument = fetchDocument
         self.kept = Locked(settings)
         self.store = store
         self.airtable = airtable
@@ -91,7 +98,7 @@ package final class SignIn: Sendable {
                 .array(["none", "client_secret_basic", "client_secret_post"].map(JSONValue.string))
             ),
             ("revocation_endpoint_auth_methods_supported", .array([.string("none")])),
-            ("client_id_metadata_document_supported", .bool(false)),
+            ("client_id_metadata_document_supported", .bool(true)),
             ("scopes_supported", .array(scopesSupported.map(JSONValue.string))),
             ("authorization_response_iss_parameter_supported", .bool(true)),
         ])
