@@ -51,6 +51,8 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
         fake, try teamMachine(fake, redis: redis.url, teamCopy: true), calls: calls, clients: clients,
         callsEach: callsEach)
     fake.stop()
+    print(" signed-in people's Airtable grants, kept by two serves sharing the team's Redis:")
+    do { try twoServesRow(redis: redis) } catch { print("  FAILED: \(error)") }
 }
 
 @MainActor private func serveRows(
