@@ -48,7 +48,9 @@ extension FakeAirtable {
     public var oauthExchanges: [(grantType: String, granted: Bool)] { locked { oauth.exchanges } }
 
     /// Every access and refresh token the fake's OAuth has issued, for tests that look for them where they must not be.
-    public var oauthTokensIssued: [String] { locked { Array(oauth.accessTokens.keys) + Array(oauth.refreshTokens.keys) } }
+    public var oauthTokensIssued: [String] {
+        locked { Array(oauth.accessTokens.keys) + Array(oauth.refreshTokens.keys) }
+    }
 
     /// Revokes every token of `user`'s grants, as a person removing the integration in Airtable does.
     public func revokeOAuthGrants(of user: String) {
@@ -71,7 +73,8 @@ extension FakeAirtable {
         guard let integration = options.oauth else { return "this fake has no OAuth integration" }
         func one(_ name: String) -> String? { FormEncoding.single(name, in: request) }
         guard one("client_id") == integration.clientID else { return "unknown client_id" }
-        guard let redirect = one("redirect_uri"), integration.redirectURIs.isEmpty || integration.redirectURIs.contains(redirect)
+        guard let redirect = one("redirect_uri"),
+            integration.redirectURIs.isEmpty || integration.redirectURIs.contains(redirect)
         else { return "redirect_uri is not registered" }
         guard one("response_type") == "code" else { return "response_type must be code" }
         guard one("code_challenge_method") == "S256", (one("code_challenge")?.count ?? 0) >= 43 else {
@@ -117,7 +120,10 @@ extension FakeAirtable {
         else {
             return .respond(
                 status: 302,
-                headers: ["Location": redirect + separator + FormEncoding.encode([("error", "access_denied"), ("state", state)])],
+                headers: [
+                    "Location": redirect + separator
+                        + FormEncoding.encode([("error", "access_denied"), ("state", state)])
+                ],
                 body: Data())
         }
         let code = "oacFAKE" + Digest.randomHex(bytes: 16)
@@ -127,7 +133,8 @@ extension FakeAirtable {
                 scope: FormEncoding.single("scope", in: form) ?? "", expires: Self.now.timeIntervalSince1970 + 600)
         }
         return .respond(
-            status: 302, headers: ["Location": redirect + separator + FormEncoding.encode([("code", code), ("state", state)])],
+            status: 302,
+            headers: ["Location": redirect + separator + FormEncoding.encode([("code", code), ("state", state)])],
             body: Data())
     }
 
@@ -152,7 +159,8 @@ extension FakeAirtable {
         switch grantType {
         case "authorization_code":
             issued = locked { () -> (String, String, String)? in
-                guard let code = FormEncoding.single("code", in: form), let kept = oauth.codes.removeValue(forKey: code),
+                guard let code = FormEncoding.single("code", in: form),
+                    let kept = oauth.codes.removeValue(forKey: code),
                     kept.expires > time, kept.redirectURI == FormEncoding.single("redirect_uri", in: form),
                     let verifier = FormEncoding.single("code_verifier", in: form),
                     Self.challenge(of: verifier) == kept.challenge

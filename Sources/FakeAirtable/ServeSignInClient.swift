@@ -41,7 +41,8 @@ public struct ServeSignInClient: Sendable {
     public static func serveSetting(_ fake: FakeAirtable, more: String = "") -> String {
         let integration = fake.options.oauth ?? FakeOAuthIntegration()
         let secret = integration.clientSecret.map { #", "clientSecret": "\#($0)""# } ?? ""
-        return #""serve": {"airtableOAuth": {"clientId": "\#(integration.clientID)"\#(secret), "url": "\#(fake.endpoint)"}\#(more)}"#
+        return
+            #""serve": {"airtableOAuth": {"clientId": "\#(integration.clientID)"\#(secret), "url": "\#(fake.endpoint)"}\#(more)}"#
     }
 
     /// A PKCE verifier and its S256 challenge.
@@ -54,9 +55,12 @@ public struct ServeSignInClient: Sendable {
     public static func request(
         port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = []
     ) -> Answer {
-        guard let connection = LoopbackConnection(port: port, timeout: 30) else { return Answer(status: 0, headers: [:], body: []) }
+        guard let connection = LoopbackConnection(port: port, timeout: 30) else {
+            return Answer(status: 0, headers: [:], body: [])
+        }
         connection.send(
-            LoopbackConnection.head(method, target, port: port, headers: headers, bodyLength: body.count, closing: true) + body)
+            LoopbackConnection.head(method, target, port: port, headers: headers, bodyLength: body.count, closing: true)
+                + body)
         let answer = connection.readAnswer()
         return Answer(status: answer.status, headers: answer.headers, body: answer.body)
     }
@@ -74,14 +78,20 @@ public struct ServeSignInClient: Sendable {
             ("client_name", .string(name)), ("redirect_uris", .array([.string(redirectURI)])),
         ]).serialized()
         let answer = try expect(
-            Self.request(port: servePort, "POST", "/register", headers: ["Content-Type": "application/json"], body: Array(body.utf8)),
+            Self.request(
+                port: servePort, "POST", "/register", headers: ["Content-Type": "application/json"],
+                body: Array(body.utf8)),
             201, "register")
-        guard let id = answer.json?["client_id"]?.stringValue else { throw Failure(description: "register: no client_id") }
+        guard let id = answer.json?["client_id"]?.stringValue else {
+            throw Failure(description: "register: no client_id")
+        }
         return id
     }
 
     /// `GET /authorize`'s answer for `client`.
-    public func authorize(client: String, challenge: String, state: String = "client-state", extra: [(String, String)] = [])
+    public func authorize(
+        client: String, challenge: String, state: String = "client-state", extra: [(String, String)] = []
+    )
         -> Answer
     {
         let query = FormEncoding.encode(
@@ -107,7 +117,9 @@ public struct ServeSignInClient: Sendable {
     /// The value of the hidden input `name` in `html`.
     public static func field(_ name: String, in html: String) throws(Failure) -> String {
         let marker = "name=\"\(name)\" value=\""
-        guard let start = html.firstRange(of: marker)?.upperBound else { throw Failure(description: "no \(name) in the page") }
+        guard let start = html.firstRange(of: marker)?.upperBound else {
+            throw Failure(description: "no \(name) in the page")
+        }
         return String(html[start...].prefix { $0 != "\"" })
     }
 
@@ -132,9 +144,12 @@ public struct ServeSignInClient: Sendable {
         let granted = try expect(
             Self.request(
                 port: port, "POST", "/oauth2/v1/authorize",
-                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Array(FormEncoding.encode(pairs).utf8)),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Array(FormEncoding.encode(pairs).utf8)),
             302, "the grant at Airtable")
-        guard let callback = granted.headers["location"] else { throw Failure(description: "Airtable sent no one back") }
+        guard let callback = granted.headers["location"] else {
+            throw Failure(description: "Airtable sent no one back")
+        }
         return (callback, cookie)
     }
 
@@ -155,7 +170,8 @@ public struct ServeSignInClient: Sendable {
     public func token(_ pairs: [(String, String)], headers: [String: String] = [:]) -> Answer {
         var all = ["Content-Type": "application/x-www-form-urlencoded"]
         all.merge(headers) { $1 }
-        return Self.request(port: servePort, "POST", "/token", headers: all, body: Array(FormEncoding.encode(pairs).utf8))
+        return Self.request(
+            port: servePort, "POST", "/token", headers: all, body: Array(FormEncoding.encode(pairs).utf8))
     }
 
     /// The whole sign-in of `user` through a client of its own: its tokens.

@@ -25,7 +25,9 @@ public enum GuardedFetch {
 
     /// The URL's parts a fetch needs, or why it is not one to fetch: https, a host, no userinfo, a path, no fragment.
     public static func target(_ url: String) -> Result<(host: String, port: Int), AppError> {
-        func refused(_ why: String) -> Result<(host: String, port: Int), AppError> { .failure(.usage(why, command: nil)) }
+        func refused(_ why: String) -> Result<(host: String, port: Int), AppError> {
+            .failure(.usage(why, command: nil))
+        }
         guard url.count <= 2000, url.lowercased().hasPrefix("https://") else { return refused("not an https:// URL") }
         let rest = url.dropFirst("https://".count)
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
@@ -38,7 +40,9 @@ public enum GuardedFetch {
         if host.hasPrefix("[") {
             guard let end = host.firstIndex(of: "]") else { return refused("the URL's host is not one") }
             let after = host[host.index(after: end)...]
-            if after.hasPrefix(":") { guard let given = Int(after.dropFirst()) else { return refused("bad port") }; port = given }
+            if after.hasPrefix(":") {
+                guard let given = Int(after.dropFirst()) else { return refused("bad port") }; port = given
+            }
             host = String(host[host.index(after: host.startIndex)..<end])
         } else if let colon = host.lastIndex(of: ":") {
             guard let given = Int(host[host.index(after: colon)...]) else { return refused("bad port") }
@@ -64,7 +68,9 @@ public enum GuardedFetch {
         if let inside = addresses.first(where: { !isPublic($0) }) {
             return .failure(.network("\(host) resolves to \(inside), an address inside a network: not fetched"))
         }
-        guard let handle = tracker_curl_handle_new() else { return .failure(.missingSupport("libcurl could not be loaded")) }
+        guard let handle = tracker_curl_handle_new() else {
+            return .failure(.missingSupport("libcurl could not be loaded"))
+        }
         defer { tracker_curl_handle_free(handle) }
         let pinned = "\(host):\(port):" + (first.contains(":") ? "[\(first)]" : first)
         return url.withCString { urlText in
@@ -87,14 +93,18 @@ public enum GuardedFetch {
                             let code = tracker_curl_perform(handle, &request, &response)
                             defer { tracker_curl_response_free(&response) }
                             guard code == 0 else {
-                                let words = withUnsafeBytes(of: response.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                                return .failure(.network(code == 63 ? "the document is longer than \(limit / 1024) KiB" : words))
+                                let words = withUnsafeBytes(of: response.error) {
+                                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                                }
+                                return .failure(
+                                    .network(code == 63 ? "the document is longer than \(limit / 1024) KiB" : words))
                             }
                             let head = response.header_block.map { String(cString: $0) } ?? ""
                             var fields: [String: String] = [:]
                             for line in head.split(separator: "\r\n").dropFirst() {
                                 guard let colon = line.firstIndex(of: ":") else { continue }
-                                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingWhitespace()
+                                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+                                    .trimmingWhitespace()
                             }
                             let body = response.body.map { Data(bytes: $0, count: response.body_length) } ?? Data()
                             return .success(Fetched(status: Int(response.status), headers: fields, body: body))
@@ -151,7 +161,9 @@ public enum GuardedFetch {
         guard inet_pton(AF_INET6, address, &six) == 1 else { return false }
         let bytes = withUnsafeBytes(of: six) { Array($0) }
         // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible, deprecated): the IPv4 address decides.
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && ((bytes[10] == 0xff && bytes[11] == 0xff) || (bytes[10] == 0 && bytes[11] == 0)) {
+        if bytes[0..<10].allSatisfy({ $0 == 0 })
+            && ((bytes[10] == 0xff && bytes[11] == 0xff) || (bytes[10] == 0 && bytes[11] == 0))
+        {
             if bytes[10] == 0 && bytes[0..<16].allSatisfy({ $0 == 0 }) { return false }  // ::
             if bytes[10] == 0 && bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return false }  // ::1
             return isPublic(four: Array(bytes[12..<16]))

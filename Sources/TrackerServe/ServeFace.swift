@@ -149,7 +149,8 @@ package final class ServeFace: Sendable {
         var challenge =
             "Bearer resource_metadata=\"\(origin)/.well-known/oauth-protected-resource/mcp\", scope=\"\(host.signIn.scopesSupported.joined(separator: " "))\""
         if let invalid {
-            challenge += ", error=\"invalid_token\", error_description=\"\(invalid.filter { $0 != "\"" && $0 != "\\" })\""
+            challenge +=
+                ", error=\"invalid_token\", error_description=\"\(invalid.filter { $0 != "\"" && $0 != "\\" })\""
         }
         return .respond(
             status: 401, headers: ["WWW-Authenticate": challenge, "Content-Type": "text/plain; charset=utf-8"],

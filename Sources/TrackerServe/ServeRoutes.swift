@@ -12,7 +12,10 @@ struct ServeRoute: Sendable {
     let label: String
     let handle: @Sendable (ServeFace, ServedRequest, inout LogRecord) -> HTTPAction
 
-    init(_ path: String, label: String? = nil, _ handle: @escaping @Sendable (ServeFace, ServedRequest, inout LogRecord) -> HTTPAction) {
+    init(
+        _ path: String, label: String? = nil,
+        _ handle: @escaping @Sendable (ServeFace, ServedRequest, inout LogRecord) -> HTTPAction
+    ) {
         (self.path, self.label, self.handle) = (path, label ?? path, handle)
     }
 }
@@ -139,7 +142,8 @@ extension ServeFace {
             return .respond(status: status, headers: SignInPages.headers, body: Data(SignInPages.error(text).utf8))
         case .redirect(let location):
             return .respond(
-                status: 302, headers: ["Location": location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"],
+                status: 302,
+                headers: ["Location": location, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"],
                 body: Data())
         case .redirectBinding(let location, let cookie):
             return .respond(
@@ -153,7 +157,8 @@ extension ServeFace {
                 status: 302,
                 headers: [
                     "Location": location, "Cache-Control": "no-store",
-                    "Set-Cookie": cookieHeader(host.signIn.sessionCookieName, session, seconds: Int(SignIn.sessionSeconds)),
+                    "Set-Cookie": cookieHeader(
+                        host.signIn.sessionCookieName, session, seconds: Int(SignIn.sessionSeconds)),
                 ], body: Data())
         case .account(let html, let session):
             var headers = SignInPages.headers

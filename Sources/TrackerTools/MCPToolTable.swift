@@ -61,21 +61,24 @@ extension MCPTool {
             description:
                 "Creates a project (name and due date required; values checked against the base, nothing created by a typo). Safe to repeat: with if_absent (on unless false) a project of that exact name is returned, not created again.",
             command: Add.spec, fixed: ["--json"], result: .object(keys: projectKeys + [created]),
-            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent], run: ProjectToolRuns.addProject),
+            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent],
+            run: ProjectToolRuns.addProject),
         MCPTool(
             name: "update_project", title: "Change a project",
             description:
                 "Changes only the fields given of one project named exactly (or by id); complete: true marks it done, false reopens it. A partial name is refused with the name it meant.",
             command: Update.spec, positionals: [projectArgument], withheld: ["--complete", "--incomplete"],
             fixed: ["--json"], result: .object(keys: projectKeys),
-            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeFlags], run: ProjectToolRuns.updateProject),
+            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeFlags],
+            run: ProjectToolRuns.updateProject),
         MCPTool(
             name: "delete_project", title: "Delete a project",
             description:
                 "Deletes one project named exactly (or by id); needs confirm: true, which you should only send after the person agreed.",
             command: Delete.spec, positionals: [projectArgument], fixed: ["--json"],
             result: .array(noun: "deleted", item: "the deleted project"),
-            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm], run: ProjectToolRuns.deleteProject),
+            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm],
+            run: ProjectToolRuns.deleteProject),
         MCPTool(
             name: "list_tasks", title: "List tasks",
             description:
@@ -94,7 +97,8 @@ extension MCPTool {
             command: TaskCommand.spec, verb: "add",
             positionals: [projectArgument, Positional(name: "name", description: "the new task's name")],
             onlyFlags: TaskAdd.flags, fixed: ["--json"], result: .object(keys: taskKeys + [created]),
-            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent], run: TaskToolRuns.addTask),
+            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), extras: [.ifAbsent],
+            run: TaskToolRuns.addTask),
         MCPTool(
             name: "update_task", title: "Change a task",
             description:
@@ -102,14 +106,16 @@ extension MCPTool {
             command: TaskCommand.spec, verb: "update", positionals: [taskArgument], onlyFlags: TaskUpdate.flags,
             fixed: ["--json"],
             result: .object(keys: taskKeys),
-            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeVerbs], run: TaskToolRuns.updateTask),
+            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.completeVerbs],
+            run: TaskToolRuns.updateTask),
         MCPTool(
             name: "delete_task", title: "Delete a task",
             description:
                 "Deletes one task (give project when names repeat); needs confirm: true, which you should only send after the person agreed.",
             command: TaskCommand.spec, verb: "delete", positionals: [taskArgument], onlyFlags: TaskDelete.flags,
             result: .lines(noun: "deleted", item: "the deleted task's id"),
-            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm], run: TaskToolRuns.deleteTask),
+            annotations: Annotations(readOnly: false, destructive: true, idempotent: true), extras: [.confirm],
+            run: TaskToolRuns.deleteTask),
         MCPTool(
             name: "add_comment", title: "Comment on a project or task",
             description:
@@ -126,7 +132,8 @@ extension MCPTool {
                 ("id", "the comment's id"), ("author", "who wrote it"), ("text", "its text"),
                 ("createdTime", "when"), ("lastUpdatedTime", "when it was last edited, or null"),
                 ("mentioned", "people mentioned"),
-            ]), annotations: Annotations(readOnly: false, destructive: false, idempotent: false), run: ProjectToolRuns.addComment),
+            ]), annotations: Annotations(readOnly: false, destructive: false, idempotent: false),
+            run: ProjectToolRuns.addComment),
         MCPTool(
             name: "list_comments", title: "Read comments",
             description:
@@ -166,7 +173,8 @@ extension MCPTool {
             positionals: [
                 Positional(name: "project", description: "the project (id or name)", isRequired: false)
             ], withheld: ["--download", "--force", "--remove"], fixed: ["--json"],
-            result: .array(noun: "files", item: "file"), annotations: Annotations(readOnly: true), extras: [.limit], run: FileToolRuns.listFiles),
+            result: .array(noun: "files", item: "file"), annotations: Annotations(readOnly: true), extras: [.limit],
+            run: FileToolRuns.listFiles),
         MCPTool(
             name: "download_files", title: "Download a project's files",
             description:
@@ -179,7 +187,8 @@ extension MCPTool {
                     isRequired: false, path: .writeDirectory),
             ], withheld: ["--download", "--remove"], fixed: ["--download"],
             result: .lines(noun: "files", item: "a path written"),
-            annotations: Annotations(readOnly: false, destructive: false, idempotent: true), run: FileToolRuns.downloadFiles),
+            annotations: Annotations(readOnly: false, destructive: false, idempotent: true),
+            run: FileToolRuns.downloadFiles),
         MCPTool(
             name: "attach_file", title: "Attach a file to a project",
             description:
@@ -189,6 +198,7 @@ extension MCPTool {
                 projectArgument,
                 Positional(name: "path", description: "the file, relative to the server's root", path: .read),
             ], fixed: ["--json"], result: .array(noun: "attachments", item: "the new attachment"),
-            annotations: Annotations(readOnly: false, destructive: false, idempotent: false), run: FileToolRuns.attachFile),
+            annotations: Annotations(readOnly: false, destructive: false, idempotent: false),
+            run: FileToolRuns.attachFile),
     ]
 }

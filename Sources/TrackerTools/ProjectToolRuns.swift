@@ -69,7 +69,8 @@ enum ProjectToolRuns {
                 deleted += projects.filter { project in !deleted.contains { $0.id == project.id } }
             }
         }
-        return call.listing(deleted.prefix(call.plan.limit).map { $0.jsonValue(today: call.today) }, total: deleted.count)
+        return call.listing(
+            deleted.prefix(call.plan.limit).map { $0.jsonValue(today: call.today) }, total: deleted.count)
     }
 
     static func listClients(_ call: ToolCall) async throws -> JSONValue {

@@ -39,14 +39,16 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
 @MainActor func serveRows(calls: Int, clients: Int, callsEach: Int) throws {
     print(" serve's own copy (freshened on Airtable's pings):")
     let (alone, environment) = try serve(
-        FakeAirtable.generatedProjects(count: 1016), requestsPerSecond: 5, trackerPace: 5, oauth: FakeOAuthIntegration())
+        FakeAirtable.generatedProjects(count: 1016), requestsPerSecond: 5, trackerPace: 5, oauth: FakeOAuthIntegration()
+    )
     try serveRows(alone, environment, calls: calls, clients: clients, callsEach: callsEach)
     alone.stop()
     guard let redis = BenchmarkRedis() else { return print("  no redis-server installed; the team's copy skipped") }
     defer { redis.stop() }
     print(" the team's copy in Redis (calls read the copy; its poller rounds on pings):")
     let (fake, _) = try serve(
-        FakeAirtable.generatedProjects(count: 1016), requestsPerSecond: 5, trackerPace: 5, oauth: FakeOAuthIntegration())
+        FakeAirtable.generatedProjects(count: 1016), requestsPerSecond: 5, trackerPace: 5, oauth: FakeOAuthIntegration()
+    )
     try serveRows(
         fake, try teamMachine(fake, redis: redis.url, teamCopy: true), calls: calls, clients: clients,
         callsEach: callsEach)
@@ -81,7 +83,8 @@ func modernCall(_ id: Int, _ tool: String, _ arguments: [String: Any]) -> Data {
         token = signIn.access
         print(
             String(
-                format: "  a sign-in: serve's own steps %.1f ms (register, authorize, consent, token), the callback %.1f ms with Airtable's round trips",
+                format:
+                    "  a sign-in: serve's own steps %.1f ms (register, authorize, consent, token), the callback %.1f ms with Airtable's round trips",
                 signIn.ownMs, signIn.callbackMs))
     } catch { return print("  the sign-in failed: \(error)") }
     let list: [String: Any] = ["limit": 20]

@@ -8,7 +8,8 @@ import TrackerHTTP
 @MainActor func twoServesRow(redis: BenchmarkRedis) throws {
     var oauth = FakeOAuthIntegration()
     oauth.accessSeconds = 4
-    let (fake, _) = try serve(FakeAirtable.generatedProjects(count: 100), requestsPerSecond: 5, trackerPace: 5, oauth: oauth)
+    let (fake, _) = try serve(
+        FakeAirtable.generatedProjects(count: 100), requestsPerSecond: 5, trackerPace: 5, oauth: oauth)
     defer { fake.stop() }
     var servers: [(Process, Int)] = []
     defer { for (server, _) in servers { server.terminate() } }

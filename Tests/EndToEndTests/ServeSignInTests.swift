@@ -157,7 +157,9 @@ final class ServeSignInTests: FakeAirtableTestCase {
         XCTAssertEqual(grants.first?["email"] as? String, "alice@example.com")
         XCTAssertEqual(grants.first?["client"] as? String, alice.client)
         XCTAssertEqual(grants.first?["clientName"] as? String, "Alice's <agent>")
-        XCTAssertEqual(Set(grants.first?.keys.map { $0 } ?? []), ["id", "user", "email", "client", "clientName", "created", "lastUsed"])
+        XCTAssertEqual(
+            Set(grants.first?.keys.map { $0 } ?? []),
+            ["id", "user", "email", "client", "clientName", "created", "lastUsed"])
         XCTAssertFalse(listed.stdout.contains(alice.access) || listed.stdout.contains(alice.refresh))
         let revoked = try host.run(["serve", "grants", "--person", "ALICE@example.com"])
         XCTAssertEqual(revoked.status, 0, revoked.stderr)

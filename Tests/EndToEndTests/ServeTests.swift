@@ -71,7 +71,8 @@ final class ServeTests: FakeAirtableTestCase {
                 "Bearer resource_metadata=\"\(metadataURL)\", scope=\"tracker:read tracker:write\"")
         }
         XCTAssertFalse(fake.log.contains { $0.user == Self.aliceID }, "Alice's token was sent to Airtable")
-        let metadata = RawHTTP.request(port: serve.port, method: "GET", path: "/.well-known/oauth-protected-resource/mcp")
+        let metadata = RawHTTP.request(
+            port: serve.port, method: "GET", path: "/.well-known/oauth-protected-resource/mcp")
         XCTAssertEqual(metadata.status, 200)
         XCTAssertEqual(metadata.json["resource"] as? String, "http://127.0.0.1:\(serve.port)/mcp")
         XCTAssertEqual(metadata.json["authorization_servers"] as? [String], ["http://127.0.0.1:\(serve.port)"])
@@ -116,7 +117,9 @@ final class ServeTests: FakeAirtableTestCase {
             if users.count < 2 { usleep(20_000) }
         }
         XCTAssertEqual(users, [Self.aliceID, Self.bobID])
-        let clients = serve.logLines.filter { $0["tool"] as? String == "add_project" }.compactMap { $0["client"] as? String }
+        let clients = serve.logLines.filter { $0["tool"] as? String == "add_project" }.compactMap {
+            $0["client"] as? String
+        }
         XCTAssertEqual(clients.count, 2, "the log names the client")
         for token in [alice, bob, fake.options.token] {
             XCTAssertFalse(serve.stderr.contains(token), "a token in the log")
@@ -217,8 +220,10 @@ final class ServeTests: FakeAirtableTestCase {
             metrics.contains("tracker_mcp_calls_total{tool=\"list_projects\",outcome=\"answered\"} 1"), metrics)
         // Every family has its # HELP and # TYPE, as Prometheus' text format expects.
         let lines = metrics.split(separator: "\n")
-        let typed = Set(lines.filter { $0.hasPrefix("# TYPE ") }.compactMap { $0.split(separator: " ").dropFirst(2).first })
-        let helped = Set(lines.filter { $0.hasPrefix("# HELP ") }.compactMap { $0.split(separator: " ").dropFirst(2).first })
+        let typed = Set(
+            lines.filter { $0.hasPrefix("# TYPE ") }.compactMap { $0.split(separator: " ").dropFirst(2).first })
+        let helped = Set(
+            lines.filter { $0.hasPrefix("# HELP ") }.compactMap { $0.split(separator: " ").dropFirst(2).first })
         for line in lines where !line.hasPrefix("#") && !line.isEmpty {
             let family = String(line.prefix { $0 != "{" && $0 != " " })
             let base = ["_bucket", "_sum", "_count"].reduce(family) { name, suffix in

@@ -72,7 +72,8 @@ struct ClientDocumentTests {
                 var headers = ["content-type": "application/json"]
                 if let control = fetches.cacheControl.withLock({ $0 }) { headers["cache-control"] = control }
                 return .success(
-                    GuardedFetch.Fetched(status: 200, headers: headers, body: Data(fetches.document.withLock { $0 }.utf8)))
+                    GuardedFetch.Fetched(
+                        status: 200, headers: headers, body: Data(fetches.document.withLock { $0 }.utf8)))
             })
     }
 

@@ -18,7 +18,9 @@ struct PingCheckTests {
 
     @Test func theWholeMACIsTaken() {
         #expect(armed().verifies(Self.body, mac: Self.right))
-        #expect(armed().verifies(Self.body, mac: Self.right.uppercased().replacingOccurrences(of: "HMAC-SHA256=", with: "hmac-sha256=")))
+        #expect(
+            armed().verifies(
+                Self.body, mac: Self.right.uppercased().replacingOccurrences(of: "HMAC-SHA256=", with: "hmac-sha256=")))
     }
 
     @Test(arguments: ["hmac-sha256=", "hmac-sha256=0", "", "sha256=x"])

@@ -22,7 +22,8 @@ struct SignInTests {
             let access = "oaaUPSTREAM" + Digest.randomHex(bytes: 12)
             let refresh = "oarUPSTREAM" + Digest.randomHex(bytes: 12)
             issued.withLock { $0 += [access, refresh] }
-            return AirtableTokenAnswer(accessToken: access, refreshToken: refresh, expiresIn: life.withLock { $0 }, scope: "")
+            return AirtableTokenAnswer(
+                accessToken: access, refreshToken: refresh, expiresIn: life.withLock { $0 }, scope: "")
         }
 
         var grantor: AirtableGrantor {
@@ -85,16 +86,24 @@ struct SignInTests {
     /// Through consent and Airtable's callback: the client's code, with the verifier it was asked with.
     func code(for client: String) async throws -> (code: String, verifier: String) {
         let (verifier, challenge) = ServeSignInClient.pkce()
-        guard case .consent(let html, let cookie) = signIn.authorize(authorizeQuery(client, challenge: challenge)) else {
+        guard case .consent(let html, let cookie) = signIn.authorize(authorizeQuery(client, challenge: challenge))
+        else {
             throw ServeSignInClient.Failure(description: "no consent page")
         }
         let request = try ServeSignInClient.field("request", in: html)
         let csrf = try ServeSignInClient.field("csrf", in: html)
-        guard case .redirect(let toAirtable) = signIn.decide([("request", request), ("csrf", csrf), ("decision", "allow")], cookie: cookie) else {
+        guard
+            case .redirect(let toAirtable) = signIn.decide(
+                [("request", request), ("csrf", csrf), ("decision", "allow")], cookie: cookie)
+        else {
             throw ServeSignInClient.Failure(description: "Allow did not go on to Airtable")
         }
-        let state = try #require(FormEncoding.single("state", in: FormEncoding.pairs(String(toAirtable.split(separator: "?")[1]))))
-        guard case .redirect(let back) = await signIn.airtableCallback([("code", "upstream-code"), ("state", state)], cookie: cookie) else {
+        let state = try #require(
+            FormEncoding.single("state", in: FormEncoding.pairs(String(toAirtable.split(separator: "?")[1]))))
+        guard
+            case .redirect(let back) = await signIn.airtableCallback(
+                [("code", "upstream-code"), ("state", state)], cookie: cookie)
+        else {
             throw ServeSignInClient.Failure(description: "the callback did not complete")
         }
         let pairs = FormEncoding.pairs(String(back.split(separator: "?")[1]))
@@ -107,7 +116,10 @@ struct SignInTests {
         -> Result<JSONValue, SignIn.OAuthRefusal>
     {
         await signIn.token(
-            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("code_verifier", verifier), ("client_id", client)],
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect),
+                ("code_verifier", verifier), ("client_id", client),
+            ],
             authorization: nil)
     }
 
@@ -130,7 +142,8 @@ struct SignInTests {
         guard case .person(let person) = await signIn.verdict(on: access) else { Issue.record("refused"); return }
         #expect(person.userID == "usrPERSON0000001")
         #expect(person.clientID == client)
-        #expect(upstream.issued.withLock { $0.contains(person.token) }, "the call acts with the person's Airtable token")
+        #expect(
+            upstream.issued.withLock { $0.contains(person.token) }, "the call acts with the person's Airtable token")
     }
 
     @Test func aCodeIsSingleUseAndASecondUseRevokesWhatTheFirstIssued() async throws {
@@ -176,7 +189,8 @@ struct SignInTests {
             ([("state", "")], "invalid_request"),
             ([("scope", "admin")], "invalid_scope"),
         ] {
-            guard case .redirect(let location) = signIn.authorize(authorizeQuery(client, challenge: challenge, extra)) else {
+            guard case .redirect(let location) = signIn.authorize(authorizeQuery(client, challenge: challenge, extra))
+            else {
                 Issue.record("\(extra) was not refused back to the client"); continue
             }
             #expect(location.hasPrefix(Self.redirect + "?error=" + error), "\(extra): \(location)")
@@ -190,9 +204,13 @@ struct SignInTests {
         let (_, challenge) = ServeSignInClient.pkce()
         var unknown = authorizeQuery(client, challenge: challenge)
         unknown[1] = ("client_id", "trc_nobody")
-        guard case .errorPage = signIn.authorize(unknown) else { Issue.record("an unknown client was redirected"); return }
+        guard case .errorPage = signIn.authorize(unknown) else {
+            Issue.record("an unknown client was redirected"); return
+        }
         let foreign = authorizeQuery(client, challenge: challenge, [("redirect_uri", "https://evil.example/steal")])
-        guard case .errorPage = signIn.authorize(foreign) else { Issue.record("a foreign redirect URI was used"); return }
+        guard case .errorPage = signIn.authorize(foreign) else {
+            Issue.record("a foreign redirect URI was used"); return
+        }
     }
 
     @Test func theConsentPageEscapesTheClientsNameAndNamesTheHostItReturnsTo() throws {
@@ -214,32 +232,49 @@ struct SignInTests {
         let client = try client()
         let (_, challenge) = ServeSignInClient.pkce()
         func page() throws -> (request: String, csrf: String, cookie: String) {
-            guard case .consent(let html, let cookie) = signIn.authorize(authorizeQuery(client, challenge: challenge)) else {
+            guard case .consent(let html, let cookie) = signIn.authorize(authorizeQuery(client, challenge: challenge))
+            else {
                 throw ServeSignInClient.Failure(description: "no consent page")
             }
-            return (try ServeSignInClient.field("request", in: html), try ServeSignInClient.field("csrf", in: html), cookie)
+            return (
+                try ServeSignInClient.field("request", in: html), try ServeSignInClient.field("csrf", in: html), cookie
+            )
         }
         let a = try page()
-        guard case .errorPage = signIn.decide([("request", a.request), ("csrf", "guessed"), ("decision", "allow")], cookie: a.cookie)
+        guard
+            case .errorPage = signIn.decide(
+                [("request", a.request), ("csrf", "guessed"), ("decision", "allow")], cookie: a.cookie)
         else { Issue.record("a wrong CSRF token was taken"); return }
         let b = try page()
-        guard case .errorPage = signIn.decide([("request", b.request), ("csrf", b.csrf), ("decision", "allow")], cookie: "another")
+        guard
+            case .errorPage = signIn.decide(
+                [("request", b.request), ("csrf", b.csrf), ("decision", "allow")], cookie: "another")
         else { Issue.record("another browser's decision was taken"); return }
         let c = try page()
-        guard case .redirect = signIn.decide([("request", c.request), ("csrf", c.csrf), ("decision", "allow")], cookie: c.cookie)
+        guard
+            case .redirect = signIn.decide(
+                [("request", c.request), ("csrf", c.csrf), ("decision", "allow")], cookie: c.cookie)
         else { Issue.record("the right decision was refused"); return }
-        guard case .errorPage = signIn.decide([("request", c.request), ("csrf", c.csrf), ("decision", "allow")], cookie: c.cookie)
+        guard
+            case .errorPage = signIn.decide(
+                [("request", c.request), ("csrf", c.csrf), ("decision", "allow")], cookie: c.cookie)
         else { Issue.record("a decision was taken twice"); return }
     }
 
     @Test func denyGoesBackWithAccessDeniedAndTheClientsState() throws {
         let client = try client()
         let (_, challenge) = ServeSignInClient.pkce()
-        guard case .consent(let html, let cookie) = signIn.authorize(authorizeQuery(client, challenge: challenge)) else {
+        guard case .consent(let html, let cookie) = signIn.authorize(authorizeQuery(client, challenge: challenge))
+        else {
             Issue.record("no consent page"); return
         }
-        let form = [("request", try ServeSignInClient.field("request", in: html)), ("csrf", try ServeSignInClient.field("csrf", in: html)), ("decision", "deny")]
-        #expect(signIn.decide(form, cookie: cookie) == .redirect(Self.redirect + "?error=access_denied&state=s-1&iss=https%3A%2F%2Ftracker.example.com"))
+        let form = [
+            ("request", try ServeSignInClient.field("request", in: html)),
+            ("csrf", try ServeSignInClient.field("csrf", in: html)), ("decision", "deny"),
+        ]
+        #expect(
+            signIn.decide(form, cookie: cookie)
+                == .redirect(Self.redirect + "?error=access_denied&state=s-1&iss=https%3A%2F%2Ftracker.example.com"))
     }
 
     // MARK: - Refresh tokens, access tokens
@@ -303,7 +338,9 @@ struct SignInTests {
         let (access, _) = try await tokens(for: client)
         clock.advance(3600 - 30)
         upstream.refusing.withLock { $0 = true }
-        guard case .refused(_, let expired) = await signIn.verdict(on: access) else { Issue.record("not refused"); return }
+        guard case .refused(_, let expired) = await signIn.verdict(on: access) else {
+            Issue.record("not refused"); return
+        }
         #expect(expired, "invalid_token")
         #expect(await signIn.verdict(on: access) == .refused("the grant was revoked", expired: true))
         #expect(upstream.refreshes.withLock { $0 } == 1, "refused once, never asked again")
@@ -315,7 +352,10 @@ struct SignInTests {
         let client = try client()
         let (code, verifier) = try await code(for: client)
         let answer = try await exchange(code, verifier, client: client).get()
-        let secrets = upstream.issued.withLock { $0 } + [code, answer["access_token"]?.stringValue ?? "?", answer["refresh_token"]?.stringValue ?? "?"]
+        let secrets =
+            upstream.issued.withLock { $0 } + [
+                code, answer["access_token"]?.stringValue ?? "?", answer["refresh_token"]?.stringValue ?? "?",
+            ]
         let everything = try store.entries(prefix: "").map { $0.key + " " + $0.value }.joined(separator: "\n")
         #expect(!everything.isEmpty)
         for secret in secrets { #expect(!everything.contains(secret), "\(secret.prefix(6))… at rest") }
@@ -324,7 +364,9 @@ struct SignInTests {
     @Test func aSealedValueOpensOnlyWithItsKeyAndContextUntouched() throws {
         let key = Sealing.randomBytes(32)
         let sealed = try #require(Sealing.seal(Array("the person's token".utf8), key: key, context: "grant A"))
-        #expect(Sealing.open(sealed, key: key, context: "grant A").map { String(decoding: $0, as: UTF8.self) } == "the person's token")
+        #expect(
+            Sealing.open(sealed, key: key, context: "grant A").map { String(decoding: $0, as: UTF8.self) }
+                == "the person's token")
         #expect(Sealing.open(sealed, key: Sealing.randomBytes(32), context: "grant A") == nil)
         #expect(Sealing.open(sealed, key: key, context: "grant B") == nil)
         var tampered = sealed
@@ -341,7 +383,9 @@ struct SignInTests {
         #expect((try? register(["https://assistant.example/cb#x"]).get()) == nil, "a fragment")
         #expect((try? register(["https://assistant.example/cb"]).get()) != nil)
         for _ in 0..<SignIn.registrationsPerHour { _ = register(from: "10.0.0.9:1") }
-        guard case .failure(let refusal) = register(from: "10.0.0.9:2") else { Issue.record("not rate-limited"); return }
+        guard case .failure(let refusal) = register(from: "10.0.0.9:2") else {
+            Issue.record("not rate-limited"); return
+        }
         #expect(refusal.status == 429)
         #expect((try? register(from: "10.0.0.10:1").get()) != nil, "another address is not held back")
     }

@@ -36,7 +36,8 @@ enum SignInCheck {
         }
         let secret =
             integration.clientSecretCommand != nil
-            ? "its secret from clientSecretCommand" : integration.clientSecret != nil ? "its secret" : "no secret (PKCE alone)"
+            ? "its secret from clientSecretCommand"
+            : integration.clientSecret != nil ? "its secret" : "no secret (PKCE alone)"
         var check = DoctorCheck(
             name: "sign-in",
             detail: "serve signs people in through the Airtable integration \(integration.clientID) (\(secret))")

@@ -109,7 +109,8 @@ package struct AirtableOAuthSetting: Equatable, Sendable {
                 }
                 guard !argv.isEmpty, argv.count == words.count else {
                     throw refused(
-                        "\"clientSecretCommand\" must be a list of words, such as [\"pass\", \"show\", \"airtable/oauth\"]")
+                        "\"clientSecretCommand\" must be a list of words, such as [\"pass\", \"show\", \"airtable/oauth\"]"
+                    )
                 }
                 clientSecretCommand = argv
             case ("url", .string(let url)) where ServeSettings.isPublicURL(url):

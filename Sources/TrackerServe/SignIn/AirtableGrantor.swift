@@ -9,7 +9,9 @@ package struct AirtableGrantor: Sendable {
         @Sendable (_ state: String, _ challenge: String, _ scopes: [String], _ redirectURI: String) -> String
     /// The person's tokens for Airtable's code, given for `redirectURI`.
     package var exchange:
-        @Sendable (_ code: String, _ verifier: String, _ redirectURI: String) async -> Result<AirtableTokenAnswer, AppError>
+        @Sendable (_ code: String, _ verifier: String, _ redirectURI: String) async -> Result<
+            AirtableTokenAnswer, AppError
+        >
     /// New tokens for a refresh token (spent by this call, whatever its outcome).
     package var refresh: @Sendable (_ refreshToken: String) async -> Result<AirtableTokenAnswer, AppError>
     /// Who an access token's person is: their user id and, with `user.email:read`, their email.

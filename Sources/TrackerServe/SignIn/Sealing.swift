@@ -16,8 +16,10 @@ package enum Sealing {
     package static func seal(_ plaintext: [UInt8], key: [UInt8], context: String) -> [UInt8]? {
         guard key.count == 32, let crypto = Crypto.shared else { return nil }
         let nonce = randomBytes(12)
-        return crypto.run(encrypting: true, key: key, nonce: nonce, input: plaintext, aad: Array(context.utf8), tag: nil)
-            .map { nonce + $0.output + $0.tag }
+        return crypto.run(
+            encrypting: true, key: key, nonce: nonce, input: plaintext, aad: Array(context.utf8), tag: nil
+        )
+        .map { nonce + $0.output + $0.tag }
     }
 
     /// What `seal` sealed, when `sealed` was sealed under `key` with `context` and not changed since; nil otherwise.
@@ -46,9 +48,12 @@ private final class Crypto: @unchecked Sendable {
         @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, UnsafePointer<UInt8>?, UnsafePointer<UInt8>?)
         -> Int32
     typealias Update =
-        @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?, UnsafePointer<UInt8>?, Int32)
+        @convention(c) (
+            OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?, UnsafePointer<UInt8>?, Int32
+        )
         -> Int32
-    typealias Final = @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?) -> Int32
+    typealias Final =
+        @convention(c) (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?) -> Int32
     typealias Control = @convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
 
     static let missing = "libcrypto (OpenSSL 3) could not be loaded: install libssl3"
@@ -60,7 +65,9 @@ private final class Crypto: @unchecked Sendable {
 
     private init?() {
         #if os(macOS)
-            let names = ["/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib", "/usr/local/opt/openssl@3/lib/libcrypto.3.dylib"]
+            let names = [
+                "/opt/homebrew/opt/openssl@3/lib/libcrypto.3.dylib", "/usr/local/opt/openssl@3/lib/libcrypto.3.dylib",
+            ]
         #else
             let names = ["libcrypto.so.3", "libcrypto.so"]
         #endif

@@ -26,9 +26,10 @@ extension SignIn {
         if let session, let kept = SignInKeys.decode(AccountSession.self, try? store.get(Self.sessionKey(session))) {
             return .account(html: accountPage(kept, newToken: nil), session: nil)
         }
-        return toAirtable(PendingSignIn(
-            clientID: "", clientName: "", redirectURI: "", state: "", challenge: "", resource: "", scope: "",
-            csrfDigest: "", browserDigest: "", verifier: nil, purpose: "account"))
+        return toAirtable(
+            PendingSignIn(
+                clientID: "", clientName: "", redirectURI: "", state: "", challenge: "", resource: "", scope: "",
+                csrfDigest: "", browserDigest: "", verifier: nil, purpose: "account"))
     }
 
     /// `POST /account`: Revoke (`grant`) or New token, from the signed-in person's page (its CSRF token).
@@ -49,7 +50,8 @@ extension SignIn {
                 clientID: "agent", clientName: "", redirectURI: "", state: "", challenge: "", resource: "", scope: "",
                 csrfDigest: "", browserDigest: "", verifier: nil, purpose: "agent")
             pending.accountUser = kept.user
-            pending.clientName = FormEncoding.single("name", in: form).map { String($0.prefix(Self.longestName)) }
+            pending.clientName =
+                FormEncoding.single("name", in: form).map { String($0.prefix(Self.longestName)) }
                 .flatMap { $0.isEmpty ? nil : $0 } ?? "An agent's token"
             return toAirtable(pending)
         default: return .errorPage(status: 400, "Unknown action.")
@@ -85,7 +87,8 @@ extension SignIn {
     }
 
     /// A token for an agent, on a grant of its own: shown once on the page, kept only as a digest.
-    func agentToken(_ person: (tokens: AirtableGrantTokens, who: Collaborator, id: String), name: String) -> BrowserStep {
+    func agentToken(_ person: (tokens: AirtableGrantTokens, who: Collaborator, id: String), name: String) -> BrowserStep
+    {
         let key = Sealing.randomBytes(32)
         let token = SignInKeys.newSecret()
         do {

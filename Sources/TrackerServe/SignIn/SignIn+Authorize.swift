@@ -27,7 +27,9 @@ extension SignIn {
     }
 
     /// The cookie that ties a sign-in's steps to one browser.
-    package var cookieName: String { settings.issuer.hasPrefix("https://") ? "__Host-tracker_signin" : "tracker_signin" }
+    package var cookieName: String {
+        settings.issuer.hasPrefix("https://") ? "__Host-tracker_signin" : "tracker_signin"
+    }
 
     /// `GET /authorize`.
     package func authorize(_ query: [(String, String)]) -> BrowserStep {
@@ -39,16 +41,22 @@ extension SignIn {
         switch lookUpClient(clientID) {
         case .success(let found): client = found
         case .failure(let error):
-            let why = clientID.lowercased().hasPrefix("https://") ? error.message : "it names a client this server does not know"
+            let why =
+                clientID.lowercased().hasPrefix("https://")
+                ? error.message : "it names a client this server does not know"
             return .errorPage(status: 400, "This sign-in cannot go on: \(why). Start again from your assistant.")
         }
         guard let redirectURI = single("redirect_uri"), client.redirectURIs.contains(redirectURI) else {
             return .errorPage(
-                status: 400, "The address this sign-in would return to is not one the client registered, so it is not used.")
+                status: 400,
+                "The address this sign-in would return to is not one the client registered, so it is not used.")
         }
         let state = single("state") ?? ""
         func back(_ error: String, _ description: String) -> BrowserStep {
-            .redirect(Self.appending([("error", error), ("error_description", description), ("state", state), ("iss", settings.issuer)], to: redirectURI))
+            .redirect(
+                Self.appending(
+                    [("error", error), ("error_description", description), ("state", state), ("iss", settings.issuer)],
+                    to: redirectURI))
         }
         guard single("response_type") == "code" else { return back("unsupported_response_type", "only code") }
         guard !state.isEmpty else { return back("invalid_request", "state is required") }
@@ -59,7 +67,9 @@ extension SignIn {
             return back("invalid_request", "code_challenge_method must be S256")
         }
         let resource = single("resource") ?? settings.resource
-        guard resource == settings.resource else { return back("invalid_target", "the resource is \(settings.resource)") }
+        guard resource == settings.resource else {
+            return back("invalid_target", "the resource is \(settings.resource)")
+        }
         let asked = (single("scope") ?? scopesSupported.joined(separator: " ")).split(separator: " ").map(String.init)
         guard asked.allSatisfy({ ["tracker:read", "tracker:write"].contains($0) }) else {
             return back("invalid_scope", "the scopes are tracker:read and tracker:write")
@@ -97,8 +107,10 @@ extension SignIn {
             Digest.constantTimeEqual(SignInKeys.digest(cookie), pending.browserDigest)
         else { return refused }
         guard FormEncoding.single("decision", in: form) == "allow" else {
-            return .redirect(Self.appending(
-                [("error", "access_denied"), ("state", pending.state), ("iss", settings.issuer)], to: pending.redirectURI))
+            return .redirect(
+                Self.appending(
+                    [("error", "access_denied"), ("state", pending.state), ("iss", settings.issuer)],
+                    to: pending.redirectURI))
         }
         guard let airtable else { return .errorPage(status: 503, "Nobody can sign in to this server yet.") }
         var approved = pending
@@ -131,17 +143,22 @@ extension SignIn {
             let verifier = pending.verifier
         else {
             return .errorPage(
-                status: 400, "This answer from Airtable was already used or has expired. Start again from your assistant.")
+                status: 400,
+                "This answer from Airtable was already used or has expired. Start again from your assistant.")
         }
         guard let cookie, Digest.constantTimeEqual(SignInKeys.digest(cookie), pending.browserDigest) else {
-            return .errorPage(status: 400, "This answer from Airtable reached another browser than the sign-in began in.")
+            return .errorPage(
+                status: 400, "This answer from Airtable reached another browser than the sign-in began in.")
         }
         func back(_ pairs: [(String, String)]) -> BrowserStep {
-            .redirect(Self.appending(pairs + [("state", pending.state), ("iss", settings.issuer)], to: pending.redirectURI))
+            .redirect(
+                Self.appending(pairs + [("state", pending.state), ("iss", settings.issuer)], to: pending.redirectURI))
         }
         guard let airtable else { return .errorPage(status: 503, "Nobody can sign in to this server yet.") }
         guard let code = FormEncoding.single("code", in: query) else {
-            if pending.purpose != nil { return .errorPage(status: 403, "Airtable was not granted: nothing was signed in.") }
+            if pending.purpose != nil {
+                return .errorPage(status: 403, "Airtable was not granted: nothing was signed in.")
+            }
             return back([("error", "access_denied"), ("error_description", "Airtable was not granted")])
         }
         let person: (tokens: AirtableGrantTokens, who: Collaborator, id: String)
@@ -171,7 +188,8 @@ extension SignIn {
             return .errorPage(status: 500, "The grant could not be sealed.")
         }
         let issued = IssuedToken(
-            grant: grantID, kind: .code, wrapped: wrapped, clientID: pending.clientID, expires: now() + settings.codeSeconds,
+            grant: grantID, kind: .code, wrapped: wrapped, clientID: pending.clientID,
+            expires: now() + settings.codeSeconds,
             redirectURI: pending.redirectURI, challenge: pending.challenge, resource: pending.resource)
         do {
             try store.put(Self.tokenKey(ownCode), SignInKeys.encode(issued), liveFor: settings.codeSeconds)
@@ -188,7 +206,8 @@ extension SignIn {
         switch await airtable.exchange(code, verifier, airtableRedirectURI) {
         case .success(let answer): tokens = AirtableTokenAnswerKept(answer, at: now())
         case .failure(let error):
-            return .failure(.errorPage(status: 502, "Airtable did not complete the sign-in: \(error.message). Start again."))
+            return .failure(
+                .errorPage(status: 502, "Airtable did not complete the sign-in: \(error.message). Start again."))
         }
         let person: Collaborator
         switch await airtable.whoami(tokens.kept.access) {

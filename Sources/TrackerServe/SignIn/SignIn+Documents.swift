@@ -20,7 +20,8 @@ extension SignIn {
         switch fetchDocument(url) {
         case .success(let answer): fetched = answer
         case .failure(let error):
-            return .failure(.network("the client's metadata document at \(url.prefix(200)) could not be fetched: \(error.message)"))
+            return .failure(
+                .network("the client's metadata document at \(url.prefix(200)) could not be fetched: \(error.message)"))
         }
         let client: SignInClient
         switch Self.describedClient(fetched, url: url, at: now()) {
@@ -49,7 +50,9 @@ extension SignIn {
             return refused("it needs 1 to \(mostRedirectURIs) redirect_uris, each https:// or a loopback http://")
         }
         let method = document["token_endpoint_auth_method"]?.stringValue ?? "none"
-        guard method == "none" else { return refused("serve takes public clients only (token_endpoint_auth_method none)") }
+        guard method == "none" else {
+            return refused("serve takes public clients only (token_endpoint_auth_method none)")
+        }
         let name = document["client_name"]?.stringValue ?? host(of: url)
         guard name.count <= longestName,
             !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })

@@ -39,7 +39,10 @@ extension SignIn {
             return true
         }
         guard allowed else {
-            return .failure(OAuthRefusal(status: 429, error: "slow_down", description: "too many registrations from this address; try within the hour"))
+            return .failure(
+                OAuthRefusal(
+                    status: 429, error: "slow_down",
+                    description: "too many registrations from this address; try within the hour"))
         }
         guard let metadata = try? JSONParser.parse(body), metadata.objectMembers != nil else {
             return refused("invalid_client_metadata", "the body must be a JSON object")
@@ -49,31 +52,49 @@ extension SignIn {
             return refused("invalid_redirect_uri", "give 1 to \(Self.mostRedirectURIs) redirect_uris")
         }
         if let bad = uris.first(where: { !Self.isAllowedRedirect($0) }) {
-            return refused("invalid_redirect_uri", "\(bad.prefix(100)) is neither https:// nor a loopback http:// address")
+            return refused(
+                "invalid_redirect_uri", "\(bad.prefix(100)) is neither https:// nor a loopback http:// address")
         }
         return registerChecked(metadata, uris: uris, at: time)
     }
 
-    private func registerChecked(_ metadata: JSONValue, uris: [String], at time: Double) -> Result<JSONValue, OAuthRefusal> {
+    private func registerChecked(_ metadata: JSONValue, uris: [String], at time: Double) -> Result<
+        JSONValue, OAuthRefusal
+    > {
         let name = metadata["client_name"]?.stringValue ?? "An unnamed client"
-        guard name.count <= Self.longestName, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            return .failure(OAuthRefusal(status: 400, error: "invalid_client_metadata", description: "client_name: at most \(Self.longestName) characters, no control characters"))
+        guard name.count <= Self.longestName,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            return .failure(
+                OAuthRefusal(
+                    status: 400, error: "invalid_client_metadata",
+                    description: "client_name: at most \(Self.longestName) characters, no control characters"))
         }
         let method = metadata["token_endpoint_auth_method"]?.stringValue ?? "none"
         guard ["none", "client_secret_basic", "client_secret_post"].contains(method) else {
-            return .failure(OAuthRefusal(status: 400, error: "invalid_client_metadata", description: "token_endpoint_auth_method: none, client_secret_basic or client_secret_post"))
+            return .failure(
+                OAuthRefusal(
+                    status: 400, error: "invalid_client_metadata",
+                    description: "token_endpoint_auth_method: none, client_secret_basic or client_secret_post"))
         }
-        let grants = metadata["grant_types"]?.arrayValue?.compactMap(\.stringValue) ?? ["authorization_code", "refresh_token"]
+        let grants =
+            metadata["grant_types"]?.arrayValue?.compactMap(\.stringValue) ?? ["authorization_code", "refresh_token"]
         guard grants.allSatisfy({ ["authorization_code", "refresh_token"].contains($0) }) else {
-            return .failure(OAuthRefusal(status: 400, error: "invalid_client_metadata", description: "grant_types: authorization_code and refresh_token"))
+            return .failure(
+                OAuthRefusal(
+                    status: 400, error: "invalid_client_metadata",
+                    description: "grant_types: authorization_code and refresh_token"))
         }
         let id = "trc_" + SignInKeys.newSecret()
         let secret = method == "none" ? nil : SignInKeys.newSecret()
-        let client = SignInClient(id: id, name: name, redirectURIs: uris, secretDigest: secret.map(SignInKeys.digest), created: time)
+        let client = SignInClient(
+            id: id, name: name, redirectURIs: uris, secretDigest: secret.map(SignInKeys.digest), created: time)
         do {
             try store.put(Self.clientKey(id), SignInKeys.encode(client), liveFor: Self.clientSeconds)
         } catch {
-            return .failure(OAuthRefusal(status: 503, error: "temporarily_unavailable", description: "the registration could not be kept"))
+            return .failure(
+                OAuthRefusal(
+                    status: 503, error: "temporarily_unavailable", description: "the registration could not be kept"))
         }
         var answer: [(String, JSONValue)] = [
             ("client_id", .string(id)), ("client_id_issued_at", .number(time.rounded(.down))),
@@ -96,7 +117,9 @@ extension SignIn {
         if lower.hasPrefix("https://") { return host(of: uri).count > 0 }
         guard lower.hasPrefix("http://") else { return false }
         let hostAndPort = host(of: uri)
-        let hostOnly = hostAndPort.hasPrefix("[") ? String(hostAndPort.prefix { $0 != "]" }) + "]" : String(hostAndPort.prefix { $0 != ":" })
+        let hostOnly =
+            hostAndPort.hasPrefix("[")
+            ? String(hostAndPort.prefix { $0 != "]" }) + "]" : String(hostAndPort.prefix { $0 != ":" })
         return hostOnly == "localhost" || hostOnly == "[::1]" || hostOnly.hasPrefix("127.")
     }
 
@@ -125,12 +148,15 @@ extension SignIn {
         case "authorization_code": return exchangeCode(form, client: client)
         case "refresh_token": return refresh(form, client: client)
         default:
-            return .failure(OAuthRefusal(status: 400, error: "unsupported_grant_type", description: "authorization_code or refresh_token"))
+            return .failure(
+                OAuthRefusal(
+                    status: 400, error: "unsupported_grant_type", description: "authorization_code or refresh_token"))
         }
     }
 
     /// The client a token request is from: its id (form or HTTP Basic) and, for a confidential one, its secret.
-    private func authenticate(_ form: [(String, String)], authorization: String?) -> Result<SignInClient, OAuthRefusal> {
+    private func authenticate(_ form: [(String, String)], authorization: String?) -> Result<SignInClient, OAuthRefusal>
+    {
         var id = FormEncoding.single("client_id", in: form)
         var secret = FormEncoding.single("client_secret", in: form)
         if let authorization, authorization.lowercased().hasPrefix("basic "),
@@ -140,16 +166,20 @@ extension SignIn {
             id = String(pair[..<colon]).percentDecoded
             secret = String(pair[pair.index(after: colon)...]).percentDecoded
         }
-        let invalid = OAuthRefusal(status: 401, error: "invalid_client", description: "the client is unknown or its secret is wrong")
+        let invalid = OAuthRefusal(
+            status: 401, error: "invalid_client", description: "the client is unknown or its secret is wrong")
         guard let id, let client = client(id) else { return .failure(invalid) }
         if let expected = client.secretDigest {
-            guard let secret, Digest.constantTimeEqual(SignInKeys.digest(secret), expected) else { return .failure(invalid) }
+            guard let secret, Digest.constantTimeEqual(SignInKeys.digest(secret), expected) else {
+                return .failure(invalid)
+            }
         }
         return .success(client)
     }
 
     private func exchangeCode(_ form: [(String, String)], client: SignInClient) -> Result<JSONValue, OAuthRefusal> {
-        let invalid = OAuthRefusal(status: 400, error: "invalid_grant", description: "the code is unknown, used, expired or not this client's")
+        let invalid = OAuthRefusal(
+            status: 400, error: "invalid_grant", description: "the code is unknown, used, expired or not this client's")
         guard let code = FormEncoding.single("code", in: form) else { return .failure(invalid) }
         // Taken, so one use only; a second use finds it spent and revokes what the first issued.
         guard let record = SignInKeys.decode(IssuedToken.self, try? store.take(Self.tokenKey(code))) else {
@@ -169,7 +199,8 @@ extension SignIn {
     }
 
     private func refresh(_ form: [(String, String)], client: SignInClient) -> Result<JSONValue, OAuthRefusal> {
-        let invalid = OAuthRefusal(status: 400, error: "invalid_grant", description: "the refresh token is unknown, used, expired or revoked")
+        let invalid = OAuthRefusal(
+            status: 400, error: "invalid_grant", description: "the refresh token is unknown, used, expired or revoked")
         guard let token = FormEncoding.single("refresh_token", in: form) else { return .failure(invalid) }
         guard let record = SignInKeys.decode(IssuedToken.self, try? store.take(Self.tokenKey(token))) else {
             // Used before: someone holds a copy. Rotation's rule: the whole grant ends.
@@ -190,20 +221,30 @@ extension SignIn {
         let (access, refresh) = (SignInKeys.newSecret(), SignInKeys.newSecret())
         guard let kept = SignInKeys.decode(Grant.self, try? store.get(Self.grantKey(grant))),
             let accessWrap = SignInKeys.wrap(key, by: access), let refreshWrap = SignInKeys.wrap(key, by: refresh)
-        else { return .failure(OAuthRefusal(status: 400, error: "invalid_grant", description: "the grant was revoked")) }
+        else {
+            return .failure(OAuthRefusal(status: 400, error: "invalid_grant", description: "the grant was revoked"))
+        }
         do {
             try store.put(
                 Self.tokenKey(access),
-                SignInKeys.encode(IssuedToken(grant: grant, kind: .access, wrapped: accessWrap, clientID: client.id, expires: time + settings.accessSeconds)),
+                SignInKeys.encode(
+                    IssuedToken(
+                        grant: grant, kind: .access, wrapped: accessWrap, clientID: client.id,
+                        expires: time + settings.accessSeconds)),
                 liveFor: settings.accessSeconds + 86_400)
             try store.put(
                 Self.tokenKey(refresh),
-                SignInKeys.encode(IssuedToken(grant: grant, kind: .refresh, wrapped: refreshWrap, clientID: client.id, expires: time + settings.refreshSeconds)),
+                SignInKeys.encode(
+                    IssuedToken(
+                        grant: grant, kind: .refresh, wrapped: refreshWrap, clientID: client.id,
+                        expires: time + settings.refreshSeconds)),
                 liveFor: settings.refreshSeconds)
             // A grant in use lives as long as its newest refresh token.
             try store.put(Self.grantKey(grant), SignInKeys.encode(kept), liveFor: settings.refreshSeconds)
         } catch {
-            return .failure(OAuthRefusal(status: 503, error: "temporarily_unavailable", description: "the tokens could not be kept"))
+            return .failure(
+                OAuthRefusal(status: 503, error: "temporarily_unavailable", description: "the tokens could not be kept")
+            )
         }
         return .success(
             .object([

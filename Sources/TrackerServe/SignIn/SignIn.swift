@@ -155,7 +155,9 @@ package final class SignIn: Sendable {
             do { opened = try self.openGrant(grantID, key: key) } catch let error as AppError {
                 return .failure(.unavailable("the sign-in store cannot be read: \(error.message)"))
             } catch { return .failure(.unavailable("the sign-in store cannot be read")) }
-            guard var (grant, tokens) = opened else { return .failure(.refused("the grant was revoked", expired: true)) }
+            guard var (grant, tokens) = opened else {
+                return .failure(.refused("the grant was revoked", expired: true))
+            }
             let time = self.now()
             guard Self.needsRefresh(tokens, at: time) else { return .success((grant, tokens)) }
             switch await airtable.refresh(tokens.refresh) {
@@ -168,13 +170,15 @@ package final class SignIn: Sendable {
                 }
                 grant.sealed = sealed
                 do {
-                    try self.store.put(Self.grantKey(grantID), SignInKeys.encode(grant), liveFor: self.settings.refreshSeconds)
+                    try self.store.put(
+                        Self.grantKey(grantID), SignInKeys.encode(grant), liveFor: self.settings.refreshSeconds)
                 } catch { return .failure(.unavailable("the sign-in store refused the refreshed grant")) }
                 return .success((grant, tokens))
             case .failure(let error) where Self.refusesGrant(error):
                 // Airtable ended the grant (a refresh token spent or revoked): so does serve; the person signs in again.
                 try? self.store.delete(Self.grantKey(grantID))
-                return .failure(.refused("Airtable refused to refresh the person's grant: sign in again", expired: true))
+                return .failure(
+                    .refused("Airtable refused to refresh the person's grant: sign in again", expired: true))
             case .failure(let error):
                 return .failure(.unavailable("Airtable could not refresh the grant now (\(error.message))"))
             }
@@ -218,7 +222,11 @@ package final class SignIn: Sendable {
     /// Every grant kept now, newest first.
     package func grants() throws(AppError) -> [GrantSummary] {
         try store.entries(prefix: "signin:grant:").compactMap { SignInKeys.decode(Grant.self, $0.value) }
-            .map { GrantSummary(id: $0.id, user: $0.user, email: $0.email, client: $0.clientID, clientName: $0.clientName, created: $0.created, lastUsed: $0.lastUsed) }
+            .map {
+                GrantSummary(
+                    id: $0.id, user: $0.user, email: $0.email, client: $0.clientID, clientName: $0.clientName,
+                    created: $0.created, lastUsed: $0.lastUsed)
+            }
             .sorted { $0.created > $1.created }
     }
 }

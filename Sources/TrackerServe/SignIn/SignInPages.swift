@@ -10,14 +10,17 @@ enum SignInPages {
     /// The headers every sign-in page carries: not framed (clickjacking), no script, nothing cached, no referrer.
     static let headers = [
         "Content-Type": "text/html; charset=utf-8",
-        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+        "Content-Security-Policy":
+            "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
         "X-Frame-Options": "DENY", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
         "X-Content-Type-Options": "nosniff",
     ]
 
     /// The consent page: which client asks (its name, which proves nothing, and the host it returns to), what it may
     /// do, on which base; Allow and Deny post the page's CSRF token back.
-    static func consent(client: String, redirectHost: String, scope: String, base: String, request: String, csrf: String)
+    static func consent(
+        client: String, redirectHost: String, scope: String, base: String, request: String, csrf: String
+    )
         -> String
     {
         let abilities =

@@ -41,7 +41,9 @@ package final class FileSignInStore: SignInStore {
     private let locks = Locked(Set<String>())
 
     /// The store kept at `path` (read now when it exists), or in memory alone.
-    package init(path: String?, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) throws(AppError) {
+    package init(path: String?, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 })
+        throws(AppError)
+    {
         self.path = path
         self.now = now
         try reload()

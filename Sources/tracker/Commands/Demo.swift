@@ -72,7 +72,8 @@ extension Runner {
                         "airtableOAuth",
                         .object([
                             ("clientId", .string(fakeOptions.oauth?.clientID ?? "")),
-                            ("clientSecret", .string(or: fakeOptions.oauth?.clientSecret)), ("url", .string(fake.endpoint)),
+                            ("clientSecret", .string(or: fakeOptions.oauth?.clientSecret)),
+                            ("url", .string(fake.endpoint)),
                         ])
                     )
                 ])

@@ -75,7 +75,8 @@ extension Serve {
             for flag in ["--listen", "--public-url", "--origin", "--read-only", "--root"] where scanned.has(flag) {
                 throw AppError.usage("serve grants takes no \(flag)", command: "serve")
             }
-            self.init(grants: true, json: scanned.has("--json"), revoke: try scanned.nonEmpty("--revoke"),
+            self.init(
+                grants: true, json: scanned.has("--json"), revoke: try scanned.nonEmpty("--revoke"),
                 person: try scanned.nonEmpty("--person"))
             return
         }
@@ -144,7 +145,8 @@ extension Runner {
         // With the team's Redis, grants live there: every serve behind the proxy signs the same people in.
         let sharedStore = try signInStore(configuration, workspace)
         let signIn = try SignIn.forServe(
-            configuration: configuration, client: workspace.makeClient(configuration: configuration), store: sharedStore,
+            configuration: configuration, client: workspace.makeClient(configuration: configuration),
+            store: sharedStore,
             directory: nil, publicURL: settings.publicURL,
             readOnly: options.readOnly)
         if let why = signIn.settings.unavailable { standardError("tracker: nobody can sign in to serve: \(why)\n") }
