@@ -165,6 +165,14 @@ if CommandLine.arguments.contains("--mcp") {
     exit(0)
 }
 
+// `--two-serves`: only the row of two serves keeping 20 people's Airtable grants.
+if CommandLine.arguments.contains("--two-serves") {
+    guard let redis = BenchmarkRedis() else { print("no redis-server installed"); exit(0) }
+    defer { redis.stop() }
+    do { try twoServesRow(redis: redis) } catch { print("  FAILED: \(error)") }
+    exit(0)
+}
+
 // `--serve`: tracker serve over HTTP against stdio, many clients at once, idle sessions.
 if CommandLine.arguments.contains("--serve") && !CommandLine.arguments.contains("--month") {
     print("tracker serve: MCP over HTTP (a fake that enforces 5 requests a second, 1,016 projects)")
