@@ -35,6 +35,21 @@ final class UsageTests: FakeAirtableTestCase {
         XCTAssertFalse(text.stdout.contains(fake.options.token))
     }
 
+    /// A request reset or timed out may have reached Airtable, which counts it: the month counts it too, so `usage`
+    /// never shows less than Airtable counted (broken by counting answered requests alone: two fewer).
+    func testARequestResetOrTimedOutIsCountedAsAirtableWouldCountIt() throws {
+        try startFake()
+        fake.inject(.reset, onRequest: 1)
+        fake.inject(.stall(seconds: 4), onRequest: 2)
+        let machine = tracker()
+        let listed = try machine.run(["--timeout", "1", "list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let arrived = fake.recordRequestsReceived + fake.log.filter { $0.path.hasPrefix("/v0/meta/") }.count
+        XCTAssertGreaterThanOrEqual(
+            fake.recordRequestsReceived, 3, "the reset and the stalled request, then the one answered")
+        XCTAssertEqual(try usage(machine)["requests"] as? Int, arrived)
+    }
+
     func testMachinesSharingARedisCountIntoOneMonth() throws {
         let redis = try RedisServer()
         try startFake()
