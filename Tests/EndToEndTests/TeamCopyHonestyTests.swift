@@ -101,6 +101,29 @@ final class TeamCopyHonestyTests: TeamCopyTestCase {
         for server in [poller, reader] { _ = server.finish() }
     }
 
+    /// A poller whose rounds keep failing (Airtable answering what a retry cannot mend, the token still good) lets its
+    /// lease go within about three rounds, so another process may poll (broken by a poller that holds on until its
+    /// token is refused: its token stayed in the lease the whole time and the test failed).
+    func testAPollerWhoseRoundsKeepFailingLetsItsLeaseGoWithinThreeRounds() throws {
+        let (poller, reader) = try pollerAndReader()
+        let leaseKey = try XCTUnwrap(try redis.keys().map(\.key).first { $0.hasSuffix(":lease") })
+        let held = try redis.cli(["GET", leaseKey])
+        XCTAssertFalse(held.isEmpty)
+        fake.injectOnEveryRequest(
+            .status(422, type: "INVALID_REQUEST_UNKNOWN", message: "Invalid request: parameter validation failed."))
+        var letGo: Double?
+        let started = Date()
+        while Date().timeIntervalSince(started) < 25, letGo == nil {
+            if (try? redis.cli(["GET", leaseKey])) != held { letGo = Date().timeIntervalSince(started) }
+            usleep(100_000)
+        }
+        fake.injectOnEveryRequest(nil)
+        // Three failed rounds, each after its retry's wait (measured: about 13 s).
+        XCTAssertNotNil(letGo, "the failing poller kept its lease for 25 s: " + poller.stderr)
+        XCTAssertLessThan(letGo ?? 99, 20, "more than about three rounds")
+        for server in [poller, reader] { _ = server.finish() }
+    }
+
     /// Commands Redis has processed so far (`INFO stats`).
     private func commandsProcessed() throws -> Int {
         let info = try redis.cli(["INFO", "stats"])
