@@ -175,4 +175,17 @@ final class ServeSignInTests: FakeAirtableTestCase {
         XCTAssertEqual(none.stderr, "tracker: no grant with the id grtNOPE\ntracker serve grants lists them.\n")
         XCTAssertEqual(serve.terminate(), 0)
     }
+
+    /// People sign in through the public URL: an http:// one beyond loopback is refused before serve listens (64).
+    func testAPublicURLOverHTTPBeyondLoopbackIsRefused() throws {
+        try startAirtable()
+        let host = try machine(redis: nil)
+        let refused = try host.run(["serve", "--listen", "127.0.0.1:0", "--public-url", "http://tracker.example.com"])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(
+            refused.stderr.hasPrefix(
+                "tracker: serve's public URL http://tracker.example.com must be https:// (http:// only for a loopback address)"
+            ),
+            refused.stderr)
+    }
 }

@@ -6,6 +6,7 @@ import Testing
 @testable import TrackerNetwork
 @testable import TrackerServe
 @testable import TrackerSystem
+@testable import TrackerOperations
 
 /// A document a stranger names is fetched only on the public internet: every address inside a network refused after
 /// the host is resolved, https alone, a URL with a path and no user or fragment.
@@ -120,5 +121,19 @@ struct ClientDocumentTests {
 
     @Test func theMetadataSaysDocumentsAreTaken() {
         #expect(signIn.authorizationServerMetadata["client_id_metadata_document_supported"] == .bool(true))
+    }
+}
+
+/// serve's public URL may be http:// only on this machine's loopback: a host that merely begins like one is not.
+struct LoopbackURLTests {
+    @Test func onlyALoopbackAddressIsLoopback() {
+        for url in ["http://127.0.0.1:8765", "http://localhost:8765/", "http://[::1]:8765", "http://127.9.9.9"] {
+            #expect(SignInCheck.isLoopback(url), "\(url)")
+        }
+        for url in [
+            "http://127.0.0.1.evil.example", "http://127.example.com", "http://tracker.example.com", "http://10.0.0.1",
+        ] {
+            #expect(!SignInCheck.isLoopback(url), "\(url)")
+        }
     }
 }

@@ -3,7 +3,7 @@ import TrackerModel
 /// `doctor`'s look at serve's sign-in: the Airtable OAuth integration people sign in through (`serve.airtableOAuth`),
 /// its secret, and the redirect URI the operator must register with it. Read from the configuration alone: whether
 /// Airtable knows the integration shows at the first sign-in (Airtable says nothing of a client id without one).
-enum SignInCheck {
+package enum SignInCheck {
     /// Nil where serve is not set up (no `"serve"` settings): nothing to say.
     static func report(_ configuration: Configuration) -> DoctorCheck? {
         let serve = configuration.serve
@@ -49,8 +49,13 @@ enum SignInCheck {
         return check
     }
 
-    static func isLoopback(_ url: String) -> Bool {
-        let host = url.lowercased().drop { $0 != "/" }.dropFirst(2).prefix { $0 != ":" && $0 != "/" }
-        return host == "localhost" || host.hasPrefix("127.") || host == "[::1]"
+    /// Whether `url`'s host is a loopback address (`localhost`, `127.x`, `[::1]`).
+    package static func isLoopback(_ url: String) -> Bool {
+        let authority = url.lowercased().drop { $0 != "/" }.dropFirst(2).prefix { $0 != "/" }
+        if authority.hasPrefix("[") { return authority.hasPrefix("[::1]") }
+        let host = authority.prefix { $0 != ":" }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        let numeric = parts.count == 4 && parts.allSatisfy { Int($0).map { (0...255).contains($0) } ?? false }
+        return host == "localhost" || host == "[::1]" || (numeric && parts[0] == "127")
     }
 }

@@ -123,6 +123,14 @@ extension Runner {
         settings.publicURL = (options.publicURL ?? configuration.serve.publicURL).map {
             String($0.reversed().drop { $0 == "/" }.reversed())
         }
+        // People's sign-ins and tokens cross the public URL: https, or http only on this machine's loopback.
+        if let publicURL = settings.publicURL, publicURL.lowercased().hasPrefix("http://"),
+            !SignInCheck.isLoopback(publicURL)
+        {
+            throw AppError.usage(
+                "serve's public URL \(publicURL.prefix(100)) must be https:// (http:// only for a loopback address): people sign in and send their tokens through it",
+                command: "serve")
+        }
         settings.origins = options.origins + configuration.serve.origins
         // Beyond loopback, clients reach it through a proxy that speaks TLS: the deployment says where.
         guard host.hasPrefix("127.") || settings.publicURL != nil else {
