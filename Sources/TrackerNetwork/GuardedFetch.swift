@@ -171,7 +171,8 @@ public enum GuardedFetch {
         if bytes[0] & 0xfe == 0xfc { return false }  // fc00::/7, unique local (AWS's fd00:ec2::254 among them)
         if bytes[0] == 0xfe && bytes[1] & 0xc0 == 0x80 { return false }  // fe80::/10, link-local
         if bytes[0] == 0xff { return false }  // multicast
-        if bytes[0] == 0x20 && bytes[1] == 0x01 && bytes[2] == 0x0d && bytes[3] == 0xb8 { return false }  // documentation
+        // 2001:db8::/32, documentation.
+        if bytes[0] == 0x20 && bytes[1] == 0x01 && bytes[2] == 0x0d && bytes[3] == 0xb8 { return false }
         if bytes[0] == 0x00 { return false }  // ::/8 reserved, the rest of it
         if bytes[0] == 0x20 && bytes[1] == 0x02 { return false }  // 6to4: an IPv4 address of any kind inside
         return true
