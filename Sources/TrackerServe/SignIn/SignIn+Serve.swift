@@ -12,11 +12,11 @@ extension SignIn {
     package static func filePath(in directory: String?) -> String? { directory.map { $0 + "/serve-sign-in.json" } }
 
     /// serve's sign-in as its configuration makes it: the Airtable integration (`serve.airtableOAuth`, its secret
-    /// resolved), the store (`store`, else a 0600 file in `directory`, else memory), the issuer. Without an
+    /// resolved), the store it keeps grants in, the issuer. Without an
     /// integration serve still starts: nobody can sign in, and it says why.
     package static func forServe(
-        configuration: Configuration, client: ProjectAPIClient, store: (any SignInStore)?, directory: String?,
-        publicURL: String?, readOnly: Bool
+        configuration: Configuration, client: ProjectAPIClient, store: any SignInStore, publicURL: String?,
+        readOnly: Bool
     ) throws(AppError) -> SignIn {
         let issuer = publicURL ?? "http://127.0.0.1"
         var settings = Settings(issuer: issuer)
@@ -40,8 +40,6 @@ extension SignIn {
                 "no Airtable OAuth integration is set up (\"serve\": {\"airtableOAuth\": {\"clientId\", \"clientSecret\", \"url\"}})"
         }
         if let reason = Sealing.unavailableReason { settings.unavailable = reason }
-        let kept: any SignInStore
-        if let store { kept = store } else { kept = try FileSignInStore(path: filePath(in: directory)) }
-        return SignIn(settings: settings, store: kept, airtable: grantor)
+        return SignIn(settings: settings, store: store, airtable: grantor)
     }
 }

@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
+import TrackerOperations
 
 /// The pages a person sees while signing in: plain HTML, every text from outside escaped, no script.
 enum SignInPages {
@@ -100,20 +101,6 @@ enum SignInPages {
         """
     }
 
-    /// `text` safe in HTML text and in a quoted attribute.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
-    }
+    /// `text` safe in HTML text and in a quoted attribute: the report's own escaping, one rule for every page.
+    static func escaped(_ text: String) -> String { ReportDocument.escapedHTML(text) }
 }

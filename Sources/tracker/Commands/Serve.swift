@@ -155,7 +155,7 @@ extension Runner {
         let signIn = try SignIn.forServe(
             configuration: configuration, client: workspace.makeClient(configuration: configuration),
             store: sharedStore,
-            directory: nil, publicURL: settings.publicURL,
+            publicURL: settings.publicURL,
             readOnly: options.readOnly)
         if let why = signIn.settings.unavailable { standardError("tracker: nobody can sign in to serve: \(why)\n") }
         var faceHost = ServeFace.Host(
