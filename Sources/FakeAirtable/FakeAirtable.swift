@@ -276,6 +276,8 @@ public final class FakeAirtable: @unchecked Sendable {
         let received = now
         if options.latency > 0 { pause(seconds: options.latency) }
         let fault = locked { () -> Fault? in
+            // A person's browser at Airtable's grant page: not the API, not counted, no fault of the API's.
+            if Self.isBrowserPage(request) { return nil }
             if request.path.hasPrefix("/v0/meta/") {
                 metadataRequestCount += 1
                 return metadataFaults.removeValue(forKey: metadataRequestCount) ?? standingFault
@@ -402,7 +404,7 @@ public final class FakeAirtable: @unchecked Sendable {
         default: break
         }
         if case .delay(let seconds)? = fault { pause(seconds: seconds) }
-        if let limited = rateLimit() { return limited }
+        if !Self.isBrowserPage(request), let limited = rateLimit() { return limited }
         if let tooLong = uriTooLong(request) { return tooLong }
         let answer = route(request, expireIterator: { if case .expireIterator? = fault { true } else { false } }())
         switch (fault, answer) {
@@ -416,6 +418,11 @@ public final class FakeAirtable: @unchecked Sendable {
         default: return answer
         }
     }
+
+    /// Airtable's grant page (`airtable.com/oauth2/v1/authorize`) is the web app a person's browser opens, not the
+    /// API: the per-base limit does not count it (its token endpoint is counted: the stricter reading, as Airtable
+    /// does not say).
+    static func isBrowserPage(_ request: HTTPRequest) -> Bool { request.path == "/oauth2/v1/authorize" }
 
     /// Applies the per-base limit: a request over it gets 429 and locks the base out.
     private func rateLimit() -> HTTPAction? {

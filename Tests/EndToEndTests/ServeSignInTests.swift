@@ -106,6 +106,25 @@ final class ServeSignInTests: FakeAirtableTestCase {
     }
 
     /// Without Redis, grants are kept in a 0600 file: a restarted serve signs nobody out, and the file holds no token.
+    /// People signing in one after another at the rate limit's floor: Airtable's grant page is the web app a browser
+    /// opens, not the API, so only serve's own requests count in the base's second and none is refused (broken by
+    /// counting the page, as the fake once did: a 429 held a sign-in past its client's patience).
+    func testSignInsBackToBackAtTheFloorAreNeverRateLimited() throws {
+        var options = FakeAirtable.Options()
+        options.requestsPerSecond = 5
+        options.persons = ["patFAKEalice00000.not-used-as-a-bearer": Self.aliceID]
+        options.oauth = FakeOAuthIntegration()
+        try startFake(options: options)
+        let serve = try ServeProcess(try machine(redis: nil))
+        for index in 1...6 {
+            let person = String(format: "usrPERSON%08d", index)
+            let tokens = try ServeSignInClient(servePort: serve.port).signIn(as: person)
+            XCTAssertEqual(call(serve, tokens.access).status, 200)
+        }
+        XCTAssertEqual(fake.log.filter { $0.status == 429 }.map(\.path), [])
+        XCTAssertEqual(serve.terminate(), 0)
+    }
+
     func testARestartedServeSignsNobodyOutAndItsFileRevealsNoToken() throws {
         try startAirtable()
         let host = try machine(redis: nil)
