@@ -8,14 +8,13 @@
 import TrackerModel
 import TrackerNetwork
 import TrackerOperations
-import TrackerServe
 import TrackerSystem
 import TrackerTeam
 
 /// `serve`'s webhook that pings it (`<public-url>/airtable/ping`) when anything in the base changes: made once (its
 /// signing key kept 0600 in the state directory, never logged), refreshed within its 7 days, made again when lost.
 /// While it is kept, the team's pollers round on pings (and once an hour for a lost one) instead of on a timer.
-struct DoorbellKeeper: Sendable {
+package struct DoorbellKeeper: Sendable {
     let client: ProjectAPIClient
     let notificationURL: String
     let state: CacheDirectory?
@@ -25,6 +24,14 @@ struct DoorbellKeeper: Sendable {
     let say: @Sendable (String) -> Void
     /// Told whether the doorbell rings now: serve's own copies then freshen on pings (and hourly), not every call.
     var armed: @Sendable (Bool) -> Void = { _ in }
+
+    package init(
+        client: ProjectAPIClient, notificationURL: String, state: CacheDirectory?, pings: PingCheck,
+        team: TeamCoordination?, owner: BudgetOwner, say: @escaping @Sendable (String) -> Void
+    ) {
+        (self.client, self.notificationURL, self.state, self.pings) = (client, notificationURL, state, pings)
+        (self.team, self.owner, self.say) = (team, owner, say)
+    }
 
     /// How long the doorbell is said live in Redis; renewed every minute, so pollers go back to their timer within
     /// two minutes of the server's end.

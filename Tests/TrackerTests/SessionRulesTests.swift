@@ -121,7 +121,7 @@
                 try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8).contains(
                     "@_spi(Webhooks) import")
             }
-            #expect(importing == ["tracker/Faces/DoorbellKeeper.swift"])
+            #expect(importing == ["TrackerServe/DoorbellKeeper.swift"])
         }
 
         /// An operation cannot put another client, reader or layout in its session's place: they are set in

@@ -6,6 +6,7 @@
 import TrackerAPI
 import TrackerModel
 import TrackerOperations
+import TrackerTeam
 
 extension SignIn {
     /// The file the sign-ins are kept in without Redis: in the state directory, 0600.
@@ -41,5 +42,20 @@ extension SignIn {
         }
         if let reason = Sealing.unavailableReason { settings.unavailable = reason }
         return SignIn(settings: settings, store: store, airtable: grantor)
+    }
+}
+
+extension SignIn {
+    /// Where serve keeps its sign-ins for `configuration`: the team's Redis when there is one (every serve behind the
+    /// proxy signs the same people in), else a 0600 file in `directory` (the state directory).
+    package static func store(
+        for configuration: Configuration, in workspace: Workspace, directory: CacheDirectory?
+    ) throws -> any SignInStore {
+        if configuration.redis != nil, let team = workspace.coordination(configuration) as? TeamCoordination {
+            return RedisSignInStore(
+                connection: team.connection, baseID: configuration.baseID,
+                redis: configuration.redis?.display ?? "the team's Redis")
+        }
+        return try FileSignInStore(path: filePath(in: directory?.path))
     }
 }

@@ -86,7 +86,8 @@ extension Runner {
         }
         let tools = MCPTool.all.filter { !options.readOnly || $0.isReadOnly }
         let server = StdioFraming(
-            server: MCPServer(tools: tools, runner: ToolRunner(host: toolHost(served), root: root)), writer: writer)
+            server: MCPServer(tools: tools, runner: ToolRunner(host: toolHost(served, workspace), root: root)),
+            writer: writer)
         output.standardError(
             "tracker: serving \(tools.count) tools over MCP on stdin and stdout: \(profile)"
                 + (root.path.map { "; files inside \($0)" } ?? "; file tools off (\(root.refusal ?? ""))") + "\n")
@@ -113,10 +114,9 @@ extension Runner {
 
     /// What the server's tools are given: sessions opened as the command line opens them in the server's
     /// surroundings (each call's Ctrl-C its own), the clock, the uploads' checks, the copies' turns, the token.
-    func toolHost(_ served: Context) -> ToolHost {
-        // One workspace for the server's life; each call brings its day and who asks (a call's interruption is the
-        // tool runner's, which cleans up after a cancelled call).
-        let workspace = served.workspace(for: invocation, today: today)
+    func toolHost(_ served: Context, _ workspace: Workspace) -> ToolHost {
+        // The face's one workspace for the server's life; each call brings its day and who asks (a call's
+        // interruption is the tool runner's, which cleans up after a cancelled call).
         var host = ToolHost(
             opener: { scope in
                 let today = CalendarDate(served.now(), in: served.timeZone)

@@ -32,23 +32,15 @@ enum ServeGrants {
 }
 
 extension Runner {
-    /// Where serve keeps its sign-ins for this configuration: the team's Redis when there is one, else a 0600 file
-    /// in the state directory.
-    func signInStore(_ configuration: Configuration, _ workspace: Workspace) throws -> any SignInStore {
-        if configuration.redis != nil, let team = workspace.coordination(configuration) as? TeamCoordination {
-            return RedisSignInStore(
-                connection: team.connection, baseID: configuration.baseID,
-                redis: configuration.redis?.display ?? "the team's Redis")
-        }
-        return try FileSignInStore(path: SignIn.filePath(in: (context.stateDirectory ?? context.cacheDirectory)?.path))
-    }
-
     /// Lists the grants, or revokes one (`--revoke`) or a person's (`--person`), printing what was revoked.
     func serveGrants(_ options: Serve) async throws {
         let workspace = context.workspace(for: invocation, today: today)
         let configuration = try workspace.loadConfiguration()
         let signIn = SignIn(
-            settings: SignIn.Settings(issuer: ""), store: try signInStore(configuration, workspace), airtable: nil)
+            settings: SignIn.Settings(issuer: ""),
+            store: try SignIn.store(
+                for: configuration, in: workspace, directory: context.stateDirectory ?? context.cacheDirectory),
+            airtable: nil)
         let grants = try signIn.grants()
         if options.revoke != nil || options.person != nil {
             let chosen = grants.filter { grant in
