@@ -123,7 +123,7 @@ final class HostileRedisTests: FakeAirtableTestCase {
         Task.detached {
             let lock = await RedisLock.acquire(
                 key: "tracker:{appT}:lock:x", team: team, waitingAtMost: 1, doing: "adding",
-                timing: .init(leaseMilliseconds: 600, renewEvery: 0.2), now: { Date().timeIntervalSince1970 },
+                timing: Lease.Timing(leaseMilliseconds: 600, renewEvery: 0.2), now: { Date().timeIntervalSince1970 },
                 sleep: { _ in })
             taken.withLock { $0 = lock }
             done.signal()

@@ -6,6 +6,7 @@
 import TrackerModel
 import TrackerNetwork
 import TrackerSystem
+import TrackerTeam
 
 /// The sign-ins in the team's Redis: every serve behind the proxy reads the same grants (a serve restarted or added
 /// signs nobody out, a revocation holds on all at once), and a person's Airtable grant is refreshed under a lock they
@@ -14,10 +15,6 @@ package final class RedisSignInStore: SignInStore {
     private let connection: RedisConnection
     private let prefix: String
     private let redis: String
-
-    /// Compare-and-delete: a lock is let go only by the holder whose value it still has.
-    static let release = RedisScript(
-        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end")
 
     /// The store for the base `baseID` on `connection` (`redis`: the address as messages name it).
     package init(connection: RedisConnection, baseID: String, redis: String) {
@@ -71,16 +68,13 @@ package final class RedisSignInStore: SignInStore {
     package func exclusively<T: Sendable>(_ name: String, within seconds: Double, _ body: @Sendable () async -> T)
         async -> T?
     {
-        let key = prefix + "lock:" + name
-        let holder = Digest.randomHex(bytes: 16)
-        let end = MonotonicClock.now() + seconds
-        // Held 30 s at most: a serve that dies holding it frees it then (a refresh takes a round trip to Airtable).
-        while (try? connection.take(key, for: holder, milliseconds: 30_000)) != true {
-            guard MonotonicClock.now() < end else { return nil }
-            await MonotonicClock.sleep(0.05)
-        }
+        // Held 30 s at most, never renewed: a serve that dies or hangs holding it frees it then (a refresh takes a
+        // round trip to Airtable).
+        let lock = Lease(
+            prefix + "lock:" + name, on: connection, timing: .init(leaseMilliseconds: 30_000, renewEvery: 0))
+        guard (try? await lock.take(within: seconds)) == true else { return nil }
         let result = await body()
-        _ = try? connection.evaluate([(Self.release, [key], [holder])])
+        lock.release()
         return result
     }
 }

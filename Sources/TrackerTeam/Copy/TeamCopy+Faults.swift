@@ -44,7 +44,7 @@ extension TeamCopy {
         memory.said = line
         store.tellFailure(why)
         guard polling, final || memory.failedRounds >= PollerMemory.roundsBeforeLettingGo else { return }
-        store.releaseLease(token)
+        lease.release()
         lostLease()
         memory.failedRounds = 0
         memory.restUntil = MonotonicClock.now() + max(30, 3 * settings.every)

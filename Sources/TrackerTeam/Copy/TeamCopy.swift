@@ -59,7 +59,9 @@ public actor TeamCopy: SharedCopy {
     /// A connection of its own for the stream's blocking reads.
     let follower: RedisConnection
     public nonisolated let settings: Settings
-    nonisolated let token = Digest.randomHex(bytes: 16)
+    nonisolated let token: String
+    /// The poller's lease, held as `token` (the copy's scripts check the poller by it).
+    nonisolated let lease: Lease
     /// Says one line where the face says such things.
     let say: @Sendable (String) -> Void
     /// Told when the copy changed under a face (a refresh applied by another process): the board redraws.
@@ -71,7 +73,6 @@ public actor TeamCopy: SharedCopy {
     var loaded: Loaded?
     /// This process's part (following, polling, a snapshot): changed by the moves in this file alone.
     private(set) var role = Role.following
-    var leaseConfirmed = 0.0
     var nextPoll = 0.0
     /// Why the copy is not served now; nil when it is (or is still being opened). Set by `setTrouble` alone.
     private(set) var trouble: String?
@@ -106,13 +107,16 @@ public actor TeamCopy: SharedCopy {
     let openedAt = MonotonicClock.now()
     private var lastSaid: String?
     private var loop: Task<Void, Never>?
-    private var renewal: Task<Void, Never>?
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     public init(store: TeamCopyStore, settings: Settings, say: @escaping @Sendable (String) -> Void) {
         self.store = store
         self.settings = settings
         self.say = say
+        token = Digest.randomHex(bytes: 16)
+        lease = Lease(
+            store.keys.lease, holder: token, on: store.connection,
+            timing: Lease.Timing(leaseMilliseconds: settings.leaseMilliseconds, renewEvery: settings.renewEvery))
         pace = PollingPace(every: settings.every)
         follower = RedisConnection(
             address: store.connection.address, connectTimeout: 1, answerTimeout: Self.followBlock + 3)
@@ -200,13 +204,13 @@ public actor TeamCopy: SharedCopy {
     /// Stops polling and following, letting the lease go (the next process takes over at once).
     public func stop() {
         loop?.cancel()
-        if polling { store.releaseLease(token) }
+        if polling { lease.release() }
         lostLease()
     }
 
     /// Lets the lease go now, from any thread, if this process holds it: the process is ending on a signal and its
     /// tasks will not run again (the next process takes over at once, not when the lease runs out).
-    public nonisolated func releaseAtExit() { store.releaseLeaseAtExit(token) }
+    public nonisolated func releaseAtExit() { lease.releaseAtExit() }
 
     func wake() {
         let resumed = waiting
@@ -238,9 +242,14 @@ public actor TeamCopy: SharedCopy {
 
     /// Took the poller's lease at `now`: its first round is now, and the faces waiting hear that this process polls.
     func tookLease(at now: Double) {
-        (role, leaseConfirmed, nextPoll) = (.polling(takingOver: false), now, now)
+        (role, nextPoll) = (.polling(takingOver: false), now)
         settings.whenPolling()
-        keepLeaseRenewed()
+        // Renewed apart from the rounds, which may wait on Airtable for longer than the lease (a whole read of ten
+        // thousand tasks at 5 requests a second takes 25 s); a renewal that finds it gone stops the polling.
+        lease.keepRenewed { [weak self] in
+            guard let self else { return }
+            Task { await self.lostLease() }
+        }
         wake()
         // A face that shows who polls (the board's header) hears that this process does now.
         if loaded != nil { onChange.withLock { $0 }?() }
@@ -285,7 +294,7 @@ public actor TeamCopy: SharedCopy {
     private func step() async {
         let now = MonotonicClock.now()
         do {
-            if !polling, now >= memory.restUntil, try store.takeLease(token, milliseconds: settings.leaseMilliseconds) {
+            if !polling, now >= memory.restUntil, try lease.take() {
                 tookLease(at: now)
             }
             if polling { noticeLooks() }
@@ -337,37 +346,10 @@ public actor TeamCopy: SharedCopy {
         }
     }
 
-    /// Renews the lease every few seconds apart from the rounds, which may wait on Airtable for longer than the lease
-    /// (a whole read of ten thousand tasks at 5 requests a second takes 25 s).
-    private func keepLeaseRenewed() {
-        renewal?.cancel()
-        let (store, token, settings) = (store, token, settings)
-        renewal = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(settings.renewEvery * 1_000_000_000))
-                if Task.isCancelled { return }
-                let asked = MonotonicClock.now()
-                let kept = try? store.renewLease(token, milliseconds: settings.leaseMilliseconds)
-                await self?.renewed(kept, asked: asked)
-            }
-        }
-    }
-
-    private func renewed(_ kept: Bool?, asked: Double) {
-        switch kept {
-        case true?: leaseConfirmed = asked
-        case false?: lostLease()
-        case nil:
-            // Renewals failing (a Redis away) for longer than the lease: another process may hold it by now.
-            if MonotonicClock.now() - leaseConfirmed >= Double(settings.leaseMilliseconds) / 1000 { lostLease() }
-        }
-    }
-
     /// The lease is another's (or gone): this process follows the copy as a reader from here.
     func lostLease() {
         if polling { role = .following }
-        renewal?.cancel()
-        renewal = nil
+        lease.stopRenewing()
     }
 
     /// Waits up to `seconds` for news after `id` on the follower's connection, on a thread of its own (the read blocks);

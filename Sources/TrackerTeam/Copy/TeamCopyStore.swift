@@ -176,16 +176,6 @@ public struct TeamCopyStore: Sendable {
         return (parts[0].text, parts[1].text.flatMap { Int($0) }, short, old, failed)
     }
 
-    /// Takes the poller's lease for `token` when nobody holds it (`SET NX PX`); true when this process holds it.
-    func takeLease(_ token: String, milliseconds: Int) throws(RedisFailure) -> Bool {
-        try connection.take(keys.lease, for: token, milliseconds: milliseconds)
-    }
-
-    /// Renews the lease while `token` holds it; false when it is another's or gone.
-    func renewLease(_ token: String, milliseconds: Int) throws(RedisFailure) -> Bool {
-        try connection.evaluate([(RedisScripts.renew, [keys.lease], [token, "\(milliseconds)"])]).first == .integer(1)
-    }
-
     /// Tells the readers that the poller's round failed, and why, for a minute or until a round is done.
     func tellFailure(_ why: String) {
         _ = try? connection.call([["SET", keys.failed, String(why.prefix(300)), "PX", "60000"]])
@@ -194,18 +184,6 @@ public struct TeamCopyStore: Sendable {
     /// Tells the readers the poller's rounds are done again: the failure it told them goes.
     func clearFailure() {
         _ = try? connection.call([["DEL", keys.failed]])
-    }
-
-    /// Lets the lease go, if `token` holds it.
-    func releaseLease(_ token: String) {
-        _ = try? connection.evaluate([(RedisScripts.release, [keys.lease], [token])])
-    }
-
-    /// Lets the lease go as the process ends on a signal: on a connection of its own (the copy's may be in the middle
-    /// of an answer), waiting half a second at most, so a Redis gone quiet never holds the end up.
-    func releaseLeaseAtExit(_ token: String) {
-        let own = RedisConnection(address: connection.address, connectTimeout: 0.5, answerTimeout: 0.5)
-        _ = try? own.evaluate([(RedisScripts.release, [keys.lease], [token])])
     }
 
     // MARK: - Records

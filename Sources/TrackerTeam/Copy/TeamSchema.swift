@@ -13,7 +13,8 @@ public struct TeamSchema: Sendable {
     let key: String
     let claimKey: String
     let connection: RedisConnection
-    let token = Digest.randomHex(bytes: 8)
+    /// The short claim on reading the schema: a lease never renewed, so a machine that dies reading frees it soon.
+    let claimed: Lease
 
     /// The shared schema of the base `owner` names, at its endpoint.
     public init(owner: BudgetOwner, connection: RedisConnection) {
@@ -21,6 +22,8 @@ public struct TeamSchema: Sendable {
         key = "tracker:{\(base)}:schema:" + TeamCoordination.Keys.endpoint(owner)
         claimKey = key + ":reading"
         self.connection = connection
+        claimed = Lease(
+            claimKey, on: connection, timing: Lease.Timing(leaseMilliseconds: Self.claimMilliseconds, renewEvery: 0))
     }
 
     /// How long one machine may take to read the schema before the others read it themselves.
@@ -65,12 +68,12 @@ public struct TeamSchema: Sendable {
 
     /// Claims the schema's read for this process: true when it should read it (nobody else is, or Redis fails).
     func claim() -> Bool {
-        (try? connection.take(claimKey, for: token, milliseconds: Self.claimMilliseconds)) ?? true
+        (try? claimed.take()) ?? true
     }
 
     /// Lets the claim go (the read failed), so another machine reads the schema at once.
     public func release() {
-        _ = try? connection.evaluate([(RedisScripts.release, [claimKey], [token])])
+        claimed.release()
     }
 
     /// Waits for the machine that claimed the read to share it: the schema once it is shared and `isFresh`, nil when
