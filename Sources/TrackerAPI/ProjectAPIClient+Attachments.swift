@@ -8,7 +8,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import TrackerNetwork
+@_spi(Sending) import TrackerNetwork
 import TrackerSystem
 import TrackerModel
 

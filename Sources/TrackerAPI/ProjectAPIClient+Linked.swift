@@ -3,7 +3,7 @@
 #else
     import Foundation
 #endif
-import TrackerNetwork
+@_spi(Sending) import TrackerNetwork
 import TrackerModel
 
 extension ProjectAPIClient {

@@ -3,7 +3,7 @@
 #else
     import Foundation
 #endif
-import TrackerNetwork
+@_spi(Sending) import TrackerNetwork
 import TrackerModel
 
 /// A webhook of the base as `GET …/webhooks` lists it.

@@ -3,7 +3,7 @@
 #else
     import Foundation
 #endif
-import TrackerNetwork
+@_spi(Sending) import TrackerNetwork
 import TrackerModel
 
 /// Knows Airtable's routes and JSON for the projects table; sends everything through a `NetworkHelper`.

@@ -22,7 +22,7 @@ public struct HTTPRequest: Equatable, Sendable {
     /// request is.
     public var sendProgress: SendProgress?
 
-    public init(url: URL, method: String = "GET", body: Data? = nil) {
+    @_spi(Sending) public init(url: URL, method: String = "GET", body: Data? = nil) {
         self.url = url
         self.method = method
         self.body = body

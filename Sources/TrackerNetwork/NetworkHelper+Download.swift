@@ -20,7 +20,7 @@ extension NetworkHelper {
     /// 5xx, without holding back the base's other requests. A non-2xx
     /// answer is `.http` with its status alone (the host's bodies are not Airtable's); 403 and 410 are what an expired
     /// address gets.
-    public func download(
+    @_spi(Sending) public func download(
         _ request: HTTPRequest, into descriptor: Int32, progress: @escaping @Sendable (Int64) -> Void
     ) async -> Result<Void, AppError> {
         let started = environment.now()

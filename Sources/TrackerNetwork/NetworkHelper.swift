@@ -145,7 +145,7 @@ public final class NetworkHelper: Sendable {
     /// Sends `request`, retrying within the policy, and returns the body of a 2xx answer. `beforeEachAttempt` runs
     /// right before each attempt goes out, after its slot and any 429's hold: an exactly-once write confirms its lock
     /// there, so a lease lost while it waited stops it with nothing sent.
-    public func send(
+    @_spi(Sending) public func send(
         _ request: HTTPRequest, kind: RequestKind,
         beforeEachAttempt: (@Sendable () throws(AppError) -> Void)? = nil
     ) async -> Result<Data, AppError> {

@@ -1,6 +1,6 @@
 import FakeAirtable
 import Foundation
-@testable import TrackerNetwork
+@_spi(Sending) @testable import TrackerNetwork
 import TrackerSystem
 import XCTest
 

@@ -5,7 +5,7 @@
     @testable import FakeAirtable
     @_spi(Writing) @testable import TrackerAPI
     @testable import TrackerModel
-    @testable import TrackerNetwork
+    @_spi(Sending) @testable import TrackerNetwork
     import TrackerSystem
 
     /// A face's copy of the tables against the fake: read whole once, then only what changed (docs/contract.md "What

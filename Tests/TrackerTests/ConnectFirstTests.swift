@@ -3,7 +3,7 @@ import Testing
 
 @testable import TrackerAPI
 @testable import TrackerModel
-@testable import TrackerNetwork
+@_spi(Sending) @testable import TrackerNetwork
 @testable import TrackerSystem
 
 /// Airtable counts a request where it arrives. A transport that says when its connection is open (libcurl's) connects

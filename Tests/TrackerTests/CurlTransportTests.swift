@@ -6,7 +6,7 @@
     import TrackerHTTP
     import LoopbackTLS
     @testable import TrackerModel
-    @testable import TrackerNetwork
+    @_spi(Sending) @testable import TrackerNetwork
     @testable import TrackerSystem
 
     #if canImport(FoundationNetworking)

@@ -3,7 +3,7 @@
     import Testing
 
     @testable import FakeAirtable
-    @testable import TrackerNetwork
+    @_spi(Sending) @testable import TrackerNetwork
 
     /// The fake serves webhooks as docs/airtable-webhooks.md says Airtable does, for a client that polls: create, list,
     /// refresh, delete, payloads read from any cursor, and the refusals.

@@ -4,7 +4,7 @@ import Testing
 
 @testable import TrackerAPI
 @testable import TrackerModel
-@testable import TrackerNetwork
+@_spi(Sending) @testable import TrackerNetwork
 @testable import TrackerSystem
 @testable import tracker
 @testable import TrackerOperations

@@ -110,6 +110,23 @@
             #expect(importing == ["TrackerOperations/Session/Session+Writing.swift"])
         }
 
+        /// Nothing outside the network layer and the client can build a request or send one: `HTTPRequest`'s
+        /// initialiser and `NetworkHelper`'s `send` and `download` are `@_spi(Sending)`, so any other file that tries
+        /// does not compile; the client's files are the only ones that import them (broken by one more importer,
+        /// which is what a way round the write gate would need).
+        @Test func onlyTheClientBuildsAndSendsRequests() throws {
+            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources")
+            let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".swift") }
+            let importing = try files.filter {
+                try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8).contains(
+                    "@_spi(Sending) import")
+            }
+            #expect(!importing.isEmpty)
+            #expect(importing.filter { !$0.hasPrefix("TrackerAPI/") } == [])
+        }
+
         /// The webhook writes (make a hook, make serve's doorbell, refresh one) are the write gate's one named
         /// exception: outside the API, only the doorbell's keeper sees them (broken by one more importer).
         @Test func onlyTheDoorbellKeeperSeesTheWebhookWrites() throws {

@@ -3,7 +3,7 @@ import Testing
 
 import TrackerAPI
 @testable import TrackerModel
-@testable import TrackerNetwork
+@_spi(Sending) @testable import TrackerNetwork
 @testable import TrackerOperations
 import TrackerSystem
 
