@@ -24,9 +24,6 @@ struct WatchState {
 /// and trusted only while it is alive and tracker's: enabled, its known expiry (moved 7 days on by each poll) ahead of
 /// the server's time, its payloads free of errors. Otherwise another is found or made and the tables read whole.
 extension BaseCopy {
-    /// How long a hook lives after it was last polled or refreshed.
-    static let hookLifetime = 7 * 86400.0
-
     /// Finds the base's webhook (the one remembered, else one made as tracker makes them) or makes it. Without the
     /// scope or the creator's permission, deletions are watched by listing ids.
     func watchState() async throws -> WatchState {
@@ -39,7 +36,7 @@ extension BaseCopy {
             return WatchState(watch: .idListing(because: reason), cursor: 1, expires: nil)
         case .hook(let hook):
             // A hook made without an expiry in its answer lives 7 days from now, as Airtable's do.
-            let expires = hook.expires ?? client.network.serverClock.now().map { $0 + Self.hookLifetime }
+            let expires = hook.expires ?? client.network.serverClock.now().map { $0 + WebhookLife.lifetime }
             return WatchState(watch: .webhook(id: hook.id), cursor: hook.cursorForNextPayload, expires: expires)
         }
     }
@@ -76,7 +73,7 @@ extension BaseCopy {
                     return found.changed[tableID] != nil
                 })
             // Listing payloads moved an active hook's expiry 7 days on from the answer.
-            let expires = found.answeredAt.map { $0 + Self.hookLifetime } ?? hookExpires
+            let expires = found.answeredAt.map { $0 + WebhookLife.lifetime } ?? hookExpires
             return (news, WatchState(watch: .webhook(id: id), cursor: found.next, expires: expires))
         case .failure(let error):
             guard case .http(404, _) = error else { throw error }
@@ -90,16 +87,14 @@ extension BaseCopy {
         return (TableNews(whole: missing.union(keptTables), changed: []), state)
     }
 
-    /// Refreshes the hook once fewer than 6 of its 7 days are left. A token whose user may poll but not refresh (an
+    /// Refreshes the hook as every hook is kept (`WebhookLife`). A token whose user may poll but not refresh (an
     /// editor) keeps it alive by polling alone, so a refusal changes nothing.
     private func keepHookAlive() async throws {
-        guard case .webhook(let id) = watch, let expires = hookExpires,
-            let now = client.network.serverClock.now(), expires - now < Self.refreshHookBelow, expires > now
-        else { return }
-        if case .success(let time) = await client.refreshWebhook(id),
-            let renewed = time.flatMap(ISOInstant.date)?.timeIntervalSince1970
+        guard case .webhook(let id) = watch, let now = client.network.serverClock.now() else { return }
+        if case .renewed(let expires?) = await WebhookLife(id: id, expires: hookExpires).refresh(
+            through: client, now: now)
         {
-            hookExpires = renewed
+            hookExpires = expires
         }
     }
 }

@@ -38,8 +38,6 @@ public actor BaseCopy {
     public static let margin = 60.0
     /// How often deletions are looked for without a webhook.
     public static let idListingInterval = 300.0
-    /// A hook with fewer days than this left is refreshed.
-    static let refreshHookBelow = 6 * 86400.0
 
     package nonisolated let client: ProjectAPIClient
     let taskTable: TaskTable?

@@ -46,35 +46,33 @@ package struct DoorbellKeeper: Sendable {
     }
 
     /// Keeps the doorbell until the task is cancelled.
-    func keep() async {
+    package func keep() async {
         var doorbell = load()
-        var refreshedAt = 0.0
         var quietUntil = 0.0
         while !Task.isCancelled {
-            let now = Date().timeIntervalSince1970
+            // Airtable's clock where it is known: the hook's expiry is Airtable's.
+            let now = client.network.serverClock.now() ?? Date().timeIntervalSince1970
             if doorbell == nil, now >= quietUntil {
                 switch await client.createDoorbell(notificationURL: notificationURL) {
                 case .success(let made):
                     doorbell = made
-                    refreshedAt = now
                     save(made)
                 case .failure(let error):
                     // No scope, not the base's creator, ten hooks already: the copy is polled as before.
                     say("warning: Airtable's pings are off (\(error.message)); the copy is polled on a timer")
                     quietUntil = now + 3600
                 }
-            } else if let kept = doorbell, now - refreshedAt > 86_400 || (kept.expires ?? 0) < now + 86_400 {
-                switch await client.refreshWebhook(kept.id) {
-                case .success(let expiry):
-                    doorbell?.expirationTime = expiry ?? kept.expirationTime
-                    refreshedAt = now
-                    if let doorbell { save(doorbell) }
-                case .failure(let error):
-                    // Gone (expired, deleted): made again at once; anything else is tried again in an hour.
-                    if case .http(let status, _) = error, status == 404 {
-                        doorbell = nil
-                    } else {
-                        refreshedAt = now - 86_400 + 3600
+            } else if let kept = doorbell, now >= quietUntil {
+                // Kept as every hook is (`WebhookLife`); one whose expiry is unknown is refreshed to learn it.
+                let life = WebhookLife(id: kept.id, expires: kept.expires)
+                if kept.expires == nil || life.isDue(now: now) {
+                    switch await life.refresh(through: client, now: now, always: true) {
+                    case .renewed(let expires):
+                        doorbell?.expirationTime =
+                            expires.map { ISOInstant.text(Date(timeIntervalSince1970: $0)) } ?? kept.expirationTime
+                        if let doorbell { save(doorbell) }
+                    case .gone: doorbell = nil
+                    case .kept: quietUntil = now + 3600
                     }
                 }
             }
