@@ -67,7 +67,7 @@ enum FileToolRuns {
         var written: [String] = []
         var heard: (@Sendable (Int, Int) -> Void)? = nil
         if let progress = call.progress { heard = { progress.report(bytes: $0, of: $1) } }
-        let interruption = call.scope.interruption
+        let interruption = call.scope.interruption ?? Interruption()
         _ = try await call.opener.perform(files) { session in
             let read = try await files.run(in: session)
             // The directory is the root's, resolved when the arguments were read: absolute already.

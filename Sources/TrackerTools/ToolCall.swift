@@ -17,7 +17,7 @@ package struct ToolCall: Sendable {
     package let tool: MCPTool
     package let plan: ToolArguments.Plan
     package let today: CalendarDate
-    package let scope: CallScope
+    package let scope: Workspace.Scope
     package let progress: ProgressSink?
     package let host: ToolHost
 

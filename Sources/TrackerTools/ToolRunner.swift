@@ -24,7 +24,6 @@ package struct ToolRunner: Sendable {
 
     /// The result of `tools/call` (without the era's own members): the command's stable JSON, or its failure.
     package func call(_ tool: MCPTool, arguments: JSONValue?, call: Call, progress: ProgressSink?) async -> JSONValue {
-        let scope = CallScope(interruption: call.interruption, person: call.person)
         var heard: (@Sendable (Int) -> Void)? = nil
         if let progress { heard = { progress.report(records: $0) } }
         // A call is someone looking: a team's copy that slowed while nobody did is brought up to date first.
@@ -32,7 +31,7 @@ package struct ToolRunner: Sendable {
         host.beginTurn(heard)
         do {
             let plan = try ToolArguments(tool: tool, root: root).plan(arguments)
-            let structured = try await run(tool, plan, scope: scope, progress: progress)
+            let structured = try await run(tool, plan, call: call, progress: progress)
             return Self.success(structured)
         } catch {
             return Self.failure(error, concealing: [host.token(), call.person?.token].compactMap { $0 })
@@ -40,12 +39,13 @@ package struct ToolRunner: Sendable {
     }
 
     /// The tool's own run, given the call; anything but an `AppError` it throws is the server's fault, said as one.
-    private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, scope: CallScope, progress: ProgressSink?)
+    private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, call: Call, progress: ProgressSink?)
         async throws(AppError) -> JSONValue
     {
-        let call = ToolCall(
-            tool: tool, plan: plan, today: CalendarDate(host.now(), in: host.timeZone), scope: scope,
-            progress: progress, host: host)
+        // The call's day, who asks and its Ctrl-C: the one scope its sessions are opened in.
+        let today = CalendarDate(host.now(), in: host.timeZone)
+        let scope = Workspace.Scope(today: today, personToken: call.person?.token, interruption: call.interruption)
+        let call = ToolCall(tool: tool, plan: plan, today: today, scope: scope, progress: progress, host: host)
         do {
             return try await tool.run(call)
         } catch let error as AppError {
@@ -168,7 +168,7 @@ package final class ProgressSink: Sendable {
 /// the clock, the files an upload names checked as the command line checks them, the start of a call's turn for the
 /// copies of the tables, and the token a failure must never show.
 package struct ToolHost: Sendable {
-    package var opener: @Sendable (CallScope) -> SessionOpener
+    package var opener: @Sendable (Workspace.Scope) -> SessionOpener
     package var now: @Sendable () -> Date
     package var timeZone: Zone
     package var checkUploads: @Sendable (_ paths: [String], _ command: String) throws -> [UploadFile]
@@ -181,7 +181,7 @@ package struct ToolHost: Sendable {
 
     /// Each value given.
     package init(
-        opener: @escaping @Sendable (CallScope) -> SessionOpener, now: @escaping @Sendable () -> Date,
+        opener: @escaping @Sendable (Workspace.Scope) -> SessionOpener, now: @escaping @Sendable () -> Date,
         timeZone: Zone, checkUploads: @escaping @Sendable ([String], String) throws -> [UploadFile],
         beginTurn: @escaping @Sendable ((@Sendable (Int) -> Void)?) -> Void,
         token: @escaping @Sendable () -> String?, version: String
@@ -193,18 +193,5 @@ package struct ToolHost: Sendable {
         self.checkUploads = checkUploads
         self.beginTurn = beginTurn
         self.token = token
-    }
-}
-
-/// What varies with each call, given to the sessions it opens: its Ctrl-C, and who asks.
-package struct CallScope: Sendable {
-    /// What a cancellation of the call cleans up (a file half downloaded).
-    package var interruption: Interruption
-    /// The person the transport says asks (`serve`'s bearer); nil: the server's own configuration.
-    package var person: Person?
-
-    package init(interruption: Interruption, person: Person? = nil) {
-        self.interruption = interruption
-        self.person = person
     }
 }

@@ -21,10 +21,11 @@ package final class Workspace: Sendable {
         /// Who asks, when not the configuration's own token (`serve`: the bearer's personal access token): the
         /// sessions read and write as that person, while the face's copies keep themselves up to date with its own.
         package var personToken: String?
+        /// What a cancellation of the call cleans up (a file half downloaded); nil: the face's own.
+        package var interruption: Interruption?
 
-        package init(today: CalendarDate? = nil, personToken: String? = nil) {
-            self.today = today
-            self.personToken = personToken
+        package init(today: CalendarDate? = nil, personToken: String? = nil, interruption: Interruption? = nil) {
+            (self.today, self.personToken, self.interruption) = (today, personToken, interruption)
         }
     }
 

@@ -118,10 +118,7 @@ extension Runner {
         // The face's one workspace for the server's life; each call brings its day and who asks (a call's
         // interruption is the tool runner's, which cleans up after a cancelled call).
         var host = ToolHost(
-            opener: { scope in
-                let today = CalendarDate(served.now(), in: served.timeZone)
-                return workspace.opener(scope: Workspace.Scope(today: today, personToken: scope.person?.token))
-            }, now: served.now, timeZone: served.timeZone,
+            opener: { workspace.opener(scope: $0) }, now: served.now, timeZone: served.timeZone,
             checkUploads: { paths, command in
                 try UploadChecks.files(paths, command: command, relativeTo: served.currentDirectory)
             }, beginTurn: { served.copies?.beginTurn(observing: $0) },
