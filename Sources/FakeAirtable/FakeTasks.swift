@@ -46,8 +46,8 @@ public struct FakeTaskSpec: Sendable {
 /// The template's Tasks table (docs/airtable.md "The template", "The other tables"): its fields, the tasks a fake base
 /// starts with, and the
 /// inverse link Airtable keeps between a task's "Design project" and a project's "Tasks".
-enum FakeTasks {
-    static let tableID = "tblFAKEtasks00001"
+public enum FakeTasks {
+    public static let tableID = "tblFAKEtasks00001"
 
     /// The template's fields, renamed as `renamed` says (`["Time estimate (days)": "Days"]`); `projectsTableID` is what
     /// "Design project" links to.

@@ -50,7 +50,7 @@ extension OpenBoard {
                 try await listing.read(reader) { page in
                     // The tasks are counted once the projects' first page is in: beside the rest of the listing, and
                     // never ahead of the copy's first read of the projects.
-                    if tasks == nil { tasks = Self.taskSummaryRead(session) }
+                    if tasks == nil { tasks = Self.taskSummaryRead(session, first: first, host: host) }
                     projects += page
                     guard first else { return }
                     input.yield(.page(page.filter { !$0.isComplete }.map { BoardCard($0) }, first: true))
@@ -70,7 +70,7 @@ extension OpenBoard {
                     if let shared = await upkeep.sharedState() { input.yield(.readsFrom(shared)) }
                     input.yield(.deletions(Self.deletionsText(watch)))
                 }
-                if let summary = try? await (tasks ?? Self.taskSummaryRead(session))?.value {
+                if let summary = try? await (tasks ?? Self.taskSummaryRead(session, first: first, host: host))?.value {
                     summary.fill(&all)
                     input.yield(.tasks(summary.byProject))
                 }
@@ -83,15 +83,26 @@ extension OpenBoard {
 
     /// Each project's tasks counted (done, total, assignees), in one listing of the fields that takes; nil when the
     /// base has no Tasks table.
-    private static func taskSummaryRead(_ session: Session) -> Task<TaskSummary, Error>? {
-        guard let layout = try? session.taskLayout() else { return nil }
-        var query = ListQuery.picking(Selection<ProjectTask>(formula: nil, keeps: Selection.every))
-        query.fields =
-            layout.table == nil ? nil : BaseCopies.boardTaskWords.compactMap { layout.fields[$0] }
-        let reader = session.reader
+    ///
+    /// Every task is read: on the first screen, through the board's copy when it keeps one (a session opened with the
+    /// schema), not the cold session's Airtable, so a big base's tasks are read whole once when the board opens, not
+    /// once for the first screen and again when the copy makes itself (10,100 tasks: 101 pages).
+    private static func taskSummaryRead(_ session: Session, first: Bool, host: BoardHost) -> Task<TaskSummary, Error>? {
+        guard (try? session.taskLayout()) != nil else { return nil }
         return Task {
+            var reading = session
+            if first, session.upkeep == nil, session.surroundings.copies != nil {
+                reading = try await host.opener.session(.schemaFirst)
+                reading.upkeep?.beginTurn()
+            }
+            let layout = try reading.taskLayout()
+            var query = ListQuery.picking(Selection<ProjectTask>(formula: nil, keeps: Selection.every))
+            query.fields =
+                layout.table == nil ? nil : BaseCopies.boardTaskWords.compactMap { layout.fields[$0] }
             var summary = TaskSummary()
-            try await reader.listTasks(in: layout.client, query) { page in for task in page { summary.count(task) } }
+            try await reading.reader.listTasks(in: layout.client, query) { page in
+                for task in page { summary.count(task) }
+            }
             return summary
         }
     }

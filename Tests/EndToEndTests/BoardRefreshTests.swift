@@ -64,3 +64,25 @@ extension BoardTests {
         board.close()
     }
 }
+
+extension BoardTests {
+    /// A board opening on a base reads every task once: its first screen counts them through the copy it keeps, not
+    /// once from Airtable for the first screen and again when the copy makes itself (broken by counting the first
+    /// screen's tasks through the cold session: every task page is read twice).
+    func testABoardOpeningReadsEveryTaskOnce() throws {
+        var options = FakeAirtable.Options()
+        options.tasks = FakeAirtable.generatedTasks(count: 450, projects: 90)
+        try startFake(records: FakeAirtable.generatedProjects(count: 90), options: options)
+        let board = try BoardSession(tracker(), ["board", "--every", "5"], width: 120)
+        board.wait(for: "deletions by webhook")
+        // Two refreshes after the copy is made: each reads what changed, never the tasks whole.
+        let until = Date().addingTimeInterval(11)
+        while Date() < until { usleep(200_000) }
+        let taskPages = fake.recordLog.filter {
+            $0.method == "GET" && ($0.path.hasSuffix("/Tasks") || $0.path.hasSuffix("/" + FakeTasks.tableID))
+        }
+        XCTAssertEqual(taskPages.count, 5, "\(taskPages.map(\.path))")
+        board.press("q")
+        XCTAssertEqual(board.status(), 0)
+    }
+}
