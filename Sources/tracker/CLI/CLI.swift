@@ -64,18 +64,11 @@ enum CLI {
     /// that is wrong costs a load or a wait for one, never a result.
     static func loadsTransportAtStart(_ arguments: [String]) -> Bool {
         if arguments.contains("--help") || arguments.contains("-h") { return false }
-        // The command is the first word that is neither a flag nor a global flag's value (else the first word).
-        let valued = Set(CommandSpec.globalFlags.filter { $0.value != nil }.map(\.name))
-        let index = arguments.indices.first { index in
-            !arguments[index].hasPrefix("-") && (index == 0 || !valued.contains(arguments[index - 1]))
-        }
-        guard let command = index.map({ arguments[$0] }) ?? arguments.first else { return false }
-        // Each command says it on its spec; the version (a flag) and completion's hidden word are not in the registry.
-        switch command {
-        case "-V", Version.spec.name: return Version.spec.loadsTransportAtStart
-        case CompletionNames.command: return false
-        default: return CommandRegistry.spec(named: command)?.loadsTransportAtStart ?? true
-        }
+        // The command's word as the parser finds it; none (the version, bare help): nothing to send.
+        guard let command = Invocation.findCommand(arguments).map({ arguments[$0] }) else { return false }
+        // Each command says it on its spec; completion's hidden word is not in the registry.
+        if command == CompletionNames.command { return false }
+        return CommandRegistry.spec(named: command)?.loadsTransportAtStart ?? true
     }
 
     /// Prints `tracker: <message>` and the hint on stderr, and returns the error's exit code.

@@ -96,7 +96,9 @@ extension Invocation {
 
     /// The index of the subcommand word: the first bare word that is not the value of a flag (global or any
     /// command's, so `tracker --limit 5 list` finds list).
-    private static func findCommand(_ arguments: [String]) -> Int? {
+    /// Where the command's word is on the line: the first word that is neither a flag nor a flag's value. The parser
+    /// finds it so, and so does the guess made before parsing of whether libcurl starts loading at once.
+    static func findCommand(_ arguments: [String]) -> Int? {
         // The usual line starts with its command: no flag's value to step over, so no spec is needed to find it.
         if let first = arguments.first, !first.hasPrefix("-") { return 0 }
         let valued = Set(
