@@ -47,29 +47,48 @@ package struct BoardWatch: Sendable, Equatable {
 extension BoardWatch {
     /// Calls `tick` at each check's moment, worked out after each: the board's interval while someone looks, slower
     /// while nobody does or the month's background share requires (the month's count read once a check); a look after
-    /// it slowed brings the next check forward to now.
+    /// it slowed brings the next check forward to now. Once Airtable says the month is spent (found by any read: the
+    /// first screen's, another face's), checks hold to one in 10 minutes from the last, and no look brings one
+    /// forward: only a person's refresh key asks sooner.
     static func ticking(
         every: Double, watch: Locked<BoardWatch>, usage: any UsageLedger, configuration: Configuration,
-        tick: @escaping @Sendable () -> Void
+        wallClock: @escaping @Sendable () -> Double = { Double(time(nil)) }, tick: @escaping @Sendable () -> Void
     ) -> Task<Void, Never> {
         let (calls, share) = (configuration.plan?.calls, configuration.backgroundShare)
         return Task {
-            var due = MonotonicClock.now() + every
+            // The board's first read starts as the ticking does.
+            var last = MonotonicClock.now()
+            var due = last + every
+            var heldUntil = 0.0
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 250_000_000)
                 if Task.isCancelled { return }
                 let now = MonotonicClock.now()
+                guard now >= heldUntil else { continue }
                 let woken = watch.withLock { $0.pace.idleRounds == 0 && due - now > every }
                 guard now >= due || woken else { continue }
+                if now - last < PollingPace.spentRetry, Self.isSpent(usage.thisMonth(), at: wallClock()) {
+                    heldUntil = last + PollingPace.spentRetry
+                    due = heldUntil
+                    continue
+                }
                 tick()
+                last = now
                 let pace = watch.withLock { watch in
                     watch.tickEnded()
                     return watch.pace
                 }
-                let interval = pace.interval(
-                    month: usage.thisMonth(), at: Double(time(nil)), monthlyCalls: calls, backgroundShare: share)
+                let (month, wall) = (usage.thisMonth(), wallClock())
+                let interval = pace.interval(month: month, at: wall, monthlyCalls: calls, backgroundShare: share)
                 due = MonotonicClock.now() + interval
+                if Self.isSpent(month, at: wall) { heldUntil = due }
             }
         }
+    }
+
+    /// Whether Airtable said the month of `time` is spent.
+    static func isSpent(_ month: MonthUsage?, at time: Double) -> Bool {
+        guard let spent = month?.spentAt else { return false }
+        return MonthUsage.month(at: spent) == MonthUsage.month(at: time)
     }
 }
