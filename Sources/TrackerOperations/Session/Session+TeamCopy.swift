@@ -43,11 +43,20 @@ extension Session {
         return configuration.teamCopyRedis
     }
 
+    /// The process's one connection to the Redis at `address` (the engine's, which the budget, the locks and the
+    /// counts use): every session's shared schema, copy store and writes' answers go through it, not a connection of
+    /// their own. A copy kept in another Redis than the engine's gets its own.
+    static func connection(to address: RedisAddress, _ surroundings: SessionSurroundings) -> RedisConnection {
+        if let team = surroundings.coordination as? TeamCoordination, team.connection.address == address {
+            return team.connection
+        }
+        return RedisConnection(address: address)
+    }
+
     /// The schema the team shares through Redis, when a session opened with these takes part in the team's copy.
     static func teamSchema(_ configuration: Configuration, _ surroundings: SessionSurroundings) -> TeamSchema? {
         guard let address = teamAddress(configuration, surroundings) else { return nil }
-        return TeamSchema(
-            owner: configuration.budgetOwner, connection: RedisConnection(address: address))
+        return TeamSchema(owner: configuration.budgetOwner, connection: connection(to: address, surroundings))
     }
 
     /// This process's part in the team's copy of the tables `copy` keeps (the fields kept are part of its keys).
@@ -58,7 +67,7 @@ extension Session {
         let layout = names + "\u{0}" + "\(copy.projectFields ?? ["*"]) \(copy.taskFields ?? ["*"])"
         let keys = TeamCopyStore.Keys(
             owner: configuration.budgetOwner, table: projectsTable, layout: layout)
-        let store = TeamCopyStore(keys: keys, connection: RedisConnection(address: address))
+        let store = TeamCopyStore(keys: keys, connection: Self.connection(to: address, surroundings))
         var settings = TeamCopy.Settings(
             every: configuration.teamCopyEvery, layout: layout, names: names, poller: thisProcessName())
         settings.everyField = everyField
@@ -92,7 +101,7 @@ extension Session {
             }
         }
         let writer = TeamWriter(
-            connection: RedisConnection(address: address), owner: configuration.budgetOwner, names: names)
+            connection: Self.connection(to: address, surroundings), owner: configuration.budgetOwner, names: names)
         let clock = client.serverClock
         return TeamWriteThrough(base: observer, writer: writer, serverNow: { clock.now() })
     }

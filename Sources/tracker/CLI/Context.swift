@@ -160,7 +160,10 @@ struct Context: Sendable {
     }
 
     /// The one place the engine is chosen: the team's Redis when the configuration names one, else this machine's
-    /// runtime directory. A process keeps one connection to a Redis for all its commands (a server's many calls).
+    /// runtime directory. A process keeps one engine, and one connection, a Redis for all its commands and sessions (a
+    /// server's many calls): the budget, the locks, the month's counts, the shared schema and the writes' answers. The
+    /// team's copy adds two of its own, for its blocking reads of the news and its long scripts, and a signal's last
+    /// release opens a short one.
     @Sendable static func sharedCoordination(
         _ configuration: Configuration, _ directory: RuntimeDirectory, warn: @escaping @Sendable (String) -> Void
     ) -> any Coordination {
