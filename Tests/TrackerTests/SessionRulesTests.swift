@@ -127,6 +127,20 @@
             #expect(importing.filter { !$0.hasPrefix("TrackerAPI/") } == [])
         }
 
+        /// The session is read in few places: at most 12 files extend it (the layout's bound; broken by one more).
+        @Test func theSessionIsExtendedInTwelveFilesAtMost() throws {
+            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("Sources")
+            let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".swift") }
+            let extending = try files.filter {
+                try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8).split(separator: "\n")
+                    .contains { $0.hasPrefix("extension Session {") || $0.hasPrefix("extension Session:") }
+            }
+            #expect(extending.count >= 2)
+            #expect(extending.count <= 12, "\(extending.sorted())")
+        }
+
         /// The webhook writes (make a hook, make serve's doorbell, refresh one) are the write gate's one named
         /// exception: outside the API, only the doorbell's keeper sees them (broken by one more importer).
         @Test func onlyTheDoorbellKeeperSeesTheWebhookWrites() throws {
