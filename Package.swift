@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layers, each a target that imports only those below it, so an upward import does not compile:
-//   tracker (the command line, which starts the other faces) → TrackerBoard, TrackerMCP, TrackerServe (faces that never
-//   import each other; the two MCP faces frame TrackerTools' one server) → TrackerOperations → TrackerAPI → TrackerNetwork → TrackerSystem → TrackerModel
+//   tracker (the command line, which starts the other faces) → TrackerBoard, TrackerStdio, TrackerServe (faces that never
+//   import each other; the two MCP faces frame TrackerMCP's one server) → TrackerOperations → TrackerAPI → TrackerNetwork → TrackerSystem → TrackerModel
 // and beside them FakeAirtable (→ TrackerSystem), the loopback Airtable that `tracker demo` serves.
 let package = Package(
     name: "tracker",
@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(
             name: "tracker",
             dependencies: [
-                "TrackerBoard", "TrackerMCP", "TrackerServe", "TrackerTools", "TrackerOperations", "TrackerAPI",
+                "TrackerBoard", "TrackerStdio", "TrackerServe", "TrackerMCP", "TrackerOperations", "TrackerAPI",
                 "FakeAirtable",
                 "CTerminal",
             ],
@@ -44,13 +44,13 @@ let package = Package(
         // The Model Context Protocol's one server, below the two faces that frame it: the tool table, each tool's
         // arguments decoded into its command's named arguments and its operation run in a session the executable opens,
         // the outcome's JSON, the protocol's eras and conversations. Not a face: it reads and writes no stream itself.
-        .target(name: "TrackerTools", dependencies: ["TrackerOperations"]),
-        // `tracker mcp`, a face of its own: TrackerTools' server framed as JSON-RPC over stdio (a message a line, one
+        .target(name: "TrackerMCP", dependencies: ["TrackerOperations"]),
+        // `tracker mcp`, a face of its own: TrackerMCP's server framed as JSON-RPC over stdio (a message a line, one
         // conversation for the process's life). It imports no other face.
-        .target(name: "TrackerMCP", dependencies: ["TrackerTools"]),
-        // `tracker serve`, a face of its own: TrackerTools' server framed by HTTP, who asks (the doorkeeper), the
+        .target(name: "TrackerStdio", dependencies: ["TrackerMCP"]),
+        // `tracker serve`, a face of its own: TrackerMCP's server framed by HTTP, who asks (the doorkeeper), the
         // service's health, metrics and log. It imports no other face.
-        .target(name: "TrackerServe", dependencies: ["TrackerTools", "TrackerHTTP"]),
+        .target(name: "TrackerServe", dependencies: ["TrackerMCP", "TrackerHTTP"]),
         // The team's layer over Redis: its engine (the base's budget and month, the write locks, their scripts), the copy
         // of a base's tables one process polls and the others follow (its store, scripts and lease), the writes put into
         // it, the schema the team shares. Between the API and the operations.
@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(
             name: "TrackerTests",
             dependencies: [
-                "tracker", "TrackerOperations", "TrackerBoard", "TrackerMCP", "TrackerTools", "FakeAirtable",
+                "tracker", "TrackerOperations", "TrackerBoard", "TrackerStdio", "TrackerMCP", "FakeAirtable",
                 "LoopbackTLS", "TrackerHTTP",
             ]),
         // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.

@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import TrackerHTTP
-import TrackerTools
+import TrackerMCP
 import TrackerModel
 import TrackerSystem
 

@@ -9,7 +9,7 @@ import TrackerNetwork
 import TrackerOperations
 import TrackerSystem
 import TrackerTeam
-import TrackerTools
+import TrackerMCP
 
 /// `tracker serve` from its flags to its end: the face, its sign-in and grants' store, Airtable's doorbell, the
 /// health and the month's figures, all from the one workspace the executable hands it. The executable only parses

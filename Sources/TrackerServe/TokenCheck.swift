@@ -1,4 +1,4 @@
-import TrackerTools
+import TrackerMCP
 import TrackerModel
 import TrackerSystem
 

@@ -4,8 +4,8 @@ import Testing
 @testable import TrackerModel
 @testable import TrackerSystem
 @testable import tracker
+@testable import TrackerStdio
 @testable import TrackerMCP
-@testable import TrackerTools
 @testable import TrackerOperations
 
 /// The MCP face's pure parts: messages read, tools made from the registry, arguments turned into command lines, the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TrackerTools
+@testable import TrackerMCP
 @testable import TrackerServe
 @testable import TrackerSystem
 

@@ -6,7 +6,7 @@
 import TrackerModel
 import TrackerNetwork
 import TrackerSystem
-import TrackerTools
+import TrackerMCP
 
 /// serve as its own OAuth 2.1 authorization server, chained to Airtable's: clients register and send a person here;
 /// the person allows on serve's consent page, then grants serve's Airtable integration; serve keeps that Airtable

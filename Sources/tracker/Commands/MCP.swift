@@ -10,8 +10,8 @@ import Dispatch
     import Darwin
 #endif
 import TrackerModel
+import TrackerStdio
 import TrackerMCP
-import TrackerTools
 import TrackerOperations
 import TrackerSystem
 

@@ -4,7 +4,7 @@
     import Foundation
 #endif
 import TrackerModel
-import TrackerTools
+import TrackerMCP
 import TrackerOperations
 import TrackerServe
 import TrackerSystem

@@ -5,7 +5,7 @@
 #endif
 import TrackerModel
 import TrackerSystem
-import TrackerTools
+import TrackerMCP
 
 /// `tracker mcp`'s framing of the one MCP server: a message a line on stdin, answers written to the protocol's
 /// descriptor as the work ends, one conversation for the life of the process.

@@ -9,7 +9,7 @@ import TrackerOperations
 import TrackerSystem
 
 /// The Model Context Protocol's server: the tools, their runner, and the answer to each message, whatever carries it.
-/// Two faces frame it: `tracker mcp` on stdin and stdout (TrackerMCP's `StdioFraming`, one conversation for the life
+/// Two faces frame it: `tracker mcp` on stdin and stdout (TrackerStdio's `StdioFraming`, one conversation for the life
 /// of the process) and `tracker serve` over HTTP (a conversation a session, or one a request).
 package final class MCPServer: Sendable {
     package let tools: [MCPTool]
