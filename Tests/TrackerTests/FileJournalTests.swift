@@ -95,7 +95,7 @@ import TrackerSystem
     /// A journal that cannot keep the entry says so: the write is then not sent (exit 75).
     @Test func aJournalThatCannotBeKeptStopsTheWrite() throws {
         let file = directory() + "/not-a-directory"
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         let journal = FileJournal(directory: file + "/journal", now: { now })
         #expect(throws: AppError.self) { try journal.keep(update(at: now)) }
         do {
