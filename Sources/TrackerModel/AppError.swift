@@ -48,6 +48,9 @@ public enum AppError: Error, Equatable, Sendable {
     case network(String)
     /// A library tracker needs is not installed (libcurl); the text says how to install it.
     case missingSupport(String)
+    /// The journal could not keep the write's entry (its Redis refused or is away, its file could not be written):
+    /// the write is not sent, since a write that cannot be undone is not what the person set up.
+    case journalUnavailable(String)
     /// A server face could not listen where it was asked to (the port taken, the address not this machine's).
     case cannotListen(address: String, reason: String)
     /// The TLS connection failed, mostly a certificate this machine does not trust; retrying cannot help.
@@ -110,7 +113,7 @@ extension AppError {
         case .rateLimited, .waitRefused, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown,
             .commentOutcomeUnknown,
             .uploadOutcomeUnknown,
-            .lockTimeout, .teamLockUnavailable, .teamLockLost:
+            .lockTimeout, .teamLockUnavailable, .teamLockLost, .journalUnavailable:
             .temporaryFailure
         case .network, .tls, .badResponse, .missingSupport, .redisUnreachable, .redisRefusesWrites, .cannotListen:
             .unavailable
@@ -176,6 +179,7 @@ extension AppError {
         case .tls(let host, let reason): "cannot make a secure connection to \(host): \(reason)"
         case .missingSupport(let text): text
         case .cannotListen(let address, let reason): "cannot listen on \(address) (\(reason))"
+        case .journalUnavailable(let why): "the journal could not keep this write, so nothing was written: \(why)"
         case .badResponse(let text): "unexpected answer from Airtable: \(text)"
         case .requestOutcomeUnknown(let cause): "\(cause); the request may or may not have been applied"
         case .createOutcomeUnknown(let name, let waited, let noun):
@@ -241,6 +245,8 @@ extension AppError {
         case .timedOut: "Check your connection, or raise --timeout / timeoutSeconds."
         case .network: "Check your connection and the endpoint; try again later."
         case .cannotListen: "Another program may hold the port: choose another with --listen ADDR:PORT."
+        case .journalUnavailable:
+            "Try again once the journal's Redis or state directory takes writes, or set \"journal\": \"best-effort\" to write without it."
         case .tls:
             "tracker trusts the system's CA certificates. Behind a TLS-inspecting proxy, install its CA: copy it to /usr/local/share/ca-certificates/ and run 'sudo update-ca-certificates'."
         case .badResponse: "Airtable may be having problems; try again later."

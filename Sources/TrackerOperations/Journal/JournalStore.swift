@@ -1,0 +1,138 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import TrackerModel
+
+/// Where the journal is kept: the team's Redis when there is one (every machine sees every entry), else this
+/// machine's state directory. Entries live 30 days and the newest 10,000 are kept.
+package protocol JournalStore: Sendable {
+    /// Keeps `entry`, a new one or a later state of one kept; throws when it cannot, and the write is then not sent.
+    func keep(_ entry: JournalEntry) throws(AppError)
+    /// The entries newest first, at most `limit`, opened at or after `since` (seconds since 1970).
+    func entries(limit: Int, since: Double?) throws(AppError) -> [JournalEntry]
+    /// The entry with this id; nil when there is none (or it was dropped).
+    func entry(_ id: String) throws(AppError) -> JournalEntry?
+    /// Where it is kept, in words.
+    var keeper: String { get }
+}
+
+/// How long entries live and how many are kept.
+package enum JournalBounds {
+    package static let days = 30.0
+    package static let entries = 10_000
+    package static var seconds: Double { days * 86_400 }
+}
+
+/// The journal in this machine's state directory: `journal.jsonl`, 0600, one entry a line. A later state of an entry
+/// is appended as a line of its own (the last one read wins), so keeping an entry costs one short write, never a
+/// rewrite; the file is compacted (each entry once, none older than 30 days, the newest 10,000) once it has grown to
+/// twice its size after the last compaction. Changes are made under an exclusive lock on `journal.lock`.
+package struct FileJournal: JournalStore {
+    package let directory: String
+    let now: @Sendable () -> Double
+    /// How many entries are kept, and the least size the file is compacted at (tests make both small).
+    let bound: Int
+    let compactFloor: Int
+
+    package init(
+        directory: String, now: @escaping @Sendable () -> Double, bound: Int = JournalBounds.entries,
+        compactFloor: Int = 256 * 1024
+    ) {
+        (self.directory, self.now, self.bound, self.compactFloor) = (directory, now, bound, compactFloor)
+    }
+
+    var path: String { directory + "/journal.jsonl" }
+    package var keeper: String { path }
+
+    package func keep(_ entry: JournalEntry) throws(AppError) {
+        let line = Array((entry.json.serialized() + "\n").utf8)
+        try locked { () throws(AppError) in
+            let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw Self.failure("open", path) }
+            defer { close(descriptor) }
+            fchmod(descriptor, 0o600)
+            // A line left cut short (a machine that stopped mid-write) is ended first, so this one stands alone.
+            var line = line
+            var last: UInt8 = 0
+            let end = lseek(descriptor, 0, SEEK_END)
+            if end > 0, pread(descriptor, &last, 1, end - 1) == 1, last != UInt8(ascii: "\n") {
+                line.insert(UInt8(ascii: "\n"), at: 0)
+            }
+            let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            // Kept before the write is sent: on the disk, not only in the system's cache.
+            guard written == line.count, fsync(descriptor) == 0 else { throw Self.failure("write", path) }
+            var status = stat()
+            if fstat(descriptor, &status) == 0, Int(status.st_size) > 2 * max(compactedSize(), compactFloor) {
+                try compact()
+            }
+        }
+    }
+
+    package func entries(limit: Int, since: Double?) throws(AppError) -> [JournalEntry] {
+        let oldest = max(since ?? 0, now() - JournalBounds.seconds)
+        return Array(try readAll().prefix(bound).filter { $0.at >= oldest }.prefix(limit))
+    }
+
+    package func entry(_ id: String) throws(AppError) -> JournalEntry? {
+        try readAll().prefix(bound).first { $0.id == id && $0.at >= now() - JournalBounds.seconds }
+    }
+
+    /// Every entry kept, each in its last state, newest first; a line that is not an entry is passed over.
+    func readAll() throws(AppError) -> [JournalEntry] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw Self.failure("read", path) }
+            return []
+        }
+        var latest: [String: JournalEntry] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let json = try? JSONParser.parse(Data(line)), let entry = JournalEntry(json: json) else { continue }
+            latest[entry.id] = entry
+        }
+        return latest.values.sorted { $0.at != $1.at ? $0.at > $1.at : $0.id > $1.id }
+    }
+
+    /// Each entry once, none older than 30 days, the newest 10,000: written beside the file, then put in its place.
+    private func compact() throws(AppError) {
+        let kept = try readAll().filter { $0.at >= now() - JournalBounds.seconds }.prefix(bound)
+        let text = kept.reversed().map { $0.json.serialized() + "\n" }.joined()
+        let temporary = path + ".new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Self.failure("compact", temporary) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw Self.failure("compact", path)
+        }
+        try? String(bytes.count).write(toFile: path + ".size", atomically: true, encoding: .utf8)
+    }
+
+    private func compactedSize() -> Int {
+        (try? String(contentsOfFile: path + ".size", encoding: .utf8)).flatMap { Int($0) } ?? 0
+    }
+
+    private func locked<T>(_ body: () throws(AppError) -> T) throws(AppError) -> T {
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw Self.failure("make", directory) }
+        let lock = open(directory + "/journal.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw Self.failure("lock", directory + "/journal.lock") }
+        flock(lock, LOCK_EX)
+        defer {
+            flock(lock, LOCK_UN)
+            close(lock)
+        }
+        return try body()
+    }
+
+    static func failure(_ doing: String, _ path: String) -> AppError {
+        .journalUnavailable("could not \(doing) \(path) (\(String(cString: strerror(errno))))")
+    }
+}

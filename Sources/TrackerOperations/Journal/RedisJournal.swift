@@ -1,0 +1,96 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import TrackerModel
+import TrackerNetwork
+import TrackerTeam
+
+/// The journal in the team's Redis, so every machine sees every entry: a hash of entries by id
+/// (`tracker:{<base>}:journal:entries`) and their order by time (`…:journal:order`), in one hash slot. Keeping an
+/// entry and dropping what is past 30 days or beyond the newest 10,000 is one script, so two machines keeping
+/// entries at once never leave one half kept.
+package struct RedisJournal: JournalStore {
+    let connection: RedisConnection
+    let entriesKey: String
+    let orderKey: String
+    let redis: String
+    let now: @Sendable () -> Double
+    let bound: Int
+
+    package init(
+        connection: RedisConnection, baseID: String, redis: String, now: @escaping @Sendable () -> Double,
+        bound: Int = JournalBounds.entries
+    ) {
+        let prefix = "tracker:{\(TeamCoordination.Keys.base(baseID))}:journal:"
+        (self.connection, self.entriesKey, self.orderKey) = (connection, prefix + "entries", prefix + "order")
+        (self.redis, self.now, self.bound) = (redis, now, bound)
+    }
+
+    package var keeper: String { "the team's Redis (\(redis))" }
+
+    /// KEYS: the entries, the order. ARGV: the id, the time, the entry, the oldest time kept, the bound.
+    static let keep = RedisScript(
+        #"""
+        redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+        redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+        local old = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[4])
+        local count = redis.call('ZCARD', KEYS[2]) - #old
+        local over = count - tonumber(ARGV[5])
+        if over > 0 then
+          local oldest = redis.call('ZRANGE', KEYS[2], #old, #old + over - 1)
+          for _, id in ipairs(oldest) do old[#old + 1] = id end
+        end
+        for i = 1, #old, 500 do
+          local part = {unpack(old, i, math.min(i + 499, #old))}
+          redis.call('HDEL', KEYS[1], unpack(part))
+          redis.call('ZREM', KEYS[2], unpack(part))
+        end
+        return #old
+        """#)
+
+    package func keep(_ entry: JournalEntry) throws(AppError) {
+        do throws(RedisFailure) {
+            _ = try connection.evaluate([
+                (
+                    Self.keep, [entriesKey, orderKey],
+                    [
+                        entry.id, String(entry.at), entry.json.serialized(), String(now() - JournalBounds.seconds),
+                        String(bound),
+                    ]
+                )
+            ])
+        } catch {
+            throw .journalUnavailable("\(keeper): \(error.problem(at: redis).message)")
+        }
+    }
+
+    package func entries(limit: Int, since: Double?) throws(AppError) -> [JournalEntry] {
+        let oldest = max(since ?? 0, now() - JournalBounds.seconds)
+        do throws(RedisFailure) {
+            let ids = try connection.command([
+                "ZREVRANGEBYSCORE", orderKey, "+inf", String(oldest), "LIMIT", "0", String(max(0, min(limit, bound))),
+            ])
+            guard case .array(let found?) = ids, !found.isEmpty else { return [] }
+            let names = found.compactMap(\.text)
+            guard case .array(let values?) = try connection.command(["HMGET", entriesKey] + names) else { return [] }
+            return values.compactMap { value in
+                value.text.flatMap { try? JSONParser.parse(Data($0.utf8)) }.flatMap(JournalEntry.init(json:))
+            }
+        } catch {
+            throw .journalUnavailable("\(keeper): \(error.problem(at: redis).message)")
+        }
+    }
+
+    package func entry(_ id: String) throws(AppError) -> JournalEntry? {
+        do throws(RedisFailure) {
+            let found = try connection.command(["HGET", entriesKey, id]).text
+            let entry = found.flatMap { try? JSONParser.parse(Data($0.utf8)) }.flatMap(JournalEntry.init(json:))
+            guard let entry, entry.at >= now() - JournalBounds.seconds else { return nil }
+            return entry
+        } catch {
+            throw .journalUnavailable("\(keeper): \(error.problem(at: redis).message)")
+        }
+    }
+}
