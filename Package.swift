@@ -86,11 +86,13 @@ let package = Package(
                 "tracker", "TrackerOperations", "TrackerBoard", "TrackerStdio", "TrackerMCP", "FakeAirtable",
                 "LoopbackTLS", "TrackerHTTP",
             ]),
-        // TrackerNetwork only for the test that the Redis script paces as PaceSchedule does.
+        // TrackerNetwork for the test that the Redis script paces as PaceSchedule does; TrackerOperations for the
+        // journal's Redis store against a real redis-server.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "FakeAirtable", "LoopbackTLS", "TrackerNetwork", "TrackerAPI", "TrackerTeam", "TrackerHTTP",
+                "TrackerOperations",
             ]),
     ]
 )
