@@ -94,20 +94,25 @@
             #expect(fake.recordLog.count == before + 2, "each listing is Airtable's")
         }
 
-        /// Only the session's own write routes see the client's writes: no other source file imports them. An
-        /// operation that calls `session.client.updateProjects` then does not compile (broken by one more import).
-        @Test func onlyTheSessionsWriteRoutesSeeTheClientsWrites() throws {
+        /// The project's Swift sources (paths under Sources/, sorted) whose text `matches`.
+        static func sources(where matches: (String) -> Bool = { _ in true }) throws -> [String] {
             let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("Sources")
             let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
                 .filter { $0.hasSuffix(".swift") }
-            #expect(files.count > 100)
-            var importing: [String] = []
-            for file in files {
-                let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-                if text.contains("@_spi(Writing) import") { importing.append(file) }
-            }
-            #expect(importing == ["TrackerOperations/Session/Session+Writing.swift"])
+            return try files.filter {
+                matches(try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8))
+            }.sorted()
+        }
+
+        /// Only the session's own write routes see the client's writes: no other source file imports them. An
+        /// operation that calls `session.client.updateProjects` then does not compile (broken by one more import).
+        @Test func onlyTheSessionsWriteRoutesSeeTheClientsWrites() throws {
+            #expect(try Self.sources().count > 100)
+            #expect(
+                try Self.sources { $0.contains("@_spi(Writing) import") } == [
+                    "TrackerOperations/Session/Session+Writing.swift"
+                ])
         }
 
         /// Nothing outside the network layer and the client can build a request or send one: `HTTPRequest`'s
@@ -115,27 +120,17 @@
         /// does not compile; the client's files are the only ones that import them (broken by one more importer,
         /// which is what a way round the write gate would need).
         @Test func onlyTheClientBuildsAndSendsRequests() throws {
-            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Sources")
-            let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
-                .filter { $0.hasSuffix(".swift") }
-            let importing = try files.filter {
-                try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8).contains(
-                    "@_spi(Sending) import")
-            }
+            let importing = try Self.sources { $0.contains("@_spi(Sending) import") }
             #expect(!importing.isEmpty)
             #expect(importing.filter { !$0.hasPrefix("TrackerAPI/") } == [])
         }
 
         /// The session is read in few places: at most 12 files extend it (the layout's bound; broken by one more).
         @Test func theSessionIsExtendedInTwelveFilesAtMost() throws {
-            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Sources")
-            let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
-                .filter { $0.hasSuffix(".swift") }
-            let extending = try files.filter {
-                try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8).split(separator: "\n")
-                    .contains { $0.hasPrefix("extension Session {") || $0.hasPrefix("extension Session:") }
+            let extending = try Self.sources { text in
+                text.split(separator: "\n").contains {
+                    $0.hasPrefix("extension Session {") || $0.hasPrefix("extension Session:")
+                }
             }
             #expect(extending.count >= 2)
             #expect(extending.count <= 12, "\(extending.sorted())")
@@ -144,15 +139,7 @@
         /// The webhook writes (make a hook, make serve's doorbell, refresh one) are the write gate's one named
         /// exception: outside the API, only the doorbell's keeper sees them (broken by one more importer).
         @Test func onlyTheDoorbellKeeperSeesTheWebhookWrites() throws {
-            let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Sources")
-            let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
-                .filter { $0.hasSuffix(".swift") }
-            let importing = try files.filter {
-                try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8).contains(
-                    "@_spi(Webhooks) import")
-            }
-            #expect(importing == ["TrackerServe/DoorbellKeeper.swift"])
+            #expect(try Self.sources { $0.contains("@_spi(Webhooks) import") } == ["TrackerServe/DoorbellKeeper.swift"])
         }
 
         /// An operation cannot put another client, reader or layout in its session's place: they are set in

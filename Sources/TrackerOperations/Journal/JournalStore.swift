@@ -9,6 +9,7 @@
     import Darwin
 #endif
 import TrackerModel
+import TrackerSystem
 
 /// Where the journal is kept: the team's Redis when there is one (every machine sees every entry), else this
 /// machine's state directory. Entries live 30 days and the newest 10,000 are kept.
@@ -133,6 +134,6 @@ package struct FileJournal: JournalStore {
     }
 
     static func failure(_ doing: String, _ path: String) -> AppError {
-        .journalUnavailable("could not \(doing) \(path) (\(String(cString: strerror(errno))))")
+        .journalUnavailable("could not \(doing) \(path) (\(POSIX.describe(errno)))")
     }
 }

@@ -113,8 +113,6 @@ extension Runner {
         var request = ServeLaunch.Request()
         (request.listen, request.publicURL, request.origins) = (options.listen, options.publicURL, options.origins)
         request.readOnly = options.readOnly
-        // Checked before anything is made: a bad address or an http public URL stops it at once.
-        _ = try ServeLaunch.settings(request, configuration)
         let root = FileRoot.choose(
             (options.root ?? configuration.serve.root).map { Path.absolute($0, from: context.currentDirectory) }
                 ?? context.currentDirectory,
