@@ -78,7 +78,10 @@ let package = Package(
         .target(name: "LoopbackTLS"),
         .executableTarget(name: "fake-airtable", dependencies: ["FakeAirtable"]),
         // Measures the built tracker against the fake: `swift build -c release && .build/release/benchmark`.
-        .executableTarget(name: "benchmark", dependencies: ["FakeAirtable", "TrackerHTTP"], exclude: ["README.md"]),
+        .executableTarget(
+            name: "benchmark",
+            dependencies: ["FakeAirtable", "TrackerHTTP", "TrackerOperations", "TrackerNetwork", "TrackerModel"],
+            exclude: ["README.md"]),
         .executableTarget(name: "measure-child"),
         .testTarget(
             name: "TrackerTests",

@@ -48,6 +48,23 @@ extension FakeAirtable {
         }
     }
 
+    /// `DELETE /v0/{base}/{table}/{record}/comments/{id}`: `{"id", "deleted": true}`. Airtable's documentation says
+    /// a comment is deleted by its author; what another user's token is answered is not recorded, so the stricter
+    /// reading: 403, as a missing permission. An id that is not there: 404.
+    func deleteComment(_ id: String, table: Int, recordID: String) -> HTTPAction {
+        guard options.grantsCommentScopes else {
+            return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
+        }
+        guard locked({ base.tables[table].record(id: recordID) }) != nil else { return notFoundRoute() }
+        let author = locked { (recordComments[recordID] ?? []).first { $0["id"] as? String == id }?["author"] }
+        guard let author = author as? [String: Any] else { return notFoundRoute() }
+        guard author["id"] as? String == options.user.id else {
+            return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
+        }
+        locked { recordComments[recordID]?.removeAll { $0["id"] as? String == id } }
+        return ok(["id": id, "deleted": true])
+    }
+
     /// A new comment by the token's user, with the people it mentions.
     private func makeComment(_ text: String) -> [String: Any] {
         let people = locked { Array(base.collaborators.values) }

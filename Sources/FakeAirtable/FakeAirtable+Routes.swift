@@ -31,6 +31,9 @@ extension FakeAirtable {
             return error(403, "INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND", Self.permissionMessage)
         }
         let query = Self.queryPairs(request.query)
+        if parts.count == 5, parts[3] == "comments", request.method == "DELETE" {
+            return deleteComment(parts[4], table: table, recordID: parts[2])
+        }
         if parts.count == 4, parts[3] == "comments" {
             return comments(request.method, table: table, recordID: parts[2], query: query, body: request.body)
         }

@@ -36,3 +36,17 @@ extension ProjectAPIClient {
         return .success(unique.compactMap { found[$0] })
     }
 }
+
+extension ProjectAPIClient {
+    /// Records of any table (`table`: its id or name) read by id, their cells as Airtable sent them, only `fields`
+    /// when given: what the journal reads of a record before a write whose before-values nothing else had.
+    public func rawRecords(ids: [String], inTable table: String, fields: [String]?) async -> Result<
+        [RawRecord], AppError
+    > {
+        await records(ids: ids, id: \.id) { chunk in
+            await rawRecords(
+                in: table,
+                query: ListQuery(filterByFormula: Formula.any(chunk.map(Formula.recordID(is:))), fields: fields))
+        }
+    }
+}

@@ -84,6 +84,19 @@ extension ProjectAPIClient {
         }
     }
 
+    /// Deletes one comment of the token's user (an undo of `comment`). Sent again like a read should its answer be
+    /// lost: a comment already gone (404) counts as deleted.
+    @_spi(Writing) public func deleteComment(_ id: String, on recordID: String, inTable table: String? = nil) async
+        -> Result<Void, AppError>
+    {
+        let url = commentsURL(recordID, table: table).appendingPathComponent(id)
+        switch await send(request(url, method: "DELETE"), kind: .idempotent).mapError({ commentScope($0, write: true) })
+        {
+        case .success, .failure(.http(404, _)): return .success(())
+        case .failure(let error): return .failure(error)
+        }
+    }
+
     /// Looks for the comment a POST with a lost answer would have made, with growing pauses.
     private func findComment(
         _ text: String, on recordID: String, by user: String, since: String, startedAt: Double, table: String?

@@ -30,7 +30,7 @@ public struct PlannedRequest: Equatable, Sendable {
 /// One project's id and the cells to change.
 public struct ProjectChange: Equatable, Sendable {
     public var id: String
-    var write: ProjectWrite
+    public var write: ProjectWrite
 
     public init(id: String, write: ProjectWrite) {
         self.id = id

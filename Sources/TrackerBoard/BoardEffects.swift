@@ -54,6 +54,17 @@ extension OpenBoard {
                 success: { _ in done ? "Ticked \"\(name)\" done." : "\"\(name)\" is open again." },
                 undo: .task(projectID: projectID, taskID: taskID, done: !done),
                 failing: "Could not tick \"\(name)\"")
+        case .undoLast(let id, let name):
+            model.message = "Undoing the last write to \"\(name)\"…"
+            let reopen = model.screen == .card && model.card?.id == id
+            call(
+                Undo(touching: id, confirmed: true),
+                success: { outcome in
+                    if let by = outcome.alreadyUndoneBy { return "\(outcome.entry.id) was already undone (by \(by))." }
+                    let made = outcome.plan?.madeAgain.first.map { " It is \($0.now) now." } ?? ""
+                    return "Undid \(outcome.entry.command) (\(outcome.entry.id)) on \"\(name)\".\(made)"
+                }, undo: nil, failing: "Could not undo on \"\(name)\"", then: reopen ? id : nil)
+            startReading(first: false)
         case .comment(let id, let name, let text):
             model.message = "Sending the comment…"
             let reopen = model.screen == .card && model.card?.id == id

@@ -52,6 +52,7 @@ package struct BoardModel {
         case search(String)
         case comment(String, projectID: String, name: String)
         case confirmDone(projectID: String, name: String, done: Bool)
+        case confirmUndo(projectID: String, name: String)
     }
 
     /// What the loop does for a key.
@@ -64,6 +65,8 @@ package struct BoardModel {
         case setProjectDone(String, name: String, done: Bool)
         case setTaskDone(projectID: String, taskID: String, name: String, done: Bool)
         case comment(String, name: String, text: String)
+        /// Undo the newest journal entry that touched the project.
+        case undoLast(String, name: String)
         case openInBrowser(String)
         case refresh
     }
@@ -218,6 +221,9 @@ package struct BoardModel {
         case .character("c"):
             guard let card = selectedCard() else { return .none }
             input = .comment("", projectID: card.id, name: card.name)
+        case .character("u"):
+            guard let card = selectedCard() else { return .none }
+            input = .confirmUndo(projectID: card.id, name: card.name)
         case .character("o"):
             guard let card = selectedCard() else { return .none }
             return .openInBrowser(card.id)
@@ -254,6 +260,7 @@ package struct BoardModel {
             let done = !(cards[card.id]?.complete ?? card.complete)
             input = .confirmDone(projectID: card.id, name: card.name, done: done)
         case .character("c"): input = .comment("", projectID: card.id, name: card.name)
+        case .character("u"): input = .confirmUndo(projectID: card.id, name: card.name)
         case .character("o"): return .openInBrowser(card.id)
         case .character("r"): return .openCard(card.id)
         default: break
@@ -270,6 +277,13 @@ package struct BoardModel {
                 return .none
             }
             return .setProjectDone(id, name: name, done: done)
+        case .confirmUndo(let id, let name):
+            input = nil
+            guard key == .character("y") || key == .character("Y") else {
+                message = "Nothing changed."
+                return .none
+            }
+            return .undoLast(id, name: name)
         case .search(let text):
             switch key {
             case .escape:

@@ -220,6 +220,7 @@ package struct BoardScreen {
         ("arrows, h j k l", "move between cards and columns"), ("PgUp PgDn, g G", "page, first, last in a column"),
         ("Enter", "open the card (Esc or q: back)"), ("Space", "on a card: tick the selected task done or open"),
         ("d", "mark the project done, or open again (asks y/N)"), ("c", "write a comment (Enter sends, Esc drops)"),
+        ("u", "undo the last write to the project, from any face (asks y/N)"),
         ("o", "open the record in the browser"), ("/", "narrow to names holding the text (Esc: clear)"),
         ("m", "only mine (lead, team, or a task assigned)"), ("r", "read the table again now"),
         ("?", "these keys"), ("q, Ctrl-C", "quit"),
@@ -260,6 +261,8 @@ package struct BoardScreen {
             bottom.add(Self.safe(text) + cursor)
         case .confirmDone(_, let name, let done)?:
             bottom.add(" Mark \"\(Self.safe(name))\" \(done ? "done" : "open again")? [y/N] ", [.bold])
+        case .confirmUndo(_, let name)?:
+            bottom.add(" Undo the last write to \"\(Self.safe(name))\"? [y/N] ", [.bold])
         case nil:
             if let message = model.message {
                 bottom.add(" " + Self.safe(message), [.bold])

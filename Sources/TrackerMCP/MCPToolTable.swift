@@ -200,5 +200,29 @@ extension MCPTool {
             ], fixed: ["--json"], result: .array(noun: "attachments", item: "the new attachment"),
             annotations: Annotations(readOnly: false, destructive: false, idempotent: false),
             run: FileToolRuns.attachFile),
+        MCPTool(
+            name: "history", title: "What tracker wrote",
+            description:
+                "The writes tracker made to the base (every face: command line, board, assistants), newest first: each entry's id, when, who, the command or tool, and every field before and after. Use it to find an entry to undo.",
+            command: History.spec, withheld: ["--json"], fixed: ["--json"],
+            result: .array(noun: "entries", item: "{id, at, user, client, face, command, table, changes, status}"),
+            annotations: Annotations(readOnly: true), extras: [.limit], run: JournalToolRuns.history),
+        MCPTool(
+            name: "undo", title: "Undo a write",
+            description:
+                "Takes back one journal entry (id from history; none: the newest of this person's): fields go back where they still hold what it set, a create is deleted, a deletion is made again under a new id. A field changed since is left alone and named; never repeat an undo that succeeded.",
+            command: Undo.spec,
+            positionals: [
+                Positional(name: "id", description: "the journal entry's id (wrt…)", isRequired: false)
+            ], withheld: ["--yes", "--json"], fixed: ["--yes", "--json"],
+            result: .object(keys: [
+                ("entry", "the entry undone"), ("undoEntry", "the undo's own entry (undoable)"),
+                ("written", "whether anything was written"), ("alreadyUndoneBy", "set when it was undone before"),
+                ("restored", "[{id, fields}] put back"), ("deleted", "ids deleted"),
+                ("madeAgain", "[{was, now}]: deleted records made again under new ids"),
+                ("toMakeAgain", "ids of deleted records it would make again (when nothing was written)"),
+                ("leftAlone", "what changed since and was left alone"),
+            ]), annotations: Annotations(readOnly: false, destructive: true, idempotent: true),
+            run: JournalToolRuns.undo),
     ]
 }

@@ -44,7 +44,9 @@ package struct ToolRunner: Sendable {
     {
         // The call's day, who asks and its Ctrl-C: the one scope its sessions are opened in.
         let today = CalendarDate(host.now(), in: host.timeZone)
-        let scope = Workspace.Scope(today: today, personToken: call.person?.token, interruption: call.interruption)
+        var scope = Workspace.Scope(today: today, personToken: call.person?.token, interruption: call.interruption)
+        // The journal's who and how: the person serve signed in and their client, and the tool.
+        (scope.userID, scope.client, scope.tool) = (call.person?.userID, call.person?.clientID, tool.name)
         let call = ToolCall(tool: tool, plan: plan, today: today, scope: scope, progress: progress, host: host)
         do {
             return try await tool.run(call)

@@ -87,6 +87,9 @@ public enum AppError: Error, Equatable, Sendable {
     case declined(String)
     /// `tracker edit`: fields changed both in Airtable and in the form, each as `"Due" is … in Airtable, … here`.
     case editConflict([String])
+    /// `tracker undo` left fields alone that were changed since the entry set them (each as a phrase): the rest was
+    /// undone.
+    case undoIncomplete(entry: String, left: [String])
     /// Files a download kept because a different file of that name was there (their paths).
     case filesKept([String])
     /// `tracker edit` did not apply what was typed, for `cause`; the text is kept in the file at `path`.
@@ -113,7 +116,7 @@ extension AppError {
         case .rateLimited, .waitRefused, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown,
             .commentOutcomeUnknown,
             .uploadOutcomeUnknown,
-            .lockTimeout, .teamLockUnavailable, .teamLockLost, .journalUnavailable:
+            .lockTimeout, .teamLockUnavailable, .teamLockLost, .journalUnavailable, .undoIncomplete:
             .temporaryFailure
         case .network, .tls, .badResponse, .missingSupport, .redisUnreachable, .redisRefusesWrites, .cannotListen:
             .unavailable
@@ -214,6 +217,9 @@ extension AppError {
         case .editConflict(let fields):
             "the project changed in Airtable while you edited it, so nothing was written: "
                 + fields.joined(separator: "; ")
+        case .undoIncomplete(let entry, let left):
+            "\(entry) was undone but for \(left.count) change\(left.count == 1 ? "" : "s") made since, left alone: "
+                + left.joined(separator: "; ")
         case .editKept(let cause, _): cause.message
         case .file(let text): text
         case .output(let text): "cannot write output: \(text)"
@@ -267,6 +273,8 @@ extension AppError {
         case .teamLockUnavailable:
             "To finish safely, run the same command again when the Redis is back: the lock keeps it exactly once. On this machine alone, without the team's Redis: TRACKER_REDIS_URL= tracker …"
         case .teamLockLost: "To finish safely, run the same command again: the lock keeps it exactly once."
+        case .undoIncomplete:
+            "An undo never writes over a change it did not make: change those fields by hand if they should go back."
         case .invalidRows(_, let lines):
             lines.prefix(20).joined(separator: "\n") + (lines.count > 20 ? "\n… and \(lines.count - 20) more" : "")
         case .partialImport:

@@ -78,7 +78,7 @@ public struct BaseSchema: Equatable, Sendable {
         ]
 
         /// Whether Airtable computes the value.
-        var isComputed: Bool { Self.computedTypes.contains(type) }
+        public var isComputed: Bool { Self.computedTypes.contains(type) }
 
         /// The choices of a single or multiple select, in order.
         public var choices: [String] {

@@ -4,7 +4,7 @@ import Foundation
 // The benchmark: start-up, listings of 16, 1,000 and 50,000 projects, one add, each everyday command against a fake
 // that answers 300 ms late (its round trips), a 2 s wait (its CPU), names at TAB, and a rate-limited listing, each run
 // several times against the loopback fake; then tracker beside curl, memory, and pacing.
-//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest | --start | --load | --month [--serve] [--minutes N]]
+//   swift build -c release --static-swift-stdlib && .build/release/benchmark [--quick | --digest | --start | --load | --journal | --month [--serve] [--minutes N]]
 // (no -dev package is needed; a plain `swift build -c release` works too, slower to start)
 let quick = CommandLine.arguments.contains("--quick")
 let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
@@ -181,6 +181,12 @@ if CommandLine.arguments.contains("--serve") && !CommandLine.arguments.contains(
 }
 
 // `--machines`: several machines listing one base at once, without and with a shared Redis; what Redis costs.
+if CommandLine.arguments.contains("--journal") {
+    print("the journal: keeping entries, history over 10,000, the undo of a 1,000-row import")
+    try journalRows()
+    exit(0)
+}
+
 if CommandLine.arguments.contains("--machines") {
     print("several machines, one base (a fake that enforces 5 requests a second)")
     try machineRows(machines: quick ? 2 : 3, processes: quick ? 2 : 6, projects: 316, runs: quick ? 10 : 30)

@@ -41,7 +41,7 @@ final class MCPTests: FakeAirtableTestCase {
             "update_task": (false, true, true), "delete_task": (false, true, true),
             "add_comment": (false, false, false), "list_comments": (true, nil, nil), "report": (true, nil, nil),
             "list_clients": (true, nil, nil), "list_files": (true, nil, nil), "download_files": (false, false, true),
-            "attach_file": (false, false, false),
+            "attach_file": (false, false, false), "history": (true, nil, nil), "undo": (false, true, true),
         ]
         XCTAssertEqual(Set(byName.keys), Set(expected.keys))
         for (name, (readOnly, destructive, idempotent)) in expected {

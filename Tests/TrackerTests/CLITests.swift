@@ -48,6 +48,8 @@ struct CLITests {
             makePacer: { _, _ in UnlimitedPacer() },
             network: clock.environment(), readStandardInput: { Data(stdin.utf8) }, isStdinTerminal: terminal,
             readLine: { lines.withLock { $0.isEmpty ? nil : $0.removeFirst() } })
+        // Each request is scripted here: the journal's reads are tested on their own (JournalOperationTests).
+        context.journals = false
         context.readSecret = { prompt in
             err.append(prompt)
             return secret

@@ -297,15 +297,15 @@ struct CommandParsingTests {
         ),
         (
             ["reopen", "A", "--yes"],
-            "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task', 'tracker files'"
+            "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task', 'tracker files', 'tracker undo'"
         ),
         (
             ["--limit", "5"],
-            "--limit belongs to 'tracker list', 'tracker comments', 'tracker tasks'; put the command first: tracker list --limit …"
+            "--limit belongs to 'tracker list', 'tracker comments', 'tracker tasks', 'tracker history'; put the command first: tracker list --limit …"
         ),
         (
             ["--limit", "5", "add"],
-            "--limit is not a flag of 'tracker add'; it belongs to 'tracker list', 'tracker comments', 'tracker tasks'"
+            "--limit is not a flag of 'tracker add'; it belongs to 'tracker list', 'tracker comments', 'tracker tasks', 'tracker history'"
         ),
         (["list", "--limit", "0"], "--limit must be a whole number from 1 to 1,000,000, not '0'"),
         (["import", "--key", "notes"], "--key takes up to three of name, due, category, not 'notes'"),

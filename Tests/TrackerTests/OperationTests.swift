@@ -42,6 +42,8 @@ import Testing
             currentDirectory: "/nonexistent", now: { Date(timeIntervalSince1970: 1_795_000_000) },
             timeZone: Zone(identifier: "UTC")!, makeTransport: { _ in StubTransport() },
             makePacer: { _, _ in UnlimitedPacer() }, network: TestClock().environment(), stateDirectory: state)
+        // Each request is scripted here: the journal's reads are tested on their own (JournalOperationTests).
+        context.journals = false
         configure(&context)
         let today = CalendarDate(Date(timeIntervalSince1970: 1_795_000_000), in: Zone(identifier: "UTC")!)
         return (context.workspace(for: Invocation(command: Help()), today: today), context, host)

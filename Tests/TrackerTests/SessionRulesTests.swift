@@ -27,6 +27,8 @@
                 coordinate: { _, directory, _ in MachineCoordination(directory: directory) }, userAgent: "tracker/test")
             surface.makePacer = { _, _ in UnlimitedPacer() }
             surface.copies = copies
+            // The journal kept in a directory of the test's: its before-values come from the copy, no request.
+            surface.state = CacheDirectory(path: NSTemporaryDirectory() + "tracker-rules-\(UUID().uuidString)")
             return Workspace(surface)
         }
 

@@ -51,6 +51,9 @@ package struct Configuration: Equatable, Sendable {
     package var plan: MonthlyPlan? = nil
     /// The part of the plan's month that what nobody asked for (polling, refreshing) may use.
     package var backgroundShare = Configuration.defaultBackgroundShare
+    /// `"journal": "best-effort"`: a write whose journal entry cannot be kept goes on (said, not undoable); by default
+    /// (`"required"`) it is not made.
+    package var journalBestEffort = false
     /// Where the token came from, for `doctor`: "the secrets file", "AIRTABLE_TOKEN", or the token command.
     package var tokenOrigin = "the secrets file"
 
@@ -119,7 +122,7 @@ package struct Configuration: Equatable, Sendable {
 package enum SecretsKey: String, CaseIterable {
     case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields,
         tasks, redis, redisCA, redisPasswordCommand, teamCopy, teamCopyEvery, maxAge, plan, monthlyCalls,
-        backgroundShare, serve
+        backgroundShare, serve, journal
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.

@@ -93,8 +93,20 @@ package struct Resolver {
             try teamCopy(into: &configuration)
             try plan(into: &configuration)
             try serve(into: &configuration)
+            configuration.journalBestEffort = try journalBestEffort()
             return configuration
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
+    }
+
+    /// `"journal": "required"` (the default) or `"best-effort"`.
+    private func journalBestEffort() throws -> Bool {
+        switch values[.journal] {
+        case nil, .null?, .string("required")?: return false
+        case .string("best-effort")?: return true
+        default:
+            throw AppError.configuration(
+                "\"journal\" in \(origin) must be \"required\" or \"best-effort\"", hint: nil)
+        }
     }
 
     /// `"tokenCommand": ["pass", "show", "airtable"]`: a program and its arguments, run without a shell.

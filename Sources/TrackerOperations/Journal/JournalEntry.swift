@@ -18,7 +18,9 @@ package struct JournalEntry: Sendable, Equatable {
 
     /// What happened to one record.
     package struct Change: Sendable, Equatable {
-        package enum Kind: String, Sendable { case update, create, delete }
+        /// `comment`: a comment added to the record (`after`: its text and id); `attach`: a file added to one of its
+        /// attachment fields (`after`: the field and the new attachment).
+        package enum Kind: String, Sendable { case update, create, delete, comment, attach }
         package var kind: Kind
         /// The record's id (a create's once Airtable answered).
         package var id: String?
@@ -28,6 +30,8 @@ package struct JournalEntry: Sendable, Equatable {
         package var after: [(String, JSONValue)]
         /// For a deletion: the ids that linked to the record, by the field they linked through (its tasks).
         package var links: [(String, [String])]
+        /// The record's table, when not the entry's.
+        package var table: String? = nil
 
         package init(
             kind: Kind, id: String?, before: [(String, JSONValue)] = [], after: [(String, JSONValue)] = [],
@@ -37,7 +41,8 @@ package struct JournalEntry: Sendable, Equatable {
         }
 
         package static func == (lhs: Change, rhs: Change) -> Bool {
-            lhs.kind == rhs.kind && lhs.id == rhs.id && JSONValue.object(lhs.before) == JSONValue.object(rhs.before)
+            lhs.kind == rhs.kind && lhs.id == rhs.id && lhs.table == rhs.table
+                && JSONValue.object(lhs.before) == JSONValue.object(rhs.before)
                 && JSONValue.object(lhs.after) == JSONValue.object(rhs.after)
                 && lhs.links.elementsEqual(rhs.links) { $0.0 == $1.0 && $0.1 == $1.1 }
         }
@@ -59,6 +64,8 @@ package struct JournalEntry: Sendable, Equatable {
     package var table: String
     package var changes: [Change]
     package var state: State
+    /// The fingerprint of the token it wrote with (`Journaling.fingerprint`).
+    package var tokenPrint: String? = nil
     /// The entry this one undid, and the entry that undid this one.
     package var undoes: String?
     package var undoneBy: String?
@@ -96,14 +103,17 @@ extension JournalEntry {
                 "changes",
                 .array(
                     changes.map { change in
-                        .object([
+                        var members: [(String, JSONValue)] = [
                             ("kind", .string(change.kind.rawValue)), ("id", change.id.map(JSONValue.string) ?? .null),
                             ("before", fields(change.before)), ("after", fields(change.after)),
                             ("links", .object(change.links.map { ($0.0, .array($0.1.map(JSONValue.string))) })),
-                        ])
+                        ]
+                        if let table = change.table { members.append(("table", .string(table))) }
+                        return .object(members)
                     })
             ),
         ]
+        if let tokenPrint { members.append(("token", .string(tokenPrint))) }
         if let undoes { members.append(("undoes", .string(undoes))) }
         if let undoneBy { members.append(("undoneBy", .string(undoneBy))) }
         return .object(members)
@@ -122,14 +132,16 @@ extension JournalEntry {
                 let before = change["before"]?.objectMembers, let after = change["after"]?.objectMembers,
                 let links = change["links"]?.objectMembers
             else { return nil }
-            read.append(
-                Change(
-                    kind: kind, id: change["id"]?.stringValue, before: before, after: after,
-                    links: links.map { ($0.0, $0.1.arrayValue?.compactMap(\.stringValue) ?? []) }))
+            var readChange = Change(
+                kind: kind, id: change["id"]?.stringValue, before: before, after: after,
+                links: links.map { ($0.0, $0.1.arrayValue?.compactMap(\.stringValue) ?? []) })
+            readChange.table = change["table"]?.stringValue
+            read.append(readChange)
         }
         self.init(
             id: id, at: at, user: json["user"]?.stringValue, client: json["client"]?.stringValue, face: face,
             command: command, table: table, changes: read, state: state)
+        tokenPrint = json["token"]?.stringValue
         undoes = json["undoes"]?.stringValue
         undoneBy = json["undoneBy"]?.stringValue
     }

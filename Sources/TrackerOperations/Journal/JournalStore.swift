@@ -37,19 +37,23 @@ package enum JournalBounds {
 /// twice its size after the last compaction. Changes are made under an exclusive lock on `journal.lock`.
 package struct FileJournal: JournalStore {
     package let directory: String
+    /// The file's name without `.jsonl`: one journal a base.
+    let name: String
     let now: @Sendable () -> Double
     /// How many entries are kept, and the least size the file is compacted at (tests make both small).
     let bound: Int
     let compactFloor: Int
 
     package init(
-        directory: String, now: @escaping @Sendable () -> Double, bound: Int = JournalBounds.entries,
-        compactFloor: Int = 256 * 1024
+        directory: String, name: String = "journal", now: @escaping @Sendable () -> Double,
+        bound: Int = JournalBounds.entries, compactFloor: Int = 256 * 1024
     ) {
-        (self.directory, self.now, self.bound, self.compactFloor) = (directory, now, bound, compactFloor)
+        (self.directory, self.name, self.now, self.bound, self.compactFloor) = (
+            directory, name, now, bound, compactFloor
+        )
     }
 
-    var path: String { directory + "/journal.jsonl" }
+    var path: String { directory + "/" + name + ".jsonl" }
     package var keeper: String { path }
 
     package func keep(_ entry: JournalEntry) throws(AppError) {
@@ -122,9 +126,14 @@ package struct FileJournal: JournalStore {
     }
 
     private func locked<T>(_ body: () throws(AppError) -> T) throws(AppError) -> T {
-        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw Self.failure("make", directory) }
-        let lock = open(directory + "/journal.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw Self.failure("lock", directory + "/journal.lock") }
+        // The state directory and those above it, as `mkdir -p` would (a fresh HOME has no ~/.local/state).
+        var made = ""
+        for part in directory.split(separator: "/") {
+            made += "/" + part
+            guard mkdir(made, 0o700) == 0 || errno == EEXIST else { throw Self.failure("make", made) }
+        }
+        let lock = open(directory + "/" + name + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw Self.failure("lock", directory + "/" + name + ".lock") }
         flock(lock, LOCK_EX)
         defer {
             flock(lock, LOCK_UN)

@@ -5,6 +5,7 @@
 #endif
 import TrackerModel
 import TrackerNetwork
+import TrackerSystem
 import TrackerTeam
 
 /// The journal in the team's Redis, so every machine sees every entry: a hash of entries by id
@@ -18,19 +19,40 @@ package struct RedisJournal: JournalStore {
     let redis: String
     let now: @Sendable () -> Double
     let bound: Int
+    /// Where entries go while the Redis cannot be reached (not when it refuses: a full or read-only Redis stops the
+    /// write): this machine's journal, said once a process.
+    let fallback: FileJournal?
+    let warn: @Sendable (String) -> Void
+    private let saidFallback = Locked(false)
 
     package init(
         connection: RedisConnection, baseID: String, redis: String, now: @escaping @Sendable () -> Double,
-        bound: Int = JournalBounds.entries
+        bound: Int = JournalBounds.entries, fallback: FileJournal? = nil,
+        warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         let prefix = "tracker:{\(TeamCoordination.Keys.base(baseID))}:journal:"
         (self.connection, self.entriesKey, self.orderKey) = (connection, prefix + "entries", prefix + "order")
-        (self.redis, self.now, self.bound) = (redis, now, bound)
+        (self.redis, self.now, self.bound, self.fallback, self.warn) = (redis, now, bound, fallback, warn)
+    }
+
+    /// The fallback for a Redis that cannot be reached, said the first time.
+    private func fallingBack(_ failure: RedisFailure) -> FileJournal? {
+        guard case .unreachable = failure, let fallback else { return nil }
+        let first = saidFallback.withLock { said in
+            defer { said = true }
+            return !said
+        }
+        if first {
+            warn(
+                "the team's Redis cannot be reached: this write is journaled on this machine only (\(fallback.keeper))")
+        }
+        return fallback
     }
 
     package var keeper: String { "the team's Redis (\(redis))" }
 
-    /// KEYS: the entries, the order. ARGV: the id, the time, the entry, the oldest time kept, the bound.
+    /// KEYS: the entries, the order. ARGV: the id, the time, the entry, the oldest time kept, the bound, and how long
+    /// the keys live after the last entry (30 days and a day: a journal nobody writes to leaves nothing behind).
     static let keep = RedisScript(
         #"""
         redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
@@ -47,6 +69,8 @@ package struct RedisJournal: JournalStore {
           redis.call('HDEL', KEYS[1], unpack(part))
           redis.call('ZREM', KEYS[2], unpack(part))
         end
+        redis.call('PEXPIRE', KEYS[1], ARGV[6])
+        redis.call('PEXPIRE', KEYS[2], ARGV[6])
         return #old
         """#)
 
@@ -57,11 +81,12 @@ package struct RedisJournal: JournalStore {
                     Self.keep, [entriesKey, orderKey],
                     [
                         entry.id, String(entry.at), entry.json.serialized(), String(now() - JournalBounds.seconds),
-                        String(bound),
+                        String(bound), String(Int((JournalBounds.seconds + 86_400) * 1000)),
                     ]
                 )
             ])
         } catch {
+            if let fallback = fallingBack(error) { return try fallback.keep(entry) }
             throw .journalUnavailable("\(keeper): \(error.problem(at: redis).message)")
         }
     }
@@ -79,6 +104,7 @@ package struct RedisJournal: JournalStore {
                 value.text.flatMap { try? JSONParser.parse(Data($0.utf8)) }.flatMap(JournalEntry.init(json:))
             }
         } catch {
+            if let fallback = fallingBack(error) { return try fallback.entries(limit: limit, since: since) }
             throw .journalUnavailable("\(keeper): \(error.problem(at: redis).message)")
         }
     }
@@ -90,6 +116,7 @@ package struct RedisJournal: JournalStore {
             guard let entry, entry.at >= now() - JournalBounds.seconds else { return nil }
             return entry
         } catch {
+            if let fallback = fallingBack(error) { return try fallback.entry(id) }
             throw .journalUnavailable("\(keeper): \(error.problem(at: redis).message)")
         }
     }

@@ -244,6 +244,9 @@ package final class BaseKnowledge: Sendable {
     // MARK: - Who the token is
 
     /// The token's user id: remembered with the schema, else asked of Airtable (`whoami`, which needs no scope).
+    /// The token's user id when it is remembered (no request); nil when never asked.
+    package var rememberedUser: String? { state.withLock { $0.remembered?.user ?? $0.user } }
+
     package func me() async throws -> String {
         if let user = state.withLock({ $0.remembered?.user }) { return user }
         guard let user = try await client.whoami().get().id else { throw AppError.badResponse("whoami has no user id") }

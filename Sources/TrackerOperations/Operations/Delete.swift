@@ -57,7 +57,7 @@ package struct Delete: Operation, Equatable {
                 noun: "project", command: "delete")
         }
         try await session.sending { writes in
-            try await writes.deleteProjects(ids) { batch in
+            try await writes.deleteProjects(ids, known: projects) { batch in
                 try deleted(.projects(projects.filter { batch.contains($0.id) }))
             }
         }

@@ -78,7 +78,7 @@ extension Edit {
             if mode.dryRun { return .planned(session.client.plannedUpdates([change])) }
             var updated: Project?
             // Only the cells changed here and not there: sent again, should the edit be run again.
-            try await session.sending { try await $0.updateProjects([change]) { updated = $0.first } }
+            try await session.sending { try await $0.updateProjects([change], known: [now]) { updated = $0.first } }
             return .project(updated ?? project, wrote: write)
         } catch let error as AppError {
             throw AppError.editKept(error, path: editor.keep(text, project.id))

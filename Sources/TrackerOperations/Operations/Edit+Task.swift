@@ -50,7 +50,7 @@ extension Edit {
             if mode.dryRun { return .planned(session.client.plannedTaskUpdates([change], in: layout.client)) }
             var updated = now
             try await session.sending { writes in
-                try await writes.updateTasks([change], in: layout.client) {
+                try await writes.updateTasks([change], in: layout.client, known: [now]) {
                     if let first = $0.first { updated = first }
                 }
             }

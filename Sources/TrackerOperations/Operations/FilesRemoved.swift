@@ -40,7 +40,7 @@ extension Files {
                 command: "files --remove", verb: "remove", from: TextCells.folded(holder.name))
         }
         let left = try await session.sending { writes in
-            try await writes.keepAttachments(keeping, in: holder.cell).get()
+            try await writes.keepAttachments(keeping, in: holder.cell, before: attachments)
         }
         let still = Set(left.map(\.id))
         return .removed(asked: removing, gone: removing.filter { !still.contains($0.id) })

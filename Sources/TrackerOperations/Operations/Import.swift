@@ -83,6 +83,9 @@ package struct Import: Operation, Equatable {
                 nil
             }
         }
+        let known = plan.entries.compactMap { entry -> Project? in
+            if case .update(let project, _) = entry.action { project } else { nil }
+        }
         var written = 0
         func record(_ lines: ArraySlice<Int>, _ projects: [Project], _ action: String) throws {
             written += projects.count
@@ -97,7 +100,7 @@ package struct Import: Operation, Equatable {
                     createdLines = createdLines.dropFirst(projects.count)
                 }
                 var updatedLines = updates.map(\.0)[...]
-                try await writes.updateProjects(updates.map(\.1)) { projects in
+                try await writes.updateProjects(updates.map(\.1), known: known) { projects in
                     try record(updatedLines.prefix(projects.count), projects, "updated")
                     updatedLines = updatedLines.dropFirst(projects.count)
                 }

@@ -8,6 +8,20 @@ package protocol Operation: Sendable {
     var opening: SessionOpening { get }
     /// Does the work in `session`, which holds the rules every write keeps.
     func run(in session: Session) async throws -> Outcome
+    /// What the journal calls it: the command (`update`, `task add`).
+    var journalName: String { get }
+}
+
+extension Operation {
+    /// The type's name in words: `TaskAdd` is `task add`.
+    package var journalName: String {
+        var words = ""
+        for character in String(describing: Self.self) {
+            if character.isUppercase, !words.isEmpty { words.append(" ") }
+            words.append(Character(character.lowercased()))
+        }
+        return words
+    }
 }
 
 /// How a session is opened for an operation (`Session.open` says what each means).
@@ -62,6 +76,7 @@ package struct SessionOpener: Sendable {
         _ operation: O, in session: Session, _ body: ((Session) async throws -> O.Outcome)? = nil
     ) async throws -> O.Outcome {
         let outcome: O.Outcome
+        let session = session.doing(operation.journalName)
         if let body { outcome = try await body(session) } else { outcome = try await operation.run(in: session) }
         if session.attempt.hasWritten { await session.finish() } else { _ = try await session.confirmedLayout() }
         return outcome

@@ -18,6 +18,7 @@ package struct SetCompletion: Operation, Equatable {
 
     /// The command's name, in what it refuses.
     package var command: String { complete ? "done" : "reopen" }
+    package var journalName: String { command }
 
     // Cold, the write by ids (or the find by names) goes out beside the schema read.
     package var opening: SessionOpening { .besideSchema }
@@ -32,9 +33,9 @@ package struct SetCompletion: Operation, Equatable {
         let value = try await session.checker(command: command).completionValue(complete, flag: command)
         let write = ProjectWrite([(.complete, value)])
         let command = command
-        func apply(_ changes: [ProjectChange]) async throws {
+        func apply(_ changes: [ProjectChange], known: [Project] = []) async throws {
             try await session.writing(recheck: { _ = try await $0.checker(command: command) }) { writes in
-                try await writes.updateProjects(changes, onUpdated: written)
+                try await writes.updateProjects(changes, known: known, onUpdated: written)
             }
         }
         // By ids alone the write is the one request (setting a value twice changes nothing).
@@ -48,7 +49,7 @@ package struct SetCompletion: Operation, Equatable {
             let changes = projects.filter { $0.isComplete != complete }.map { ProjectChange(id: $0.id, write: write) }
             if dryRun { return .planned(session.client.plannedUpdates(changes)) }
             try written(projects.filter { $0.isComplete == complete })
-            try await apply(changes)
+            try await apply(changes, known: projects)
             count = projects.count
         }
         return .written(count: count)

@@ -32,6 +32,7 @@ package struct TaskCompletion: Operation, Equatable {
     }
 
     package var opening: SessionOpening { .schemaFirst }
+    package var journalName: String { complete ? "task done" : "task reopen" }
 
     /// Finds every task before anything is written, then writes those not already in that state.
     package func run(in session: Session) async throws -> TasksWritten {
@@ -51,7 +52,7 @@ package struct TaskCompletion: Operation, Equatable {
         var written: [String: ProjectTask] = [:]
         // A write: through the session, so a schema read that contradicts the layout afterwards never sends it again.
         try await session.sending { writes in
-            try await writes.updateTasks(changes, in: table) { tasks in
+            try await writes.updateTasks(changes, in: table, known: found) { tasks in
                 for task in tasks { written[task.id] = task }
             }
         }

@@ -35,7 +35,7 @@ package struct TaskDelete: Operation, Equatable {
                 command: "task delete")
         }
         var deleted: [String] = []
-        try await session.sending { try await $0.deleteTasks(ids, in: layout.client) { deleted += $0 } }
+        try await session.sending { try await $0.deleteTasks(ids, in: layout.client, known: found) { deleted += $0 } }
         return .deleted(deleted)
     }
 }

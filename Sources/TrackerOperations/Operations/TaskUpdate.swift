@@ -65,7 +65,7 @@ package struct TaskUpdate: Operation, Equatable {
         var updated = task
         // A write: through the session, so a schema read that contradicts the layout afterwards never sends it again.
         try await session.sending { writes in
-            try await writes.updateTasks([change], in: layout.client) {
+            try await writes.updateTasks([change], in: layout.client, known: [task]) {
                 if let first = $0.first { updated = first }
             }
         }

@@ -54,10 +54,10 @@ package struct Update: Operation, Equatable {
         func check(_ session: Session) async throws -> ProjectWrite {
             try await session.checker(command: "update").write(for: input, notes: notes)
         }
-        func apply(_ change: ProjectChange) async throws -> Project? {
+        func apply(_ change: ProjectChange, known: [Project] = []) async throws -> Project? {
             var updated: Project?
             try await session.writing(recheck: { _ = try await check($0) }) { writes in
-                try await writes.updateProjects([change]) { updated = $0.first }
+                try await writes.updateProjects([change], known: known) { updated = $0.first }
             }
             return updated
         }
@@ -81,7 +81,7 @@ package struct Update: Operation, Equatable {
             _ = try await session.confirmedLayout()
             let change = ProjectChange(id: project.id, write: write)
             if mode.dryRun { return .planned(client.plannedUpdates([change])) }
-            updated = try await apply(change) ?? project
+            updated = try await apply(change, known: [project]) ?? project
         }
         return .updated(updated, write: write)
     }

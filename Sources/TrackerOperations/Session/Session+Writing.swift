@@ -15,8 +15,11 @@ extension Session {
         recheck: (Session) async throws -> Void, _ body: (Writes) async throws -> T
     ) async throws -> T {
         attempt.wrote()
-        let writes = Writes(client: client, observer: observer)
-        return try await rechecking(recheck) { try await body(writes) }
+        return try await journaled { planner in
+            try await rechecking(recheck) {
+                try await body(Writes(client: client, observer: observer, planner: planner))
+            }
+        }
     }
 
     /// A read that names fields, a view or records by what tracker remembered: checked again as `writing` is.
@@ -41,16 +44,58 @@ extension Session {
 
     /// Sends a write that may go out again should the command run once more (a delete, a value set): what is shown
     /// after it waits for the schema read in flight, but a contradiction found then no longer refuses it.
-    package func sending<T>(_ body: (Writes) async throws -> T) async rethrows -> T {
+    package func sending<T>(_ body: (Writes) async throws -> T) async throws -> T {
         attempt.wrote()
-        return try await body(Writes(client: client, observer: observer))
+        return try await journaled { try await body(Writes(client: client, observer: observer, planner: $0)) }
     }
 
     /// Sends what must not happen twice (an upload, a comment): from here on a failure is reported, never answered by
     /// running the command again with the schema.
-    package func sendingOnce<T>(_ body: (OnceSends) async throws -> T) async rethrows -> T {
+    package func sendingOnce<T>(_ body: (OnceSends) async throws -> T) async throws -> T {
         attempt.neverRunAgain()
-        return try await body(OnceSends(client: client))
+        return try await journaled { try await body(OnceSends(client: client, planner: $0)) }
+    }
+
+    /// Runs a write with its journal entry: opened by the write's route before anything is sent (a journal that
+    /// cannot keep it stops the write), kept once more with Airtable's answer when the write is over. Who wrote: the
+    /// face's person (serve), else the token's user when remembered, and always the token's fingerprint: a write never
+    /// waits for (or adds) a `whoami`.
+    private func journaled<T>(_ body: (JournalPlanner?) async throws -> T) async throws -> T {
+        let journaling = surroundings.journal
+        guard journaling.isOn else { return try await body(nil) }
+        if let shared = oneEntry {
+            return try await body(JournalPlanner(recorder: shared, client: client, reader: reader))
+        }
+        let recorder = JournalRecorder(journaling, command: activity)
+        let planner = JournalPlanner(recorder: recorder, client: client, reader: reader)
+        do {
+            let result = try await body(planner)
+            recorder.finish(failure: nil, user: knowledge.rememberedUser)
+            return result
+        } catch {
+            recorder.finish(failure: error, user: knowledge.rememberedUser)
+            throw error
+        }
+    }
+
+    /// Runs `body`'s writes as one journal entry (an undo's updates, deletions and creates), which undoes `undoing`
+    /// when given; returns what `body` returned and the entry's id (nil when nothing was journaled).
+    package func asOneEntry<T>(
+        undoing: String? = nil, id: String = JournalEntry.newID(), _ body: (Session) async throws -> T
+    ) async throws -> (T, entry: String?) {
+        let journaling = surroundings.journal
+        guard journaling.isOn else { return (try await body(self), nil) }
+        let recorder = JournalRecorder(journaling, command: activity, undoes: undoing, id: id)
+        var joined = self
+        joined.oneEntry = recorder
+        do {
+            let result = try await body(joined)
+            recorder.finish(failure: nil, user: knowledge.rememberedUser)
+            return (result, recorder.entryID)
+        } catch {
+            recorder.finish(failure: error, user: knowledge.rememberedUser)
+            throw error
+        }
     }
 
     /// Creates one record, exactly once. With `ifAbsent`, a record already there needs no write, so no lock: it is
@@ -73,13 +118,13 @@ extension Session {
         // A create whose answer is lost may have happened: no second run may send it again. A field the assumed layout
         // named wrongly is refused by Airtable (nothing created) and then checked against the schema.
         attempt.neverRunAgain()
-        let creates = Creates(client: leased, observer: observer)
-        let record: Record
-        if let recheck {
-            attempt.wrote()
-            record = try await rechecking(recheck) { try await send(creates) }
-        } else {
-            record = try await send(creates)
+        let record: Record = try await journaled { planner in
+            let creates = Creates(client: leased, observer: observer, planner: planner)
+            if let recheck {
+                attempt.wrote()
+                return try await rechecking(recheck) { try await send(creates) }
+            }
+            return try await send(creates)
         }
         await finish()
         return .created(record)
@@ -149,10 +194,17 @@ package enum Creation<Record: Sendable>: Sendable {
 package struct Writes: Sendable {
     fileprivate let client: ProjectAPIClient
     fileprivate let observer: any WriteObserver
+    /// The journal entry's keeper; nil where writes are not journaled.
+    fileprivate let planner: JournalPlanner?
 
-    /// Sets projects' cells, ten a request, passing each batch as Airtable answered it.
-    package func updateProjects(_ changes: [ProjectChange], onUpdated: ([Project]) async throws -> Void) async throws {
+    /// Sets projects' cells, ten a request, passing each batch as Airtable answered it. `known`: the projects as the
+    /// write read them (their cells are the journal's before-values; others are read from the copy, or once by id).
+    package func updateProjects(
+        _ changes: [ProjectChange], known: [Project] = [], onUpdated: ([Project]) async throws -> Void
+    ) async throws {
+        let indices = try await planner?.updates(changes, known: known) ?? [:]
         try await client.updateProjects(changes) { projects in
+            for project in projects { if let index = indices[project.id] { planner?.recorder.answered(index) } }
             await observer.heard(.projects(projects))
             try await onUpdated(projects)
         }
@@ -162,17 +214,25 @@ package struct Writes: Sendable {
     package func upsertProjects(
         _ writes: [ProjectWrite], mergingOn key: [FieldMap.Word], onWritten: ([Project]) async throws -> Void
     ) async throws {
+        var next = try planner?.creates(writes) ?? 0
         try await client.upsertProjects(writes, mergingOn: key) { projects in
+            for project in projects {
+                planner?.recorder.answered(next, id: project.id)
+                next += 1
+            }
             await observer.heard(.projects(projects))
             try await onWritten(projects)
         }
     }
 
-    /// Deletes projects, ten a request (see `ProjectAPIClient.deleteProjects`).
+    /// Deletes projects, ten a request (see `ProjectAPIClient.deleteProjects`); `known`: the projects as the delete
+    /// read them, whose whole rows the journal keeps.
     package func deleteProjects(
-        _ ids: [String], unverified: Bool = false, onDeleted: ([String]) async throws -> Void
+        _ ids: [String], known: [Project] = [], unverified: Bool = false, onDeleted: ([String]) async throws -> Void
     ) async throws {
+        let indices = try await planner?.deletions(ids, known: known) ?? [:]
         try await client.deleteProjects(ids, unverified: unverified) { batch in
+            for id in batch { if let index = indices[id] { planner?.recorder.answered(index) } }
             await observer.heard(.deleted(batch, from: .projects))
             try await onDeleted(batch)
         }
@@ -180,47 +240,88 @@ package struct Writes: Sendable {
 
     /// Sets tasks' cells, ten a request.
     package func updateTasks(
-        _ changes: [TaskChange], in table: TaskTable, onUpdated: ([ProjectTask]) async throws -> Void
+        _ changes: [TaskChange], in table: TaskTable, known: [ProjectTask] = [],
+        onUpdated: ([ProjectTask]) async throws -> Void
     ) async throws {
+        let indices = try await planner?.taskUpdates(changes, in: table, known: known) ?? [:]
         try await client.updateTasks(changes, in: table) { tasks in
+            for task in tasks { if let index = indices[task.id] { planner?.recorder.answered(index) } }
             await observer.heard(.tasks(tasks))
             try await onUpdated(tasks)
         }
     }
 
     /// Deletes tasks, ten a request.
-    package func deleteTasks(_ ids: [String], in table: TaskTable, onDeleted: ([String]) async throws -> Void)
-        async throws
-    {
+    package func deleteTasks(
+        _ ids: [String], in table: TaskTable, known: [ProjectTask] = [], onDeleted: ([String]) async throws -> Void
+    ) async throws {
+        let indices = try await planner?.taskDeletions(ids, in: table, known: known) ?? [:]
         try await client.deleteTasks(ids, in: table) { batch in
+            for id in batch { if let index = indices[id] { planner?.recorder.answered(index) } }
             await observer.heard(.deleted(batch, from: .tasks))
             try await onDeleted(batch)
         }
     }
 
-    /// Sets an attachment cell to exactly `keeping`.
-    package func keepAttachments(_ keeping: [String], in cell: AttachmentCell) async -> Result<[Attachment], AppError> {
-        await client.keepAttachments(keeping, in: cell)
+    /// Sets an attachment cell to exactly `keeping`; `before`: what it held, for the journal.
+    package func keepAttachments(_ keeping: [String], in cell: AttachmentCell, before: [Attachment]) async throws
+        -> [Attachment]
+    {
+        let index = try planner?.keep(keeping, in: cell, before: before)
+        let kept = try await client.keepAttachments(keeping, in: cell).get()
+        if let index { planner?.recorder.answered(index) }
+        return kept
+    }
+
+    /// Deletes one of the token's user's comments (an undo of `comment`).
+    package func deleteComment(_ id: String, on recordID: String, inTable table: String?) async throws {
+        try await client.deleteComment(id, on: recordID, inTable: table).get()
     }
 }
 
 /// Sends that must never go out twice (an upload, a comment), given only by `Session.sendingOnce`.
 package struct OnceSends: Sendable {
     fileprivate let client: ProjectAPIClient
+    fileprivate let planner: JournalPlanner?
 
     /// Uploads `file` to `cell`, never twice (see `ProjectAPIClient.uploadOnce`).
     package func upload(
         _ file: UploadFile, to cell: AttachmentCell, known: Set<String>,
         progress: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)? = nil
     ) async -> Result<Attachment, AppError> {
-        await client.uploadOnce(file, to: cell, known: known, progress: progress)
+        let index: Int?
+        do { index = try planner?.attach(file.filename, to: cell) } catch {
+            return .failure(error as? AppError ?? .file("\(error)"))
+        }
+        let result = await client.uploadOnce(file, to: cell, known: known, progress: progress)
+        if case .success(let attachment) = result, let index {
+            planner?.recorder.answered(
+                index,
+                after: [
+                    (
+                        cell.field,
+                        .array([
+                            .object([("id", .string(attachment.id)), ("filename", .string(attachment.filename))])
+                        ])
+                    )
+                ])
+        }
+        return result
     }
 
     /// Adds one comment by `user`, never two.
     package func addComment(_ text: String, to recordID: String, by user: String, inTable table: String?) async
         -> Result<RecordComment, AppError>
     {
-        await client.addComment(text, to: recordID, by: user, inTable: table)
+        let index: Int?
+        do { index = try planner?.comment(text, on: recordID, table: table) } catch {
+            return .failure(error as? AppError ?? .file("\(error)"))
+        }
+        let result = await client.addComment(text, to: recordID, by: user, inTable: table)
+        if case .success(let comment) = result, let index {
+            planner?.recorder.answered(index, after: [("comment", .string(text)), ("commentId", .string(comment.id))])
+        }
+        return result
     }
 }
 
@@ -228,10 +329,13 @@ package struct OnceSends: Sendable {
 package struct Creates: Sendable {
     fileprivate let client: ProjectAPIClient
     fileprivate let observer: any WriteObserver
+    fileprivate let planner: JournalPlanner?
 
     /// Creates one project, never twice.
     package func project(_ write: ProjectWrite, name: String, due: CalendarDate?) async throws -> Project {
+        let index = try planner?.creates([write])
         let project = try await client.createProject(write, name: name, due: due).get()
+        if let index { planner?.recorder.answered(index, id: project.id) }
         await observer.heard(.projects([project]))
         return project
     }
@@ -240,7 +344,9 @@ package struct Creates: Sendable {
     package func task(_ write: TaskWrite, in table: TaskTable, name: String, project: String) async throws
         -> ProjectTask
     {
+        let index = try planner?.taskCreate(write, in: table)
         let task = try await client.createTask(write, in: table, name: name, project: project).get()
+        if let index { planner?.recorder.answered(index, id: task.id) }
         await observer.heard(.tasks([task]))
         return task
     }

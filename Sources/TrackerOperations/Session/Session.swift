@@ -40,6 +40,17 @@ package struct Session: Sendable {
     package let surroundings: SessionSurroundings
     /// Whether this run may still be run again with the schema (shared with the face that runs the command).
     package let attempt: SchemaAttempt
+    /// What the journal calls the work this session does: the operation's command (or the face's tool).
+    package private(set) var activity = "write"
+    /// The entry every write of this session joins (`asOneEntry`); nil: each write is an entry of its own.
+    var oneEntry: JournalRecorder? = nil
+
+    /// This session doing `activity` (the journal's name for its writes).
+    package func doing(_ activity: String) -> Session {
+        var named = self
+        named.activity = activity
+        return named
+    }
 
     /// The day the command runs on, read once: a listing past midnight sees one date.
     package var today: CalendarDate { surroundings.today }
@@ -157,6 +168,8 @@ package struct SessionSurroundings: Sendable {
     package var maxAge: Double? = nil
     /// Says a line of tracker's (a warning) where the face says such things.
     package var warn: @Sendable (_ line: String) -> Void = { _ in }
+    /// Where every write is journaled, and who writes; off where no face set it up.
+    package var journal: Journaling = .none
     /// Starts loading the transport ahead of a request this session learned late it will send (the team's poller).
     package var prepareNetwork: @Sendable () -> Void = {}
     /// Asks the person whether the one `noun` whose name holds every word typed is the one meant (a terminal's

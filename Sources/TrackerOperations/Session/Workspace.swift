@@ -6,6 +6,7 @@
 import TrackerAPI
 import TrackerNetwork
 import TrackerSystem
+import TrackerTeam
 import TrackerModel
 
 /// What a face's sessions stand on, made once by the face (the command line for each command; `mcp`, `serve` and the
@@ -23,6 +24,13 @@ package final class Workspace: Sendable {
         package var personToken: String?
         /// What a cancellation of the call cleans up (a file half downloaded); nil: the face's own.
         package var interruption: Interruption?
+
+        /// Airtable's id of the person who asks (serve's signed-in person), for the journal.
+        package var userID: String? = nil
+        /// The assistant's client (serve's signed-in client, an `mcp` client's name), for the journal.
+        package var client: String? = nil
+        /// The tool that asks, which the journal names in place of the operation.
+        package var tool: String? = nil
 
         package init(today: CalendarDate? = nil, personToken: String? = nil, interruption: Interruption? = nil) {
             (self.today, self.personToken, self.interruption) = (today, personToken, interruption)
@@ -74,6 +82,11 @@ package final class Workspace: Sendable {
         package var copies: BaseCopies? = nil
         /// What tracker calls itself in each request's User-Agent.
         package var userAgent: String
+        /// The face, as the journal names it: `cli`, `board`, `mcp`, `serve`.
+        package var face = "cli"
+        /// Whether writes are journaled: every face's are; only the unit tests that script each request of a stub
+        /// turn it off (the journal's own unit tests keep it on).
+        package var journals = true
         /// Says a line of tracker's (a warning) where the face says such things.
         package var warn: @Sendable (_ line: String) -> Void = { _ in }
         /// Tells the face a secret it must never show, before anything could say it.
@@ -192,6 +205,9 @@ package final class Workspace: Sendable {
             cache: surface.cache, coordination: coordination(configuration), copies: surface.copies)
         surroundings.state = surface.state
         surroundings.warn = surface.warn
+        if surface.journals {
+            surroundings.journal = journal(configuration, scope: scope, engine: surroundings.coordination)
+        }
         surroundings.prepareNetwork = surface.prepareNetwork
         // The face's own token stays the copies'; the sessions speak as the person who asks.
         if scope.personToken != nil { surroundings.copyToken = try? loadConfiguration().token }
@@ -200,6 +216,31 @@ package final class Workspace: Sendable {
         }
         adjust(&surroundings)
         return surroundings
+    }
+
+    /// Where `configuration`'s writes are journaled, and who writes: the team's Redis when there is one (this
+    /// machine's state directory while it cannot be reached), else the state directory.
+    package func journal(_ configuration: Configuration, scope: Scope = Scope(), engine: any Coordination) -> Journaling
+    {
+        let now = surface.now
+        let clock: @Sendable () -> Double = { now().timeIntervalSince1970 }
+        let file = surface.state.map {
+            FileJournal(
+                directory: $0.path + "/journal", name: TeamCoordination.Keys.base(configuration.baseID), now: clock)
+        }
+        var store: (any JournalStore)? = file
+        if let team = engine as? TeamCoordination {
+            store = RedisJournal(
+                connection: team.connection, baseID: configuration.baseID, redis: team.connection.address.display,
+                now: clock, fallback: file, warn: surface.warn)
+        }
+        var journaling = Journaling(store: store, now: clock)
+        journaling.bestEffort = configuration.journalBestEffort
+        journaling.face = surface.face
+        journaling.tokenPrint = Journaling.fingerprint(configuration.token)
+        (journaling.user, journaling.client, journaling.command) = (scope.userID, scope.client, scope.tool)
+        journaling.warn = surface.warn
+        return journaling
     }
 
     /// Opens a session as `opening` asks (see `Session.open`), for one run of an operation; `adjust` adds what the

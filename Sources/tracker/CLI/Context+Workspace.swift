@@ -33,6 +33,8 @@ extension Context {
         surface.profile = invocation.globals.profile
         surface.timeoutSeconds = invocation.globals.timeoutSeconds
         surface.maxAge = invocation.globals.maxAge
+        surface.face = network.face
+        surface.journals = context.journals
         surface.readsFromTeamCopy = type(of: invocation.command).spec.facts.contains(.readsTeamCopy)
         surface.makePacer = context.makePacer
         (surface.cache, surface.state) = (context.cacheDirectory, context.stateDirectory)

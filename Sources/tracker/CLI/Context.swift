@@ -54,6 +54,8 @@ struct Context: Sendable {
     var cacheDirectory: CacheDirectory?
     /// Where `tracker changes` keeps what it saw last; nil when there is nowhere (no HOME).
     var stateDirectory: CacheDirectory?
+    /// Whether writes are journaled (see `Workspace.Surface.journals`).
+    var journals = true
     /// The configuration read by an earlier command of this process, kept for the next (a server's many calls run
     /// the token command once); nil reads it for every command.
     var rememberedConfiguration: Locked<Configuration?>? = nil

@@ -1,0 +1,18 @@
+import TrackerModel
+import TrackerOperations
+
+/// The runs of the journal's tools: what tracker wrote, and taking one write back.
+enum JournalToolRuns {
+    static func history(_ call: ToolCall) async throws -> JSONValue {
+        var history = try History(call.named, today: call.today)
+        history.limit = call.plan.limit
+        let entries = try await call.opener.perform(history)
+        return call.listing(entries.map(\.listed), total: entries.count)
+    }
+
+    static func undo(_ call: ToolCall) async throws -> JSONValue {
+        let outcome = try await call.opener.perform(try Undo(call.named, today: call.today))
+        // What was left alone is the answer's, not a failure: the rest was undone, and the assistant says so.
+        return outcome.object
+    }
+}
