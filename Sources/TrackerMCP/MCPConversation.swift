@@ -9,6 +9,8 @@ package final class MCPConversation: Sendable {
     private struct State {
         var isHandshakeEra = false
         var calls: [String: Call] = [:]
+        /// The name the client gave itself (`clientInfo`), which the journal keeps beside each write it asks for.
+        var clientName: String?
     }
 
     package init() {}
@@ -17,9 +19,18 @@ package final class MCPConversation: Sendable {
 
     package func beginHandshakeEra() { state.withLock { $0.isHandshakeEra = true } }
 
+    /// The client named itself (`initialize`'s `clientInfo`), at most 100 characters of it.
+    package func named(_ client: String?) {
+        let safe = client.map { name in
+            String(
+                String.UnicodeScalarView(name.unicodeScalars.filter { !ControlCharacters.isControl($0) }).prefix(100))
+        }
+        state.withLock { $0.clientName = safe }
+    }
+
     /// A request begins: registered before the next message is read, so a cancellation right behind it finds it.
     package func begin(id: JSONValue, person: Person? = nil) -> Call {
-        let call = Call(id: id, person: person)
+        let call = Call(id: id, person: person, client: state.withLock { $0.clientName })
         state.withLock { $0.calls[Self.key(id)] = call }
         return call
     }

@@ -69,6 +69,7 @@ extension MCPServer {
 
     package func initialize(_ params: JSONValue?, in conversation: MCPConversation) -> JSONValue {
         conversation.beginHandshakeEra()
+        conversation.named(params?["clientInfo"]?["name"]?.stringValue)
         let asked = params?["protocolVersion"]?.stringValue ?? ""
         let version = Self.handshakeVersions.contains(asked) ? asked : Self.handshakeVersions[0]
         return .object([

@@ -78,15 +78,16 @@ package final class Call: Sendable {
     package let id: JSONValue
     /// Who asks, when the transport says (`serve`'s bearer); nil: the server's own configuration.
     package let person: Person?
+    /// The client that named itself (stdio `mcp`), for the journal.
+    package let client: String?
     /// What a Ctrl-C would clean up for the command (a file half downloaded).
     package let interruption = Interruption()
     private let state = Locked((phase: Phase.running, task: Task<Void, Never>?.none))
 
     package enum Phase { case running, cancelled, answered }
 
-    package init(id: JSONValue, person: Person? = nil) {
-        self.id = id
-        self.person = person
+    package init(id: JSONValue, person: Person? = nil, client: String? = nil) {
+        (self.id, self.person, self.client) = (id, person, client)
     }
 
     package func attach(_ task: Task<Void, Never>) {

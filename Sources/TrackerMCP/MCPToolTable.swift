@@ -219,6 +219,8 @@ extension MCPTool {
                 ("entry", "the entry undone"), ("undoEntry", "the undo's own entry (undoable)"),
                 ("written", "whether anything was written"), ("alreadyUndoneBy", "set when it was undone before"),
                 ("restored", "[{id, fields}] put back"), ("deleted", "ids deleted"),
+                ("commentsDeleted", "ids of the comments deleted"),
+                ("filesRemoved", "ids of the records a file was taken off"),
                 ("madeAgain", "[{was, now}]: deleted records made again under new ids"),
                 ("toMakeAgain", "ids of deleted records it would make again (when nothing was written)"),
                 ("leftAlone", "what changed since and was left alone"),

@@ -46,7 +46,9 @@ package struct ToolRunner: Sendable {
         let today = CalendarDate(host.now(), in: host.timeZone)
         var scope = Workspace.Scope(today: today, personToken: call.person?.token, interruption: call.interruption)
         // The journal's who and how: the person serve signed in and their client, and the tool.
-        (scope.userID, scope.client, scope.tool) = (call.person?.userID, call.person?.clientID, tool.name)
+        (scope.userID, scope.client, scope.tool) = (
+            call.person?.userID, call.person?.clientID ?? call.client, tool.name
+        )
         let call = ToolCall(tool: tool, plan: plan, today: today, scope: scope, progress: progress, host: host)
         do {
             return try await tool.run(call)

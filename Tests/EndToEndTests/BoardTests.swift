@@ -122,6 +122,47 @@ final class BoardTests: FakeAirtableTestCase {
         XCTAssertEqual(board.status(), 130)
     }
 
+    /// `u` undoes the last write to the selected card's project, from any face: here the board's own `d`, then the
+    /// command line's history says so (the board journals as `board`).
+    func testUUndoesTheLastWriteToTheCardAfterAsking() throws {
+        try startDemoFakeWithTheBikeFirst()
+        let process = tracker()
+        let board = try BoardSession(process)
+        board.wait(for: "projects · read ")
+        select("Coffee", on: board)
+        board.press("d")
+        board.wait(for: "[y/N]")
+        board.press("y")
+        board.wait(for: "Marked")
+        func complete() -> Bool? {
+            let record = fake.records.first {
+                ($0["fields"] as? [String: Any])?["Name"] as? String == "Coffee packaging"
+            }
+            return (record?["fields"] as? [String: Any])?["Complete"] as? Bool
+        }
+        XCTAssertEqual(complete(), true)
+        // Done, the card moved to the Done column: found again there (the search cleared first).
+        board.press("/")
+        board.press("Escape")
+        select("Coffee", on: board)
+        board.press("u")
+        XCTAssertTrue(board.wait(for: "[y/N]").contains("Undo the last write to \"Coffee packaging\"? [y/N]"))
+        board.press("n")
+        board.wait(for: "Nothing changed.")
+        XCTAssertEqual(complete(), true, "no is no")
+        board.press("u")
+        board.wait(for: "[y/N]")
+        board.press("y")
+        let screen = board.wait(for: "Undid")
+        XCTAssertTrue(screen.contains("Undid done"), screen)
+        XCTAssertNil(complete(), "open again")
+        board.press("C-c")
+        XCTAssertEqual(board.status(), 130)
+        let history = try process.run(["history"])
+        let faces = history.stdout.split(separator: "\n").map { $0.components(separatedBy: "\t")[3] }
+        XCTAssertEqual(faces, ["board", "board"], history.stdout)
+    }
+
     func testACommentIsSentOnEnterAndDroppedOnEscape() throws {
         try startDemoFake()
         let board = try BoardSession(tracker())

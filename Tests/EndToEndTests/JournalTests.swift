@@ -210,6 +210,36 @@ final class JournalTests: FakeAirtableTestCase {
         XCTAssertEqual(Array(images().dropFirst()), Array(three.dropFirst()), "the kept files are the same files")
     }
 
+    /// An assistant's write over `tracker mcp` is journaled under its tool and the client's name; the `history` and
+    /// `undo` tools answer within their output schemas (a client checks them), and the undo puts the field back.
+    func testAnAssistantsWriteIsJournaledAndItsUndoToolTakesItBack() throws {
+        try startFake()
+        let session = try MCPSession(tracker())
+        _ = session.call("initialize", MCPTests.initialize)
+        session.notify("notifications/initialized")
+        let tools = (session.call("tools/list")["result"] as? [String: Any])?["tools"] as? [[String: Any]] ?? []
+        func allowed(_ tool: String) -> Set<String> {
+            let schema = tools.first { $0["name"] as? String == tool }?["outputSchema"] as? [String: Any]
+            return Set((schema?["properties"] as? [String: Any] ?? [:]).keys)
+        }
+        let id = "rec3g0Xxmw2rw3scs"
+        let notes = fields(id)["Notes"] as? String
+        let updated = session.tool("update_project", ["project": id, "notes": "an assistant was here"])
+        XCTAssertNotEqual(updated["isError"] as? Bool, true, "\(updated)")
+        let history = session.tool("history", ["limit": 5]).structured
+        XCTAssertTrue(Set(history.keys).isSubset(of: allowed("history")), "\(history.keys)")
+        let entry = try XCTUnwrap((history["entries"] as? [[String: Any]])?.first)
+        XCTAssertEqual(entry["face"] as? String, "mcp")
+        XCTAssertEqual(entry["command"] as? String, "update_project")
+        XCTAssertEqual(entry["client"] as? String, "tests", "the name the client gave itself")
+        let undone = session.tool("undo", [:]).structured
+        XCTAssertTrue(Set(undone.keys).isSubset(of: allowed("undo")), "\(undone.keys) beyond \(allowed("undo"))")
+        XCTAssertEqual(undone["entry"] as? String, entry["id"] as? String)
+        XCTAssertEqual(fields(id)["Notes"] as? String, notes)
+        let again = session.tool("undo", ["id": try XCTUnwrap(entry["id"] as? String)]).structured
+        XCTAssertEqual(again["alreadyUndoneBy"] as? String, undone["undoEntry"] as? String)
+    }
+
     func testAnUnknownEntryIsNotFound() throws {
         try startFake()
         assertFailure(try tracker().run(["undo", "wrtAAAAAAAAAAAAAA", "--yes"]), status: 66, "no journal entry")

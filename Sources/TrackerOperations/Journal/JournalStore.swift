@@ -82,7 +82,43 @@ package struct FileJournal: JournalStore {
 
     package func entries(limit: Int, since: Double?) throws(AppError) -> [JournalEntry] {
         let oldest = max(since ?? 0, now() - JournalBounds.seconds)
-        return Array(try readAll().prefix(bound).filter { $0.at >= oldest }.prefix(limit))
+        guard let data = try contents() else { return [] }
+        // Each line's id and time are read off its start (tracker writes them first), the last line of an id wins,
+        // and only the entries shown are parsed whole: `history` over 10,000 entries parses twenty.
+        var latest: [Substring: (at: Double, line: Data.SubSequence)] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            if let (id, at) = Self.idAndTime(line) {
+                latest[id] = (at, line)
+            } else if let json = try? JSONParser.parse(Data(line)), let entry = JournalEntry(json: json) {
+                latest[Substring(entry.id)] = (entry.at, line)
+            }
+        }
+        let newest = latest.sorted { $0.value.at != $1.value.at ? $0.value.at > $1.value.at : $0.key > $1.key }
+        var found: [JournalEntry] = []
+        for (_, value) in newest.prefix(bound) where value.at >= oldest {
+            guard let json = try? JSONParser.parse(Data(value.line)), let entry = JournalEntry(json: json) else {
+                continue
+            }
+            found.append(entry)
+            if found.count == limit { break }
+        }
+        return found
+    }
+
+    /// The id and time a line starts with (`{"id":"wrt…","at":…,`); nil for any other shape.
+    static func idAndTime(_ line: Data.SubSequence) -> (Substring, Double)? {
+        let bytes = Array(line.prefix(64))
+        let head = Array(#"{"id":""#.utf8)
+        let middle = Array(#"","at":"#.utf8)
+        guard bytes.count > head.count + 17 + middle.count, Array(bytes[0..<head.count]) == head,
+            Array(bytes[(head.count + 17)..<(head.count + 17 + middle.count)]) == middle
+        else { return nil }
+        let id = String(decoding: bytes[head.count..<(head.count + 17)], as: UTF8.self)
+        let start = head.count + 17 + middle.count
+        guard let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")),
+            let at = Double(String(decoding: bytes[start..<end], as: UTF8.self)), JournalEntry.isID(id)
+        else { return nil }
+        return (Substring(id), at)
     }
 
     package func entry(_ id: String) throws(AppError) -> JournalEntry? {
@@ -91,16 +127,22 @@ package struct FileJournal: JournalStore {
 
     /// Every entry kept, each in its last state, newest first; a line that is not an entry is passed over.
     func readAll() throws(AppError) -> [JournalEntry] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw Self.failure("read", path) }
-            return []
-        }
+        guard let data = try contents() else { return [] }
         var latest: [String: JournalEntry] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let json = try? JSONParser.parse(Data(line)), let entry = JournalEntry(json: json) else { continue }
             latest[entry.id] = entry
         }
         return latest.values.sorted { $0.at != $1.at ? $0.at > $1.at : $0.id > $1.id }
+    }
+
+    /// The file's bytes; nil when there is none yet.
+    private func contents() throws(AppError) -> Data? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw Self.failure("read", path) }
+            return nil
+        }
+        return data
     }
 
     /// Each entry once, none older than 30 days, the newest 10,000: written beside the file, then put in its place.

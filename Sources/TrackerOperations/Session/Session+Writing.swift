@@ -68,8 +68,13 @@ extension Session {
         }
         let recorder = JournalRecorder(journaling, command: activity)
         let planner = JournalPlanner(recorder: recorder, client: client, reader: reader)
+        return try await recording(recorder) { try await body(planner) }
+    }
+
+    /// `body`, its entry kept once more when it is over: with Airtable's answers, or with what its failure left.
+    private func recording<T>(_ recorder: JournalRecorder, _ body: () async throws -> T) async throws -> T {
         do {
-            let result = try await body(planner)
+            let result = try await body()
             recorder.finish(failure: nil, user: knowledge.rememberedUser)
             return result
         } catch {
@@ -88,14 +93,8 @@ extension Session {
         let recorder = JournalRecorder(journaling, command: activity, undoes: undoing, id: id)
         var joined = self
         joined.oneEntry = recorder
-        do {
-            let result = try await body(joined)
-            recorder.finish(failure: nil, user: knowledge.rememberedUser)
-            return (result, recorder.entryID)
-        } catch {
-            recorder.finish(failure: error, user: knowledge.rememberedUser)
-            throw error
-        }
+        let result = try await recording(recorder) { try await body(joined) }
+        return (result, recorder.entryID)
     }
 
     /// Creates one record, exactly once. With `ifAbsent`, a record already there needs no write, so no lock: it is

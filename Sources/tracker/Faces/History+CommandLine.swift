@@ -39,9 +39,12 @@ extension History: Command {
         }
         let head = ["ID", "WHEN", "WHO", "WHAT", "RECORDS", "STATUS"]
         let widths = head.indices.map { column in ([head] + rows).map { TextCells.width($0[column]) }.max() ?? 0 }
+        // Fitted to the terminal: the last column (the status) is cut first.
+        let columns = runner.output.terminalWidth ?? 80
         func line(_ cells: [String]) -> String {
-            TextCells.withoutTrailingSpaces(
+            let text = TextCells.withoutTrailingSpaces(
                 zip(cells, widths).map { TextCells.fit($0, $1) }.joined(separator: "  "))
+            return TextCells.width(text) > columns ? TextCells.fit(text, columns) : text
         }
         try runner.output.standardOutput(
             runner.style.bold(line(head)) + "\n" + rows.map { line($0) + "\n" }.joined())
