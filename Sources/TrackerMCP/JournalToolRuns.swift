@@ -15,4 +15,12 @@ enum JournalToolRuns {
         // What was left alone is the answer's, not a failure: the rest was undone, and the assistant says so.
         return outcome.object
     }
+
+    static func approvalStatus(_ call: ToolCall) async throws -> JSONValue {
+        let id = call.named.positionals.first ?? ""
+        let outcome = try await call.opener.perform(ApprovalStatus(approvalID: id))
+        guard case .object(var members) = outcome.object else { return outcome.object }
+        if let page = call.host.approvalPage { members.append(("approvalUrl", .string(page(id)))) }
+        return .object(members)
+    }
 }

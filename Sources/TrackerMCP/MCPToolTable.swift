@@ -226,5 +226,22 @@ extension MCPTool {
                 ("leftAlone", "what changed since and was left alone"),
             ]), annotations: Annotations(readOnly: false, destructive: true, idempotent: true),
             run: JournalToolRuns.undo),
+        MCPTool(
+            name: "approval_status", title: "Where an approval stands",
+            description:
+                "Where a write that waited for a person's approval stands (the id an answer with status approval_needed gave): pending, applied (with what it wrote), rejected, expired (after 10 minutes) or conflicted (the records changed since; the person looks again).",
+            command: Approve.spec,
+            positionals: [Positional(name: "id", description: "the approval's id (apr…)")],
+            withheld: ["--yes", "--json"],
+            result: .object(keys: [
+                ("id", "the approval's id"),
+                ("status", "pending | applied | rejected | expired | conflicted"),
+                ("tool", "the tool whose write it is"), ("face", "mcp or serve"), ("client", "the assistant's client"),
+                ("expires", "when it stops waiting (UTC)"), ("records", "how many records it touches"),
+                ("diff", "what it changes, a line a record: each field now and what it would be"),
+                ("approvalUrl", "the page the person approves it on (serve)"),
+                ("result", "once applied: {entry, records, created}"),
+                ("conflicts", "what changed since the plan, while conflicted"), ("already", "always false here"),
+            ]), annotations: Annotations(readOnly: true), run: JournalToolRuns.approvalStatus),
     ]
 }

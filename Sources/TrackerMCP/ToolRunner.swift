@@ -49,14 +49,40 @@ package struct ToolRunner: Sendable {
         (scope.userID, scope.client, scope.tool) = (
             call.person?.userID, call.person?.clientID ?? call.client, tool.name
         )
+        // A write's call: what the approval policy holds is planned, not sent, and answered as the approval it waits for.
+        let planned = tool.isReadOnly ? nil : PlannedWrites()
+        scope.planned = planned
         let call = ToolCall(tool: tool, plan: plan, today: today, scope: scope, progress: progress, host: host)
         do {
-            return try await tool.run(call)
+            let result = try await tool.run(call)
+            if let waiting = planned?.entry { return approvalNeeded(waiting) }
+            return result
+        } catch AppError.writePlanned where planned?.entry != nil {
+            return approvalNeeded(planned!.entry!)
         } catch let error as AppError {
             throw error
         } catch {
             throw AppError.output("\(error)")
         }
+    }
+
+    /// The answer to a write held for approval: not an error, nothing written; the diff, the approval's id, and
+    /// under serve the page the person approves it on.
+    private func approvalNeeded(_ entry: JournalEntry) -> JSONValue {
+        let object = entry.approvalObject(
+            at: host.now().timeIntervalSince1970, url: host.approvalPage.map { $0(entry.id) })
+        guard case .object(var members) = object else { return object }
+        members[1] = ("status", .string("approval_needed"))
+        members.insert(("approval", .string(entry.id)), at: 1)
+        members.append(
+            (
+                "message",
+                .string(
+                    "Nothing was written yet: this write waits for the person's approval"
+                        + (host.approvalPage != nil ? " at approvalUrl" : " ('tracker approve \(entry.id)')")
+                        + " for 10 minutes. Tell them, then ask approval_status; do not call the tool again.")
+            ))
+        return .object(members)
     }
 
     /// A digest with each of its lists (at any depth) cut to `limit` items and given as `{items, total, truncated}`.
@@ -182,6 +208,8 @@ package struct ToolHost: Sendable {
     package var token: @Sendable () -> String?
     /// tracker's version, for the server's name in the protocol.
     package var version: String
+    /// The approval page's address for an approval's id (serve); nil where there is no page (`mcp` over stdio).
+    package var approvalPage: (@Sendable (String) -> String)? = nil
 
     /// Each value given.
     package init(

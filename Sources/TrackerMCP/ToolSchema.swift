@@ -74,11 +74,31 @@ extension MCPTool {
             ]
             required = [.string(noun), .string("total"), .string("truncated")]
         }
-        return .object([
+        let result: JSONValue = .object([
             ("type", .string("object")), ("properties", .object(properties)), ("required", .array(required)),
             ("additionalProperties", .bool(false)),
         ])
+        // A write may wait for a person instead: its answer is then the approval it waits for.
+        guard !isReadOnly else { return result }
+        return .object([("type", .string("object")), ("anyOf", .array([result, Self.approvalNeeded]))])
     }
+
+    /// What a write held for approval answers: nothing written, the diff, the approval's id (and page).
+    static let approvalNeeded: JSONValue = {
+        func described(_ text: String) -> JSONValue { .object([("description", .string(text))]) }
+        let keys: [(String, String)] = [
+            ("id", "the approval's id"), ("approval", "the approval's id, for approval_status"),
+            ("status", "approval_needed: nothing was written yet"), ("tool", "this tool"), ("face", "mcp or serve"),
+            ("client", "the assistant's client"), ("expires", "when the plan stops waiting (UTC)"),
+            ("records", "how many records it would touch"), ("diff", "what it would change, a line a record"),
+            ("approvalUrl", "the page the person approves it on (serve)"), ("message", "what to tell the person"),
+        ]
+        return .object([
+            ("type", .string("object")), ("properties", .object(keys.map { ($0.0, described($0.1)) })),
+            ("required", .array(["status", "approval", "diff"].map(JSONValue.string))),
+            ("additionalProperties", .bool(false)),
+        ])
+    }()
 
     /// The tool as `tools/list` gives it.
     package var listing: JSONValue {

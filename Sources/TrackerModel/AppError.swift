@@ -90,6 +90,11 @@ public enum AppError: Error, Equatable, Sendable {
     /// `tracker undo` left fields alone that were changed since the entry set them (each as a phrase): the rest was
     /// undone.
     case undoIncomplete(entry: String, left: [String])
+    /// A write an approval policy holds: planned, not sent; the face answers with the approval it waits for.
+    case writePlanned
+    /// An approval's records changed since it was planned (each as a phrase): nothing was written, and the approval
+    /// now shows the records as they are, to be approved again.
+    case approvalConflict(id: String, changes: [String])
     /// Files a download kept because a different file of that name was there (their paths).
     case filesKept([String])
     /// `tracker edit` did not apply what was typed, for `cause`; the text is kept in the file at `path`.
@@ -116,12 +121,13 @@ extension AppError {
         case .rateLimited, .waitRefused, .timedOut, .requestOutcomeUnknown, .createOutcomeUnknown,
             .commentOutcomeUnknown,
             .uploadOutcomeUnknown,
-            .lockTimeout, .teamLockUnavailable, .teamLockLost, .journalUnavailable, .undoIncomplete:
+            .lockTimeout, .teamLockUnavailable, .teamLockLost, .journalUnavailable, .undoIncomplete,
+            .approvalConflict:
             .temporaryFailure
         case .network, .tls, .badResponse, .missingSupport, .redisUnreachable, .redisRefusesWrites, .cannotListen:
             .unavailable
         case .file: .notFound
-        case .output, .declined: .failure
+        case .output, .declined, .writePlanned: .failure
         case .interrupted: .interrupted
         case .exited(let status): status
         case .invalidRows: .dataRejected
@@ -220,6 +226,10 @@ extension AppError {
         case .undoIncomplete(let entry, let left):
             "\(entry) was undone but for \(left.count) change\(left.count == 1 ? "" : "s") made since, left alone: "
                 + left.joined(separator: "; ")
+        case .writePlanned: "the write waits for a person's approval; nothing was written"
+        case .approvalConflict(let id, let changes):
+            "\(id) was not made: \(changes.count) field\(changes.count == 1 ? "" : "s") changed since it was planned: "
+                + changes.joined(separator: "; ")
         case .editKept(let cause, _): cause.message
         case .file(let text): text
         case .output(let text): "cannot write output: \(text)"
@@ -273,6 +283,8 @@ extension AppError {
         case .teamLockUnavailable:
             "To finish safely, run the same command again when the Redis is back: the lock keeps it exactly once. On this machine alone, without the team's Redis: TRACKER_REDIS_URL= tracker …"
         case .teamLockLost: "To finish safely, run the same command again: the lock keeps it exactly once."
+        case .approvalConflict(let id, _):
+            "Nothing was written over a change you did not see: look again ('tracker approve \(id)' shows the records as they are now) and approve once more."
         case .undoIncomplete:
             "An undo never writes over a change it did not make: change those fields by hand if they should go back."
         case .invalidRows(_, let lines):
@@ -286,7 +298,7 @@ extension AppError {
             "What you typed is kept in \(path); 'tracker edit' again shows the project as it is now."
         case .editKept(let cause, let path):
             "What you typed is kept in \(path)." + (cause.hint.map { " " + $0 } ?? "")
-        case .declined, .file, .output, .interrupted, .editConflict, .exited, .missingSupport: nil
+        case .declined, .file, .output, .interrupted, .editConflict, .exited, .missingSupport, .writePlanned: nil
         }
     }
 

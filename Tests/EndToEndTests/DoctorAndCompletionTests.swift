@@ -89,7 +89,7 @@ final class DoctorAndCompletionTests: FakeAirtableTestCase {
                 "list", "add", "show", "open", "comment", "comments", "update", "edit", "done", "reopen", "delete",
                 "import", "tasks", "task", "status", "board", "attach", "files", "clients",
                 "report", "changes",
-                "calendar", "timeline", "history", "undo",
+                "calendar", "timeline", "history", "undo", "approvals", "approve", "reject",
                 "init", "demo", "mcp", "serve", "doctor", "usage", "completion", "help",
             ])
         XCTAssertEqual(Set(try complete(["tracker", "calendar", "--o"])), ["--out", "--overdue"])

@@ -217,11 +217,7 @@ final class JournalTests: FakeAirtableTestCase {
         let session = try MCPSession(tracker())
         _ = session.call("initialize", MCPTests.initialize)
         session.notify("notifications/initialized")
-        let tools = (session.call("tools/list")["result"] as? [String: Any])?["tools"] as? [[String: Any]] ?? []
-        func allowed(_ tool: String) -> Set<String> {
-            let schema = tools.first { $0["name"] as? String == tool }?["outputSchema"] as? [String: Any]
-            return Set((schema?["properties"] as? [String: Any] ?? [:]).keys)
-        }
+        func allowed(_ tool: String) -> Set<String> { ApprovalTests.allowed(tool, in: session) }
         let id = "rec3g0Xxmw2rw3scs"
         let notes = fields(id)["Notes"] as? String
         let updated = session.tool("update_project", ["project": id, "notes": "an assistant was here"])

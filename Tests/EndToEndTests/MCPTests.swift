@@ -42,6 +42,7 @@ final class MCPTests: FakeAirtableTestCase {
             "add_comment": (false, false, false), "list_comments": (true, nil, nil), "report": (true, nil, nil),
             "list_clients": (true, nil, nil), "list_files": (true, nil, nil), "download_files": (false, false, true),
             "attach_file": (false, false, false), "history": (true, nil, nil), "undo": (false, true, true),
+            "approval_status": (true, nil, nil),
         ]
         XCTAssertEqual(Set(byName.keys), Set(expected.keys))
         for (name, (readOnly, destructive, idempotent)) in expected {
@@ -55,9 +56,14 @@ final class MCPTests: FakeAirtableTestCase {
             for key in ["inputSchema", "outputSchema"] {
                 let schema = tool[key] as? [String: Any] ?? [:]
                 XCTAssertEqual(schema["type"] as? String, "object", "\(name) \(key)")
-                XCTAssertEqual(schema["additionalProperties"] as? Bool, false, "\(name) \(key)")
-                for (property, value) in schema["properties"] as? [String: [String: Any]] ?? [:] {
-                    XCTAssertNotNil(value["description"] as? String, "\(name).\(property) is described")
+                // A write's answer is its result or, held for approval, the approval it waits for.
+                let shapes = schema["anyOf"] as? [[String: Any]] ?? [schema]
+                XCTAssertEqual(shapes.count, key == "outputSchema" && !readOnly ? 2 : 1, "\(name) \(key)")
+                for shape in shapes {
+                    XCTAssertEqual(shape["additionalProperties"] as? Bool, false, "\(name) \(key)")
+                    for (property, value) in shape["properties"] as? [String: [String: Any]] ?? [:] {
+                        XCTAssertNotNil(value["description"] as? String, "\(name).\(property) is described")
+                    }
                 }
             }
         }

@@ -297,7 +297,7 @@ struct CommandParsingTests {
         ),
         (
             ["reopen", "A", "--yes"],
-            "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task', 'tracker files', 'tracker undo'"
+            "--yes is not a flag of 'tracker reopen'; it belongs to 'tracker delete', 'tracker task', 'tracker files', 'tracker undo', 'tracker approve'"
         ),
         (
             ["--limit", "5"],

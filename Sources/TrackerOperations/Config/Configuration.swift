@@ -54,6 +54,9 @@ package struct Configuration: Equatable, Sendable {
     /// `"journal": "best-effort"`: a write whose journal entry cannot be kept goes on (said, not undoable); by default
     /// (`"required"`) it is not made.
     package var journalBestEffort = false
+    /// `"assistants": {"approve": [...]}`: which assistant writes wait for a person; nil: the face's default (`serve`:
+    /// deletions and changes; `mcp` over stdio: none but calls of more than ten records).
+    package var approvals: ApprovalPolicy? = nil
     /// Where the token came from, for `doctor`: "the secrets file", "AIRTABLE_TOKEN", or the token command.
     package var tokenOrigin = "the secrets file"
 
@@ -122,7 +125,7 @@ package struct Configuration: Equatable, Sendable {
 package enum SecretsKey: String, CaseIterable {
     case token, tokenCommand, baseId, table, endpoint, requestsPerSecond, timeoutSeconds, retryBudgetSeconds, fields,
         tasks, redis, redisCA, redisPasswordCommand, teamCopy, teamCopyEvery, maxAge, plan, monthlyCalls,
-        backgroundShare, serve, journal
+        backgroundShare, serve, journal, assistants
     case profiles, `default`
 
     /// The keys a profile may set: every setting, but not other profiles.

@@ -94,6 +94,7 @@ package struct Resolver {
             try plan(into: &configuration)
             try serve(into: &configuration)
             configuration.journalBestEffort = try journalBestEffort()
+            configuration.approvals = try approvals()
             return configuration
         }.mapError { $0 as? AppError ?? .configuration("\($0)", hint: nil) }
     }
@@ -107,6 +108,19 @@ package struct Resolver {
             throw AppError.configuration(
                 "\"journal\" in \(origin) must be \"required\" or \"best-effort\"", hint: nil)
         }
+    }
+
+    /// `"assistants": {"approve": ["delete", "update"]}`: the kinds of assistant writes that wait for a person.
+    private func approvals() throws -> ApprovalPolicy? {
+        guard let given = values[.assistants], given != .null else { return nil }
+        let problem = AppError.configuration(
+            "\"assistants\" in \(origin) must be like {\"approve\": [\"delete\", \"update\"]}",
+            hint: "The kinds: \(ApprovalPolicy.words.map { "\"\($0.0)\"" }.joined(separator: ", ")); [] for none.")
+        guard case .object(let members) = given, members.count == 1, case .array(let items)? = members["approve"]
+        else { throw problem }
+        let words = items.compactMap { item -> String? in if case .string(let word) = item { word } else { nil } }
+        guard words.count == items.count, let policy = ApprovalPolicy.named(words) else { throw problem }
+        return policy
     }
 
     /// `"tokenCommand": ["pass", "show", "airtable"]`: a program and its arguments, run without a shell.

@@ -14,6 +14,9 @@ package struct JournalEntry: Sendable, Equatable {
         case completed
         /// Airtable refused it: nothing was written.
         case refused
+        /// An approval's write: planned (its records read, its values checked), not sent; `approval` says where it
+        /// stands. Never listed by `history`, never undone: the write it becomes, once approved, is an entry of its own.
+        case planned
     }
 
     /// What happened to one record.
@@ -69,6 +72,10 @@ package struct JournalEntry: Sendable, Equatable {
     /// The entry this one undid, and the entry that undid this one.
     package var undoes: String?
     package var undoneBy: String?
+    /// A planned write's approval (state `planned`); nil for a write.
+    package var approval: Approval? = nil
+    /// The approval a write was made for.
+    package var approved: String? = nil
 
     package init(
         id: String = JournalEntry.newID(), at: Double, user: String?, client: String? = nil, face: String,
@@ -85,8 +92,19 @@ package struct JournalEntry: Sendable, Equatable {
     }
 
     /// Whether `text` has the shape of an entry's id.
-    package static func isID(_ text: String) -> Bool {
-        text.count == 17 && text.hasPrefix("wrt")
+    package static func isID(_ text: String) -> Bool { hasShape(text, prefix: "wrt") }
+
+    /// Whether `text` has the shape of an approval's id: `apr` and 14 letters and digits.
+    package static func isApprovalID(_ text: String) -> Bool { hasShape(text, prefix: "apr") }
+
+    /// A new approval's id.
+    package static func newApprovalID() -> String { "apr" + newID().dropFirst(3) }
+
+    /// Whether `text` is an id the journal keeps (an entry's or an approval's).
+    static func isKept(_ text: String) -> Bool { isID(text) || isApprovalID(text) }
+
+    private static func hasShape(_ text: String, prefix: String) -> Bool {
+        text.count == 17 && text.hasPrefix(prefix)
             && text.dropFirst(3).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 }
@@ -116,12 +134,14 @@ extension JournalEntry {
         if let tokenPrint { members.append(("token", .string(tokenPrint))) }
         if let undoes { members.append(("undoes", .string(undoes))) }
         if let undoneBy { members.append(("undoneBy", .string(undoneBy))) }
+        if let approval { members.append(("approval", approval.json)) }
+        if let approved { members.append(("approved", .string(approved))) }
         return .object(members)
     }
 
     /// An entry read back; nil when `json` is not one (a line cut short, a key someone else wrote).
     package init?(json: JSONValue) {
-        guard let id = json["id"]?.stringValue, Self.isID(id), let at = json["at"]?.numberValue,
+        guard let id = json["id"]?.stringValue, Self.isKept(id), let at = json["at"]?.numberValue,
             let face = json["face"]?.stringValue, let command = json["command"]?.stringValue,
             let table = json["table"]?.stringValue, let state = json["state"]?.stringValue.flatMap(State.init),
             let changes = json["changes"]?.arrayValue
@@ -144,5 +164,7 @@ extension JournalEntry {
         tokenPrint = json["token"]?.stringValue
         undoes = json["undoes"]?.stringValue
         undoneBy = json["undoneBy"]?.stringValue
+        approval = json["approval"].flatMap(Approval.init(json:))
+        approved = json["approved"]?.stringValue
     }
 }

@@ -82,27 +82,34 @@ package struct FileJournal: JournalStore {
 
     package func entries(limit: Int, since: Double?) throws(AppError) -> [JournalEntry] {
         let oldest = max(since ?? 0, now() - JournalBounds.seconds)
-        guard let data = try contents() else { return [] }
-        // Each line's id and time are read off its start (tracker writes them first), the last line of an id wins,
-        // and only the entries shown are parsed whole: `history` over 10,000 entries parses twenty.
-        var latest: [Substring: (at: Double, line: Data.SubSequence)] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            if let (id, at) = Self.idAndTime(line) {
-                latest[id] = (at, line)
-            } else if let json = try? JSONParser.parse(Data(line)), let entry = JournalEntry(json: json) {
-                latest[Substring(entry.id)] = (entry.at, line)
-            }
-        }
-        let newest = latest.sorted { $0.value.at != $1.value.at ? $0.value.at > $1.value.at : $0.key > $1.key }
         var found: [JournalEntry] = []
-        for (_, value) in newest.prefix(bound) where value.at >= oldest {
-            guard let json = try? JSONParser.parse(Data(value.line)), let entry = JournalEntry(json: json) else {
-                continue
-            }
+        for line in try newestLines() where line.at >= oldest {
+            guard let entry = Self.entry(line.line) else { continue }
             found.append(entry)
             if found.count == limit { break }
         }
         return found
+    }
+
+    /// Each entry's last line, newest first, at most the bound. Each line's id and time are read off its start
+    /// (tracker writes them first) and only the entries asked for are parsed whole: `history` over 10,000 entries
+    /// parses twenty, an undo by id one.
+    private func newestLines() throws(AppError) -> [(id: Substring, at: Double, line: Data.SubSequence)] {
+        guard let data = try contents() else { return [] }
+        var latest: [Substring: (at: Double, line: Data.SubSequence)] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            if let (id, at) = Self.idAndTime(line) {
+                latest[id] = (at, line)
+            } else if let entry = Self.entry(line) {
+                latest[Substring(entry.id)] = (entry.at, line)
+            }
+        }
+        return latest.sorted { $0.value.at != $1.value.at ? $0.value.at > $1.value.at : $0.key > $1.key }
+            .prefix(bound).map { ($0.key, $0.value.at, $0.value.line) }
+    }
+
+    private static func entry(_ line: Data.SubSequence) -> JournalEntry? {
+        (try? JSONParser.parse(Data(line))).flatMap(JournalEntry.init(json:))
     }
 
     /// The id and time a line starts with (`{"id":"wrt…","at":…,`); nil for any other shape.
@@ -116,24 +123,14 @@ package struct FileJournal: JournalStore {
         let id = String(decoding: bytes[head.count..<(head.count + 17)], as: UTF8.self)
         let start = head.count + 17 + middle.count
         guard let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")),
-            let at = Double(String(decoding: bytes[start..<end], as: UTF8.self)), JournalEntry.isID(id)
+            let at = Double(String(decoding: bytes[start..<end], as: UTF8.self)), JournalEntry.isKept(id)
         else { return nil }
         return (Substring(id), at)
     }
 
     package func entry(_ id: String) throws(AppError) -> JournalEntry? {
-        try readAll().prefix(bound).first { $0.id == id && $0.at >= now() - JournalBounds.seconds }
-    }
-
-    /// Every entry kept, each in its last state, newest first; a line that is not an entry is passed over.
-    func readAll() throws(AppError) -> [JournalEntry] {
-        guard let data = try contents() else { return [] }
-        var latest: [String: JournalEntry] = [:]
-        for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let json = try? JSONParser.parse(Data(line)), let entry = JournalEntry(json: json) else { continue }
-            latest[entry.id] = entry
-        }
-        return latest.values.sorted { $0.at != $1.at ? $0.at > $1.at : $0.id > $1.id }
+        let oldest = now() - JournalBounds.seconds
+        return try newestLines().first { $0.id == id && $0.at >= oldest }.flatMap { Self.entry($0.line) }
     }
 
     /// The file's bytes; nil when there is none yet.
@@ -147,12 +144,13 @@ package struct FileJournal: JournalStore {
 
     /// Each entry once, none older than 30 days, the newest 10,000: written beside the file, then put in its place.
     private func compact() throws(AppError) {
-        let kept = try readAll().filter { $0.at >= now() - JournalBounds.seconds }.prefix(bound)
-        let text = kept.reversed().map { $0.json.serialized() + "\n" }.joined()
+        // Each entry's last line as it was written: nothing is parsed again.
+        let kept = try newestLines().filter { $0.at >= now() - JournalBounds.seconds }
+        var bytes: [UInt8] = []
+        for line in kept.reversed() { bytes += line.line + [UInt8(ascii: "\n")] }
         let temporary = path + ".new"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure("compact", temporary) }
-        let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)

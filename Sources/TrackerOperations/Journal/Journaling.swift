@@ -21,6 +21,10 @@ package struct Journaling: Sendable {
     /// The command or tool, when the face names it (a tool's name); else the operation's.
     package var command: String? = nil
     package var now: @Sendable () -> Double
+    /// Which assistant writes wait for a person (the configuration's, else the face's default).
+    package var approvals = ApprovalPolicy.stdio
+    /// The call's writes as the approval policy sees them; nil where no write waits (the command line, the board).
+    package var planned: PlannedWrites? = nil
     package var warn: @Sendable (_ line: String) -> Void = { _ in }
 
     /// Each value without a default given.
@@ -57,18 +61,30 @@ final class JournalRecorder: Sendable {
     private let journaling: Journaling
     private let command: String
     private let undoes: String?
+    private let approved: String?
     private let id: String
     /// The entry, the ids Airtable answered for, and whether the journal was given up on (best effort).
-    private let state = Locked<(entry: JournalEntry?, answered: Set<Int>, skipped: Bool)>((nil, [], false))
+    private let state = Locked<(entry: JournalEntry?, answered: Set<Int>, skipped: Bool, planning: Bool)>(
+        (nil, [], false, false))
 
-    init(_ journaling: Journaling, command: String, undoes: String? = nil, id: String = JournalEntry.newID()) {
+    init(
+        _ journaling: Journaling, command: String, undoes: String? = nil, approved: String? = nil,
+        id: String = JournalEntry.newID()
+    ) {
         (self.journaling, self.command, self.undoes, self.id) = (journaling, journaling.command ?? command, undoes, id)
+        self.approved = approved
     }
 
     /// Opens the entry with these changes (or adds them to the one open), and keeps it before the write is sent:
     /// when it cannot be kept the write is not sent (unless best effort). Returns the index of the first change added.
     @discardableResult
     func plan(_ changes: [JournalEntry.Change], user: String?, table: String) throws -> Int {
+        // An assistant's write the approval policy holds: kept as the call's plan, and not sent.
+        if let planned = journaling.planned, planned.holds(changes, policy: journaling.approvals) {
+            try planned.keep(changes, table: table, command: command, journaling: journaling)
+            state.withLock { $0.planning = true }
+            return 0
+        }
         let (entry, first) = state.withLock { state -> (JournalEntry?, Int) in
             if state.skipped { return (nil, 0) }
             var entry =
@@ -77,7 +93,7 @@ final class JournalRecorder: Sendable {
                     id: id, at: journaling.now(), user: journaling.user ?? user, client: journaling.client,
                     face: journaling.face, command: command, table: table, changes: [])
             entry.tokenPrint = journaling.tokenPrint
-            if entry.changes.isEmpty { entry.undoes = undoes }
+            if entry.changes.isEmpty { (entry.undoes, entry.approved) = (undoes, approved) }
             let first = entry.changes.count
             // A change to another table than the entry's first (an undo linking tasks back) names its table.
             entry.changes += changes.map { change in
@@ -106,6 +122,12 @@ final class JournalRecorder: Sendable {
         }
         return first
     }
+
+    /// Whether the write was held for approval: the route then sends nothing (`AppError.writePlanned`).
+    var isPlanning: Bool { state.withLock { $0.planning } }
+
+    /// Throws `writePlanned` when the write was held for approval, so the route sends nothing.
+    func proceed() throws(AppError) { if isPlanning { throw .writePlanned } }
 
     /// Airtable answered for the change at `index` (its id, for a create).
     func answered(_ index: Int, id: String? = nil, after: [(String, JSONValue)]? = nil) {
@@ -153,7 +175,9 @@ extension AppError {
     var isRefusal: Bool {
         switch self {
         case .http(let status, _): (400..<500).contains(status) && status != 408 && status != 429
-        case .usage, .notFound, .journalUnavailable, .missingField, .tableAccessDenied, .scopeMissing, .declined: true
+        case .usage, .notFound, .journalUnavailable, .missingField, .tableAccessDenied, .scopeMissing, .declined,
+            .writePlanned, .approvalConflict:
+            true
         default: false
         }
     }

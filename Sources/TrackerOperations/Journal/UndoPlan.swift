@@ -32,6 +32,10 @@ package struct UndoPlan: Sendable {
     /// Attachment cells to set back to what they hold but the file the entry added.
     var detaches: [(cell: AttachmentCell, keeping: [String])] = []
     var remakes: [Remake] = []
+    /// Comments to add (an approved `comment`): the record, its table, the text.
+    var comments: [(record: String, table: String, text: String)] = []
+    /// The command the plan's creates are made for (their lock and status lines).
+    var command = "undo"
     /// What is left alone, each as a phrase: a field changed since, a record deleted since.
     package var left: [String] = []
     /// The lines a person is shown before it is done (and `--dry-run` prints).
@@ -45,6 +49,7 @@ package struct UndoPlan: Sendable {
     /// Whether there is nothing to write.
     package var isEmpty: Bool {
         restores.isEmpty && deletions.isEmpty && remakes.isEmpty && uncomments.isEmpty && detaches.isEmpty
+            && comments.isEmpty
     }
 
     /// `--json`'s members.
@@ -69,6 +74,21 @@ package struct UndoPlan: Sendable {
     /// The plan for `entry`, from the records as they are now.
     static func make(_ entry: JournalEntry, in session: Session) async throws -> UndoPlan {
         var plan = UndoPlan()
+        for (change, table) in try await plan.readNow(entry, in: session) {
+            guard let table else {
+                plan.left.append("a record of \(change.table ?? entry.table), a table tracker does not write")
+                continue
+            }
+            plan.add(change, in: table, entry: entry, session: session)
+        }
+        return plan
+    }
+
+    /// Reads the records `entry` touched as they are now (a hundred ids a request, only the tables it touched);
+    /// returns each change with its table (nil: a table tracker does not write).
+    mutating func readNow(_ entry: JournalEntry, in session: Session) async throws -> [(
+        JournalEntry.Change, Table?
+    )] {
         let projectsTable = session.client.access.table
         let tasks = try? session.taskLayout()
         func table(of change: JournalEntry.Change) -> Table? {
@@ -83,24 +103,16 @@ package struct UndoPlan: Sendable {
         }
         let changes = entry.changes.map { ($0, table(of: $0)) }
         let projectIDs = changes.compactMap { $0.1 == .projects ? $0.0.id : nil }
-        plan.projectsNow = try await session.client.projects(ids: projectIDs, fields: nil).get()
-        if let tasks {
-            let taskIDs = changes.compactMap { change, table in table.map { $0 != .projects } == true ? change.id : nil
-            }
-            plan.tasksNow = try await session.client.tasks(in: tasks.client, ids: taskIDs).get()
+        if !projectIDs.isEmpty { projectsNow = try await session.client.projects(ids: projectIDs, fields: nil).get() }
+        let taskIDs = changes.compactMap { change, table in table.map { $0 != .projects } == true ? change.id : nil }
+        if let tasks, !taskIDs.isEmpty {
+            tasksNow = try await session.client.tasks(in: tasks.client, ids: taskIDs).get()
         }
-        for (change, table) in changes {
-            guard let table else {
-                plan.left.append("a record of \(change.table ?? entry.table), a table tracker does not write")
-                continue
-            }
-            plan.add(change, in: table, entry: entry, session: session)
-        }
-        return plan
+        return changes
     }
 
     /// The value a record holds now in `field`; nil when the record is gone.
-    private func current(_ id: String, _ field: String, in table: Table, session: Session) -> JSONValue?? {
+    func current(_ id: String, _ field: String, in table: Table, session: Session) -> JSONValue?? {
         switch table {
         case .projects:
             guard let project = projectsNow.first(where: { $0.id == id }) else { return nil }
@@ -111,7 +123,7 @@ package struct UndoPlan: Sendable {
         }
     }
 
-    private func exists(_ id: String, in table: Table) -> Bool {
+    func exists(_ id: String, in table: Table) -> Bool {
         switch table {
         case .projects: projectsNow.contains { $0.id == id }
         case .tasks: tasksNow.contains { $0.id == id }
@@ -284,6 +296,14 @@ extension UndoPlan {
                 }
             }
         }
+        if !comments.isEmpty {
+            let me = try await session.knowledge.me()
+            for comment in comments {
+                _ = try await session.sendingOnce { sends in
+                    try await sends.addComment(comment.text, to: comment.record, by: me, inTable: comment.table).get()
+                }
+            }
+        }
         var made: [(was: String, now: String)] = []
         for remake in remakes {
             let name = remake.cells.first { $0.0 == Self.nameField(remake.table, session) }?.1.stringValue ?? ""
@@ -292,14 +312,14 @@ extension UndoPlan {
                 let due = remake.cells.first { $0.0 == session.client.fields[.due] }?.1.stringValue.flatMap(
                     CalendarDate.init)
                 let created = try await session.create(
-                    ifAbsent: false, lockName: [], for: "undo", doing: "making \(remake.was) again", find: { nil },
+                    ifAbsent: false, lockName: [], for: command, doing: "making \(remake.was) again", find: { nil },
                     send: { try await $0.project(Self.write(remake.cells), name: name, due: due) })
                 made.append((remake.was, created.record.id))
             case .tasks(let table):
                 let project =
                     remake.cells.first { $0.0 == table.fields[.project] }?.1.arrayValue?.first?.stringValue ?? ""
                 let created = try await session.create(
-                    ifAbsent: false, lockName: [], for: "undo", doing: "making \(remake.was) again", find: { nil },
+                    ifAbsent: false, lockName: [], for: command, doing: "making \(remake.was) again", find: { nil },
                     send: { try await $0.task(Self.write(remake.cells), in: table, name: name, project: project) })
                 made.append((remake.was, created.record.id))
             }

@@ -66,8 +66,11 @@ package struct History: SetupOperation, Operation, Equatable {
         guard let store = journal.store else { return [] }
         let start = since.map { surroundings.timeZone.instant($0).timeIntervalSince1970 }
         // `--mine` filters after reading: read up to the bound, so a limit counts this person's entries.
-        let read = try store.entries(limit: mine ? JournalBounds.entries : limit, since: start)
-        guard mine else { return read }
+        // Plans waiting for approval are not writes ('tracker approvals' lists them): read past the few there are.
+        let read = try store.entries(limit: mine ? JournalBounds.entries : limit + 100, since: start).filter {
+            $0.state != .planned
+        }
+        guard mine else { return Array(read.prefix(limit)) }
         // The token's own entries need no `whoami`; the person's from other tokens (another machine) do, once.
         let user = read.contains { !journal.wrote($0, me: nil) && $0.user != nil } ? try? await me() : nil
         return Array(read.filter { journal.wrote($0, me: user) }.prefix(limit))
@@ -95,6 +98,7 @@ extension JournalEntry {
         case .completed: return "done"
         case .refused: return "refused"
         case .opened: return "unconfirmed"
+        case .planned: return "planned"
         }
     }
 

@@ -109,7 +109,7 @@ package struct Undo: Operation, Equatable {
             }
             return entry
         }
-        let entries = try store.entries(limit: JournalBounds.entries, since: nil)
+        let entries = try store.entries(limit: JournalBounds.entries, since: nil).filter { $0.state != .planned }
         if let touching {
             guard
                 let newest = entries.first(where: { entry in

@@ -86,11 +86,12 @@ extension Session {
     /// Runs `body`'s writes as one journal entry (an undo's updates, deletions and creates), which undoes `undoing`
     /// when given; returns what `body` returned and the entry's id (nil when nothing was journaled).
     package func asOneEntry<T>(
-        undoing: String? = nil, id: String = JournalEntry.newID(), _ body: (Session) async throws -> T
+        undoing: String? = nil, approving: String? = nil, id: String = JournalEntry.newID(),
+        _ body: (Session) async throws -> T
     ) async throws -> (T, entry: String?) {
         let journaling = surroundings.journal
         guard journaling.isOn else { return (try await body(self), nil) }
-        let recorder = JournalRecorder(journaling, command: activity, undoes: undoing, id: id)
+        let recorder = JournalRecorder(journaling, command: activity, undoes: undoing, approved: approving, id: id)
         var joined = self
         joined.oneEntry = recorder
         let result = try await recording(recorder) { try await body(joined) }
@@ -202,6 +203,7 @@ package struct Writes: Sendable {
         _ changes: [ProjectChange], known: [Project] = [], onUpdated: ([Project]) async throws -> Void
     ) async throws {
         let indices = try await planner?.updates(changes, known: known) ?? [:]
+        try planner?.recorder.proceed()
         try await client.updateProjects(changes) { projects in
             for project in projects { if let index = indices[project.id] { planner?.recorder.answered(index) } }
             await observer.heard(.projects(projects))
@@ -214,6 +216,7 @@ package struct Writes: Sendable {
         _ writes: [ProjectWrite], mergingOn key: [FieldMap.Word], onWritten: ([Project]) async throws -> Void
     ) async throws {
         var next = try planner?.creates(writes) ?? 0
+        try planner?.recorder.proceed()
         try await client.upsertProjects(writes, mergingOn: key) { projects in
             for project in projects {
                 planner?.recorder.answered(next, id: project.id)
@@ -230,6 +233,7 @@ package struct Writes: Sendable {
         _ ids: [String], known: [Project] = [], unverified: Bool = false, onDeleted: ([String]) async throws -> Void
     ) async throws {
         let indices = try await planner?.deletions(ids, known: known) ?? [:]
+        try planner?.recorder.proceed()
         try await client.deleteProjects(ids, unverified: unverified) { batch in
             for id in batch { if let index = indices[id] { planner?.recorder.answered(index) } }
             await observer.heard(.deleted(batch, from: .projects))
@@ -243,6 +247,7 @@ package struct Writes: Sendable {
         onUpdated: ([ProjectTask]) async throws -> Void
     ) async throws {
         let indices = try await planner?.taskUpdates(changes, in: table, known: known) ?? [:]
+        try planner?.recorder.proceed()
         try await client.updateTasks(changes, in: table) { tasks in
             for task in tasks { if let index = indices[task.id] { planner?.recorder.answered(index) } }
             await observer.heard(.tasks(tasks))
@@ -255,6 +260,7 @@ package struct Writes: Sendable {
         _ ids: [String], in table: TaskTable, known: [ProjectTask] = [], onDeleted: ([String]) async throws -> Void
     ) async throws {
         let indices = try await planner?.taskDeletions(ids, in: table, known: known) ?? [:]
+        try planner?.recorder.proceed()
         try await client.deleteTasks(ids, in: table) { batch in
             for id in batch { if let index = indices[id] { planner?.recorder.answered(index) } }
             await observer.heard(.deleted(batch, from: .tasks))
@@ -267,6 +273,7 @@ package struct Writes: Sendable {
         -> [Attachment]
     {
         let index = try planner?.keep(keeping, in: cell, before: before)
+        try planner?.recorder.proceed()
         let kept = try await client.keepAttachments(keeping, in: cell).get()
         if let index { planner?.recorder.answered(index) }
         return kept
@@ -289,7 +296,10 @@ package struct OnceSends: Sendable {
         progress: (@Sendable (_ sent: Int64, _ total: Int64) -> Void)? = nil
     ) async -> Result<Attachment, AppError> {
         let index: Int?
-        do { index = try planner?.attach(file.filename, to: cell) } catch {
+        do {
+            index = try planner?.attach(file.filename, to: cell)
+            try planner?.recorder.proceed()
+        } catch {
             return .failure(error as? AppError ?? .file("\(error)"))
         }
         let result = await client.uploadOnce(file, to: cell, known: known, progress: progress)
@@ -313,7 +323,10 @@ package struct OnceSends: Sendable {
         -> Result<RecordComment, AppError>
     {
         let index: Int?
-        do { index = try planner?.comment(text, on: recordID, table: table) } catch {
+        do {
+            index = try planner?.comment(text, on: recordID, table: table)
+            try planner?.recorder.proceed()
+        } catch {
             return .failure(error as? AppError ?? .file("\(error)"))
         }
         let result = await client.addComment(text, to: recordID, by: user, inTable: table)
@@ -333,6 +346,7 @@ package struct Creates: Sendable {
     /// Creates one project, never twice.
     package func project(_ write: ProjectWrite, name: String, due: CalendarDate?) async throws -> Project {
         let index = try planner?.creates([write])
+        try planner?.recorder.proceed()
         let project = try await client.createProject(write, name: name, due: due).get()
         if let index { planner?.recorder.answered(index, id: project.id) }
         await observer.heard(.projects([project]))
@@ -344,6 +358,7 @@ package struct Creates: Sendable {
         -> ProjectTask
     {
         let index = try planner?.taskCreate(write, in: table)
+        try planner?.recorder.proceed()
         let task = try await client.createTask(write, in: table, name: name, project: project).get()
         if let index { planner?.recorder.answered(index, id: task.id) }
         await observer.heard(.tasks([task]))

@@ -31,6 +31,8 @@ package final class Workspace: Sendable {
         package var client: String? = nil
         /// The tool that asks, which the journal names in place of the operation.
         package var tool: String? = nil
+        /// An assistant's write call: what the approval policy holds is planned here, not sent.
+        package var planned: PlannedWrites? = nil
 
         package init(today: CalendarDate? = nil, personToken: String? = nil, interruption: Interruption? = nil) {
             (self.today, self.personToken, self.interruption) = (today, personToken, interruption)
@@ -240,6 +242,8 @@ package final class Workspace: Sendable {
         journaling.tokenPrint = Journaling.fingerprint(configuration.token)
         (journaling.user, journaling.client, journaling.command) = (scope.userID, scope.client, scope.tool)
         journaling.warn = surface.warn
+        journaling.approvals = configuration.approvals ?? (surface.face == "serve" ? .serve : .stdio)
+        journaling.planned = scope.planned
         return journaling
     }
 

@@ -12,7 +12,8 @@ enum CommandRegistry {
         { TaskCommand.self }, { Status.self }, { Board.self }, { Attach.self }, { Files.self }, { Clients.self },
         { Init.self }, { Demo.self }, { MCP.self }, { Serve.self }, { Report.self }, { Changes.self },
         { CalendarFeed.self },
-        { Timeline.self }, { History.self }, { Undo.self }, { Doctor.self }, { Usage.self }, { Completion.self },
+        { Timeline.self }, { History.self }, { Undo.self }, { Approvals.self }, { Approve.self },
+        { Reject.self }, { Doctor.self }, { Usage.self }, { Completion.self },
         { Help.self },
     ]
 

@@ -1,0 +1,193 @@
+import FakeAirtable
+import Foundation
+import XCTest
+
+/// Assistants' writes an approval policy holds, through the built binary: planned over `tracker mcp` (nothing sent),
+/// listed by `tracker approvals`, made once by `tracker approve` (after the records are read again), dropped by
+/// `tracker reject`, and never written over a change made since the plan.
+final class ApprovalTests: FakeAirtableTestCase {
+    private let id = "rec3g0Xxmw2rw3scs"
+
+    private func fields(_ id: String) -> [String: Any] {
+        (fake.records.first { $0["id"] as? String == id }?["fields"] as? [String: Any]) ?? [:]
+    }
+
+    /// The writes to records (a face's copy registering its webhook is not one).
+    private func writes() -> [FakeAirtable.LogEntry] {
+        fake.recordLog.filter { $0.method != "GET" && !$0.path.contains("/bases/") }
+    }
+
+    /// A tracker whose assistants' writes of `kinds` wait, and an mcp session of it, initialized.
+    private func assistant(_ kinds: String) throws -> (TrackerProcess, MCPSession) {
+        let run = try configuredTracker(#""assistants": {"approve": [\#(kinds)]}"#)
+        let session = try MCPSession(run)
+        _ = session.call("initialize", MCPTests.initialize)
+        session.notify("notifications/initialized")
+        return (run, session)
+    }
+
+    /// The keys a tool's output schema allows, in any of its shapes.
+    static func allowed(_ tool: String, in session: MCPSession) -> Set<String> {
+        let tools = (session.call("tools/list")["result"] as? [String: Any])?["tools"] as? [[String: Any]] ?? []
+        let schema = tools.first { $0["name"] as? String == tool }?["outputSchema"] as? [String: Any] ?? [:]
+        let shapes = (schema["anyOf"] as? [[String: Any]]) ?? [schema]
+        return shapes.reduce(into: Set<String>()) { $0.formUnion(($1["properties"] as? [String: Any] ?? [:]).keys) }
+    }
+
+    private func approvals(_ run: TrackerProcess) throws -> [[String: Any]] {
+        let listed = try run.run(["approvals", "--json"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    }
+
+    func testAnAssistantsUpdateWaitsAndApproveMakesItOnce() throws {
+        try startFake()
+        let (run, session) = try assistant(#""update""#)
+        let notes = fields(id)["Notes"] as? String
+        let answer = session.tool("update_project", ["project": id, "notes": "an assistant wants this"])
+        XCTAssertFalse(answer.isError, "\(answer)")
+        let waiting = answer.structured
+        XCTAssertEqual(waiting["status"] as? String, "approval_needed")
+        let approval = try XCTUnwrap(waiting["approval"] as? String)
+        XCTAssertTrue(approval.hasPrefix("apr") && approval.count == 17, approval)
+        XCTAssertTrue((waiting["diff"] as? String ?? "").contains("Notes"), "\(waiting)")
+        XCTAssertTrue(
+            Set(waiting.keys).isSubset(of: Self.allowed("update_project", in: session)), "\(waiting.keys)")
+        XCTAssertTrue(writes().isEmpty, "planned, not sent: \(writes().map { "\($0.method) \($0.path)" })")
+        XCTAssertEqual(fields(id)["Notes"] as? String, notes)
+
+        let listed = try approvals(run)
+        XCTAssertEqual(listed.map { $0["id"] as? String }, [approval])
+        XCTAssertEqual(listed.first?["tool"] as? String, "update_project")
+        XCTAssertEqual(listed.first?["status"] as? String, "pending")
+        // Off a terminal it needs --yes; nothing is written without.
+        assertFailure(try run.run(["approve", approval]), status: 64, "pass --yes")
+        XCTAssertTrue(writes().isEmpty)
+
+        let made = try run.run(["approve", approval, "--yes"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertTrue(made.stdout.hasPrefix("Made \(approval) (as wrt"), made.stdout)
+        XCTAssertEqual(fields(id)["Notes"] as? String, "an assistant wants this")
+        XCTAssertEqual(writes().filter { $0.method == "PATCH" }.count, 1)
+
+        let status = session.tool("approval_status", ["id": approval]).structured
+        XCTAssertEqual(status["status"] as? String, "applied", "\(status)")
+        let result = try XCTUnwrap(status["result"] as? [String: Any])
+        XCTAssertEqual(result["records"] as? [String], [id])
+        XCTAssertTrue(Set(status.keys).isSubset(of: Self.allowed("approval_status", in: session)), "\(status.keys)")
+
+        // Approving twice writes nothing and says so (exit 0).
+        let again = try run.run(["approve", approval, "--yes"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("was already made"), again.stdout)
+        XCTAssertEqual(writes().count, 1)
+        XCTAssertTrue(try approvals(run).isEmpty, "nothing waits any more")
+
+        // The write is journaled with the approval, and undoable like any.
+        let history = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(try run.run(["history", "--json"]).stdout.utf8))
+                as? [[String: Any]])
+        XCTAssertEqual(history.first?["approved"] as? String, approval)
+        XCTAssertEqual(history.first?["command"] as? String, "approve")
+        XCTAssertFalse(history.contains { ($0["id"] as? String)?.hasPrefix("apr") == true }, "a plan is no write")
+        XCTAssertEqual(try run.run(["undo", "--yes"]).status, 0)
+        XCTAssertEqual(fields(id)["Notes"] as? String, notes)
+    }
+
+    func testAChangeMadeSinceThePlanIsShownAndNeverWrittenOver() throws {
+        try startFake()
+        let (run, session) = try assistant(#""update""#)
+        let name = try XCTUnwrap(fields(id)["Name"] as? String)
+        let waiting = session.tool("update_project", ["project": id, "notes": "the assistant's notes"]).structured
+        let approval = try XCTUnwrap(waiting["approval"] as? String)
+        XCTAssertTrue(fake.editInApp(projectNamed: name, setting: ["Notes": "a person's notes"]))
+
+        let refused = try run.run(["approve", approval, "--yes"])
+        XCTAssertEqual(refused.status, 75, refused.stderr)
+        XCTAssertTrue(refused.stderr.hasPrefix("tracker: \(approval) was not made"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("\"Notes\" is now \"a person's notes\""), refused.stderr)
+        XCTAssertTrue(writes().isEmpty, "nothing written over a change the person did not see")
+        XCTAssertEqual(fields(id)["Notes"] as? String, "a person's notes")
+        let status = session.tool("approval_status", ["id": approval]).structured
+        XCTAssertEqual(status["status"] as? String, "conflicted")
+        XCTAssertTrue((status["diff"] as? String ?? "").contains("a person's notes"), "the records as they are now")
+
+        // Seen again, approved again: the write is made.
+        let made = try run.run(["approve", approval, "--yes"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(fields(id)["Notes"] as? String, "the assistant's notes")
+        XCTAssertEqual(writes().count, 1)
+    }
+
+    func testARejectedDeletionIsNeverMadeAndAnotherTokenCannotApproveIt() throws {
+        var options = FakeAirtable.Options()
+        options.persons = ["patFAKEstranger00.0123456789abcdef": "usrSTRANGER000001"]
+        try startFake(options: options)
+        let (run, session) = try assistant(#""delete""#)
+        let before = fake.records.count
+        let waiting = session.tool("delete_project", ["project": id, "confirm": true]).structured
+        XCTAssertEqual(waiting["status"] as? String, "approval_needed", "\(waiting)")
+        let approval = try XCTUnwrap(waiting["approval"] as? String)
+        XCTAssertTrue((waiting["diff"] as? String ?? "").contains("\(id): delete ("), "\(waiting)")
+        XCTAssertEqual(fake.records.count, before)
+
+        // Another token is not the person it waits for: the id is not a credential.
+        let stranger = try configuredTracker(extra: ["AIRTABLE_TOKEN": "patFAKEstranger00.0123456789abcdef"])
+        assertFailure(
+            try stranger.run(["approve", approval, "--yes"]), status: 66, "no approval \(approval) waits for you")
+
+        let rejected = try run.run(["reject", approval])
+        XCTAssertEqual(rejected.status, 0, rejected.stderr)
+        XCTAssertEqual(rejected.stdout, "Rejected \(approval); nothing written.\n")
+        XCTAssertEqual(session.tool("approval_status", ["id": approval]).structured["status"] as? String, "rejected")
+        assertFailure(try run.run(["approve", approval, "--yes"]), status: 66, "was rejected")
+        XCTAssertEqual(fake.records.count, before)
+        XCTAssertTrue(writes().isEmpty)
+    }
+
+    func testWithoutAPolicyStdioWritesAtOnceAndAnUnknownApprovalIsNotFound() throws {
+        try startFake()
+        let run = tracker()
+        let session = try MCPSession(run)
+        _ = session.call("initialize", MCPTests.initialize)
+        session.notify("notifications/initialized")
+        let updated = session.tool("update_project", ["project": id, "notes": "straight through"])
+        XCTAssertNil(updated.structured["approval"], "\(updated)")
+        XCTAssertEqual(fields(id)["Notes"] as? String, "straight through")
+        assertFailure(try run.run(["approve", "aprAAAAAAAAAAAAAA", "--yes"]), status: 66, "no approval")
+        assertFailure(try run.run(["approve", "wrtAAAAAAAAAAAAAA"]), status: 64, "not an approval's id")
+        XCTAssertEqual(session.tool("approval_status", ["id": "aprAAAAAAAAAAAAAA"]).errorCode, 66)
+        // A kind the setting does not know is the configuration's error, named.
+        assertFailure(
+            try configuredTracker(#""assistants": {"approve": ["udpate"]}"#).run(["list"]), status: 78,
+            "\"assistants\" in")
+    }
+}
+
+/// Approvals through the team's Redis: a plan made on one machine waits on every machine of the person's, and two
+/// approvals at once make the write once.
+final class TeamApprovalTests: FakeAirtableTestCase {
+    func testAPlanWaitsOnEveryMachineAndTwoApprovalsAtOnceWriteOnce() throws {
+        let redis = try RedisServer()
+        try startFake()
+        let policy = #""assistants": {"approve": ["update"]}"#
+        let laptop = try configuredTracker(policy, extra: ["TRACKER_REDIS_URL": redis.url()])
+        let desktop = try configuredTracker(policy, extra: ["TRACKER_REDIS_URL": redis.url()])
+        let session = try MCPSession(laptop)
+        _ = session.call("initialize", MCPTests.initialize)
+        session.notify("notifications/initialized")
+        let id = "rec3g0Xxmw2rw3scs"
+        let waiting = session.tool("update_project", ["project": id, "notes": "one write, two approvals"]).structured
+        let approval = try XCTUnwrap(waiting["approval"] as? String, "\(waiting)")
+        let listed = try desktop.run(["approvals"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.hasPrefix(approval + "\tpending\t"), "the other machine sees it: \(listed.stdout)")
+
+        let results = try runTogether([
+            (laptop, ["approve", approval, "--yes"]), (desktop, ["approve", approval, "--yes"]),
+        ])
+        XCTAssertEqual(results.map(\.status), [0, 0], results.map(\.stderr).joined())
+        XCTAssertEqual(results.filter { $0.stdout.hasPrefix("Made") }.count, 1, results.map(\.stdout).joined())
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" }.count, 1, "made exactly once")
+    }
+}
