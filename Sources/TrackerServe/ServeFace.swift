@@ -40,6 +40,8 @@ package final class ServeFace: Sendable {
         /// A good ping came: the copy's poller, wherever it runs, rounds now.
         package var pinged: @Sendable () -> Void = {}
         package var now: @Sendable () -> Date = { Date() }
+        /// The approval page's work as the person signed in; nil: no page.
+        package var approvals: ApprovalActions? = nil
 
         package init(
             signIn: SignIn, health: @escaping @Sendable () async -> String?,
@@ -115,6 +117,7 @@ package final class ServeFace: Sendable {
         if request.path == "/mcp", let origin = request.header("origin"), !allows(origin) {
             return MCPOverHTTP.plain(403, "Forbidden: the origin \(origin.prefix(200)) is not one this server serves")
         }
+        if request.path.hasPrefix("/approve/") { return approvalPage(request, &record) }
         guard let found = Self.routes.first(where: { $0.path == request.path }) else {
             return MCPOverHTTP.plain(404, "Not Found: the MCP endpoint is /mcp")
         }
@@ -173,7 +176,10 @@ package final class ServeFace: Sendable {
     }
 
     /// The path as the metrics name it: the label of its route, everything else as one.
-    static func known(_ path: String) -> String { routes.first { $0.path == path }?.label ?? "other" }
+    static func known(_ path: String) -> String {
+        if path.hasPrefix("/approve/") { return "/approve" }
+        return routes.first { $0.path == path }?.label ?? "other"
+    }
 
     static func status(of action: HTTPAction) -> Int {
         switch action {

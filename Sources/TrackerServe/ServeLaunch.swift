@@ -84,14 +84,18 @@ package struct ServeLaunch: Sendable {
         let configuration = try workspace.loadConfiguration()
         let settings = try Self.settings(request, configuration)
         let tools = MCPTool.all.filter { !request.readOnly || $0.isReadOnly }
-        let server = MCPServer(tools: tools, runner: ToolRunner(host: toolHost, root: root))
         let (workspace, copies, standardError) = (workspace, copies, standardError)
         let signIn = try SignIn.forServe(
             configuration: configuration, client: workspace.makeClient(configuration: configuration),
             store: try SignIn.store(for: configuration, in: workspace, directory: stateDirectory),
             publicURL: settings.publicURL, readOnly: request.readOnly)
         if let why = signIn.settings.unavailable { standardError("tracker: nobody can sign in to serve: \(why)\n") }
+        // A write held for approval is approved on serve's own page, by the person signed in there.
+        var toolHost = toolHost
+        toolHost.approvalPage = { signIn.settings.issuer + "/approve/" + $0 }
+        let server = MCPServer(tools: tools, runner: ToolRunner(host: toolHost, root: root))
         var host = ServeFace.Host(signIn: signIn, health: health(), log: { standardError($0 + "\n") })
+        host.approvals = request.readOnly ? nil : Self.approvalActions(toolHost)
         host.figures = { Self.monthFigures(workspace) }
         let keeper = settings.publicURL.map { doorbell($0, configuration, &host) }
         let face = ServeFace(settings: settings, host: host, mcp: MCPOverHTTP(server: server))
@@ -131,6 +135,23 @@ package struct ServeLaunch: Sendable {
             try? TeamCopyStore.doorbell(owner: configuration.budgetOwner, on: team.connection, liveFor: 0)
         }
         await copies?.finish()
+    }
+
+    /// The approval page's work, each the operation every face runs, in a session of the person signed in (their
+    /// own Airtable token; the journal names them).
+    static func approvalActions(_ toolHost: ToolHost) -> ApprovalActions {
+        @Sendable func opener(_ person: Person) -> SessionOpener {
+            var scope = Workspace.Scope(
+                today: CalendarDate(toolHost.now(), in: toolHost.timeZone), personToken: person.token)
+            scope.userID = person.userID
+            return toolHost.opener(scope)
+        }
+        return ApprovalActions(
+            look: { id, person in try await opener(person).perform(ApprovalStatus(approvalID: id)) },
+            approve: { id, person in
+                try await opener(person).perform(Approve(approvalID: id, confirmed: true))
+            },
+            reject: { id, person in try await opener(person).perform(Reject(approvalID: id)) })
     }
 
     /// With a public URL, Airtable pings the server when the base changes, and the copy is refreshed on pings.

@@ -132,7 +132,7 @@ extension ServeFace {
 
     /// A step of the browser's part as HTTP: a page (the consent page sets the cookie that binds the decision to this
     /// browser) or a redirect.
-    private func browser(_ step: SignIn.BrowserStep) -> HTTPAction {
+    func browser(_ step: SignIn.BrowserStep) -> HTTPAction {
         switch step {
         case .consent(let html, let cookie):
             var headers = SignInPages.headers
@@ -180,7 +180,7 @@ extension ServeFace {
     private func cookie(_ request: ServedRequest) -> String? { cookie(request, named: host.signIn.cookieName) }
 
     /// The cookie `named` the browser sent, if any.
-    private func cookie(_ request: ServedRequest, named cookieName: String) -> String? {
+    func cookie(_ request: ServedRequest, named cookieName: String) -> String? {
         guard let header = request.header("cookie") else { return nil }
         let name = cookieName + "="
         return header.split(separator: ";").map { $0.trimmingWhitespace() }.first { $0.hasPrefix(name) }

@@ -79,6 +79,31 @@ extension JournalEntry {
         }
     }
 
+    /// The diff as a table's rows (the approval page): each field of each record, its value now (nil: none, a
+    /// create's) and after (nil: the record is deleted), as a person reads them.
+    package var diffRows: [(record: String, field: String, before: String?, after: String?)] {
+        changes.flatMap { change -> [(record: String, field: String, before: String?, after: String?)] in
+            let id = change.id ?? "new record"
+            switch change.kind {
+            case .update:
+                return change.after.map { field, after in
+                    let before = change.before.first { $0.0 == field }?.1 ?? .null
+                    return (id, field, UndoPlan.shown(before), UndoPlan.shown(after))
+                }
+            case .create:
+                return change.after.filter { !JournalCells.isEmpty($0.1) }.map { (id, $0.0, nil, UndoPlan.shown($0.1)) }
+            case .delete:
+                let linked = change.links.map { (id, $0.0, "\($0.1.count) linked", String?.none) }
+                return change.before.filter { !JournalCells.isEmpty($0.1) && !change.links.map(\.0).contains($0.0) }
+                    .map { (id, $0.0, UndoPlan.shown($0.1), nil) } + linked
+            case .comment:
+                return [(id, "comment", nil, UndoPlan.shown(change.after.first { $0.0 == "comment" }?.1 ?? .null))]
+            case .attach:
+                return [(id, "file", nil, "a file")]
+            }
+        }
+    }
+
     /// An approval as `approvals --json`, the `approval_status` tool and an assistant's `approval_needed` give it.
     package func approvalObject(at now: Double, url: String? = nil) -> JSONValue {
         let status = approval?.status(at: now) ?? .expired

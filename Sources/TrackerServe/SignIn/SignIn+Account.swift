@@ -4,6 +4,7 @@
     import Foundation
 #endif
 import TrackerHTTP
+import TrackerMCP
 import TrackerModel
 
 /// `/account`: a person signed in through Airtable the same way (a session of 12 hours) sees their grants, revokes
@@ -26,10 +27,26 @@ extension SignIn {
         if let session, let kept = SignInKeys.decode(AccountSession.self, try? store.get(Self.sessionKey(session))) {
             return .account(html: accountPage(kept, newToken: nil), session: nil)
         }
-        return toAirtable(
-            PendingSignIn(
-                clientID: "", clientName: "", redirectURI: "", state: "", challenge: "", resource: "", scope: "",
-                csrfDigest: "", browserDigest: "", verifier: nil, purpose: "account"))
+        return signIn(returningTo: nil)
+    }
+
+    /// On to Airtable's sign-in for the person's own pages, then back to `path` (else `/account`).
+    package func signIn(returningTo path: String?) -> BrowserStep {
+        var pending = PendingSignIn(
+            clientID: "", clientName: "", redirectURI: "", state: "", challenge: "", resource: "", scope: "",
+            csrfDigest: "", browserDigest: "", verifier: nil, purpose: "account")
+        pending.returnTo = path
+        return toAirtable(pending)
+    }
+
+    /// The person signed in on this browser (its session cookie), with their Airtable token fresh from the session's
+    /// own grant; nil when not signed in, or signed in before sessions kept a grant (sign in again).
+    package func pagePerson(session: String?) async -> (person: Person, csrf: String)? {
+        guard let session, let kept = SignInKeys.decode(AccountSession.self, try? store.get(Self.sessionKey(session))),
+            let grant = kept.grant, let wrapped = kept.wrapped, let key = SignInKeys.unwrap(wrapped, by: session),
+            case .person(let person) = await verdict(grant: grant, key: key)
+        else { return nil }
+        return (person, kept.csrf)
     }
 
     /// `POST /account`: Revoke (`grant`) or New token, from the signed-in person's page (its CSRF token).
@@ -76,14 +93,34 @@ extension SignIn {
             cookie: browser)
     }
 
-    /// The session made once Airtable named the person: the account page, and its cookie.
-    func startSession(for who: Collaborator, id: String) -> BrowserStep {
+    /// The session made once Airtable named the person: a grant of its own (so its pages write as the person), the
+    /// page it was for (the account page, or an approval's), and its cookie.
+    func startSession(
+        for person: (tokens: AirtableGrantTokens, who: Collaborator, id: String), returnTo: String?
+    ) -> BrowserStep {
+        let session: String
+        do { (session, _) = try keepSession(for: person) } catch {
+            return .errorPage(status: 503, "The session could not be kept now. Try again shortly.")
+        }
+        // Only a path of this server's own: the sign-in never sends a browser elsewhere.
+        let path = returnTo.flatMap { $0.hasPrefix("/approve/") && !$0.contains("//") ? $0 : nil } ?? "/account"
+        return .redirectWithSession(settings.issuer + path, session: session)
+    }
+
+    /// A new session for `person` (its cookie's value, and what is kept of it): with a grant of its own, whose key
+    /// only the cookie unwraps, so the session's pages write as the person.
+    private func keepSession(for person: (tokens: AirtableGrantTokens, who: Collaborator, id: String)) throws(AppError)
+        -> (String, AccountSession)
+    {
         let session = SignInKeys.newSecret()
-        let kept = AccountSession(user: id, email: who.email, csrf: SignInKeys.newSecret())
-        do {
-            try store.put(Self.sessionKey(session), SignInKeys.encode(kept), liveFor: Self.sessionSeconds)
-        } catch { return .errorPage(status: 503, "The session could not be kept now. Try again shortly.") }
-        return .redirectWithSession(settings.issuer + "/account", session: session)
+        var kept = AccountSession(user: person.id, email: person.who.email, csrf: SignInKeys.newSecret())
+        let key = Sealing.randomBytes(32)
+        kept.grant = try keepGrant(
+            person.tokens, key: key, user: person.id, email: person.who.email, clientID: "account",
+            clientName: "Signed in on this server's pages", scope: scopesSupported.joined(separator: " "))
+        kept.wrapped = SignInKeys.wrap(key, by: session)
+        try store.put(Self.sessionKey(session), SignInKeys.encode(kept), liveFor: Self.sessionSeconds)
+        return (session, kept)
     }
 
     /// A token for an agent, on a grant of its own: shown once on the page, kept only as a digest.
@@ -100,9 +137,9 @@ extension SignIn {
                 grant: grant, kind: .agent, wrapped: wrapped, clientID: "agent", expires: now() + Self.agentSeconds)
             try store.put(Self.tokenKey(token), SignInKeys.encode(issued), liveFor: Self.agentSeconds)
         } catch { return .errorPage(status: 503, "The token could not be kept now. Try again.") }
-        let kept = AccountSession(user: person.id, email: person.who.email, csrf: SignInKeys.newSecret())
-        let session = SignInKeys.newSecret()
-        try? store.put(Self.sessionKey(session), SignInKeys.encode(kept), liveFor: Self.sessionSeconds)
+        guard let (session, kept) = try? keepSession(for: person) else {
+            return .errorPage(status: 503, "The session could not be kept now. Try again shortly.")
+        }
         return .account(html: accountPage(kept, newToken: token), session: session)
     }
 

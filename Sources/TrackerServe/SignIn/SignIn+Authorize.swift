@@ -168,7 +168,7 @@ extension SignIn {
         }
         switch pending.purpose {
         case "account":
-            return startSession(for: person.who, id: person.id)
+            return startSession(for: person, returnTo: pending.returnTo)
         case "agent":
             guard pending.accountUser == person.id else {
                 return .errorPage(status: 403, "You granted Airtable as another person than the one signed in here.")

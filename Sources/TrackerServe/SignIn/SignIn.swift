@@ -121,8 +121,15 @@ package final class SignIn: Sendable {
         guard let grantKey = SignInKeys.unwrap(record.wrapped, by: token) else {
             return .refused("not a token this server issued", expired: false)
         }
+        return await verdict(grant: record.grant, key: grantKey)
+    }
+
+    /// The person of grant `id`, opened with `key`: their Airtable token fresh (refreshed once, under the store's
+    /// lock, when little of its life is left).
+    func verdict(grant id: String, key grantKey: [UInt8]) async -> Verdict {
+        let time = now()
         let opened: (Grant, AirtableGrantTokens)?
-        do { opened = try openGrant(record.grant, key: grantKey) } catch {
+        do { opened = try openGrant(id, key: grantKey) } catch {
             return .unavailable("the sign-in store cannot be read: \(error.message)")
         }
         guard var (grant, tokens) = opened else { return .refused("the grant was revoked", expired: true) }

@@ -34,6 +34,8 @@ struct PendingSignIn: Codable, Sendable {
     /// there (`agent`, for the person `accountUser`).
     var purpose: String? = nil
     var accountUser: String? = nil
+    /// The page of serve's to go back to once signed in (`/approve/<id>`); nil: `/account`.
+    var returnTo: String? = nil
 }
 
 /// A person signed in on `/account` (12 hours): who, and the CSRF token its forms carry.
@@ -41,6 +43,10 @@ struct AccountSession: Codable, Sendable {
     var user: String
     var email: String?
     var csrf: String
+    /// The grant the session's own pages write with (an approval is made under the person's own Airtable token), its
+    /// key wrapped by the session's cookie: only the browser that holds the cookie can open it.
+    var grant: String? = nil
+    var wrapped: String? = nil
 }
 
 /// A person's grant: who, to which client, and their Airtable tokens sealed under the grant's own key.
