@@ -27,8 +27,8 @@ package enum JSONRPC {
         /// A request: it gets exactly one answer (unless cancelled). `id` is a string or a number.
         case request(id: JSONValue, method: String, params: JSONValue?)
         case notification(method: String, params: JSONValue?)
-        /// An answer to something the server asked (it asks nothing): ignored.
-        case response
+        /// An answer to something the server asked (an elicitation): its id, and its result (nil: an error).
+        case response(id: JSONValue, result: JSONValue?)
         /// A line that cannot be served: answered with this error, with the request's id when it had a usable one.
         case invalid(id: JSONValue, Code, String)
     }
@@ -57,7 +57,9 @@ package enum JSONRPC {
             return .invalid(id: usableID ?? .null, .invalidRequest, "Invalid Request: \"jsonrpc\" must be \"2.0\"")
         }
         guard let methodValue = value["method"] else {
-            if value["result"] != nil || value["error"] != nil { return .response }
+            if value["result"] != nil || value["error"] != nil {
+                return .response(id: id ?? .null, result: value["result"])
+            }
             return .invalid(id: usableID ?? .null, .invalidRequest, "Invalid Request: no \"method\"")
         }
         guard case .string(let method) = methodValue else {

@@ -11,6 +11,11 @@ package final class MCPConversation: Sendable {
         var calls: [String: Call] = [:]
         /// The name the client gave itself (`clientInfo`), which the journal keeps beside each write it asks for.
         var clientName: String?
+        /// How the client can ask its person (`initialize`'s capabilities); nil: it cannot.
+        var elicitation: ElicitationModes?
+        /// The server's own questions waiting for the client's answer, by their id.
+        var asked: [String: CheckedContinuation<JSONValue?, Never>] = [:]
+        var nextQuestion = 0
     }
 
     package init() {}
@@ -44,6 +49,48 @@ package final class MCPConversation: Sendable {
         if call.wasCancelled { call.interruption.cleanUp() }
     }
 
+    /// The client said how it can ask its person (`initialize`).
+    package func declared(_ modes: ElicitationModes?) { state.withLock { $0.elicitation = modes } }
+
+    /// How the client can ask its person; nil: it cannot (or never said).
+    package var elicitation: ElicitationModes? { state.withLock { $0.elicitation } }
+
+    /// Asks the client `method` (an elicitation) through `send`, and waits for its answer at most `seconds`: the
+    /// answer's result, or nil (an error, no answer in time, the call cancelled).
+    package func ask(
+        _ method: String, _ params: JSONValue, send: @Sendable (JSONValue) -> Void, within seconds: Double
+    ) async -> JSONValue? {
+        let id = state.withLock { state -> String in
+            state.nextQuestion += 1
+            return "tracker-\(state.nextQuestion)"
+        }
+        let key = Self.key(.string(id))
+        let timer = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            self?.answered(id: .string(id), result: nil)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                state.withLock { $0.asked[key] = continuation }
+                send(
+                    .object([
+                        ("jsonrpc", .string("2.0")), ("id", .string(id)), ("method", .string(method)),
+                        ("params", params),
+                    ]))
+            }
+        } onCancel: { [weak self] in
+            self?.answered(id: .string(id), result: nil)
+        }
+    }
+
+    /// The client answered one of the server's questions (nil: with an error); a question never asked, or answered
+    /// already, is ignored.
+    package func answered(id: JSONValue, result: JSONValue?) {
+        let waiting = state.withLock { $0.asked.removeValue(forKey: Self.key(id)) }
+        waiting?.resume(returning: result)
+    }
+
     /// The requests in flight.
     package var inFlight: [Call] { state.withLock { Array($0.calls.values) } }
 
@@ -73,5 +120,18 @@ package struct Person: Sendable, Equatable {
         self.token = token
         self.userID = userID
         self.clientID = clientID
+    }
+}
+
+/// The ways a client can ask its person (its `elicitation` capability): a form, a page to open (2025-11-25).
+package struct ElicitationModes: Sendable, Equatable {
+    package var form: Bool
+    package var url: Bool
+
+    /// The modes a capability names; nil when it names none. An empty object is form mode (2025-06-18).
+    package init?(_ capability: JSONValue?) {
+        guard case .object(let members)? = capability else { return nil }
+        let names = Set(members.map(\.0))
+        (form, url) = (names.isEmpty || names.contains("form"), names.contains("url"))
     }
 }

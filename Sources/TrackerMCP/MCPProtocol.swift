@@ -26,7 +26,8 @@ package enum Era {
     /// how long a listing of tools may be cached (the tools depend on the user's base: private).
     package func completing(_ result: JSONValue, method: String, serverInfo: JSONValue) -> JSONValue {
         guard self == .modern else { return result }
-        var members: [(String, JSONValue)] = [("resultType", .string("complete"))]
+        // A call that asks the person first (`input_required`) says so itself.
+        var members: [(String, JSONValue)] = result["resultType"] == nil ? [("resultType", .string("complete"))] : []
         if method == "tools/list" {
             members += [("ttlMs", .number(MCPServer.toolsTTL)), ("cacheScope", .string("private"))]
         }
@@ -70,6 +71,7 @@ extension MCPServer {
     package func initialize(_ params: JSONValue?, in conversation: MCPConversation) -> JSONValue {
         conversation.beginHandshakeEra()
         conversation.named(params?["clientInfo"]?["name"]?.stringValue)
+        conversation.declared(ElicitationModes(params?["capabilities"]?["elicitation"]))
         let asked = params?["protocolVersion"]?.stringValue ?? ""
         let version = Self.handshakeVersions.contains(asked) ? asked : Self.handshakeVersions[0]
         return .object([

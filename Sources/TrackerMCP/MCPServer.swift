@@ -43,7 +43,9 @@ package final class MCPServer: Sendable {
         case "ping": result = .success(.object([]))
         case "server/discover": result = .success(discover())
         case "tools/list": result = listTools(params, era: era)
-        case "tools/call": result = await callTool(params, call: call, notify: notify)
+        case "tools/call":
+            call.asking = Asking(era: era, params: params, conversation: conversation, notify: notify)
+            result = await callTool(params, call: call, notify: notify)
         default: result = .failure(RPCError(.methodNotFound, "Method not found: \(method)"))
         }
         switch result {
@@ -83,6 +85,13 @@ package final class Call: Sendable {
     /// What a Ctrl-C would clean up for the command (a file half downloaded).
     package let interruption = Interruption()
     private let state = Locked((phase: Phase.running, task: Task<Void, Never>?.none))
+    private let asked = Locked<Asking?>(nil)
+
+    /// How this call may ask its person (an elicitation), set as it is answered.
+    package var asking: Asking? {
+        get { asked.withLock { $0 } }
+        set { asked.withLock { $0 = newValue } }
+    }
 
     package enum Phase { case running, cancelled, answered }
 

@@ -30,35 +30,54 @@ package struct ToolRunner: Sendable {
         await host.looked()
         host.beginTurn(heard)
         do {
+            let scope = scope(of: tool, call: call)
+            // 2026-07-28: the call again, with the person's answer to the approval it asked for.
+            if let state = call.asking?.requestState, JournalEntry.isApprovalID(state) {
+                return try await answered(state, tool: tool, call: call, scope: scope)
+            }
             let plan = try ToolArguments(tool: tool, root: root).plan(arguments)
-            let structured = try await run(tool, plan, call: call, progress: progress)
-            return Self.success(structured)
+            switch try await run(tool, plan, scope: scope, progress: progress) {
+            case .result(let structured): return Self.success(structured)
+            case .waiting(let entry): return try await waiting(entry, call: call, scope: scope)
+            }
         } catch {
             return Self.failure(error, concealing: [host.token(), call.person?.token].compactMap { $0 })
         }
     }
 
-    /// The tool's own run, given the call; anything but an `AppError` it throws is the server's fault, said as one.
-    private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, call: Call, progress: ProgressSink?)
-        async throws(AppError) -> JSONValue
-    {
-        // The call's day, who asks and its Ctrl-C: the one scope its sessions are opened in.
+    /// What a tool's run came to: its result, or a write held for approval (nothing written).
+    enum Ran {
+        case result(JSONValue)
+        case waiting(JournalEntry)
+    }
+
+    /// The call's day, who asks and its Ctrl-C: the one scope its sessions are opened in; and the journal's who and
+    /// how: the person serve signed in and their client, and the tool.
+    private func scope(of tool: MCPTool, call: Call) -> Workspace.Scope {
         let today = CalendarDate(host.now(), in: host.timeZone)
         var scope = Workspace.Scope(today: today, personToken: call.person?.token, interruption: call.interruption)
-        // The journal's who and how: the person serve signed in and their client, and the tool.
         (scope.userID, scope.client, scope.tool) = (
             call.person?.userID, call.person?.clientID ?? call.client, tool.name
         )
+        return scope
+    }
+
+    /// The tool's own run, given the call; anything but an `AppError` it throws is the server's fault, said as one.
+    private func run(_ tool: MCPTool, _ plan: ToolArguments.Plan, scope: Workspace.Scope, progress: ProgressSink?)
+        async throws(AppError) -> Ran
+    {
         // A write's call: what the approval policy holds is planned, not sent, and answered as the approval it waits for.
+        var scope = scope
         let planned = tool.isReadOnly ? nil : PlannedWrites()
         scope.planned = planned
+        let today = scope.today ?? CalendarDate(host.now(), in: host.timeZone)
         let call = ToolCall(tool: tool, plan: plan, today: today, scope: scope, progress: progress, host: host)
         do {
             let result = try await tool.run(call)
-            if let waiting = planned?.entry { return approvalNeeded(waiting) }
-            return result
+            if let waiting = planned?.entry { return .waiting(waiting) }
+            return .result(result)
         } catch AppError.writePlanned where planned?.entry != nil {
-            return approvalNeeded(planned!.entry!)
+            return .waiting(planned!.entry!)
         } catch let error as AppError {
             throw error
         } catch {
@@ -68,7 +87,7 @@ package struct ToolRunner: Sendable {
 
     /// The answer to a write held for approval: not an error, nothing written; the diff, the approval's id, and
     /// under serve the page the person approves it on.
-    private func approvalNeeded(_ entry: JournalEntry) -> JSONValue {
+    func approvalNeeded(_ entry: JournalEntry) -> JSONValue {
         let object = entry.approvalObject(
             at: host.now().timeIntervalSince1970, url: host.approvalPage.map { $0(entry.id) })
         guard case .object(var members) = object else { return object }

@@ -83,7 +83,8 @@ extension MCPTool {
         return .object([("type", .string("object")), ("anyOf", .array([result, Self.approvalNeeded]))])
     }
 
-    /// What a write held for approval answers: nothing written, the diff, the approval's id (and page).
+    /// What a write held for approval answers: nothing written, the diff, the approval's id (and page); or, asked of
+    /// the person through the client, the approval settled (`applied` with its result, `rejected`).
     static let approvalNeeded: JSONValue = {
         func described(_ text: String) -> JSONValue { .object([("description", .string(text))]) }
         let keys: [(String, String)] = [
@@ -92,6 +93,9 @@ extension MCPTool {
             ("client", "the assistant's client"), ("expires", "when the plan stops waiting (UTC)"),
             ("records", "how many records it would touch"), ("diff", "what it would change, a line a record"),
             ("approvalUrl", "the page the person approves it on (serve)"), ("message", "what to tell the person"),
+            ("result", "once the person approved it (asked through the client): {entry, records, created}"),
+            ("conflicts", "what changed since the plan, while conflicted"),
+            ("already", "whether it was settled before this call"),
         ]
         return .object([
             ("type", .string("object")), ("properties", .object(keys.map { ($0.0, described($0.1)) })),

@@ -86,7 +86,11 @@ package final class MCPOverHTTP: Sendable {
         switch message {
         case .invalid(let id, let code, let text):
             return Outcome(action: Self.json(400, JSONRPC.error(id: id, code, text)))
-        case .response: return Outcome(action: .respond(status: 202, headers: [:], body: Data()))
+        case .response(let id, let result):
+            // The answer to an elicitation the server sent on a call's stream, for the session that holds the call.
+            let conversation = request.header("mcp-session-id").flatMap { session($0, of: person)?.conversation }
+            conversation?.answered(id: id, result: result)
+            return Outcome(action: .respond(status: 202, headers: [:], body: Data()))
         case .notification(let method, let params):
             let conversation = request.header("mcp-session-id").flatMap { session($0, of: person)?.conversation }
             conversation?.notified(method, params)
@@ -134,8 +138,12 @@ package final class MCPOverHTTP: Sendable {
                 tool: tool)
         }
         let call = conversation.begin(id: id, person: person)
+        // A stream when the call reports progress, or may ask the person (a write held for approval, in a session
+        // whose client takes elicitations): the question goes on the stream, its answer comes as a POST.
         let wantsStream =
-            params?["_meta"]?["progressToken"] != nil && accept.contains("text/event-stream")
+            accept.contains("text/event-stream")
+            && (params?["_meta"]?["progressToken"] != nil
+                || (method == "tools/call" && conversation.isHandshakeEra && conversation.elicitation != nil))
         guard wantsStream else {
             let answer = Blocking.wait { [server] in
                 await server.answer(id: id, method: method, params: params, call: call, in: conversation) { _ in }

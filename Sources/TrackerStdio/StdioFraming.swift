@@ -42,7 +42,7 @@ package final class StdioFraming: Sendable {
 
     private func receive(_ message: JSONRPC.Incoming) {
         switch message {
-        case .response: return
+        case .response(let id, let result): conversation.answered(id: id, result: result)
         case .invalid(let id, let code, let text): writer.send(JSONRPC.error(id: id, code, text))
         case .notification(let method, let params): conversation.notified(method, params)
         case .request(let id, let method, let params): start(id: id, method: method, params: params)

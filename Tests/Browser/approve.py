@@ -8,6 +8,7 @@ assistants' changes and deletions for approval), makes an agent's token for the 
 - Reject writes nothing, and approval_status says rejected;
 - a record changed in Airtable after the plan: Approve shows what changed and writes nothing; approved again, it is made;
 - a deletion's page shows its whole row;
+- a client that can ask its person (elicitation, URL mode) sends them to the page, and its call answers with the write;
 - another person signed in is refused (403), whatever link they hold; a form without the page's CSRF token is refused;
   the page cannot be framed.
 
@@ -22,6 +23,8 @@ import tempfile
 import urllib.error
 import urllib.request
 
+from mcp import ClientSession, types
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 from playwright.async_api import async_playwright
 
 from serving import CHROMIUM, OTHER, PERSON, check, failures, start_fake, start_serve
@@ -160,6 +163,28 @@ async def main():
                   and headers.get("x-frame-options") == "DENY", "the page cannot be framed")
             check(tool(agent, "approval_status", {"id": deletion["approval"]}).get("status") == "pending",
                   "the deletion still waits: nothing was deleted")
+
+            # A client that can ask its person (PyPI's mcp, its elicitation callback): the page opened from the
+            # call (URL mode), approved there, and the call answers with the write made.
+            opened = []
+
+            async def person(context, params):
+                opened.append(params.url)
+                await page.goto(params.url)
+                await page.click("button[value=approve]")
+                await page.wait_for_selector("#said")
+                return types.ElicitResult(action="accept")
+
+            async with create_mcp_http_client(headers={"Authorization": "Bearer " + agent}) as http:
+                async with streamable_http_client(origin + "/mcp", http_client=http) as streams:
+                    async with ClientSession(streams[0], streams[1], elicitation_callback=person) as session:
+                        await session.initialize()
+                        result = await session.call_tool(
+                            "update_project", {"project": PROJECT, "notes": "approved from the call"})
+            structured = result.structured_content or {}
+            check(len(opened) == 1 and "/approve/apr" in opened[0], "the call sent the person to the page")
+            check(structured.get("status") == "applied", f"and answered with the write made ({structured.get('status')})")
+            check(airtable(endpoint, base, token).get("Notes") == "approved from the call", "the record holds it")
             await browser.close()
     finally:
         serve.terminate()

@@ -191,3 +191,56 @@ final class TeamApprovalTests: FakeAirtableTestCase {
         XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" }.count, 1, "made exactly once")
     }
 }
+
+/// 2026-07-28's way of asking the person: the call answers `input_required`, and the client calls again with the
+/// answer and the state it was given; the state names an approval, which must be this tool's and this person's.
+final class InputRequiredApprovalTests: FakeAirtableTestCase {
+    func testTheCallMadeAgainWithTheAnswerMakesTheWriteAndTheStateIsBoundToItsTool() throws {
+        try startFake()
+        let run = try configuredTracker(#""assistants": {"approve": ["update"]}"#)
+        let session = try MCPSession(run)
+        var meta = MCPTests.modernMeta
+        meta["io.modelcontextprotocol/clientCapabilities"] = ["elicitation": ["form": [:]]]
+        let id = "rec3g0Xxmw2rw3scs"
+        let arguments: [String: Any] = ["project": id, "notes": "asked in 2026-07-28"]
+        let first =
+            session.call(
+                "tools/call", ["name": "update_project", "arguments": arguments, "_meta": meta])["result"]
+            as? [String: Any] ?? [:]
+        XCTAssertEqual(first["resultType"] as? String, "input_required", "\(first)")
+        let asked = (first["inputRequests"] as? [String: Any])?["approve"] as? [String: Any]
+        XCTAssertEqual(asked?["method"] as? String, "elicitation/create")
+        XCTAssertTrue(((asked?["params"] as? [String: Any])?["message"] as? String ?? "").contains("Notes"))
+        let state = try XCTUnwrap(first["requestState"] as? String)
+        XCTAssertNotEqual(
+            (fake.records.first { $0["id"] as? String == id }?["fields"] as? [String: Any])?["Notes"] as? String,
+            "asked in 2026-07-28", "nothing written before the answer")
+
+        let answer: [String: Any] = ["approve": ["action": "accept"]]
+        // The state is an approval of update_project: another tool's call cannot spend it.
+        let other =
+            session.call(
+                "tools/call",
+                [
+                    "name": "delete_project", "arguments": ["project": id, "confirm": true], "_meta": meta,
+                    "requestState": state, "inputResponses": answer,
+                ])["result"] as? [String: Any] ?? [:]
+        XCTAssertEqual(other.isError, true, "\(other)")
+        XCTAssertEqual(other.errorCode, 64)
+        XCTAssertEqual(fake.records.count, FakeAirtable.recordedProjects.count, "nothing deleted")
+
+        let made =
+            session.call(
+                "tools/call",
+                [
+                    "name": "update_project", "arguments": arguments, "_meta": meta, "requestState": state,
+                    "inputResponses": answer,
+                ])["result"] as? [String: Any] ?? [:]
+        XCTAssertEqual(made["resultType"] as? String, "complete", "\(made)")
+        XCTAssertEqual(made.structured["status"] as? String, "applied", "\(made)")
+        XCTAssertEqual(
+            (fake.records.first { $0["id"] as? String == id }?["fields"] as? [String: Any])?["Notes"] as? String,
+            "asked in 2026-07-28")
+        XCTAssertEqual(fake.recordLog.filter { $0.method == "PATCH" }.count, 1)
+    }
+}

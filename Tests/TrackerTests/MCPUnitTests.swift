@@ -38,7 +38,10 @@ import Testing
         #expect(
             Self.line(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
                 == .notification(method: "notifications/initialized", params: nil))
-        #expect(Self.line(#"{"jsonrpc":"2.0","id":3,"result":{}}"#) == .response)
+        #expect(Self.line(#"{"jsonrpc":"2.0","id":3,"result":{}}"#) == .response(id: .number(3), result: .object([])))
+        #expect(
+            Self.line(#"{"jsonrpc":"2.0","id":"tracker-1","error":{"code":-1,"message":"no"}}"#)
+                == .response(id: .string("tracker-1"), result: nil))
         // An invalid request keeps its id when it has a usable one.
         #expect(
             Self.line(#"{"jsonrpc":"2.0","id":9}"#)
