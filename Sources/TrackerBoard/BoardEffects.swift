@@ -27,6 +27,7 @@ extension OpenBoard {
             model.message = reading ? Self.alreadyReading : Self.reading
             startReading(first: false)
         case .openCard(let id): openCard(id)
+        case .readApprovals: readApprovals()
         case .openInBrowser(let id):
             // The address is asked for; the browser is started here, so a machine without one says what to set
             // rather than claiming it opened.
@@ -106,6 +107,25 @@ extension OpenBoard {
                 said.forget()
                 input.yield(.written(message: "\(failing): \(message)", undo: undo))
             }
+        }
+    }
+
+    /// Reads what waits for this person's approval (the journal only: no request to Airtable), for the header and `a`.
+    func readApprovals() {
+        let (host, input) = (self.host, self.input)
+        Task {
+            guard let waiting = try? await host.opener.perform(Approvals()) else { return }
+            let now = host.now().timeIntervalSince1970
+            input.yield(
+                .approvals(
+                    waiting.map { entry in
+                        let minutes = max(0, Int(((entry.approval?.expires ?? now) - now) / 60))
+                        let records = "\(entry.recordCount) record\(entry.recordCount == 1 ? "" : "s")"
+                        let who = entry.client.map { " by \($0)" } ?? ""
+                        return ApprovalLine(
+                            id: entry.id, what: "\(entry.command)\(who) · \(records) · \(minutes) min left",
+                            diff: entry.diffLines)
+                    }))
         }
     }
 

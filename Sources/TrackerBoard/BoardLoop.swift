@@ -194,6 +194,9 @@ package struct OpenBoard {
             case .success(let all):
                 if !first { model.replace(with: all) }
                 model.readFailure = nil
+                // What waits for approval, read after each read of the table (the schema known by then): the header
+                // counts it.
+                readApprovals()
                 model.warning = session.sharingTrouble()
                 model.lastRead = Self.clock(host.now(), zone: host.timeZone)
                 model.today = CalendarDate(host.now(), in: host.timeZone)
@@ -235,6 +238,9 @@ package struct OpenBoard {
             case .task(let projectID, let taskID, let done)?: setTask(taskID, of: projectID, done: done)
             case nil: break
             }
+            draw()
+        case .approvals(let waiting):
+            model.approvals = waiting
             draw()
         case .draw:
             drawPending = false

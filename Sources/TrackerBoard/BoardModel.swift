@@ -44,6 +44,10 @@ package struct BoardModel {
     /// The open card: the project's details as `show` gives them.
     package var card: CardDetail?
     package var showsHelp = false
+    /// The assistants' writes waiting for this person's approval, as last read; the header counts them.
+    package var approvals: [ApprovalLine] = []
+    /// `a`: the approvals listed in place of the board, until the next key.
+    package var showsApprovals = false
 
     package enum Screen: Equatable { case board, card }
 
@@ -69,6 +73,8 @@ package struct BoardModel {
         case undoLast(String, name: String)
         case openInBrowser(String)
         case refresh
+        /// Read what waits for approval again (`a` lists it).
+        case readApprovals
     }
 
     package init(today: CalendarDate) { self.today = today }
@@ -177,9 +183,9 @@ package struct BoardModel {
         if key == .suspend { return .suspend }
         if key == .redraw { return .redrawAll }
         message = nil
-        if showsHelp {
-            showsHelp = false
-            return key == .character("q") ? .none : .none
+        if showsHelp || showsApprovals {
+            (showsHelp, showsApprovals) = (false, false)
+            return .none
         }
         defer { keepSelectionShown() }
         if let input { return handleInput(key, input) }
@@ -232,6 +238,9 @@ package struct BoardModel {
             mineOnly.toggle()
             message = mineOnly ? "Showing your projects only (m: all)" : "Showing every project"
         case .character("r"): return .refresh
+        case .character("a"):
+            showsApprovals = true
+            return .readApprovals
         default: break
         }
         return .none

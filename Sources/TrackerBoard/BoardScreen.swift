@@ -25,6 +25,8 @@ package struct BoardScreen {
         var lines: [ScreenLine]
         if model.showsHelp {
             lines = help()
+        } else if model.showsApprovals {
+            lines = approvals(model.approvals)
         } else if model.screen == .card, let card = model.card {
             lines = cardView(card, model: &model)
         } else {
@@ -64,6 +66,8 @@ package struct BoardScreen {
         if let source = model.readsFrom { title += " · " + source }
         if let deletions = model.deletionsSeen { title += " · deletions " + deletions }
         var right: [String] = []
+        let waiting = model.approvals.count
+        if waiting > 0 { right.append("\(waiting) approval\(waiting == 1 ? "" : "s") wait (a)") }
         if model.mineOnly { right.append("mine") }
         if !model.search.isEmpty { right.append("/" + Self.safe(model.search)) }
         let rightText = right.isEmpty ? "" : right.joined(separator: " · ") + " "
@@ -223,6 +227,7 @@ package struct BoardScreen {
         ("u", "undo the last write to the project, from any face (asks y/N)"),
         ("o", "open the record in the browser"), ("/", "narrow to names holding the text (Esc: clear)"),
         ("m", "only mine (lead, team, or a task assigned)"), ("r", "read the table again now"),
+        ("a", "the assistants' writes waiting for your approval"),
         ("?", "these keys"), ("q, Ctrl-C", "quit"),
     ]
 
@@ -242,6 +247,44 @@ package struct BoardScreen {
         lines.append(line())
         var end = line()
         end.add("  any key: back", [.dim])
+        lines.append(end)
+        while lines.count < height - 1 { lines.append(line()) }
+        return Array(lines.prefix(height - 1))
+    }
+
+    /// `a`: each approval waiting, its diff below it, and how to answer it.
+    private func approvals(_ waiting: [ApprovalLine]) -> [ScreenLine] {
+        var lines: [ScreenLine] = []
+        var header = line()
+        header.add(" tracker board: waiting for your approval", [.bold, .reverse])
+        header.pad([.reverse])
+        lines.append(header)
+        lines.append(line())
+        if waiting.isEmpty {
+            var none = line()
+            none.add("  Nothing waits for your approval.")
+            lines.append(none)
+        }
+        for approval in waiting {
+            var head = line()
+            head.add("  " + approval.id + "  ", [.bold])
+            head.add(Self.safe(approval.what))
+            lines.append(head)
+            for change in approval.diff.prefix(3) {
+                var text = line()
+                text.add("    " + Self.safe(change), [.dim])
+                lines.append(text)
+            }
+            if approval.diff.count > 3 {
+                var more = line()
+                more.add("    … and \(approval.diff.count - 3) more records", [.dim])
+                lines.append(more)
+            }
+        }
+        lines.append(line())
+        var end = line()
+        end.add(
+            "  In a shell: tracker approve ID (shows it, then makes it) or tracker reject ID · any key: back", [.dim])
         lines.append(end)
         while lines.count < height - 1 { lines.append(line()) }
         return Array(lines.prefix(height - 1))

@@ -29,8 +29,17 @@ package enum BoardEvent: Sendable {
     case card(CardDetail)
     /// A write ended: what to say on the bottom line, and what to put back on screen if Airtable refused it.
     case written(message: String, undo: BoardUndo?)
+    /// The assistants' writes waiting for this person's approval (read with each read of the table, and on `a`).
+    case approvals([ApprovalLine])
     /// A frame held back while pages arrive fast.
     case draw
+}
+
+/// One approval as the board lists it.
+package struct ApprovalLine: Sendable, Equatable {
+    package var id: String
+    package var what: String
+    package var diff: [String]
 }
 
 /// An error carried across tasks.

@@ -163,6 +163,30 @@ final class BoardTests: FakeAirtableTestCase {
         XCTAssertEqual(faces, ["board", "board"], history.stdout)
     }
 
+    /// An assistant's write waiting for approval: the header says so, and `a` lists it with its diff.
+    func testTheHeaderSaysWhenApprovalsWaitAndAListsThem() throws {
+        try startDemoFake()
+        let process = try configuredTracker(#""assistants": {"approve": ["update"]}"#)
+        let assistant = try MCPSession(process)
+        _ = assistant.call("initialize", MCPTests.initialize)
+        assistant.notify("notifications/initialized")
+        let id = try XCTUnwrap(
+            fake.records.first { ($0["fields"] as? [String: Any])?["Name"] as? String == "Coffee packaging" }?["id"]
+                as? String)
+        let waiting = assistant.tool("update_project", ["project": id, "notes": "an assistant's idea"]).structured
+        let approval = try XCTUnwrap(waiting["approval"] as? String, "\(waiting)")
+        let board = try BoardSession(process)
+        board.wait(for: "1 approval wait (a)")
+        board.press("a")
+        let screen = board.wait(for: "waiting for your approval")
+        XCTAssertTrue(screen.contains(approval) && screen.contains("update_project"), screen)
+        XCTAssertTrue(screen.contains("Notes") && screen.contains("tracker approve ID"), screen)
+        board.press("x")
+        board.wait(for: "projects · read ")
+        board.press("C-c")
+        XCTAssertEqual(board.status(), 130)
+    }
+
     func testACommentIsSentOnEnterAndDroppedOnEscape() throws {
         try startDemoFake()
         let board = try BoardSession(tracker())

@@ -35,9 +35,11 @@ package struct RedisJournal: JournalStore {
         (self.redis, self.now, self.bound, self.fallback, self.warn) = (redis, now, bound, fallback, warn)
     }
 
-    /// The fallback for a Redis that cannot be reached, said the first time.
-    private func fallingBack(_ failure: RedisFailure) -> FileJournal? {
+    /// The fallback for a Redis that cannot be reached, said the first time a write is journaled there (a read of the
+    /// journal, the board's count of approvals, says nothing: the Redis's own warning says it is down).
+    private func fallingBack(_ failure: RedisFailure, writing: Bool = false) -> FileJournal? {
         guard case .unreachable = failure, let fallback else { return nil }
+        guard writing else { return fallback }
         let first = saidFallback.withLock { said in
             defer { said = true }
             return !said
@@ -86,7 +88,7 @@ package struct RedisJournal: JournalStore {
                 )
             ])
         } catch {
-            if let fallback = fallingBack(error) { return try fallback.keep(entry) }
+            if let fallback = fallingBack(error, writing: true) { return try fallback.keep(entry) }
             throw .journalUnavailable("\(keeper): \(error.problem(at: redis).message)")
         }
     }
