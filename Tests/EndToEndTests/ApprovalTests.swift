@@ -122,6 +122,11 @@ final class ApprovalTests: FakeAirtableTestCase {
     func testARejectedDeletionIsNeverMadeAndAnotherTokenCannotApproveIt() throws {
         var options = FakeAirtable.Options()
         options.persons = ["patFAKEstranger00.0123456789abcdef": "usrSTRANGER000001"]
+        let author = (id: "usrGAL00000000001", name: "Gal Samari", email: "gal@example.com")
+        options.comments[id] = (1...2).map {
+            FakeComment(
+                id: "comSEED000000000\($0)", author: author, text: "note", createdTime: "2026-11-01T10:00:00.000Z")
+        }
         try startFake(options: options)
         let (run, session) = try assistant(#""delete""#)
         let before = fake.records.count
@@ -129,6 +134,8 @@ final class ApprovalTests: FakeAirtableTestCase {
         XCTAssertEqual(waiting["status"] as? String, "approval_needed", "\(waiting)")
         let approval = try XCTUnwrap(waiting["approval"] as? String)
         XCTAssertTrue((waiting["diff"] as? String ?? "").contains("\(id): delete ("), "\(waiting)")
+        // The comments that go with it are counted for the person (no undo brings them back).
+        XCTAssertTrue((waiting["diff"] as? String ?? "").contains("; 2 comments)"), "\(waiting)")
         XCTAssertEqual(fake.records.count, before)
 
         // Another token is not the person it waits for: the id is not a credential.

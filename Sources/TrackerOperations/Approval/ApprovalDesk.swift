@@ -69,7 +69,8 @@ extension JournalEntry {
                     "\($0.0) \(UndoPlan.shown($0.1))"
                 }
                 let links = change.links.map { "\($0.1.count) linked through \($0.0)" }
-                return "\(id): delete (" + (shown + links).joined(separator: "; ") + ")"
+                let comments = change.comments.map { [Self.counted($0)] } ?? []
+                return "\(id): delete (" + (shown + links + comments).joined(separator: "; ") + ")"
             case .comment:
                 return "\(id): comment "
                     + UndoPlan.shown(change.after.first { $0.0 == "comment" }?.1 ?? .null)
@@ -93,7 +94,9 @@ extension JournalEntry {
             case .create:
                 return change.after.filter { !JournalCells.isEmpty($0.1) }.map { (id, $0.0, nil, UndoPlan.shown($0.1)) }
             case .delete:
-                let linked = change.links.map { (id, $0.0, "\($0.1.count) linked", String?.none) }
+                let linked =
+                    change.links.map { (id, $0.0, "\($0.1.count) linked", String?.none) }
+                    + (change.comments.map { [(id, "Comments", Self.counted($0), String?.none)] } ?? [])
                 return change.before.filter { !JournalCells.isEmpty($0.1) && !change.links.map(\.0).contains($0.0) }
                     .map { (id, $0.0, UndoPlan.shown($0.1), nil) } + linked
             case .comment:
@@ -102,6 +105,11 @@ extension JournalEntry {
                 return [(id, "file", nil, "a file")]
             }
         }
+    }
+
+    /// A deletion's comments as the diff says them (a hundred: read no further).
+    private static func counted(_ comments: Int) -> String {
+        comments >= 100 ? "100 or more comments" : comments == 1 ? "1 comment" : "\(comments) comments"
     }
 
     /// An approval as `approvals --json`, the `approval_status` tool and an assistant's `approval_needed` give it.

@@ -28,6 +28,11 @@ package final class PlannedWrites: Sendable {
         }
     }
 
+    /// Whether a write of `changes` would be held under `policy`, counting nothing (see `holds`).
+    func wouldHold(_ changes: [JournalEntry.Change], policy: ApprovalPolicy) -> Bool {
+        state.withLock { $0.planning || policy.holds(changes, touched: $0.touched) }
+    }
+
     /// Adds a held write's changes to the approval and keeps it (a journal that cannot keep it: the call fails, and
     /// nothing is written).
     func keep(_ changes: [JournalEntry.Change], table: String, command: String, journaling: Journaling) throws(AppError)

@@ -35,6 +35,8 @@ package struct JournalEntry: Sendable, Equatable {
         package var links: [(String, [String])]
         /// The record's table, when not the entry's.
         package var table: String? = nil
+        /// For a deletion held for approval: how many comments go with the record (nil: not counted).
+        package var comments: Int? = nil
 
         package init(
             kind: Kind, id: String?, before: [(String, JSONValue)] = [], after: [(String, JSONValue)] = [],
@@ -44,7 +46,7 @@ package struct JournalEntry: Sendable, Equatable {
         }
 
         package static func == (lhs: Change, rhs: Change) -> Bool {
-            lhs.kind == rhs.kind && lhs.id == rhs.id && lhs.table == rhs.table
+            lhs.kind == rhs.kind && lhs.id == rhs.id && lhs.table == rhs.table && lhs.comments == rhs.comments
                 && JSONValue.object(lhs.before) == JSONValue.object(rhs.before)
                 && JSONValue.object(lhs.after) == JSONValue.object(rhs.after)
                 && lhs.links.elementsEqual(rhs.links) { $0.0 == $1.0 && $0.1 == $1.1 }
@@ -127,6 +129,7 @@ extension JournalEntry {
                             ("links", .object(change.links.map { ($0.0, .array($0.1.map(JSONValue.string))) })),
                         ]
                         if let table = change.table { members.append(("table", .string(table))) }
+                        if let comments = change.comments { members.append(("comments", .number(Double(comments)))) }
                         return .object(members)
                     })
             ),
@@ -156,6 +159,7 @@ extension JournalEntry {
                 kind: kind, id: change["id"]?.stringValue, before: before, after: after,
                 links: links.map { ($0.0, $0.1.arrayValue?.compactMap(\.stringValue) ?? []) })
             readChange.table = change["table"]?.stringValue
+            readChange.comments = change["comments"]?.numberValue.map { Int($0) }
             read.append(readChange)
         }
         self.init(

@@ -43,11 +43,11 @@ struct JournalPlanner: Sendable {
     /// Opens the deletion of projects: each one's whole row and the records linked to it.
     func deletions(_ ids: [String], known: [Project]) async throws -> [String: Int] {
         let found = try await projects(ids, known: known, fields: nil)
-        return try plan(
-            ids.map { id in
-                let row = found[id].map { JournalCells.row(of: $0, map: client.fields) } ?? []
-                return JournalEntry.Change(kind: .delete, id: id, before: row, links: Self.links(in: row))
-            }, table: client.access.table)
+        let changes = ids.map { id in
+            let row = found[id].map { JournalCells.row(of: $0, map: client.fields) } ?? []
+            return JournalEntry.Change(kind: .delete, id: id, before: row, links: Self.links(in: row))
+        }
+        return try plan(await countingComments(changes, table: nil), table: client.access.table)
     }
 
     // MARK: - Tasks
@@ -80,11 +80,11 @@ struct JournalPlanner: Sendable {
     /// Opens the deletion of tasks: each one's whole row.
     func taskDeletions(_ ids: [String], in table: TaskTable, known: [ProjectTask]) async throws -> [String: Int] {
         let found = try await tasks(ids, in: table, known: known)
-        return try plan(
-            ids.map { id in
-                let row = found[id].map { JournalCells.row(of: $0, map: table.fields) } ?? []
-                return JournalEntry.Change(kind: .delete, id: id, before: row, links: Self.links(in: row))
-            }, table: table.route)
+        let changes = ids.map { id in
+            let row = found[id].map { JournalCells.row(of: $0, map: table.fields) } ?? []
+            return JournalEntry.Change(kind: .delete, id: id, before: row, links: Self.links(in: row))
+        }
+        return try plan(await countingComments(changes, table: table.route), table: table.route)
     }
 
     // MARK: - Comments and files
@@ -118,6 +118,23 @@ struct JournalPlanner: Sendable {
     }
 
     // MARK: - Reading what was there
+
+    /// A deletion held for approval, with each record's comments counted (they go with it, and no undo brings them
+    /// back: the person approving should see them). Counted only where the approval is asked (one read a record, at
+    /// most ten records, a hundred comments; more is shown as that many); any other deletion as it is.
+    private func countingComments(_ changes: [JournalEntry.Change], table: String?) async
+        -> [JournalEntry.Change]
+    {
+        guard changes.count <= 10, recorder.willHold(changes) else { return changes }
+        var counted = changes
+        for index in counted.indices {
+            guard let id = counted[index].id,
+                case .success(let comments) = await client.comments(on: id, limit: 100, inTable: table)
+            else { continue }
+            counted[index].comments = comments.count
+        }
+        return counted
+    }
 
     private func plan(_ changes: [JournalEntry.Change], table: String) throws -> [String: Int] {
         let first = try recorder.plan(changes, user: nil, table: table)

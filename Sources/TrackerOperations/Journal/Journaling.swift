@@ -123,6 +123,11 @@ final class JournalRecorder: Sendable {
         return first
     }
 
+    /// Whether a write of `changes` will be held for approval (planned, not sent).
+    func willHold(_ changes: [JournalEntry.Change]) -> Bool {
+        journaling.planned?.wouldHold(changes, policy: journaling.approvals) ?? false
+    }
+
     /// Whether the write was held for approval: the route then sends nothing (`AppError.writePlanned`).
     var isPlanning: Bool { state.withLock { $0.planning } }
 
