@@ -143,6 +143,12 @@ final class ApprovalTests: FakeAirtableTestCase {
         assertFailure(
             try stranger.run(["approve", approval, "--yes"]), status: 66, "no approval \(approval) waits for you")
 
+        // Off a terminal, approving needs --yes; refused, it says so in plain words and writes nothing.
+        assertFailure(
+            try run.run(["approve", approval]), status: 64,
+            "approve asks before writing, and stdin is not a terminal; pass --yes to approve without asking (nothing was written)"
+        )
+
         let rejected = try run.run(["reject", approval])
         XCTAssertEqual(rejected.status, 0, rejected.stderr)
         XCTAssertEqual(rejected.stdout, "Rejected \(approval); nothing written.\n")

@@ -138,7 +138,10 @@ final class JournalTests: FakeAirtableTestCase {
         XCTAssertTrue(dry.stdout.contains("\(id): delete it"), dry.stdout)
         XCTAssertFalse(fields(id).isEmpty, "a dry run sends nothing")
         let undone = try run.run(["undo"])
-        XCTAssertEqual(undone.status, 64, "off a terminal undo needs --yes")
+        assertFailure(
+            undone, status: 64,
+            "undo asks before undoing, and stdin is not a terminal; pass --yes to undo without asking (nothing was undone)"
+        )
         XCTAssertEqual(try run.run(["undo", "--yes"]).status, 0)
         XCTAssertTrue(fields(id).isEmpty)
     }

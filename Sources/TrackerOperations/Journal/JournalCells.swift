@@ -5,9 +5,13 @@ import TrackerModel
 /// a journaled write costs no request; where the model cannot say a value exactly (a completion kept in a select
 /// that is not done), nil, and the caller reads the record's cell instead.
 package enum JournalCells {
-    /// A person as a write gives one: by id, else by email.
+    /// A person: by id and email where both are known (the email is what a person reading a diff or the history
+    /// recognises; `writable` sends the id alone), else the one known.
     static func person(_ person: Collaborator?) -> JSONValue {
         guard let person else { return .null }
+        if let id = person.id, let email = person.email {
+            return .object([("id", .string(id)), ("email", .string(email))])
+        }
         if let id = person.id { return .object([("id", .string(id))]) }
         if let email = person.email { return .object([("email", .string(email))]) }
         return .null

@@ -109,9 +109,15 @@ package struct Session: Sendable {
 
     /// Where nobody can be asked: `--yes` is needed, and nothing was done.
     package static func cannotAsk(command: String, verb: String) -> AppError {
-        let past = verb == "delete" ? "deleted" : "\(verb)d"
+        let (doing, done, say): (String, String, String) =
+            switch verb {
+            case "make": ("writing", "written", "approve")
+            case "undo": ("undoing", "undone", verb)
+            case "remove": ("removing", "removed", verb)
+            default: ("deleting", "deleted", verb)
+            }
         return AppError.usage(
-            "\(command) asks before \(verb == "delete" ? "deleting" : "removing"), and stdin is not a terminal; pass --yes to \(verb) without asking (nothing was \(past))",
+            "\(command) asks before \(doing), and stdin is not a terminal; pass --yes to \(say) without asking (nothing was \(done))",
             command: String(command.prefix { $0 != " " }))
     }
 
