@@ -94,6 +94,40 @@ final class ApprovalTests: FakeAirtableTestCase {
         XCTAssertEqual(fields(id)["Notes"] as? String, notes)
     }
 
+    func testAnAssistantsUndoWaitsAndApprovedTakesTheEntryBackOnce() throws {
+        try startFake()
+        let (run, session) = try assistant(#""update""#)
+        let notes = fields(id)["Notes"] as? String
+        XCTAssertEqual(try run.run(["update", id, "--notes", "set by a person"]).status, 0)
+        let original = try XCTUnwrap(history(run).first?["id"] as? String)
+
+        // The assistant's undo is a write like any: held, nothing sent, the entry not yet marked undone.
+        let waiting = session.tool("undo", ["id": original]).structured
+        XCTAssertEqual(waiting["status"] as? String, "approval_needed", "\(waiting)")
+        let approval = try XCTUnwrap(waiting["approval"] as? String)
+        XCTAssertEqual(fields(id)["Notes"] as? String, "set by a person")
+        XCTAssertNil(try history(run).first { $0["id"] as? String == original }?["undoneBy"])
+
+        let made = try run.run(["approve", approval, "--yes"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(fields(id)["Notes"] as? String, notes)
+        // Approved, it is that entry's undo: marked on it, so a second undo writes nothing.
+        let entries = try history(run)
+        let undoneBy = try XCTUnwrap(entries.first { $0["id"] as? String == original }?["undoneBy"] as? String)
+        XCTAssertEqual(entries.first { $0["id"] as? String == undoneBy }?["undoes"] as? String, original)
+        let patches = writes().count
+        let again = try run.run(["undo", original, "--yes"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("already undone"), again.stdout)
+        XCTAssertEqual(writes().count, patches)
+    }
+
+    private func history(_ run: TrackerProcess) throws -> [[String: Any]] {
+        let listed = try run.run(["history", "--json"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    }
+
     func testAChangeMadeSinceThePlanIsShownAndNeverWrittenOver() throws {
         try startFake()
         let (run, session) = try assistant(#""update""#)

@@ -34,9 +34,11 @@ package final class PlannedWrites: Sendable {
     }
 
     /// Adds a held write's changes to the approval and keeps it (a journal that cannot keep it: the call fails, and
-    /// nothing is written).
-    func keep(_ changes: [JournalEntry.Change], table: String, command: String, journaling: Journaling) throws(AppError)
-    {
+    /// nothing is written). `undoes`: the entry an undo held for approval takes back (approved, it is marked undone).
+    func keep(
+        _ changes: [JournalEntry.Change], table: String, command: String, undoes: String? = nil,
+        journaling: Journaling
+    ) throws(AppError) {
         if changes.contains(where: { $0.kind == .attach }) {
             throw .usage(
                 "attaching a file cannot wait for approval (the file is not kept with the plan); take \"attach\" out of \"assistants\".\"approve\" to let it through",
@@ -49,6 +51,7 @@ package final class PlannedWrites: Sendable {
                     id: id, at: journaling.now(), user: journaling.user, client: journaling.client,
                     face: journaling.face, command: command, table: table, changes: [], state: .planned)
             entry.tokenPrint = journaling.tokenPrint
+            entry.undoes = entry.undoes ?? undoes
             entry.approval = entry.approval ?? Approval(expires: journaling.now() + Approval.lifetime)
             entry.changes += changes.map { change in
                 var change = change

@@ -81,7 +81,7 @@ final class JournalRecorder: Sendable {
     func plan(_ changes: [JournalEntry.Change], user: String?, table: String) throws -> Int {
         // An assistant's write the approval policy holds: kept as the call's plan, and not sent.
         if let planned = journaling.planned, planned.holds(changes, policy: journaling.approvals) {
-            try planned.keep(changes, table: table, command: command, journaling: journaling)
+            try planned.keep(changes, table: table, command: command, undoes: undoes, journaling: journaling)
             state.withLock { $0.planning = true }
             return 0
         }

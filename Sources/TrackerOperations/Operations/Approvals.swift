@@ -1,4 +1,5 @@
 import TrackerModel
+import TrackerNetwork
 
 /// `tracker approvals`: the assistants' writes waiting for this person (from any face, through the team's Redis or
 /// this machine's state), newest first. Reads the journal only.
@@ -99,11 +100,17 @@ package struct Approve: Operation, Equatable {
             if let settled = try Self.settled(entry, at: now) { return settled }
         }
         let writeID = JournalEntry.newID()
+        // An undo that waited for approval takes its entry back as `tracker undo` would: that entry is marked undone
+        // by this write, under its lock, before anything is sent (undone meanwhile: nothing to make).
+        let undone = try await Self.markUndoing(entry.undoes, by: writeID, in: session, store: store)
+        defer { withExtendedLifetime(undone?.lock) {} }
         entry.approval?.status = .applied
         entry.approval?.applied = writeID
         try store.keep(entry)
         do {
-            let (made, written) = try await session.asOneEntry(approving: entry.id, id: writeID) { session in
+            let (made, written) = try await session.asOneEntry(
+                undoing: entry.undoes, approving: entry.id, id: writeID
+            ) { session in
                 try await plan.apply(in: session)
             }
             var records = plan.restores.map(\.id) + plan.deletions.map(\.id) + plan.comments.map(\.record)
@@ -119,8 +126,30 @@ package struct Approve: Operation, Equatable {
             entry.approval?.status = .pending
             entry.approval?.applied = nil
             try? store.keep(entry)
+            if var original = undone?.entry {
+                original.undoneBy = nil
+                try? store.keep(original)
+            }
             throw error
         }
+    }
+
+    /// Marks the entry an approved undo takes back as undone by `writeID`, under that entry's lock (as `Undo` does);
+    /// nil when the approval is not an undo. An entry undone already: 66, nothing written.
+    private static func markUndoing(
+        _ undoes: String?, by writeID: String, in session: Session, store: any JournalStore
+    ) async throws -> (entry: JournalEntry, lock: (any HeldLock)?)? {
+        guard let undoes else { return nil }
+        let lock = try await session.lock([undoes], for: "undo", doing: "undoing \(undoes)")
+        guard var original = try store.entry(undoes) else {
+            throw AppError.notFound("the entry this undo takes back (\(undoes)) is no longer kept", hint: nil)
+        }
+        if let undoneBy = original.undoneBy {
+            throw AppError.notFound("\(undoes) was undone meanwhile (by \(undoneBy)); nothing was written", hint: nil)
+        }
+        original.undoneBy = writeID
+        try store.keep(original)
+        return (original, lock)
     }
 
     /// An approval already applied (nothing more written), rejected or expired (66); nil while it waits.
