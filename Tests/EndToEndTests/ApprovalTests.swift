@@ -34,11 +34,16 @@ final class ApprovalTests: FakeAirtableTestCase {
         return shapes.reduce(into: Set<String>()) { $0.formUnion(($1["properties"] as? [String: Any] ?? [:]).keys) }
     }
 
-    private func approvals(_ run: TrackerProcess) throws -> [[String: Any]] {
-        let listed = try run.run(["approvals", "--json"])
+    /// What `command --json` lists (approvals, history): its array, the command having succeeded.
+    private func listed(_ run: TrackerProcess, _ command: String) throws -> [[String: Any]] {
+        let listed = try run.run([command, "--json"])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
     }
+
+    private func approvals(_ run: TrackerProcess) throws -> [[String: Any]] { try listed(run, "approvals") }
+
+    private func history(_ run: TrackerProcess) throws -> [[String: Any]] { try listed(run, "history") }
 
     func testAnAssistantsUpdateWaitsAndApproveMakesItOnce() throws {
         try startFake()
@@ -84,12 +89,10 @@ final class ApprovalTests: FakeAirtableTestCase {
         XCTAssertTrue(try approvals(run).isEmpty, "nothing waits any more")
 
         // The write is journaled with the approval, and undoable like any.
-        let history = try XCTUnwrap(
-            JSONSerialization.jsonObject(with: Data(try run.run(["history", "--json"]).stdout.utf8))
-                as? [[String: Any]])
-        XCTAssertEqual(history.first?["approved"] as? String, approval)
-        XCTAssertEqual(history.first?["command"] as? String, "approve")
-        XCTAssertFalse(history.contains { ($0["id"] as? String)?.hasPrefix("apr") == true }, "a plan is no write")
+        let written = try history(run)
+        XCTAssertEqual(written.first?["approved"] as? String, approval)
+        XCTAssertEqual(written.first?["command"] as? String, "approve")
+        XCTAssertFalse(written.contains { ($0["id"] as? String)?.hasPrefix("apr") == true }, "a plan is no write")
         XCTAssertEqual(try run.run(["undo", "--yes"]).status, 0)
         XCTAssertEqual(fields(id)["Notes"] as? String, notes)
     }
@@ -122,10 +125,38 @@ final class ApprovalTests: FakeAirtableTestCase {
         XCTAssertEqual(writes().count, patches)
     }
 
-    private func history(_ run: TrackerProcess) throws -> [[String: Any]] {
-        let listed = try run.run(["history", "--json"])
-        XCTAssertEqual(listed.status, 0, listed.stderr)
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    func testAnAttachWaitsWithItsFileAndOnlyThoseBytesAreEverSent() throws {
+        try startFake()
+        let run = try configuredTracker(#""assistants": {"approve": ["attach"]}"#)
+        let root = run.runtimeDirectory + "/share"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let session = try MCPSession(run, arguments: ["mcp", "--root", root])
+        _ = session.call("initialize", MCPTests.initialize)
+        session.notify("notifications/initialized")
+        let file = URL(fileURLWithPath: root + "/mock-up.png")
+        try Data("the first mock-up".utf8).write(to: file)
+        let images = { (self.fields(self.id)["Project images"] as? [Any])?.count ?? 0 }
+        let before = images()
+
+        let waiting = session.tool("attach_file", ["project": id, "path": "mock-up.png"]).structured
+        XCTAssertEqual(waiting["status"] as? String, "approval_needed", "\(waiting)")
+        XCTAssertTrue((waiting["diff"] as? String ?? "").contains("attach \"mock-up.png\" ("), "\(waiting)")
+        let approval = try XCTUnwrap(waiting["approval"] as? String)
+        XCTAssertTrue(writes().isEmpty, "planned, not sent")
+
+        // The file changed since the person saw the plan: those bytes are never sent.
+        try Data("something else entirely".utf8).write(to: file)
+        assertFailure(try run.run(["approve", approval, "--yes"]), status: 75, "is not what was planned")
+        XCTAssertEqual(images(), before)
+
+        // Planned again with the file as it is: approved, it is sent once, and a second approval sends nothing.
+        let planned = session.tool("attach_file", ["project": id, "path": "mock-up.png"]).structured
+        let second = try XCTUnwrap(planned["approval"] as? String, "\(planned)")
+        let made = try run.run(["approve", second, "--yes"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(images(), before + 1)
+        XCTAssertEqual(try run.run(["approve", second, "--yes"]).status, 0)
+        XCTAssertEqual(images(), before + 1)
     }
 
     func testAChangeMadeSinceThePlanIsShownAndNeverWrittenOver() throws {

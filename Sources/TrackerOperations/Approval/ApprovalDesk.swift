@@ -75,7 +75,7 @@ extension JournalEntry {
                 return "\(id): comment "
                     + UndoPlan.shown(change.after.first { $0.0 == "comment" }?.1 ?? .null)
             case .attach:
-                return "\(id): attach a file"
+                return "\(id): attach \(Self.attached(change)) to \(change.after.first?.0 ?? "its field")"
             }
         }
     }
@@ -102,9 +102,15 @@ extension JournalEntry {
             case .comment:
                 return [(id, "comment", nil, UndoPlan.shown(change.after.first { $0.0 == "comment" }?.1 ?? .null))]
             case .attach:
-                return [(id, "file", nil, "a file")]
+                return [(id, change.after.first?.0 ?? "file", nil, Self.attached(change))]
             }
         }
+    }
+
+    /// A planned upload as the diff says it: the file's name and size.
+    private static func attached(_ change: Change) -> String {
+        guard let planned = PlannedFile(change: change) else { return "a file" }
+        return "\"\(TextCells.folded(planned.file.filename))\" (\(ByteCount.text(planned.file.size)))"
     }
 
     /// A deletion's comments as the diff says them (a hundred: read no further).

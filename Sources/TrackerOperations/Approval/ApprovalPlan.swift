@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerSystem
 
 /// What approving a planned write would do now: worked out from the records as Airtable holds them at the moment of
 /// approval, the way an undo is (`UndoPlan`), forwards. A field goes to its new value only while it still holds the
@@ -76,7 +77,29 @@ extension UndoPlan {
             comments.append((id, change.table ?? entry.table, text))
             lines.append("\(id): comment \(Self.shown(.string(text)))")
         case .attach:
-            left.append("a file to attach, which a plan cannot keep")
+            guard let id = change.id, let field = change.after.first?.0, let planned = PlannedFile(change: change)
+            else {
+                left.append("a file to attach that the plan did not keep")
+                return seen
+            }
+            guard exists(id, in: table) else {
+                left.append("\(id) was deleted since")
+                return seen
+            }
+            let name = TextCells.folded(planned.file.filename)
+            // The bytes the person approves are the bytes sent: a file changed or replaced since is never uploaded.
+            guard planned.isUnchanged else {
+                left.append(
+                    "\(id): the file \"\(name)\" is not what was planned (changed, moved, or on another machine), so it is not sent"
+                )
+                return seen
+            }
+            attaches.append(
+                (
+                    AttachmentCell(table: change.table ?? entry.table, recordID: id, field: field, fieldID: nil),
+                    planned.file
+                ))
+            lines.append("\(id): attach \"\(name)\" (\(ByteCount.text(planned.file.size))) to \(field)")
         }
         return seen
     }

@@ -39,9 +39,9 @@ package final class PlannedWrites: Sendable {
         _ changes: [JournalEntry.Change], table: String, command: String, undoes: String? = nil,
         journaling: Journaling
     ) throws(AppError) {
-        if changes.contains(where: { $0.kind == .attach }) {
+        if changes.contains(where: { $0.kind == .attach && PlannedFile(change: $0) == nil }) {
             throw .usage(
-                "attaching a file cannot wait for approval (the file is not kept with the plan); take \"attach\" out of \"assistants\".\"approve\" to let it through",
+                "attaching a file cannot wait for approval here (the file could not be kept with the plan); take \"attach\" out of \"assistants\".\"approve\" to let it through",
                 command: nil)
         }
         let entry = state.withLock { state -> JournalEntry in

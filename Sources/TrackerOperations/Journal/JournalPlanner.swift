@@ -96,14 +96,16 @@ struct JournalPlanner: Sendable {
             table: table ?? client.access.table)
     }
 
-    /// Opens an upload of `filename` to `cell` (the attachment's id comes with the answer).
-    func attach(_ filename: String, to cell: AttachmentCell) throws -> Int {
-        try recorder.plan(
-            [
-                JournalEntry.Change(
-                    kind: .attach, id: cell.recordID,
-                    after: [(cell.field, .array([.object([("filename", .string(filename))])]))])
-            ], user: nil, table: cell.table)
+    /// Opens an upload of `file` to `cell` (the attachment's id comes with the answer). Held for approval, the plan
+    /// keeps where the file is, its size and its SHA-256: approved, the same bytes are sent, or nothing.
+    func attach(_ file: UploadFile, to cell: AttachmentCell) throws -> Int {
+        var change = JournalEntry.Change(
+            kind: .attach, id: cell.recordID,
+            after: [(cell.field, .array([.object([("filename", .string(file.filename))])]))])
+        if recorder.willHold([change]) {
+            change.after = [(cell.field, .array([PlannedFile.object(file, sha256: try PlannedFile.sha256(file.path))]))]
+        }
+        return try recorder.plan([change], user: nil, table: cell.table)
     }
 
     /// Opens the setting of an attachment cell to `keeping`: `before` is what it held (each file whole, so an undo

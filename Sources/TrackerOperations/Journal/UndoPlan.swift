@@ -34,6 +34,8 @@ package struct UndoPlan: Sendable {
     var remakes: [Remake] = []
     /// Comments to add (an approved `comment`): the record, its table, the text.
     var comments: [(record: String, table: String, text: String)] = []
+    /// Files to upload (an approved `attach`), each checked to be the bytes planned.
+    var attaches: [(cell: AttachmentCell, file: UploadFile)] = []
     /// The command the plan's creates are made for (their lock and status lines).
     var command = "undo"
     /// What is left alone, each as a phrase: a field changed since, a record deleted since.
@@ -49,7 +51,7 @@ package struct UndoPlan: Sendable {
     /// Whether there is nothing to write.
     package var isEmpty: Bool {
         restores.isEmpty && deletions.isEmpty && remakes.isEmpty && uncomments.isEmpty && detaches.isEmpty
-            && comments.isEmpty
+            && comments.isEmpty && attaches.isEmpty
     }
 
     /// `--json`'s members.
@@ -301,6 +303,17 @@ extension UndoPlan {
             for comment in comments {
                 _ = try await session.sendingOnce { sends in
                     try await sends.addComment(comment.text, to: comment.record, by: me, inTable: comment.table).get()
+                }
+            }
+        }
+        if !attaches.isEmpty {
+            _ = try await session.sendingOnce { sends in
+                var known: [String: Set<String>] = [:]
+                for attach in attaches {
+                    let cell = attach.cell.recordID + "\u{1F}" + attach.cell.field
+                    let before = known[cell] ?? Set(Self.attachments(attach.cell, in: self, session: session).map(\.id))
+                    let attachment = try await sends.upload(attach.file, to: attach.cell, known: before).get()
+                    known[cell] = before.union([attachment.id])
                 }
             }
         }

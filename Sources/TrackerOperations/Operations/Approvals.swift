@@ -114,6 +114,7 @@ package struct Approve: Operation, Equatable {
                 try await plan.apply(in: session)
             }
             var records = plan.restores.map(\.id) + plan.deletions.map(\.id) + plan.comments.map(\.record)
+            records += plan.attaches.map(\.cell.recordID)
             records += made.map(\.now)
             entry.approval?.result = .object([
                 ("entry", .string(or: written)), ("records", .array(records.map(JSONValue.string))),

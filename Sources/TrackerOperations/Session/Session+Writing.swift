@@ -297,7 +297,7 @@ package struct OnceSends: Sendable {
     ) async -> Result<Attachment, AppError> {
         let index: Int?
         do {
-            index = try planner?.attach(file.filename, to: cell)
+            index = try planner?.attach(file, to: cell)
             try planner?.recorder.proceed()
         } catch {
             return .failure(error as? AppError ?? .file("\(error)"))

@@ -87,7 +87,8 @@ extension Runner {
             let shell = context.environment["SHELL"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/bin/sh"
             output.standardError(
                 "tracker: this is a demo: \(records.count) projects served on \(fake.endpoint) until this shell exits;"
-                    + " your own secrets, cache and state are not used. Try: tracker list\n")
+                    + " your own secrets, cache and state are not used. Try: tracker list; tracker board; a write (tracker"
+                    + " done NAME), then tracker history and tracker undo\n")
             program = [shell]
         } else {
             output.standardError("tracker: this is a demo base, served on \(fake.endpoint) for this command\n")
