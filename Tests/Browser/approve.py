@@ -141,6 +141,9 @@ async def main():
             await page.goto(deletion["approvalUrl"])
             gone = await page.locator("#diff .gone").count()
             check(gone >= 3, f"a deletion's page shows its whole row ({gone} fields)")
+            await page.screenshot(path=directory + "/deletion.png", full_page=True)
+            counted = await page.inner_text("#diff")
+            check(re.search(r"\b\d+ comments?\b", counted) is not None, "and counts the comments that go with it")
 
             # Another person, with the link: refused.
             theirs = await browser.new_context()

@@ -252,8 +252,9 @@ package struct UndoPlan: Sendable {
         case .bool(let flag): return flag ? "ticked" : "unticked"
         case .array(let items): return items.map(shown).joined(separator: ", ")
         case .object:
-            return value["email"]?.stringValue ?? value["name"]?.stringValue ?? value["id"]?.stringValue
-                ?? value["filename"]?.stringValue ?? "…"
+            // A person by email, a file by its name: what a person reading a diff recognises, never a bare id.
+            return value["email"]?.stringValue ?? value["filename"]?.stringValue ?? value["name"]?.stringValue
+                ?? value["id"]?.stringValue ?? "…"
         default: return "…"
         }
     }
