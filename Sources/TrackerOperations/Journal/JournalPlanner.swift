@@ -17,18 +17,14 @@ struct JournalPlanner: Sendable {
         let afters = changes.map { $0.write.fields(map).objectMembers ?? [] }
         let names = Self.unique(afters.flatMap { $0.map(\.0) })
         let found = try await projects(changes.map(\.id), known: known, fields: names)
-        var befores: [[(String, JSONValue)]?] = zip(changes, afters).map { change, after in
-            guard let project = found[change.id] else { return nil }
-            let values = after.map { name, _ in
-                JournalCells.value(of: project, field: name, map: map).map { (name, $0) }
-            }
-            return values.contains { $0 == nil } ? nil : values.compactMap { $0 }
+        let befores = try await beforeValues(
+            ids: changes.map(\.id), afters: afters, found: found, table: client.access.table
+        ) {
+            JournalCells.value(of: $0, field: $1, map: map)
         }
-        try await readCells(
-            ids: changes.map(\.id), afters: afters, into: &befores, table: client.access.table)
         return try plan(
             zip(changes, zip(befores, afters)).map { change, pair in
-                JournalEntry.Change(kind: .update, id: change.id, before: pair.0 ?? [], after: pair.1)
+                JournalEntry.Change(kind: .update, id: change.id, before: pair.0, after: pair.1)
             }, table: client.access.table)
     }
 
@@ -56,17 +52,12 @@ struct JournalPlanner: Sendable {
     func taskUpdates(_ changes: [TaskChange], in table: TaskTable, known: [ProjectTask]) async throws -> [String: Int] {
         let afters = changes.map { $0.write.fields(table.fields).objectMembers ?? [] }
         let found = try await tasks(changes.map(\.id), in: table, known: known)
-        var befores: [[(String, JSONValue)]?] = zip(changes, afters).map { change, after in
-            guard let task = found[change.id] else { return nil }
-            let values = after.map { name, _ in
-                JournalCells.value(of: task, field: name, map: table.fields).map { (name, $0) }
-            }
-            return values.contains { $0 == nil } ? nil : values.compactMap { $0 }
+        let befores = try await beforeValues(ids: changes.map(\.id), afters: afters, found: found, table: table.route) {
+            JournalCells.value(of: $0, field: $1, map: table.fields)
         }
-        try await readCells(ids: changes.map(\.id), afters: afters, into: &befores, table: table.route)
         return try plan(
             zip(changes, zip(befores, afters)).map { change, pair in
-                JournalEntry.Change(kind: .update, id: change.id, before: pair.0 ?? [], after: pair.1)
+                JournalEntry.Change(kind: .update, id: change.id, before: pair.0, after: pair.1)
             }, table: table.route)
     }
 
@@ -147,38 +138,47 @@ struct JournalPlanner: Sendable {
 
     /// The projects by id: those the write read, the others from the reader (the copy answers without a request).
     private func projects(_ ids: [String], known: [Project], fields: [String]?) async throws -> [String: Project] {
-        var found: [String: Project] = [:]
-        for project in known { found[project.id] = project }
-        let missing = Self.unique(ids.filter { found[$0] == nil })
-        if !missing.isEmpty {
-            for project in try await reader.projects(ids: missing, fields: fields).get() { found[project.id] = project }
-        }
-        return found
+        try await byID(ids, known: known, id: \.id) { try await reader.projects(ids: $0, fields: fields).get() }
     }
 
     private func tasks(_ ids: [String], in table: TaskTable, known: [ProjectTask]) async throws -> [String: ProjectTask]
     {
-        var found: [String: ProjectTask] = [:]
-        for task in known { found[task.id] = task }
+        try await byID(ids, known: known, id: \.id) { try await reader.tasks(in: table, ids: $0).get() }
+    }
+
+    /// Records by id: those the write read, the others from `read` (the reader: the copy answers without a request).
+    private func byID<Record>(
+        _ ids: [String], known: [Record], id: (Record) -> String, read: ([String]) async throws -> [Record]
+    ) async throws -> [String: Record] {
+        var found: [String: Record] = [:]
+        for record in known { found[id(record)] = record }
         let missing = Self.unique(ids.filter { found[$0] == nil })
-        if !missing.isEmpty {
-            for task in try await reader.tasks(in: table, ids: missing).get() { found[task.id] = task }
-        }
+        if !missing.isEmpty { for record in try await read(missing) { found[id(record)] = record } }
         return found
     }
 
-    /// The cells the records could not say (a select's value): read once, by id, as Airtable holds them.
-    private func readCells(
-        ids: [String], afters: [[(String, JSONValue)]], into befores: inout [[(String, JSONValue)]?], table: String
-    ) async throws {
-        let missing = befores.indices.filter { befores[$0] == nil }
-        guard !missing.isEmpty else { return }
-        let names = Self.unique(missing.flatMap { afters[$0].map(\.0) })
-        let records = try await client.rawRecords(ids: missing.map { ids[$0] }, inTable: table, fields: names).get()
-        for index in missing {
-            let cells = records.first { $0.id == ids[index] }?.fields
-            befores[index] = afters[index].map { name, _ in (name, cells?[name] ?? .null) }
+    /// Each record's cells before the write, for the fields it sets: from the records `found` (`value`: a field's
+    /// value, nil where the model cannot say it exactly), the rest (a select's value) read once, by id, as Airtable
+    /// holds them. Empty for a record not found.
+    private func beforeValues<Record>(
+        ids: [String], afters: [[(String, JSONValue)]], found: [String: Record], table: String,
+        value: (Record, String) -> JSONValue?
+    ) async throws -> [[(String, JSONValue)]] {
+        var befores: [[(String, JSONValue)]?] = zip(ids, afters).map { id, after in
+            guard let record = found[id] else { return nil }
+            let values = after.map { name, _ in value(record, name).map { (name, $0) } }
+            return values.contains { $0 == nil } ? nil : values.compactMap { $0 }
         }
+        let missing = befores.indices.filter { befores[$0] == nil }
+        if !missing.isEmpty {
+            let names = Self.unique(missing.flatMap { afters[$0].map(\.0) })
+            let records = try await client.rawRecords(ids: missing.map { ids[$0] }, inTable: table, fields: names).get()
+            for index in missing {
+                let cells = records.first { $0.id == ids[index] }?.fields
+                befores[index] = afters[index].map { name, _ in (name, cells?[name] ?? .null) }
+            }
+        }
+        return befores.map { $0 ?? [] }
     }
 
     /// The links a row holds: fields whose value is a list of record ids (its tasks, its client).
