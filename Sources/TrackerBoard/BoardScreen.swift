@@ -67,10 +67,11 @@ package struct BoardScreen {
         if let deletions = model.deletionsSeen { title += " · deletions " + deletions }
         var right: [String] = []
         let waiting = model.approvals.count
-        if waiting > 0 { right.append("\(waiting) approval\(waiting == 1 ? "" : "s") wait (a)") }
+        if waiting > 0 { right.append(waiting == 1 ? "1 approval waits (a)" : "\(waiting) approvals wait (a)") }
         if model.mineOnly { right.append("mine") }
         if !model.search.isEmpty { right.append("/" + Self.safe(model.search)) }
-        let rightText = right.isEmpty ? "" : right.joined(separator: " · ") + " "
+        // A space before it too: a title cut short must not run into it.
+        let rightText = right.isEmpty ? "" : " " + right.joined(separator: " · ") + " "
         header.add(title, [.bold, .reverse], columns: max(0, width - TextCells.width(rightText)))
         header.add(rightText, [.bold, .reverse])
         header.pad([.reverse])

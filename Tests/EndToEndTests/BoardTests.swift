@@ -176,7 +176,7 @@ final class BoardTests: FakeAirtableTestCase {
         let waiting = assistant.tool("update_project", ["project": id, "notes": "an assistant's idea"]).structured
         let approval = try XCTUnwrap(waiting["approval"] as? String, "\(waiting)")
         let board = try BoardSession(process)
-        board.wait(for: "1 approval wait (a)")
+        board.wait(for: "1 approval waits (a)")
         board.press("a")
         let screen = board.wait(for: "waiting for your approval")
         XCTAssertTrue(screen.contains(approval) && screen.contains("update_project"), screen)
