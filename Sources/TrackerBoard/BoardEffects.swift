@@ -119,11 +119,8 @@ extension OpenBoard {
             input.yield(
                 .approvals(
                     waiting.map { entry in
-                        let minutes = max(0, Int(((entry.approval?.expires ?? now) - now) / 60))
-                        let records = "\(entry.recordCount) record\(entry.recordCount == 1 ? "" : "s")"
-                        let who = entry.client.map { " by \($0)" } ?? ""
-                        return ApprovalLine(
-                            id: entry.id, what: "\(entry.command)\(who) · \(records) · \(minutes) min left",
+                        ApprovalLine(
+                            id: entry.id, what: entry.approvalSummary(at: now).joined(separator: " · "),
                             diff: entry.diffLines)
                     }))
         }

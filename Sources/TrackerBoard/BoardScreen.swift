@@ -233,34 +233,19 @@ package struct BoardScreen {
     ]
 
     private func help() -> [ScreenLine] {
-        var lines: [ScreenLine] = []
-        var header = line()
-        header.add(" tracker board: keys", [.bold, .reverse])
-        header.pad([.reverse])
-        lines.append(header)
-        lines.append(line())
-        for (key, what) in Self.keys {
-            var text = line()
-            text.add("  " + key, [.bold], columns: 20)
-            text.add(what)
-            lines.append(text)
-        }
-        lines.append(line())
-        var end = line()
-        end.add("  any key: back", [.dim])
-        lines.append(end)
-        while lines.count < height - 1 { lines.append(line()) }
-        return Array(lines.prefix(height - 1))
+        fullPage(
+            "keys",
+            Self.keys.map { key, what in
+                var text = line()
+                text.add("  " + key, [.bold], columns: 20)
+                text.add(what)
+                return text
+            }, end: "any key: back")
     }
 
     /// `a`: each approval waiting, its diff below it, and how to answer it.
     private func approvals(_ waiting: [ApprovalLine]) -> [ScreenLine] {
         var lines: [ScreenLine] = []
-        var header = line()
-        header.add(" tracker board: waiting for your approval", [.bold, .reverse])
-        header.pad([.reverse])
-        lines.append(header)
-        lines.append(line())
         if waiting.isEmpty {
             var none = line()
             none.add("  Nothing waits for your approval.")
@@ -282,11 +267,20 @@ package struct BoardScreen {
                 lines.append(more)
             }
         }
-        lines.append(line())
-        var end = line()
-        end.add(
-            "  In a shell: tracker approve ID (shows it, then makes it) or tracker reject ID · any key: back", [.dim])
-        lines.append(end)
+        return fullPage(
+            "waiting for your approval", lines,
+            end: "In a shell: tracker approve ID (shows it, then makes it) or tracker reject ID · any key: back")
+    }
+
+    /// A screen in place of the board (the keys, the approvals): its title, `body`, and what ends it, cut to the
+    /// terminal's height.
+    private func fullPage(_ title: String, _ body: [ScreenLine], end: String) -> [ScreenLine] {
+        var header = line()
+        header.add(" tracker board: " + title, [.bold, .reverse])
+        header.pad([.reverse])
+        var last = line()
+        last.add("  " + end, [.dim])
+        var lines = [header, line()] + body + [line(), last]
         while lines.count < height - 1 { lines.append(line()) }
         return Array(lines.prefix(height - 1))
     }

@@ -118,6 +118,18 @@ extension JournalEntry {
         comments >= 100 ? "100 or more comments" : comments == 1 ? "1 comment" : "\(comments) comments"
     }
 
+    /// An approval as a list of them says it (`tracker approvals`, the board's `a`): its tool and who asked, how many
+    /// records, the minutes left, and whether it changed since and needs another look.
+    package func approvalSummary(at now: Double) -> [String] {
+        let minutes = max(0, Int(((approval?.expires ?? now) - now) / 60))
+        var parts = [
+            TextCells.folded(command + (client.map { " by \($0)" } ?? "")),
+            "\(recordCount) record\(recordCount == 1 ? "" : "s")", "\(minutes) min left",
+        ]
+        if approval?.status(at: now) == .conflicted { parts.append("changed since: look again") }
+        return parts
+    }
+
     /// An approval as `approvals --json`, the `approval_status` tool and an assistant's `approval_needed` give it.
     package func approvalObject(at now: Double, url: String? = nil) -> JSONValue {
         let status = approval?.status(at: now) ?? .expired

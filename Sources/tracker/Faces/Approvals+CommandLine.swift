@@ -29,11 +29,7 @@ extension Approvals: Command {
         guard !waiting.isEmpty else { return runner.output.standardError("Nothing waits for your approval.\n") }
         var text = ""
         for entry in waiting {
-            let minutes = max(0, Int(((entry.approval?.expires ?? now) - now) / 60))
-            let who = entry.client.map { " by \($0)" } ?? ""
-            let status = entry.approval?.status(at: now) == .conflicted ? ", changed since: look again" : ""
-            text += runner.style.bold(entry.id) + "  \(TextCells.folded(entry.command))\(TextCells.folded(who)), "
-            text += "\(entry.recordCount) record\(entry.recordCount == 1 ? "" : "s"), \(minutes) min left\(status)\n"
+            text += runner.style.bold(entry.id) + "  " + entry.approvalSummary(at: now).joined(separator: ", ") + "\n"
             text += entry.diffLines.map { "  " + TextCells.folded($0) + "\n" }.joined()
         }
         text += "Approve with 'tracker approve ID', or drop with 'tracker reject ID'.\n"
