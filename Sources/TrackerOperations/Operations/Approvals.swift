@@ -127,30 +127,25 @@ package struct Approve: Operation, Equatable {
             entry.approval?.status = .pending
             entry.approval?.applied = nil
             try? store.keep(entry)
-            if var original = undone?.entry {
-                original.undoneBy = nil
-                try? store.keep(original)
-            }
+            if let original = undone?.entry { Undo.unmark(original, store: store) }
             throw error
         }
     }
 
-    /// Marks the entry an approved undo takes back as undone by `writeID`, under that entry's lock (as `Undo` does);
-    /// nil when the approval is not an undo. An entry undone already: 66, nothing written.
+    /// Marks the entry an approved undo takes back as undone by `writeID`, as every undo is marked (`Undo.mark`); nil
+    /// when the approval is not an undo. An entry gone, or undone already: 66, nothing written.
     private static func markUndoing(
         _ undoes: String?, by writeID: String, in session: Session, store: any JournalStore
     ) async throws -> (entry: JournalEntry, lock: (any HeldLock)?)? {
         guard let undoes else { return nil }
-        let lock = try await session.lock([undoes], for: "undo", doing: "undoing \(undoes)")
-        guard var original = try store.entry(undoes) else {
+        guard let original = try store.entry(undoes) else {
             throw AppError.notFound("the entry this undo takes back (\(undoes)) is no longer kept", hint: nil)
         }
-        if let undoneBy = original.undoneBy {
+        let marking = try await Undo.mark(original, undoneBy: writeID, in: session, store: store)
+        if let undoneBy = marking.already {
             throw AppError.notFound("\(undoes) was undone meanwhile (by \(undoneBy)); nothing was written", hint: nil)
         }
-        original.undoneBy = writeID
-        try store.keep(original)
-        return (original, lock)
+        return (marking.entry, marking.lock)
     }
 
     /// An approval already applied (nothing more written), rejected or expired (66); nil while it waits.

@@ -1,5 +1,6 @@
 import TrackerAPI
 import TrackerModel
+import TrackerNetwork
 
 /// `tracker undo`: takes back one journal entry. Fields go back where they still hold what the entry set (one changed
 /// since is left alone and named: an undo never writes over a change it did not make); a create is deleted; a
@@ -66,17 +67,11 @@ package struct Undo: Operation, Equatable {
         if !confirmed {
             try session.confirmDeleting(plan.lines, noun: "change", command: "undo", verb: "undo")
         }
-        // Exactly once: under the entry's lock, looked at again, and marked undone before anything is sent, so a
-        // second undo (here or on another machine) finds it marked.
-        let lock = try await session.lock([entry.id], for: "undo", doing: "undoing \(entry.id)")
-        defer { withExtendedLifetime(lock) {} }
-        if let again = try store.entry(entry.id) {
-            if let undoneBy = again.undoneBy { return UndoOutcome(entry: again, already: undoneBy) }
-            entry = again
-        }
         let undoID = JournalEntry.newID()
-        entry.undoneBy = undoID
-        try store.keep(entry)
+        let marking = try await Self.mark(entry, undoneBy: undoID, in: session, store: store)
+        defer { withExtendedLifetime(marking.lock) {} }
+        if let undoneBy = marking.already { return UndoOutcome(entry: marking.entry, already: undoneBy) }
+        entry = marking.entry
         do {
             let (made, written) = try await session.asOneEntry(undoing: entry.id, id: undoID) { session in
                 try await plan.apply(in: session)
@@ -85,10 +80,31 @@ package struct Undo: Operation, Equatable {
             return UndoOutcome(entry: entry, plan: plan, written: true, undoEntry: written)
         } catch let error as AppError where error.isRefusal {
             // Nothing of it was written: the entry may be undone later.
-            entry.undoneBy = nil
-            try? store.keep(entry)
+            Self.unmark(entry, store: store)
             throw error
         }
+    }
+
+    /// Exactly once, for every undo (`tracker undo`, the board's `u`, the tool, an approved undo): under the entry's
+    /// lock, looked at again, and marked undone by `undoID` before anything is sent, so a second undo (here or on
+    /// another machine) finds it marked. Returns the entry as marked and the lock to hold while the undo is written;
+    /// `already`: the undo that took it back first (nothing was marked).
+    static func mark(_ entry: JournalEntry, undoneBy undoID: String, in session: Session, store: any JournalStore)
+        async throws -> (entry: JournalEntry, lock: (any HeldLock)?, already: String?)
+    {
+        let lock = try await session.lock([entry.id], for: "undo", doing: "undoing \(entry.id)")
+        var marked = try store.entry(entry.id) ?? entry
+        if let undoneBy = marked.undoneBy { return (marked, lock, undoneBy) }
+        marked.undoneBy = undoID
+        try store.keep(marked)
+        return (marked, lock, nil)
+    }
+
+    /// Takes the mark back from an entry whose undo wrote nothing (Airtable refused it): it may be undone later.
+    static func unmark(_ entry: JournalEntry, store: any JournalStore) {
+        var entry = entry
+        entry.undoneBy = nil
+        try? store.keep(entry)
     }
 
     static func store(_ session: Session) throws -> any JournalStore {
